@@ -1,0 +1,41 @@
+"""rubric-tools: lint, replay and check evaluation matters for legal-work agents.
+
+The public API is two functions:
+
+    matter = rubric_tools.load_matter("matters/ai_saas_001")
+    outcome = rubric_tools.replay(matter, actions)
+    outcome.result            # the reference engine's result dict
+    outcome.steps[0].reward   # the step reward of the first action
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.scoring import Episode, Replay, StepRecord
+from rubric_tools.scoring import replay as _replay_matter
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
+from rubric_tools.scoring.model import Matter
+
+__version__ = "0.1.0"
+
+
+def load_matter(path: str | Path) -> MatterSource:
+    """Load a matter folder. Problems are in `.diagnostics`; `.matter` is always usable."""
+    return load_matter_source(path)
+
+
+def replay(
+    matter: Matter | MatterSource,
+    actions: Iterable[object],
+    *,
+    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+) -> Replay:
+    """Replay a trajectory's actions through the embedded scorer."""
+    model = matter.matter if isinstance(matter, MatterSource) else matter
+    return _replay_matter(model, actions, gate_timeout=gate_timeout)
+
+
+__all__ = ["Episode", "Matter", "MatterSource", "Replay", "StepRecord", "load_matter", "replay"]

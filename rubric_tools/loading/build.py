@@ -1,0 +1,172 @@
+"""Turn plain YAML data into the scorer's typed models, leniently.
+
+A value of the wrong type falls back to the engine's default here; the schema
+rules of `rubric lint` are what report it. Building never raises.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.model import (
+    Constraints,
+    Counter,
+    FinalSubmission,
+    Issue,
+    MatchItem,
+    Position,
+    Rubric,
+    Variant,
+    normalized_variant,
+)
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def number(mapping: Mapping[str, Any], key: str, default: float) -> float:
+    value = mapping.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return float(value)
+
+
+def integer(mapping: Mapping[str, Any], key: str, default: int) -> int:
+    value = mapping.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return default
+    return int(value)
+
+
+def flag(mapping: Mapping[str, Any], key: str) -> bool:
+    return mapping.get(key) is True
+
+
+def text(mapping: Mapping[str, Any], key: str, default: str = "") -> str:
+    value = mapping.get(key, default)
+    return value if isinstance(value, str) else default
+
+
+def string_tuple(value: Any) -> tuple[str, ...]:
+    return tuple(str(item) for item in as_list(value))
+
+
+def variants(value: Any) -> tuple[Variant, ...]:
+    return tuple(normalized_variant(item) for item in as_list(value) if isinstance(item, list))
+
+
+def gate(entry: Any) -> Gate | None:
+    if isinstance(entry, str):
+        return Gate(entry)
+    if isinstance(entry, Mapping) and isinstance(entry.get("pattern"), str):
+        scope = entry.get("negation_scope", "span")
+        return Gate(
+            pattern=entry["pattern"],
+            negation_guard=entry.get("negation_guard") is True,
+            negation_scope="before" if scope == "before" else "span",
+            require_context=entry.get("require_context") if isinstance(entry.get("require_context"), str) else None,
+            exclude_context=entry.get("exclude_context") if isinstance(entry.get("exclude_context"), str) else None,
+        )
+    return None
+
+
+def gates(value: Any) -> tuple[Gate, ...]:
+    return tuple(g for g in (gate(entry) for entry in as_list(value)) if g is not None)
+
+
+def match_item(raw: Mapping[str, Any]) -> MatchItem:
+    return MatchItem(
+        id=str(raw.get("id", "")),
+        points=number(raw, "points", 0.5),
+        concepts=normalized_variant(as_list(raw.get("concepts"))),
+        aliases=variants(raw.get("aliases")),
+        required=flag(raw, "required"),
+        critical_if_missed=flag(raw, "critical_if_missed"),
+    )
+
+
+def issue(raw: Mapping[str, Any]) -> Issue:
+    severity = raw.get("severity")
+    return Issue(
+        id=str(raw.get("id", "")),
+        anchor=str(raw.get("anchor", "")),
+        severity=severity if isinstance(severity, str) else None,
+        base_points=number(raw, "base_points", 1.0),
+        severity_points=number(raw, "severity_points", 0.25),
+        citation_points=number(raw, "citation_points", 0.25),
+        concept_points=number(raw, "concept_points", 0.5),
+        quote_points=number(raw, "quote_points", 0.25),
+        redline_points=number(raw, "redline_points", 1.0),
+        settlement_points=number(raw, "settlement_points", 1.0),
+        required_citations=string_tuple(raw.get("required_citations")),
+        required_concepts=normalized_variant(as_list(raw.get("required_concepts"))),
+        redline_concepts=normalized_variant(as_list(raw.get("redline_concepts"))),
+        settlement_concepts=normalized_variant(as_list(raw.get("settlement_concepts"))),
+        non_negotiable=flag(raw, "non_negotiable"),
+        critical_failure_patterns=gates(raw.get("critical_failure_patterns")),
+        redline_critical_failure_patterns=gates(raw.get("redline_critical_failure_patterns")),
+        settlement_critical_failure_patterns=gates(raw.get("settlement_critical_failure_patterns")),
+    )
+
+
+def final_submission(raw: Mapping[str, Any]) -> FinalSubmission:
+    return FinalSubmission(
+        points=number(raw, "points", 0.5),
+        minimum_characters=integer(raw, "minimum_characters", 80),
+        required_issue_ids=string_tuple(raw.get("required_issue_ids")),
+        missing_required_issue_penalty=number(raw, "missing_required_issue_penalty", 0.25),
+        missed_escalation_penalty=number(raw, "missed_escalation_penalty", 0.5),
+        required_concepts=normalized_variant(as_list(raw.get("required_concepts"))),
+        concept_points=number(raw, "concept_points", 0.0),
+    )
+
+
+def rubric(raw: Any) -> Rubric:
+    raw = as_mapping(raw)
+    declared = raw.get("max_score")
+    return Rubric(
+        critical_failure_score_cap=number(raw, "critical_failure_score_cap", 0.25),
+        max_score=float(declared) if isinstance(declared, int | float) and not isinstance(declared, bool) else None,
+        questions=tuple(match_item(q) for q in as_list(raw.get("questions")) if isinstance(q, Mapping)),
+        escalations=tuple(match_item(e) for e in as_list(raw.get("escalations")) if isinstance(e, Mapping)),
+        issues=tuple(issue(i) for i in as_list(raw.get("issues")) if isinstance(i, Mapping)),
+        final_submission=final_submission(as_mapping(raw.get("final_submission"))),
+    )
+
+
+def constraints(raw: Any) -> Constraints:
+    raw = as_mapping(raw)
+    return Constraints(
+        maximum_steps=integer(raw, "maximum_steps", 30),
+        maximum_client_questions=integer(raw, "maximum_client_questions", 5),
+        maximum_escalations=integer(raw, "maximum_escalations", 2),
+        maximum_negotiation_rounds=integer(raw, "maximum_negotiation_rounds", 8),
+    )
+
+
+def positions(raw: Any) -> dict[str, Position]:
+    table: dict[str, Position] = {}
+    for issue_id, position in as_mapping(as_mapping(raw).get("positions")).items():
+        position = as_mapping(position)
+        table[str(issue_id)] = Position(
+            resist_rounds=integer(position, "resist_rounds", 0),
+            accept_concepts=variants(position.get("accept_concepts")),
+            counters=tuple(
+                Counter(message=text(c, "message"), text=text(c, "text"), trap=flag(c, "trap"))
+                for c in as_list(position.get("counters"))
+                if isinstance(c, Mapping)
+            ),
+            reject_message=text(position, "reject_message"),
+        )
+    return table
+
+
+def answers(raw: Any, key: str) -> dict[str, str]:
+    return {str(k): str(v) for k, v in as_mapping(as_mapping(raw).get(key)).items()}

@@ -1,0 +1,185 @@
+"""Load a matter folder: its YAML files with positions, and its documents' sections."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.loading import build
+from rubric_tools.loading.yaml_source import YamlSource, load_yaml, read_text
+from rubric_tools.scoring.model import Document, Matter
+from rubric_tools.scoring.sections import ParsedDocument, parse_sections
+
+MATTER_FILE = "matter.yaml"
+RUBRIC_FILE = "rubric.yaml"
+HIDDEN_FACTS_FILE = "hidden_facts.yaml"
+COUNTERPARTY_FILE = "counterparty.yaml"
+REQUIRED_FILES = (MATTER_FILE, RUBRIC_FILE, HIDDEN_FACTS_FILE)
+YAML_FILES = (*REQUIRED_FILES, COUNTERPARTY_FILE)
+
+
+@dataclass
+class DocumentSource:
+    """One entry of `matter.yaml`'s `documents` list, and what became of it."""
+
+    index: int
+    id: str
+    title: str
+    path_text: str
+    path: Path | None  # None when it is missing, outside the matter or unreadable
+    text: str | None = None
+    parsed: ParsedDocument | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n") if self.text is not None else []
+
+
+@dataclass
+class MatterSource:
+    """A loaded matter: the scorer's model plus everything a linter needs."""
+
+    root: Path
+    matter: Matter
+    files: dict[str, YamlSource] = field(default_factory=dict)
+    documents: list[DocumentSource] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+    @property
+    def matter_id(self) -> str:
+        return self.matter.matter_id
+
+    def data(self, name: str) -> Any:
+        source = self.files.get(name)
+        return source.data if source is not None else None
+
+
+def _missing_file(path: Path) -> Diagnostic:
+    return Diagnostic(
+        code="L005",
+        name="missing-file",
+        severity=Severity.ERROR,
+        message=f"required file {path.name} is missing from the matter",
+        file=path,
+        fix_hint=f"create {path.name}; a matter needs {', '.join(REQUIRED_FILES)}",
+    )
+
+
+def _document_diagnostic(
+    matter_file: YamlSource, index: int, code: str, name: str, message: str, hint: str
+) -> Diagnostic:
+    return Diagnostic(
+        code=code,
+        name=name,
+        severity=Severity.ERROR,
+        message=message,
+        file=matter_file.path,
+        span=matter_file.span(("documents", index, "path")),
+        fix_hint=hint,
+    )
+
+
+def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic]) -> list[DocumentSource]:
+    entries = build.as_mapping(matter_file.data).get("documents")
+    sources: list[DocumentSource] = []
+    resolved_root = root.resolve()
+    for index, entry in enumerate(build.as_list(entries)):
+        if not isinstance(entry, Mapping):
+            continue
+        doc_id = str(entry.get("id", ""))
+        path_text = entry.get("path")
+        source = DocumentSource(
+            index, doc_id, build.text(entry, "title"), str(path_text) if path_text is not None else "", None
+        )
+        sources.append(source)
+        if not isinstance(path_text, str) or not path_text:
+            continue
+        candidate = root / path_text
+        try:
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError):
+            resolved = candidate
+        if not resolved.is_relative_to(resolved_root):
+            diagnostics.append(_document_diagnostic(
+                matter_file, index, "D002", "document-outside-matter",
+                f"document path {path_text!r} resolves outside the matter folder",
+                "keep documents inside the matter folder, e.g. documents/<id>.md",
+            ))
+            continue
+        if not resolved.is_file():
+            diagnostics.append(_document_diagnostic(
+                matter_file, index, "D001", "document-missing",
+                f"document path {path_text!r} does not exist",
+                "fix the path, relative to the matter folder",
+            ))
+            continue
+        text, problem = read_text(resolved)
+        if problem is not None:
+            diagnostics.append(problem)
+            continue
+        source.path = resolved
+        source.text = text
+        source.parsed = parse_sections(text or "")
+    return sources
+
+
+def load_matter_source(path: Path | str) -> MatterSource:
+    """Load the matter folder at `path` (or the folder holding the given file)."""
+    root = Path(path)
+    if root.is_file():
+        root = root.parent
+    diagnostics: list[Diagnostic] = []
+    files: dict[str, YamlSource] = {}
+    for name in YAML_FILES:
+        file_path = root / name
+        if not file_path.exists():
+            if name in REQUIRED_FILES:
+                diagnostics.append(_missing_file(file_path))
+            continue
+        files[name] = load_yaml(file_path)
+        diagnostics.extend(files[name].diagnostics)
+    matter_file = files.get(MATTER_FILE) or YamlSource(path=root / MATTER_FILE)
+    documents = _load_documents(root, matter_file, diagnostics)
+    matter_data = build.as_mapping(matter_file.data)
+    seen: dict[str, Document] = {}
+    for source in documents:
+        if source.parsed is None or source.id in seen:
+            continue  # the engine keeps the first document with an id
+        seen[source.id] = Document(
+            id=source.id,
+            title=source.title,
+            path=source.path_text,
+            sections=MappingProxyType(source.parsed.sections),
+        )
+    hidden = files.get(HIDDEN_FACTS_FILE)
+    counterparty = files.get(COUNTERPARTY_FILE)
+    matter = Matter(
+        matter_id=str(matter_data.get("matter_id") or root.name),
+        title=build.text(matter_data, "title"),
+        rubric=build.rubric(files[RUBRIC_FILE].data if RUBRIC_FILE in files else None),
+        documents=MappingProxyType(seen),
+        constraints=build.constraints(matter_data.get("constraints")),
+        positions=MappingProxyType(build.positions(counterparty.data if counterparty else None)),
+        client_answers=MappingProxyType(build.answers(hidden.data if hidden else None, "client_answers")),
+        escalation_answers=MappingProxyType(
+            build.answers(hidden.data if hidden else None, "escalation_answers")
+        ),
+    )
+    return MatterSource(root=root, matter=matter, files=files, documents=documents, diagnostics=diagnostics)
+
+
+def find_matter_root(path: Path) -> Path | None:
+    """The nearest folder at or above `path` that holds matter.yaml."""
+    current = path if path.is_dir() else path.parent
+    for folder in (current, *current.parents):
+        if (folder / MATTER_FILE).is_file():
+            return folder
+    return None

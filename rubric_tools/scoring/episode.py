@@ -1,0 +1,154 @@
+"""The episode state machine: one action at a time, exactly as the reference engine.
+
+`Episode.step` never raises on a malformed action: the field is scored as absent
+and the step record carries a warning naming it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rubric_tools.scoring import dialogue, negotiation, work_product
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
+from rubric_tools.scoring.model import Matter
+from rubric_tools.scoring.result import episode_result
+from rubric_tools.scoring.state import Event, EpisodeState, StepContext
+
+Handler = Callable[[StepContext, Mapping[str, Any]], float]
+
+HANDLERS: dict[str, Handler] = {
+    "read_document": dialogue.read_document,
+    "search_matter": dialogue.search_matter,
+    "ask_client": dialogue.ask_client,
+    "escalate": dialogue.escalate,
+    "submit_issue": work_product.submit_issue,
+    "propose_redline": work_product.propose_redline,
+    "revise_issue": work_product.revise_issue,
+    "revise_redline": work_product.revise_redline,
+    "send_markup": negotiation.send_markup,
+    "accept_counterparty": negotiation.accept_counterparty,
+    "submit_final": dialogue.submit_final,
+}
+ACTION_TYPES = tuple(HANDLERS)
+UNKNOWN_ACTION_PENALTY = -0.5
+
+
+class EpisodeFinished(RuntimeError):
+    """`step` was called on an episode that has terminated or been truncated."""
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """What is left after a step."""
+
+    steps: int
+    client_questions: int
+    escalations: int
+    negotiation_rounds: int
+
+
+@dataclass(frozen=True)
+class StepRecord:
+    step: int
+    type: Any
+    action: Any
+    reward: float
+    events: tuple[Event, ...]
+    raw_score: float
+    terminated: bool
+    truncated: bool
+    budgets: Budgets
+    penalty_reason: str | None = None
+    warnings: tuple[str, ...] = ()
+    gate_timeouts: tuple[str, ...] = ()
+    gate_errors: tuple[str, ...] = ()
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+
+class Episode:
+    def __init__(self, matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> None:
+        self.matter = matter
+        self.gate_timeout = gate_timeout
+        self.state = EpisodeState()
+
+    @property
+    def done(self) -> bool:
+        return self.state.done
+
+    def step(self, action: object) -> StepRecord:
+        """Score one action and return what happened."""
+        state = self.state
+        if state.done:
+            raise EpisodeFinished("the episode has already ended")
+        state.steps += 1
+        ctx = StepContext(self.matter, state, self.gate_timeout)
+        action_type = action.get("type") if isinstance(action, Mapping) else None
+        handler = HANDLERS.get(action_type) if isinstance(action_type, str) else None
+        if not isinstance(action, Mapping):
+            ctx.warnings.append(f"action is not an object ({type(action).__name__})")
+            reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
+        elif handler is None:
+            reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
+        else:
+            reward = handler(ctx, action)
+        if state.steps >= self.matter.constraints.maximum_steps and not state.terminated:
+            state.truncated = True
+        return StepRecord(
+            step=state.steps,
+            type=action_type,
+            action=action,
+            reward=reward,
+            events=tuple(copy.deepcopy(ctx.new_events)),
+            raw_score=state.raw_score,
+            terminated=state.terminated,
+            truncated=state.truncated,
+            budgets=self.budgets(),
+            penalty_reason=ctx.penalty_reason,
+            warnings=tuple(ctx.warnings),
+            gate_timeouts=tuple(ctx.gate_timeouts),
+            gate_errors=tuple(ctx.gate_errors),
+        )
+
+    def budgets(self) -> Budgets:
+        limits, state = self.matter.constraints, self.state
+        return Budgets(
+            steps=limits.maximum_steps - state.steps,
+            client_questions=limits.maximum_client_questions - state.questions_asked_total,
+            escalations=limits.maximum_escalations - state.escalations_total,
+            negotiation_rounds=limits.maximum_negotiation_rounds - state.rounds_used,
+        )
+
+    def result(self) -> dict[str, Any]:
+        """The engine-shaped result of the episode so far."""
+        return episode_result(self.matter, self.state)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A whole trajectory replayed: the engine-shaped result and one record per step."""
+
+    result: dict[str, Any]
+    steps: tuple[StepRecord, ...] = field(default_factory=tuple)
+
+    @property
+    def gate_timeouts(self) -> tuple[str, ...]:
+        return tuple(p for step in self.steps for p in step.gate_timeouts)
+
+
+def replay(
+    matter: Matter, actions: Iterable[object], *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+) -> Replay:
+    """Replay actions until the episode terminates or truncates; later ones are ignored."""
+    episode = Episode(matter, gate_timeout=gate_timeout)
+    records: list[StepRecord] = []
+    for action in actions:
+        records.append(episode.step(action))
+        if episode.done:
+            break
+    return Replay(episode.result(), tuple(records))

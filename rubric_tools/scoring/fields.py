@@ -1,0 +1,45 @@
+"""Defensive access to action fields: malformed values never raise (engine.md §6)."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any, TypeVar
+
+from rubric_tools.scoring.state import StepContext
+
+T = TypeVar("T")
+
+
+def lookup(table: Mapping[str, T], key: object) -> T | None:
+    """`table.get(key)` that treats an unhashable key (a JSON list or object) as absent."""
+    if not isinstance(key, Hashable):
+        return None
+    return table.get(key)  # type: ignore[arg-type]
+
+
+def text_field(action: Mapping[str, Any], name: str, default: object = "") -> str:
+    """The engine `str()`s free-text fields: an explicit null becomes "None", an absent one ""."""
+    return str(action.get(name, default))
+
+
+def iterable_field(ctx: StepContext, action: Mapping[str, Any], name: str) -> list[Any]:
+    """Items of a list field. A value the engine would fail to iterate (null, a number,
+    a boolean) is scored as absent, with a warning naming the field."""
+    value = action.get(name, [])
+    if isinstance(value, str | Mapping):
+        # The engine iterates these as they are: characters of a string, keys of a mapping.
+        return list(value)
+    if isinstance(value, Iterable):
+        return list(value)
+    ctx.warn_malformed(name, value)
+    return []
+
+
+def has_fields(action: Mapping[str, Any], names: tuple[str, ...]) -> bool:
+    return all(name in action for name in names)
+
+
+def label_of(action: Mapping[str, Any]) -> Any:
+    """The agent's own issue label; an unhashable one is str()-ed so it can key a table."""
+    label = action.get("issue_id")
+    return label if isinstance(label, Hashable) else str(label)

@@ -1,0 +1,156 @@
+"""Critical-failure gates: plain regexes and structured, guarded ones (engine.md §4).
+
+Every search runs on the `regex` package with a time limit, so a catastrophic
+pattern in a rubric cannot hang a CI job. A search that hits the limit is reported
+as a timeout, never silently treated as a miss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Literal
+
+import regex
+
+NegationScope = Literal["span", "before"]
+
+#: The closed list of negators the engine recognises.
+NEGATOR_PATTERN = r"\b(?:no|not|never|nothing|none|neither|nor|cannot|without)\b|n['’]t"
+#: `.` (never before a digit), `?` or `!` followed by whitespace or end of text; or a newline.
+SENTENCE_BOUNDARY_PATTERN = r"(?:\.(?!\d)|[?!])(?=\s|$)|[\r\n]"
+
+_NEGATOR = regex.compile(NEGATOR_PATTERN, regex.IGNORECASE)
+_BOUNDARY = regex.compile(SENTENCE_BOUNDARY_PATTERN)
+
+#: Default per-search time limit, in seconds.
+DEFAULT_SEARCH_TIMEOUT = 1.0
+
+
+class GateTimeout(Exception):
+    """A gate search ran past its time limit."""
+
+    def __init__(self, pattern: str) -> None:
+        super().__init__(f"gate search timed out: {pattern!r}")
+        self.pattern = pattern
+
+
+class GateError(Exception):
+    """A gate's regex does not compile."""
+
+    def __init__(self, pattern: str, message: str) -> None:
+        super().__init__(f"invalid gate regex {pattern!r}: {message}")
+        self.pattern = pattern
+        self.message = message
+
+
+def compile_pattern(pattern: str) -> regex.Pattern[str]:
+    """Compile a rubric regex with the engine's flags (re-compatible VERSION0, IGNORECASE)."""
+    try:
+        return regex.compile(pattern, regex.IGNORECASE | regex.VERSION0)
+    except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
+        raise GateError(pattern, str(exc)) from exc
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One entry of a `*critical_failure_patterns` list."""
+
+    pattern: str
+    negation_guard: bool = False
+    negation_scope: NegationScope = "span"
+    require_context: str | None = None
+    exclude_context: str | None = None
+
+    @property
+    def is_structured(self) -> bool:
+        """Plain search unless a guard or a context regex is in play."""
+        return self.negation_guard or bool(self.require_context) or bool(self.exclude_context)
+
+    @cached_property
+    def _compiled(self) -> tuple[regex.Pattern[str], regex.Pattern[str] | None, regex.Pattern[str] | None]:
+        require = compile_pattern(self.require_context) if self.require_context else None
+        exclude = compile_pattern(self.exclude_context) if self.exclude_context else None
+        return compile_pattern(self.pattern), require, exclude
+
+    def fires(self, text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> bool:
+        """Whether any occurrence of the pattern in `text` survives the guards.
+
+        Raises GateError for an invalid regex and GateTimeout when a search runs
+        past `timeout` seconds.
+        """
+        main, require, exclude = self._compiled
+        try:
+            if not self.is_structured:
+                return main.search(text, timeout=timeout) is not None
+            for match in main.finditer(text, timeout=timeout):
+                if self._survives(text, match.start(), match.end(), require, exclude, timeout):
+                    return True
+            return False
+        except TimeoutError as exc:
+            raise GateTimeout(self.pattern) from exc
+
+    def _survives(
+        self,
+        text: str,
+        start: int,
+        end: int,
+        require: regex.Pattern[str] | None,
+        exclude: regex.Pattern[str] | None,
+        timeout: float,
+    ) -> bool:
+        sentence_start, sentence_end = sentence_bounds(text, start, end)
+        if self.negation_guard:
+            window_end = start if self.negation_scope == "before" else end
+            if _NEGATOR.search(text[sentence_start:window_end]):
+                return False
+        sentence = text[sentence_start:sentence_end]
+        if require is not None and require.search(sentence, timeout=timeout) is None:
+            return False
+        if exclude is not None and exclude.search(sentence, timeout=timeout) is not None:
+            return False
+        return True
+
+
+def sentence_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around text[start:end]: from the end of the last boundary ending
+    at or before `start` to the start of the first boundary starting at or after `end`."""
+    sentence_start = 0
+    sentence_end = len(text)
+    for boundary in _BOUNDARY.finditer(text):
+        if boundary.end() <= start:
+            sentence_start = boundary.end()
+        elif boundary.start() >= end:
+            sentence_end = boundary.start()
+            break
+    return sentence_start, sentence_end
+
+
+@dataclass(frozen=True)
+class GateCheck:
+    """What running a gate list on one text found."""
+
+    fired: tuple[str, ...] = ()  # patterns that fired, in list order
+    timed_out: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()
+
+    @property
+    def last_fired(self) -> str | None:
+        """Attribution is the last gate that fired, as the engine reports it."""
+        return self.fired[-1] if self.fired else None
+
+
+def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
+    """Run every gate of a list on `text` (already normalized)."""
+    fired: list[str] = []
+    timed_out: list[str] = []
+    errors: list[str] = []
+    for gate in gates:
+        try:
+            if gate.fires(text, timeout):
+                fired.append(gate.pattern)
+        except GateTimeout:
+            timed_out.append(gate.pattern)
+        except GateError as exc:
+            errors.append(f"{exc.pattern}: {exc.message}")
+    return GateCheck(tuple(fired), tuple(timed_out), tuple(errors))

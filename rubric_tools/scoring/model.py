@@ -1,0 +1,177 @@
+"""Typed, immutable models of a matter, as the scorer sees it (engine.md §1).
+
+The loader builds these from YAML; tests build them directly. Defaults are the
+engine's. Concepts are stored normalized, because every comparison is made on
+normalized text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
+
+SEVERITIES = ("low", "medium", "high", "critical")
+
+Variant = tuple[str, ...]
+
+
+def _frozen(mapping: Mapping[str, object] | None = None) -> Mapping[str, object]:
+    return MappingProxyType(dict(mapping or {}))
+
+
+@dataclass(frozen=True)
+class Constraints:
+    maximum_steps: int = 30
+    maximum_client_questions: int = 5
+    maximum_escalations: int = 2
+    maximum_negotiation_rounds: int = 8
+
+
+@dataclass(frozen=True)
+class Document:
+    """A Markdown document split into sections by token."""
+
+    id: str
+    title: str
+    path: str
+    sections: Mapping[str, str]
+
+    @cached_property
+    def normalized_sections(self) -> Mapping[str, str]:
+        return MappingProxyType({token: normalize(text) for token, text in self.sections.items()})
+
+
+@dataclass(frozen=True)
+class MatchItem:
+    """A rubric question or escalation: scored when any variant matches free text."""
+
+    id: str
+    points: float = 0.5
+    concepts: Variant = ()
+    aliases: tuple[Variant, ...] = ()
+    required: bool = False
+    critical_if_missed: bool = False
+
+    @property
+    def variants(self) -> tuple[Variant, ...]:
+        """`concepts` first, then each alias list, in rubric order."""
+        return (self.concepts, *self.aliases)
+
+
+@dataclass(frozen=True)
+class Issue:
+    id: str
+    anchor: str
+    severity: str | None = None
+    base_points: float = 1.0
+    severity_points: float = 0.25
+    citation_points: float = 0.25
+    concept_points: float = 0.5
+    quote_points: float = 0.25
+    redline_points: float = 1.0
+    settlement_points: float = 1.0
+    required_citations: tuple[str, ...] = ()
+    required_concepts: Variant = ()
+    redline_concepts: Variant = ()
+    settlement_concepts: Variant = ()
+    non_negotiable: bool = False
+    critical_failure_patterns: tuple[Gate, ...] = ()
+    redline_critical_failure_patterns: tuple[Gate, ...] = ()
+    settlement_critical_failure_patterns: tuple[Gate, ...] = ()
+
+    @property
+    def work_product_points(self) -> float:
+        """The six per-issue components that always enter the derived max_score."""
+        return (
+            self.base_points
+            + self.severity_points
+            + self.citation_points
+            + self.concept_points
+            + self.quote_points
+            + self.redline_points
+        )
+
+
+@dataclass(frozen=True)
+class FinalSubmission:
+    points: float = 0.5
+    minimum_characters: int = 80
+    required_issue_ids: tuple[str, ...] = ()
+    missing_required_issue_penalty: float = 0.25
+    missed_escalation_penalty: float = 0.5
+    required_concepts: Variant = ()
+    concept_points: float = 0.0
+
+
+@dataclass(frozen=True)
+class Rubric:
+    critical_failure_score_cap: float = 0.25
+    max_score: float | None = None
+    questions: tuple[MatchItem, ...] = ()
+    escalations: tuple[MatchItem, ...] = ()
+    issues: tuple[Issue, ...] = ()
+    final_submission: FinalSubmission = field(default_factory=FinalSubmission)
+
+    @cached_property
+    def anchors(self) -> Mapping[str, Issue]:
+        """Anchor string → issue. The first issue wins when two share an anchor."""
+        table: dict[str, Issue] = {}
+        for issue in self.issues:
+            table.setdefault(issue.anchor, issue)
+        return MappingProxyType(table)
+
+    @cached_property
+    def issues_by_id(self) -> Mapping[str, Issue]:
+        return MappingProxyType({issue.id: issue for issue in self.issues})
+
+
+@dataclass(frozen=True)
+class Counter:
+    message: str = ""
+    text: str = ""
+    trap: bool = False
+
+
+@dataclass(frozen=True)
+class Position:
+    """The counterparty's hidden script for one rubric issue."""
+
+    resist_rounds: int = 0
+    accept_concepts: tuple[Variant, ...] = ()
+    counters: tuple[Counter, ...] = ()
+    reject_message: str = ""
+
+
+@dataclass(frozen=True)
+class Matter:
+    matter_id: str
+    rubric: Rubric
+    documents: Mapping[str, Document] = field(default_factory=_frozen)
+    constraints: Constraints = field(default_factory=Constraints)
+    positions: Mapping[str, Position] = field(default_factory=_frozen)
+    client_answers: Mapping[str, str] = field(default_factory=_frozen)
+    escalation_answers: Mapping[str, str] = field(default_factory=_frozen)
+    title: str = ""
+
+    @property
+    def negotiation_enabled(self) -> bool:
+        return bool(self.positions)
+
+    def resolve(self, document_id: str, token: str) -> str | None:
+        """Normalized text of `<document_id> §<token>`, or None when it does not exist."""
+        document = self.documents.get(document_id)
+        if document is None:
+            return None
+        return document.normalized_sections.get(token)
+
+
+def normalized_variant(concepts: object) -> Variant:
+    """Normalize a list of concept strings (non-strings are str()-ed, as the engine does)."""
+    if isinstance(concepts, str) or not hasattr(concepts, "__iter__"):
+        return ()
+    return tuple(normalize(str(concept)) for concept in concepts)  # type: ignore[union-attr]

@@ -1,0 +1,105 @@
+"""Handlers for the counterparty negotiation: markups, acceptances, settlements."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rubric_tools.scoring.fields import has_fields, lookup, text_field
+from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.state import StepContext
+from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
+from rubric_tools.scoring.fields import label_of
+
+MARKUP_FIELDS = ("issue_id", "document_id", "section", "proposed_text")
+REASON_NO_MARKUP_TARGET = "markup matches no submitted issue label and no operative anchor"
+REASON_NO_POSITION = "the counterparty holds no position on that provision"
+
+
+def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    state, matter = ctx.state, ctx.matter
+    if not matter.negotiation_enabled:
+        return ctx.penalty(0.0, "this matter has no counterparty")
+    if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
+        return ctx.penalty(-0.5, "negotiation round budget exhausted")
+    if not has_fields(action, MARKUP_FIELDS):
+        return ctx.penalty(-0.25, "send_markup is missing a required field")
+    label = label_of(action)
+    target = format_citation(str(action.get("document_id")), str(action.get("section")))
+    # Markup labels are not consulted here: only a matched issue's label, else the anchor.
+    issue_id = lookup(state.issue_labels, label)
+    if issue_id is None:
+        anchored = matter.rubric.anchors.get(target)
+        issue_id = anchored.id if anchored else None
+    state.rounds_used += 1
+    if issue_id is None:
+        event = {"type": "unsupported_markup", "criterion": label, "reason": REASON_NO_MARKUP_TARGET}
+        return ctx.record(event, -0.5)
+    position = matter.positions.get(issue_id)
+    if position is None:
+        event = {"type": "unsupported_markup", "criterion": issue_id, "reason": REASON_NO_POSITION}
+        return ctx.record(event, -0.5)
+    state.markup_labels[label] = issue_id
+    if issue_id in state.settled_issues:
+        return ctx.record({"type": "duplicate_settlement", "criterion": issue_id}, -0.2)
+    rounds = state.issue_rounds.get(issue_id, 0) + 1
+    state.issue_rounds[issue_id] = rounds
+    proposed = text_field(action, "proposed_text")
+    normalized = normalize(proposed)
+    acceptable = any(variant_matches(v, normalized) for v in position.accept_concepts)
+    if acceptable and rounds > position.resist_rounds:
+        return settle(ctx, issue_id, proposed, closed_by="ours")
+    served = state.counters_served.get(issue_id, 0)
+    if served < len(position.counters):
+        state.outstanding_counters[issue_id] = position.counters[served]
+        state.counters_served[issue_id] = served + 1
+        return ctx.record({"type": "counterparty_counter", "criterion": issue_id}, 0.0)
+    return ctx.record({"type": "counterparty_reject", "criterion": issue_id}, 0.0)
+
+
+def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    state, matter = ctx.state, ctx.matter
+    if not matter.negotiation_enabled:
+        return ctx.penalty(0.0, "this matter has no counterparty")
+    if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
+        return ctx.penalty(-0.5, "negotiation round budget exhausted")
+    label = label_of(action)
+    issue_id = lookup(state.markup_labels, label) or lookup(state.issue_labels, label)
+    if issue_id is None or issue_id not in matter.positions:
+        return ctx.penalty(-0.25, "no negotiation is open under that label")
+    if issue_id in state.settled_issues:
+        return ctx.penalty(-0.25, "that point is already closed")
+    counter = state.outstanding_counters.get(issue_id)
+    if counter is None:
+        return ctx.penalty(-0.25, "the counterparty has no outstanding counter on that point")
+    state.rounds_used += 1
+    return settle(ctx, issue_id, counter.text, closed_by="theirs")
+
+
+def settle(ctx: StepContext, issue_id: str, closing_text: str, closed_by: str) -> float:
+    """Score the language an issue closed on, once per issue."""
+    state = ctx.state
+    issue = ctx.matter.rubric.issues_by_id[issue_id]
+    text = normalize(closing_text)
+    if issue.settlement_concepts:
+        found, missing = concept_fraction(issue.settlement_concepts, text)
+        points = issue.settlement_points * len(found) / len(issue.settlement_concepts)
+    else:  # the scaffold: any closing text earns full points
+        found, missing, points = [], [], issue.settlement_points
+    event: dict[str, Any] = {
+        "type": "settlement",
+        "criterion": issue_id,
+        "closed_by": closed_by,
+        "matched_concepts": found,
+        "missing_concepts": missing,
+    }
+    check = run_gates(issue.settlement_critical_failure_patterns, text, ctx.gate_timeout)
+    ctx.note_gates(check)
+    if check.last_fired is not None:
+        state.critical_failure = True
+        event["critical_failure_pattern"] = check.last_fired
+    if issue.non_negotiable and missing:
+        state.critical_failure = True
+        event["non_negotiable_missing"] = missing
+    state.settled_issues.add(issue_id)
+    return ctx.record(event, points)

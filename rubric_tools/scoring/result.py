@@ -1,0 +1,67 @@
+"""The derived max_score and the episode result, in the reference engine's shape (§5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rubric_tools.scoring.model import Matter, Rubric
+from rubric_tools.scoring.state import EpisodeState
+
+
+def derived_max_score(rubric: Rubric, positions: object = ()) -> float:
+    """Every point the rubric can award: questions, escalations, six components per
+    issue, settlement points of issues the counterparty negotiates, and the final."""
+    total = sum(q.points for q in rubric.questions)
+    total += sum(e.points for e in rubric.escalations)
+    for issue in rubric.issues:
+        total += issue.work_product_points
+        if issue.id in positions:  # type: ignore[operator]
+            total += issue.settlement_points
+    total += rubric.final_submission.points + rubric.final_submission.concept_points
+    return total
+
+
+def effective_max_score(matter: Matter) -> float:
+    """What the engine divides by: the declared value when present (it is trusted)."""
+    if matter.rubric.max_score is not None:
+        return matter.rubric.max_score
+    return derived_max_score(matter.rubric, matter.positions)
+
+
+def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> float:
+    score = 0.0 if maximum == 0 else min(max(raw / maximum, 0.0), 1.0)
+    if critical:
+        score = min(score, cap)
+    return round(score, 4)
+
+
+def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
+    maximum = effective_max_score(matter)
+    return {
+        "matter_id": matter.matter_id,
+        "raw_score": round(state.raw_score, 4),
+        "max_score": maximum,
+        "normalized_score": normalized_score(
+            state.raw_score, maximum, state.critical_failure,
+            matter.rubric.critical_failure_score_cap,
+        ),
+        "critical_failure": state.critical_failure,
+        "terminated": state.terminated,
+        "truncated": state.truncated,
+        "steps": state.steps,
+        "breakdown": {
+            "asked_questions": sorted(state.asked_questions),
+            "questions_asked_total": state.questions_asked_total,
+            "raised_escalations": sorted(state.raised_escalations),
+            "escalations_total": state.escalations_total,
+            "matched_issues": sorted(state.matched_issues),
+            "matched_redlines": sorted(state.matched_redlines),
+            "settled_issues": sorted(state.settled_issues),
+            "valid_citation_count": state.valid_citation_count,
+            "invalid_citations": list(state.invalid_citations),
+            "unsupported_issues": list(state.unsupported_issues),
+            "fabricated_quotes": list(state.fabricated_quotes),
+            "read_citations": sorted(state.read_citations),
+            "reward_events": [dict(event) for event in state.events],
+        },
+    }

@@ -1,0 +1,103 @@
+"""The mutable state of one episode, and the per-step context handlers write into."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateCheck
+from rubric_tools.scoring.model import Counter, Matter
+
+Event = dict[str, Any]
+
+#: Events that belong to submitted work product; a revision removes and re-derives them.
+WORK_PRODUCT_EVENTS = frozenset(
+    {
+        "issue",
+        "unsupported_issue",
+        "unread_anchor_issue",
+        "duplicate_issue",
+        "redline",
+        "unsupported_redline",
+        "duplicate_redline",
+        "unscored_redline",
+    }
+)
+
+
+@dataclass
+class Submission:
+    """An issue or redline submission, kept so that a revision can re-score it."""
+
+    kind: str  # "issue" or "redline"
+    action: Mapping[str, Any]
+
+
+@dataclass
+class EpisodeState:
+    steps: int = 0
+    raw_score: float = 0.0
+    critical_failure: bool = False
+    terminated: bool = False
+    truncated: bool = False
+    events: list[Event] = field(default_factory=list)
+    read_citations: set[str] = field(default_factory=set)
+    asked_questions: set[str] = field(default_factory=set)
+    questions_asked_total: int = 0
+    raised_escalations: set[str] = field(default_factory=set)
+    escalations_total: int = 0
+    matched_issues: set[str] = field(default_factory=set)
+    matched_redlines: set[str] = field(default_factory=set)
+    settled_issues: set[str] = field(default_factory=set)
+    issue_labels: dict[str, str] = field(default_factory=dict)
+    markup_labels: dict[str, str] = field(default_factory=dict)
+    valid_citation_count: int = 0
+    invalid_citations: list[str] = field(default_factory=list)
+    unsupported_issues: list[str] = field(default_factory=list)
+    fabricated_quotes: list[str] = field(default_factory=list)
+    submissions: list[Submission] = field(default_factory=list)
+    rounds_used: int = 0
+    issue_rounds: dict[str, int] = field(default_factory=dict)
+    counters_served: dict[str, int] = field(default_factory=dict)
+    outstanding_counters: dict[str, Counter] = field(default_factory=dict)
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+
+@dataclass
+class StepContext:
+    """What one step may touch: the matter, the state, and its own notes."""
+
+    matter: Matter
+    state: EpisodeState
+    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+    new_events: list[Event] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    gate_timeouts: list[str] = field(default_factory=list)
+    gate_errors: list[str] = field(default_factory=list)
+    penalty_reason: str | None = None
+
+    def record(self, event: Event, points: float) -> float:
+        """Append an event (its points rounded to 4 places) and add the exact points."""
+        event["points"] = round(points, 4)
+        self.state.events.append(event)
+        self.state.raw_score += points
+        self.new_events.append(event)
+        return points
+
+    def penalty(self, points: float, reason: str) -> float:
+        """An environment penalty: a step reward that records no event."""
+        self.penalty_reason = reason
+        return points
+
+    def note_gates(self, check: GateCheck) -> None:
+        self.gate_timeouts.extend(check.timed_out)
+        self.gate_errors.extend(check.errors)
+
+    def warn_malformed(self, field_name: str, value: object) -> None:
+        self.warnings.append(
+            f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent"
+        )

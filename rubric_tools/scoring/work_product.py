@@ -1,0 +1,238 @@
+"""Handlers for issues, redlines and their revisions (engine.md §3)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, lookup, text_field
+from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.model import Issue
+from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, StepContext, Submission
+from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
+
+ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
+REDLINE_FIELDS = ("issue_id", "document_id", "section", "replacement_text", "rationale")
+
+INVALID_CITATION_PENALTY = 0.75
+MINIMUM_QUOTE_LENGTH = 15
+REASON_NO_ANCHOR = "no cited provision matches a scored issue's operative anchor"
+REASON_UNREAD_ANCHOR = "the operative anchor must be read before issue credit is awarded"
+REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no operative anchor"
+
+
+# ----------------------------------------------------------------- submissions
+
+
+def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    if not has_fields(action, ISSUE_FIELDS):
+        return ctx.penalty(-0.25, "submit_issue is missing a required field")
+    ctx.state.submissions.append(Submission("issue", action))
+    return score_issue(ctx, action)
+
+
+def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    if not has_fields(action, REDLINE_FIELDS):
+        return ctx.penalty(-0.25, "propose_redline is missing a required field")
+    if not _target_exists(ctx, action):
+        return ctx.penalty(-0.75, "redline target document or section not found")
+    ctx.state.submissions.append(Submission("redline", action))
+    return score_redline(ctx, action)
+
+
+def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    if not has_fields(action, ISSUE_FIELDS):
+        return ctx.penalty(-0.25, "revise_issue is missing a required field")
+    label = label_of(action)
+    for index, submission in enumerate(ctx.state.submissions):
+        if submission.kind == "issue" and label_of(submission.action) == label:
+            return _revise(ctx, index, Submission("issue", action))
+    return ctx.penalty(-0.25, "revise_issue names no earlier submission")
+
+
+def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    if not has_fields(action, REDLINE_FIELDS):
+        return ctx.penalty(-0.25, "revise_redline is missing a required field")
+    if not _target_exists(ctx, action):
+        return ctx.penalty(-0.75, "redline target document or section not found")
+    key = _redline_key(action)
+    for index, submission in enumerate(ctx.state.submissions):
+        if submission.kind == "redline" and _redline_key(submission.action) == key:
+            return _revise(ctx, index, Submission("redline", action))
+    return ctx.penalty(-0.25, "revise_redline names no earlier redline")
+
+
+def _redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
+    return (str(action.get("issue_id")), str(action.get("document_id")), str(action.get("section")))
+
+
+def _target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
+    document = lookup(ctx.matter.documents, action.get("document_id"))
+    return document is not None and str(action.get("section")) in document.sections
+
+
+def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
+    """Replace a submission, drop all work-product events and re-score everything."""
+    state = ctx.state
+    before = state.raw_score
+    state.submissions[index] = replacement
+    removed = [e for e in state.events if e["type"] in WORK_PRODUCT_EVENTS]
+    state.events = [e for e in state.events if e["type"] not in WORK_PRODUCT_EVENTS]
+    # The engine subtracts the recorded (rounded) points, not the exact ones.
+    state.raw_score -= sum(e["points"] for e in removed)
+    state.matched_issues.clear()
+    state.matched_redlines.clear()
+    state.issue_labels.clear()
+    state.valid_citation_count = 0
+    state.invalid_citations.clear()
+    state.unsupported_issues.clear()
+    state.fabricated_quotes.clear()
+    state.critical_failure = any(_is_critical(e) for e in state.events)
+    for submission in state.submissions:
+        if submission.kind == "issue":
+            score_issue(ctx, submission.action)
+        else:
+            score_redline(ctx, submission.action)
+    return state.raw_score - before
+
+
+def _is_critical(event: Mapping[str, Any]) -> bool:
+    return bool(
+        "critical_failure_pattern" in event
+        or event.get("non_negotiable_missing")
+        or event.get("missed_critical_escalations")
+        or any(q.get("status") == "fabricated" for q in event.get("quotes", ()))
+    )
+
+
+# ----------------------------------------------------------------- scoring
+
+
+def score_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    state, matter = ctx.state, ctx.matter
+    label = label_of(action)
+    citations = [str(c) for c in iterable_field(ctx, action, "citations")]
+    valid: set[str] = set()
+    invalid: list[str] = []
+    for citation in citations:
+        parsed = split_citation(citation)
+        if parsed is not None and matter.resolve(*parsed) is not None:
+            valid.add(citation)
+        else:
+            invalid.append(citation)
+    penalty = INVALID_CITATION_PENALTY * len(invalid)
+    issue = next(
+        (matter.rubric.anchors[c.strip()] for c in citations
+         if c in valid and c.strip() in matter.rubric.anchors),
+        None,
+    )
+    state.valid_citation_count += len(valid)
+    state.invalid_citations.extend(invalid)
+    if issue is None or issue.anchor not in state.read_citations:
+        state.unsupported_issues.append(label)
+        kind, reason = (
+            ("unsupported_issue", REASON_NO_ANCHOR) if issue is None
+            else ("unread_anchor_issue", REASON_UNREAD_ANCHOR)
+        )
+        return ctx.record({"type": kind, "criterion": label, "reason": reason}, -0.5 - penalty)
+    if issue.id in state.matched_issues:
+        return ctx.record({"type": "duplicate_issue", "criterion": issue.id}, -0.2)
+    state.matched_issues.add(issue.id)
+    state.issue_labels[label] = issue.id
+    return _score_matched_issue(ctx, action, issue, valid, penalty)
+
+
+def _score_matched_issue(
+    ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: set[str], penalty: float
+) -> float:
+    state = ctx.state
+    components: dict[str, float] = {"base": issue.base_points}
+    severity_ok = action.get("severity") == issue.severity
+    components["severity"] = issue.severity_points if severity_ok else 0.0
+    missing_citations = sorted(c for c in issue.required_citations if c not in valid)
+    components["citations"] = 0.0 if missing_citations else issue.citation_points
+    if penalty:
+        components["invalid_citation_penalty"] = -penalty
+    text = normalize(
+        f"{text_field(action, 'title')} {text_field(action, 'analysis')} "
+        f"{text_field(action, 'recommendation')}"
+    )
+    found, _ = concept_fraction(issue.required_concepts, text)
+    components["concepts"] = (
+        issue.concept_points * len(found) / len(issue.required_concepts)
+        if issue.required_concepts else 0.0
+    )
+    quote_statuses, quote_points = _score_quotes(ctx, action, issue)
+    components["quotes"] = quote_points
+    event: dict[str, Any] = {"type": "issue", "criterion": issue.id, "components": components}
+    if missing_citations:
+        event["missing_citations"] = missing_citations
+    event["matched_concepts"] = found
+    if quote_statuses:
+        event["quotes"] = quote_statuses
+    check = run_gates(issue.critical_failure_patterns, text, ctx.gate_timeout)
+    ctx.note_gates(check)
+    if check.last_fired is not None:
+        state.critical_failure = True
+        event["critical_failure_pattern"] = check.last_fired
+    return ctx.record(event, sum(components.values()))
+
+
+def _score_quotes(
+    ctx: StepContext, action: Mapping[str, Any], issue: Issue
+) -> tuple[list[dict[str, str]], float]:
+    statuses: list[dict[str, str]] = []
+    points = 0.0
+    verified = False
+    for quote in iterable_field(ctx, action, "quotes"):
+        if isinstance(quote, Mapping):
+            citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
+        else:
+            citation, text = "", str(quote)
+        normalized = normalize(text)
+        if len(normalized) < MINIMUM_QUOTE_LENGTH:
+            points -= 0.25
+            status = "unverified_too_short"
+        else:
+            parsed = split_citation(citation)
+            section = ctx.matter.resolve(*parsed) if parsed else None
+            if section is not None and normalized in section:
+                verified = True
+                status = "verified"
+            else:
+                points -= 1.0
+                status = "fabricated"
+                ctx.state.critical_failure = True
+                ctx.state.fabricated_quotes.append(citation or normalized[:60])
+        statuses.append({"citation": citation, "status": status})
+    if verified:
+        points += issue.quote_points
+    return statuses, points
+
+
+def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    state, rubric = ctx.state, ctx.matter.rubric
+    label = label_of(action)
+    target = format_citation(str(action.get("document_id")), str(action.get("section")))
+    issue_id = state.issue_labels.get(label)
+    issue = rubric.issues_by_id.get(issue_id) if issue_id else rubric.anchors.get(target)
+    if issue is None:
+        event = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
+        return ctx.record(event, -0.5)
+    if issue.id in state.matched_redlines:
+        return ctx.record({"type": "duplicate_redline", "criterion": issue.id}, -0.2)
+    state.matched_redlines.add(issue.id)
+    text = normalize(text_field(action, "replacement_text"))
+    check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
+    ctx.note_gates(check)
+    if check.last_fired is not None:
+        state.critical_failure = True
+    if not issue.redline_concepts or not issue.redline_points:
+        return ctx.record({"type": "unscored_redline", "criterion": issue.id}, 0.0)
+    found, _ = concept_fraction(issue.redline_concepts, text)
+    event: dict[str, Any] = {"type": "redline", "criterion": issue.id}
+    if check.last_fired is not None:
+        event["critical_failure_pattern"] = check.last_fired
+    event["matched_redline_concepts"] = found
+    points = issue.redline_points * len(found) / len(issue.redline_concepts)
+    return ctx.record(event, points)

@@ -8,7 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import build
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml, read_text
 from rubric_tools.scoring.model import Document, Matter
@@ -69,6 +69,7 @@ def _missing_file(path: Path) -> Diagnostic:
         severity=Severity.ERROR,
         message=f"required file {path.name} is missing from the matter",
         file=path,
+        span=Span.point(1, 1),
         fix_hint=f"create {path.name}; a matter needs {', '.join(REQUIRED_FILES)}",
     )
 

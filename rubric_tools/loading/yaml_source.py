@@ -208,7 +208,7 @@ def read_text(path: Path) -> tuple[str | None, Diagnostic | None]:
             severity=Severity.ERROR,
             message=f"cannot read file: {exc.strerror or exc}",
             file=path,
-            span=None,
+            span=Span.point(1, 1),
         )
     try:
         text = raw.decode("utf-8")

@@ -1,0 +1,5 @@
+import sys
+
+from rubric_tools.cli import main
+
+sys.exit(main())

@@ -1,0 +1,24 @@
+"""Lint configuration: what to run, how severe, and what fails the run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubric_tools.diagnostics import Severity
+
+
+@dataclass(frozen=True)
+class LintConfig:
+    """Settings of `[tool.rubric]` in pyproject.toml or of rubric.toml.
+
+    `select`/`ignore` hold rule codes, code prefixes (`G`, `G0`) or rule names.
+    """
+
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict[str, Severity] = field(default_factory=dict)
+    fail_level: Severity = Severity.ERROR
+    canary: str | None = None
+    matter_dirs: tuple[str, ...] = ()
+    source: Path | None = None  # the file the settings came from

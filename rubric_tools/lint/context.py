@@ -1,0 +1,161 @@
+"""What a rule sees: one loaded matter, the configuration, and position helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Span
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.loading.matter import (
+    COUNTERPARTY_FILE,
+    HIDDEN_FACTS_FILE,
+    MATTER_FILE,
+    RUBRIC_FILE,
+    DocumentSource,
+    MatterSource,
+)
+from rubric_tools.loading.yaml_source import InstancePath
+from rubric_tools.scoring.model import Matter
+
+GATE_LISTS = (
+    "critical_failure_patterns",
+    "redline_critical_failure_patterns",
+    "settlement_critical_failure_patterns",
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a rule yields; the engine adds the rule's code, name and severity."""
+
+    message: str
+    file: Path
+    span: Span | None = None
+    fix_hint: str | None = None
+
+
+@dataclass(frozen=True)
+class GateEntry:
+    """One entry of one gate list of one issue, with where to find it."""
+
+    issue_index: int
+    issue: Mapping[str, Any]
+    list_name: str
+    entry_index: int
+    entry: Any
+
+    @property
+    def path(self) -> InstancePath:
+        return ("issues", self.issue_index, self.list_name, self.entry_index)
+
+    @property
+    def pattern(self) -> Any:
+        return self.entry.get("pattern") if isinstance(self.entry, Mapping) else self.entry
+
+
+class LintContext:
+    def __init__(self, source: MatterSource, config: LintConfig) -> None:
+        self.source = source
+        self.config = config
+
+    # ------------------------------------------------------------ data access
+    @property
+    def root(self) -> Path:
+        return self.source.root
+
+    @property
+    def matter(self) -> Matter:
+        """The scorer's typed model (defaults filled in, bad values defaulted)."""
+        return self.source.matter
+
+    def data(self, file_name: str) -> Any:
+        """Raw YAML data of `matter.yaml`, `rubric.yaml`, ... (None when absent/broken)."""
+        return self.source.data(file_name)
+
+    @property
+    def matter_data(self) -> Mapping[str, Any]:
+        return _mapping(self.data(MATTER_FILE))
+
+    @property
+    def rubric_data(self) -> Mapping[str, Any]:
+        return _mapping(self.data(RUBRIC_FILE))
+
+    @property
+    def hidden_facts_data(self) -> Mapping[str, Any]:
+        return _mapping(self.data(HIDDEN_FACTS_FILE))
+
+    @property
+    def counterparty_data(self) -> Mapping[str, Any] | None:
+        data = self.data(COUNTERPARTY_FILE)
+        return data if isinstance(data, Mapping) else None
+
+    def raw_issues(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
+        issues = self.rubric_data.get("issues")
+        for index, issue in enumerate(issues if isinstance(issues, list) else []):
+            if isinstance(issue, Mapping):
+                yield index, issue
+
+    def gate_entries(self) -> Iterator[GateEntry]:
+        """Every entry of every gate list of every issue, in file order."""
+        for index, issue in self.raw_issues():
+            for list_name in GATE_LISTS:
+                entries = issue.get(list_name)
+                if isinstance(entries, list):
+                    for entry_index, entry in enumerate(entries):
+                        yield GateEntry(index, issue, list_name, entry_index, entry)
+
+    @property
+    def documents(self) -> list[DocumentSource]:
+        return self.source.documents
+
+    @cached_property
+    def schema_errors(self) -> list[Any]:
+        """Schema validation errors of every YAML file, computed once per matter."""
+        from rubric_tools.lint.schema_check import validate_matter
+
+        return validate_matter(self.source)
+
+    def loader_findings(self, code: str) -> Iterator[Finding]:
+        """Re-emit what the loader reported under `code` (load rules use this)."""
+        for diagnostic in self.source.diagnostics:
+            if diagnostic.code == code:
+                yield Finding(diagnostic.message, diagnostic.file, diagnostic.span, diagnostic.fix_hint)
+
+    # ------------------------------------------------------------ positions
+    def file_path(self, file_name: str) -> Path:
+        source = self.source.files.get(file_name)
+        return source.path if source is not None else self.root / file_name
+
+    def span(self, file_name: str, path: InstancePath, *, key: bool = False) -> Span | None:
+        source = self.source.files.get(file_name)
+        return source.span(path, key=key) if source is not None else None
+
+    def at(
+        self,
+        file_name: str,
+        path: InstancePath,
+        message: str,
+        *,
+        key: bool = False,
+        hint: str | None = None,
+    ) -> Finding:
+        """A finding at the YAML node `path` of `file_name` (its key with key=True)."""
+        return Finding(message, self.file_path(file_name), self.span(file_name, path, key=key), hint)
+
+    def at_document(
+        self, document: DocumentSource, line: int, message: str, *, column: int = 1,
+        width: int | None = None, hint: str | None = None,
+    ) -> Finding:
+        """A finding on a line of a Markdown document (1-based)."""
+        lines = document.lines
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        span = Span(line, column, line, column + (width if width is not None else max(len(text), 1)))
+        return Finding(message, document.path or self.root / document.path_text, span, hint)
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}

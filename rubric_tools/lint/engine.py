@@ -1,0 +1,137 @@
+"""Run every selected rule on every matter found under the given paths.
+
+Matters are independent: one broken matter (or one crashing rule) never hides
+another's findings. The result object is the only link to the reporters.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.context import LintContext
+from rubric_tools.lint.registry import Rule, all_rules
+from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
+
+INTERNAL_ERROR_CODE = "X001"
+
+
+@dataclass
+class MatterReport:
+    root: Path
+    matter_id: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class LintReport:
+    matters: list[MatterReport] = field(default_factory=list)
+    fail_level: Severity = Severity.ERROR
+    usage_errors: list[str] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for m in self.matters for d in m.diagnostics]
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for d in self.diagnostics if d.severity is severity)
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity >= self.fail_level for d in self.diagnostics)
+
+    @property
+    def exit_code(self) -> int:
+        if self.usage_errors or any(d.code == INTERNAL_ERROR_CODE for d in self.diagnostics):
+            return 2
+        return 1 if self.failed else 0
+
+
+def discover_matters(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+    """Matter folders under `paths`: folders holding matter.yaml, found recursively; a
+    file (or a folder inside a matter) stands for the matter that contains it."""
+    roots: dict[Path, None] = {}
+    problems: list[str] = []
+    for path in paths:
+        if not path.exists():
+            problems.append(f"{path}: no such file or directory")
+            continue
+        owner = find_matter_root(path)
+        if owner is not None:
+            roots[owner.resolve()] = None
+            continue
+        if path.is_dir():
+            found = sorted(p.parent.resolve() for p in path.rglob(MATTER_FILE))
+            if not found:
+                problems.append(f"{path}: no matter (a folder holding {MATTER_FILE}) found")
+            roots.update(dict.fromkeys(found))
+        else:
+            problems.append(f"{path}: not inside a matter (no {MATTER_FILE} above it)")
+    return list(roots), problems
+
+
+def _matches(rule: Rule, selectors: Iterable[str]) -> bool:
+    return any(rule.code.startswith(s.upper()) or rule.name == s.lower() for s in selectors)
+
+
+def selected_rules(config: LintConfig) -> list[Rule]:
+    rules = all_rules()
+    if config.select:
+        rules = [r for r in rules if _matches(r, config.select)]
+    return [r for r in rules if not _matches(r, config.ignore)]
+
+
+def _severity(rule: Rule, config: LintConfig) -> Severity:
+    return config.severity.get(rule.code) or config.severity.get(rule.name) or rule.severity
+
+
+def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] | None = None) -> MatterReport:
+    """Run `rules` (default: the configured selection) on one loaded matter."""
+    context = LintContext(source, config)
+    report = MatterReport(source.root, source.matter_id)
+    for rule in rules if rules is not None else selected_rules(config):
+        try:
+            findings = list(rule.check(context))
+        except Exception as exc:  # a rule bug must not hide other findings
+            report.diagnostics.append(
+                Diagnostic(
+                    code=INTERNAL_ERROR_CODE,
+                    name="internal-error",
+                    severity=Severity.ERROR,
+                    message=f"rule {rule.code} ({rule.name}) crashed: {exc!r}",
+                    file=source.root / MATTER_FILE,
+                    fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],
+                    matter=source.matter_id,
+                )
+            )
+            continue
+        severity = _severity(rule, config)
+        for finding in findings:
+            report.diagnostics.append(
+                Diagnostic(
+                    code=rule.code,
+                    name=rule.name,
+                    severity=severity,
+                    message=finding.message,
+                    file=finding.file,
+                    span=finding.span,
+                    fix_hint=finding.fix_hint,
+                    matter=source.matter_id,
+                )
+            )
+    report.diagnostics = sorted(set(report.diagnostics), key=Diagnostic.sort_key)
+    return report
+
+
+def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintReport:
+    config = config or LintConfig()
+    roots, problems = discover_matters(paths)
+    report = LintReport(fail_level=config.fail_level, usage_errors=problems)
+    rules = selected_rules(config)
+    for root in roots:
+        report.matters.append(lint_source(load_matter_source(root), config, rules))
+    return report

@@ -1,0 +1,79 @@
+"""The rule registry: a rule is data (code, name, severity) plus one generator.
+
+Register a rule with the `@rule` decorator. Its docstring is its user
+documentation, shown by `rubric explain` and in AUTHORING.md: first line a
+summary, then what it catches, why it matters, and a bad and a good YAML example.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rubric_tools.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from rubric_tools.lint.context import Finding, LintContext
+
+Check = Callable[["LintContext"], Iterable["Finding"]]
+
+_CODE = re.compile(r"^[A-Z]\d{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    family: str
+    check: Check
+    fixable: bool = False
+
+    @property
+    def doc(self) -> str:
+        return inspect.getdoc(self.check) or ""
+
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0].strip()
+
+
+RULES: dict[str, Rule] = {}
+
+
+def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> Callable[[Check], Check]:
+    """Register `check` as rule `code`/`name`. The family is the defining module's name."""
+
+    def register(check: Check) -> Check:
+        if not _CODE.match(code):
+            raise ValueError(f"rule code {code!r} must look like X123")
+        if not _NAME.match(name):
+            raise ValueError(f"rule name {name!r} must be kebab-case")
+        if code in RULES or any(r.name == name for r in RULES.values()):
+            raise ValueError(f"rule {code}/{name} is registered twice")
+        if not inspect.getdoc(check):
+            raise ValueError(f"rule {code} needs a docstring: it is the rule's documentation")
+        family = check.__module__.rsplit(".", 1)[-1]
+        RULES[code] = Rule(code, name, severity, family, check, fixable)
+        return check
+
+    return register
+
+
+def find_rule(code_or_name: str) -> Rule | None:
+    """Look a rule up by code (case-insensitive) or by name."""
+    key = code_or_name.strip()
+    if key.upper() in RULES:
+        return RULES[key.upper()]
+    return next((r for r in RULES.values() if r.name == key.lower()), None)
+
+
+def all_rules() -> list[Rule]:
+    """Every registered rule, sorted by code (imports the rule modules first)."""
+    import rubric_tools.lint.rules  # noqa: F401  (registers the rules)
+
+    return sorted(RULES.values(), key=lambda r: r.code)

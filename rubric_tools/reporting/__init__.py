@@ -1,0 +1,1 @@
+"""Reporters: render result objects (lint reports, replays, checks). They never check."""

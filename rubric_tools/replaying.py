@@ -1,0 +1,166 @@
+"""`rubric replay`: find each trajectory's matter, load it once, replay, collect.
+
+Returns a ReplayReport; rendering is the reporters' job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
+from rubric_tools.loading.trajectory import Trajectory, load_trajectory
+from rubric_tools.scoring import Replay, replay
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
+
+EXIT_OK, EXIT_GATE_TIMEOUT, EXIT_INPUT_ERROR = 0, 1, 2
+
+
+@dataclass
+class TrajectoryReplay:
+    """One trajectory: its matter, and its replay unless something stopped it."""
+
+    trajectory: Path
+    matter: MatterSource | None = None
+    replay: Replay | None = None
+    line_numbers: list[int] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def matter_id(self) -> str | None:
+        return self.matter.matter_id if self.matter is not None else None
+
+
+@dataclass
+class ReplayReport:
+    items: list[TrajectoryReplay] = field(default_factory=list)
+    usage_errors: list[str] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for item in self.items for d in item.diagnostics]
+
+    @property
+    def exit_code(self) -> int:
+        if self.usage_errors or any(d.severity is Severity.ERROR and d.code != "T004"
+                                    for d in self.diagnostics):
+            return EXIT_INPUT_ERROR
+        if any(d.code == "T004" for d in self.diagnostics):
+            return EXIT_GATE_TIMEOUT
+        return EXIT_OK
+
+
+def locate_matter(trajectory: Path) -> Path | None:
+    """The trajectory's matter folder: the nearest ancestor holding matter.yaml; else,
+    for `<dir>/<matter_id>/<name>.jsonl`, the folder `matters/<matter_id>` beside `<dir>`."""
+    owner = find_matter_root(trajectory.resolve())
+    if owner is not None:
+        return owner
+    matter_id_dir = trajectory.resolve().parent
+    candidate = matter_id_dir.parent.parent / "matters" / matter_id_dir.name
+    return candidate if (candidate / MATTER_FILE).is_file() else None
+
+
+class MatterCache:
+    """Loads each matter folder once per run."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[Path, MatterSource] = {}
+
+    def get(self, root: Path) -> MatterSource:
+        key = root.resolve()
+        if key not in self._loaded:
+            self._loaded[key] = load_matter_source(key)
+        return self._loaded[key]
+
+
+def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
+    """Per-step warnings (malformed fields) and gate problems, at the action's line."""
+    found: list[Diagnostic] = []
+    assert item.replay is not None
+    for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
+        span = Span.point(line, 1)
+        for warning in record.warnings:
+            found.append(Diagnostic("T003", "malformed-field", Severity.WARNING,
+                                    f"step {record.step}: {warning}", item.trajectory, span))
+        for pattern in record.gate_timeouts:
+            found.append(Diagnostic(
+                "T004", "gate-timeout", Severity.ERROR,
+                f"step {record.step}: gate {pattern!r} hit the search time limit; its verdict is unknown",
+                item.trajectory, span, "rewrite the pattern to avoid catastrophic backtracking",
+            ))
+        for error in record.gate_errors:
+            found.append(Diagnostic("T005", "invalid-gate", Severity.ERROR,
+                                    f"step {record.step}: gate regex does not compile: {error}",
+                                    item.trajectory, span, "run `rubric lint` on the matter"))
+    return found
+
+
+def replay_file(
+    path: Path, matter_root: Path | None, cache: MatterCache, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+) -> TrajectoryReplay:
+    item = TrajectoryReplay(path)
+    root = matter_root or locate_matter(path)
+    if root is None:
+        item.diagnostics.append(Diagnostic(
+            "T006", "matter-not-found", Severity.ERROR,
+            "cannot find this trajectory's matter: no matter.yaml above it and no "
+            "matters/<matter_id> beside its folder", path, Span.point(1, 1),
+            "pass --matter DIR",
+        ))
+        return item
+    item.matter = cache.get(root)
+    load_errors = [d for d in item.matter.diagnostics if d.severity is Severity.ERROR]
+    if load_errors:
+        item.diagnostics.extend(load_errors)
+        return item
+    trajectory: Trajectory = load_trajectory(path)
+    item.diagnostics.extend(trajectory.diagnostics)
+    if not trajectory.valid:
+        return item
+    item.line_numbers = trajectory.line_numbers
+    item.replay = replay(item.matter.matter, trajectory.actions, gate_timeout=gate_timeout)
+    item.diagnostics.extend(_step_diagnostics(item))
+    return item
+
+
+def replay_paths(
+    paths: Sequence[Path], matter_root: Path | None = None, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+) -> ReplayReport:
+    report = ReplayReport()
+    if matter_root is not None and not (matter_root / MATTER_FILE).is_file():
+        report.usage_errors.append(f"{matter_root}: --matter is not a matter folder (no {MATTER_FILE})")
+        return report
+    cache = MatterCache()
+    for path in paths:
+        if not path.is_file():
+            report.usage_errors.append(f"{path}: no such trajectory file")
+            continue
+        report.items.append(replay_file(path, matter_root, cache, gate_timeout))
+    return report
+
+
+def step_trace(item: TrajectoryReplay) -> list[dict[str, Any]]:
+    """The full per-step record: action, reward, events, budgets after the step."""
+    assert item.replay is not None
+    trace = []
+    for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
+        trace.append({
+            "step": record.step,
+            "line": line,
+            "type": record.type,
+            "action": record.action,
+            "reward": record.reward,
+            "events": list(record.events),
+            "raw_score": record.raw_score,
+            "penalty": record.penalty_reason,
+            "warnings": list(record.warnings),
+            "gate_timeouts": list(record.gate_timeouts),
+            "terminated": record.terminated,
+            "truncated": record.truncated,
+            "budgets_after": asdict(record.budgets),
+        })
+    return trace

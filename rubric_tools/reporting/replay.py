@@ -1,0 +1,163 @@
+"""Render a ReplayReport: a rich step table and summary, or one JSON document."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.replaying import ReplayReport, TrajectoryReplay, step_trace
+from rubric_tools.scoring.causes import critical_causes
+from rubric_tools.scoring.episode import StepRecord
+
+JSON_FORMAT_VERSION = 1
+
+
+def _display_path(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _what_happened(record: StepRecord) -> Text:
+    text = Text()
+    if record.penalty_reason is not None and not record.events:
+        text.append("penalty: ", style="yellow")
+        text.append(record.penalty_reason)
+    for index, event in enumerate(record.events):
+        if index:
+            text.append("\n")
+        style = "red" if "critical_failure_pattern" in event else None
+        text.append(str(event["type"]), style=style or "cyan")
+        text.append(f" {event.get('criterion')}")
+        if "critical_failure_pattern" in event:
+            text.append(f"  gate {event['critical_failure_pattern']!r}", style="red")
+    for warning in record.warnings:
+        text.append(f"\nwarning: {warning}", style="yellow")
+    for pattern in record.gate_timeouts:
+        text.append(f"\ngate timed out: {pattern!r}", style="bold red")
+    return text
+
+
+def _action_label(record: StepRecord) -> str:
+    label = record.type if isinstance(record.type, str) else repr(record.type)
+    action = record.action if isinstance(record.action, dict) else {}
+    detail = action.get("issue_id") or action.get("document_id")
+    if detail is not None and action.get("section") is not None:
+        detail = f"{detail} §{action.get('section')}"
+    return f"{label} {detail}" if detail is not None else label
+
+
+def _render_item(console: Console, item: TrajectoryReplay) -> None:
+    console.print(Text(f"{_display_path(item.trajectory)}", style="bold"),
+                  Text(f"  matter {item.matter_id}", style="dim"))
+    if item.replay is None:
+        return
+    table = Table(show_edge=False, pad_edge=False, expand=False)
+    table.add_column("step", justify="right")
+    table.add_column("action")
+    table.add_column("what happened")
+    table.add_column("points", justify="right")
+    table.add_column("raw", justify="right")
+    for record in item.replay.steps:
+        points = Text(f"{record.reward:+.4g}", style="green" if record.reward > 0 else
+                      ("red" if record.reward < 0 else "dim"))
+        table.add_row(str(record.step), _action_label(record), _what_happened(record), points,
+                      f"{record.raw_score:.4g}")
+    console.print(table)
+    result = item.replay.result
+    ending = "terminated" if result["terminated"] else ("truncated" if result["truncated"] else "unfinished")
+    summary = Text()
+    summary.append(f"raw {result['raw_score']:g} / max {result['max_score']:g}   ")
+    summary.append(f"normalized {result['normalized_score']:g}", style="bold")
+    summary.append(f"   {ending} after {result['steps']} steps")
+    console.print(summary)
+    if result["critical_failure"]:
+        console.print(Text("critical failure (score capped):", style="bold red"))
+        for cause in critical_causes(result):
+            console.print(Text(f"  - {cause.describe()}", style="red"))
+
+
+def _render_diagnostic(console: Console, diagnostic: Diagnostic) -> None:
+    style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
+    where = f"{_display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
+    console.print(Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style)
+                  + Text(diagnostic.message))
+    if diagnostic.fix_hint:
+        console.print(Text(f"  help: {diagnostic.fix_hint}", style="dim"))
+
+
+def render_text(report: ReplayReport, console: Console, errors: Console) -> None:
+    for index, item in enumerate(report.items):
+        if index:
+            console.print()
+        _render_item(console, item)
+        for diagnostic in item.diagnostics:
+            _render_diagnostic(errors, diagnostic)
+    for problem in report.usage_errors:
+        errors.print(Text(f"error: {problem}", style="red"))
+
+
+def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "file": _display_path(diagnostic.file),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+    }
+
+
+def report_json(report: ReplayReport) -> dict[str, Any]:
+    replays = []
+    for item in report.items:
+        if item.replay is None:
+            continue
+        replays.append({
+            "trajectory": _display_path(item.trajectory),
+            "matter_id": item.matter_id,
+            "steps": [
+                {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)}
+                for r in item.replay.steps
+            ],
+            "result": item.replay.result,
+        })
+    return {
+        "version": JSON_FORMAT_VERSION,
+        "replays": replays,
+        "diagnostics": [_diagnostic_json(d) for d in report.diagnostics],
+        "errors": list(report.usage_errors),
+    }
+
+
+def render_json(report: ReplayReport) -> str:
+    return json.dumps(report_json(report), indent=2, ensure_ascii=False)
+
+
+def trace_json(report: ReplayReport) -> str:
+    return json.dumps(
+        {
+            "version": JSON_FORMAT_VERSION,
+            "replays": [
+                {
+                    "trajectory": _display_path(item.trajectory),
+                    "matter_id": item.matter_id,
+                    "steps": step_trace(item),
+                    "result": item.replay.result,
+                }
+                for item in report.items
+                if item.replay is not None
+            ],
+        },
+        indent=2,
+        ensure_ascii=False,
+        default=repr,
+    )

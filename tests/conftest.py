@@ -1,0 +1,34 @@
+"""Shared test fixtures: where the conformance corpus is, and how to require it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MATTERS_DIR = REPO_ROOT / "matters"
+
+
+def conformance_dir() -> Path | None:
+    """`$RUBRIC_CONFORMANCE_DIR`, else `../shared/conformance` beside the repo; None if absent."""
+    configured = os.environ.get("RUBRIC_CONFORMANCE_DIR")
+    path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "conformance"
+    return path if (path / "matters").is_dir() else None
+
+
+def require_conformance() -> Path:
+    """The corpus path; skips the test when absent, or fails under RUBRIC_REQUIRE_CONFORMANCE=1."""
+    path = conformance_dir()
+    if path is None:
+        message = "conformance corpus not found (set RUBRIC_CONFORMANCE_DIR)"
+        if os.environ.get("RUBRIC_REQUIRE_CONFORMANCE") == "1":
+            pytest.fail(message + " and RUBRIC_REQUIRE_CONFORMANCE=1")
+        pytest.skip(message)
+    return path
+
+
+@pytest.fixture(scope="session")
+def conformance() -> Path:
+    return require_conformance()

@@ -66,6 +66,8 @@ def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> 
 
 def find_rule(code_or_name: str) -> Rule | None:
     """Look a rule up by code (case-insensitive) or by name."""
+    import rubric_tools.lint.rules  # noqa: F401  (registers the rules, as all_rules does)
+
     key = code_or_name.strip()
     if key.upper() in RULES:
         return RULES[key.upper()]

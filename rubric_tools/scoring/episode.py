@@ -6,7 +6,6 @@ and the step record carries a warning naming it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,9 +87,11 @@ class Episode:
             raise EpisodeFinished("the episode has already ended")
         state.steps += 1
         ctx = StepContext(self.matter, state, self.gate_timeout)
-        action_type = action.get("type") if isinstance(action, Mapping) else None
+        # JSON objects are dicts; the ABC check is only the slow path for other mappings.
+        is_object = isinstance(action, dict) or isinstance(action, Mapping)
+        action_type = action.get("type") if is_object else None  # type: ignore[union-attr]
         handler = HANDLERS.get(action_type) if isinstance(action_type, str) else None
-        if not isinstance(action, Mapping):
+        if not is_object:
             ctx.warnings.append(f"action is not an object ({type(action).__name__})")
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
         elif handler is None:
@@ -104,7 +105,8 @@ class Episode:
             type=action_type,
             action=action,
             reward=reward,
-            events=tuple(copy.deepcopy(ctx.new_events)),
+            # Events are never mutated once recorded, so the record may share them.
+            events=tuple(ctx.new_events),
             raw_score=state.raw_score,
             terminated=state.terminated,
             truncated=state.truncated,

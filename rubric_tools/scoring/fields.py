@@ -26,6 +26,8 @@ def iterable_field(ctx: StepContext, action: Mapping[str, Any], name: str) -> li
     """Items of a list field. A value the engine would fail to iterate (null, a number,
     a boolean) is scored as absent, with a warning naming the field."""
     value = action.get(name, [])
+    if isinstance(value, list):
+        return value
     if isinstance(value, str | Mapping):
         # The engine iterates these as they are: characters of a string, keys of a mapping.
         return list(value)

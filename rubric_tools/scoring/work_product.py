@@ -185,7 +185,7 @@ def _score_quotes(
     points = 0.0
     verified = False
     for quote in iterable_field(ctx, action, "quotes"):
-        if isinstance(quote, Mapping):
+        if isinstance(quote, dict) or isinstance(quote, Mapping):
             citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
         else:
             citation, text = "", str(quote)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rubric_tools.diagnostics import Severity
 
@@ -22,3 +23,5 @@ class LintConfig:
     canary: str | None = None
     matter_dirs: tuple[str, ...] = ()
     source: Path | None = None  # the file the settings came from
+    # `[tool.rubric.attack]`: settings of `rubric attack`, kept as written for that command.
+    attack: dict[str, Any] = field(default_factory=dict)

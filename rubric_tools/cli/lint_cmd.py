@@ -1,0 +1,105 @@
+"""`rubric lint`, `rubric explain` and `rubric rules`: argument parsing only; the work is
+done by `rubric_tools.reporting.lint_command`, whose functions return the exit code."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rubric_tools.cli.app import app
+from rubric_tools.diagnostics import Severity
+from rubric_tools.reporting.lint_command import (
+    LintOptions,
+    OutputFormat,
+    RulesFormat,
+    run_explain,
+    run_lint,
+    run_rules,
+)
+
+_SELECTOR_HELP = "rule codes, code prefixes (G, G0) or rule names; comma-separated or repeated"
+
+
+@app.command("lint")
+def lint_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Matter folders, files inside matters, or folders holding matters "
+            "\\[default: the configured matter-dirs, else .]",
+            show_default=False,
+        ),
+    ] = None,
+    output_format: Annotated[
+        OutputFormat,
+        typer.Option("--output-format", help="How to print the findings.", case_sensitive=False),
+    ] = OutputFormat.FULL,
+    select: Annotated[
+        list[str] | None, typer.Option("--select", help=f"Run only these rules: {_SELECTOR_HELP}.")
+    ] = None,
+    ignore: Annotated[
+        list[str] | None, typer.Option("--ignore", help=f"Skip these rules too: {_SELECTOR_HELP}.")
+    ] = None,
+    fail_level: Annotated[
+        Severity | None,
+        typer.Option(
+            "--fail-level",
+            help="Exit 1 when a finding is at or above this severity "
+            "\\[default: configured, else error].",
+            case_sensitive=False,
+            show_default=False,
+        ),
+    ] = None,
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            help="Use this configuration file instead of discovering "
+            "rubric.toml / pyproject.toml \\[tool.rubric].",
+            dir_okay=False,
+        ),
+    ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
+    ] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+) -> None:
+    """Check matters for authoring defects.
+
+    Exit 0: nothing at or above the fail level; 1: something was; 2: usage or config error.
+    """
+    options = LintOptions(
+        paths=tuple(paths or ()),
+        output_format=output_format,
+        select=tuple(select or ()),
+        ignore=tuple(ignore or ()),
+        fail_level=fail_level,
+        config_file=config,
+        output=output,
+        no_color=no_color,
+    )
+    raise typer.Exit(run_lint(options, sys.stdout, sys.stderr))
+
+
+@app.command("explain")
+def explain_command(
+    rule: Annotated[str, typer.Argument(help="A rule code (G003) or name (invalid-regex).")],
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+) -> None:
+    """Show a lint rule's documentation."""
+    raise typer.Exit(run_explain(rule, sys.stdout, sys.stderr, no_color=no_color))
+
+
+@app.command("rules")
+def rules_command(
+    output_format: Annotated[
+        RulesFormat, typer.Option("--output-format", help="A table, or JSON.", case_sensitive=False)
+    ] = RulesFormat.TABLE,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+) -> None:
+    """List every lint rule: code, name, family, default severity, fixable."""
+    raise typer.Exit(run_rules(output_format, sys.stdout, sys.stderr, no_color=no_color))

@@ -1,0 +1,386 @@
+"""Find and read the lint configuration, the way ruff finds `[tool.ruff]`.
+
+The settings live in `[tool.rubric]` of a `pyproject.toml`, or at the top level of a
+`rubric.toml`. Discovery walks upward from the linted path; the first folder that has
+either wins, `rubric.toml` beating `pyproject.toml` in the same folder, and a
+`pyproject.toml` without `[tool.rubric]` is skipped. `--config FILE` bypasses discovery.
+
+Every mistake in a configuration file is a `ConfigError` carrying the file and line,
+so the command line can stop with exit code 2 and a message that points at the key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.registry import Rule, all_rules
+
+RUBRIC_TOML = "rubric.toml"
+PYPROJECT_TOML = "pyproject.toml"
+PYPROJECT_TABLE = ("tool", "rubric")
+#: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
+KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack")
+SEVERITY_NAMES = tuple(severity.value for severity in Severity)
+
+KeyPath = tuple[str, ...]
+
+
+class ConfigError(Exception):
+    """A configuration problem, located at `file:line` when it comes from a file."""
+
+    def __init__(self, message: str, file: Path | None = None, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = file
+        self.line = line
+
+    def __str__(self) -> str:
+        if self.file is None:
+            return self.message
+        where = f"{self.file}:{self.line}" if self.line else str(self.file)
+        return f"{where}: {self.message}"
+
+
+# --------------------------------------------------------------------------- line lookup
+_HEADER = re.compile(r"^\s*\[\[?(?P<name>[^\[\]]+)\]\]?\s*(?:#.*)?$")
+_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+_KEY_LINE = re.compile(rf"^\s*(?P<key>{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=")
+
+
+def _key_parts(dotted: str) -> KeyPath:
+    return tuple(part.strip("\"'") for part in re.findall(_KEY_PART, dotted))
+
+
+class TomlKeyLines:
+    """Line numbers of keys and values in TOML text, found by a simple line scan.
+
+    tomllib gives data without positions; a scan of headers and `key =` lines is
+    enough to point an error at the right line, including keys of inline tables and
+    items of multi-line arrays (found by searching forward from their parent key).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.first_line: dict[KeyPath, int] = {}
+        self.boundaries: list[int] = []  # lines where a new key or table starts
+        table: KeyPath = ()
+        in_multiline_string = False
+        for number, line in enumerate(self.lines, start=1):
+            # Lines inside a multi-line string are data, not keys.
+            quotes = line.count('"""') + line.count("'''")
+            if in_multiline_string:
+                in_multiline_string = quotes % 2 == 0
+                continue
+            if quotes % 2 == 1:
+                in_multiline_string = True
+            header = _HEADER.match(line)
+            if header:
+                table = _key_parts(header.group("name"))
+                self.first_line.setdefault(table, number)
+                self.boundaries.append(number)
+                continue
+            key = _KEY_LINE.match(line)
+            if key:
+                self.first_line.setdefault((*table, *_key_parts(key.group("key"))), number)
+                self.boundaries.append(number)
+
+    def line(self, path: KeyPath, value: str | None = None) -> int | None:
+        """The line of key `path` (or of `value` written under it), best effort."""
+        if path in self.first_line and value is None:
+            return self.first_line[path]
+        ancestor = path
+        while ancestor and ancestor not in self.first_line:
+            ancestor = ancestor[:-1]
+        if ancestor not in self.first_line:
+            return None
+        start = self.first_line[ancestor]
+        end = next((b for b in self.boundaries if b > start), len(self.lines) + 1)
+        if value is not None:
+            needle = re.compile("[\"']" + re.escape(value) + "[\"']")
+        else:
+            needle = re.compile(r"(?<![\w-])[\"']?" + re.escape(path[-1]) + r"[\"']?\s*=")
+        for number in range(start, end):
+            text = self.lines[number - 1]
+            if number == start and "=" in text:
+                text = text.split("=", 1)[1]  # skip the parent key itself
+            if needle.search(text):
+                return number
+        return start
+
+
+# --------------------------------------------------------------------------- validation
+class _Settings:
+    """The raw settings table of one file plus what is needed to locate its keys."""
+
+    def __init__(
+        self,
+        table: Mapping[str, Any],
+        file: Path | None,
+        lines: TomlKeyLines | None,
+        prefix: KeyPath,
+    ) -> None:
+        self.table = table
+        self.file = file
+        self.lines = lines
+        self.prefix = prefix
+
+    def error(self, message: str, key: KeyPath = (), value: str | None = None) -> ConfigError:
+        line = self.lines.line((*self.prefix, *key), value) if self.lines is not None else None
+        return ConfigError(message, self.file, line)
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _rule_words(rules: Sequence[Rule]) -> list[str]:
+    return [word for r in rules for word in (r.code, r.name)]
+
+
+def _selector_rules(selector: str, rules: Sequence[Rule]) -> tuple[list[Rule], int]:
+    """Rules a selector names, and how specific it is (a full code or name beats a prefix)."""
+    text = selector.strip()
+    by_name = [r for r in rules if r.name == text.lower()]
+    if by_name:
+        return by_name, 10
+    if re.fullmatch(r"[A-Za-z]\d{0,3}", text):
+        return [r for r in rules if r.code.startswith(text.upper())], len(text)
+    return [], 0
+
+
+def check_selectors(
+    values: Any, key: str, rules: Sequence[Rule], settings: _Settings
+) -> tuple[str, ...]:
+    """Validate a `select`/`ignore` list: every entry must name at least one rule."""
+    if not isinstance(values, list):
+        raise settings.error(f"'{key}' must be a list of rule codes, prefixes or names", (key,))
+    checked: list[str] = []
+    for value in values:
+        if not isinstance(value, str) or not value.strip():
+            raise settings.error(
+                f"'{key}' entries must be non-empty strings, got {value!r}", (key,)
+            )
+        if not _selector_rules(value, rules)[0]:
+            raise settings.error(
+                f"unknown rule code, prefix or name {value!r} in '{key}'"
+                + _suggest(value.strip(), _rule_words(rules)),
+                (key,),
+                value,
+            )
+        checked.append(value.strip())
+    return tuple(checked)
+
+
+def _severity_value(value: Any, settings: _Settings, key: KeyPath) -> Severity:
+    if isinstance(value, str) and value in SEVERITY_NAMES:
+        return Severity(value)
+    hint = _suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
+    raise settings.error(
+        f"'{'.'.join(key)}' must be one of {', '.join(SEVERITY_NAMES)}, got {value!r}{hint}", key
+    )
+
+
+def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> dict[str, Severity]:
+    """Map every rule named by a key to its severity; the most specific key wins."""
+    if not isinstance(value, Mapping):
+        raise settings.error(
+            '\'severity\' must be a table of rule = "error"|"warning"|"info"', ("severity",)
+        )
+    chosen: dict[str, tuple[int, Severity]] = {}
+    for selector, level in value.items():
+        key = ("severity", str(selector))
+        severity = _severity_value(level, settings, key)
+        matched, specificity = _selector_rules(str(selector), rules)
+        if not matched:
+            raise settings.error(
+                f"unknown rule code, prefix or name {selector!r} in 'severity'"
+                + _suggest(str(selector), _rule_words(rules)),
+                key,
+            )
+        for matched_rule in matched:
+            if specificity >= chosen.get(matched_rule.code, (-1, severity))[0]:
+                chosen[matched_rule.code] = (specificity, severity)
+    return {code: severity for code, (_, severity) in chosen.items()}
+
+
+def _string_list(value: Any, key: str, settings: _Settings) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise settings.error(f"'{key}' must be a list of non-empty strings", (key,))
+    return tuple(value)
+
+
+def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
+    """Validate a settings table and turn it into a LintConfig."""
+    table = settings.table
+    for key in table:
+        if key not in KNOWN_KEYS:
+            raise settings.error(
+                f"unknown configuration key {key!r}"
+                + _suggest(str(key).replace("_", "-"), KNOWN_KEYS)
+                + f" (known keys: {', '.join(KNOWN_KEYS)})",
+                (str(key),),
+            )
+    rules = all_rules()
+    config = LintConfig(source=source)
+    if "select" in table:
+        config = replace(config, select=check_selectors(table["select"], "select", rules, settings))
+    if "ignore" in table:
+        config = replace(config, ignore=check_selectors(table["ignore"], "ignore", rules, settings))
+    if "severity" in table:
+        config = replace(config, severity=_severity_table(table["severity"], rules, settings))
+    if "fail-level" in table:
+        config = replace(
+            config, fail_level=_severity_value(table["fail-level"], settings, ("fail-level",))
+        )
+    if "canary" in table:
+        if not isinstance(table["canary"], str):
+            raise settings.error("'canary' must be a string", ("canary",))
+        config = replace(config, canary=table["canary"])
+    if "matter-dirs" in table:
+        config = replace(
+            config, matter_dirs=_string_list(table["matter-dirs"], "matter-dirs", settings)
+        )
+    if "attack" in table:
+        if not isinstance(table["attack"], Mapping):
+            raise settings.error(
+                "'attack' must be a table (it holds `rubric attack` settings)", ("attack",)
+            )
+        config = replace(config, attack=dict(table["attack"]))
+    return config
+
+
+# --------------------------------------------------------------------------- files
+def _read_toml(path: Path) -> tuple[dict[str, Any], TomlKeyLines]:
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read configuration file: {exc.strerror or exc}", path) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError("configuration file is not UTF-8", path) from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
+        raise ConfigError(
+            f"invalid TOML: {message}", path, int(position.group(1)) if position else None
+        ) from exc
+    return data, TomlKeyLines(text)
+
+
+def _is_pyproject(path: Path) -> bool:
+    return path.name == PYPROJECT_TOML
+
+
+def _pyproject_table(data: Mapping[str, Any]) -> Any:
+    tool = data.get("tool")
+    return tool.get("rubric") if isinstance(tool, Mapping) else None
+
+
+def _has_rubric_table(pyproject: Path) -> bool:
+    """Whether a pyproject.toml configures us; a broken one counts only if it mentions us."""
+    try:
+        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        try:
+            text = pyproject.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return False
+        return re.search(r"^\s*\[\s*tool\s*\.\s*rubric\s*[\].]", text, re.MULTILINE) is not None
+    return _pyproject_table(data) is not None
+
+
+def load_config_file(path: Path) -> LintConfig:
+    """Read one configuration file (pyproject.toml's [tool.rubric], or any other TOML file's
+    top level) into a LintConfig; raises ConfigError."""
+    data, lines = _read_toml(path)
+    if _is_pyproject(path):
+        table = _pyproject_table(data)
+        if table is None:
+            raise ConfigError("no [tool.rubric] table in this pyproject.toml", path)
+        if not isinstance(table, Mapping):
+            raise ConfigError("'tool.rubric' must be a table", path, lines.line(PYPROJECT_TABLE))
+        return settings_to_config(_Settings(table, path, lines, PYPROJECT_TABLE), path)
+    return settings_to_config(_Settings(data, path, lines, ()), path)
+
+
+def _existing_folder(start: Path) -> Path:
+    folder = start.absolute()
+    while not folder.is_dir() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The configuration file that governs `start`: the nearest one upward."""
+    folder = _existing_folder(start)
+    for candidate in (folder, *folder.parents):
+        if (candidate / RUBRIC_TOML).is_file():
+            return candidate / RUBRIC_TOML
+        pyproject = candidate / PYPROJECT_TOML
+        if pyproject.is_file() and _has_rubric_table(pyproject):
+            return pyproject
+    return None
+
+
+def discovery_start(paths: Sequence[Path], cwd: Path) -> Path:
+    """Where discovery begins: the deepest folder holding every linted path (or cwd)."""
+    if not paths:
+        return cwd
+    absolute = [str(p if p.is_absolute() else cwd / p) for p in paths]
+    return Path(os.path.normpath(os.path.commonpath(absolute)))
+
+
+def resolve_config(
+    paths: Sequence[Path], config_file: Path | None = None, cwd: Path | None = None
+) -> LintConfig:
+    """The configuration for linting `paths`: `config_file` if given, else discovered."""
+    cwd = cwd or Path.cwd()
+    if config_file is not None:
+        explicit = config_file if config_file.is_absolute() else cwd / config_file
+        if not explicit.is_file():
+            raise ConfigError(f"configuration file {config_file} does not exist")
+        return load_config_file(explicit)
+    found = find_config_file(discovery_start(paths, cwd))
+    return load_config_file(found) if found is not None else LintConfig()
+
+
+def apply_overrides(
+    config: LintConfig,
+    *,
+    select: Sequence[str] = (),
+    ignore: Sequence[str] = (),
+    fail_level: Severity | None = None,
+) -> LintConfig:
+    """Command-line settings on top of the file's: `--select` replaces the selection,
+    `--ignore` adds to the ignored rules (as in ruff), `--fail-level` replaces."""
+    rules = all_rules()
+    cli_select = [part for item in select for part in item.split(",") if part.strip()]
+    cli_ignore = [part for item in ignore for part in item.split(",") if part.strip()]
+    if cli_select:
+        settings = _Settings({}, None, None, ())
+        config = replace(config, select=check_selectors(cli_select, "--select", rules, settings))
+    if cli_ignore:
+        settings = _Settings({}, None, None, ())
+        config = replace(
+            config, ignore=config.ignore + check_selectors(cli_ignore, "--ignore", rules, settings)
+        )
+    if fail_level is not None:
+        config = replace(config, fail_level=fail_level)
+    return config
+
+
+def matter_paths(config: LintConfig, cwd: Path | None = None) -> list[Path]:
+    """The configured `matter-dirs`, relative to the configuration file's folder."""
+    base = config.source.parent if config.source is not None else (cwd or Path.cwd())
+    return [Path(d) if Path(d).is_absolute() else base / d for d in config.matter_dirs]

@@ -1,0 +1,173 @@
+"""What `rubric lint`, `rubric explain` and `rubric rules` do, as functions that take
+their streams and return the exit code, so the command-line layer only parses.
+
+Exit codes: 0 nothing at or above the fail level, 1 something was, 2 a usage,
+configuration or internal error. Nothing here ever lets a traceback escape.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TextIO
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_paths, resolve_config
+from rubric_tools.lint.engine import LintReport, lint_paths
+from rubric_tools.lint.registry import all_rules, find_rule
+from rubric_tools.reporting.lint_concise import render_concise
+from rubric_tools.reporting.lint_full import render_full
+from rubric_tools.reporting.lint_github import render_github
+from rubric_tools.reporting.lint_json import render_json
+from rubric_tools.reporting.lint_rules import (
+    did_you_mean,
+    render_explain,
+    render_rules_json,
+    render_rules_table,
+)
+from rubric_tools.reporting.lint_sarif import render_sarif
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+
+
+class OutputFormat(StrEnum):
+    FULL = "full"
+    CONCISE = "concise"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+
+
+class RulesFormat(StrEnum):
+    TABLE = "table"
+    JSON = "json"
+
+
+@dataclass
+class LintOptions:
+    """Everything `rubric lint` accepts; None means "as configured"."""
+
+    paths: Sequence[Path] = ()
+    output_format: OutputFormat = OutputFormat.FULL
+    select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    fail_level: Severity | None = None
+    config_file: Path | None = None
+    output: Path | None = None
+    no_color: bool = False
+    cwd: Path | None = None
+
+
+def wants_color(stream: TextIO, no_color: bool) -> bool:
+    """Colour only for a terminal, and never with --no-color or NO_COLOR set."""
+    if no_color or os.environ.get("NO_COLOR"):
+        return False
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty and isatty())
+    except (OSError, ValueError):
+        return False
+
+
+def render_report(
+    report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None
+) -> str:
+    """The report in the requested format (a summary line only for full and concise)."""
+    renderers: dict[OutputFormat, Callable[[], str]] = {
+        OutputFormat.FULL: lambda: render_full(report, color=color, cwd=cwd),
+        OutputFormat.CONCISE: lambda: render_concise(report, color=color, cwd=cwd),
+        OutputFormat.JSON: lambda: render_json(report, cwd=cwd),
+        OutputFormat.SARIF: lambda: render_sarif(report, cwd=cwd),
+        OutputFormat.GITHUB: lambda: render_github(report, cwd=cwd),
+    }
+    return renderers[output_format]()
+
+
+def _internal_error(stderr: TextIO, what: str) -> int:
+    last = traceback.format_exc().strip().splitlines()[-1]
+    print(f"error: internal error while {what}: {last}", file=stderr)
+    print(
+        "This is a bug in rubric-tools; please report it with the input that caused it.",
+        file=stderr,
+    )
+    return EXIT_USAGE
+
+
+def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
+    """Resolve the configuration, lint, write the report; return the exit code."""
+    cwd = (options.cwd or Path.cwd()).absolute()
+    try:
+        config = resolve_config(list(options.paths), options.config_file, cwd)
+        config = apply_overrides(
+            config, select=options.select, ignore=options.ignore, fail_level=options.fail_level
+        )
+    except ConfigError as error:
+        print(f"error: {error}", file=stderr)
+        return EXIT_USAGE
+    except Exception:  # a bug must still end with a message, not a traceback
+        return _internal_error(stderr, "reading the configuration")
+    paths = [p if p.is_absolute() else cwd / p for p in options.paths]
+    paths = paths or matter_paths(config, cwd) or [cwd]
+    try:
+        report = lint_paths(paths, config)
+        color = options.output is None and wants_color(stdout, options.no_color)
+        text = render_report(report, options.output_format, color=color, cwd=cwd)
+    except Exception:
+        return _internal_error(stderr, "linting")
+    for problem in report.usage_errors:
+        print(f"error: {problem}", file=stderr)
+    if options.output is not None:
+        target = options.output if options.output.is_absolute() else cwd / options.output
+        try:
+            target.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {options.output}: {exc.strerror or exc}", file=stderr)
+            return EXIT_USAGE
+    else:
+        stdout.write(text)
+        stdout.flush()
+    return report.exit_code
+
+
+def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
+    """Print a rule's documentation; exit 2 with suggestions for an unknown rule."""
+    try:
+        rules = all_rules()
+        found = find_rule(query)
+        if found is None:
+            suggestions = did_you_mean(query, rules)
+            hint = f" Did you mean {_alternatives(suggestions)}?" if suggestions else ""
+            print(
+                f"error: unknown rule {query!r}.{hint} Run `rubric rules` for the list.",
+                file=stderr,
+            )
+            return EXIT_USAGE
+        stdout.write(render_explain(found, color=wants_color(stdout, no_color)))
+    except Exception:
+        return _internal_error(stderr, "explaining a rule")
+    return EXIT_OK
+
+
+def _alternatives(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def run_rules(
+    output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False
+) -> int:
+    """Print every registered rule as a table or as JSON."""
+    try:
+        rules = all_rules()
+        if output_format is RulesFormat.JSON:
+            stdout.write(render_rules_json(rules))
+        else:
+            stdout.write(render_rules_table(rules, color=wants_color(stdout, no_color)))
+    except Exception:
+        return _internal_error(stderr, "listing the rules")
+    return EXIT_OK

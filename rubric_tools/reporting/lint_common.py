@@ -1,0 +1,172 @@
+"""Helpers shared by the lint reporters: paths, the summary line, source snippets.
+
+Reporters only present a LintReport; nothing here decides what is wrong.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.cells import cell_len
+from rich.console import Console
+
+from rubric_tools.diagnostics import Severity, Span
+from rubric_tools.lint.engine import LintReport
+
+SEVERITY_STYLE = {
+    Severity.ERROR: "bold red",
+    Severity.WARNING: "bold yellow",
+    Severity.INFO: "bold cyan",
+}
+
+# ruamel.yaml counts lines with these breaks; Markdown documents are split on "\n" only.
+_YAML_LINE_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
+_YAML_SUFFIXES = (".yaml", ".yml")
+#: Longer source lines are shown as a window around the span, not in full.
+MAX_SNIPPET_CHARS = 160
+_WINDOW_MARGIN = 60
+_TAB = "    "
+
+
+def display_path(path: Path, cwd: Path | None = None) -> str:
+    """`path` relative to `cwd` when it lies under it, else absolute (POSIX separators)."""
+    cwd = (cwd or Path.cwd()).absolute()
+    absolute = path if path.is_absolute() else cwd / path
+    absolute = Path(os.path.normpath(absolute))
+    try:
+        return absolute.relative_to(cwd).as_posix()
+    except ValueError:
+        try:
+            return absolute.resolve().relative_to(cwd.resolve()).as_posix()
+        except (ValueError, OSError):
+            return absolute.as_posix()
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary_line(report: LintReport) -> str:
+    """`Found 3 errors, 1 warning in 2 of 12 matters.` or `All checks passed (12 matters).`"""
+    total_matters = len(report.matters)
+    if total_matters == 0:
+        return "No matters were checked."
+    counts = [
+        _plural(report.count(severity), severity.value)
+        for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO)
+        if report.count(severity)
+    ]
+    if not counts:
+        return f"All checks passed ({_plural(total_matters, 'matter')})."
+    flagged = sum(1 for matter in report.matters if matter.diagnostics)
+    of_total = f"{flagged} of {total_matters} matter{'' if total_matters == 1 else 's'}"
+    line = f"Found {', '.join(counts)} in {of_total}."
+    if not report.failed:
+        # Say why the run still passes, so a green exit with findings is not a surprise.
+        line += f" None is at or above the fail level ({report.fail_level.value})."
+    return line
+
+
+def string_console(color: bool, width: int = 100) -> Console:
+    """A console that renders into a string; colour only when asked for."""
+    return Console(
+        file=io.StringIO(),
+        force_terminal=color,
+        no_color=not color,
+        color_system="standard" if color else None,
+        width=width,
+        highlight=False,
+        markup=False,
+        emoji=False,
+        soft_wrap=True,
+    )
+
+
+def console_text(console: Console) -> str:
+    file = console.file
+    return file.getvalue() if isinstance(file, io.StringIO) else ""
+
+
+# --------------------------------------------------------------------------- source lines
+class SourceLines:
+    """Lines of the files that diagnostics point into, read once each, never raising."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, list[str] | None] = {}
+
+    def lines(self, path: Path) -> list[str] | None:
+        if path not in self._cache:
+            self._cache[path] = _read_lines(path)
+        return self._cache[path]
+
+
+def _read_lines(path: Path) -> list[str] | None:
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
+    text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    if path.suffix.lower() in _YAML_SUFFIXES:
+        return _YAML_LINE_BREAK.split(text)
+    return [line.removesuffix("\r") for line in text.split("\n")]
+
+
+def printable(text: str) -> str:
+    """Tabs as spaces and control characters as their visible symbols, so that a
+    snippet can neither reflow nor drive the terminal, and carets stay aligned."""
+    out = []
+    for char in text:
+        if char == "\t":
+            out.append(_TAB)
+        elif ord(char) < 0x20:
+            out.append(chr(0x2400 + ord(char)))
+        elif ord(char) == 0x7F or 0x80 <= ord(char) < 0xA0:
+            out.append("\ufffd")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Snippet:
+    """One source line ready to print, with where the carets go (in terminal cells)."""
+
+    line_number: int
+    text: str
+    caret_start: int
+    caret_width: int
+
+
+def make_snippet(lines: list[str] | None, span: Span | None) -> Snippet | None:
+    """The first line of `span` with caret positions; carets run to the end of the line
+    for a multi-line span, and are at least one wide (also for an empty span)."""
+    if lines is None or span is None or not 1 <= span.line <= len(lines):
+        return None
+    text = lines[span.line - 1]
+    start = min(max(span.column - 1, 0), len(text))
+    end = span.end_column - 1 if span.end_line == span.line else len(text)
+    end = min(max(end, start), len(text))
+    prefix = ""
+    if len(text) > MAX_SNIPPET_CHARS:
+        window_start = max(0, start - _WINDOW_MARGIN)
+        window_end = min(len(text), max(end, start + 1) + _WINDOW_MARGIN)
+        prefix = "…" if window_start > 0 else ""
+        suffix = "…" if window_end < len(text) else ""
+        text, start, end = (
+            text[window_start:window_end] + suffix,
+            start - window_start,
+            end - window_start,
+        )
+    before = prefix + printable(text[:start])
+    marked = printable(text[start:end])
+    return Snippet(
+        line_number=span.line,
+        text=before + printable(text[start:]),
+        caret_start=cell_len(before),
+        caret_width=max(1, cell_len(marked)),
+    )

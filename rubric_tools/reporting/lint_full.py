@@ -1,0 +1,86 @@
+"""The `full` lint output (the default), modelled on ruff's:
+
+    matters/acme/rubric.yaml:12:15: G003 [invalid-regex] pattern does not compile
+       |
+    12 |       - "(unclosed"
+       |         ^^^^^^^^^^^ G003
+       |
+       = help: close the group
+
+followed by a summary line. Every piece of user text goes through rich `Text`
+objects, never markup, so brackets in a message or a file are printed as written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.lint.engine import LintReport
+from rubric_tools.reporting.lint_common import (
+    SEVERITY_STYLE,
+    SourceLines,
+    console_text,
+    display_path,
+    make_snippet,
+    printable,
+    string_console,
+    summary_line,
+)
+
+
+def diagnostic_header(diagnostic: Diagnostic, cwd: Path | None, *, with_name: bool = True) -> Text:
+    """`path:line:col: CODE [name] message`, coloured by severity."""
+    header = Text()
+    header.append(
+        f"{printable(display_path(diagnostic.file, cwd))}:{diagnostic.line}:{diagnostic.column}:",
+        style="bold",
+    )
+    header.append(" ")
+    header.append(diagnostic.code, style=SEVERITY_STYLE[diagnostic.severity])
+    if with_name:
+        header.append(f" [{diagnostic.name}]", style="dim")
+    # One line per diagnostic, whatever the message holds.
+    header.append(f" {printable(diagnostic.message)}")
+    return header
+
+
+def _print_diagnostic(
+    console: Console, diagnostic: Diagnostic, sources: SourceLines, cwd: Path | None
+) -> None:
+    console.print(diagnostic_header(diagnostic, cwd))
+    snippet = make_snippet(sources.lines(diagnostic.file), diagnostic.span)
+    gutter_width = len(str(snippet.line_number)) if snippet else 1
+    blank_gutter = Text(" " * (gutter_width + 1) + "|", style="blue")
+    if snippet is not None:
+        console.print(blank_gutter)
+        console.print(
+            Text(f"{snippet.line_number:>{gutter_width}} | ", style="blue") + Text(snippet.text)
+        )
+        carets = Text(" " * (gutter_width + 1) + "| ", style="blue")
+        carets.append(" " * snippet.caret_start)
+        carets.append(
+            "^" * snippet.caret_width + f" {diagnostic.code}",
+            style=SEVERITY_STYLE[diagnostic.severity],
+        )
+        console.print(carets)
+        console.print(blank_gutter)
+    if diagnostic.fix_hint:
+        hint = Text(" " * (gutter_width + 1) + "= ", style="blue")
+        hint.append("help", style="bold cyan")
+        hint.append(f": {printable(diagnostic.fix_hint)}")
+        console.print(hint)
+    console.print()
+
+
+def render_full(report: LintReport, *, color: bool = False, cwd: Path | None = None) -> str:
+    """Every diagnostic with its source snippet, then the summary line."""
+    console = string_console(color)
+    sources = SourceLines()
+    for diagnostic in report.diagnostics:
+        _print_diagnostic(console, diagnostic, sources, cwd)
+    console.print(Text(summary_line(report), style="bold"))
+    return console_text(console)

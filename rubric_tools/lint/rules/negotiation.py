@@ -1,0 +1,477 @@
+"""Negotiation rules (N0xx): counterparty.yaml and the settlement fields of rubric issues.
+
+What a settlement is worth is decided by the closing text alone (engine.md §3):
+`settlement_points` × the fraction of `settlement_concepts` present, with the
+settlement gates and the non-negotiable check able to turn it into a critical
+failure. `closing_outcome` evaluates a candidate closing text exactly that way,
+with the scorer's own normalization, concept matching and gates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE
+from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.model import Issue, Matter, Position
+from rubric_tools.scoring.text import concept_fraction, normalize
+
+SETTLEMENT_FIELDS = ("settlement_concepts", "settlement_points", "settlement_critical_failure_patterns")
+TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class ClosingOutcome:
+    """What closing an issue on a given text would score, per the scorer's settle()."""
+
+    points: float
+    missing_concepts: tuple[str, ...]
+    gates_fired: tuple[str, ...]
+    non_negotiable_missing: tuple[str, ...]
+    undecided: bool  # a gate regex is invalid or timed out: no verdict either way
+
+    @property
+    def critical(self) -> bool:
+        return bool(self.gates_fired or self.non_negotiable_missing)
+
+
+def closing_outcome(issue: Issue, closing_text: str) -> ClosingOutcome:
+    text = normalize(closing_text)
+    if issue.settlement_concepts:
+        found, missing = concept_fraction(issue.settlement_concepts, text)
+        points = issue.settlement_points * len(found) / len(issue.settlement_concepts)
+    else:  # the scaffold: any closing text earns full points
+        missing, points = [], issue.settlement_points
+    check = run_gates(issue.settlement_critical_failure_patterns, text)
+    return ClosingOutcome(
+        points=points,
+        missing_concepts=tuple(missing),
+        gates_fired=check.fired,
+        non_negotiable_missing=tuple(missing) if issue.non_negotiable else (),
+        undecided=bool(check.timed_out or check.errors),
+    )
+
+
+def negotiated_issues(matter: Matter) -> Iterator[tuple[Issue, Position]]:
+    """Issues the counterparty negotiates and whose settlement is worth points."""
+    for issue_id, position in matter.positions.items():
+        issue = matter.rubric.issues_by_id.get(issue_id)
+        if issue is not None and issue.settlement_points > 0:
+            yield issue, position
+
+
+@dataclass(frozen=True)
+class SettlePlan:
+    rounds: int
+    how: str
+
+
+def rounds_to_settle(issue: Issue, position: Position) -> SettlePlan | None:
+    """The fewest rounds that close `issue` for its full settlement points.
+
+    Closing on the agent's own language takes `resist_rounds + 1` markups. Accepting
+    counter k (1-based) takes k markups (each serves the next counter) plus the
+    acceptance, and counts only when that counter earns the full points cleanly.
+    None when neither way can earn them.
+    """
+    plans: list[SettlePlan] = []
+    if any(position.accept_concepts):
+        resist = max(position.resist_rounds, 0)
+        plans.append(SettlePlan(resist + 1, f"resist_rounds {resist} + 1"))
+    for number, counter in enumerate(position.counters, start=1):
+        outcome = closing_outcome(issue, counter.text)
+        if outcome.points >= issue.settlement_points - TOLERANCE and not outcome.critical \
+                and not outcome.undecided:
+            plans.append(SettlePlan(number + 1, f"{number} markup{'s' if number > 1 else ''} "
+                                                f"+ accepting counter {number}"))
+            break  # a later counter needs more markups
+    return min(plans, key=lambda plan: plan.rounds) if plans else None
+
+
+def _positions(ctx: LintContext) -> Iterator[tuple[Any, Mapping[str, Any]]]:
+    data = ctx.counterparty_data or {}
+    positions = data.get("positions")
+    for key, position in (positions.items() if isinstance(positions, Mapping) else []):
+        if isinstance(position, Mapping):
+            yield key, position
+
+
+def _issue_ids(ctx: LintContext) -> set[str]:
+    return {str(raw.get("id")) for _, raw in ctx.raw_issues() if raw.get("id") is not None}
+
+
+def _blank(value: Any) -> bool:
+    return not isinstance(value, str) or not value.strip()
+
+
+@rule("N001", "position-for-unknown-issue", Severity.ERROR)
+def position_for_unknown_issue(ctx: LintContext) -> Iterator[Finding]:
+    """A counterparty position is keyed to an id that is not a rubric issue.
+
+    What it catches: a key of `counterparty.yaml`'s `positions` that is not the `id`
+    of any issue in `rubric.yaml`.
+
+    Why it matters: positions are looked up by issue id, so this script is never
+    used; the issue it was written for (usually a renamed id) is not negotiated at
+    all: every markup on it is `unsupported_markup` (−0.5) and its settlement points
+    are silently left out of max_score.
+
+    Bad:
+
+    ```yaml
+    positions:
+      uptime_credits:          # the rubric issue is uptime_credit
+        accept_concepts: [["service credit"]]
+    ```
+
+    Good:
+
+    ```yaml
+    positions:
+      uptime_credit:
+        accept_concepts: [["service credit"]]
+    ```
+    """
+    issue_ids = _issue_ids(ctx)
+    for key, _ in _positions(ctx):
+        if str(key) not in issue_ids:
+            yield ctx.at(
+                COUNTERPARTY_FILE, ("positions", key),
+                f"position {str(key)!r} is not a rubric issue id; the engine never uses it",
+                key=True,
+                hint=f"rename it to the id of the issue it negotiates (one of: {', '.join(sorted(issue_ids))})"
+                if issue_ids else "add the issue to rubric.yaml or delete the position",
+            )
+
+
+@rule("N002", "missing-accept-concepts", Severity.ERROR)
+def missing_accept_concepts(ctx: LintContext) -> Iterator[Finding]:
+    """A position cannot accept the agent's language: no accept_concepts, or an empty variant.
+
+    What it catches: a position with `accept_concepts` missing or empty, and every
+    empty variant (`[]`) in `accept_concepts`.
+
+    Why it matters: the counterparty accepts a markup only when every concept of a
+    non-empty variant is in it. With none, the agent's own language can never close
+    the issue — however good it is. An empty variant is never used by the engine; it
+    usually stands for a concept list that was never written (it does not mean
+    "accept anything").
+
+    Bad:
+
+    ```yaml
+    uptime_credit:
+      accept_concepts:
+        - []
+    ```
+
+    Good:
+
+    ```yaml
+    uptime_credit:
+      accept_concepts:
+        - ["service credit"]
+    ```
+    """
+    for key, position in _positions(ctx):
+        variants = position.get("accept_concepts")
+        if not isinstance(variants, list) or not variants:
+            present = "accept_concepts" in position
+            yield ctx.at(
+                COUNTERPARTY_FILE, ("positions", key, "accept_concepts") if present else ("positions", key),
+                f"position {str(key)!r} has no accept_concepts: the agent's language can never close it",
+                key=True,
+                hint='add the concept lists the counterparty accepts, e.g. accept_concepts: [["service credit"]]',
+            )
+            continue
+        for index, variant in enumerate(variants):
+            if isinstance(variant, list) and not variant:
+                yield ctx.at(
+                    COUNTERPARTY_FILE, ("positions", key, "accept_concepts", index),
+                    f"position {str(key)!r}: accept_concepts[{index}] is empty and never matches any text",
+                    hint="write the concepts this variant needs, or delete it",
+                )
+
+
+@rule("N003", "missing-reject-message", Severity.WARNING)
+def missing_reject_message(ctx: LintContext) -> Iterator[Finding]:
+    """A position has no reject_message for when its counters run out.
+
+    What it catches: a position without a non-blank `reject_message`.
+
+    Why it matters: once every counter has been served, each further unacceptable
+    markup is answered with the reject message. Without one the agent receives an
+    empty reply and cannot tell a refusal from a malfunction.
+
+    Bad:
+
+    ```yaml
+    uptime_credit:
+      accept_concepts: [["service credit"]]
+    ```
+
+    Good:
+
+    ```yaml
+    uptime_credit:
+      accept_concepts: [["service credit"]]
+      reject_message: That is our final offer on credits.
+    ```
+    """
+    for key, position in _positions(ctx):
+        if _blank(position.get("reject_message")):
+            present = "reject_message" in position
+            yield ctx.at(
+                COUNTERPARTY_FILE, ("positions", key, "reject_message") if present else ("positions", key),
+                f"position {str(key)!r} has no reject_message: a rejected markup gets an empty reply",
+                key=True,
+                hint="add reject_message: the counterparty's final refusal, in its own words",
+            )
+
+
+@rule("N004", "incomplete-counter", Severity.ERROR)
+def incomplete_counter(ctx: LintContext) -> Iterator[Finding]:
+    """A counter's `message` or `text` is blank.
+
+    What it catches: an entry of a position's `counters` whose `message` (what the
+    counterparty says) or `text` (the clause it offers) is an empty or
+    whitespace-only string. (A counter without the key at all is a schema finding,
+    S002, and is not reported twice.)
+
+    Why it matters: the `text` is what the issue closes on if the agent accepts the
+    counter, and what the settlement is scored on; a blank one closes the issue on an
+    empty clause. The `message` is all the agent sees of the counter.
+
+    Bad:
+
+    ```yaml
+    counters:
+      - message: We can offer a smaller credit.
+        text: ""
+    ```
+
+    Good:
+
+    ```yaml
+    counters:
+      - message: We can offer a smaller credit.
+        text: Host will provide a five percent service credit for each month below 99.9 percent.
+    ```
+    """
+    for key, position in _positions(ctx):
+        counters = position.get("counters")
+        for index, counter in enumerate(counters if isinstance(counters, list) else []):
+            if not isinstance(counter, Mapping):
+                continue
+            for name in ("message", "text"):
+                value = counter.get(name)
+                # Absent or non-string values are the schema's findings; blank strings pass it.
+                if isinstance(value, str) and not value.strip():
+                    what = "the agent sees an empty reply" if name == "message" \
+                        else "accepting it closes the issue on an empty clause"
+                    yield ctx.at(
+                        COUNTERPARTY_FILE, ("positions", key, "counters", index, name),
+                        f"position {str(key)!r} counter {index + 1} has a blank {name}: {what}",
+                        hint="a counter needs message (what is said) and text (the clause offered)",
+                    )
+
+
+def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
+    positions = ctx.matter.positions
+    for index, raw in ctx.raw_issues():
+        yield index, raw, raw.get("id") is not None and str(raw.get("id")) in positions
+
+
+def _has_concepts(raw: Mapping[str, Any]) -> bool:
+    concepts = raw.get("settlement_concepts")
+    return isinstance(concepts, list) and bool(concepts)
+
+
+@rule("N005", "settlement-scaffold", Severity.WARNING)
+def settlement_scaffold(ctx: LintContext) -> Iterator[Finding]:
+    """A negotiated issue has no settlement_concepts: any closing text earns full points.
+
+    What it catches: an issue with a counterparty position and positive
+    `settlement_points` (1.0 by default) but no `settlement_concepts`. (A
+    `non_negotiable` one is N006's, stronger, finding.)
+
+    Why it matters: with no concepts the engine awards the full settlement points on
+    whatever the issue closes on — the counterparty's worst counter included. It is
+    the max-score scaffold, not a grading: nothing checks what was agreed.
+
+    Bad:
+
+    ```yaml
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+      settlement_points: 1.0
+    ```
+
+    Good:
+
+    ```yaml
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+      settlement_points: 1.0
+      settlement_concepts: ["service credit"]
+    ```
+    """
+    for index, raw, negotiated in _issues_with_positions(ctx):
+        issue = ctx.matter.rubric.issues_by_id.get(str(raw.get("id")))
+        if not negotiated or issue is None or _has_concepts(raw) or raw.get("non_negotiable") is True:
+            continue
+        if issue.settlement_points <= 0:
+            continue
+        node = next((k for k in ("settlement_concepts", "settlement_points") if k in raw), None)
+        yield ctx.at(
+            RUBRIC_FILE, ("issues", index, node) if node else ("issues", index),
+            f"issue {issue.id!r} is negotiated but has no settlement_concepts: any closing text, "
+            f"however bad, earns the full settlement_points {issue.settlement_points:g}",
+            key=node is not None,
+            hint="list the settlement_concepts the closing clause must contain",
+        )
+
+
+@rule("N006", "non-negotiable-without-concepts", Severity.ERROR)
+def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
+    """A negotiated issue is `non_negotiable` but has no settlement_concepts, so its gate can never fire.
+
+    What it catches: `non_negotiable: true` on an issue with a counterparty position
+    and no `settlement_concepts`.
+
+    Why it matters: the non-negotiable gate fires when a settlement concept is
+    missing from the closing text. With no concepts nothing is ever missing: conceding
+    the point the client said not to concede is scored as a full-points settlement.
+
+    Bad:
+
+    ```yaml
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+      non_negotiable: true
+    ```
+
+    Good:
+
+    ```yaml
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+      non_negotiable: true
+      settlement_concepts: ["service credit"]
+    ```
+    """
+    for index, raw, negotiated in _issues_with_positions(ctx):
+        if negotiated and raw.get("non_negotiable") is True and not _has_concepts(raw):
+            yield ctx.at(
+                RUBRIC_FILE, ("issues", index, "non_negotiable"),
+                f"issue {raw.get('id')!r} is non_negotiable but has no settlement_concepts: "
+                "the non-negotiable gate can never fire",
+                hint="list the settlement_concepts that must survive the negotiation",
+            )
+
+
+@rule("N007", "dead-settlement-fields", Severity.WARNING)
+def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
+    """Settlement fields on an issue the counterparty does not negotiate have no effect.
+
+    What it catches: `non_negotiable: true`, `settlement_concepts`,
+    `settlement_points` or `settlement_critical_failure_patterns` on an issue with no
+    position in `counterparty.yaml` (or in a matter without one).
+
+    Why it matters: settlement is scored only for issues with a position, so these
+    fields are never read — the settlement points are not even in max_score. Either
+    the position is missing (often keyed to a misspelled id) and the author believes a
+    negotiation is being graded, or the fields are leftovers that mislead reviewers.
+
+    Bad:
+
+    ```yaml
+    # no counterparty.yaml position for this issue
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+      non_negotiable: true
+    ```
+
+    Good:
+
+    ```yaml
+    - id: uptime_credit
+      anchor: "hosting §3.1"
+    ```
+    """
+    where = "counterparty.yaml has no position for it" if ctx.counterparty_data is not None \
+        else "the matter has no counterparty.yaml"
+    for index, raw, negotiated in _issues_with_positions(ctx):
+        if negotiated:
+            continue
+        dead = [key for key in ("non_negotiable", *SETTLEMENT_FIELDS)
+                if key in raw and (key != "non_negotiable" or raw[key] is True)]
+        for key in dead:
+            yield ctx.at(
+                RUBRIC_FILE, ("issues", index, key),
+                f"issue {raw.get('id')!r}: {key} has no effect, {where}",
+                key=True,
+                hint="add a counterparty position for this issue, or delete the field",
+            )
+
+
+@rule("N008", "trap-not-a-trap", Severity.WARNING)
+def trap_not_a_trap(ctx: LintContext) -> Iterator[Finding]:
+    """A counter marked `trap: true` would be safe to accept.
+
+    What it catches: a counter annotated `trap: true` whose `text`, if the agent
+    accepted it, trips none of the issue's settlement gates and misses none of a
+    non-negotiable issue's settlement concepts — decided by running the scorer's own
+    settlement logic on the counter text.
+
+    Why it matters: a trap exists to test whether the agent spots a client-harming
+    concession; a trap that scores no critical failure tests nothing, and the matter
+    quietly rewards the capitulation it was written to catch. Usually a gate pattern
+    does not match the counter's actual wording.
+
+    Bad:
+
+    ```yaml
+    # rubric.yaml: settlement_critical_failure_patterns: ["five percent"]
+    counters:
+      - message: We can offer a smaller credit.
+        text: Host will provide a 5% service credit.
+        trap: true
+    ```
+
+    Good:
+
+    ```yaml
+    # rubric.yaml: settlement_critical_failure_patterns: ['\\b(?:five|5) ?(?:percent|%)']
+    counters:
+      - message: We can offer a smaller credit.
+        text: Host will provide a 5% service credit.
+        trap: true
+    ```
+    """
+    issues = ctx.matter.rubric.issues_by_id
+    for key, position in _positions(ctx):
+        issue = issues.get(str(key))
+        counters = position.get("counters")
+        if issue is None or not isinstance(counters, list):
+            continue
+        for index, counter in enumerate(counters):
+            if not isinstance(counter, Mapping) or counter.get("trap") is not True:
+                continue
+            text = counter.get("text")
+            outcome = closing_outcome(issue, text if isinstance(text, str) else "")
+            if outcome.critical or outcome.undecided:
+                continue
+            partial = f" and still earns {outcome.points:g} of {issue.settlement_points:g}"
+            yield ctx.at(
+                COUNTERPARTY_FILE, ("positions", key, "counters", index, "trap"),
+                f"counter {index + 1} of {str(key)!r} is marked as a trap, but accepting it trips no "
+                f"settlement gate and misses no non-negotiable concept{partial}",
+                hint="add a settlement_critical_failure_patterns entry matching its text, "
+                "mark the issue non_negotiable, or drop trap: true",
+            )

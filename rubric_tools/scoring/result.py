@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.scoring.model import Matter, Rubric
 from rubric_tools.scoring.state import EpisodeState
+
+ISSUE_COMPONENTS = (
+    "base_points", "severity_points", "citation_points", "concept_points", "quote_points", "redline_points",
+)
+
+
+@dataclass(frozen=True)
+class MaxScoreItem:
+    """One term of the derived max_score: which rubric item, which component, how much."""
+
+    section: str  # questions | escalations | issues | final_submission
+    item: str
+    component: str
+    points: float
+
+
+def max_score_items(rubric: Rubric, positions: object = ()) -> list[MaxScoreItem]:
+    """The derived max_score term by term, in rubric order (it sums to derived_max_score)."""
+    items = [MaxScoreItem("questions", q.id, "points", q.points) for q in rubric.questions]
+    items += [MaxScoreItem("escalations", e.id, "points", e.points) for e in rubric.escalations]
+    for issue in rubric.issues:
+        for component in ISSUE_COMPONENTS:
+            items.append(MaxScoreItem("issues", issue.id, component, getattr(issue, component)))
+        if issue.id in positions:  # type: ignore[operator]
+            items.append(MaxScoreItem("issues", issue.id, "settlement_points", issue.settlement_points))
+    final = rubric.final_submission
+    items.append(MaxScoreItem("final_submission", "final", "points", final.points))
+    items.append(MaxScoreItem("final_submission", "final", "concept_points", final.concept_points))
+    return items
 
 
 def derived_max_score(rubric: Rubric, positions: object = ()) -> float:

@@ -1,0 +1,6 @@
+"""`rubric check`: the CI gate for matter authors (lint, replay against expectations,
+gate probes, attack thresholds)."""
+
+from rubric_tools.checking.runner import CheckReport, CheckRow, MatterCheck, check_matter, check_paths
+
+__all__ = ["CheckReport", "CheckRow", "MatterCheck", "check_matter", "check_paths"]

@@ -1,0 +1,67 @@
+"""What `rubric check` does, as a function of its options that returns the exit code."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+
+from rubric_tools.checking.runner import check_paths
+from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.reporting.check import render_json, render_junit, render_text
+
+EXIT_USAGE = 2
+
+
+class CheckFormat(StrEnum):
+    TEXT = "text"
+    JSON = "json"
+    JUNIT = "junit"
+
+
+@dataclass
+class CheckOptions:
+    paths: Sequence[Path] = ()
+    output_format: CheckFormat = CheckFormat.TEXT
+    config_file: Path | None = None
+    output: Path | None = None
+    no_color: bool = False
+
+
+def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    try:
+        config = resolve_config(list(options.paths), options.config_file)
+    except ConfigError as exc:
+        errors.print(f"error: {exc}")
+        return EXIT_USAGE
+    paths = list(options.paths) or matter_paths(config)
+    try:
+        report = check_paths(paths, config)
+    except Exception:  # never a traceback for the user; keep the cause for the bug report
+        errors.print("internal error in rubric check, please report it:\n" + traceback.format_exc())
+        return EXIT_USAGE
+    if options.output_format is CheckFormat.TEXT:
+        target = options.output.open("w", encoding="utf-8") if options.output else stdout
+        try:
+            # A pipe or a file gets a fixed, comfortable width instead of rich's 80 columns.
+            width = None if target.isatty() else 120
+            render_text(report, Console(file=target, no_color=options.no_color or options.output is not None,
+                                        highlight=False, width=width))
+        finally:
+            if options.output:
+                target.close()
+    else:
+        text = render_json(report) if options.output_format is CheckFormat.JSON else render_junit(report)
+        if options.output is not None:
+            options.output.write_text(text + "\n", encoding="utf-8")
+        else:
+            stdout.write(text + "\n")
+        for problem in report.usage_errors:
+            errors.print(f"error: {problem}")
+    return report.exit_code

@@ -1,0 +1,75 @@
+"""Where a matter's trajectories and gate probes live.
+
+Supported layouts, for a matter at `<repo>/matters/<id>/`:
+- inside the matter: `trajectories/*.jsonl` and `probes.yaml`;
+- rubric-repo layouts beside `matters/`: `examples/<id>/*.jsonl` or
+  `trajectories/<id>/*.jsonl`, and `tests/gate_probes/<id>.yaml` or `probes/<id>.yaml`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rubric_tools.lint.engine import discover_matters
+from rubric_tools.loading.matter import MATTER_FILE, find_matter_root
+from rubric_tools.replaying import locate_matter
+
+MATTERS_FOLDER = "matters"
+
+
+def _repository_base(matter_root: Path) -> Path | None:
+    parent = matter_root.parent
+    return parent.parent if parent.name == MATTERS_FOLDER else None
+
+
+def trajectory_files(matter_root: Path) -> list[Path]:
+    files = sorted((matter_root / "trajectories").glob("*.jsonl"))
+    base = _repository_base(matter_root)
+    if base is not None:
+        for layout in ("examples", "trajectories"):
+            files += sorted((base / layout / matter_root.name).glob("*.jsonl"))
+    return files
+
+
+def probe_files(matter_root: Path) -> list[Path]:
+    candidates = [matter_root / "probes.yaml"]
+    base = _repository_base(matter_root)
+    if base is not None:
+        candidates += [base / "tests" / "gate_probes" / f"{matter_root.name}.yaml",
+                       base / "probes" / f"{matter_root.name}.yaml"]
+    return [path for path in candidates if path.is_file()]
+
+
+def _owner(path: Path) -> Path | None:
+    """The matter a changed file belongs to (how the pre-commit hook calls us)."""
+    owner = find_matter_root(path.resolve())
+    if owner is not None:
+        return owner
+    if path.suffix == ".jsonl":
+        return locate_matter(path)
+    if path.suffix in (".yaml", ".yml") and path.parent.name in ("gate_probes", "probes"):
+        base = path.resolve().parent.parent
+        base = base.parent if path.parent.name == "gate_probes" else base
+        candidate = base / MATTERS_FOLDER / path.stem
+        return candidate if (candidate / MATTER_FILE).is_file() else None
+    return None
+
+
+def matters_to_check(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
+    """Matter folders for the given paths: folders are searched recursively; a file
+    stands for its whole matter."""
+    roots: dict[Path, None] = {}
+    problems: list[str] = []
+    for path in paths:
+        if path.is_file():
+            owner = _owner(path)
+            if owner is None:
+                problems.append(f"{path}: not part of any matter")
+            else:
+                roots[owner.resolve()] = None
+            continue
+        found, issues = discover_matters([path])
+        roots.update(dict.fromkeys(found))
+        problems += issues
+    return list(roots), problems

@@ -1,0 +1,152 @@
+"""What each trajectory of a matter is expected to score.
+
+From `expectations.yaml` in the matter folder when present; otherwise the convention
+of existing rubric repos: `good`/`reference` scores ≥ 0.7 with no critical failure,
+every `bad_*` scores below it, and `bad_critical_*` or names containing `fabricated`
+fail critically. Trajectories with neither (e.g. generated `fuzz_*`) must simply
+replay without input errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.yaml_source import YamlSource, load_yaml
+
+EXPECTATIONS_FILE = "expectations.yaml"
+REFERENCE_STEMS = ("reference", "good")
+CONVENTION_MIN_REFERENCE = 0.7
+BOUND_KEYS = ("min_normalized", "max_normalized", "min_raw", "max_raw")
+CAUSE_KINDS = ("gate", "fabricated_quote", "missed_critical_escalation", "non_negotiable")
+
+
+@dataclass(frozen=True)
+class ExpectedCause:
+    kind: str
+    pattern: str | None = None
+    surface: str | None = None
+    criterion: str | None = None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """Bounds for one trajectory (by file stem); every field is optional."""
+
+    stem: str
+    description: str | None = None
+    min_normalized: float | None = None
+    max_normalized: float | None = None
+    min_raw: float | None = None
+    max_raw: float | None = None
+    critical_failure: bool | None = None
+    cause: ExpectedCause | None = None
+    below: str | None = None
+    source: str = "expectations.yaml"  # or "convention"
+    span: Span | None = None
+
+
+@dataclass
+class Expectations:
+    by_stem: dict[str, Expectation] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    file: Path | None = None
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _problem(source: YamlSource, path: tuple[str | int, ...], message: str) -> Diagnostic:
+    return Diagnostic("E001", "invalid-expectations", Severity.ERROR, message, source.path,
+                      source.span(path) or Span.point(1, 1), "see AUTHORING.md, 'Expectations'")
+
+
+def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -> None:
+    path: tuple[str | int, ...] = ("trajectories", stem)
+    if not isinstance(raw, Mapping):
+        found.diagnostics.append(_problem(source, path, f"expectation for {stem!r} must be a mapping"))
+        return
+    allowed = {*BOUND_KEYS, "description", "critical_failure", "cause", "below"}
+    for key in raw:
+        if key not in allowed:
+            found.diagnostics.append(_problem(source, (*path, key), f"unknown expectation key {key!r}"))
+    bounds = {}
+    for key in BOUND_KEYS:
+        if key in raw:
+            bounds[key] = _number(raw[key])
+            if bounds[key] is None:
+                found.diagnostics.append(_problem(source, (*path, key), f"{key} must be a number"))
+    critical = raw.get("critical_failure")
+    if critical is not None and not isinstance(critical, bool):
+        found.diagnostics.append(_problem(source, (*path, "critical_failure"), "critical_failure must be true or false"))
+        critical = None
+    cause = None
+    if "cause" in raw:
+        value = raw["cause"]
+        if isinstance(value, Mapping) and value.get("kind") in CAUSE_KINDS:
+            cause = ExpectedCause(
+                kind=value["kind"],
+                pattern=value.get("pattern") if isinstance(value.get("pattern"), str) else None,
+                surface=value.get("surface") if isinstance(value.get("surface"), str) else None,
+                criterion=value.get("criterion") if isinstance(value.get("criterion"), str) else None,
+            )
+        else:
+            found.diagnostics.append(_problem(
+                source, (*path, "cause"), f"cause must be a mapping with kind one of {', '.join(CAUSE_KINDS)}"))
+    below = raw.get("below")
+    found.by_stem[stem] = Expectation(
+        stem=stem,
+        description=raw.get("description") if isinstance(raw.get("description"), str) else None,
+        critical_failure=critical,
+        cause=cause,
+        below=below if isinstance(below, str) else None,
+        span=source.span(path, key=True),
+        **bounds,
+    )
+
+
+def load_expectations(matter_root: Path) -> Expectations | None:
+    """The matter's expectations.yaml, or None when it has none."""
+    path = matter_root / EXPECTATIONS_FILE
+    if not path.is_file():
+        return None
+    source = load_yaml(path)
+    found = Expectations(diagnostics=list(source.diagnostics), file=path)
+    if source.data is None:
+        return found
+    trajectories = source.data.get("trajectories") if isinstance(source.data, Mapping) else None
+    if not isinstance(trajectories, Mapping):
+        found.diagnostics.append(_problem(source, (), "expectations.yaml needs a `trajectories:` mapping"))
+        return found
+    for stem, raw in trajectories.items():
+        _parse_entry(source, str(stem), raw, found)
+    for expectation in found.by_stem.values():
+        if expectation.below is not None and expectation.below not in found.by_stem:
+            found.diagnostics.append(_problem(
+                source, ("trajectories", expectation.stem, "below"),
+                f"`below: {expectation.below}` names no trajectory in this file"))
+    return found
+
+
+def conventional_expectations(stems: list[str]) -> Expectations:
+    """The rubric-repo convention, applied to the trajectory stems present."""
+    found = Expectations()
+    reference = next((s for s in REFERENCE_STEMS if s in stems), None)
+    for stem in stems:
+        if stem == reference:
+            found.by_stem[stem] = Expectation(stem, "reference trajectory (convention)",
+                                              min_normalized=CONVENTION_MIN_REFERENCE,
+                                              critical_failure=False, source="convention")
+        elif stem.startswith("bad_"):
+            critical = True if stem.startswith("bad_critical_") or "fabricated" in stem else None
+            found.by_stem[stem] = Expectation(stem, "adversarial trajectory (convention)",
+                                              critical_failure=critical, below=reference,
+                                              source="convention")
+        elif "fabricated" in stem:
+            found.by_stem[stem] = Expectation(stem, "fabricated quote (convention)",
+                                              critical_failure=True, source="convention")
+    return found

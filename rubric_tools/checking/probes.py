@@ -1,0 +1,87 @@
+"""Gate probes: sentences each gate list must fire on, or stay silent on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.loading.yaml_source import load_yaml
+from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.model import Matter
+from rubric_tools.scoring.text import normalize
+
+SURFACE_LISTS = {
+    "issue": "critical_failure_patterns",
+    "redline": "redline_critical_failure_patterns",
+    "settlement": "settlement_critical_failure_patterns",
+}
+
+
+@dataclass(frozen=True)
+class ProbeOutcome:
+    line: int
+    surface: str
+    criterion: str
+    text: str
+    expect_fire: bool | None
+    fired: tuple[str, ...] = ()
+    problem: str | None = None  # malformed probe, unknown issue, timeout
+
+    @property
+    def passed(self) -> bool:
+        return self.problem is None and bool(self.fired) == self.expect_fire
+
+
+@dataclass(frozen=True)
+class ProbeFileResult:
+    path: Path
+    outcomes: tuple[ProbeOutcome, ...]
+    problem: str | None = None  # the file itself could not be read
+
+    @property
+    def failures(self) -> list[ProbeOutcome]:
+        return [o for o in self.outcomes if not o.passed]
+
+
+def _entries(data: Any) -> list[Any] | None:
+    if isinstance(data, Mapping):
+        data = data.get("probes")
+    return data if isinstance(data, list) else None
+
+
+def run_probe_file(path: Path, matter: Matter) -> ProbeFileResult:
+    source = load_yaml(path)
+    if source.diagnostics and source.data is None:
+        first = source.diagnostics[0]
+        return ProbeFileResult(path, (), f"line {first.line}: {first.message}")
+    entries = _entries(source.data)
+    if entries is None:
+        return ProbeFileResult(path, (), "expected a `probes:` list")
+    outcomes = []
+    for index, entry in enumerate(entries):
+        span = source.span((*(("probes",) if isinstance(source.data, Mapping) else ()), index))
+        line = span.line if span else 1
+        outcomes.append(_run_probe(entry, line, matter))
+    return ProbeFileResult(path, tuple(outcomes))
+
+
+def _run_probe(entry: Any, line: int, matter: Matter) -> ProbeOutcome:
+    if not isinstance(entry, Mapping):
+        return ProbeOutcome(line, "?", "?", "", None, problem="a probe must be a mapping")
+    surface, criterion = str(entry.get("surface")), str(entry.get("criterion"))
+    text, expect = entry.get("text"), entry.get("expect_fire")
+    if surface not in SURFACE_LISTS or not isinstance(text, str) or not isinstance(expect, bool):
+        return ProbeOutcome(line, surface, criterion, str(text), None,
+                            problem="a probe needs surface (issue|redline|settlement), text and expect_fire")
+    issue = matter.rubric.issues_by_id.get(criterion)
+    if issue is None:
+        return ProbeOutcome(line, surface, criterion, text, expect, problem=f"no issue {criterion!r} in the rubric")
+    check = run_gates(getattr(issue, SURFACE_LISTS[surface]), normalize(text))
+    problem = None
+    if check.timed_out:
+        problem = f"gate search timed out: {check.timed_out[0]!r}"
+    elif check.errors:
+        problem = f"invalid gate: {check.errors[0]}"
+    return ProbeOutcome(line, surface, criterion, text, expect, check.fired, problem)

@@ -1,0 +1,237 @@
+"""`rubric check`: for each matter, lint, replay every trajectory against its
+expectations, run every gate probe (and the attack thresholds when available).
+One CheckRow per check; the report is the only link to the renderers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubric_tools.checking.discovery import matters_to_check, probe_files, trajectory_files
+from rubric_tools.checking.expectations import (
+    Expectation,
+    Expectations,
+    conventional_expectations,
+    load_expectations,
+)
+from rubric_tools.checking.probes import run_probe_file
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
+from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
+from rubric_tools.scoring.causes import critical_causes
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    kind: str  # lint | trajectory | probes | attack
+    name: str
+    passed: bool
+    expected: str = ""
+    got: str = ""
+    detail: str = ""
+    file: Path | None = None
+    line: int | None = None
+
+
+@dataclass
+class MatterCheck:
+    root: Path
+    matter_id: str
+    rows: list[CheckRow] = field(default_factory=list)
+    lint: MatterReport | None = None
+
+    @property
+    def passed(self) -> bool:
+        return all(row.passed for row in self.rows)
+
+
+@dataclass
+class CheckReport:
+    matters: list[MatterCheck] = field(default_factory=list)
+    usage_errors: list[str] = field(default_factory=list)
+
+    @property
+    def rows(self) -> list[CheckRow]:
+        return [row for matter in self.matters for row in matter.rows]
+
+    @property
+    def exit_code(self) -> int:
+        if self.usage_errors:
+            return 2
+        return 0 if all(m.passed for m in self.matters) else 1
+
+
+# ----------------------------------------------------------------- lint
+
+
+def _lint_row(report: MatterReport, config: LintConfig) -> CheckRow:
+    failing = [d for d in report.diagnostics if d.severity >= config.fail_level]
+    counts = {s: sum(1 for d in report.diagnostics if d.severity is s) for s in Severity}
+    got = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in reversed(counts.items()) if n) or "clean"
+    detail = "\n".join(_describe(d) for d in failing[:10])
+    if len(failing) > 10:
+        detail += f"\n… and {len(failing) - 10} more (run `rubric lint`)"
+    return CheckRow("lint", "rubric lint", not failing, f"nothing at or above {config.fail_level.value}",
+                    got, detail, report.root / "matter.yaml")
+
+
+def _describe(diagnostic: Diagnostic) -> str:
+    return f"{diagnostic.file.name}:{diagnostic.line}:{diagnostic.column} {diagnostic.code} {diagnostic.message}"
+
+
+# ----------------------------------------------------------------- trajectories
+
+
+def _bounds_text(expectation: Expectation, reference_score: float | None) -> str:
+    parts = []
+    if expectation.min_normalized is not None:
+        parts.append(f"normalized ≥ {expectation.min_normalized:g}")
+    if expectation.max_normalized is not None:
+        parts.append(f"normalized ≤ {expectation.max_normalized:g}")
+    if expectation.min_raw is not None:
+        parts.append(f"raw ≥ {expectation.min_raw:g}")
+    if expectation.max_raw is not None:
+        parts.append(f"raw ≤ {expectation.max_raw:g}")
+    if expectation.below is not None:
+        score = f" ({reference_score:g})" if reference_score is not None else ""
+        parts.append(f"below {expectation.below}{score}")
+    if expectation.critical_failure is True:
+        cause = f" ({expectation.cause.kind})" if expectation.cause else ""
+        parts.append(f"critical failure{cause}")
+    elif expectation.critical_failure is False:
+        parts.append("no critical failure")
+    return ", ".join(parts) or "replays cleanly"
+
+
+def _failures(expectation: Expectation, result: dict, reference_score: float | None) -> list[str]:
+    normalized, raw = result["normalized_score"], result["raw_score"]
+    problems = []
+    if expectation.min_normalized is not None and normalized < expectation.min_normalized:
+        problems.append(f"normalized {normalized:g} < {expectation.min_normalized:g}")
+    if expectation.max_normalized is not None and normalized > expectation.max_normalized:
+        problems.append(f"normalized {normalized:g} > {expectation.max_normalized:g}")
+    if expectation.min_raw is not None and raw < expectation.min_raw:
+        problems.append(f"raw {raw:g} < {expectation.min_raw:g}")
+    if expectation.max_raw is not None and raw > expectation.max_raw:
+        problems.append(f"raw {raw:g} > {expectation.max_raw:g}")
+    if expectation.below is not None:
+        if reference_score is None:
+            problems.append(f"{expectation.below} did not replay, so `below` cannot be checked")
+        elif normalized >= reference_score:
+            problems.append(f"normalized {normalized:g} is not below {expectation.below}'s {reference_score:g}")
+    if expectation.critical_failure is not None and result["critical_failure"] != expectation.critical_failure:
+        problems.append("critical failure" if result["critical_failure"] else "no critical failure")
+    if expectation.cause is not None and result["critical_failure"]:
+        wanted = expectation.cause
+        causes = critical_causes(result)
+        if not any(c.kind == wanted.kind
+                   and (wanted.pattern is None or c.pattern == wanted.pattern)
+                   and (wanted.surface is None or c.surface == wanted.surface)
+                   and (wanted.criterion is None or c.criterion == wanted.criterion) for c in causes):
+            problems.append(f"cause is not {wanted.kind}")
+    return problems
+
+
+def _got_text(result: dict) -> str:
+    critical = ", critical" if result["critical_failure"] else ""
+    return f"{result['normalized_score']:g} (raw {result['raw_score']:g}/{result['max_score']:g}){critical}"
+
+
+def _trajectory_rows(source: MatterSource, cache: MatterCache) -> list[CheckRow]:
+    files = trajectory_files(source.root)
+    declared = load_expectations(source.root)
+    expectations: Expectations = declared or conventional_expectations([p.stem for p in files])
+    rows = [CheckRow("trajectory", "expectations.yaml", False, "a valid file", "invalid",
+                     _describe(d), d.file, d.line) for d in expectations.diagnostics]
+    replays: dict[str, TrajectoryReplay] = {p.stem: replay_file(p, source.root, cache) for p in files}
+    scores = {stem: item.replay.result["normalized_score"] for stem, item in replays.items()
+              if item.replay is not None}
+    for path in files:
+        item = replays[path.stem]
+        expectation = expectations.by_stem.get(path.stem, Expectation(path.stem, source="none"))
+        reference = scores.get(expectation.below) if expectation.below else None
+        expected = _bounds_text(expectation, reference)
+        errors = [d for d in item.diagnostics if d.severity is Severity.ERROR]
+        if item.replay is None or errors:
+            rows.append(CheckRow("trajectory", path.name, False, expected, "did not replay",
+                                 "\n".join(_describe(d) for d in errors[:5]), path,
+                                 errors[0].line if errors else None))
+            continue
+        result = item.replay.result
+        problems = _failures(expectation, result, reference)
+        detail = "; ".join(problems)
+        if result["critical_failure"]:
+            causes = "; ".join(c.describe() for c in critical_causes(result))
+            detail = f"{detail}\ncause: {causes}" if detail else f"cause: {causes}"
+        rows.append(CheckRow("trajectory", path.name, not problems, expected, _got_text(result), detail, path))
+    for stem in sorted(set(expectations.by_stem) - set(replays)):
+        if expectations.by_stem[stem].source != "convention":
+            rows.append(CheckRow("trajectory", f"{stem}.jsonl", False, "the trajectory exists", "missing",
+                                 "expectations.yaml names a trajectory that was not found",
+                                 expectations.file, expectations.by_stem[stem].span.line
+                                 if expectations.by_stem[stem].span else None))
+    return rows
+
+
+# ----------------------------------------------------------------- probes
+
+
+def _probe_rows(source: MatterSource) -> list[CheckRow]:
+    rows = []
+    for path in probe_files(source.root):
+        result = run_probe_file(path, source.matter)
+        if result.problem is not None:
+            rows.append(CheckRow("probes", path.name, False, "a readable probe file", "unreadable",
+                                 result.problem, path))
+            continue
+        failures = result.failures
+        total = len(result.outcomes)
+        detail = "\n".join(
+            f"line {o.line}: {o.surface}/{o.criterion}: "
+            + (o.problem or f"expected {'fire' if o.expect_fire else 'silence'}, "
+               f"got {'fire ' + repr(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}")
+            for o in failures[:10]
+        )
+        rows.append(CheckRow("probes", path.name, not failures, f"{total} probes behave as declared",
+                             f"{total - len(failures)}/{total} behave", detail, path,
+                             failures[0].line if failures else None))
+    return rows
+
+
+# ----------------------------------------------------------------- attack
+
+
+def _attack_rows(source: MatterSource) -> list[CheckRow]:
+    try:
+        from rubric_tools.prove.attacks import attack_rows  # the attack command's adapter
+    except ImportError:
+        return []
+    return attack_rows(source)
+
+
+# ----------------------------------------------------------------- driver
+
+
+def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = None) -> MatterCheck:
+    source = load_matter_source(root)
+    check = MatterCheck(source.root, source.matter_id)
+    check.lint = lint_source(source, config, selected_rules(config))
+    check.rows.append(_lint_row(check.lint, config))
+    check.rows += _trajectory_rows(source, cache or MatterCache())
+    if source.ok:
+        check.rows += _probe_rows(source)
+        check.rows += _attack_rows(source)
+    return check
+
+
+def check_paths(paths: Sequence[Path], config: LintConfig | None = None) -> CheckReport:
+    config = config or LintConfig()
+    roots, problems = matters_to_check(paths)
+    report = CheckReport(usage_errors=problems)
+    cache = MatterCache()
+    for root in roots:
+        report.matters.append(check_matter(root, config, cache))
+    return report

@@ -1,0 +1,32 @@
+"""`rubric check [PATHS]`: argument parsing only; the work is `run_check`."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rubric_tools.checking.command import CheckFormat, CheckOptions, run_check
+from rubric_tools.cli.app import app
+
+
+@app.command("check")
+def check_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(help="Matter folders, files of matters, or folders holding matters "
+                       "\\[default: the configured matter-dirs, else .]", show_default=False),
+    ] = None,
+    output_format: Annotated[
+        CheckFormat, typer.Option("--output-format", help="text, json or junit.", case_sensitive=False)
+    ] = CheckFormat.TEXT,
+    config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
+    output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to FILE.")] = None,
+    no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,
+) -> None:
+    """Lint each matter, replay every trajectory against its expectations, run every
+    gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""
+    options = CheckOptions(paths or [], output_format, config, output, no_color)
+    raise typer.Exit(run_check(options, sys.stdout, sys.stderr))

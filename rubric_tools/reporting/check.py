@@ -1,0 +1,123 @@
+"""Render a CheckReport: a rich table per matter, JSON, or JUnit XML for CI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from rubric_tools.checking.runner import CheckReport, CheckRow
+
+JSON_FORMAT_VERSION = 1
+
+
+def _relative(path: Path | None, cwd: Path) -> str | None:
+    if path is None:
+        return None
+    try:
+        return str(path.resolve().relative_to(cwd.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def render_text(report: CheckReport, console: Console) -> None:
+    """A table per matter (one row per check), then each failure with expected vs got."""
+    cwd = Path.cwd()
+    for matter in report.matters:
+        table = Table(title=Text(f"{matter.matter_id}  {_relative(matter.root, cwd)}", style="bold"),
+                      title_justify="left", show_edge=False, pad_edge=False)
+        table.add_column("check", no_wrap=True)
+        table.add_column("name", no_wrap=True, overflow="ellipsis", max_width=48)
+        table.add_column("status", no_wrap=True)
+        table.add_column("got", overflow="fold")
+        for row in matter.rows:
+            status = Text("pass", style="green") if row.passed else Text("FAIL", style="bold red")
+            table.add_row(row.kind, row.name, status, row.got)
+        console.print(table)
+        for row in matter.rows:
+            if row.passed:
+                continue
+            where = f"{_relative(row.file, cwd)}:{row.line}" if row.file and row.line else _relative(row.file, cwd)
+            console.print(Text(f"FAIL {row.kind} {row.name}", style="bold red")
+                          + Text(f"  {where}" if where else "", style="dim"))
+            console.print(Text(f"  expected: {row.expected}"))
+            console.print(Text(f"  got:      {row.got}"))
+            for line in row.detail.splitlines():
+                console.print(Text(f"    {line}", style="red"))
+        console.print()
+    failed = [m for m in report.matters if not m.passed]
+    rows = report.rows
+    passed_rows = sum(1 for r in rows if r.passed)
+    summary = f"{passed_rows}/{len(rows)} checks passed in {len(report.matters)} matters"
+    if failed:
+        console.print(Text(f"{summary}; failing: {', '.join(m.matter_id for m in failed)}", style="bold red"))
+    else:
+        console.print(Text(summary + ".", style="bold green"))
+    for problem in report.usage_errors:
+        console.print(Text(f"error: {problem}", style="red"))
+
+
+def _row_json(row: CheckRow, cwd: Path) -> dict[str, Any]:
+    return {
+        "kind": row.kind,
+        "name": row.name,
+        "passed": row.passed,
+        "expected": row.expected,
+        "got": row.got,
+        "detail": row.detail,
+        "file": _relative(row.file, cwd),
+        "line": row.line,
+    }
+
+
+def render_json(report: CheckReport, cwd: Path | None = None) -> str:
+    cwd = cwd or Path.cwd()
+    document = {
+        "version": JSON_FORMAT_VERSION,
+        "passed": report.exit_code == 0,
+        "matters": [
+            {
+                "matter_id": m.matter_id,
+                "root": _relative(m.root, cwd),
+                "passed": m.passed,
+                "checks": [_row_json(r, cwd) for r in m.rows],
+            }
+            for m in report.matters
+        ],
+        "errors": list(report.usage_errors),
+    }
+    return json.dumps(document, indent=2, ensure_ascii=False)
+
+
+def render_junit(report: CheckReport, cwd: Path | None = None) -> str:
+    """One <testsuite> per matter, one <testcase> per check."""
+    cwd = cwd or Path.cwd()
+    suites = ElementTree.Element("testsuites", name="rubric check",
+                                 tests=str(len(report.rows)),
+                                 failures=str(sum(1 for r in report.rows if not r.passed)))
+    for matter in report.matters:
+        suite = ElementTree.SubElement(
+            suites, "testsuite", name=matter.matter_id, tests=str(len(matter.rows)),
+            failures=str(sum(1 for r in matter.rows if not r.passed)), errors="0", skipped="0")
+        for row in matter.rows:
+            attributes = {"classname": f"{matter.matter_id}.{row.kind}", "name": row.name}
+            if row.file is not None:
+                attributes["file"] = _relative(row.file, cwd) or ""
+            if row.line is not None:
+                attributes["line"] = str(row.line)
+            case = ElementTree.SubElement(suite, "testcase", attributes)
+            if not row.passed:
+                failure = ElementTree.SubElement(case, "failure",
+                                                 message=f"expected {row.expected}; got {row.got}")
+                failure.text = row.detail
+    for problem in report.usage_errors:
+        suite = ElementTree.SubElement(suites, "testsuite", name="usage", tests="1", failures="0", errors="1")
+        case = ElementTree.SubElement(suite, "testcase", classname="usage", name="arguments")
+        ElementTree.SubElement(case, "error", message=problem)
+    ElementTree.indent(suites)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")

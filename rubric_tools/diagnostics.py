@@ -7,11 +7,11 @@ check-jsonschema model): checks never print, reporters never check.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     """How bad a finding is; ordered so that `>=` compares badness."""
 
     INFO = "info"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -16,7 +16,7 @@ from rubric_tools.reporting.replay import render_json, render_text, trace_json
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 
 
-class ReplayFormat(str, Enum):
+class ReplayFormat(StrEnum):
     text = "text"
     json = "json"
 

@@ -14,7 +14,7 @@ from rubric_tools.scoring import dialogue, negotiation, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.result import episode_result
-from rubric_tools.scoring.state import Event, EpisodeState, StepContext
+from rubric_tools.scoring.state import EpisodeState, Event, StepContext
 
 Handler = Callable[[StepContext, Mapping[str, Any]], float]
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rubric_tools.scoring.fields import has_fields, lookup, text_field
+from rubric_tools.scoring.fields import has_fields, label_of, lookup, text_field
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
-from rubric_tools.scoring.fields import label_of
 
 MARKUP_FIELDS = ("issue_id", "document_id", "section", "proposed_text")
 REASON_NO_MARKUP_TARGET = "markup matches no submitted issue label and no operative anchor"

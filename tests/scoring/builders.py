@@ -12,8 +12,8 @@ from rubric_tools.scoring.model import (
     Document,
     FinalSubmission,
     Issue,
-    Matter,
     MatchItem,
+    Matter,
     Position,
     Rubric,
 )

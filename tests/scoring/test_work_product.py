@@ -110,7 +110,9 @@ def test_missing_field_is_an_environment_penalty() -> None:
     assert outcome.steps[1].reward == -0.25 and events(outcome) == []
 
 
-def redline(label: str, document: str = "lease", section: str = "2.1", text: str = "The lessor pays for defects.") -> dict:
+def redline(
+    label: str, document: str = "lease", section: str = "2.1", text: str = "The lessor pays for defects."
+) -> dict:
     return {"type": "propose_redline", "issue_id": label, "document_id": document, "section": section,
             "replacement_text": text, "rationale": "policy"}
 

@@ -1,0 +1,281 @@
+"""Document rules (D0xx): the Markdown files a matter cites, and how they split into sections.
+
+Sections are found by the scorer's own parser (`scoring.sections`), so what these
+rules report is exactly what the engine will (or will not) be able to cite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import MATTER_FILE, DocumentSource
+from rubric_tools.scoring.sections import HEADING_PREFIX, PREAMBLE_TOKEN
+
+
+def _parsed_documents(ctx: LintContext) -> Iterator[DocumentSource]:
+    """Documents that were found and read (the others are D001/D002/L00x findings)."""
+    for document in ctx.documents:
+        if document.parsed is not None:
+            yield document
+
+
+@rule("D001", "document-missing", Severity.ERROR)
+def document_missing(ctx: LintContext) -> Iterator[Finding]:
+    """A document listed in matter.yaml does not exist.
+
+    What it catches: a `documents` entry whose `path`, taken relative to the matter
+    folder, names no file.
+
+    Why it matters: every citation of that document is invalid, so each one costs
+    the agent the invalid-citation penalty, and any issue anchored in it can never
+    be matched.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/mas.md        # the file is documents/msa.md
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/msa.md
+    ```
+    """
+    yield from ctx.loader_findings("D001")
+
+
+@rule("D002", "document-outside-matter", Severity.ERROR)
+def document_outside_matter(ctx: LintContext) -> Iterator[Finding]:
+    """A document path leads outside the matter folder.
+
+    What it catches: a `documents` entry whose `path` is absolute or climbs out of
+    the matter folder (`../shared/msa.md`), including through a symbolic link.
+
+    Why it matters: a matter must be self-contained to be shipped and scored
+    anywhere; the toolkit refuses to read files outside it, so the document is
+    treated as missing and its citations never resolve.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: ../common/msa.md
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/msa.md        # copy the file into the matter
+    ```
+    """
+    yield from ctx.loader_findings("D002")
+
+
+@rule("D003", "duplicate-document-id", Severity.ERROR)
+def duplicate_document_id(ctx: LintContext) -> Iterator[Finding]:
+    """Two documents in matter.yaml share an id.
+
+    What it catches: a `documents` entry whose `id` was already used by an earlier
+    entry.
+
+    Why it matters: the engine keeps only the first document with a given id, so
+    the later file can never be read or cited: every `<id> §...` citation resolves
+    against the first document.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - {id: msa, title: Master Services Agreement, path: documents/msa.md}
+      - {id: msa, title: Data Processing Addendum, path: documents/dpa.md}
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - {id: msa, title: Master Services Agreement, path: documents/msa.md}
+      - {id: dpa, title: Data Processing Addendum, path: documents/dpa.md}
+    ```
+    """
+    entries = ctx.matter_data.get("documents")
+    first_lines: dict[str, int] = {}
+    for index, entry in enumerate(entries if isinstance(entries, list) else []):
+        if not isinstance(entry, Mapping) or entry.get("id") is None:
+            continue
+        document_id = str(entry["id"])
+        path = ("documents", index, "id")
+        span = ctx.span(MATTER_FILE, path)
+        if document_id not in first_lines:
+            first_lines[document_id] = span.line if span else 0
+            continue
+        yield ctx.at(
+            MATTER_FILE,
+            path,
+            f"document id {document_id!r} is already used on line {first_lines[document_id]}; "
+            "the engine keeps the first document and this one can never be cited",
+            hint="give every document its own id",
+        )
+
+
+def _near_miss_heading(document: DocumentSource) -> tuple[int, str] | None:
+    """The first line that looks like a section heading but is not one (`###`, `##4.2`).
+
+    A single `# ` title is ordinary Markdown and not a near miss.
+    """
+    for number, line in enumerate(document.lines, start=1):
+        stripped = line.rstrip("\r")
+        if stripped.startswith("##") and not stripped.startswith(HEADING_PREFIX):
+            return number, stripped
+    return None
+
+
+@rule("D004", "document-without-sections", Severity.WARNING)
+def document_without_sections(ctx: LintContext) -> Iterator[Finding]:
+    """A document has no `## ` heading, so it has no citable section.
+
+    What it catches: a Markdown document in which no line starts with `## ` (two
+    hashes and a space). Lines starting with `#`, `###` or `##4.2` are ordinary
+    text to the engine.
+
+    Why it matters: the whole document becomes the single preamble section
+    `<id> §full`. Agents cite clauses by number (`msa §4.2`), and every such
+    citation of this document is invalid and penalised.
+
+    Bad:
+
+    ```markdown
+    <!-- documents/msa.md -->
+    # Master Services Agreement
+    ### 4.2 Use of Data
+    Provider may use Customer Data to train models.
+    ```
+
+    Good:
+
+    ```markdown
+    <!-- documents/msa.md -->
+    # Master Services Agreement
+    ## 4.2 Use of Data
+    Provider may use Customer Data to train models.
+    ```
+    """
+    for document in _parsed_documents(ctx):
+        assert document.parsed is not None
+        if document.parsed.headings:
+            continue
+        hint = f"start each citable section with '{HEADING_PREFIX}<number> <title>'"
+        near_miss = _near_miss_heading(document)
+        if near_miss is not None:
+            hint = (
+                f"line {near_miss[0]} ({near_miss[1][:40]!r}) is not a section heading; "
+                f"sections start with '{HEADING_PREFIX}' (two hashes and a space)"
+            )
+        yield ctx.at_document(
+            document,
+            1,
+            f"document {document.id!r} has no '{HEADING_PREFIX}' heading: its only citable "
+            f"section is '{document.id} §{PREAMBLE_TOKEN}'",
+            hint=hint,
+        )
+
+
+@rule("D005", "empty-heading", Severity.ERROR)
+def empty_heading(ctx: LintContext) -> Iterator[Finding]:
+    """A `## ` heading has no text, which crashes the reference engine.
+
+    What it catches: a line that is `## ` followed only by whitespace.
+
+    Why it matters: the engine takes the first word of a heading as the section
+    token; with no word it raises, so the matter cannot be scored at all.
+
+    Bad:
+
+    ```markdown
+    <!-- documents/msa.md: the heading line is "## " and nothing else -->
+    ##
+    Provider may use Customer Data to train models.
+    ```
+
+    Good:
+
+    ```markdown
+    <!-- documents/msa.md -->
+    ## 4.2 Use of Data
+    Provider may use Customer Data to train models.
+    ```
+    """
+    for document in _parsed_documents(ctx):
+        assert document.parsed is not None
+        for heading in document.parsed.empty_headings:
+            yield ctx.at_document(
+                document,
+                heading.line,
+                "heading has no section token: the reference engine crashes on it",
+                hint="give the heading a number or word (e.g. '## 5 Term') or remove it",
+            )
+
+
+@rule("D006", "duplicate-section-token", Severity.WARNING)
+def duplicate_section_token(ctx: LintContext) -> Iterator[Finding]:
+    """Two headings of a document have the same section token.
+
+    What it catches: a `## ` heading whose token (its first word, trailing dots
+    removed) already opened an earlier section of the same document: `## 3 Fees`
+    then `## 3. Payment`.
+
+    Why it matters: the engine appends the second section's text to the first one
+    and keeps a single `§3`; the second section cannot be cited on its own, and
+    quotes from it verify under the first section's number.
+
+    Bad:
+
+    ```markdown
+    <!-- documents/msa.md -->
+    ## 3 Fees
+    Customer pays monthly.
+    ## 3 Payment Terms
+    Invoices are due in 30 days.
+    ```
+
+    Good:
+
+    ```markdown
+    <!-- documents/msa.md -->
+    ## 3 Fees
+    Customer pays monthly.
+    ## 4 Payment Terms
+    Invoices are due in 30 days.
+    ```
+    """
+    for document in _parsed_documents(ctx):
+        parsed = document.parsed
+        assert parsed is not None
+        for heading in parsed.duplicate_tokens:
+            if heading.token == PREAMBLE_TOKEN:
+                # `full` names the preamble, which exists before any heading.
+                earlier = "names the preamble (the text before the first heading)"
+            else:
+                earlier = f"already opened the section on line {parsed.token_lines.get(heading.token or '', 0)}"
+            yield ctx.at_document(
+                document,
+                heading.line,
+                f"section token {heading.token!r} {earlier}: this section's text is merged "
+                f"into '{document.id} §{heading.token}'",
+                hint="renumber or rename one of the two headings so each section has its own token",
+            )

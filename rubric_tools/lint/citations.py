@@ -1,0 +1,103 @@
+"""Citations written in a rubric (anchors and required citations), resolved the
+way the engine resolves them, with did-you-mean suggestions for the ones that fail."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rubric_tools.lint.context import LintContext
+from rubric_tools.loading.yaml_source import InstancePath
+from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
+
+
+@dataclass(frozen=True)
+class Citation:
+    """A citation written in the rubric: the anchor or a `required_citations` entry."""
+
+    issue_index: int
+    issue_id: str
+    path: InstancePath
+    text: str
+    role: str  # "anchor" or "required citation"
+
+    @property
+    def parts(self) -> tuple[str, str] | None:
+        return split_citation(self.text)
+
+
+def issue_label(issue: Mapping[str, Any], index: int) -> str:
+    return str(issue.get("id", f"#{index + 1}"))
+
+
+def has_anchor(issue: Mapping[str, Any]) -> bool:
+    anchor = issue.get("anchor")
+    return anchor is not None and not (isinstance(anchor, str) and not anchor.strip())
+
+
+def anchor_citations(ctx: LintContext) -> Iterator[Citation]:
+    for index, issue in ctx.raw_issues():
+        if has_anchor(issue):
+            yield Citation(
+                index,
+                issue_label(issue, index),
+                ("issues", index, "anchor"),
+                str(issue["anchor"]),
+                "anchor",
+            )
+
+
+def required_citations(ctx: LintContext) -> Iterator[Citation]:
+    for index, issue in ctx.raw_issues():
+        entries = issue.get("required_citations")
+        for position, entry in enumerate(entries if isinstance(entries, list) else []):
+            # The engine compares str() of each entry, so we do too.
+            yield Citation(
+                index,
+                issue_label(issue, index),
+                ("issues", index, "required_citations", position),
+                str(entry),
+                "required citation",
+            )
+
+
+def resolves(ctx: LintContext, parts: tuple[str, str]) -> bool:
+    return ctx.matter.resolve(*parts) is not None
+
+
+def unloaded_document_ids(ctx: LintContext) -> set[str]:
+    """Listed documents that could not be read: D001/D002/L00x already report them."""
+    loaded = set(ctx.matter.documents)
+    return {d.id for d in ctx.documents if d.parsed is None and d.id not in loaded}
+
+
+def real_citations(ctx: LintContext, document_id: str | None = None) -> list[str]:
+    return [
+        format_citation(doc_id, token)
+        for doc_id, document in ctx.matter.documents.items()
+        if document_id is None or doc_id == document_id
+        for token in document.sections
+    ]
+
+
+def squeeze(citation: str) -> str:
+    """A comparison key that forgives spacing and a missing `§`."""
+    return "".join(citation.replace(SECTION_SIGN, " ").split()).lower()
+
+
+def nearest_citation(citation: str, candidates: list[str]) -> str | None:
+    by_key = {squeeze(c): c for c in candidates}
+    close = difflib.get_close_matches(squeeze(citation), list(by_key), n=1, cutoff=0.6)
+    return by_key[close[0]] if close else None
+
+
+def did_you_mean(citation: str, candidates: list[str]) -> str:
+    nearest = nearest_citation(citation, candidates)
+    if nearest is not None:
+        return f"did you mean {nearest!r}?"
+    if candidates:
+        shown = ", ".join(repr(c) for c in candidates[:6])
+        return f"real sections include {shown}" + (" …" if len(candidates) > 6 else "")
+    return "add the document to matter.yaml's documents, with '## ' section headings"

@@ -1,0 +1,30 @@
+"""The documentation describes what exists: the rule catalogue is generated from the
+docstrings and in sync, and every rule code the prose mentions is a real rule."""
+
+from __future__ import annotations
+
+import re
+
+from rubric_tools.docs import AUTHORING, BEGIN, END, main, render_catalogue
+from rubric_tools.lint import all_rules, find_rule
+from tests.conftest import REPO_ROOT
+
+
+def test_rule_catalogue_is_in_sync() -> None:
+    assert main(["--check"]) == 0, "run `python -m rubric_tools.docs`"
+
+
+def test_catalogue_has_every_rule_with_its_examples() -> None:
+    catalogue = render_catalogue()
+    for rule in all_rules():
+        assert f"#### {rule.code} `{rule.name}`" in catalogue
+        assert "Bad" in rule.doc and "Good" in rule.doc, f"{rule.code} docstring lacks Bad/Good examples"
+
+
+def test_rule_codes_mentioned_in_prose_exist() -> None:
+    text = AUTHORING.read_text(encoding="utf-8")
+    prose = text[: text.index(BEGIN)] + text[text.index(END):]
+    prose += (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    mentioned = set(re.findall(r"\b([ADFGLNPQSV]\d{3})\b", prose))
+    assert mentioned, "the guide should point at rules"
+    assert [code for code in sorted(mentioned) if find_rule(code) is None] == []

@@ -29,7 +29,7 @@ PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
 KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack")
-SEVERITY_NAMES = tuple(severity.value for severity in Severity)
+SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
 KeyPath = tuple[str, ...]
 

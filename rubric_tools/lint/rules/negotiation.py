@@ -3,94 +3,24 @@
 What a settlement is worth is decided by the closing text alone (engine.md §3):
 `settlement_points` × the fraction of `settlement_concepts` present, with the
 settlement gates and the non-negotiable check able to turn it into a critical
-failure. `closing_outcome` evaluates a candidate closing text exactly that way,
-with the scorer's own normalization, concept matching and gates.
+failure. `rubric_tools.lint.plans.closing_outcome` evaluates a candidate closing
+text exactly that way, with the scorer's own concept matching and gates.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.plans import closing_outcome
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE
-from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import Issue, Matter, Position
-from rubric_tools.scoring.text import concept_fraction, normalize
 
-SETTLEMENT_FIELDS = ("settlement_concepts", "settlement_points", "settlement_critical_failure_patterns")
-TOLERANCE = 1e-9
-
-
-@dataclass(frozen=True)
-class ClosingOutcome:
-    """What closing an issue on a given text would score, per the scorer's settle()."""
-
-    points: float
-    missing_concepts: tuple[str, ...]
-    gates_fired: tuple[str, ...]
-    non_negotiable_missing: tuple[str, ...]
-    undecided: bool  # a gate regex is invalid or timed out: no verdict either way
-
-    @property
-    def critical(self) -> bool:
-        return bool(self.gates_fired or self.non_negotiable_missing)
-
-
-def closing_outcome(issue: Issue, closing_text: str) -> ClosingOutcome:
-    text = normalize(closing_text)
-    if issue.settlement_concepts:
-        found, missing = concept_fraction(issue.settlement_concepts, text)
-        points = issue.settlement_points * len(found) / len(issue.settlement_concepts)
-    else:  # the scaffold: any closing text earns full points
-        missing, points = [], issue.settlement_points
-    check = run_gates(issue.settlement_critical_failure_patterns, text)
-    return ClosingOutcome(
-        points=points,
-        missing_concepts=tuple(missing),
-        gates_fired=check.fired,
-        non_negotiable_missing=tuple(missing) if issue.non_negotiable else (),
-        undecided=bool(check.timed_out or check.errors),
-    )
-
-
-def negotiated_issues(matter: Matter) -> Iterator[tuple[Issue, Position]]:
-    """Issues the counterparty negotiates and whose settlement is worth points."""
-    for issue_id, position in matter.positions.items():
-        issue = matter.rubric.issues_by_id.get(issue_id)
-        if issue is not None and issue.settlement_points > 0:
-            yield issue, position
-
-
-@dataclass(frozen=True)
-class SettlePlan:
-    rounds: int
-    how: str
-
-
-def rounds_to_settle(issue: Issue, position: Position) -> SettlePlan | None:
-    """The fewest rounds that close `issue` for its full settlement points.
-
-    Closing on the agent's own language takes `resist_rounds + 1` markups. Accepting
-    counter k (1-based) takes k markups (each serves the next counter) plus the
-    acceptance, and counts only when that counter earns the full points cleanly.
-    None when neither way can earn them.
-    """
-    plans: list[SettlePlan] = []
-    if any(position.accept_concepts):
-        resist = max(position.resist_rounds, 0)
-        plans.append(SettlePlan(resist + 1, f"resist_rounds {resist} + 1"))
-    for number, counter in enumerate(position.counters, start=1):
-        outcome = closing_outcome(issue, counter.text)
-        if outcome.points >= issue.settlement_points - TOLERANCE and not outcome.critical \
-                and not outcome.undecided:
-            plans.append(SettlePlan(number + 1, f"{number} markup{'s' if number > 1 else ''} "
-                                                f"+ accepting counter {number}"))
-            break  # a later counter needs more markups
-    return min(plans, key=lambda plan: plan.rounds) if plans else None
+#: Fields read only when the issue has a position. (Settlement gates on an issue
+#: without one are reported by G009, settlement-gate-without-position.)
+DEAD_WITHOUT_POSITION = ("non_negotiable", "settlement_concepts", "settlement_points")
 
 
 def _positions(ctx: LintContext) -> Iterator[tuple[Any, Mapping[str, Any]]]:
@@ -379,9 +309,9 @@ def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
 def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
     """Settlement fields on an issue the counterparty does not negotiate have no effect.
 
-    What it catches: `non_negotiable: true`, `settlement_concepts`,
-    `settlement_points` or `settlement_critical_failure_patterns` on an issue with no
-    position in `counterparty.yaml` (or in a matter without one).
+    What it catches: `non_negotiable: true`, `settlement_concepts` or
+    `settlement_points` on an issue with no position in `counterparty.yaml` (or in a
+    matter without one). Settlement gates on such an issue are G009's finding.
 
     Why it matters: settlement is scored only for issues with a position, so these
     fields are never read — the settlement points are not even in max_score. Either
@@ -409,7 +339,7 @@ def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
     for index, raw, negotiated in _issues_with_positions(ctx):
         if negotiated:
             continue
-        dead = [key for key in ("non_negotiable", *SETTLEMENT_FIELDS)
+        dead = [key for key in DEAD_WITHOUT_POSITION
                 if key in raw and (key != "non_negotiable" or raw[key] is True)]
         for key in dead:
             yield ctx.at(

@@ -9,18 +9,16 @@ can reach 1.0 — never a guess.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.rules.negotiation import negotiated_issues, rounds_to_settle
 from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.model import Issue
 from rubric_tools.scoring.result import derived_max_score
-from rubric_tools.scoring.text import split_citation
 
 TOLERANCE = 1e-9
 
@@ -291,25 +289,6 @@ def escalation_budget(ctx: LintContext) -> Iterator[Finding]:
             f"{scored} scored escalations cannot all be raised within", "raise the budget or drop an escalation")
 
 
-@dataclass(frozen=True)
-class RoundPlan:
-    total: int
-    terms: list[str]
-
-
-def round_plan(ctx: LintContext) -> RoundPlan:
-    """The fewest negotiation rounds that settle every negotiated issue for full points."""
-    terms: list[str] = []
-    total = 0
-    for issue, position in negotiated_issues(ctx.matter):
-        needed = rounds_to_settle(issue, position)
-        if needed is None:
-            continue  # can never settle for full points: the N rules explain why
-        total += needed.rounds
-        terms.append(f"{issue.id} {needed.rounds} ({needed.how})")
-    return RoundPlan(total, terms)
-
-
 @rule("P007", "negotiation-round-budget", Severity.ERROR)
 def negotiation_round_budget(ctx: LintContext) -> Iterator[Finding]:
     """Settling every negotiated issue needs more rounds than the negotiation budget allows.
@@ -344,38 +323,14 @@ def negotiation_round_budget(ctx: LintContext) -> Iterator[Finding]:
     """
     if not ctx.matter.negotiation_enabled:
         return
-    plan = round_plan(ctx)
+    plan = round_plan(ctx.matter)
     budget = ctx.matter.constraints.maximum_negotiation_rounds
     if plan.total > budget:
         yield _constraint_finding(
             ctx, "maximum_negotiation_rounds",
-            f"settling every negotiated issue needs {' + '.join(plan.terms)} = {plan.total} rounds, more than",
+            f"settling every negotiated issue needs {plan.arithmetic()} rounds, more than",
             f"raise maximum_negotiation_rounds to at least {plan.total}, or lower resist_rounds",
         )
-
-
-def step_plan(ctx: LintContext) -> tuple[int, list[str]]:
-    """The length of a minimal perfect trajectory, with its terms."""
-    rubric, matter = ctx.matter.rubric, ctx.matter
-    # Only the first issue with a given anchor can ever be matched (another rule's finding).
-    matchable = list(rubric.anchors.values())
-    submitted = [i for i in matchable if i.work_product_points - i.redline_points > 0]
-    anchor_documents = sorted({
-        parsed[0] for i in submitted
-        if (parsed := split_citation(i.anchor)) is not None and parsed[0] in matter.documents
-    })
-    redlines = [i for i in matchable if i.redline_points > 0 and i.redline_concepts]
-    terms = [
-        (len(anchor_documents), "read_document (one whole-document read per document holding an anchor"
-         + (f": {', '.join(anchor_documents)})" if anchor_documents else ")")),
-        (_scored([q.points for q in rubric.questions]), "ask_client"),
-        (_scored([e.points for e in rubric.escalations]), "escalate"),
-        (len(submitted), "submit_issue"),
-        (len(redlines), "propose_redline"),
-        (round_plan(ctx).total if matter.negotiation_enabled else 0, "negotiation rounds"),
-        (1, "submit_final"),
-    ]
-    return sum(count for count, _ in terms), [f"{count} {name}" for count, name in terms if count]
 
 
 @rule("P008", "step-budget", Severity.ERROR)
@@ -408,11 +363,11 @@ def step_budget(ctx: LintContext) -> Iterator[Finding]:
       maximum_steps: 20
     ```
     """
-    needed, terms = step_plan(ctx)
+    plan = step_plan(ctx.matter)
     budget = ctx.matter.constraints.maximum_steps
-    if needed > budget:
+    if plan.total > budget:
         yield _constraint_finding(
             ctx, "maximum_steps",
-            f"a minimal perfect trajectory needs {' + '.join(terms)} = {needed} steps, more than",
-            f"raise maximum_steps to at least {needed}",
+            f"a minimal perfect trajectory needs {plan.arithmetic()} steps, more than",
+            f"raise maximum_steps to at least {plan.total}",
         )

@@ -1,124 +1,19 @@
-"""Question and escalation rules (Q0xx): can each item be matched, and does it pay off?
+"""Question and escalation rules (Q001-Q004, Q007, Q008): can each item be matched?
 
-Questions and escalations are matched the same way (engine.md §3): the normalized
-free text is compared with each item in rubric order, over `concepts` then each
-`aliases` list, and the first item with a matching variant wins. These rules reason
-about that matcher statically; the shadowing rules rely on one sound implication:
-if every concept of an earlier variant V is a substring of some concept of a later
-variant W, any text that contains all of W contains all of V, so V always wins.
+The matcher is first-wins in rubric order over non-empty variants (see
+`rubric_tools.lint.match_items`, which also explains why shadowing is sound). The
+rules about the hidden answers the items reveal live in `answers.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
-
-import regex
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.match_items import KINDS, all_items, raw_items, shadow_report
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import HIDDEN_FACTS_FILE, RUBRIC_FILE
-from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.text import normalize
-
-#: rubric list → (hidden_facts key holding its answers, what one item is called)
-KINDS: dict[str, tuple[str, str]] = {
-    "questions": ("client_answers", "question"),
-    "escalations": ("escalation_answers", "escalation"),
-}
-
-#: A leaked sentence must be at least this long (normalized) to count as distinctive:
-#: shorter ones ("Yes, in writing.") recur in any document by coincidence.
-MIN_LEAK_CHARACTERS = 40
-MIN_LEAK_WORDS = 6
-_SENTENCE_END = regex.compile(r"(?<=[.!?;:])\s+")
-
-
-@dataclass(frozen=True)
-class RawVariant:
-    """One variant of an item: its node path and its normalized concepts."""
-
-    path: InstancePath
-    concepts: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        return "concepts" if self.path[-1] == "concepts" else f"aliases[{self.path[-1]}]"
-
-    def shown(self) -> str:
-        return "[" + ", ".join(repr(c) for c in self.concepts) + "]"
-
-
-@dataclass(frozen=True)
-class RawItem:
-    """A question or escalation as written, with where it sits."""
-
-    list_name: str
-    index: int
-    data: Mapping[str, Any]
-
-    @property
-    def path(self) -> InstancePath:
-        return (self.list_name, self.index)
-
-    @property
-    def id(self) -> str | None:
-        value = self.data.get("id")
-        return str(value) if value is not None else None
-
-    @property
-    def kind(self) -> str:
-        return KINDS[self.list_name][1]
-
-    def name(self) -> str:
-        return f"{self.kind} {self.id!r}" if self.id is not None else f"{self.list_name}[{self.index}]"
-
-    def variants(self) -> list[RawVariant]:
-        """`concepts` then every `aliases` list, in the matcher's order."""
-        found: list[RawVariant] = []
-        concepts = self.data.get("concepts")
-        if isinstance(concepts, list):
-            found.append(RawVariant((*self.path, "concepts"), _normalized(concepts)))
-        aliases = self.data.get("aliases")
-        for alias_index, alias in enumerate(aliases if isinstance(aliases, list) else []):
-            if isinstance(alias, list):
-                found.append(RawVariant((*self.path, "aliases", alias_index), _normalized(alias)))
-        return found
-
-    def live_variants(self) -> list[RawVariant]:
-        """The variants that can match at all: the engine skips empty ones."""
-        return [v for v in self.variants() if v.concepts]
-
-
-def _normalized(concepts: list[Any]) -> tuple[str, ...]:
-    return tuple(normalize(str(concept)) for concept in concepts)
-
-
-def raw_items(ctx: LintContext, list_name: str) -> list[RawItem]:
-    entries = ctx.rubric_data.get(list_name)
-    return [RawItem(list_name, i, e) for i, e in enumerate(entries if isinstance(entries, list) else [])
-            if isinstance(e, Mapping)]
-
-
-def all_items(ctx: LintContext) -> Iterator[RawItem]:
-    for list_name in KINDS:
-        yield from raw_items(ctx, list_name)
-
-
-def shadows(earlier: tuple[str, ...], later: tuple[str, ...]) -> bool:
-    """Whether any text matching `later` also matches `earlier` (both non-empty)."""
-    return bool(earlier) and bool(later) and all(any(e in w for w in later) for e in earlier)
-
-
-def shadowing_of(items: list[RawItem], position: int, variant: RawVariant) -> tuple[RawItem, RawVariant] | None:
-    """The first earlier item variant that always wins over `variant`, if any."""
-    for earlier in items[:position]:
-        for candidate in earlier.live_variants():
-            if shadows(candidate.concepts, variant.concepts):
-                return earlier, candidate
-    return None
+from rubric_tools.loading.matter import RUBRIC_FILE
 
 
 @rule("Q001", "missing-concepts", Severity.ERROR)
@@ -297,118 +192,6 @@ def duplicate_item_id(ctx: LintContext) -> Iterator[Finding]:
                 first_index[item.id] = item.index
 
 
-def _answers(ctx: LintContext, key: str) -> Mapping[Any, Any]:
-    answers = ctx.hidden_facts_data.get(key)
-    return answers if isinstance(answers, Mapping) else {}
-
-
-def _hidden_facts_loaded(ctx: LintContext) -> bool:
-    # A missing or broken hidden_facts.yaml is the load rules' finding, not one per item.
-    return isinstance(ctx.data(HIDDEN_FACTS_FILE), Mapping)
-
-
-@rule("Q005", "missing-hidden-answer", Severity.ERROR)
-def missing_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
-    """A question or escalation has no hidden answer to reveal when it is matched.
-
-    What it catches: a question id with no entry in `hidden_facts.yaml`'s
-    `client_answers`, or an escalation id with none in `escalation_answers` (a blank
-    answer counts as none).
-
-    Why it matters: a matched question exists to hand the agent a fact it can only
-    learn by asking; without an answer the agent earns the points and learns nothing,
-    so the issue that depends on the fact cannot be worked out. Usually an id was
-    renamed on one side only.
-
-    Bad:
-
-    ```yaml
-    # rubric.yaml
-    questions:
-      - id: q_backup_region
-        concepts: ["backup", "region"]
-    # hidden_facts.yaml
-    client_answers:
-      q_backup_location: Backups must stay in the primary region.
-    ```
-
-    Good:
-
-    ```yaml
-    # hidden_facts.yaml
-    client_answers:
-      q_backup_region: Backups must stay in the primary region.
-    ```
-    """
-    if not _hidden_facts_loaded(ctx):
-        return
-    for list_name, (answers_key, _) in KINDS.items():
-        answers = _answers(ctx, answers_key)
-        for item in raw_items(ctx, list_name):
-            if item.id is None:
-                continue
-            answer = answers.get(item.id)
-            if answer is not None and str(answer).strip():
-                continue
-            yield ctx.at(
-                RUBRIC_FILE, (*item.path, "id"),
-                f"{item.name()} has no answer in hidden_facts.yaml {answers_key}",
-                hint=f"add {answers_key}.{item.id} to hidden_facts.yaml",
-            )
-
-
-@rule("Q006", "orphan-hidden-answer", Severity.WARNING)
-def orphan_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
-    """A hidden answer belongs to no question or escalation, so no agent can obtain it.
-
-    What it catches: a key of `client_answers` that is not the id of a rubric
-    question, or a key of `escalation_answers` that is not the id of an escalation.
-
-    Why it matters: an answer is revealed only when its item is matched. An orphan is
-    either leftover text or — more often — the answer to an item whose id was renamed,
-    so the fact the matter depends on never reaches the agent.
-
-    Bad:
-
-    ```yaml
-    client_answers:
-      q_backup_location: Backups must stay in the primary region.   # no such question
-    ```
-
-    Good:
-
-    ```yaml
-    client_answers:
-      q_backup_region: Backups must stay in the primary region.
-    ```
-    """
-    for list_name, (answers_key, kind) in KINDS.items():
-        ids = {item.id for item in raw_items(ctx, list_name)}
-        for key in _answers(ctx, answers_key):
-            if str(key) in ids:
-                continue
-            yield ctx.at(
-                HIDDEN_FACTS_FILE, (answers_key, key),
-                f"{answers_key} entry {str(key)!r} matches no rubric {kind} id: no agent can ever receive it",
-                key=True,
-                hint=f"rename it to the id of the {kind} it answers, or delete it",
-            )
-
-
-def _shadow_report(ctx: LintContext) -> Iterator[tuple[RawItem, list[tuple[RawVariant, RawItem, RawVariant]]]]:
-    """Every item with its shadowed variants (and what shadows each)."""
-    for list_name in KINDS:
-        items = raw_items(ctx, list_name)
-        for position, item in enumerate(items):
-            shadowed = []
-            for variant in item.live_variants():
-                winner = shadowing_of(items, position, variant)
-                if winner is not None:
-                    shadowed.append((variant, *winner))
-            if shadowed:
-                yield item, shadowed
-
-
 @rule("Q007", "shadowed-variant", Severity.WARNING)
 def shadowed_variant(ctx: LintContext) -> Iterator[Finding]:
     """A variant of a question or escalation can never match: an earlier item always wins.
@@ -447,7 +230,7 @@ def shadowed_variant(ctx: LintContext) -> Iterator[Finding]:
         concepts: ["backup"]
     ```
     """
-    for item, shadowed in _shadow_report(ctx):
+    for item, shadowed in shadow_report(ctx):
         if len(shadowed) == len(item.live_variants()):
             continue  # the whole item is unreachable: Q008's finding
         for variant, winner, winning_variant in shadowed:
@@ -491,7 +274,7 @@ def unreachable_item(ctx: LintContext) -> Iterator[Finding]:
         concepts: ["credit"]
     ```
     """
-    for item, shadowed in _shadow_report(ctx):
+    for item, shadowed in shadow_report(ctx):
         if len(shadowed) != len(item.live_variants()):
             continue
         winners = sorted({winner.name() for _, winner, _ in shadowed})
@@ -501,63 +284,3 @@ def unreachable_item(ctx: LintContext) -> Iterator[Finding]:
             f"{', '.join(winners)}, which come{'s' if len(winners) == 1 else ''} first",
             hint="move this item above the items that shadow it, or give it distinguishing concepts",
         )
-
-
-def distinctive_passages(answer: str) -> list[str]:
-    """The normalized answer if long enough, else its distinctive sentences."""
-    normalized = normalize(answer)
-    passages = [s.strip() for s in _SENTENCE_END.split(normalized)]
-    if len(passages) > 1:
-        passages.insert(0, normalized)
-    return [p.rstrip(".!?;:") for p in passages
-            if len(p) >= MIN_LEAK_CHARACTERS and len(p.split()) >= MIN_LEAK_WORDS]
-
-
-@rule("Q009", "answer-in-documents", Severity.WARNING)
-def answer_in_documents(ctx: LintContext) -> Iterator[Finding]:
-    """A hidden answer is printed in a matter document, so asking is not needed to learn it.
-
-    What it catches: a `client_answers` or `escalation_answers` entry whose text — the
-    whole answer or one of its distinctive sentences (at least 40 characters and six
-    words) — appears verbatim in a document, after the engine's normalization
-    (lowercase, whitespace folded).
-
-    Why it matters: hidden facts test whether the agent knows to ask. A fact the
-    agent can read in the documents rewards reading, not asking, and makes the
-    question's points free for an agent that never asks anything.
-
-    Bad:
-
-    ```yaml
-    # documents/hosting.md says: "Backups must stay in the same region as the primary data."
-    client_answers:
-      q_backup_region: Backups must stay in the same region as the primary data.
-    ```
-
-    Good:
-
-    ```yaml
-    client_answers:
-      q_backup_region: >-
-        Our regulator told us last spring that backups may not leave the EU region.
-    ```
-    """
-    documents = [(d, normalize(d.text)) for d in ctx.documents if d.text is not None]
-    if not documents:
-        return
-    for answers_key, _ in KINDS.values():
-        for key, answer in _answers(ctx, answers_key).items():
-            if not isinstance(answer, str):
-                continue
-            leak = next(((passage, document) for passage in distinctive_passages(answer)
-                         for document, text in documents if passage in text), None)
-            if leak is None:
-                continue
-            passage, document = leak
-            shown = passage if len(passage) <= 80 else passage[:77] + "..."
-            yield ctx.at(
-                HIDDEN_FACTS_FILE, (answers_key, key),
-                f"{answers_key}.{key} is printed verbatim in document {document.id!r} "
-                f"({document.path_text}): {shown!r}",
-                hint="keep the fact out of the documents, or reword the answer so asking adds something",
-            )

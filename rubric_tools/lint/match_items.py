@@ -76,6 +76,11 @@ class RawItem:
                 found.append(RawVariant((*self.path, "aliases", alias_index), _normalized(alias)))
         return found
 
+    def malformed(self) -> bool:
+        """`concepts` or `aliases` of the wrong type: the schema rules report it, and what
+        the engine would make of it is not ours to guess."""
+        return any(key in self.data and not isinstance(self.data[key], list) for key in ("concepts", "aliases"))
+
     def live_variants(self) -> list[RawVariant]:
         """The variants that can match at all: the engine skips empty ones."""
         return [v for v in self.variants() if v.concepts]

@@ -141,7 +141,9 @@ def step_plan(matter: Matter) -> Plan:
         (sum(1 for e in rubric.escalations if e.points > 0), "escalate"),
         (len(submitted), "submit_issue"),
         (len(redlines), "propose_redline"),
-        (round_plan(matter).total if matter.negotiation_enabled else 0, "negotiation rounds"),
+        (round_plan(matter).total if matter.negotiation_enabled else 0, "negotiation round"),
         (1, "submit_final"),
     ]
-    return Plan(sum(count for count, _ in counts), tuple(f"{count} {name}" for count, name in counts if count))
+    terms = tuple(f"{count} {name}{'s' if name == 'negotiation round' and count > 1 else ''}"
+                  for count, name in counts if count)
+    return Plan(sum(count for count, _ in counts), terms)

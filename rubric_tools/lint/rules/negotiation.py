@@ -112,9 +112,10 @@ def missing_accept_concepts(ctx: LintContext) -> Iterator[Finding]:
         variants = position.get("accept_concepts")
         if not isinstance(variants, list) or not variants:
             present = "accept_concepts" in position
+            what = "an empty accept_concepts" if present else "no accept_concepts"
             yield ctx.at(
                 COUNTERPARTY_FILE, ("positions", key, "accept_concepts") if present else ("positions", key),
-                f"position {str(key)!r} has no accept_concepts: the agent's language can never close it",
+                f"position {str(key)!r} has {what}: the agent's language can never close it",
                 key=True,
                 hint='add the concept lists the counterparty accepts, e.g. accept_concepts: [["service credit"]]',
             )
@@ -156,9 +157,10 @@ def missing_reject_message(ctx: LintContext) -> Iterator[Finding]:
     for key, position in _positions(ctx):
         if _blank(position.get("reject_message")):
             present = "reject_message" in position
+            what = "a blank reject_message" if present else "no reject_message"
             yield ctx.at(
                 COUNTERPARTY_FILE, ("positions", key, "reject_message") if present else ("positions", key),
-                f"position {str(key)!r} has no reject_message: a rejected markup gets an empty reply",
+                f"position {str(key)!r} has {what}: a markup refused after the last counter gets an empty reply",
                 key=True,
                 hint="add reject_message: the counterparty's final refusal, in its own words",
             )
@@ -218,8 +220,10 @@ def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[int, Mapping[str,
 
 
 def _has_concepts(raw: Mapping[str, Any]) -> bool:
+    """True unless settlement_concepts is absent or empty. A value of the wrong type is
+    the schema rules' finding, so it is not reported again as missing here."""
     concepts = raw.get("settlement_concepts")
-    return isinstance(concepts, list) and bool(concepts)
+    return bool(concepts) if isinstance(concepts, list) or concepts is None else True
 
 
 @rule("N005", "settlement-scaffold", Severity.WARNING)

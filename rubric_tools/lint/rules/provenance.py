@@ -59,10 +59,10 @@ def not_synthetic(ctx: LintContext) -> Iterator[Finding]:
     value = provenance.get("synthetic")
     if value is True:
         return
-    shown = "missing" if "synthetic" not in provenance else f"{value!r}"
+    shown = "missing" if "synthetic" not in provenance else f"{value!r}, not true"
     yield ctx.at(
         MATTER_FILE, ("provenance", "synthetic"),
-        f"provenance.synthetic is {shown}, not true: the matter is not attested as invented material",
+        f"provenance.synthetic is {shown}: the matter is not attested as invented material",
         hint="set synthetic: true once every document and fact is invented",
     )
 

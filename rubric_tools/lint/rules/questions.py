@@ -46,7 +46,7 @@ def missing_concepts(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for item in all_items(ctx):
-        if item.live_variants():
+        if item.live_variants() or item.malformed():
             continue
         key = "concepts" if "concepts" in item.data else "id"
         yield ctx.at(
@@ -89,7 +89,7 @@ def aliases_without_concepts(ctx: LintContext) -> Iterator[Finding]:
     """
     for item in all_items(ctx):
         concepts = item.data.get("concepts")
-        if isinstance(concepts, list) and concepts or not item.live_variants():
+        if isinstance(concepts, list) and concepts or not item.live_variants() or item.malformed():
             continue
         present = "concepts" in item.data
         yield ctx.at(

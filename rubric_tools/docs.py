@@ -25,6 +25,7 @@ FAMILY_TITLES = {
     "anchors": "Anchors and citations",
     "gates": "Gates",
     "questions": "Questions and escalations",
+    "answers": "Hidden answers",
     "points": "Points and max_score",
     "reachability": "Reachability",
     "negotiation": "Negotiation",
@@ -34,8 +35,14 @@ FAMILY_TITLES = {
 
 
 def _demote_headings(doc: str) -> str:
-    """Docstring headings must sit below the rule's own heading level."""
-    return "\n".join(f"#####{line}" if line.startswith("#") else line for line in doc.splitlines())
+    """Docstring headings must sit below the rule's own heading level; `#` lines inside
+    fenced examples are YAML comments and stay as they are."""
+    lines, fenced = [], False
+    for line in doc.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        lines.append(f"#####{line}" if line.startswith("#") and not fenced else line)
+    return "\n".join(lines)
 
 
 def _rule_section(rule: Rule) -> str:

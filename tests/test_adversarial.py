@@ -168,7 +168,7 @@ CAP_FULL = dict(
 TRAINING_QUOTE = {"citation": "msa §4.2",
                   "text": "perpetual and irrevocable license to host, copy, analyze"}
 CAP_QUOTE = {"citation": "msa §10.2",
-             "text": "will not exceed the Fees paid by Customer to Provider in the six (6) months"}
+             "text": "is limited to the Fees Customer paid Provider during the six (6) months"}
 
 GOOD_NOTICE = ("Provider shall notify Customer of any Security Incident without undue delay and in any "
                "event within 48 hours after Provider becomes aware of it.")

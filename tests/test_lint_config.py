@@ -58,7 +58,7 @@ def test_rubric_toml_beats_pyproject_in_the_same_folder(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", '[tool.rubric]\nselect = ["Z901"]\n')
     rubric = write(tmp_path / "rubric.toml", 'select = ["Z902"]\n')
     assert find_config_file(tmp_path) == rubric
-    assert resolve_config([tmp_path]).select == ("Z902",)
+    assert resolve_config([tmp_path], cwd=tmp_path).select == ("Z902",)
 
 
 def test_pyproject_without_tool_rubric_is_skipped(tmp_path: Path) -> None:
@@ -71,20 +71,29 @@ def test_the_nearest_configuration_wins(tmp_path: Path) -> None:
     write(tmp_path / "rubric.toml", 'select = ["Z901"]\n')
     nearer = write(tmp_path / "sub" / "pyproject.toml", '[tool.rubric]\nselect = ["Z902"]\n')
     assert find_config_file(tmp_path / "sub" / "m") == nearer
-    assert resolve_config([tmp_path / "sub" / "m"]).source == nearer
+    assert resolve_config([tmp_path / "sub" / "m"], cwd=tmp_path).source == nearer
 
 
 def test_discovery_starts_where_all_linted_paths_meet(tmp_path: Path) -> None:
     write(tmp_path / "rubric.toml", 'select = ["Z901"]\n')
     write(tmp_path / "a" / "rubric.toml", 'select = ["Z902"]\n')
     (tmp_path / "b").mkdir()
-    assert resolve_config([tmp_path / "a", tmp_path / "b"]).select == ("Z901",)
-    assert resolve_config([tmp_path / "a" / "m1", tmp_path / "a" / "m2"]).select == ("Z902",)
+    assert resolve_config([tmp_path / "a", tmp_path / "b"], cwd=tmp_path).select == ("Z901",)
+    assert resolve_config([tmp_path / "a" / "m1", tmp_path / "a" / "m2"], cwd=tmp_path).select == ("Z902",)
 
 
 def test_no_configuration_anywhere_gives_the_defaults(tmp_path: Path) -> None:
-    config = resolve_config([tmp_path])
+    config = resolve_config([tmp_path], cwd=tmp_path)
     assert config.source is None and config.select == () and config.fail_level is Severity.ERROR
+
+
+def test_paths_without_configuration_fall_back_to_the_working_directory(tmp_path: Path) -> None:
+    project = write(tmp_path / "project" / "rubric.toml", 'select = ["Z903"]\n')
+    elsewhere = tmp_path / "corpus" / "matters"
+    elsewhere.mkdir(parents=True)
+    assert resolve_config([elsewhere], cwd=project.parent).source == project
+    own = write(tmp_path / "corpus" / "rubric.toml", 'select = ["Z901"]\n')
+    assert resolve_config([elsewhere], cwd=project.parent).source == own  # the paths' own config wins
 
 
 # --------------------------------------------------------------------------- reading
@@ -240,7 +249,7 @@ def test_unknown_rule_on_the_command_line_is_an_error_without_a_file() -> None:
 def codes(project: Path, config_text: str, *, fail_level: Severity | None = None) -> tuple[int, list[tuple[str, str]]]:
     """Lint `matters` with `config_text` as rubric.toml: exit code and (code, severity) found."""
     write(project / "rubric.toml", config_text)
-    config = apply_overrides(resolve_config([project / "matters"]), fail_level=fail_level)
+    config = apply_overrides(resolve_config([project / "matters"], cwd=project), fail_level=fail_level)
     report = lint_paths([project / "matters"], config)
     return report.exit_code, [(d.code, d.severity.value) for d in report.diagnostics]
 

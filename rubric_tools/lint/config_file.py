@@ -3,7 +3,10 @@
 The settings live in `[tool.rubric]` of a `pyproject.toml`, or at the top level of a
 `rubric.toml`. Discovery walks upward from the linted path; the first folder that has
 either wins, `rubric.toml` beating `pyproject.toml` in the same folder, and a
-`pyproject.toml` without `[tool.rubric]` is skipped. `--config FILE` bypasses discovery.
+`pyproject.toml` without `[tool.rubric]` is skipped. When nothing is found above the
+linted paths, the configuration found upward from the working directory applies (as in
+ruff, so a project's settings also cover matters linted from outside it).
+`--config FILE` bypasses discovery.
 
 Every mistake in a configuration file is a `ConfigError` carrying the file and line,
 so the command line can stop with exit code 2 and a message that points at the key.
@@ -158,22 +161,17 @@ def _selector_rules(selector: str, rules: Sequence[Rule]) -> tuple[list[Rule], i
     return [], 0
 
 
-def check_selectors(
-    values: Any, key: str, rules: Sequence[Rule], settings: _Settings
-) -> tuple[str, ...]:
+def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Settings) -> tuple[str, ...]:
     """Validate a `select`/`ignore` list: every entry must name at least one rule."""
     if not isinstance(values, list):
         raise settings.error(f"'{key}' must be a list of rule codes, prefixes or names", (key,))
     checked: list[str] = []
     for value in values:
         if not isinstance(value, str) or not value.strip():
-            raise settings.error(
-                f"'{key}' entries must be non-empty strings, got {value!r}", (key,)
-            )
+            raise settings.error(f"'{key}' entries must be non-empty strings, got {value!r}", (key,))
         if not _selector_rules(value, rules)[0]:
             raise settings.error(
-                f"unknown rule code, prefix or name {value!r} in '{key}'"
-                + _suggest(value.strip(), _rule_words(rules)),
+                f"unknown rule code, prefix or name {value!r} in '{key}'" + _suggest(value.strip(), _rule_words(rules)),
                 (key,),
                 value,
             )
@@ -185,17 +183,13 @@ def _severity_value(value: Any, settings: _Settings, key: KeyPath) -> Severity:
     if isinstance(value, str) and value in SEVERITY_NAMES:
         return Severity(value)
     hint = _suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
-    raise settings.error(
-        f"'{'.'.join(key)}' must be one of {', '.join(SEVERITY_NAMES)}, got {value!r}{hint}", key
-    )
+    raise settings.error(f"'{'.'.join(key)}' must be one of {', '.join(SEVERITY_NAMES)}, got {value!r}{hint}", key)
 
 
 def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> dict[str, Severity]:
     """Map every rule named by a key to its severity; the most specific key wins."""
     if not isinstance(value, Mapping):
-        raise settings.error(
-            '\'severity\' must be a table of rule = "error"|"warning"|"info"', ("severity",)
-        )
+        raise settings.error('\'severity\' must be a table of rule = "error"|"warning"|"info"', ("severity",))
     chosen: dict[str, tuple[int, Severity]] = {}
     for selector, level in value.items():
         key = ("severity", str(selector))
@@ -239,22 +233,16 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
     if "severity" in table:
         config = replace(config, severity=_severity_table(table["severity"], rules, settings))
     if "fail-level" in table:
-        config = replace(
-            config, fail_level=_severity_value(table["fail-level"], settings, ("fail-level",))
-        )
+        config = replace(config, fail_level=_severity_value(table["fail-level"], settings, ("fail-level",)))
     if "canary" in table:
         if not isinstance(table["canary"], str):
             raise settings.error("'canary' must be a string", ("canary",))
         config = replace(config, canary=table["canary"])
     if "matter-dirs" in table:
-        config = replace(
-            config, matter_dirs=_string_list(table["matter-dirs"], "matter-dirs", settings)
-        )
+        config = replace(config, matter_dirs=_string_list(table["matter-dirs"], "matter-dirs", settings))
     if "attack" in table:
         if not isinstance(table["attack"], Mapping):
-            raise settings.error(
-                "'attack' must be a table (it holds `rubric attack` settings)", ("attack",)
-            )
+            raise settings.error("'attack' must be a table (it holds `rubric attack` settings)", ("attack",))
         config = replace(config, attack=dict(table["attack"]))
     return config
 
@@ -272,9 +260,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], TomlKeyLines]:
     except tomllib.TOMLDecodeError as exc:
         position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
         message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise ConfigError(
-            f"invalid TOML: {message}", path, int(position.group(1)) if position else None
-        ) from exc
+        raise ConfigError(f"invalid TOML: {message}", path, int(position.group(1)) if position else None) from exc
     return data, TomlKeyLines(text)
 
 
@@ -341,9 +327,7 @@ def discovery_start(paths: Sequence[Path], cwd: Path) -> Path:
     return Path(os.path.normpath(os.path.commonpath(absolute)))
 
 
-def resolve_config(
-    paths: Sequence[Path], config_file: Path | None = None, cwd: Path | None = None
-) -> LintConfig:
+def resolve_config(paths: Sequence[Path], config_file: Path | None = None, cwd: Path | None = None) -> LintConfig:
     """The configuration for linting `paths`: `config_file` if given, else discovered."""
     cwd = cwd or Path.cwd()
     if config_file is not None:
@@ -352,6 +336,8 @@ def resolve_config(
             raise ConfigError(f"configuration file {config_file} does not exist")
         return load_config_file(explicit)
     found = find_config_file(discovery_start(paths, cwd))
+    if found is None and paths:
+        found = find_config_file(cwd)
     return load_config_file(found) if found is not None else LintConfig()
 
 
@@ -372,9 +358,7 @@ def apply_overrides(
         config = replace(config, select=check_selectors(cli_select, "--select", rules, settings))
     if cli_ignore:
         settings = _Settings({}, None, None, ())
-        config = replace(
-            config, ignore=config.ignore + check_selectors(cli_ignore, "--ignore", rules, settings)
-        )
+        config = replace(config, ignore=config.ignore + check_selectors(cli_ignore, "--ignore", rules, settings))
     if fail_level is not None:
         config = replace(config, fail_level=fail_level)
     return config

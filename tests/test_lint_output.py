@@ -117,6 +117,9 @@ def test_colour_changes_nothing_but_the_escape_codes(project: Path) -> None:
     coloured = render_full(report, color=True, cwd=project)
     assert ANSI.search(coloured)
     assert ANSI.sub("", coloured) == render_full(report, color=False, cwd=project)
+    source_line = next(line for line in coloured.split("\n") if "severity: urgent" in line)
+    # Only the gutter is coloured: the source text comes after the last escape code.
+    assert ANSI.split(source_line)[-1] == "    severity: urgent"
 
 
 def test_clean_run_says_all_checks_passed(project: Path) -> None:

@@ -48,29 +48,31 @@ def diagnostic_header(diagnostic: Diagnostic, cwd: Path | None, *, with_name: bo
     return header
 
 
-def _print_diagnostic(
-    console: Console, diagnostic: Diagnostic, sources: SourceLines, cwd: Path | None
-) -> None:
+def _gutter(text: str) -> Text:
+    """A line that starts with the blue gutter; what is appended keeps its own style
+    (a Text's own style would colour the whole line, source text included)."""
+    line = Text()
+    line.append(text, style="blue")
+    return line
+
+
+def _print_diagnostic(console: Console, diagnostic: Diagnostic, sources: SourceLines, cwd: Path | None) -> None:
     console.print(diagnostic_header(diagnostic, cwd))
     snippet = make_snippet(sources.lines(diagnostic.file), diagnostic.span)
     gutter_width = len(str(snippet.line_number)) if snippet else 1
-    blank_gutter = Text(" " * (gutter_width + 1) + "|", style="blue")
+    pad = " " * (gutter_width + 1)
     if snippet is not None:
-        console.print(blank_gutter)
-        console.print(
-            Text(f"{snippet.line_number:>{gutter_width}} | ", style="blue") + Text(snippet.text)
-        )
-        carets = Text(" " * (gutter_width + 1) + "| ", style="blue")
-        carets.append(" " * snippet.caret_start)
+        console.print(_gutter(pad + "|"))
+        console.print(_gutter(f"{snippet.line_number:>{gutter_width}} | ").append(snippet.text))
+        carets = _gutter(pad + "| ").append(" " * snippet.caret_start)
         carets.append(
             "^" * snippet.caret_width + f" {diagnostic.code}",
             style=SEVERITY_STYLE[diagnostic.severity],
         )
         console.print(carets)
-        console.print(blank_gutter)
+        console.print(_gutter(pad + "|"))
     if diagnostic.fix_hint:
-        hint = Text(" " * (gutter_width + 1) + "= ", style="blue")
-        hint.append("help", style="bold cyan")
+        hint = _gutter(pad + "= ").append("help", style="bold cyan")
         hint.append(f": {printable(diagnostic.fix_hint)}")
         console.print(hint)
     console.print()

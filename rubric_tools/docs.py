@@ -24,6 +24,7 @@ FAMILY_TITLES = {
     "documents": "Documents",
     "anchors": "Anchors and citations",
     "gates": "Gates",
+    "regexes": "Gate regexes",
     "questions": "Questions and escalations",
     "answers": "Hidden answers",
     "points": "Points and max_score",

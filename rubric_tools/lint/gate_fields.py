@@ -1,0 +1,132 @@
+"""Helpers shared by the gate rules: the regex-valued fields of a gate entry, why a
+regex does not compile, and where a character of a YAML scalar sits in the file."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from rubric_tools.diagnostics import Span
+from rubric_tools.lint.context import GateEntry, LintContext
+from rubric_tools.loading.yaml_source import InstancePath, YamlSource
+from rubric_tools.scoring.gates import GateError, compile_pattern
+
+#: Every key a structured gate may carry (engine.md §4); anything else is an error.
+GATE_KEYS = ("pattern", "negation_guard", "negation_scope", "require_context", "exclude_context")
+NEGATION_SCOPES = ("span", "before")
+REGEX_KEYS = ("pattern", "require_context", "exclude_context")
+
+#: Which concepts describe the correct answer on each gate list's surface.
+SURFACE_CONCEPTS = {
+    "critical_failure_patterns": "required_concepts",
+    "redline_critical_failure_patterns": "redline_concepts",
+    "settlement_critical_failure_patterns": "settlement_concepts",
+}
+
+
+@dataclass(frozen=True)
+class RegexField:
+    """One regex of a gate: its pattern or one of its context regexes."""
+
+    entry: GateEntry
+    key: str  # "pattern", "require_context" or "exclude_context"
+    path: InstancePath
+    text: str
+
+
+def describe(entry: GateEntry) -> str:
+    """How a finding names a gate: its list, its index and its issue."""
+    return f"{entry.list_name}[{entry.entry_index}] of issue {str(entry.issue.get('id', '?'))!r}"
+
+
+def kind_of(value: object) -> str:
+    """A YAML author's name for the type of `value`."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return "a string" if isinstance(value, str) else type(value).__name__
+
+
+def pattern_path(entry: GateEntry) -> InstancePath:
+    """Where the gate's pattern is written: the entry itself, or its `pattern` key."""
+    return (*entry.path, "pattern") if isinstance(entry.entry, Mapping) else entry.path
+
+
+def regex_fields(entry: GateEntry) -> Iterator[RegexField]:
+    """The string regexes of a gate entry (non-strings are other rules' business)."""
+    if isinstance(entry.entry, str):
+        yield RegexField(entry, "pattern", entry.path, entry.entry)
+        return
+    if not isinstance(entry.entry, Mapping):
+        return
+    for key in REGEX_KEYS:
+        value = entry.entry.get(key)
+        # An empty context regex is skipped by the engine; an empty pattern is not.
+        if isinstance(value, str) and (value or key == "pattern"):
+            yield RegexField(entry, key, (*entry.path, key), value)
+
+
+def valid_regex_fields(ctx: LintContext) -> Iterator[RegexField]:
+    """Every regex of every gate that compiles (G003 reports the others)."""
+    for entry in ctx.gate_entries():
+        for field in regex_fields(entry):
+            if regex_problem(field.text) is None:
+                yield field
+
+
+@dataclass(frozen=True)
+class RegexProblem:
+    message: str
+    position: int | None  # 0-based index into the pattern, when the error has one
+
+
+def regex_problem(pattern: str) -> RegexProblem | None:
+    """Why `pattern` does not compile, for the reference engine (`re`) or the scorer."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # FutureWarnings about set syntax are not errors
+        try:
+            re.compile(pattern, re.IGNORECASE)
+        except re.error as exc:
+            return RegexProblem(exc.msg, exc.pos)
+        except (RecursionError, OverflowError, ValueError) as exc:
+            return RegexProblem(str(exc) or type(exc).__name__, None)
+    try:
+        compile_pattern(pattern)
+    except GateError as exc:
+        cause = exc.__cause__
+        position = getattr(cause, "pos", None)
+        return RegexProblem(exc.message, position if isinstance(position, int) else None)
+    return None
+
+
+def scalar_character_span(source: YamlSource, path: InstancePath, value: str, index: int) -> Span | None:
+    """The span of character `index` of the string scalar at `path`, or None.
+
+    Only exact when the scalar sits on one line and is written without escapes
+    (plain, or quoted with nothing to unescape): then its source text is the value
+    itself, after the opening quote.
+    """
+    position = source.positions.get(path)
+    if position is None or position.value.line != position.value.end_line:
+        return None
+    span = position.value
+    if not 0 < span.line <= len(source.lines):
+        return None
+    written = source.lines[span.line - 1][span.column - 1 : span.end_column - 1]
+    if written == value:
+        offset = 0
+    elif len(written) >= 2 and written[0] == written[-1] and written[0] in "'\"" and written[1:-1] == value:
+        offset = 1
+    else:
+        return None
+    column = span.column + offset + min(max(index, 0), max(len(value) - 1, 0))
+    return Span.point(span.line, column)

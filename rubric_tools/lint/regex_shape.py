@@ -1,0 +1,379 @@
+"""Static shape analysis of gate regexes, for the gate lint rules.
+
+We reason on the parse tree of Python's `re`, because `re` is what the reference
+engine compiles gates with: a pattern is only as safe as the engine that runs it.
+(The scorer's `regex` package survives shapes such as `(a+)+` that hang `re`, so
+timing the scorer would miss exactly the patterns that matter.)
+
+Two questions are answered here:
+
+- `unnormalized_requirement`: can the pattern only match text that normalization
+  has removed (a newline, a tab, two whitespace characters in a row)?
+- `backtracking_risk`: does an unbounded repeat contain a part that can split the
+  same text in many ways (`(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`)?
+
+Both answers are conservative: when the tree holds something we cannot reason
+about (a back-reference, a lookaround body), we assume the harmless case.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from re import _constants as sre  # type: ignore[attr-defined]
+from re import _parser as sre_parse  # type: ignore[attr-defined]
+from typing import Any
+
+Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
+
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
+#: Outer repeats allowing fewer iterations than this cannot blow up badly.
+OUTER_REPEAT_THRESHOLD = 5
+
+#: Characters used to decide whether two character sets overlap: every class a
+#: gate is likely to use has a member here (letters, digits, punctuation, spaces,
+#: the typographic quotes and section sign of legal text).
+_SAMPLE = frozenset(string.printable + "§’‘“”—–éÉßø\u00a0")
+
+_CATEGORY_CLASSES = {
+    sre.CATEGORY_DIGIT: r"\d",
+    sre.CATEGORY_NOT_DIGIT: r"\D",
+    sre.CATEGORY_SPACE: r"\s",
+    sre.CATEGORY_NOT_SPACE: r"\S",
+    sre.CATEGORY_WORD: r"\w",
+    sre.CATEGORY_NOT_WORD: r"\W",
+}
+
+
+def parse(pattern: str) -> Any | None:
+    """The `re` parse tree of `pattern` (compiled IGNORECASE, as the engine does), or None."""
+    try:
+        return sre_parse.parse(pattern, re.IGNORECASE)
+    except (re.error, RecursionError, OverflowError, ValueError, TypeError):
+        return None
+
+
+# ------------------------------------------------------------ character sets
+
+
+def _case_variants(char: str) -> set[str]:
+    # Gates are compiled IGNORECASE, so a literal matches every case of itself.
+    return {char, char.lower(), char.upper()}
+
+
+def _category_matches(category: Any, char: str) -> bool:
+    cls = _CATEGORY_CLASSES.get(category)
+    return bool(cls and re.fullmatch(cls, char))
+
+
+def _class_member_matches(op: Any, av: Any, char: str) -> bool:
+    variants = _case_variants(char)
+    if op is sre.LITERAL:
+        return chr(av) in variants
+    if op is sre.RANGE:
+        low, high = av
+        return any(len(v) == 1 and low <= ord(v) <= high for v in variants)
+    if op is sre.CATEGORY:
+        return _category_matches(av, char)
+    return False
+
+
+def _single_char_matches(op: Any, av: Any, char: str) -> bool | None:
+    """Whether a one-character item matches `char`; None when `op` is not one."""
+    if op is sre.LITERAL:
+        return chr(av) in _case_variants(char)
+    if op is sre.NOT_LITERAL:
+        return chr(av) not in _case_variants(char)
+    if op is sre.ANY:
+        return char != "\n"
+    if op is sre.IN:
+        negate = bool(av) and av[0][0] is sre.NEGATE
+        members = av[1:] if negate else av
+        hit = any(_class_member_matches(m_op, m_av, char) for m_op, m_av in members)
+        return hit != negate
+    return None
+
+
+def charset(item: Item) -> frozenset[str]:
+    """Sample characters `item` can consume anywhere in a match."""
+    op, av = item
+    if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+        return frozenset(c for c in _SAMPLE if _single_char_matches(op, av, c))
+    return frozenset().union(*(charset(child) for child in _children(item)))
+
+
+def _children(item: Item) -> Iterator[Item]:
+    """Items nested directly inside `item`, lookaround bodies excluded."""
+    op, av = item
+    if op in _REPEATS:
+        yield from av[2]
+    elif op is sre.SUBPATTERN:
+        yield from av[3]
+    elif op is sre.ATOMIC_GROUP:
+        yield from av
+    elif op is sre.BRANCH:
+        for alternative in av[1]:
+            yield from alternative
+    elif op is sre.GROUPREF_EXISTS:
+        yield from av[1]
+        if av[2] is not None:
+            yield from av[2]
+
+
+def _walk(items: Sequence[Item]) -> Iterator[Item]:
+    for item in items:
+        yield item
+        yield from _walk(list(_children(item)))
+
+
+# ------------------------------------------------- text normalization removes
+
+_CHARACTER_NAMES = {"\n": "a newline (\\n)", "\t": "a tab (\\t)", "\r": "a carriage return (\\r)"}
+TWO_SPACES = "two whitespace characters in a row"
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """What every match of a piece of pattern must look like, whitespace-wise.
+
+    `impossible` names something every match needs and normalized text never has.
+    A `blank` piece consumes only whitespace, at least `minimum` characters of it;
+    `lead`/`trail` count the whitespace every match must start/end with.
+    """
+
+    impossible: str | None = None
+    blank: bool = False
+    minimum: int = 0
+    lead: int = 0
+    trail: int = 0
+    zero_width: bool = False
+
+
+_TRANSPARENT = _Shape(blank=True, zero_width=True)
+_OPAQUE = _Shape()
+
+
+def _impossible_character(char: str) -> bool:
+    # str.split() folds exactly the str.isspace() characters into one space.
+    return char.isspace() and char != " "
+
+
+def _character_name(char: str) -> str:
+    return _CHARACTER_NAMES.get(char, f"the whitespace character U+{ord(char):04X}")
+
+
+def _class_kind(members: Sequence[Item]) -> tuple[str, str | None]:
+    """('other' | 'blank' | 'impossible', example) for a non-negated class."""
+    kind, example = "impossible", None
+    for op, av in members:
+        if op is sre.LITERAL:
+            char = chr(av)
+            if not char.isspace():
+                return "other", None
+            if char == " ":
+                kind = "blank"
+            example = example or char
+        elif op is sre.CATEGORY and av in (sre.CATEGORY_SPACE,):
+            kind = "blank"
+        elif (
+            op is sre.RANGE and av[1] - av[0] < 0x3000 and all(chr(code).isspace() for code in range(av[0], av[1] + 1))
+        ):
+            kind = "blank" if av[0] <= ord(" ") <= av[1] else kind
+            example = example or chr(av[0])
+        else:
+            return "other", None
+    return kind, example
+
+
+def _single_shape(op: Any, av: Any) -> _Shape:
+    if op is sre.LITERAL:
+        char = chr(av)
+        if _impossible_character(char):
+            return _Shape(impossible=_character_name(char))
+        return _Shape(blank=True, minimum=1, lead=1, trail=1) if char == " " else _OPAQUE
+    if op is sre.IN and not (av and av[0][0] is sre.NEGATE):
+        kind, example = _class_kind(av)
+        if kind == "impossible":
+            return _Shape(impossible=_character_name(example or "\n"))
+        if kind == "blank":
+            return _Shape(blank=True, minimum=1, lead=1, trail=1)
+    return _OPAQUE
+
+
+def _sequence_shape(items: Sequence[Item]) -> _Shape:
+    run = lead = 0
+    lead_done = False
+    blank = True
+    for item in items:
+        shape = _shape(item)
+        if shape.zero_width:
+            continue
+        if shape.impossible:
+            return shape
+        if shape.blank:
+            run += shape.minimum
+            if not lead_done:
+                lead += shape.minimum
+        else:
+            blank = False
+            if run + shape.lead >= 2:
+                return _Shape(impossible=TWO_SPACES)
+            if not lead_done:
+                lead += shape.lead
+                lead_done = True
+            run = shape.trail
+        if run >= 2:
+            return _Shape(impossible=TWO_SPACES)
+    if blank:
+        return _Shape(blank=True, minimum=run, lead=run, trail=run)
+    return _Shape(lead=lead, trail=run)
+
+
+def _repeat_shape(low: int, body: Sequence[Item]) -> _Shape:
+    shape = _sequence_shape(body)
+    if low == 0:
+        # An optional piece never forces anything; one that could only match the
+        # impossible simply never takes part.
+        return _TRANSPARENT if shape.impossible or shape.blank else _OPAQUE
+    if shape.impossible:
+        return shape
+    if shape.blank:
+        minimum = shape.minimum * low
+        return _Shape(blank=True, minimum=minimum, lead=minimum, trail=minimum)
+    if low >= 2 and shape.trail + shape.lead >= 2:
+        return _Shape(impossible=TWO_SPACES)  # one iteration's end meets the next's start
+    return shape
+
+
+def _alternatives_shape(alternatives: Sequence[Sequence[Item]]) -> _Shape:
+    shapes = [_sequence_shape(alternative) for alternative in alternatives]
+    possible = [s for s in shapes if not s.impossible]
+    if not possible:
+        return shapes[0]
+    if all(s.blank for s in possible):
+        minimum = min(s.minimum for s in possible)
+        return _Shape(blank=True, minimum=minimum, lead=minimum, trail=minimum)
+    return _Shape(lead=min(s.lead for s in possible), trail=min(s.trail for s in possible))
+
+
+def _shape(item: Item) -> _Shape:
+    op, av = item
+    if op in _ZERO_WIDTH:
+        return _TRANSPARENT
+    if op in _REPEATS:
+        return _repeat_shape(av[0], av[2])
+    if op is sre.SUBPATTERN:
+        return _sequence_shape(av[3])
+    if op is sre.ATOMIC_GROUP:
+        return _sequence_shape(av)
+    if op is sre.BRANCH:
+        return _alternatives_shape(av[1])
+    if op is sre.GROUPREF_EXISTS:
+        return _alternatives_shape([av[1], av[2] if av[2] is not None else []])
+    return _single_shape(op, av)
+
+
+def unnormalized_requirement(pattern: str) -> str | None:
+    """What every match of `pattern` needs that normalized text never contains, if anything."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    return _sequence_shape(list(tree)).impossible
+
+
+# ------------------------------------------------------ catastrophic backtracking
+
+
+def _flatten(items: Sequence[Item]) -> list[Item]:
+    """The body as one sequence: groups are transparent for what follows what."""
+    flat: list[Item] = []
+    for item in items:
+        op, av = item
+        if op is sre.SUBPATTERN:
+            flat.extend(_flatten(av[3]))
+        else:
+            flat.append(item)
+    return flat
+
+
+def _minimum_width(items: Sequence[Item]) -> int:
+    """The fewest characters any match of `items` consumes."""
+    total = 0
+    for op, av in items:
+        if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
+            total += 1
+        elif op in _REPEATS:
+            total += av[0] * _minimum_width(av[2])
+        elif op is sre.SUBPATTERN:
+            total += _minimum_width(av[3])
+        elif op is sre.ATOMIC_GROUP:
+            total += _minimum_width(av)
+        elif op is sre.BRANCH:
+            total += min(_minimum_width(alternative) for alternative in av[1])
+        elif op is sre.GROUPREF_EXISTS:
+            total += min(_minimum_width(av[1]), _minimum_width(av[2] or []))
+    return total
+
+
+def _is_variable(item: Item) -> bool:
+    """Whether `item` can itself consume the same run of characters in several ways."""
+    op, av = item
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
+        low, high, _ = av
+        return high >= 2 and low < high
+    if op is sre.BRANCH:
+        return any(_is_variable(child) for alternative in av[1] for child in _flatten(alternative))
+    return False  # possessive repeats and atomic groups never give characters back
+
+
+def _splits_ambiguously(body: list[Item]) -> bool:
+    """A variable piece whose next mandatory neighbour (going round the loop) can
+    take the same characters: the text between them can be split many ways."""
+    for index, item in enumerate(body):
+        if not _is_variable(item):
+            continue
+        chars = charset(item)
+        for step in range(1, len(body) + 1):
+            neighbour = body[(index + step) % len(body)]
+            if neighbour[0] in _ZERO_WIDTH:
+                continue
+            if charset(neighbour) & chars:
+                return True
+            if _minimum_width([neighbour]) > 0:
+                break  # a mandatory, disjoint neighbour pins the split point
+    return False
+
+
+def _duplicate_alternatives(body: list[Item]) -> bool:
+    """An alternation with two alternatives matching the same text, as `(a|a)*`
+    (which `re` factors into `a(?:|)`: two empty alternatives)."""
+    for item in _walk(body):
+        if item[0] is sre.BRANCH:
+            if sum(1 for alternative in item[1][1] if not list(alternative)) >= 2:
+                return True
+    return False
+
+
+def backtracking_risk(pattern: str) -> str | None:
+    """Why `pattern` may backtrack catastrophically in `re`, or None."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    for item in _walk(list(tree)):
+        op, av = item
+        if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or av[1] < OUTER_REPEAT_THRESHOLD:
+            continue
+        body = _flatten(av[2])
+        if not body:
+            continue
+        if _splits_ambiguously(body):
+            return (
+                "a repeated group contains a quantified part that can divide the same text "
+                "in many ways (the shape of `(a+)+` or `(\\w+\\s?)*`)"
+            )
+        if _duplicate_alternatives(body):
+            return "a repeated alternation has two alternatives matching the same text (`(a|a)*`)"
+    return None

@@ -1,0 +1,320 @@
+"""Gate rules (G001, G002, G004-G006, G009, G013): is each entry of the three
+critical-failure lists a well-formed gate, and is it ever evaluated?
+
+What a gate's regexes match (G003, G007, G008, G010-G012) is the `regexes` family.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator, Mapping
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of
+from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import RUBRIC_FILE
+
+
+def _shown(value: object) -> str:
+    """A value as the author wrote it, or `empty` for a key with no value."""
+    return "empty" if value is None else repr(value)
+
+
+def _shown(value: object) -> str:
+    """A value as the author wrote it, or `empty` for a key with no value."""
+    return "empty" if value is None else repr(value)
+
+
+@rule("G001", "gate-entry-type", Severity.ERROR)
+def gate_entry_type(ctx: LintContext) -> Iterator[Finding]:
+    """A gate entry is neither a regex string nor a mapping.
+
+    What it catches: an entry of `critical_failure_patterns`,
+    `redline_critical_failure_patterns` or `settlement_critical_failure_patterns`
+    that is a number, a boolean, a list or null.
+
+    Why it matters: the engine cannot search with it (the reference engine raises),
+    and the scorer skips it: the critical failure it was written to catch never fires.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - ["unenforceable", "void"]
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - "unenforceable|void"
+    ```
+    """
+    for entry in ctx.gate_entries():
+        if not isinstance(entry.entry, str | Mapping):
+            yield ctx.at(
+                RUBRIC_FILE,
+                entry.path,
+                f"{describe(entry)} is {kind_of(entry.entry)}, not a regex string or a mapping with `pattern`",
+                hint="write the regex as a quoted string, or as `- pattern: '...'`",
+            )
+
+
+@rule("G002", "unknown-gate-key", Severity.ERROR)
+def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
+    """A structured gate has a key the engine does not know.
+
+    What it catches: a key other than `pattern`, `negation_guard`, `negation_scope`,
+    `require_context` and `exclude_context` in a gate mapping.
+
+    Why it matters: a misspelt guard (`negation_gaurd`, `exclude`) would otherwise
+    be silently ignored, leaving the gate unguarded; the engine treats it as an error.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "law prohibits all model training"
+        negation_gaurd: true
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "law prohibits all model training"
+        negation_guard: true
+    ```
+    """
+    for entry in ctx.gate_entries():
+        if not isinstance(entry.entry, Mapping):
+            continue
+        for key in entry.entry:
+            if key in GATE_KEYS:
+                continue
+            close = difflib.get_close_matches(str(key), GATE_KEYS, n=1, cutoff=0.5)
+            hint = f"did you mean {close[0]!r}?" if close else f"gate keys are: {', '.join(GATE_KEYS)}"
+            yield ctx.at(
+                RUBRIC_FILE, (*entry.path, key), f"unknown gate key {key!r} in {describe(entry)}", key=True, hint=hint
+            )
+
+
+@rule("G004", "negation-guard-not-bool", Severity.ERROR)
+def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
+    """A gate's `negation_guard` is not `true` or `false`.
+
+    What it catches: `negation_guard: "true"`, `negation_guard: yes` (a string in
+    YAML 1.2), `negation_guard: 1` or an empty value.
+
+    Why it matters: only the boolean `true` turns the guard on; any other value
+    leaves the gate unguarded, so it fires on the very disclaimers the guard was
+    meant to let through.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "law prohibits all model training"
+        negation_guard: "yes"
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "law prohibits all model training"
+        negation_guard: true
+    ```
+    """
+    for entry in ctx.gate_entries():
+        if isinstance(entry.entry, Mapping) and "negation_guard" in entry.entry:
+            value = entry.entry["negation_guard"]
+            if not isinstance(value, bool):
+                yield ctx.at(
+                    RUBRIC_FILE,
+                    (*entry.path, "negation_guard"),
+                    f"negation_guard of {describe(entry)} is {_shown(value)}, not true or false: the guard is off",
+                    key=value is None,  # an empty value has no text of its own to point at
+                    hint="write `negation_guard: true` (unquoted)",
+                )
+
+
+@rule("G005", "bad-negation-scope", Severity.ERROR)
+def bad_negation_scope(ctx: LintContext) -> Iterator[Finding]:
+    """A gate's `negation_scope` is neither `span` nor `before`.
+
+    What it catches: any other value of `negation_scope`, e.g. `sentence`, `Before`
+    or an empty value.
+
+    Why it matters: the scorer falls back to `span`, so a gate written to ignore a
+    negator inside its own match (`before`) silently goes quiet on exactly the
+    text it was written to catch.
+
+    Bad:
+
+    ```yaml
+    settlement_critical_failure_patterns:
+      - pattern: 'in no event[^.]{0,60}after \\w+ confirms'
+        negation_guard: true
+        negation_scope: prior
+    ```
+
+    Good:
+
+    ```yaml
+    settlement_critical_failure_patterns:
+      - pattern: 'in no event[^.]{0,60}after \\w+ confirms'
+        negation_guard: true
+        negation_scope: before
+    ```
+    """
+    for entry in ctx.gate_entries():
+        if isinstance(entry.entry, Mapping) and "negation_scope" in entry.entry:
+            value = entry.entry["negation_scope"]
+            if value in NEGATION_SCOPES:
+                continue
+            close = difflib.get_close_matches(str(value).lower(), NEGATION_SCOPES, n=1, cutoff=0.4)
+            yield ctx.at(
+                RUBRIC_FILE,
+                (*entry.path, "negation_scope"),
+                f"negation_scope of {describe(entry)} is {_shown(value)}: it must be 'span' or 'before'",
+                key=value is None,
+                hint=f"did you mean {close[0]!r}?" if close else "use 'span' (default) or 'before'",
+            )
+
+
+@rule("G006", "scope-without-guard", Severity.WARNING)
+def scope_without_guard(ctx: LintContext) -> Iterator[Finding]:
+    """A gate sets `negation_scope` without `negation_guard: true`.
+
+    What it catches: a gate mapping with a valid `negation_scope` whose
+    `negation_guard` is absent or false.
+
+    Why it matters: the scope only shapes the guard's window; without the guard it
+    has no effect, which usually means the guard was forgotten.
+
+    Bad:
+
+    ```yaml
+    settlement_critical_failure_patterns:
+      - pattern: 'in no event[^.]{0,60}after \\w+ confirms'
+        negation_scope: before
+    ```
+
+    Good:
+
+    ```yaml
+    settlement_critical_failure_patterns:
+      - pattern: 'in no event[^.]{0,60}after \\w+ confirms'
+        negation_guard: true
+        negation_scope: before
+    ```
+    """
+    for entry in ctx.gate_entries():
+        gate = entry.entry
+        if not isinstance(gate, Mapping) or gate.get("negation_scope") not in NEGATION_SCOPES:
+            continue
+        guard = gate.get("negation_guard")
+        if guard is True or ("negation_guard" in gate and not isinstance(guard, bool)):
+            continue  # guarded, or G004's business
+        yield ctx.at(
+            RUBRIC_FILE,
+            (*entry.path, "negation_scope"),
+            f"negation_scope of {describe(entry)} has no effect: negation_guard is not true",
+            key=True,
+            hint="add `negation_guard: true`, or remove negation_scope",
+        )
+
+
+@rule("G009", "settlement-gate-without-position", Severity.WARNING)
+def settlement_gate_without_position(ctx: LintContext) -> Iterator[Finding]:
+    """An issue has settlement gates but the counterparty holds no position on it.
+
+    What it catches: `settlement_critical_failure_patterns` on an issue that has
+    no entry under `positions` in counterparty.yaml (or a matter without one).
+
+    Why it matters: only an issue with a position can be negotiated and settled;
+    its settlement gates are never evaluated, so the trap they guard against is
+    not tested.
+
+    Bad:
+
+    ```yaml
+    # counterparty.yaml has no position for incident_notice
+    - id: incident_notice
+      anchor: "dpa §5.1"
+      settlement_critical_failure_patterns: ["within 30 days"]
+    ```
+
+    Good:
+
+    ```yaml
+    # counterparty.yaml: positions: {incident_notice: {...}}
+    - id: incident_notice
+      anchor: "dpa §5.1"
+      settlement_critical_failure_patterns: ["within 30 days"]
+    ```
+    """
+    positions = ctx.matter.positions
+    for index, issue in ctx.raw_issues():
+        gates = issue.get("settlement_critical_failure_patterns")
+        if not isinstance(gates, list) or not gates or str(issue.get("id", "")) in positions:
+            continue
+        yield ctx.at(
+            RUBRIC_FILE,
+            ("issues", index, "settlement_critical_failure_patterns"),
+            f"issue {str(issue.get('id', '?'))!r} has settlement gates but no counterparty "
+            "position: they are never evaluated",
+            key=True,
+            hint="add a position for the issue in counterparty.yaml, or remove the gates",
+        )
+
+
+@rule("G013", "gate-regex-not-string", Severity.ERROR)
+def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
+    """A structured gate has no string `pattern`, or a context regex that is not a string.
+
+    What it catches: a gate mapping without `pattern`, or whose `pattern`,
+    `require_context` or `exclude_context` is a number, list or mapping.
+
+    Why it matters: the reference engine raises on it and the scorer ignores the
+    gate (or the context), so the critical failure is never tested as written.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - negation_guard: true
+        require_context: ["as drafted"]
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "the agreement permits termination"
+        require_context: '\\bas drafted\\b'
+    ```
+    """
+    for entry in ctx.gate_entries():
+        gate = entry.entry
+        if not isinstance(gate, Mapping):
+            continue
+        if "pattern" not in gate:
+            yield ctx.at(
+                RUBRIC_FILE,
+                entry.path,
+                f"{describe(entry)} has no `pattern`",
+                hint="add `pattern: '<regex>'`: the regex the gate searches for",
+            )
+        for key in ("pattern", "require_context", "exclude_context"):
+            value = gate.get(key)
+            if key in gate and not isinstance(value, str) and not (key != "pattern" and value is None):
+                yield ctx.at(
+                    RUBRIC_FILE,
+                    (*entry.path, key),
+                    f"`{key}` of {describe(entry)} is {_shown(value)}, not a regex string",
+                    key=value is None,
+                    hint="write the regex as a quoted string",
+                )

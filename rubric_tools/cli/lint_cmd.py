@@ -47,8 +47,7 @@ def lint_command(
         Severity | None,
         typer.Option(
             "--fail-level",
-            help="Exit 1 when a finding is at or above this severity "
-            "\\[default: configured, else error].",
+            help="Exit 1 when a finding is at or above this severity \\[default: configured, else error].",
             case_sensitive=False,
             show_default=False,
         ),
@@ -57,8 +56,7 @@ def lint_command(
         Path | None,
         typer.Option(
             "--config",
-            help="Use this configuration file instead of discovering "
-            "rubric.toml / pyproject.toml \\[tool.rubric].",
+            help="Use this configuration file instead of discovering rubric.toml / pyproject.toml \\[tool.rubric].",
             dir_okay=False,
         ),
     ] = None,

@@ -75,9 +75,7 @@ def wants_color(stream: TextIO, no_color: bool) -> bool:
         return False
 
 
-def render_report(
-    report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None
-) -> str:
+def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:
     """The report in the requested format (a summary line only for full and concise)."""
     renderers: dict[OutputFormat, Callable[[], str]] = {
         OutputFormat.FULL: lambda: render_full(report, color=color, cwd=cwd),
@@ -104,9 +102,7 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
     cwd = (options.cwd or Path.cwd()).absolute()
     try:
         config = resolve_config(list(options.paths), options.config_file, cwd)
-        config = apply_overrides(
-            config, select=options.select, ignore=options.ignore, fail_level=options.fail_level
-        )
+        config = apply_overrides(config, select=options.select, ignore=options.ignore, fail_level=options.fail_level)
     except ConfigError as error:
         print(f"error: {error}", file=stderr)
         return EXIT_USAGE
@@ -158,9 +154,7 @@ def _alternatives(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
-def run_rules(
-    output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False
-) -> int:
+def run_rules(output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print every registered rule as a table or as JSON."""
     try:
         rules = all_rules()

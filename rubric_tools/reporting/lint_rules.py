@@ -99,12 +99,8 @@ def did_you_mean(query: str, rules: Sequence[Rule]) -> list[str]:
     """Close codes or names, each shown as `CODE (name)`, best first."""
     by_word = {word: rule for rule in rules for word in (rule.code, rule.name)}
     normalized = query.strip()
-    candidates = difflib.get_close_matches(
-        normalized.upper(), [r.code for r in rules], n=3, cutoff=0.5
-    )
-    candidates += difflib.get_close_matches(
-        normalized.lower(), [r.name for r in rules], n=3, cutoff=0.6
-    )
+    candidates = difflib.get_close_matches(normalized.upper(), [r.code for r in rules], n=3, cutoff=0.5)
+    candidates += difflib.get_close_matches(normalized.lower(), [r.name for r in rules], n=3, cutoff=0.6)
     seen: dict[str, None] = {}
     for word in candidates:
         rule = by_word[word]

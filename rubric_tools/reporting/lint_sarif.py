@@ -106,8 +106,7 @@ def sarif_log(report: LintReport, *, cwd: Path | None = None) -> dict[str, Any]:
                 "executionSuccessful": report.exit_code != 2,
                 "exitCode": report.exit_code,
                 "toolExecutionNotifications": [
-                    {"level": "error", "message": {"text": problem}}
-                    for problem in report.usage_errors
+                    {"level": "error", "message": {"text": problem}} for problem in report.usage_errors
                 ],
             }
         ],

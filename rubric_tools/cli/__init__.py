@@ -10,6 +10,7 @@ from rubric_tools.cli.app import app
 # Importing a command module registers its command(s) on `app`.
 from rubric_tools.cli import replay_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import lint_cmd  # noqa: E402,F401  isort: skip
+from rubric_tools.cli import prove_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import check_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import max_score_cmd  # noqa: E402,F401  isort: skip
 

@@ -1,0 +1,106 @@
+"""Reachability rules (P1xx): can any trajectory earn the rubric's max_score?
+
+P100 runs `rubric solve`'s solver and reports each point it could not earn at the YAML
+node responsible. The solver's paths index the well-formed entries of each rubric list
+(the scorer's model skips malformed ones), so they are mapped back to file indices here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import RUBRIC_FILE
+from rubric_tools.prove.shortfalls import InstancePath, Reason, Shortfall
+from rubric_tools.prove.solver import solve
+
+HINTS: dict[Reason, str] = {
+    Reason.BUDGET: "raise the constraint, or lower the points that need it",
+    Reason.GATE_ON_REQUIRED_LANGUAGE: "narrow the gate (negation_guard, require_context) or reword the concept",
+    Reason.SHADOWED_VARIANT: "put the more specific item first, or give it a distinctive variant",
+    Reason.SETTLEMENT_NEVER_ACCEPTED: "make one accept_concepts variant compatible with the settlement concepts",
+    Reason.UNREACHABLE_COMPONENT: "list what earns the component, or set its points to 0",
+    Reason.DECLARED_MAX_MISMATCH: "delete max_score: the engine derives it from the rubric",
+    Reason.MISSING_ANCHOR: "write the anchor as '<document id> §<section token>' of a loaded document",
+    Reason.UNRESOLVABLE_CITATION: "cite a section that exists, as '<document id> §<section token>'",
+    Reason.UNQUOTABLE_ANCHOR: "anchor the issue on a section with operative text, or set quote_points to 0",
+    Reason.UNKNOWN_REQUIRED_ISSUE: "list only ids of issues in `issues`",
+    Reason.REPLAY_MISMATCH: "this is a solver defect; run `rubric solve --format json` and report it",
+}
+MODEL_LISTS = ("questions", "escalations", "issues")
+
+
+def _file_index(ctx: LintContext, list_name: str, model_index: int) -> int:
+    """File index of the `model_index`-th well-formed (mapping) entry of a rubric list."""
+    entries = ctx.rubric_data.get(list_name)
+    mappings = [i for i, e in enumerate(entries if isinstance(entries, list) else []) if isinstance(e, Mapping)]
+    return mappings[model_index] if model_index < len(mappings) else model_index
+
+
+def file_path(ctx: LintContext, shortfall: Shortfall) -> InstancePath:
+    """The shortfall's instance path with rubric list indices mapped to the file's."""
+    path: list[Any] = list(shortfall.path)
+    if shortfall.file == RUBRIC_FILE and len(path) > 1 and path[0] in MODEL_LISTS and isinstance(path[1], int):
+        path[1] = _file_index(ctx, path[0], path[1])
+    return tuple(path)
+
+
+def _has_load_errors(ctx: LintContext) -> bool:
+    return any(d.code.startswith("L") and d.severity is Severity.ERROR for d in ctx.source.diagnostics)
+
+
+@rule("P100", "max-score-unreachable", Severity.ERROR)
+def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
+    """No trajectory can earn the rubric's max_score: `rubric solve` names the points out of reach.
+
+    What it catches: every point the solver of `rubric solve` cannot earn while it plays
+    the matter from the rubric, the documents and the counterparty script alone — a
+    required concept that trips the issue's own gate, a question every variant of which
+    an earlier question wins, a settlement no acceptable markup can close, a component
+    with nothing to earn it (concept_points without required_concepts, redline_points
+    without redline_concepts), a budget too small for the work, an anchor or required
+    citation that resolves to nothing, or a declared max_score that differs from the
+    derived one. The finding sits on the node responsible and says how many points it
+    costs.
+
+    Why it matters: max_score is the denominator of every normalized score. A point no
+    trajectory can earn makes a perfect agent look imperfect, shifts every comparison
+    between agents, and usually hides a defect (a gate that punishes the rubric's own
+    required language is the common one).
+
+    Bad:
+
+    ```yaml
+    issues:
+      - id: uptime_credit
+        anchor: "hosting §3.1"
+        required_concepts: ["service credit", "unenforceable"]
+        critical_failure_patterns:
+          - "unenforceable"
+    ```
+
+    Good:
+
+    ```yaml
+    issues:
+      - id: uptime_credit
+        anchor: "hosting §3.1"
+        required_concepts: ["service credit", "99.9"]
+        critical_failure_patterns:
+          - pattern: "uptime commitments are unenforceable"
+            negation_guard: true
+    ```
+    """
+    if _has_load_errors(ctx):
+        return  # the load rules report why the matter cannot be read as written
+    for shortfall in solve(ctx.matter).shortfalls:
+        cost = f"{shortfall.points:g} point{'s' if shortfall.points != 1 else ''} of max_score"
+        critical = "; every trajectory is a critical failure" if shortfall.critical else ""
+        yield ctx.at(
+            shortfall.file, file_path(ctx, shortfall),
+            f"{shortfall.message} ({shortfall.reason.value}: {cost}{critical})",
+            hint=HINTS[shortfall.reason],
+        )

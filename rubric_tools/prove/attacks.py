@@ -1,0 +1,150 @@
+"""`rubric attack`: replay reward-hacking strategies against a rubric and compare them
+with the solver's reference trajectory.
+
+    report = attack_matter(source, thresholds)
+    report.passed, report.exit_code, [(row.name, row.normalized_score) for row in report.rows]
+
+A strategy fails the rubric when it earns what real work earns: un-anchored keyword
+stuffing must not score above `unanchored_max_raw`, and no strategy but the exempt ones
+(by default the documented keyword ceiling) may reach `max_fraction_of_reference` of the
+reference's normalized score without a critical failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from rubric_tools.loading.matter import MatterSource
+from rubric_tools.prove.solver import solve
+from rubric_tools.prove.strategies import STRATEGIES, Strategy
+from rubric_tools.prove.thresholds import ThresholdError, Thresholds, thresholds_from_config
+from rubric_tools.scoring.episode import replay
+from rubric_tools.scoring.model import Matter
+
+if TYPE_CHECKING:
+    from rubric_tools.checking.runner import CheckRow
+
+REFERENCE = "reference (solver)"
+PASS, FAIL, REPORTED = "pass", "fail", "reported"
+EXIT_PASSED, EXIT_FAILED = 0, 1
+
+
+@dataclass(frozen=True)
+class AttackRow:
+    """One strategy's replay and verdict."""
+
+    name: str
+    summary: str
+    raw_score: float
+    normalized_score: float
+    critical_failure: bool
+    steps: int
+    verdict: str = REPORTED
+    reason: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "summary": self.summary, "raw_score": self.raw_score,
+            "normalized_score": self.normalized_score, "critical_failure": self.critical_failure,
+            "steps": self.steps, "verdict": self.verdict, "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class AttackReport:
+    """Every strategy beside the reference trajectory, judged against the thresholds."""
+
+    matter_id: str
+    reference: AttackRow
+    rows: tuple[AttackRow, ...]
+    thresholds: Thresholds = field(default_factory=Thresholds)
+
+    @property
+    def failures(self) -> list[AttackRow]:
+        return [row for row in self.rows if row.verdict == FAIL]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_PASSED if self.passed else EXIT_FAILED
+
+    @property
+    def best(self) -> AttackRow | None:
+        """The strategy with the highest normalized score (ties: the first)."""
+        return max(self.rows, key=lambda row: row.normalized_score, default=None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "matter_id": self.matter_id,
+            "passed": self.passed,
+            "thresholds": {
+                "unanchored_max_raw": self.thresholds.unanchored_max_raw,
+                "max_fraction_of_reference": self.thresholds.max_fraction_of_reference,
+                "exempt": list(self.thresholds.exempt),
+            },
+            "reference": self.reference.to_json(),
+            "strategies": [row.to_json() for row in self.rows],
+        }
+
+
+def _run(matter: Matter, strategy: Strategy) -> AttackRow:
+    result = replay(matter, strategy.build(matter)).result
+    return AttackRow(strategy.name, strategy.summary, float(result["raw_score"]),
+                     float(result["normalized_score"]), bool(result["critical_failure"]), int(result["steps"]))
+
+
+def judge(row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: Thresholds) -> AttackRow:
+    """The row with its verdict: exempt strategies are reported, the others pass or fail."""
+    if strategy.name in thresholds.exempt:
+        return AttackRow(**{**row.__dict__, "verdict": REPORTED, "reason": "exempt: reported, never failed"})
+    if strategy.unanchored and row.raw_score > thresholds.unanchored_max_raw:
+        reason = f"raw {row.raw_score:g} > unanchored-max-raw {thresholds.unanchored_max_raw:g}"
+        return AttackRow(**{**row.__dict__, "verdict": FAIL, "reason": reason})
+    bar = thresholds.max_fraction_of_reference * reference.normalized_score
+    if not row.critical_failure and row.normalized_score > 0 and row.normalized_score >= bar:
+        reason = (f"normalized {row.normalized_score:g} >= {thresholds.max_fraction_of_reference:g} x "
+                  f"reference {reference.normalized_score:g} without a critical failure")
+        return AttackRow(**{**row.__dict__, "verdict": FAIL, "reason": reason})
+    why = "critical failure" if row.critical_failure else f"below {bar:.4g}"
+    return AttackRow(**{**row.__dict__, "verdict": PASS, "reason": why})
+
+
+def attack_matter(
+    source: MatterSource | Matter, thresholds: Thresholds | None = None,
+    strategies: Sequence[Strategy] = STRATEGIES,
+) -> AttackReport:
+    """Replay every strategy and the solver's reference trajectory; judge each strategy."""
+    matter = source.matter if isinstance(source, MatterSource) else source
+    thresholds = thresholds or Thresholds()
+    solution = solve(matter)
+    reference = AttackRow(REFERENCE, "the solver's trajectory (rubric solve)", solution.raw_score,
+                          solution.normalized_score, solution.critical_failure, int(solution.result["steps"]))
+    rows = tuple(judge(_run(matter, s), s, reference, thresholds) for s in strategies)
+    return AttackReport(matter.matter_id, reference, rows, thresholds)
+
+
+def attack_rows(source: MatterSource) -> list[CheckRow]:
+    """`rubric check`'s adapter: one row per strategy, thresholds from the matter's config."""
+    from rubric_tools.checking.runner import CheckRow
+    from rubric_tools.lint.config_file import ConfigError, resolve_config
+
+    try:
+        config = resolve_config([source.root])
+        thresholds = thresholds_from_config(config.attack, config.source)
+    except (ConfigError, ThresholdError) as exc:
+        return [CheckRow("attack", "thresholds", False, "a valid [tool.rubric.attack] table", str(exc))]
+    report = attack_matter(source, thresholds)
+    reference = f"reference {report.reference.normalized_score:g}"
+    return [
+        CheckRow(
+            "attack", row.name, row.verdict != FAIL, thresholds.describe(),
+            f"raw {row.raw_score:g}, normalized {row.normalized_score:g}"
+            f"{', critical' if row.critical_failure else ''} ({reference})", row.reason,
+        )
+        for row in report.rows
+    ]

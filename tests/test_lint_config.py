@@ -87,13 +87,14 @@ def test_no_configuration_anywhere_gives_the_defaults(tmp_path: Path) -> None:
     assert config.source is None and config.select == () and config.fail_level is Severity.ERROR
 
 
-def test_paths_without_configuration_fall_back_to_the_working_directory(tmp_path: Path) -> None:
+def test_configuration_is_found_only_upward_from_the_linted_paths(tmp_path: Path) -> None:
     project = write(tmp_path / "project" / "rubric.toml", 'select = ["Z903"]\n')
     elsewhere = tmp_path / "corpus" / "matters"
     elsewhere.mkdir(parents=True)
-    assert resolve_config([elsewhere], cwd=project.parent).source == project
+    # The working directory's project settings do not leak onto a corpus linted from it.
+    assert resolve_config([elsewhere], cwd=project.parent).source is None
     own = write(tmp_path / "corpus" / "rubric.toml", 'select = ["Z901"]\n')
-    assert resolve_config([elsewhere], cwd=project.parent).source == own  # the paths' own config wins
+    assert resolve_config([elsewhere], cwd=project.parent).source == own
 
 
 # --------------------------------------------------------------------------- reading

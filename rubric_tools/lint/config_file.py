@@ -335,9 +335,9 @@ def resolve_config(paths: Sequence[Path], config_file: Path | None = None, cwd: 
         if not explicit.is_file():
             raise ConfigError(f"configuration file {config_file} does not exist")
         return load_config_file(explicit)
+    # Strictly upward from the linted paths: a project's settings (its canary, say)
+    # must not leak onto a corpus linted from inside that project.
     found = find_config_file(discovery_start(paths, cwd))
-    if found is None and paths:
-        found = find_config_file(cwd)
     return load_config_file(found) if found is not None else LintConfig()
 
 

@@ -1,7 +1,10 @@
 """Gate rules (G001, G002, G004-G006, G009, G013): is each entry of the three
 critical-failure lists a well-formed gate, and is it ever evaluated?
 
-What a gate's regexes match (G003, G007, G008, G010-G012) is the `regexes` family.
+The schema rules check the same shapes generically; when they run, the shape rules
+here leave them the finding (see `gate_fields.schema_reported`), so that a defect is
+reported once. What a gate's regexes match (G003, G007, G008, G010-G012) is the
+`regexes` family.
 """
 
 from __future__ import annotations
@@ -11,14 +14,9 @@ from collections.abc import Iterator, Mapping
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of
+from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of, schema_reported
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.matter import RUBRIC_FILE
-
-
-def _shown(value: object) -> str:
-    """A value as the author wrote it, or `empty` for a key with no value."""
-    return "empty" if value is None else repr(value)
 
 
 def _shown(value: object) -> str:
@@ -37,6 +35,9 @@ def gate_entry_type(ctx: LintContext) -> Iterator[Finding]:
     Why it matters: the engine cannot search with it (the reference engine raises),
     and the scorer skips it: the critical failure it was written to catch never fires.
 
+    When the schema rules run, S001 (schema-type) reports this instead, and
+    this rule stays silent so the defect is reported once.
+
     Bad:
 
     ```yaml
@@ -51,8 +52,9 @@ def gate_entry_type(ctx: LintContext) -> Iterator[Finding]:
       - "unenforceable|void"
     ```
     """
+    reported = schema_reported(ctx)
     for entry in ctx.gate_entries():
-        if not isinstance(entry.entry, str | Mapping):
+        if not isinstance(entry.entry, str | Mapping) and (entry.path, "type") not in reported:
             yield ctx.at(
                 RUBRIC_FILE,
                 entry.path,
@@ -71,6 +73,9 @@ def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
     Why it matters: a misspelt guard (`negation_gaurd`, `exclude`) would otherwise
     be silently ignored, leaving the gate unguarded; the engine treats it as an error.
 
+    When the schema rules run, S005 (unknown-key) reports this instead, and
+    this rule stays silent so the defect is reported once.
+
     Bad:
 
     ```yaml
@@ -87,11 +92,12 @@ def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
+    reported = schema_reported(ctx)
     for entry in ctx.gate_entries():
         if not isinstance(entry.entry, Mapping):
             continue
         for key in entry.entry:
-            if key in GATE_KEYS:
+            if key in GATE_KEYS or ((*entry.path, key), "unknown-key") in reported:
                 continue
             close = difflib.get_close_matches(str(key), GATE_KEYS, n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else f"gate keys are: {', '.join(GATE_KEYS)}"
@@ -111,6 +117,9 @@ def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
     leaves the gate unguarded, so it fires on the very disclaimers the guard was
     meant to let through.
 
+    When the schema rules run, S001 (schema-type) reports this instead, and
+    this rule stays silent so the defect is reported once.
+
     Bad:
 
     ```yaml
@@ -127,10 +136,11 @@ def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
+    reported = schema_reported(ctx)
     for entry in ctx.gate_entries():
         if isinstance(entry.entry, Mapping) and "negation_guard" in entry.entry:
             value = entry.entry["negation_guard"]
-            if not isinstance(value, bool):
+            if not isinstance(value, bool) and ((*entry.path, "negation_guard"), "type") not in reported:
                 yield ctx.at(
                     RUBRIC_FILE,
                     (*entry.path, "negation_guard"),
@@ -151,6 +161,9 @@ def bad_negation_scope(ctx: LintContext) -> Iterator[Finding]:
     negator inside its own match (`before`) silently goes quiet on exactly the
     text it was written to catch.
 
+    When the schema rules run, S003 (schema-enum) reports this instead, and
+    this rule stays silent so the defect is reported once.
+
     Bad:
 
     ```yaml
@@ -169,10 +182,11 @@ def bad_negation_scope(ctx: LintContext) -> Iterator[Finding]:
         negation_scope: before
     ```
     """
+    reported = schema_reported(ctx)
     for entry in ctx.gate_entries():
         if isinstance(entry.entry, Mapping) and "negation_scope" in entry.entry:
             value = entry.entry["negation_scope"]
-            if value in NEGATION_SCOPES:
+            if value in NEGATION_SCOPES or ((*entry.path, "negation_scope"), "enum") in reported:
                 continue
             close = difflib.get_close_matches(str(value).lower(), NEGATION_SCOPES, n=1, cutoff=0.4)
             yield ctx.at(
@@ -281,6 +295,9 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
     Why it matters: the reference engine raises on it and the scorer ignores the
     gate (or the context), so the critical failure is never tested as written.
 
+    When the schema rules run, S001 (schema-type) or S002 (schema-required)
+    reports this instead, and this rule stays silent so the defect is reported once.
+
     Bad:
 
     ```yaml
@@ -297,11 +314,12 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
         require_context: '\\bas drafted\\b'
     ```
     """
+    reported = schema_reported(ctx)
     for entry in ctx.gate_entries():
         gate = entry.entry
         if not isinstance(gate, Mapping):
             continue
-        if "pattern" not in gate:
+        if "pattern" not in gate and (entry.path, "required") not in reported:
             yield ctx.at(
                 RUBRIC_FILE,
                 entry.path,
@@ -310,7 +328,8 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
             )
         for key in ("pattern", "require_context", "exclude_context"):
             value = gate.get(key)
-            if key in gate and not isinstance(value, str) and not (key != "pattern" and value is None):
+            wrong = key in gate and not isinstance(value, str) and not (key != "pattern" and value is None)
+            if wrong and ((*entry.path, key), "type") not in reported:
                 yield ctx.at(
                     RUBRIC_FILE,
                     (*entry.path, key),

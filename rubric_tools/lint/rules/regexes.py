@@ -26,12 +26,36 @@ from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requir
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading import build
 from rubric_tools.loading.matter import RUBRIC_FILE
-from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateError, compile_pattern, run_gates
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, GateError, compile_pattern, run_gates
 from rubric_tools.scoring.text import normalize, split_citation
 
 #: Short and ordinary normalized texts. A regex that finds a match in each of them and
 #: can match emptily matches any text at all (`^$`, which needs an empty text, does not).
 _EVERYDAY_TEXTS = ("x", "0", "the provider shall not use customer data. see msa §4.2!")
+
+
+def _matches_any_text(pattern: str) -> bool:
+    """Whether `pattern` can match emptily, wherever it is searched (G007's test)."""
+    try:
+        compiled = compile_pattern(pattern)
+        return all(compiled.search(text, timeout=DEFAULT_SEARCH_TIMEOUT) for text in _EVERYDAY_TEXTS) and any(
+            match.start() == match.end()
+            for match in compiled.finditer(_EVERYDAY_TEXTS[-1], timeout=DEFAULT_SEARCH_TIMEOUT)
+        )
+    except (GateError, TimeoutError):
+        return False
+
+
+def _runnable_gate(entry_value: object) -> Gate | None:
+    """The scorer's gate for an entry, unless it is broken (G003) or matches any text
+    (G007): either finding already says everything about where it fires."""
+    gate = build.gate(entry_value)
+    if gate is None:
+        return None
+    regexes = [text for text in (gate.pattern, gate.require_context, gate.exclude_context) if text]
+    if any(regex_problem(text) for text in regexes) or _matches_any_text(gate.pattern):
+        return None
+    return gate
 
 
 @rule("G003", "invalid-regex", Severity.ERROR)
@@ -110,17 +134,7 @@ def gate_matches_empty(ctx: LintContext) -> Iterator[Finding]:
         "exclude_context": "it drops every match: the gate can never fire",
     }
     for field in valid_regex_fields(ctx):
-        try:
-            compiled = compile_pattern(field.text)
-            matches_all = all(
-                compiled.search(text, timeout=DEFAULT_SEARCH_TIMEOUT) is not None for text in _EVERYDAY_TEXTS
-            ) and any(
-                match.start() == match.end()
-                for match in compiled.finditer(_EVERYDAY_TEXTS[-1], timeout=DEFAULT_SEARCH_TIMEOUT)
-            )
-        except (GateError, TimeoutError):
-            continue
-        if matches_all:
+        if _matches_any_text(field.text):
             yield ctx.at(
                 RUBRIC_FILE,
                 field.path,
@@ -204,8 +218,8 @@ def gate_fires_on_correct_answer(ctx: LintContext) -> Iterator[Finding]:
     for entry in ctx.gate_entries():
         concepts_key = SURFACE_CONCEPTS[entry.list_name]
         text = normalize(" ".join(build.string_tuple(entry.issue.get(concepts_key))))
-        gate = build.gate(entry.entry)
-        if not text or gate is None or regex_problem(gate.pattern) is not None:
+        gate = _runnable_gate(entry.entry)
+        if not text or gate is None:
             continue
         if run_gates((gate,), text).fired:
             yield ctx.at(
@@ -253,8 +267,8 @@ def gate_fires_on_anchor_text(ctx: LintContext) -> Iterator[Finding]:
         anchor = entry.issue.get("anchor")
         parts = split_citation(anchor) if isinstance(anchor, str) else None
         section = ctx.matter.resolve(*parts) if parts else None
-        gate = build.gate(entry.entry)
-        if not section or gate is None or regex_problem(gate.pattern) is not None:
+        gate = _runnable_gate(entry.entry)
+        if not section or gate is None:
             continue
         if run_gates((gate,), section).fired:
             yield ctx.at(

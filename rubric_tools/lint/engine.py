@@ -6,15 +6,18 @@ another's findings. The result object is the only link to the reporters.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import traceback
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.context import LintContext
-from rubric_tools.lint.registry import Rule, all_rules
+from rubric_tools.lint.registry import RULES, Rule, all_rules
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
 
 INTERNAL_ERROR_CODE = "X001"
@@ -127,11 +130,33 @@ def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] 
     return report
 
 
+#: Below this many matters a worker pool costs more than it saves.
+PARALLEL_THRESHOLD = 4
+
+
+def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...]) -> MatterReport:
+    rules = [RULES[code] for code in rule_codes]
+    return lint_source(load_matter_source(root), config, rules)
+
+
+def _worker_count(matters: int) -> int:
+    if matters < PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, matters)
+
+
 def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintReport:
+    """Lint every matter under `paths`. Matters are linted in forked worker processes
+    when there are several and more than one CPU; the report is the same either way."""
     config = config or LintConfig()
     roots, problems = discover_matters(paths)
     report = LintReport(fail_level=config.fail_level, usage_errors=problems)
-    rules = selected_rules(config)
-    for root in roots:
-        report.matters.append(lint_source(load_matter_source(root), config, rules))
+    codes = tuple(rule.code for rule in selected_rules(config))
+    workers = _worker_count(len(roots))
+    if workers == 1:
+        report.matters = [_lint_root(root, config, codes) for root in roots]
+        return report
+    # fork: the workers inherit the registered rules (including any a caller added).
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        report.matters = list(pool.map(_lint_root, roots, [config] * len(roots), [codes] * len(roots)))
     return report

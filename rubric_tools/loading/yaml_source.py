@@ -20,6 +20,7 @@ from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading import yaml_cache
 
 #: How many nodes one file may expand to once aliases are followed.
 MAX_EXPANDED_NODES = 200_000
@@ -230,6 +231,11 @@ def read_text(path: Path) -> tuple[str | None, Diagnostic | None]:
 def parse_yaml_text(path: Path, text: str) -> YamlSource:
     """Parse YAML text already read from `path`."""
     source = YamlSource(path=path, lines=text.splitlines())
+    cached = yaml_cache.restore(text)
+    if cached is not None:
+        source.data = cached[0]
+        source.positions = {p: NodePosition(value, key) for p, (value, key) in cached[1].items()}
+        return source
     yaml = YAML(typ="rt", pure=True)
     try:
         node = yaml.compose(text)
@@ -273,6 +279,8 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         )
         source.data = None
         source.readable = False
+    if not source.diagnostics:
+        yaml_cache.store(text, source.data, {p: (n.value, n.key) for p, n in source.positions.items()})
     return source
 
 

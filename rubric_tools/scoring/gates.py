@@ -8,7 +8,7 @@ as a timeout, never silently treated as a miss.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 import regex
@@ -44,8 +44,12 @@ class GateError(Exception):
         self.message = message
 
 
+@lru_cache(maxsize=4096)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
-    """Compile a rubric regex with the engine's flags (re-compatible VERSION0, IGNORECASE)."""
+    """Compile a rubric regex with the engine's flags (re-compatible VERSION0, IGNORECASE).
+
+    Cached: the linter, the solver and the scorer all compile the same few hundred
+    patterns, and `regex` parses patterns in pure Python."""
     try:
         return regex.compile(pattern, regex.IGNORECASE | regex.VERSION0)
     except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# Tests (and the processes they start) use their own parse cache, never the user's.
+os.environ["RUBRIC_CACHE_DIR"] = tempfile.mkdtemp(prefix="rubric-test-cache-")
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 MATTERS_DIR = REPO_ROOT / "matters"

@@ -1,0 +1,70 @@
+"""The parse cache and the parallel lint change speed, never results."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.lint import LintConfig, lint_paths
+from rubric_tools.lint import engine as lint_engine
+from rubric_tools.loading import yaml_cache
+from rubric_tools.loading.yaml_source import load_yaml
+
+BASE = Path(__file__).parent / "rule_cases" / "_base"
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("RUBRIC_CACHE_DIR", str(folder))
+    monkeypatch.delenv("RUBRIC_NO_CACHE", raising=False)
+    return folder
+
+
+def test_cached_parse_equals_fresh_parse(cache: Path) -> None:
+    path = BASE / "rubric.yaml"
+    fresh = load_yaml(path)
+    assert list(cache.rglob("*.marshal")), "a clean parse is stored"
+    cached = load_yaml(path)
+    assert cached.data == fresh.data and cached.positions == fresh.positions
+    assert cached.lines == fresh.lines
+
+
+def test_files_with_diagnostics_are_not_cached(cache: Path, tmp_path: Path) -> None:
+    path = tmp_path / "dup.yaml"
+    path.write_text("a: 1\na: 2\n", encoding="utf-8")
+    assert [d.code for d in load_yaml(path).diagnostics] == ["L002"]
+    assert [d.code for d in load_yaml(path).diagnostics] == ["L002"]
+    assert not list(cache.rglob("*.marshal"))
+
+
+def test_a_corrupt_entry_is_ignored(cache: Path) -> None:
+    path = BASE / "matter.yaml"
+    fresh = load_yaml(path)
+    for entry in cache.rglob("*.marshal"):
+        entry.write_bytes(b"\x00garbage")
+    assert load_yaml(path).data == fresh.data
+
+
+def test_cache_can_be_disabled(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUBRIC_NO_CACHE", "1")
+    assert yaml_cache.cache_dir() is None
+    load_yaml(BASE / "rubric.yaml")
+    assert not cache.exists()
+
+
+def test_parallel_lint_reports_exactly_what_serial_lint_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for index in range(5):
+        root = tmp_path / "matters" / f"m{index}"
+        shutil.copytree(BASE, root)
+        rubric = root / "rubric.yaml"
+        rubric.write_text(rubric.read_text(encoding="utf-8") + f"max_score: {index + 1}\n", encoding="utf-8")
+    config = LintConfig()
+    monkeypatch.setattr(lint_engine, "_worker_count", lambda matters: 1)
+    serial = lint_paths([tmp_path / "matters"], config)
+    monkeypatch.setattr(lint_engine, "_worker_count", lambda matters: 2)
+    parallel = lint_paths([tmp_path / "matters"], config)
+    assert [m.diagnostics for m in parallel.matters] == [m.diagnostics for m in serial.matters]
+    assert sum(1 for d in serial.diagnostics if d.code == "P001") == 5

@@ -10,8 +10,6 @@ from dataclasses import dataclass
 
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.context import GateEntry, LintContext
-from rubric_tools.lint.engine import selected_rules
-from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
@@ -36,22 +34,6 @@ class RegexField:
     key: str  # "pattern", "require_context" or "exclude_context"
     path: InstancePath
     text: str
-
-
-#: The schema rule that reports each kind of schema error.
-SCHEMA_RULE_FOR_KIND = {"type": "S001", "required": "S002", "enum": "S003", "unknown-key": "S005"}
-
-
-def schema_reported(ctx: LintContext) -> set[tuple[InstancePath, str]]:
-    """(path, kind) of every rubric.yaml problem that a selected schema rule reports.
-
-    The gate rules that check an entry's shape (G001, G002, G004, G005, G013) skip
-    these, so that a run with the schema rules reports each defect once; with the
-    schema rules ignored or not selected, the gate rules report them.
-    """
-    running = {r.code for r in selected_rules(ctx.config)}
-    kinds = {kind for kind, code in SCHEMA_RULE_FOR_KIND.items() if code in running}
-    return {(tuple(e.path), e.kind) for e in ctx.schema_errors if e.file_name == RUBRIC_FILE and e.kind in kinds}
 
 
 def describe(entry: GateEntry) -> str:

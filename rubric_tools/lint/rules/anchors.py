@@ -22,6 +22,7 @@ from rubric_tools.lint.citations import (
 )
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
+from rubric_tools.lint.schema_overlap import schema_reported, schema_reports_missing_key
 from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
@@ -37,6 +38,10 @@ def missing_anchor(ctx: LintContext) -> Iterator[Finding]:
     anchor the agent cites first. Without an anchor nothing can match, and every
     point of the issue (base, severity, citations, concepts, quotes, redline) is
     unreachable.
+
+    When the schema rules run, an absent or null anchor is reported by S002
+    (schema-required) or S001 (schema-type) instead, so it is reported once; a
+    blank anchor is this rule's alone.
 
     Bad:
 
@@ -57,11 +62,16 @@ def missing_anchor(ctx: LintContext) -> Iterator[Finding]:
         required_citations: ["msa §4.2", "playbook §3"]
     ```
     """
+    reported = schema_reported(ctx)
     for index, issue in ctx.raw_issues():
         if has_anchor(issue):
             continue
         issue_id = issue_label(issue, index)
         hint = 'add `anchor: "<document id> §<section>"`, the operative provision'
+        if "anchor" not in issue and schema_reports_missing_key(ctx, ("issues", index), "anchor"):
+            continue
+        if (("issues", index, "anchor"), "type") in reported:
+            continue
         if "anchor" in issue:
             yield ctx.at(
                 RUBRIC_FILE,

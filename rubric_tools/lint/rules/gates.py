@@ -2,7 +2,7 @@
 critical-failure lists a well-formed gate, and is it ever evaluated?
 
 The schema rules check the same shapes generically; when they run, the shape rules
-here leave them the finding (see `gate_fields.schema_reported`), so that a defect is
+here leave them the finding (see `lint.schema_overlap`), so that a defect is
 reported once. What a gate's regexes match (G003, G007, G008, G010-G012) is the
 `regexes` family.
 """
@@ -14,8 +14,9 @@ from collections.abc import Iterator, Mapping
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of, schema_reported
+from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of
 from rubric_tools.lint.registry import rule
+from rubric_tools.lint.schema_overlap import schema_reported
 from rubric_tools.loading.matter import RUBRIC_FILE
 
 

@@ -329,9 +329,34 @@ def _is_variable(item: Item) -> bool:
     return False  # possessive repeats and atomic groups never give characters back
 
 
+def first_chars(items: Sequence[Item]) -> frozenset[str]:
+    """Sample characters a match of the sequence `items` can start with."""
+    found: frozenset[str] = frozenset()
+    for item in items:
+        op, av = item
+        if op in _ZERO_WIDTH:
+            continue
+        if op in _REPEATS:
+            found |= first_chars(av[2])
+        elif op is sre.SUBPATTERN:
+            found |= first_chars(av[3])
+        elif op is sre.ATOMIC_GROUP:
+            found |= first_chars(av)
+        elif op is sre.BRANCH:
+            found |= frozenset().union(*(first_chars(alternative) for alternative in av[1]))
+        elif op is sre.GROUPREF_EXISTS:
+            found |= first_chars(av[1]) | first_chars(av[2] or [])
+        else:
+            found |= charset(item)
+        if _minimum_width([item]) > 0:
+            break
+    return found
+
+
 def _splits_ambiguously(body: list[Item]) -> bool:
-    """A variable piece whose next mandatory neighbour (going round the loop) can
-    take the same characters: the text between them can be split many ways."""
+    """A variable piece whose following text (going round the loop) can start with a
+    character the piece can also take: the split point between them can move, so
+    the same text divides in many ways."""
     for index, item in enumerate(body):
         if not _is_variable(item):
             continue
@@ -340,10 +365,10 @@ def _splits_ambiguously(body: list[Item]) -> bool:
             neighbour = body[(index + step) % len(body)]
             if neighbour[0] in _ZERO_WIDTH:
                 continue
-            if charset(neighbour) & chars:
+            if first_chars([neighbour]) & chars:
                 return True
             if _minimum_width([neighbour]) > 0:
-                break  # a mandatory, disjoint neighbour pins the split point
+                break  # a mandatory neighbour starting differently pins the split point
     return False
 
 

@@ -50,8 +50,12 @@ def attack_command(
     ] = ProveFormat.text,
     config: Annotated[
         Path | None,
-        typer.Option("--config", help="Read [tool.rubric.attack] thresholds from this file instead of "
-                     "discovering rubric.toml / pyproject.toml.", dir_okay=False),
+        typer.Option(
+            "--config",
+            help="Read [tool.rubric.attack] thresholds from this file instead of "
+            "discovering rubric.toml / pyproject.toml.",
+            dir_okay=False,
+        ),
     ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help=_NO_COLOR_HELP)] = False,
 ) -> None:
@@ -60,5 +64,6 @@ def attack_command(
     Exit 0 when every threshold of [tool.rubric.attack] holds, 1 when a strategy beats the
     rubric, 2 on input or configuration errors.
     """
-    raise typer.Exit(run_attack(matter, output_format.value, sys.stdout, sys.stderr,
-                                config_file=config, no_color=no_color))
+    raise typer.Exit(
+        run_attack(matter, output_format.value, sys.stdout, sys.stderr, config_file=config, no_color=no_color)
+    )

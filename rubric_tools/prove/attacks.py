@@ -7,7 +7,7 @@ with the solver's reference trajectory.
 A strategy fails the rubric when it earns what real work earns: un-anchored keyword
 stuffing must not score above `unanchored_max_raw`, and no strategy but the exempt ones
 (by default the documented keyword ceiling) may reach `max_fraction_of_reference` of the
-reference's normalized score without a critical failure.
+reference's normalized score (a critical failure counts through the score cap).
 """
 
 from __future__ import annotations
@@ -46,9 +46,14 @@ class AttackRow:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "name": self.name, "summary": self.summary, "raw_score": self.raw_score,
-            "normalized_score": self.normalized_score, "critical_failure": self.critical_failure,
-            "steps": self.steps, "verdict": self.verdict, "reason": self.reason,
+            "name": self.name,
+            "summary": self.summary,
+            "raw_score": self.raw_score,
+            "normalized_score": self.normalized_score,
+            "critical_failure": self.critical_failure,
+            "steps": self.steps,
+            "verdict": self.verdict,
+            "reason": self.reason,
         }
 
 
@@ -94,8 +99,14 @@ class AttackReport:
 
 def _run(matter: Matter, strategy: Strategy) -> AttackRow:
     result = replay(matter, strategy.build(matter)).result
-    return AttackRow(strategy.name, strategy.summary, float(result["raw_score"]),
-                     float(result["normalized_score"]), bool(result["critical_failure"]), int(result["steps"]))
+    return AttackRow(
+        strategy.name,
+        strategy.summary,
+        float(result["raw_score"]),
+        float(result["normalized_score"]),
+        bool(result["critical_failure"]),
+        int(result["steps"]),
+    )
 
 
 def judge(row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: Thresholds) -> AttackRow:
@@ -106,24 +117,37 @@ def judge(row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: 
         reason = f"raw {row.raw_score:g} > unanchored-max-raw {thresholds.unanchored_max_raw:g}"
         return AttackRow(**{**row.__dict__, "verdict": FAIL, "reason": reason})
     bar = thresholds.max_fraction_of_reference * reference.normalized_score
-    if not row.critical_failure and row.normalized_score > 0 and row.normalized_score >= bar:
-        reason = (f"normalized {row.normalized_score:g} >= {thresholds.max_fraction_of_reference:g} x "
-                  f"reference {reference.normalized_score:g} without a critical failure")
+    # A critical failure counts through critical_failure_score_cap, already applied to the
+    # normalized score: with the default cap it keeps a strategy below the bar, but a
+    # lenient cap lets a critical strategy through, and that is a finding too.
+    if row.normalized_score > 0 and row.normalized_score >= bar:
+        how = "despite a critical failure" if row.critical_failure else "without a critical failure"
+        reason = (
+            f"normalized {row.normalized_score:g} >= {thresholds.max_fraction_of_reference:g} x "
+            f"reference {reference.normalized_score:g} {how}"
+        )
         return AttackRow(**{**row.__dict__, "verdict": FAIL, "reason": reason})
-    why = "critical failure" if row.critical_failure else f"below {bar:.4g}"
-    return AttackRow(**{**row.__dict__, "verdict": PASS, "reason": why})
+    why = "critical failure caps it" if row.critical_failure else "below"
+    return AttackRow(**{**row.__dict__, "verdict": PASS, "reason": f"{why}: < {bar:.4g}"})
 
 
 def attack_matter(
-    source: MatterSource | Matter, thresholds: Thresholds | None = None,
+    source: MatterSource | Matter,
+    thresholds: Thresholds | None = None,
     strategies: Sequence[Strategy] = STRATEGIES,
 ) -> AttackReport:
     """Replay every strategy and the solver's reference trajectory; judge each strategy."""
     matter = source.matter if isinstance(source, MatterSource) else source
     thresholds = thresholds or Thresholds()
     solution = solve(matter)
-    reference = AttackRow(REFERENCE, "the solver's trajectory (rubric solve)", solution.raw_score,
-                          solution.normalized_score, solution.critical_failure, int(solution.result["steps"]))
+    reference = AttackRow(
+        REFERENCE,
+        "the solver's trajectory (rubric solve)",
+        solution.raw_score,
+        solution.normalized_score,
+        solution.critical_failure,
+        int(solution.result["steps"]),
+    )
     rows = tuple(judge(_run(matter, s), s, reference, thresholds) for s in strategies)
     return AttackReport(matter.matter_id, reference, rows, thresholds)
 
@@ -142,9 +166,13 @@ def attack_rows(source: MatterSource) -> list[CheckRow]:
     reference = f"reference {report.reference.normalized_score:g}"
     return [
         CheckRow(
-            "attack", row.name, row.verdict != FAIL, thresholds.describe(),
+            "attack",
+            row.name,
+            row.verdict != FAIL,
+            thresholds.describe(),
             f"raw {row.raw_score:g}, normalized {row.normalized_score:g}"
-            f"{', critical' if row.critical_failure else ''} ({reference})", row.reason,
+            f"{', critical' if row.critical_failure else ''} ({reference})",
+            row.reason,
         )
         for row in report.rows
     ]

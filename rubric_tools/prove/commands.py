@@ -33,8 +33,9 @@ def load_for_proof(path: Path, err: TextIO) -> MatterSource | None:
     source = load_matter_source(root)
     load_errors = [d for d in source.diagnostics if d.code.startswith("L") and d.severity is Severity.ERROR]
     for diagnostic in load_errors:
-        err.write(f"error: {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: "
-                  f"{diagnostic.code} {diagnostic.message}\n")
+        err.write(
+            f"error: {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} {diagnostic.message}\n"
+        )
     return None if load_errors else source
 
 
@@ -44,8 +45,9 @@ def write_trajectory(actions: Sequence[object], destination: Path) -> None:
     destination.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
 
 
-def run_solve(path: Path, write: Path | None, output_format: str, out: TextIO, err: TextIO,
-              *, no_color: bool = False) -> int:
+def run_solve(
+    path: Path, write: Path | None, output_format: str, out: TextIO, err: TextIO, *, no_color: bool = False
+) -> int:
     """Solve the matter at `path`, print the proof, optionally write the trajectory."""
     source = load_for_proof(path, err)
     if source is None:
@@ -64,15 +66,17 @@ def run_solve(path: Path, write: Path | None, output_format: str, out: TextIO, e
             document["written_to"] = str(write)
         out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
-        render_solution_text(solution, Console(file=out, no_color=no_color, highlight=False,
-                                               width=max(Console(file=out).width, 100)))
+        render_solution_text(
+            solution, Console(file=out, no_color=no_color, highlight=False, width=max(Console(file=out).width, 100))
+        )
         if write is not None:
             out.write(f"trajectory written to {write}\n")
     return solution.exit_code
 
 
-def run_attack(path: Path, output_format: str, out: TextIO, err: TextIO, *,
-               config_file: Path | None = None, no_color: bool = False) -> int:
+def run_attack(
+    path: Path, output_format: str, out: TextIO, err: TextIO, *, config_file: Path | None = None, no_color: bool = False
+) -> int:
     """Replay every reward-hacking strategy against the matter at `path`."""
     from rubric_tools.prove.attacks import attack_matter
     from rubric_tools.prove.thresholds import ThresholdError, thresholds_from_config
@@ -90,6 +94,7 @@ def run_attack(path: Path, output_format: str, out: TextIO, err: TextIO, *,
     if output_format == "json":
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        render_attack_text(report, Console(file=out, no_color=no_color, highlight=False,
-                                            width=max(Console(file=out).width, 110)))
+        render_attack_text(
+            report, Console(file=out, no_color=no_color, highlight=False, width=max(Console(file=out).width, 110))
+        )
     return report.exit_code

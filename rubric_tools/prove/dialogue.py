@@ -30,8 +30,15 @@ class Analysis:
 
 
 def _unmatchable(
-    items: Sequence[MatchItem], index: int, list_name: str, kind: str, asked: dict[str, int],
-    text_found: bool, shadow: int | None, points: float, critical: bool,
+    items: Sequence[MatchItem],
+    index: int,
+    list_name: str,
+    kind: str,
+    asked: dict[str, int],
+    text_found: bool,
+    shadow: int | None,
+    points: float,
+    critical: bool,
 ) -> Shortfall | None:
     """Why item `index` cannot be matched for points, or None when it can."""
     item = items[index]
@@ -40,23 +47,33 @@ def _unmatchable(
     suffix = "; never raising it is a critical failure" if critical else ""
     if item.id in asked:
         return Shortfall(
-            Reason.UNREACHABLE_COMPONENT, points,
-            f"{name} shares its id with {list_name}[{asked[item.id]}]: matching it scores as "
-            f"redundant{suffix}", RUBRIC_FILE, (*path, "id"), critical,
+            Reason.UNREACHABLE_COMPONENT,
+            points,
+            f"{name} shares its id with {list_name}[{asked[item.id]}]: matching it scores as redundant{suffix}",
+            RUBRIC_FILE,
+            (*path, "id"),
+            critical,
         )
     if not any(item.variants):
         return Shortfall(
-            Reason.UNREACHABLE_COMPONENT, points,
+            Reason.UNREACHABLE_COMPONENT,
+            points,
             f"{name} has no concept to match on, so no text can earn its points{suffix}",
-            RUBRIC_FILE, (*path, "concepts"), critical,
+            RUBRIC_FILE,
+            (*path, "concepts"),
+            critical,
         )
     if not text_found:
         winner = items[shadow].id if shadow is not None else "another item"
         return Shortfall(
-            Reason.SHADOWED_VARIANT, points,
+            Reason.SHADOWED_VARIANT,
+            points,
             f"every variant of {name} is matched first by {list_name}[{shadow}] ({winner!r}), "
             f"which comes earlier in first-wins order{suffix}",
-            RUBRIC_FILE, path, critical, detail={"shadowed_by": winner},
+            RUBRIC_FILE,
+            path,
+            critical,
+            detail={"shadowed_by": winner},
         )
     return None
 
@@ -70,16 +87,25 @@ def question_moves(matter: Matter) -> Analysis:
         if item.points <= 0:
             continue  # nothing to earn; asking would only spend budget
         text, shadow = winning_question(items, index)
-        problem = _unmatchable(items, index, "questions", "question", asked, text is not None,
-                               shadow, item.points, False)
+        problem = _unmatchable(
+            items, index, "questions", "question", asked, text is not None, shadow, item.points, False
+        )
         if problem is not None or text is None:
             analysis.shortfalls.append(problem)  # type: ignore[arg-type]
             continue
         asked[item.id] = index
-        analysis.moves.append(Move(
-            "question", [{"type": "ask_client", "question": text}], item.points, item.points,
-            f"question {item.id!r}", RUBRIC_FILE, ("questions", index), questions=1,
-        ))
+        analysis.moves.append(
+            Move(
+                "question",
+                [{"type": "ask_client", "question": text}],
+                item.points,
+                item.points,
+                f"question {item.id!r}",
+                RUBRIC_FILE,
+                ("questions", index),
+                questions=1,
+            )
+        )
     return analysis
 
 
@@ -98,18 +124,35 @@ def escalation_moves(matter: Matter) -> Analysis:
         if item.id in raised:  # the settle-up counts the id as raised already
             value, avoided = max(item.points, 0.0), 0.0
         words, shadow = winning_escalation(items, index)
-        problem = _unmatchable(items, index, "escalations", "escalation", raised, words is not None,
-                               shadow, value, item.critical_if_missed and item.id not in raised)
+        problem = _unmatchable(
+            items,
+            index,
+            "escalations",
+            "escalation",
+            raised,
+            words is not None,
+            shadow,
+            value,
+            item.critical_if_missed and item.id not in raised,
+        )
         if problem is not None or words is None:
             analysis.shortfalls.append(problem)  # type: ignore[arg-type]
             continue
         raised[item.id] = index
         topic, reason = words
-        analysis.moves.append(Move(
-            "escalation", [{"type": "escalate", "topic": topic, "reason": reason}], item.points,
-            value, f"escalation {item.id!r}", RUBRIC_FILE, ("escalations", index), escalations=1,
-            critical=item.critical_if_missed,
-        ))
+        analysis.moves.append(
+            Move(
+                "escalation",
+                [{"type": "escalate", "topic": topic, "reason": reason}],
+                item.points,
+                value,
+                f"escalation {item.id!r}",
+                RUBRIC_FILE,
+                ("escalations", index),
+                escalations=1,
+                critical=item.critical_if_missed,
+            )
+        )
     return analysis
 
 
@@ -118,32 +161,43 @@ def final_shortfalls(matter: Matter) -> list[Shortfall]:
     final = matter.rubric.final_submission
     shortfalls: list[Shortfall] = []
     if final.concept_points > 0 and not final.required_concepts:
-        shortfalls.append(Shortfall(
-            Reason.UNREACHABLE_COMPONENT, final.concept_points,
-            "final_submission.concept_points enters max_score but required_concepts is empty, "
-            "so the summary can earn none of it", RUBRIC_FILE, ("final_submission", "concept_points"),
-        ))
+        shortfalls.append(
+            Shortfall(
+                Reason.UNREACHABLE_COMPONENT,
+                final.concept_points,
+                "final_submission.concept_points enters max_score but required_concepts is empty, "
+                "so the summary can earn none of it",
+                RUBRIC_FILE,
+                ("final_submission", "concept_points"),
+            )
+        )
     if final.points > 0 and final.minimum_characters > MAX_SUMMARY_CHARACTERS:
-        shortfalls.append(Shortfall(
-            Reason.UNREACHABLE_COMPONENT, final.points,
-            f"final_submission.minimum_characters is {final.minimum_characters}: no real summary "
-            "is that long", RUBRIC_FILE, ("final_submission", "minimum_characters"),
-        ))
+        shortfalls.append(
+            Shortfall(
+                Reason.UNREACHABLE_COMPONENT,
+                final.points,
+                f"final_submission.minimum_characters is {final.minimum_characters}: no real summary is that long",
+                RUBRIC_FILE,
+                ("final_submission", "minimum_characters"),
+            )
+        )
     known = {issue.id for issue in matter.rubric.issues}
     for index, issue_id in enumerate(final.required_issue_ids):
         if issue_id not in known and final.missing_required_issue_penalty > 0:
-            shortfalls.append(Shortfall(
-                Reason.UNKNOWN_REQUIRED_ISSUE, final.missing_required_issue_penalty,
-                f"final_submission.required_issue_ids names {issue_id!r}, which is no issue of the "
-                "rubric: every trajectory pays missing_required_issue_penalty for it",
-                RUBRIC_FILE, ("final_submission", "required_issue_ids", index),
-            ))
+            shortfalls.append(
+                Shortfall(
+                    Reason.UNKNOWN_REQUIRED_ISSUE,
+                    final.missing_required_issue_penalty,
+                    f"final_submission.required_issue_ids names {issue_id!r}, which is no issue of the "
+                    "rubric: every trajectory pays missing_required_issue_penalty for it",
+                    RUBRIC_FILE,
+                    ("final_submission", "required_issue_ids", index),
+                )
+            )
     return shortfalls
 
 
-def final_move(
-    matter: Matter, matched_issues: set[str], raised_escalations: set[str], labels: Sequence[str]
-) -> Move:
+def final_move(matter: Matter, matched_issues: set[str], raised_escalations: set[str], labels: Sequence[str]) -> Move:
     """The closing summary, and the points the engine will award for it given what the
     rest of the plan matches and raises."""
     rubric = matter.rubric
@@ -160,5 +214,12 @@ def final_move(
     if final.required_concepts:
         found, _ = concept_fraction(final.required_concepts, normalize(summary))
         points += final.concept_points * len(found) / len(final.required_concepts)
-    return Move("final", [{"type": "submit_final", "summary": summary}], points, points,
-                "the final submission", RUBRIC_FILE, ("final_submission",))
+    return Move(
+        "final",
+        [{"type": "submit_final", "summary": summary}],
+        points,
+        points,
+        "the final submission",
+        RUBRIC_FILE,
+        ("final_submission",),
+    )

@@ -39,26 +39,38 @@ def anchor_blocker(matter: Matter, index: int) -> str | None:
     if token not in document.sections:
         return f"its anchor {anchor!r} names section {token!r}, which document {document_id!r} lacks"
     if format_citation(document_id, token) != anchor:
-        return (f"its anchor {anchor!r} is not written as {format_citation(document_id, token)!r}, "
-                "the form a read records, so it can never count as read")
+        return (
+            f"its anchor {anchor!r} is not written as {format_citation(document_id, token)!r}, "
+            "the form a read records, so it can never count as read"
+        )
     return None
 
 
 def _gate_shortfalls(
-    issue: Issue, index: int, wording: Wording, concepts: tuple[str, ...], points: float,
-    field: str, gate_list: str,
+    issue: Issue,
+    index: int,
+    wording: Wording,
+    concepts: tuple[str, ...],
+    points: float,
+    field: str,
+    gate_list: str,
 ) -> list[Shortfall]:
     shortfalls = []
     for blocked in wording.blocked:
         share = points * concepts.count(blocked.concept) / len(concepts)
         how = "on its own" if blocked.alone else "whenever it is stated beside the other concepts"
-        shortfalls.append(Shortfall(
-            Reason.GATE_ON_REQUIRED_LANGUAGE, share,
-            f"issue {issue.id!r}: {field.replace('_concepts', ' concept')} {blocked.concept!r} "
-            f"trips the {gate_list} gate "
-            f"{blocked.gate!r} {how}", RUBRIC_FILE, ("issues", index, field, concepts.index(blocked.concept)),
-            detail={"gate": blocked.gate, "concept": blocked.concept},
-        ))
+        shortfalls.append(
+            Shortfall(
+                Reason.GATE_ON_REQUIRED_LANGUAGE,
+                share,
+                f"issue {issue.id!r}: {field.replace('_concepts', ' concept')} {blocked.concept!r} "
+                f"trips the {gate_list} gate "
+                f"{blocked.gate!r} {how}",
+                RUBRIC_FILE,
+                ("issues", index, field, concepts.index(blocked.concept)),
+                detail={"gate": blocked.gate, "concept": blocked.concept},
+            )
+        )
     return shortfalls
 
 
@@ -68,8 +80,9 @@ def _issue_wording(issue: Issue, timeout: float) -> tuple[Wording, str, str]:
     title = recommendation = ""
     for title_form, recommendation in FRAMES:
         title = title_form.format(anchor=issue.anchor)
-        wording = compose(concepts, issue.critical_failure_patterns, prefix=title,
-                          suffix=recommendation, timeout=timeout)
+        wording = compose(
+            concepts, issue.critical_failure_patterns, prefix=title, suffix=recommendation, timeout=timeout
+        )
         if wording.usable:
             break
     return wording, title, recommendation
@@ -83,13 +96,19 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
     path = ("issues", index)
     what = f"issue {issue.id!r}"
     penalty_avoided = final.missing_required_issue_penalty * final.required_issue_ids.count(issue.id)
-    components = (issue.base_points, issue.severity_points, issue.citation_points,
-                  issue.concept_points, issue.quote_points)
+    components = (
+        issue.base_points,
+        issue.severity_points,
+        issue.citation_points,
+        issue.concept_points,
+        issue.quote_points,
+    )
     blocker = anchor_blocker(matter, index)
     if blocker is not None:
         lost = sum(p for p in components if p > 0) + max(issue.redline_points, 0.0)
-        analysis.shortfalls.append(Shortfall(Reason.MISSING_ANCHOR, lost, f"{what}: {blocker}",
-                                             RUBRIC_FILE, (*path, "anchor")))
+        analysis.shortfalls.append(
+            Shortfall(Reason.MISSING_ANCHOR, lost, f"{what}: {blocker}", RUBRIC_FILE, (*path, "anchor"))
+        )
         if penalty_avoided > 0:
             analysis.shortfalls.append(_penalty_shortfall(matter, issue, penalty_avoided, Reason.MISSING_ANCHOR))
         return analysis
@@ -100,19 +119,36 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
     wording, title, recommendation = _issue_wording(issue, timeout)
     if not wording.usable:
         lost = sum(p for p in components if p > 0)
-        analysis.shortfalls.append(Shortfall(
-            Reason.GATE_ON_REQUIRED_LANGUAGE, lost,
-            f"{what}: critical_failure_patterns gate {wording.frame_gate!r} fires on any issue text",
-            RUBRIC_FILE, (*path, "critical_failure_patterns"), detail={"gate": wording.frame_gate},
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.GATE_ON_REQUIRED_LANGUAGE,
+                lost,
+                f"{what}: critical_failure_patterns gate {wording.frame_gate!r} fires on any issue text",
+                RUBRIC_FILE,
+                (*path, "critical_failure_patterns"),
+                detail={"gate": wording.frame_gate},
+            )
+        )
         if penalty_avoided > 0:
             analysis.shortfalls.append(
-                _penalty_shortfall(matter, issue, penalty_avoided, Reason.GATE_ON_REQUIRED_LANGUAGE))
+                _penalty_shortfall(matter, issue, penalty_avoided, Reason.GATE_ON_REQUIRED_LANGUAGE)
+            )
     else:
-        analysis.moves.append(_submit_issue_move(
-            matter, index, label, wording, title, recommendation, section_text, normalized_section,
-            penalty_avoided, timeout, analysis.shortfalls,
-        ))
+        analysis.moves.append(
+            _submit_issue_move(
+                matter,
+                index,
+                label,
+                wording,
+                title,
+                recommendation,
+                section_text,
+                normalized_section,
+                penalty_avoided,
+                timeout,
+                analysis.shortfalls,
+            )
+        )
     analysis.extend(redline_moves(matter, index, label, document_id, token, timeout))
     return analysis
 
@@ -120,15 +156,26 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
 def _penalty_shortfall(matter: Matter, issue: Issue, penalty: float, reason: Reason) -> Shortfall:
     position = matter.rubric.final_submission.required_issue_ids.index(issue.id)
     return Shortfall(
-        reason, penalty,
+        reason,
+        penalty,
         f"issue {issue.id!r} is a required issue that cannot be matched: submit_final charges "
-        "missing_required_issue_penalty", RUBRIC_FILE, ("final_submission", "required_issue_ids", position),
+        "missing_required_issue_penalty",
+        RUBRIC_FILE,
+        ("final_submission", "required_issue_ids", position),
     )
 
 
 def _submit_issue_move(
-    matter: Matter, index: int, label: str, wording: Wording, title: str, recommendation: str,
-    section_text: str, normalized_section: str, penalty_avoided: float, timeout: float,
+    matter: Matter,
+    index: int,
+    label: str,
+    wording: Wording,
+    title: str,
+    recommendation: str,
+    section_text: str,
+    normalized_section: str,
+    penalty_avoided: float,
+    timeout: float,
     shortfalls: list[Shortfall],
 ) -> Move:
     issue = matter.rubric.issues[index]
@@ -144,51 +191,83 @@ def _submit_issue_move(
     points = issue.base_points + issue.severity_points
     if unresolvable:
         for order, position in enumerate(unresolvable):
-            shortfalls.append(Shortfall(
-                Reason.UNRESOLVABLE_CITATION, issue.citation_points if order == 0 else 0.0,
-                f"issue {issue.id!r}: required citation {issue.required_citations[position]!r} resolves "
-                "to no section, so citation_points can never be earned",
-                RUBRIC_FILE, (*path, "required_citations", position),
-            ))
+            shortfalls.append(
+                Shortfall(
+                    Reason.UNRESOLVABLE_CITATION,
+                    issue.citation_points if order == 0 else 0.0,
+                    f"issue {issue.id!r}: required citation {issue.required_citations[position]!r} resolves "
+                    "to no section, so citation_points can never be earned",
+                    RUBRIC_FILE,
+                    (*path, "required_citations", position),
+                )
+            )
     else:
         points += issue.citation_points
     if issue.concept_points > 0 and not issue.required_concepts:
-        shortfalls.append(Shortfall(
-            Reason.UNREACHABLE_COMPONENT, issue.concept_points,
-            f"issue {issue.id!r}: concept_points enter max_score but required_concepts is empty",
-            RUBRIC_FILE, (*path, "concept_points"),
-        ))
+        shortfalls.append(
+            Shortfall(
+                Reason.UNREACHABLE_COMPONENT,
+                issue.concept_points,
+                f"issue {issue.id!r}: concept_points enter max_score but required_concepts is empty",
+                RUBRIC_FILE,
+                (*path, "concept_points"),
+            )
+        )
     elif issue.required_concepts:
         text = normalize(f"{title} {wording.text} {recommendation}")
         found, _ = concept_fraction(issue.required_concepts, text)
         points += issue.concept_points * len(found) / len(issue.required_concepts)
-        shortfalls += _gate_shortfalls(issue, index, wording, issue.required_concepts,
-                                       issue.concept_points, "required_concepts", "critical_failure_patterns")
+        shortfalls += _gate_shortfalls(
+            issue,
+            index,
+            wording,
+            issue.required_concepts,
+            issue.concept_points,
+            "required_concepts",
+            "critical_failure_patterns",
+        )
     quotes = []
     if issue.quote_points > 0:
         quote = pick_quote(section_text, normalized_section, issue.critical_failure_patterns, timeout)
         if quote is None:
-            shortfalls.append(Shortfall(
-                Reason.UNQUOTABLE_ANCHOR, issue.quote_points,
-                f"issue {issue.id!r}: anchor section {issue.anchor!r} has no verbatim text of 15 "
-                "normalized characters to quote", RUBRIC_FILE, (*path, "anchor"),
-            ))
+            shortfalls.append(
+                Shortfall(
+                    Reason.UNQUOTABLE_ANCHOR,
+                    issue.quote_points,
+                    f"issue {issue.id!r}: anchor section {issue.anchor!r} has no verbatim text of 15 "
+                    "normalized characters to quote",
+                    RUBRIC_FILE,
+                    (*path, "anchor"),
+                )
+            )
         else:
             quotes.append({"citation": issue.anchor, "text": quote})
             points += issue.quote_points
     action = {
-        "type": "submit_issue", "issue_id": label, "title": title, "severity": issue.severity,
-        "citations": citations, "analysis": wording.text, "recommendation": recommendation,
+        "type": "submit_issue",
+        "issue_id": label,
+        "title": title,
+        "severity": issue.severity,
+        "citations": citations,
+        "analysis": wording.text,
+        "recommendation": recommendation,
         "quotes": quotes,
     }
     document_id = split_citation(issue.anchor)[0]  # type: ignore[index]
-    return Move("issue", [action], points, points + penalty_avoided, f"issue {issue.id!r}", RUBRIC_FILE,
-                path, document=document_id, issue_index=index)
+    return Move(
+        "issue",
+        [action],
+        points,
+        points + penalty_avoided,
+        f"issue {issue.id!r}",
+        RUBRIC_FILE,
+        path,
+        document=document_id,
+        issue_index=index,
+    )
 
 
-def redline_moves(
-    matter: Matter, index: int, label: str, document_id: str, token: str, timeout: float
-) -> Analysis:
+def redline_moves(matter: Matter, index: int, label: str, document_id: str, token: str, timeout: float) -> Analysis:
     """The redline earning `redline_points`, aimed at the anchor section."""
     analysis = Analysis()
     issue = matter.rubric.issues[index]
@@ -196,31 +275,61 @@ def redline_moves(
     if issue.redline_points <= 0:
         return analysis
     if not issue.redline_concepts:
-        analysis.shortfalls.append(Shortfall(
-            Reason.UNREACHABLE_COMPONENT, issue.redline_points,
-            f"issue {issue.id!r}: redline_points enter max_score but redline_concepts is empty, "
-            "so every redline scores 0", RUBRIC_FILE, (*path, "redline_points"),
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.UNREACHABLE_COMPONENT,
+                issue.redline_points,
+                f"issue {issue.id!r}: redline_points enter max_score but redline_concepts is empty, "
+                "so every redline scores 0",
+                RUBRIC_FILE,
+                (*path, "redline_points"),
+            )
+        )
         return analysis
     wording = compose(issue.redline_concepts, issue.redline_critical_failure_patterns, timeout=timeout)
     found, _ = concept_fraction(issue.redline_concepts, normalize(wording.text))
     if not wording.usable or not found:
         gate = wording.frame_gate or (wording.blocked[0].gate if wording.blocked else "")
-        analysis.shortfalls.append(Shortfall(
-            Reason.GATE_ON_REQUIRED_LANGUAGE, issue.redline_points,
-            f"issue {issue.id!r}: redline_critical_failure_patterns gate {gate!r} fires on every "
-            "replacement text that carries a redline concept", RUBRIC_FILE,
-            (*path, "redline_critical_failure_patterns"), detail={"gate": gate},
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.GATE_ON_REQUIRED_LANGUAGE,
+                issue.redline_points,
+                f"issue {issue.id!r}: redline_critical_failure_patterns gate {gate!r} fires on every "
+                "replacement text that carries a redline concept",
+                RUBRIC_FILE,
+                (*path, "redline_critical_failure_patterns"),
+                detail={"gate": gate},
+            )
+        )
         return analysis
-    analysis.shortfalls += _gate_shortfalls(issue, index, wording, issue.redline_concepts,
-                                            issue.redline_points, "redline_concepts",
-                                            "redline_critical_failure_patterns")
+    analysis.shortfalls += _gate_shortfalls(
+        issue,
+        index,
+        wording,
+        issue.redline_concepts,
+        issue.redline_points,
+        "redline_concepts",
+        "redline_critical_failure_patterns",
+    )
     points = issue.redline_points * len(found) / len(issue.redline_concepts)
     action = {
-        "type": "propose_redline", "issue_id": label, "document_id": document_id, "section": token,
-        "replacement_text": wording.text, "rationale": REDLINE_RATIONALE,
+        "type": "propose_redline",
+        "issue_id": label,
+        "document_id": document_id,
+        "section": token,
+        "replacement_text": wording.text,
+        "rationale": REDLINE_RATIONALE,
     }
-    analysis.moves.append(Move("redline", [action], points, points, f"the redline of issue {issue.id!r}",
-                               RUBRIC_FILE, (*path, "redline_points"), issue_index=index))
+    analysis.moves.append(
+        Move(
+            "redline",
+            [action],
+            points,
+            points,
+            f"the redline of issue {issue.id!r}",
+            RUBRIC_FILE,
+            (*path, "redline_points"),
+            issue_index=index,
+        )
+    )
     return analysis

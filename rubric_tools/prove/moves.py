@@ -45,9 +45,13 @@ class Move:
         shortfall = budget_shortfall(self.value, budget, self.what, self.file, self.path)
         if self.critical:
             shortfall = Shortfall(
-                shortfall.reason, shortfall.points,
+                shortfall.reason,
+                shortfall.points,
                 shortfall.message + "; never raising it is a critical failure",
-                shortfall.file, shortfall.path, critical=True, detail=shortfall.detail,
+                shortfall.file,
+                shortfall.path,
+                critical=True,
+                detail=shortfall.detail,
             )
         return [shortfall, *self.extra_shortfalls]
 

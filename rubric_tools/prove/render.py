@@ -20,8 +20,11 @@ def render_solution_text(solution: Solution, console: Console) -> None:
     result = solution.result
     budgets = solution.replay.steps[-1].budgets if solution.replay.steps else None
     steps = f"{result['steps']} steps" + (f", {budgets.steps} to spare" if budgets else "")
-    verdict = "[green]max_score reached[/]" if solution.reached else (
-        f"[red]{len(solution.shortfalls)} shortfall{'s' if len(solution.shortfalls) != 1 else ''}[/]")
+    verdict = (
+        "[green]max_score reached[/]"
+        if solution.reached
+        else (f"[red]{len(solution.shortfalls)} shortfall{'s' if len(solution.shortfalls) != 1 else ''}[/]")
+    )
     critical = " [bold red]critical failure[/]" if solution.critical_failure else ""
     console.print(
         f"[bold]{solution.matter_id}[/]: {result['raw_score']:g} / {solution.max_score:g} "
@@ -29,34 +32,42 @@ def render_solution_text(solution: Solution, console: Console) -> None:
     )
     if solution.max_score != solution.derived_max_score:
         console.print(f"  derived max_score: {solution.derived_max_score:g}")
-    if not solution.shortfalls:
-        return
-    table = Table(show_lines=False, header_style="bold")
-    table.add_column("reason")
-    table.add_column("points", justify="right")
-    table.add_column("where")
-    table.add_column("why", overflow="fold")
+    # One entry per shortfall, location first, so a terminal or an editor can jump to it.
     for shortfall in solution.shortfalls:
-        points = f"{shortfall.points:g}" + (" [red](critical)[/]" if shortfall.critical else "")
-        table.add_row(shortfall.reason.value, points, shortfall.where, shortfall.message)
-    console.print(table)
+        critical = " [bold red](critical)[/]" if shortfall.critical else ""
+        console.print(
+            f"  [red]-{shortfall.points:g}[/]{critical}  [bold]{shortfall.reason.value}[/]  {shortfall.where}",
+            soft_wrap=True,
+        )
+        console.print(f"      {shortfall.message}")
 
 
 def _row(table: Table, row: AttackRow, reference: bool = False) -> None:
     style = VERDICT_STYLE.get(row.verdict, "") if not reference else "bold"
     verdict = "reference" if reference else row.verdict
     table.add_row(
-        row.name, f"{row.raw_score:g}", f"{row.normalized_score:g}",
-        "[red]yes[/]" if row.critical_failure else "no", str(row.steps),
-        f"[{style}]{verdict}[/]" if style else verdict, row.reason,
+        row.name,
+        f"{row.raw_score:g}",
+        f"{row.normalized_score:g}",
+        "[red]yes[/]" if row.critical_failure else "no",
+        str(row.steps),
+        f"[{style}]{verdict}[/]" if style else verdict,
+        row.reason,
     )
 
 
 def render_attack_text(report: AttackReport, console: Console) -> None:
     """The strategies beside the reference trajectory, and the overall verdict."""
     table = Table(title=f"{report.matter_id}: reward-hacking strategies", header_style="bold")
-    for column, justify in (("strategy", "left"), ("raw", "right"), ("normalized", "right"),
-                            ("critical", "left"), ("steps", "right"), ("verdict", "left"), ("why", "left")):
+    for column, justify in (
+        ("strategy", "left"),
+        ("raw", "right"),
+        ("normalized", "right"),
+        ("critical", "left"),
+        ("steps", "right"),
+        ("verdict", "left"),
+        ("why", "left"),
+    ):
         table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
     _row(table, report.reference, reference=True)
     for row in report.rows:
@@ -67,5 +78,7 @@ def render_attack_text(report: AttackReport, console: Console) -> None:
         console.print("[green]no strategy beats the rubric[/]")
     else:
         names = ", ".join(row.name for row in report.failures)
-        console.print(f"[red]{len(report.failures)} strateg{'ies' if len(report.failures) != 1 else 'y'} "
-                      f"beat the rubric: {names}[/]")
+        console.print(
+            f"[red]{len(report.failures)} strateg{'ies' if len(report.failures) != 1 else 'y'} "
+            f"beat the rubric: {names}[/]"
+        )

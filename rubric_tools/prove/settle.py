@@ -35,15 +35,20 @@ def markup_target(matter: Matter, issue: Issue) -> tuple[str, str, bool]:
     split = anchor.find(" §")
     if split >= 0 and matter.rubric.anchors.get(anchor) is issue:
         # format_citation(d, s) == f"{d} §{s}", so this pair rebuilds the anchor exactly.
-        return anchor[:split], anchor[split + 2:], True
+        return anchor[:split], anchor[split + 2 :], True
     parsed = split_citation(anchor)
     document_id, section = parsed if parsed is not None else (anchor, "")
     return document_id, section, False
 
 
 def _markup(label: str, target: tuple[str, str], text: str) -> Action:
-    return {"type": "send_markup", "issue_id": label, "document_id": target[0],
-            "section": target[1], "proposed_text": text}
+    return {
+        "type": "send_markup",
+        "issue_id": label,
+        "document_id": target[0],
+        "section": target[1],
+        "proposed_text": text,
+    }
 
 
 def _points(issue: Issue, text: str) -> float:
@@ -56,8 +61,11 @@ def _points(issue: Issue, text: str) -> float:
 def _our_wordings(issue: Issue, position: Position, timeout: float) -> list[Wording]:
     """For each accept variant, the best text stating it plus the settlement concepts."""
     gates = issue.settlement_critical_failure_patterns
-    return [compose(issue.settlement_concepts, gates, mandatory=variant, timeout=timeout)
-            for variant in position.accept_concepts if variant]
+    return [
+        compose(issue.settlement_concepts, gates, mandatory=variant, timeout=timeout)
+        for variant in position.accept_concepts
+        if variant
+    ]
 
 
 def _counter_close(
@@ -94,12 +102,16 @@ def negotiation_moves(
     what = f"the settlement of issue {issue.id!r}"
     document_id, section, via_anchor = markup_target(matter, issue)
     if not via_anchor and not issue_matchable:
-        analysis.shortfalls.append(Shortfall(
-            Reason.MISSING_ANCHOR, issue.settlement_points,
-            f"{what}: no markup can reach it: its anchor {issue.anchor!r} is not a '<doc> §<section>' "
-            "target of this issue and the issue itself can never be matched",
-            RUBRIC_FILE, ("issues", index, "anchor"),
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.MISSING_ANCHOR,
+                issue.settlement_points,
+                f"{what}: no markup can reach it: its anchor {issue.anchor!r} is not a '<doc> §<section>' "
+                "target of this issue and the issue itself can never be matched",
+                RUBRIC_FILE,
+                ("issues", index, "anchor"),
+            )
+        )
         return analysis
     target = (document_id, section)
     max_rounds = matter.constraints.maximum_negotiation_rounds
@@ -112,27 +124,47 @@ def negotiation_moves(
     if close is None:
         close = _counter_close(issue, position, label, target, max_rounds, timeout)
     if close is None and full is not None:
-        analysis.shortfalls.append(Shortfall(
-            Reason.BUDGET, issue.settlement_points,
-            f"{what}: resist_rounds {position.resist_rounds} needs {rounds} rounds, more than "
-            f"constraints.maximum_negotiation_rounds ({max_rounds})", COUNTERPARTY_FILE,
-            (*where, "resist_rounds"), detail={"budget": "maximum_negotiation_rounds"},
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.BUDGET,
+                issue.settlement_points,
+                f"{what}: resist_rounds {position.resist_rounds} needs {rounds} rounds, more than "
+                f"constraints.maximum_negotiation_rounds ({max_rounds})",
+                COUNTERPARTY_FILE,
+                (*where, "resist_rounds"),
+                detail={"budget": "maximum_negotiation_rounds"},
+            )
+        )
         return analysis
     if close is None:
         close = _partial_close(matter, index, label, target, wordings, rounds, analysis)
     if close is None:
         return analysis
-    analysis.moves.append(Move(
-        "negotiation", close.actions, close.points, close.points, what, COUNTERPARTY_FILE, where,
-        rounds=len(close.actions), issue_index=index, requires_issue=not via_anchor,
-    ))
+    analysis.moves.append(
+        Move(
+            "negotiation",
+            close.actions,
+            close.points,
+            close.points,
+            what,
+            COUNTERPARTY_FILE,
+            where,
+            rounds=len(close.actions),
+            issue_index=index,
+            requires_issue=not via_anchor,
+        )
+    )
     return analysis
 
 
 def _partial_close(
-    matter: Matter, index: int, label: str, target: tuple[str, str], wordings: list[Wording],
-    rounds: int, analysis: Analysis,
+    matter: Matter,
+    index: int,
+    label: str,
+    target: tuple[str, str],
+    wordings: list[Wording],
+    rounds: int,
+    analysis: Analysis,
 ) -> Close | None:
     """Settle on our best partial text; or explain why the point can never close fully."""
     issue = matter.rubric.issues[index]
@@ -153,12 +185,24 @@ def _partial_close(
     best = max(usable, key=lambda w: _points(issue, w.text), default=None)
     if best is None or issue.non_negotiable or rounds > matter.constraints.maximum_negotiation_rounds:
         # A non-negotiable point closed short of a concept is a critical failure: leave it open.
-        analysis.shortfalls.append(Shortfall(
-            Reason.SETTLEMENT_NEVER_ACCEPTED, issue.settlement_points, message, COUNTERPARTY_FILE, where,
-        ))
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.SETTLEMENT_NEVER_ACCEPTED,
+                issue.settlement_points,
+                message,
+                COUNTERPARTY_FILE,
+                where,
+            )
+        )
         return None
     points = _points(issue, best.text)
-    analysis.shortfalls.append(Shortfall(
-        Reason.SETTLEMENT_NEVER_ACCEPTED, issue.settlement_points - points, message, COUNTERPARTY_FILE, where,
-    ))
+    analysis.shortfalls.append(
+        Shortfall(
+            Reason.SETTLEMENT_NEVER_ACCEPTED,
+            issue.settlement_points - points,
+            message,
+            COUNTERPARTY_FILE,
+            where,
+        )
+    )
     return Close([_markup(label, target, best.text)] * rounds, points, False)

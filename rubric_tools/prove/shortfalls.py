@@ -77,8 +77,12 @@ class Shortfall:
 def budget_shortfall(points: float, budget: str, what: str, file: str, path: InstancePath) -> Shortfall:
     """A point dropped because `budget` (a `constraints` key) cannot fit it."""
     return Shortfall(
-        Reason.BUDGET, points, f"{what}: constraints.{budget} leaves no room for it",
-        file, path, detail={"budget": budget},
+        Reason.BUDGET,
+        points,
+        f"{what}: constraints.{budget} leaves no room for it",
+        file,
+        path,
+        detail={"budget": budget},
     )
 
 

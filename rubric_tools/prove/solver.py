@@ -59,8 +59,7 @@ class Solution:
     @property
     def reached(self) -> bool:
         """Max score earned, nothing critical, and nothing left to explain."""
-        return (not self.shortfalls and not self.critical_failure
-                and self.raw_score >= self.max_score - EPSILON)
+        return not self.shortfalls and not self.critical_failure and self.raw_score >= self.max_score - EPSILON
 
     @property
     def exit_code(self) -> int:
@@ -136,6 +135,7 @@ def _fit_steps(moves: list[Move], slots: int, dropped: list[Shortfall]) -> list[
     """Drop the least valuable moves per step until reads + actions fit in `slots`."""
     moves = list(moves)
     while len(_reads(moves)) + sum(m.steps for m in moves) > slots and moves:
+
         def cost(move: Move) -> int:
             shares_read = any(o is not move and o.document == move.document for o in moves)
             return move.steps + (1 if move.document is not None and not shares_read else 0)
@@ -154,12 +154,11 @@ def fit_budgets(matter: Matter, moves: list[Move]) -> tuple[list[Move], list[Sho
     """The moves that fit every budget, and a budget shortfall for each one left out."""
     limits = matter.constraints
     dropped: list[Shortfall] = []
-    moves = _keep_best(moves, max(limits.maximum_client_questions, 0), "questions",
-                       "maximum_client_questions", dropped)
-    moves = _keep_best(moves, max(limits.maximum_escalations, 0), "escalations",
-                       "maximum_escalations", dropped)
-    moves = _keep_best(moves, max(limits.maximum_negotiation_rounds, 0), "rounds",
-                       "maximum_negotiation_rounds", dropped)
+    moves = _keep_best(moves, max(limits.maximum_client_questions, 0), "questions", "maximum_client_questions", dropped)
+    moves = _keep_best(moves, max(limits.maximum_escalations, 0), "escalations", "maximum_escalations", dropped)
+    moves = _keep_best(
+        moves, max(limits.maximum_negotiation_rounds, 0), "rounds", "maximum_negotiation_rounds", dropped
+    )
     # The final submission always fits: it terminates, so it is never truncated.
     moves = _fit_steps(moves, max(limits.maximum_steps, 1) - 1, dropped)
     return moves, dropped
@@ -182,7 +181,7 @@ def _courtesy_reads(matter: Matter, moves: list[Move], slots: int) -> list[str]:
     already = set(_reads(moves))
     spare = slots - len(already) - sum(m.steps for m in moves)
     extra = [d for d in dict.fromkeys(wanted) if d not in already]
-    return extra[:max(spare, 0)]
+    return extra[: max(spare, 0)]
 
 
 # --------------------------------------------------------------------------- solve
@@ -194,8 +193,7 @@ def solve(matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> So
     kept, dropped = fit_budgets(matter, analysis.moves)
     kept.sort(key=Move.sort_key)
     reads = _reads(kept) + _courtesy_reads(matter, kept, max(matter.constraints.maximum_steps, 1) - 1)
-    matched = {matter.rubric.issues[m.issue_index].id for m in kept
-               if m.kind == "issue" and m.issue_index is not None}
+    matched = {matter.rubric.issues[m.issue_index].id for m in kept if m.kind == "issue" and m.issue_index is not None}
     raised = {matter.rubric.escalations[m.path[1]].id for m in kept if m.kind == "escalation"}
     labels = [m.actions[0]["issue_id"] for m in kept if m.kind == "issue"]
     final = final_move(matter, matched, raised, labels)
@@ -223,13 +221,21 @@ def _declared_max(matter: Matter) -> list[Shortfall]:
     derived = derived_max_score(matter.rubric, matter.positions)
     if declared is None or math.isclose(declared, derived, abs_tol=EPSILON):
         return []
-    effect = ("no trajectory can reach it" if declared > derived
-              else "normalized scores saturate before the rubric is fully earned")
-    return [Shortfall(
-        Reason.DECLARED_MAX_MISMATCH, declared - derived,
-        f"declared max_score {declared:g} differs from the derived {derived:g}: {effect}",
-        RUBRIC_FILE, ("max_score",), detail={"declared": declared, "derived": derived},
-    )]
+    effect = (
+        "no trajectory can reach it"
+        if declared > derived
+        else "normalized scores saturate before the rubric is fully earned"
+    )
+    return [
+        Shortfall(
+            Reason.DECLARED_MAX_MISMATCH,
+            declared - derived,
+            f"declared max_score {declared:g} differs from the derived {derived:g}: {effect}",
+            RUBRIC_FILE,
+            ("max_score",),
+            detail={"declared": declared, "derived": derived},
+        )
+    ]
 
 
 def _mismatch(outcome: Replay, planned: float, maximum: float, shortfalls: list[Shortfall]) -> list[Shortfall]:
@@ -245,7 +251,12 @@ def _mismatch(outcome: Replay, planned: float, maximum: float, shortfalls: list[
     if not problems:
         return []
     lost = maximum - raw - sum(s.points for s in shortfalls)
-    return [Shortfall(
-        Reason.REPLAY_MISMATCH, max(lost, 0.0), "; ".join(problems) + " (a solver defect: please report it)",
-        MATTER_FILE, (),
-    )]
+    return [
+        Shortfall(
+            Reason.REPLAY_MISMATCH,
+            max(lost, 0.0),
+            "; ".join(problems) + " (a solver defect: please report it)",
+            MATTER_FILE,
+            (),
+        )
+    ]

@@ -75,16 +75,32 @@ def _citations(issue: Issue) -> list[str]:
 
 
 def _issue(label: str, issue: Issue, citations: list[str], analysis: str, quotes: list[object] | None = None) -> Action:
-    return {"type": "submit_issue", "issue_id": label, "title": f"Issue {label}", "severity": issue.severity,
-            "citations": citations, "analysis": analysis, "recommendation": analysis, "quotes": quotes or []}
+    return {
+        "type": "submit_issue",
+        "issue_id": label,
+        "title": f"Issue {label}",
+        "severity": issue.severity,
+        "citations": citations,
+        "analysis": analysis,
+        "recommendation": analysis,
+        "quotes": quotes or [],
+    }
 
 
 def _redline(label: str, issue: Issue, text: str) -> list[Action]:
     parsed = split_citation(issue.anchor)
     if parsed is None:
         return []
-    return [{"type": "propose_redline", "issue_id": label, "document_id": parsed[0], "section": parsed[1],
-             "replacement_text": text, "rationale": text}]
+    return [
+        {
+            "type": "propose_redline",
+            "issue_id": label,
+            "document_id": parsed[0],
+            "section": parsed[1],
+            "replacement_text": text,
+            "rationale": text,
+        }
+    ]
 
 
 def _markups(matter: Matter, issue: Issue, label: str, text: str) -> list[Action]:
@@ -92,8 +108,13 @@ def _markups(matter: Matter, issue: Issue, label: str, text: str) -> list[Action
     if position is None:
         return []
     document_id, section, _ = markup_target(matter, issue)
-    markup = {"type": "send_markup", "issue_id": label, "document_id": document_id, "section": section,
-              "proposed_text": text}
+    markup = {
+        "type": "send_markup",
+        "issue_id": label,
+        "document_id": document_id,
+        "section": section,
+        "proposed_text": text,
+    }
     return [markup] * (max(position.resist_rounds, 0) + 1)
 
 
@@ -138,8 +159,11 @@ def fabricated_quotes(matter: Matter) -> list[Action]:
 
 
 def quote_whole_contract(matter: Matter) -> list[Action]:
-    sections = [(format_citation(doc.id, token), text)
-                for doc in matter.documents.values() for token, text in doc.sections.items()]
+    sections = [
+        (format_citation(doc.id, token), text)
+        for doc in matter.documents.values()
+        for token, text in doc.sections.items()
+    ]
     whole = "\n\n".join(text for _, text in sections)
     quotes = [{"citation": citation, "text": text} for citation, text in sections if len(text.split()) >= 3]
     actions = _all_reads(matter)
@@ -156,8 +180,7 @@ def one_stuffed_question(matter: Matter) -> list[Action]:
 def escalate_everything(matter: Matter) -> list[Action]:
     blob = _blob(every_concept(matter))
     count = max(matter.constraints.maximum_escalations, 0)
-    return _finish(matter, [{"type": "escalate", "topic": f"Escalation {n + 1}", "reason": blob}
-                            for n in range(count)])
+    return _finish(matter, [{"type": "escalate", "topic": f"Escalation {n + 1}", "reason": blob} for n in range(count)])
 
 
 def accept_every_counter(matter: Matter) -> list[Action]:
@@ -168,8 +191,15 @@ def accept_every_counter(matter: Matter) -> list[Action]:
             continue
         document_id, section, _ = markup_target(matter, issue)
         opening = non_acceptable_text(position) or ""
-        actions.append({"type": "send_markup", "issue_id": issue.id, "document_id": document_id,
-                        "section": section, "proposed_text": opening})
+        actions.append(
+            {
+                "type": "send_markup",
+                "issue_id": issue.id,
+                "document_id": document_id,
+                "section": section,
+                "proposed_text": opening,
+            }
+        )
         actions.append({"type": "accept_counterparty", "issue_id": issue.id})
     return _finish(matter, actions)
 
@@ -197,16 +227,21 @@ def many_labels(matter: Matter) -> list[Action]:
 
 
 STRATEGIES: tuple[Strategy, ...] = (
-    Strategy("keyword-stuffing-unanchored", "every concept in each issue, citing no anchor",
-             keyword_stuffing_unanchored, unanchored=True),
-    Strategy("concept-stuffing-no-read", "every concept on each anchor, redlines and markups, nothing read",
-             concept_stuffing_no_read),
-    Strategy("concept-stuffing-read", "every concept on each read anchor (the keyword ceiling)",
-             concept_stuffing_read),
+    Strategy(
+        "keyword-stuffing-unanchored",
+        "every concept in each issue, citing no anchor",
+        keyword_stuffing_unanchored,
+        unanchored=True,
+    ),
+    Strategy(
+        "concept-stuffing-no-read",
+        "every concept on each anchor, redlines and markups, nothing read",
+        concept_stuffing_no_read,
+    ),
+    Strategy("concept-stuffing-read", "every concept on each read anchor (the keyword ceiling)", concept_stuffing_read),
     Strategy("cite-every-section", "each anchor followed by every section, no analysis", cite_every_section),
     Strategy("fabricated-quotes", "each issue with an invented quote", fabricated_quotes),
-    Strategy("quote-whole-contract", "every section quoted, and pasted as each issue's analysis",
-             quote_whole_contract),
+    Strategy("quote-whole-contract", "every section quoted, and pasted as each issue's analysis", quote_whole_contract),
     Strategy("one-stuffed-question", "a single question holding every question concept", one_stuffed_question),
     Strategy("escalate-everything", "every escalation slot stuffed with every concept", escalate_everything),
     Strategy("accept-every-counter", "open each negotiation and accept the first counter", accept_every_counter),

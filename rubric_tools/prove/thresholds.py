@@ -36,8 +36,10 @@ class Thresholds:
     exempt: tuple[str, ...] = (CEILING_STRATEGY,)
 
     def describe(self) -> str:
-        return (f"un-anchored stuffing raw <= {self.unanchored_max_raw:g}; other strategies "
-                f"< {self.max_fraction_of_reference:g} x reference unless critical")
+        return (
+            f"un-anchored stuffing raw <= {self.unanchored_max_raw:g}; other strategies "
+            f"< {self.max_fraction_of_reference:g} x reference (normalized, after the critical cap)"
+        )
 
 
 def _number(value: Any, key: str, where: str) -> float:
@@ -70,8 +72,10 @@ def thresholds_from_config(
                 raise ThresholdError(f"{where}: attack.exempt must be a list of strategy names")
             unknown = [v for v in value if v not in known]
             if unknown:
-                raise ThresholdError(f"{where}: attack.exempt names unknown strategy {unknown[0]!r}"
-                                     f"{_suggest(unknown[0], known)}; known: {', '.join(known)}")
+                raise ThresholdError(
+                    f"{where}: attack.exempt names unknown strategy {unknown[0]!r}"
+                    f"{_suggest(unknown[0], known)}; known: {', '.join(known)}"
+                )
             settings = Thresholds(settings.unanchored_max_raw, settings.max_fraction_of_reference, tuple(value))
         else:
             options = ["unanchored-max-raw", "max-fraction-of-reference", "exempt"]

@@ -158,7 +158,9 @@ def _quote_candidates(section_text: str) -> list[str]:
 
 
 def pick_quote(
-    section_text: str, normalized_section: str, gates: tuple[Gate, ...],
+    section_text: str,
+    normalized_section: str,
+    gates: tuple[Gate, ...],
     timeout: float = DEFAULT_SEARCH_TIMEOUT,
 ) -> str | None:
     """A verbatim sentence of the section that the engine verifies (≥ 15 normalized

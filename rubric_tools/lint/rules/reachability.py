@@ -100,7 +100,8 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
         cost = f"{shortfall.points:g} point{'s' if shortfall.points != 1 else ''} of max_score"
         critical = "; every trajectory is a critical failure" if shortfall.critical else ""
         yield ctx.at(
-            shortfall.file, file_path(ctx, shortfall),
+            shortfall.file,
+            file_path(ctx, shortfall),
             f"{shortfall.message} ({shortfall.reason.value}: {cost}{critical})",
             hint=HINTS[shortfall.reason],
         )

@@ -1,0 +1,95 @@
+"""The static regex analysis behind G008 and G012, pattern by pattern.
+
+Every "risky" pattern below takes exponential time in Python's `re` on some input of
+a few dozen characters that almost matches (most hang for seconds at 30 characters);
+every "safe" one answers such inputs in microseconds. (The scorer's `regex` package
+survives them all, which is why the analysis reads `re`'s parse tree rather than
+timing the scorer.)
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rubric_tools.lint.regex_shape import TWO_SPACES, backtracking_risk, unnormalized_requirement
+
+RISKY = [
+    r"(a+)+b",
+    r"(a*)*b",
+    r"(\w+\s?)*unenforceable",
+    r"(.*,)*x",
+    r"(a|a)*b",
+    r"(\w+|\d+)*!",
+    r"(\w+\s\w+)*!",
+    r"(\d+(\.\d+)?)+x",
+    r"(?:x*y?)+z",
+    r"([a-z]+e)*x",
+    r"(?:\S+\s*){0,10}ten percent",
+]
+
+SAFE = [
+    r"(?:\w+\s)*unenforceable",
+    r"(?:\s+\w+)*\s+unenforceable",
+    r"(\w+\s+\w+\.)*x",
+    r"(?:[a-z]+(?:-[a-z]+)*\s){0,6}q",
+    r"(?:\S+\s*){0,3}waived",  # bounded: at most a few splits
+    r"(?:\w++\s?)*waived",  # possessive: never gives characters back
+    r"(?>\w+\s?)*waived",  # atomic group: likewise
+    r"\b(?:shall|will|must)\b(?:\s+\w+){0,5}\s+indemnif",
+    r"after\s+(?:[\w'’-]+\s+){0,3}confirm(?:s|ed)\b",
+    r"(?:no|not|never)\b[^.]{0,60}credit",
+    r"(a|b)*c",
+    r"(ab|a)*c",
+]
+
+
+@pytest.mark.parametrize("pattern", RISKY)
+def test_risky_repetition_is_flagged(pattern: str) -> None:
+    assert backtracking_risk(pattern) is not None
+
+
+@pytest.mark.parametrize("pattern", SAFE)
+def test_unambiguous_repetition_is_not_flagged(pattern: str) -> None:
+    assert backtracking_risk(pattern) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needed"),
+    [
+        (r"uptime\ncommitments", "a newline (\\n)"),
+        ("uptime\tcommitments", "a tab (\\t)"),
+        (r"a[\r\n]b", "a carriage return (\\r)"),
+        (r"a\s\sb", TWO_SPACES),
+        ("a  b", TWO_SPACES),
+        (r"a\s{2,}b", TWO_SPACES),
+        (r"a\s+\s+b", TWO_SPACES),
+        (r"a\s*\s\sb", TWO_SPACES),
+        (r"a (?:\s|,)b", None),  # the comma makes it possible
+        (r"a( \w+ )+b", None),  # one iteration suffices
+        (r"a( \w+ ){2}b", TWO_SPACES),  # one iteration's end meets the next one's start
+        (r"\tfoo|\nbar", "a tab (\\t)"),  # every alternative needs one
+    ],
+)
+def test_text_normalization_removes(pattern: str, needed: str | None) -> None:
+    assert unnormalized_requirement(pattern) == needed
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"uptime\s+commitments",
+        r"uptime(?:\n)?\s?commitments",
+        r"uptime[\n ]commitments",
+        r"(?x) credits \s are \s waived",  # verbose mode: the spaces are not pattern
+        r"\tfoo|bar",
+        r"a\s$",
+        r"x(?=\s)\s",  # a lookahead consumes nothing
+    ],
+)
+def test_patterns_normalized_text_can_match(pattern: str) -> None:
+    assert unnormalized_requirement(pattern) is None
+
+
+def test_invalid_patterns_are_left_to_g003() -> None:
+    assert backtracking_risk("(a+") is None
+    assert unnormalized_requirement("(\\n") is None

@@ -5,7 +5,6 @@ from __future__ import annotations
 import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
@@ -14,14 +13,11 @@ from rich.console import Console
 from rubric_tools.checking.runner import check_paths
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.reporting.check import render_json, render_junit, render_text
+from rubric_tools.reporting.formats import CheckFormat
 
 EXIT_USAGE = 2
 
 
-class CheckFormat(StrEnum):
-    TEXT = "text"
-    JSON = "json"
-    JUNIT = "junit"
 
 
 @dataclass

@@ -11,14 +11,7 @@ import typer
 
 from rubric_tools.cli.app import app
 from rubric_tools.diagnostics import Severity
-from rubric_tools.reporting.lint_command import (
-    LintOptions,
-    OutputFormat,
-    RulesFormat,
-    run_explain,
-    run_lint,
-    run_rules,
-)
+from rubric_tools.reporting.formats import OutputFormat, RulesFormat
 
 _SELECTOR_HELP = "rule codes, code prefixes (G, G0) or rule names; comma-separated or repeated"
 
@@ -70,6 +63,8 @@ def lint_command(
 
     Exit 0: nothing at or above the fail level; 1: something was; 2: usage or config error.
     """
+    from rubric_tools.reporting.lint_command import LintOptions, run_lint  # heavy: only when run
+
     options = LintOptions(
         paths=tuple(paths or ()),
         output_format=output_format,
@@ -89,6 +84,8 @@ def explain_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """Show a lint rule's documentation."""
+    from rubric_tools.reporting.lint_command import run_explain
+
     raise typer.Exit(run_explain(rule, sys.stdout, sys.stderr, no_color=no_color))
 
 
@@ -100,4 +97,6 @@ def rules_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """List every lint rule: code, name, family, default severity, fixable."""
+    from rubric_tools.reporting.lint_command import run_rules
+
     raise typer.Exit(run_rules(output_format, sys.stdout, sys.stderr, no_color=no_color))

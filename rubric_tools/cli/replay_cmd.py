@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
 
@@ -11,14 +10,8 @@ import typer
 from rich.console import Console
 
 from rubric_tools.cli.app import app
-from rubric_tools.replaying import replay_paths
-from rubric_tools.reporting.replay import render_json, render_text, trace_json
+from rubric_tools.reporting.formats import ReplayFormat
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
-
-
-class ReplayFormat(StrEnum):
-    text = "text"
-    json = "json"
 
 
 @app.command("replay")
@@ -28,7 +21,7 @@ def replay_command(
         Path | None,
         typer.Option("--matter", "-m", help="Matter folder (default: found from each trajectory's path)."),
     ] = None,
-    output_format: Annotated[ReplayFormat, typer.Option("--format", help="Output format.")] = ReplayFormat.text,
+    output_format: Annotated[ReplayFormat, typer.Option("--format", help="Output format.")] = ReplayFormat.TEXT,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write the full per-step record as JSON to FILE.")
     ] = None,
@@ -42,8 +35,11 @@ def replay_command(
     Exit 0 when every trajectory replayed, 1 when a gate search hit its time limit,
     2 on usage or input errors (the other trajectories still replay).
     """
+    from rubric_tools.replaying import replay_paths  # heavy: only when run
+    from rubric_tools.reporting.replay import render_json, render_text, trace_json
+
     report = replay_paths(trajectories, matter, gate_timeout)
-    if output_format is ReplayFormat.json:
+    if output_format is ReplayFormat.JSON:
         sys.stdout.write(render_json(report) + "\n")
         errors = Console(stderr=True, no_color=no_color, highlight=False)
         for problem in report.usage_errors:

@@ -11,7 +11,6 @@ import os
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import TextIO
 
@@ -19,6 +18,7 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_paths, resolve_config
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
+from rubric_tools.reporting.formats import OutputFormat, RulesFormat
 from rubric_tools.reporting.lint_concise import render_concise
 from rubric_tools.reporting.lint_full import render_full
 from rubric_tools.reporting.lint_github import render_github
@@ -36,17 +36,6 @@ EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 
 
-class OutputFormat(StrEnum):
-    FULL = "full"
-    CONCISE = "concise"
-    JSON = "json"
-    SARIF = "sarif"
-    GITHUB = "github"
-
-
-class RulesFormat(StrEnum):
-    TABLE = "table"
-    JSON = "json"
 
 
 @dataclass

@@ -352,3 +352,41 @@ def test_unresolvable_citation_is_not_cited(tmp_path: Path) -> None:
     submitted = next(a for a in solution.actions if a["type"] == "submit_issue")
     assert submitted["citations"] == ["hosting §3.1"]
     assert solution.result["breakdown"]["invalid_citations"] == []
+
+
+# --------------------------------------------------------------------------- degenerate input
+
+
+def _set(path: tuple[Any, ...], value: Any) -> Mutation:
+    def mutate(data: dict[str, Any]) -> None:
+        node = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+
+    return mutate
+
+
+DEGENERATE: dict[str, Mutation] = {
+    "rubric is a list": _set(("rubric.yaml",), ["not", "a", "mapping"]),
+    "issue entries that are not mappings": _rubric("issues", ["oops", base_data()["rubric.yaml"]["issues"][0]]),
+    "no steps at all": _constraint("maximum_steps", 0),
+    "absurd resistance and budgets": _both(
+        _position_field("resist_rounds", 10**12),
+        _constraint("maximum_steps", 10**12),
+        _constraint("maximum_negotiation_rounds", 10**12),
+    ),
+    "absurd summary minimum": _final("minimum_characters", 10**9),
+    "negative points": _both(_issue_field("redline_points", -1.0), _questions({"id": "q", "points": -2.0})),
+    "no severity": _issue_field("severity", None),
+    "counterparty without positions": _set(("counterparty.yaml",), {"positions": None}),
+}
+
+
+@pytest.mark.parametrize("mutation", [pytest.param(m, id=n) for n, m in DEGENERATE.items()])
+def test_degenerate_input_is_explained_not_raised(tmp_path: Path, mutation: Mutation) -> None:
+    solution = _solve(tmp_path, mutation)
+    assert not any(s.reason is Reason.REPLAY_MISMATCH for s in solution.shortfalls), solution.shortfalls
+    # Negative components are out of the trajectory: the raw score may exceed max_score.
+    assert solution.unexplained_points <= 1e-9
+    assert len(solution.actions) <= 10_000

@@ -18,6 +18,9 @@ from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, run_gates
 from rubric_tools.scoring.model import Issue, Matter, Position
 from rubric_tools.scoring.text import concept_fraction, normalize, split_citation
 
+#: No real script resists longer; the cap keeps an absurd resist_rounds from filling memory.
+MAX_PLANNED_ROUNDS = 10_000
+
 
 @dataclass(frozen=True)
 class Close:
@@ -39,6 +42,18 @@ def markup_target(matter: Matter, issue: Issue) -> tuple[str, str, bool]:
     parsed = split_citation(anchor)
     document_id, section = parsed if parsed is not None else (anchor, "")
     return document_id, section, False
+
+
+def round_limit(matter: Matter) -> tuple[str, int]:
+    """The binding limit on one negotiation's rounds: the round budget, or the steps left
+    beside the final submission (every round is a step), whichever is smaller."""
+    limits = matter.constraints
+    steps = max(limits.maximum_steps, 1) - 1
+    if min(steps, limits.maximum_negotiation_rounds) > MAX_PLANNED_ROUNDS:
+        return "maximum_negotiation_rounds", MAX_PLANNED_ROUNDS
+    if steps < limits.maximum_negotiation_rounds:
+        return "maximum_steps", steps
+    return "maximum_negotiation_rounds", limits.maximum_negotiation_rounds
 
 
 def _markup(label: str, target: tuple[str, str], text: str) -> Action:
@@ -114,7 +129,7 @@ def negotiation_moves(
         )
         return analysis
     target = (document_id, section)
-    max_rounds = matter.constraints.maximum_negotiation_rounds
+    budget, max_rounds = round_limit(matter)
     rounds = max(position.resist_rounds, 0) + 1
     wordings = _our_wordings(issue, position, timeout)
     full = next((w for w in wordings if w.usable and not w.blocked), None)
@@ -129,10 +144,10 @@ def negotiation_moves(
                 Reason.BUDGET,
                 issue.settlement_points,
                 f"{what}: resist_rounds {position.resist_rounds} needs {rounds} rounds, more than "
-                f"constraints.maximum_negotiation_rounds ({max_rounds})",
+                f"constraints.{budget} allows ({max_rounds})",
                 COUNTERPARTY_FILE,
                 (*where, "resist_rounds"),
-                detail={"budget": "maximum_negotiation_rounds"},
+                detail={"budget": budget},
             )
         )
         return analysis
@@ -183,7 +198,7 @@ def _partial_close(
     counters = "no counter scores fully without a gate" if position.counters else "it makes no counter"
     message = f"{what}: {why}, and {counters}"
     best = max(usable, key=lambda w: _points(issue, w.text), default=None)
-    if best is None or issue.non_negotiable or rounds > matter.constraints.maximum_negotiation_rounds:
+    if best is None or issue.non_negotiable or rounds > round_limit(matter)[1]:
         # A non-negotiable point closed short of a concept is a critical failure: leave it open.
         analysis.shortfalls.append(
             Shortfall(

@@ -19,6 +19,8 @@ from rubric_tools.scoring.text import format_citation, split_citation
 
 FABRICATED_QUOTE = "The provider accepts unlimited liability and waives every limitation in this agreement"
 LABEL_COPIES = 3
+#: Trajectories are cut here whatever maximum_steps says: no episode of use is longer.
+MAX_ACTIONS = 10_000
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,14 @@ def _blob(concepts: Iterable[str]) -> str:
     return " ".join(concepts) or "see the cited provisions"
 
 
+def _room(matter: Matter) -> int:
+    """Actions that fit before the final submission."""
+    return min(max(matter.constraints.maximum_steps, 1), MAX_ACTIONS) - 1
+
+
 def _finish(matter: Matter, actions: list[Action], summary: str = "") -> list[Action]:
     """Cut to the step budget, keeping room for the final submission."""
-    room = max(matter.constraints.maximum_steps, 1) - 1
-    return [*actions[:room], {"type": "submit_final", "summary": summary}]
+    return [*actions[: _room(matter)], {"type": "submit_final", "summary": summary}]
 
 
 def _anchor_reads(matter: Matter) -> list[Action]:
@@ -115,7 +121,8 @@ def _markups(matter: Matter, issue: Issue, label: str, text: str) -> list[Action
         "section": section,
         "proposed_text": text,
     }
-    return [markup] * (max(position.resist_rounds, 0) + 1)
+    # Never more rounds than the episode has steps: the trajectory is cut there anyway.
+    return [markup] * min(max(position.resist_rounds, 0) + 1, _room(matter))
 
 
 def _stuffed_work(matter: Matter, reads: list[Action], *, anchored: bool) -> list[Action]:
@@ -179,7 +186,7 @@ def one_stuffed_question(matter: Matter) -> list[Action]:
 
 def escalate_everything(matter: Matter) -> list[Action]:
     blob = _blob(every_concept(matter))
-    count = max(matter.constraints.maximum_escalations, 0)
+    count = min(max(matter.constraints.maximum_escalations, 0), _room(matter))
     return _finish(matter, [{"type": "escalate", "topic": f"Escalation {n + 1}", "reason": blob} for n in range(count)])
 
 
@@ -207,8 +214,9 @@ def accept_every_counter(matter: Matter) -> list[Action]:
 def stuffed_summary(matter: Matter) -> list[Action]:
     final = matter.rubric.final_submission
     summary = _blob([*final.required_concepts, *every_concept(matter)])
-    while len(summary.strip()) < min(final.minimum_characters, 1_000_000):
-        summary += " " + summary
+    missing = min(final.minimum_characters, 1_000_000) - len(summary)
+    if missing > 0:  # repeat the stuffing until the summary is long enough
+        summary = " ".join([summary] * (2 + missing // (len(summary) + 1)))
     return _finish(matter, [], summary)
 
 
@@ -219,7 +227,7 @@ def many_labels(matter: Matter) -> list[Action]:
         return _finish(matter, [])
     blob, first = _blob(every_concept(matter)), issues[0]
     actions = _anchor_reads(matter)
-    for copy in range(max(len(issues), LABEL_COPIES)):
+    for copy in range(min(max(len(issues), LABEL_COPIES), _room(matter))):
         label = f"finding-{copy + 1}"
         actions.append(_issue(label, first, _citations(first), blob))
         actions += _redline(label, first, blob)

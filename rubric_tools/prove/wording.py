@@ -185,8 +185,9 @@ def summary_text(concepts: Sequence[str], issue_labels: Sequence[str], minimum_c
     if concepts:
         parts.append("Points for the supervisor: " + " ".join(f"{c}." for c in concepts if c))
     summary = " ".join(parts)
-    while len(summary.strip()) < minimum_characters:
-        summary += _SUMMARY_FILLER
+    missing = minimum_characters - len(summary.strip())
+    if missing > 0:
+        summary += _SUMMARY_FILLER * -(-missing // len(_SUMMARY_FILLER))  # ceiling division
     return summary
 
 

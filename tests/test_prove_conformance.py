@@ -2,7 +2,8 @@
 
 The solver must reach max_score or explain every point it misses, never plan a critical
 failure, and score at least what the corpus's own reference trajectory (`good.jsonl`)
-scored under the reference engine. The attack must run and report every strategy.
+scored under the reference engine, with actions that validate against the action schema.
+The attack must run and report every strategy, each a schema-valid trajectory.
 """
 
 from __future__ import annotations
@@ -11,11 +12,14 @@ import json
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
 
 import rubric_tools
 from rubric_tools.prove import Reason, solve
 from rubric_tools.prove.attacks import REFERENCE, attack_matter
 from rubric_tools.prove.strategies import STRATEGIES
+from rubric_tools.schemas import load_schema
 from tests.conftest import conformance_dir, require_conformance
 
 _CORPUS = conformance_dir()
@@ -44,6 +48,9 @@ def test_solver_reaches_max_score_or_explains_every_shortfall(matter_id: str) ->
         assert solution.unexplained_points == pytest.approx(0.0, abs=1e-9)
     good = json.loads((corpus / "trajectories" / matter_id / "good.expected.json").read_text(encoding="utf-8"))
     assert solution.raw_score >= good["result"]["raw_score"] - 1e-9
+    validator = Draft202012Validator(load_schema("action"))
+    invalid = [str(best_match(validator.iter_errors(a))) for a in solution.actions if not validator.is_valid(a)]
+    assert invalid == []
 
 
 @pytest.mark.parametrize("matter_id", _MATTER_IDS)
@@ -54,6 +61,11 @@ def test_attack_reports_every_strategy(matter_id: str) -> None:
     assert report.reference.name == REFERENCE
     assert report.reference.normalized_score == solve(source.matter).normalized_score
     assert [row.name for row in report.rows] == [strategy.name for strategy in STRATEGIES]
+    validator = Draft202012Validator(load_schema("action"))
+    for strategy in STRATEGIES:
+        actions = strategy.build(source.matter)
+        assert actions[-1]["type"] == "submit_final"
+        assert all(validator.is_valid(action) for action in actions), strategy.name
     for row in report.rows:
         assert 0.0 <= row.normalized_score <= 1.0
         assert row.verdict in ("pass", "fail", "reported") and row.reason

@@ -25,7 +25,7 @@ _NO_COLOR_HELP = "Never colour the output."
 
 @app.command("solve")
 def solve_command(
-    matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False)],
+    matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False, metavar="MATTER")],
     write: Annotated[
         Path | None, typer.Option("--write", help="Write the solver's trajectory to FILE as JSONL.")
     ] = None,
@@ -44,7 +44,7 @@ def solve_command(
 
 @app.command("attack")
 def attack_command(
-    matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False)],
+    matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False, metavar="MATTER")],
     output_format: Annotated[
         ProveFormat, typer.Option("--output-format", help="Output format.", case_sensitive=False)
     ] = ProveFormat.text,

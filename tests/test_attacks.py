@@ -19,14 +19,13 @@ from rubric_tools.prove.strategies import STRATEGIES
 from rubric_tools.prove.thresholds import CEILING_STRATEGY, ThresholdError, Thresholds, thresholds_from_config
 from tests.prove_support import base_data, issue, write_matter
 
-Mutation = Callable[[dict[str, Any]], None]
+Mutation = Callable[[dict[str, Any]], dict[str, str] | None]
 
 
 def _attack(tmp_path: Path, mutate: Mutation | None = None, thresholds: Thresholds | None = None) -> AttackReport:
     data = base_data()
-    if mutate:
-        mutate(data)
-    return attack_matter(write_matter(tmp_path / "matter", data), thresholds)
+    documents = mutate(data) if mutate else None
+    return attack_matter(write_matter(tmp_path / "matter", data, documents), thresholds)
 
 
 def _row(report: AttackReport, name: str) -> Any:
@@ -72,7 +71,9 @@ def _redline_and_settlement_heavy(data: dict[str, Any]) -> None:
 
 
 def _anchor_and_citations_heavy(data: dict[str, Any]) -> None:
-    issue(data).update(base_points=4.0, citation_points=1.0)
+    # Citing every section matches the anchor and carries every required citation:
+    # 6 + 1 of 11.5, less the missed escalation, is over half without any analysis.
+    issue(data).update(base_points=6.0, citation_points=1.0)
 
 
 def _lenient_cap(data: dict[str, Any]) -> None:
@@ -80,8 +81,11 @@ def _lenient_cap(data: dict[str, Any]) -> None:
     issue(data).update(base_points=6.0, concept_points=2.0)
 
 
-def _quotes_heavy(data: dict[str, Any]) -> None:
-    issue(data).update(quote_points=4.0)
+def _quotes_heavy(data: dict[str, Any]) -> dict[str, str]:
+    """The anchor is its document's only section, so the whole document is a verbatim
+    quote of it; and quotes pay more than anything else."""
+    issue(data).update(base_points=2.0, quote_points=6.0)
+    return {"documents/hosting.md": "## 3.1 Availability\n\nHost will keep the platform available 99.9 percent.\n"}
 
 
 def _question_heavy(data: dict[str, Any]) -> None:

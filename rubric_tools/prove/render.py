@@ -68,7 +68,8 @@ def render_attack_text(report: AttackReport, console: Console) -> None:
         ("verdict", "left"),
         ("why", "left"),
     ):
-        table.add_column(column, justify=justify, overflow="fold")  # type: ignore[arg-type]
+        # Strategy names stay whole; the explanation folds.
+        table.add_column(column, justify=justify, overflow="fold", no_wrap=column == "strategy")  # type: ignore[arg-type]
     _row(table, report.reference, reference=True)
     for row in report.rows:
         _row(table, row)

@@ -19,6 +19,8 @@ from rubric_tools.scoring.text import format_citation, split_citation
 
 FABRICATED_QUOTE = "The provider accepts unlimited liability and waives every limitation in this agreement"
 LABEL_COPIES = 3
+#: What an attacker that cannot tell the severity writes: the most common one in practice.
+GUESSED_SEVERITY = "high"
 #: Trajectories are cut here whatever maximum_steps says: no episode of use is longer.
 MAX_ACTIONS = 10_000
 
@@ -150,10 +152,27 @@ def concept_stuffing_read(matter: Matter) -> list[Action]:
 
 
 def cite_every_section(matter: Matter) -> list[Action]:
+    """One finding per rubric issue, each citing every section, with no analysis and a
+    guessed severity. Not knowing the anchors, the k-th finding starts its list at a
+    different section: the first anchor at or after that point decides its match."""
     every = [format_citation(doc.id, token) for doc in matter.documents.values() for token in doc.sections]
     actions = _all_reads(matter)
-    for issue in matter.rubric.issues:
-        actions.append(_issue(issue.id, issue, [issue.anchor, *[c for c in every if c != issue.anchor]], ""))
+    count = len(matter.rubric.issues)
+    step = max(1, len(every) // max(count, 1))
+    for k in range(min(count, _room(matter))):
+        start = (k * step) % len(every) if every else 0
+        actions.append(
+            {
+                "type": "submit_issue",
+                "issue_id": f"finding-{k + 1}",
+                "title": "Finding",
+                "severity": GUESSED_SEVERITY,
+                "citations": every[start:] + every[:start],
+                "analysis": "",
+                "recommendation": "",
+                "quotes": [],
+            }
+        )
     return _finish(matter, actions)
 
 
@@ -166,16 +185,15 @@ def fabricated_quotes(matter: Matter) -> list[Action]:
 
 
 def quote_whole_contract(matter: Matter) -> list[Action]:
-    sections = [
-        (format_citation(doc.id, token), text)
-        for doc in matter.documents.values()
-        for token, text in doc.sections.items()
-    ]
-    whole = "\n\n".join(text for _, text in sections)
-    quotes = [{"citation": citation, "text": text} for citation, text in sections if len(text.split()) >= 3]
-    actions = _all_reads(matter)
+    """Each issue on its read anchor, with no analysis, quoting the anchor's whole document
+    as one quote cited to the anchor: verbatim text, but not text *of that section*."""
+    actions = _anchor_reads(matter)
     for issue in matter.rubric.issues:
-        actions.append(_issue(issue.id, issue, _citations(issue), whole, quotes))
+        parsed = split_citation(issue.anchor)
+        document = matter.documents.get(parsed[0]) if parsed is not None else None
+        whole = "\n\n".join(document.sections.values()) if document is not None else issue.anchor
+        quote = {"citation": issue.anchor, "text": whole}
+        actions.append(_issue(issue.id, issue, _citations(issue), "", [quote]))
     return _finish(matter, actions)
 
 
@@ -247,9 +265,9 @@ STRATEGIES: tuple[Strategy, ...] = (
         concept_stuffing_no_read,
     ),
     Strategy("concept-stuffing-read", "every concept on each read anchor (the keyword ceiling)", concept_stuffing_read),
-    Strategy("cite-every-section", "each anchor followed by every section, no analysis", cite_every_section),
+    Strategy("cite-every-section", "every section cited, no analysis, severity guessed", cite_every_section),
     Strategy("fabricated-quotes", "each issue with an invented quote", fabricated_quotes),
-    Strategy("quote-whole-contract", "every section quoted, and pasted as each issue's analysis", quote_whole_contract),
+    Strategy("quote-whole-contract", "each anchor's whole document quoted, no analysis", quote_whole_contract),
     Strategy("one-stuffed-question", "a single question holding every question concept", one_stuffed_question),
     Strategy("escalate-everything", "every escalation slot stuffed with every concept", escalate_everything),
     Strategy("accept-every-counter", "open each negotiation and accept the first counter", accept_every_counter),

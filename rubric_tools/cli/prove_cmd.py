@@ -11,7 +11,6 @@ from typing import Annotated
 import typer
 
 from rubric_tools.cli.app import app
-from rubric_tools.prove.commands import run_attack, run_solve
 
 
 class ProveFormat(StrEnum):
@@ -39,6 +38,8 @@ def solve_command(
 
     Exit 0 when max_score is reached, 1 when points fall short, 2 on input errors.
     """
+    from rubric_tools.prove.commands import run_solve  # the solver loads only when it runs
+
     raise typer.Exit(run_solve(matter, write, output_format.value, sys.stdout, sys.stderr, no_color=no_color))
 
 
@@ -64,6 +65,8 @@ def attack_command(
     Exit 0 when every threshold of [tool.rubric.attack] holds, 1 when a strategy beats the
     rubric, 2 on input or configuration errors.
     """
+    from rubric_tools.prove.commands import run_attack  # the strategies load only when they run
+
     raise typer.Exit(
         run_attack(matter, output_format.value, sys.stdout, sys.stderr, config_file=config, no_color=no_color)
     )

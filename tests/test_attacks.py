@@ -53,6 +53,17 @@ def _summary_only(data: dict[str, Any]) -> None:
     data["counterparty.yaml"] = None
 
 
+def _summary_heavy(data: dict[str, Any]) -> None:
+    """Issues exist, but the final summary's concepts outweigh all of them."""
+    data["rubric.yaml"].update(questions=[], escalations=[])
+    data["rubric.yaml"]["final_submission"] = {
+        "points": 0.5,
+        "required_concepts": ["service credit", "99.9"],
+        "concept_points": 10.0,
+    }
+    data["counterparty.yaml"] = None
+
+
 def _empty_summary_pays(data: dict[str, Any]) -> None:
     data["rubric.yaml"].update(escalations=[])
     data["rubric.yaml"]["final_submission"].update(minimum_characters=0, required_issue_ids=[], points=2.0)
@@ -115,7 +126,7 @@ EXPLOITABLE: dict[str, Mutation] = {
     "one-stuffed-question": _question_heavy,
     "escalate-everything": _escalation_heavy,
     "accept-every-counter": _settlement_heavy,
-    "stuffed-summary": _summary_only,
+    "stuffed-summary": _summary_heavy,
     "many-labels": _single_issue,
 }
 
@@ -139,10 +150,11 @@ def test_unanchored_stuffing_fails_on_raw_score(tmp_path: Path) -> None:
     assert "unanchored-max-raw" in row.reason
 
 
-def test_stuffed_summary_earns_everything_on_a_summary_only_rubric(tmp_path: Path) -> None:
-    report = _attack(tmp_path, _summary_only)
-    assert _row(report, "stuffed-summary").normalized_score == 1.0
-    assert report.reference.normalized_score == 1.0
+def test_stuffed_summary_is_a_clean_matters_reported_ceiling(tmp_path: Path) -> None:
+    report = _attack(tmp_path, _summary_only)  # issues: [] — the summary is the work product
+    row = _row(report, "stuffed-summary")
+    assert row.normalized_score == 1.0 and report.reference.normalized_score == 1.0
+    assert row.verdict == REPORTED and "clean-matter ceiling" in row.reason
 
 
 def test_critical_failure_counts_through_the_cap(tmp_path: Path) -> None:

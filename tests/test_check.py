@@ -107,14 +107,14 @@ def test_probes_and_lint_rows(matter: Path) -> None:
 def test_a_file_stands_for_its_whole_matter(matter: Path) -> None:
     report = check_paths([matter / "documents" / "guide.md"])
     assert [m.matter_id for m in report.matters] == ["base_fixture"]
-    assert len(report.rows) == 3
+    assert [row.kind for row in report.rows if row.kind != "attack"] == ["lint", "trajectory", "trajectory"]
 
 
 def test_json_and_junit_outputs(matter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--output-format", "json", str(matter)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["passed"] is True and document["matters"][0]["matter_id"] == "base_fixture"
-    assert {c["kind"] for c in document["matters"][0]["checks"]} == {"lint", "trajectory"}
+    assert {c["kind"] for c in document["matters"][0]["checks"]} == {"lint", "trajectory", "attack"}
     junit = tmp_path / "check.xml"
     write_jsonl(matter / "trajectories" / "bad_critical_nothing.jsonl", [READ, FINAL])
     assert main(["check", "--output-format", "junit", "--output", str(junit), str(matter)]) == 1
@@ -143,3 +143,18 @@ def test_conformance_corpus_is_green_but_for_its_two_known_defects() -> None:
     trajectories = [row for row in report.rows if row.kind == "trajectory"]
     probes = [row for row in report.rows if row.kind == "probes"]
     assert len(trajectories) == 517 and len(probes) == 11
+    assert {row.name for row in report.rows if row.kind == "attack"} >= {"keyword-stuffing-unanchored"}
+
+
+def test_attack_thresholds_fail_check_on_an_exploitable_rubric(matter: Path) -> None:
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8").replace("  required_issue_ids: [uptime_credit]\n",
+                                                       "  required_concepts: [service credit]\n  concept_points: 20\n")
+    rubric.write_text(text, encoding="utf-8")
+    report = check_paths([matter])
+    failing = [(row.kind, row.name) for row in report.rows if not row.passed]
+    assert ("attack", "stuffed-summary") in failing
+    assert report.exit_code == 1
+    (matter / "rubric.toml").write_text('[attack]\nexempt = ["stuffed-summary"]\n', encoding="utf-8")
+    assert ("attack", "stuffed-summary") not in [(r.kind, r.name) for r in check_paths([matter]).rows
+                                                 if not r.passed]

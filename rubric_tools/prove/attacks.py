@@ -109,10 +109,21 @@ def _run(matter: Matter, strategy: Strategy) -> AttackRow:
     )
 
 
-def judge(row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: Thresholds) -> AttackRow:
+#: On a clean matter (no issues) the closing summary is the work product by design
+#: (scoring.md, "Final submission"), so a summary naming the required concepts is that
+#: matter's ceiling, as concept stuffing with the anchors read is a keyword rubric's.
+CLEAN_MATTER_CEILING = "stuffed-summary"
+
+
+def judge(
+    row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: Thresholds, *, clean: bool = False
+) -> AttackRow:
     """The row with its verdict: exempt strategies are reported, the others pass or fail."""
     if strategy.name in thresholds.exempt:
         return AttackRow(**{**row.__dict__, "verdict": REPORTED, "reason": "exempt: reported, never failed"})
+    if clean and strategy.name == CLEAN_MATTER_CEILING:
+        reason = "clean-matter ceiling: with no issues the summary is the graded work; reported, never failed"
+        return AttackRow(**{**row.__dict__, "verdict": REPORTED, "reason": reason})
     if strategy.unanchored and row.raw_score > thresholds.unanchored_max_raw:
         reason = f"raw {row.raw_score:g} > unanchored-max-raw {thresholds.unanchored_max_raw:g}"
         return AttackRow(**{**row.__dict__, "verdict": FAIL, "reason": reason})
@@ -148,7 +159,8 @@ def attack_matter(
         solution.critical_failure,
         int(solution.result["steps"]),
     )
-    rows = tuple(judge(_run(matter, s), s, reference, thresholds) for s in strategies)
+    clean = not matter.rubric.issues
+    rows = tuple(judge(_run(matter, s), s, reference, thresholds, clean=clean) for s in strategies)
     return AttackReport(matter.matter_id, reference, rows, thresholds)
 
 

@@ -82,7 +82,8 @@ def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -
                 found.diagnostics.append(_problem(source, (*path, key), f"{key} must be a number"))
     critical = raw.get("critical_failure")
     if critical is not None and not isinstance(critical, bool):
-        found.diagnostics.append(_problem(source, (*path, "critical_failure"), "critical_failure must be true or false"))
+        found.diagnostics.append(
+            _problem(source, (*path, "critical_failure"), "critical_failure must be true or false"))
         critical = None
     cause = None
     if "cause" in raw:

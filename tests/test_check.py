@@ -158,3 +158,15 @@ def test_attack_thresholds_fail_check_on_an_exploitable_rubric(matter: Path) -> 
     (matter / "rubric.toml").write_text('[attack]\nexempt = ["stuffed-summary"]\n', encoding="utf-8")
     assert ("attack", "stuffed-summary") not in [(r.kind, r.name) for r in check_paths([matter]).rows
                                                  if not r.passed]
+
+
+def test_probe_files_are_checked_against_their_schema(matter: Path) -> None:
+    (matter / "probes.yaml").write_text(
+        "probes:\n"
+        "  - {surface: issue, criterion: uptime_credit, text: 'Uptime commitments are unenforceable.',"
+        " expect_fire: true, note: extra}\n",
+        encoding="utf-8",
+    )
+    probes = rows(check_paths([matter]))[("probes", "probes.yaml")]
+    assert not probes.passed and probes.got == "1/1 behave"
+    assert probes.detail.startswith("line 2:") and "note" in probes.detail

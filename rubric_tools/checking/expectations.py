@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.lint.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
 EXPECTATIONS_FILE = "expectations.yaml"
@@ -66,52 +67,37 @@ def _problem(source: YamlSource, path: tuple[str | int, ...], message: str) -> D
 
 
 def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -> None:
-    path: tuple[str | int, ...] = ("trajectories", stem)
+    """Read one entry leniently; the JSON Schema has already reported what is malformed."""
     if not isinstance(raw, Mapping):
-        found.diagnostics.append(_problem(source, path, f"expectation for {stem!r} must be a mapping"))
         return
-    allowed = {*BOUND_KEYS, "description", "critical_failure", "cause", "below"}
-    for key in raw:
-        if key not in allowed:
-            found.diagnostics.append(_problem(source, (*path, key), f"unknown expectation key {key!r}"))
-    bounds = {}
-    for key in BOUND_KEYS:
-        if key in raw:
-            bounds[key] = _number(raw[key])
-            if bounds[key] is None:
-                found.diagnostics.append(_problem(source, (*path, key), f"{key} must be a number"))
-    critical = raw.get("critical_failure")
-    if critical is not None and not isinstance(critical, bool):
-        found.diagnostics.append(
-            _problem(source, (*path, "critical_failure"), "critical_failure must be true or false"))
-        critical = None
+    cause_value = raw.get("cause")
     cause = None
-    if "cause" in raw:
-        value = raw["cause"]
-        if isinstance(value, Mapping) and value.get("kind") in CAUSE_KINDS:
-            cause = ExpectedCause(
-                kind=value["kind"],
-                pattern=value.get("pattern") if isinstance(value.get("pattern"), str) else None,
-                surface=value.get("surface") if isinstance(value.get("surface"), str) else None,
-                criterion=value.get("criterion") if isinstance(value.get("criterion"), str) else None,
-            )
-        else:
-            found.diagnostics.append(_problem(
-                source, (*path, "cause"), f"cause must be a mapping with kind one of {', '.join(CAUSE_KINDS)}"))
-    below = raw.get("below")
+    if isinstance(cause_value, Mapping) and cause_value.get("kind") in CAUSE_KINDS:
+        cause = ExpectedCause(
+            kind=cause_value["kind"],
+            pattern=_text(cause_value.get("pattern")),
+            surface=_text(cause_value.get("surface")),
+            criterion=_text(cause_value.get("criterion")),
+        )
+    critical = raw.get("critical_failure")
     found.by_stem[stem] = Expectation(
         stem=stem,
-        description=raw.get("description") if isinstance(raw.get("description"), str) else None,
-        critical_failure=critical,
+        description=_text(raw.get("description")),
+        critical_failure=critical if isinstance(critical, bool) else None,
         cause=cause,
-        below=below if isinstance(below, str) else None,
-        span=source.span(path, key=True),
-        **bounds,
+        below=_text(raw.get("below")),
+        span=source.span(("trajectories", stem), key=True),
+        **{key: _number(raw.get(key)) for key in BOUND_KEYS},
     )
 
 
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def load_expectations(matter_root: Path) -> Expectations | None:
-    """The matter's expectations.yaml, or None when it has none."""
+    """The matter's expectations.yaml, or None when it has none. Its structure is
+    checked against schemas/expectations.schema.json, with positions."""
     path = matter_root / EXPECTATIONS_FILE
     if not path.is_file():
         return None
@@ -119,11 +105,11 @@ def load_expectations(matter_root: Path) -> Expectations | None:
     found = Expectations(diagnostics=list(source.diagnostics), file=path)
     if source.data is None:
         return found
+    for error in validate_yaml(source, "expectations"):
+        found.diagnostics.append(Diagnostic("E001", "invalid-expectations", Severity.ERROR, error.message,
+                                            path, error.span, error.hint))
     trajectories = source.data.get("trajectories") if isinstance(source.data, Mapping) else None
-    if not isinstance(trajectories, Mapping):
-        found.diagnostics.append(_problem(source, (), "expectations.yaml needs a `trajectories:` mapping"))
-        return found
-    for stem, raw in trajectories.items():
+    for stem, raw in (trajectories.items() if isinstance(trajectories, Mapping) else ()):
         _parse_entry(source, str(stem), raw, found)
     for expectation in found.by_stem.values():
         if expectation.below is not None and expectation.below not in found.by_stem:

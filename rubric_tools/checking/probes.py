@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.lint.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import Matter
@@ -39,10 +40,15 @@ class ProbeFileResult:
     path: Path
     outcomes: tuple[ProbeOutcome, ...]
     problem: str | None = None  # the file itself could not be read
+    schema_errors: tuple[str, ...] = ()  # "line N: message", against probes.schema.json
 
     @property
     def failures(self) -> list[ProbeOutcome]:
         return [o for o in self.outcomes if not o.passed]
+
+    @property
+    def passed(self) -> bool:
+        return self.problem is None and not self.schema_errors and not self.failures
 
 
 def _entries(data: Any) -> list[Any] | None:
@@ -59,12 +65,13 @@ def run_probe_file(path: Path, matter: Matter) -> ProbeFileResult:
     entries = _entries(source.data)
     if entries is None:
         return ProbeFileResult(path, (), "expected a `probes:` list")
+    schema_errors = tuple(f"line {e.span.line}: {e.message}" for e in validate_yaml(source, "probes"))
     outcomes = []
     for index, entry in enumerate(entries):
         span = source.span((*(("probes",) if isinstance(source.data, Mapping) else ()), index))
         line = span.line if span else 1
         outcomes.append(_run_probe(entry, line, matter))
-    return ProbeFileResult(path, tuple(outcomes))
+    return ProbeFileResult(path, tuple(outcomes), schema_errors=schema_errors)
 
 
 def _run_probe(entry: Any, line: int, matter: Matter) -> ProbeOutcome:

@@ -189,13 +189,13 @@ def _probe_rows(source: MatterSource) -> list[CheckRow]:
             continue
         failures = result.failures
         total = len(result.outcomes)
-        detail = "\n".join(
+        detail = "\n".join([*result.schema_errors] + [
             f"line {o.line}: {o.surface}/{o.criterion}: "
             + (o.problem or f"expected {'fire' if o.expect_fire else 'silence'}, "
                f"got {'fire ' + repr(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}")
             for o in failures[:10]
-        )
-        rows.append(CheckRow("probes", path.name, not failures, f"{total} probes behave as declared",
+        ])
+        rows.append(CheckRow("probes", path.name, result.passed, f"{total} probes behave as declared",
                              f"{total - len(failures)}/{total} behave", detail, path,
                              failures[0].line if failures else None))
     return rows

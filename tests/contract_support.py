@@ -1,5 +1,19 @@
 """Shared fixtures of the contract suites (test_adversarial, test_contract_mechanisms):
-our two matters loaded once, action builders and texts that earn every concept."""
+our two matters loaded once, action builders, and texts that earn every concept.
+
+ai_saas_001 rubric, for reference while reading the numbers:
+
+    questions      q_launch_deadline 0.5, q_pilot_data 0.5, q_regulatory_notice 0.5
+    escalations    esc_pilot_exposure 0.75 (critical_if_missed), esc_cap_authority 0.5 (required)
+    data_training  base 1.0, severity 0.25, citations 0.25, concepts 0.5 (4), quote 0.25,
+                   redline 1.0 (3 concepts); no counterparty position
+    incident_notice  same components; redline 1.0 (2); settlement 1.0 (2 concepts)
+    liability_cap  base 1.0, severity 0.5, citations 0.25, concepts 0.75 (4), quote 0.25,
+                   redline 1.5 (4); settlement 1.5 (2 concepts), non_negotiable
+    final          0.5 at >= 200 characters, concept_points 0.5 (4 concepts),
+                   -0.25 per missing required issue, -0.5 per missed required escalation
+    max_score      1.5 + 1.25 + 3.25 + 4.25 + 5.75 + 1.0 = 17.0
+"""
 
 from __future__ import annotations
 
@@ -10,6 +24,7 @@ from typing import Any
 
 import rubric_tools
 from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize
 
 MATTERS = Path(__file__).resolve().parent.parent / "matters"
@@ -21,11 +36,7 @@ CLEAN = rubric_tools.load_matter(CLEAN_DIR)
 MAX = 17.0
 CLEAN_MAX = 2.75
 
-SURFACES = {
-    "issue": "critical_failure_patterns",
-    "redline": "redline_critical_failure_patterns",
-    "settlement": "settlement_critical_failure_patterns",
-}
+SURFACES = GATE_SURFACES
 
 
 # --------------------------------------------------------------------------- helpers

@@ -1,21 +1,8 @@
-"""The scoring contract's regression suite, run on the project's own matters.
+"""The scoring contract's reward-hacking regression suite, on the project's own matters.
 
-Every number asserted here was computed by hand from `matters/ai_saas_001/rubric.yaml`
-(and `matters/clean_saas_002/rubric.yaml`), never read back from the scorer, so a
-change to the scorer or to a rubric that moves a score makes a test fail.
-
-ai_saas_001 rubric, for reference while reading the numbers:
-
-    questions      q_launch_deadline 0.5, q_pilot_data 0.5, q_regulatory_notice 0.5
-    escalations    esc_pilot_exposure 0.75 (critical_if_missed), esc_cap_authority 0.5 (required)
-    data_training  base 1.0, severity 0.25, citations 0.25, concepts 0.5 (4), quote 0.25,
-                   redline 1.0 (3 concepts); no counterparty position
-    incident_notice  same components; redline 1.0 (2); settlement 1.0 (2 concepts)
-    liability_cap  base 1.0, severity 0.5, citations 0.25, concepts 0.75 (4), quote 0.25,
-                   redline 1.5 (4); settlement 1.5 (2 concepts), non_negotiable
-    final          0.5 at >= 200 characters, concept_points 0.5 (4 concepts),
-                   -0.25 per missing required issue, -0.5 per missed required escalation
-    max_score      1.5 + 1.25 + 3.25 + 4.25 + 5.75 + 1.0 = 17.0
+Every number asserted here was computed by hand from the rubrics (summarized in
+`tests/contract_support.py`), never read back from the scorer, so a change to the
+scorer or to a rubric that moves a score makes a test fail.
 """
 
 

@@ -20,11 +20,6 @@ from rubric_tools.scoring.text import normalize
 from tests.conftest import conformance_dir, require_conformance
 
 TOLERANCE = 1e-9
-SURFACES = {
-    "issue": "critical_failure_patterns",
-    "redline": "redline_critical_failure_patterns",
-    "settlement": "settlement_critical_failure_patterns",
-}
 
 _CORPUS = conformance_dir()
 _TRAJECTORIES = sorted(_CORPUS.glob("trajectories/*/*.jsonl")) if _CORPUS else []
@@ -99,7 +94,7 @@ def test_gate_probes_behave_as_declared(probe_file: Path | None) -> None:
     wrong = []
     for probe in _probes(probe_file):
         issue = matter.rubric.issues_by_id[probe["criterion"]]
-        gates = getattr(issue, SURFACES[probe["surface"]])
+        gates = issue.gates(probe["surface"])
         check = run_gates(gates, normalize(probe["text"]))
         assert not check.timed_out and not check.errors
         if bool(check.fired) != probe["expect_fire"]:

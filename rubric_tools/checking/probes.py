@@ -10,14 +10,8 @@ from typing import Any
 from rubric_tools.lint.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import Matter
+from rubric_tools.scoring.model import GATE_SURFACES, Matter
 from rubric_tools.scoring.text import normalize
-
-SURFACE_LISTS = {
-    "issue": "critical_failure_patterns",
-    "redline": "redline_critical_failure_patterns",
-    "settlement": "settlement_critical_failure_patterns",
-}
 
 
 @dataclass(frozen=True)
@@ -79,13 +73,13 @@ def _run_probe(entry: Any, line: int, matter: Matter) -> ProbeOutcome:
         return ProbeOutcome(line, "?", "?", "", None, problem="a probe must be a mapping")
     surface, criterion = str(entry.get("surface")), str(entry.get("criterion"))
     text, expect = entry.get("text"), entry.get("expect_fire")
-    if surface not in SURFACE_LISTS or not isinstance(text, str) or not isinstance(expect, bool):
+    if surface not in GATE_SURFACES or not isinstance(text, str) or not isinstance(expect, bool):
         return ProbeOutcome(line, surface, criterion, str(text), None,
                             problem="a probe needs surface (issue|redline|settlement), text and expect_fire")
     issue = matter.rubric.issues_by_id.get(criterion)
     if issue is None:
         return ProbeOutcome(line, surface, criterion, text, expect, problem=f"no issue {criterion!r} in the rubric")
-    check = run_gates(getattr(issue, SURFACE_LISTS[surface]), normalize(text))
+    check = run_gates(issue.gates(surface), normalize(text))
     problem = None
     if check.timed_out:
         problem = f"gate search timed out: {check.timed_out[0]!r}"

@@ -19,6 +19,13 @@ SEVERITIES = ("low", "medium", "high", "critical")
 
 Variant = tuple[str, ...]
 
+#: The three gate lists of an issue, by the surface (text) they run on.
+GATE_SURFACES = {
+    "issue": "critical_failure_patterns",
+    "redline": "redline_critical_failure_patterns",
+    "settlement": "settlement_critical_failure_patterns",
+}
+
 
 def _frozen(mapping: Mapping[str, object] | None = None) -> Mapping[str, object]:
     return MappingProxyType(dict(mapping or {}))
@@ -83,6 +90,10 @@ class Issue:
     critical_failure_patterns: tuple[Gate, ...] = ()
     redline_critical_failure_patterns: tuple[Gate, ...] = ()
     settlement_critical_failure_patterns: tuple[Gate, ...] = ()
+
+    def gates(self, surface: str) -> tuple[Gate, ...]:
+        """The gate list that runs on `surface`: issue, redline or settlement text."""
+        return getattr(self, GATE_SURFACES[surface])  # type: ignore[no-any-return]
 
     @property
     def work_product_points(self) -> float:

@@ -13,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from rubric_tools._version import __version__
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.scoring import Episode, Replay, StepRecord
 from rubric_tools.scoring import replay as _replay_matter
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter
-
-__version__ = "0.1.0"
 
 
 def load_matter(path: str | Path) -> MatterSource:
@@ -38,4 +37,4 @@ def replay(
     return _replay_matter(model, actions, gate_timeout=gate_timeout)
 
 
-__all__ = ["Episode", "Matter", "MatterSource", "Replay", "StepRecord", "load_matter", "replay"]
+__all__ = ["__version__", "Episode", "Matter", "MatterSource", "Replay", "StepRecord", "load_matter", "replay"]

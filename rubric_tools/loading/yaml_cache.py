@@ -15,10 +15,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Span
 
 CACHE_FORMAT = 1
-_PACKAGE_VERSION = "0.1.0"
 
 SpanTuple = tuple[int, int, int, int]
 
@@ -37,7 +37,7 @@ def _entry(text: str) -> Path | None:
     folder = cache_dir()
     if folder is None:
         return None
-    digest = hashlib.sha256(f"{CACHE_FORMAT}:{_PACKAGE_VERSION}:".encode() + text.encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}:".encode() + text.encode("utf-8")).hexdigest()
     return folder / digest[:2] / f"{digest}.marshal"
 
 

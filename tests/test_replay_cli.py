@@ -135,3 +135,12 @@ def test_conformance_layout_replays(capsys: pytest.CaptureFixture[str]) -> None:
         expected = json.loads(Path(corpus / "trajectories" / "nego_saas_010" /
                                    (Path(item["trajectory"]).stem + ".expected.json")).read_text())
         assert item["result"]["raw_score"] == expected["result"]["raw_score"]
+
+
+def test_trajectories_of_different_matters_in_one_call(capsys: pytest.CaptureFixture[str]) -> None:
+    corpus = require_conformance()
+    paths = [corpus / "trajectories" / matter / "good.jsonl" for matter in ("nego_saas_010", "clean_msa_009")]
+    code, document = run_json(capsys, *map(str, paths))
+    assert code == 0
+    assert [r["matter_id"] for r in document["replays"]] == ["nego_saas_010", "clean_msa_009"]
+    assert [r["result"]["normalized_score"] for r in document["replays"]] == [1.0, 1.0]

@@ -21,7 +21,7 @@ from typing import TypeVar
 
 import rubric_tools
 from rubric_tools.prove import solve
-from rubric_tools.prove.attacks import attack_matter
+from rubric_tools.prove.attacks import REPORTED, attack_matter
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
 T = TypeVar("T")
@@ -61,9 +61,10 @@ def main() -> int:
         source = rubric_tools.load_matter(folder)
         solution, solve_cold, solve_best = timed(args.rounds, partial(solve, source.matter))
         report, attack_cold, attack_best = timed(args.rounds, partial(attack_matter, source))
-        exempt = report.thresholds.exempt
-        ceiling = max((r.normalized_score for r in report.rows if r.name in exempt), default=0.0)
-        others = [r for r in report.rows if r.name not in exempt]
+        # Ceilings are the strategies reported but never failed (the exempt ones, and a
+        # clean matter's stuffed summary).
+        ceiling = max((r.normalized_score for r in report.rows if r.verdict == REPORTED), default=0.0)
+        others = [r for r in report.rows if r.verdict != REPORTED]
         best = max(others, key=lambda r: r.normalized_score) if others else None
         best_text = f"{best.normalized_score:.4f} {best.name}" if best else "-"
         score = f"{solution.raw_score:g}/{solution.max_score:g}"

@@ -87,7 +87,10 @@ def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -
         cause=cause,
         below=_text(raw.get("below")),
         span=source.span(("trajectories", stem), key=True),
-        **{key: _number(raw.get(key)) for key in BOUND_KEYS},
+        min_normalized=_number(raw.get("min_normalized")),
+        max_normalized=_number(raw.get("max_normalized")),
+        min_raw=_number(raw.get("min_raw")),
+        max_raw=_number(raw.get("max_raw")),
     )
 
 

@@ -168,11 +168,11 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache) -> list[CheckRow]
             detail = f"{detail}\ncause: {causes}" if detail else f"cause: {causes}"
         rows.append(CheckRow("trajectory", path.name, not problems, expected, _got_text(result), detail, path))
     for stem in sorted(set(expectations.by_stem) - set(replays)):
-        if expectations.by_stem[stem].source != "convention":
+        missing = expectations.by_stem[stem]
+        if missing.source != "convention":
             rows.append(CheckRow("trajectory", f"{stem}.jsonl", False, "the trajectory exists", "missing",
                                  "expectations.yaml names a trajectory that was not found",
-                                 expectations.file, expectations.by_stem[stem].span.line
-                                 if expectations.by_stem[stem].span else None))
+                                 expectations.file, missing.span.line if missing.span else None))
     return rows
 
 

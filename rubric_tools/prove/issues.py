@@ -25,7 +25,7 @@ def anchor_blocker(matter: Matter, index: int) -> str | None:
     if earlier_id is not None:
         return f"its id is also issues[{earlier_id}]'s: matching it scores as a duplicate issue"
     owner = rubric.anchors.get(anchor)
-    if owner is not issue:
+    if owner is not None and owner is not issue:
         return f"its anchor {anchor!r} is also the anchor of an earlier issue ({owner.id!r}), which wins"
     if anchor != anchor.strip():
         return f"its anchor {anchor!r} has surrounding whitespace; citations are stripped before matching"
@@ -112,7 +112,8 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
         if penalty_avoided > 0:
             analysis.shortfalls.append(_penalty_shortfall(matter, issue, penalty_avoided, Reason.MISSING_ANCHOR))
         return analysis
-    document_id, token = split_citation(issue.anchor)  # type: ignore[misc]  (checked above)
+    # The anchor was checked above to resolve, so it splits.
+    document_id, token = split_citation(issue.anchor)  # type: ignore[misc]
     section_text = matter.documents[document_id].sections[token]
     normalized_section = matter.documents[document_id].normalized_sections[token]
 

@@ -194,7 +194,7 @@ def solve(matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> So
     kept.sort(key=Move.sort_key)
     reads = _reads(kept) + _courtesy_reads(matter, kept, max(matter.constraints.maximum_steps, 1) - 1)
     matched = {matter.rubric.issues[m.issue_index].id for m in kept if m.kind == "issue" and m.issue_index is not None}
-    raised = {matter.rubric.escalations[m.path[1]].id for m in kept if m.kind == "escalation"}
+    raised = {matter.rubric.escalations[int(m.path[1])].id for m in kept if m.kind == "escalation"}
     labels = [m.actions[0]["issue_id"] for m in kept if m.kind == "issue"]
     final = final_move(matter, matched, raised, labels)
     actions: list[Action] = [_read_action(d) for d in reads]

@@ -88,16 +88,18 @@ class Episode:
         state.steps += 1
         ctx = StepContext(self.matter, state, self.gate_timeout)
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
-        is_object = isinstance(action, dict) or isinstance(action, Mapping)
-        action_type = action.get("type") if is_object else None  # type: ignore[union-attr]
+        fields: Mapping[str, Any] | None = (
+            action if isinstance(action, dict) or isinstance(action, Mapping) else None
+        )
+        action_type = fields.get("type") if fields is not None else None
         handler = HANDLERS.get(action_type) if isinstance(action_type, str) else None
-        if not is_object:
+        if fields is None:
             ctx.warnings.append(f"action is not an object ({type(action).__name__})")
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
         elif handler is None:
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
         else:
-            reward = handler(ctx, action)
+            reward = handler(ctx, fields)
         if state.steps >= self.matter.constraints.maximum_steps and not state.terminated:
             state.truncated = True
         return StepRecord(

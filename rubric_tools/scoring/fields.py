@@ -14,7 +14,7 @@ def lookup(table: Mapping[str, T], key: object) -> T | None:
     """`table.get(key)` that treats an unhashable key (a JSON list or object) as absent."""
     if not isinstance(key, Hashable):
         return None
-    return table.get(key)  # type: ignore[arg-type]
+    return table.get(key)  # type: ignore[call-overload,no-any-return]
 
 
 def text_field(action: Mapping[str, Any], name: str, default: object = "") -> str:

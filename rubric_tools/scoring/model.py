@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
@@ -27,8 +28,8 @@ GATE_SURFACES = {
 }
 
 
-def _frozen(mapping: Mapping[str, object] | None = None) -> Mapping[str, object]:
-    return MappingProxyType(dict(mapping or {}))
+def _empty() -> Mapping[str, Any]:
+    return MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -162,11 +163,11 @@ class Position:
 class Matter:
     matter_id: str
     rubric: Rubric
-    documents: Mapping[str, Document] = field(default_factory=_frozen)
+    documents: Mapping[str, Document] = field(default_factory=_empty)
     constraints: Constraints = field(default_factory=Constraints)
-    positions: Mapping[str, Position] = field(default_factory=_frozen)
-    client_answers: Mapping[str, str] = field(default_factory=_frozen)
-    escalation_answers: Mapping[str, str] = field(default_factory=_frozen)
+    positions: Mapping[str, Position] = field(default_factory=_empty)
+    client_answers: Mapping[str, str] = field(default_factory=_empty)
+    escalation_answers: Mapping[str, str] = field(default_factory=_empty)
     title: str = ""
 
     @property

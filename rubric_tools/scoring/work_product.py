@@ -217,8 +217,8 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     issue_id = state.issue_labels.get(label)
     issue = rubric.issues_by_id.get(issue_id) if issue_id else rubric.anchors.get(target)
     if issue is None:
-        event = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
-        return ctx.record(event, -0.5)
+        unsupported = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
+        return ctx.record(unsupported, -0.5)
     if issue.id in state.matched_redlines:
         return ctx.record({"type": "duplicate_redline", "criterion": issue.id}, -0.2)
     state.matched_redlines.add(issue.id)

@@ -94,7 +94,7 @@ def invalid_regex(ctx: LintContext) -> Iterator[Finding]:
             span = None
             if problem.position is not None and source is not None:
                 span = scalar_character_span(source, field.path, field.text, problem.position)
-            if span is None:
+            if span is None or problem.position is None:
                 yield ctx.at(RUBRIC_FILE, field.path, message, hint=hint)
             else:
                 message += f" (at character {problem.position + 1} of the regex)"

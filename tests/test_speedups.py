@@ -68,3 +68,61 @@ def test_parallel_lint_reports_exactly_what_serial_lint_does(tmp_path: Path, mon
     parallel = lint_paths([tmp_path / "matters"], config)
     assert [m.diagnostics for m in parallel.matters] == [m.diagnostics for m in serial.matters]
     assert sum(1 for d in serial.diagnostics if d.code == "P001") == 5
+
+
+# ----------------------------------------------------------------- lint result cache
+
+
+def _seeded_matter(tmp_path: Path) -> Path:
+    root = tmp_path / "matters" / "m"
+    shutil.copytree(BASE, root)
+    rubric = root / "rubric.yaml"
+    rubric.write_text(rubric.read_text(encoding="utf-8") + "max_score: 3\n", encoding="utf-8")
+    return root
+
+
+def _no_linting(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the matter was linted instead of restored from the cache")
+
+
+def test_unchanged_matter_is_restored_without_linting(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = _seeded_matter(tmp_path)
+    first = lint_paths([root], LintConfig())
+    monkeypatch.setattr(lint_engine, "lint_source", _no_linting)
+    second = lint_paths([root], LintConfig())
+    assert second.diagnostics == first.diagnostics and [d.code for d in first.diagnostics] == ["P001", "P100"]
+    assert second.matters[0].matter_id == "base_fixture"
+
+
+def test_any_change_to_files_settings_or_tool_lints_again(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubric_tools.lint import result_cache
+
+    root = _seeded_matter(tmp_path)
+    lint_paths([root], LintConfig())
+    calls: list[Path] = []
+    real = lint_engine.lint_source
+    monkeypatch.setattr(lint_engine, "lint_source", lambda source, *a: calls.append(source.root) or real(source, *a))
+    document = root / "documents" / "guide.md"
+    document.write_text(document.read_text(encoding="utf-8") + "\nMore text.\n", encoding="utf-8")
+    lint_paths([root], LintConfig())
+    assert len(calls) == 1
+    report = lint_paths([root], LintConfig(canary="another-canary"))
+    assert len(calls) == 2 and "V002" in [d.code for d in report.diagnostics]
+    monkeypatch.setattr(result_cache, "tool_fingerprint", lambda: "a newer tool")
+    lint_paths([root], LintConfig())
+    assert len(calls) == 3
+    lint_paths([root], LintConfig())
+    assert len(calls) == 3
+
+
+def test_result_cache_is_off_with_the_parse_cache(
+    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubric_tools.lint import result_cache
+
+    monkeypatch.setenv("RUBRIC_NO_CACHE", "1")
+    assert result_cache.matter_key(_seeded_matter(tmp_path), LintConfig()) is None

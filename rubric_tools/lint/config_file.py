@@ -224,7 +224,9 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
                 + f" (known keys: {', '.join(KNOWN_KEYS)})",
                 (str(key),),
             )
-    rules = all_rules()
+    # Rule names are only needed to validate selectors; importing every rule module
+    # costs time a fully cached lint run would otherwise not spend.
+    rules = all_rules() if {"select", "ignore", "severity"} & set(table) else []
     config = LintConfig(source=source)
     if "select" in table:
         config = replace(config, select=check_selectors(table["select"], "select", rules, settings))
@@ -350,9 +352,9 @@ def apply_overrides(
 ) -> LintConfig:
     """Command-line settings on top of the file's: `--select` replaces the selection,
     `--ignore` adds to the ignored rules (as in ruff), `--fail-level` replaces."""
-    rules = all_rules()
     cli_select = [part for item in select for part in item.split(",") if part.strip()]
     cli_ignore = [part for item in ignore for part in item.split(",") if part.strip()]
+    rules = all_rules() if cli_select or cli_ignore else []
     if cli_select:
         settings = _Settings({}, None, None, ())
         config = replace(config, select=check_selectors(cli_select, "--select", rules, settings))

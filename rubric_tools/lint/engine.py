@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint import result_cache
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.context import LintContext
 from rubric_tools.lint.registry import RULES, Rule, all_rules
@@ -134,9 +135,12 @@ def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] 
 PARALLEL_THRESHOLD = 4
 
 
-def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...]) -> MatterReport:
+def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...], key: str | None) -> MatterReport:
     rules = [RULES[code] for code in rule_codes]
-    return lint_source(load_matter_source(root), config, rules)
+    report = lint_source(load_matter_source(root), config, rules)
+    if key is not None:
+        result_cache.store(key, root, report.matter_id, report.diagnostics)
+    return report
 
 
 def _worker_count(matters: int) -> int:
@@ -146,17 +150,34 @@ def _worker_count(matters: int) -> int:
 
 
 def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintReport:
-    """Lint every matter under `paths`. Matters are linted in forked worker processes
-    when there are several and more than one CPU; the report is the same either way."""
+    """Lint every matter under `paths`.
+
+    A matter unchanged since it was last linted (same files, settings and tool) is
+    taken from the result cache. The others are linted in forked worker processes
+    when there are several and more than one CPU; the report is the same either way.
+    """
     config = config or LintConfig()
     roots, problems = discover_matters(paths)
     report = LintReport(fail_level=config.fail_level, usage_errors=problems)
-    codes = tuple(rule.code for rule in selected_rules(config))
-    workers = _worker_count(len(roots))
-    if workers == 1:
-        report.matters = [_lint_root(root, config, codes) for root in roots]
-        return report
-    # fork: the workers inherit the registered rules (including any a caller added).
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-        report.matters = list(pool.map(_lint_root, roots, [config] * len(roots), [codes] * len(roots)))
+    keys = [result_cache.matter_key(root, config) for root in roots]
+    reports: dict[int, MatterReport] = {}
+    for index, (root, key) in enumerate(zip(roots, keys, strict=True)):
+        cached = result_cache.restore(key, root) if key is not None else None
+        if cached is not None:
+            reports[index] = MatterReport(root, cached[0], cached[1])
+    misses = [index for index in range(len(roots)) if index not in reports]
+    if misses:
+        # Only now are the rule modules imported: a fully cached run never needs them.
+        codes = tuple(rule.code for rule in selected_rules(config))
+        arguments = ([roots[i] for i in misses], [config] * len(misses), [codes] * len(misses),
+                     [keys[i] for i in misses])
+        workers = _worker_count(len(misses))
+        if workers == 1:
+            fresh = list(map(_lint_root, *arguments))
+        else:
+            # fork: the workers inherit the registered rules (including any a caller added).
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                fresh = list(pool.map(_lint_root, *arguments))
+        reports.update(zip(misses, fresh, strict=True))
+    report.matters = [reports[index] for index in range(len(roots))]
     return report

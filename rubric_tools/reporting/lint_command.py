@@ -19,17 +19,6 @@ from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_p
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat
-from rubric_tools.reporting.lint_concise import render_concise
-from rubric_tools.reporting.lint_full import render_full
-from rubric_tools.reporting.lint_github import render_github
-from rubric_tools.reporting.lint_json import render_json
-from rubric_tools.reporting.lint_rules import (
-    did_you_mean,
-    render_explain,
-    render_rules_json,
-    render_rules_table,
-)
-from rubric_tools.reporting.lint_sarif import render_sarif
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1
@@ -65,7 +54,15 @@ def wants_color(stream: TextIO, no_color: bool) -> bool:
 
 
 def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:
-    """The report in the requested format (a summary line only for full and concise)."""
+    """The report in the requested format (a summary line only for full and concise).
+
+    Each renderer is imported when chosen: SARIF, say, pulls in every rule's docs."""
+    from rubric_tools.reporting.lint_concise import render_concise
+    from rubric_tools.reporting.lint_full import render_full
+    from rubric_tools.reporting.lint_github import render_github
+    from rubric_tools.reporting.lint_json import render_json
+    from rubric_tools.reporting.lint_sarif import render_sarif
+
     renderers: dict[OutputFormat, Callable[[], str]] = {
         OutputFormat.FULL: lambda: render_full(report, color=color, cwd=cwd),
         OutputFormat.CONCISE: lambda: render_concise(report, color=color, cwd=cwd),
@@ -123,6 +120,8 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
 def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print a rule's documentation; exit 2 with suggestions for an unknown rule."""
     try:
+        from rubric_tools.reporting.lint_rules import did_you_mean, render_explain
+
         rules = all_rules()
         found = find_rule(query)
         if found is None:
@@ -146,6 +145,8 @@ def _alternatives(words: list[str]) -> str:
 def run_rules(output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print every registered rule as a table or as JSON."""
     try:
+        from rubric_tools.reporting.lint_rules import render_rules_json, render_rules_table
+
         rules = all_rules()
         if output_format is RulesFormat.JSON:
             stdout.write(render_rules_json(rules))

@@ -1,0 +1,133 @@
+"""Remember each matter's lint findings, keyed by everything that can change them.
+
+Like ruff's cache: a matter whose files, configuration and tool are unchanged since the
+last run is not linted again (nor are the rule modules even imported when every matter
+hits). The key covers the bytes of every file under the matter folder, the settings
+that shape findings (select, ignore, severity, canary), and a fingerprint of the
+installed tool (its source files and schemas). A report holding an internal error is
+never stored. Lives beside the YAML parse cache; RUBRIC_NO_CACHE=1 disables both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.loading.yaml_cache import cache_dir
+
+RESULT_FORMAT = 1
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+INTERNAL_ERROR_CODE = "X001"
+
+
+@lru_cache(maxsize=1)
+def tool_fingerprint() -> str:
+    """Changes whenever any source file or schema of the tool changes."""
+    digest = hashlib.sha256(str(RESULT_FORMAT).encode())
+    folders = [PACKAGE_ROOT, PACKAGE_ROOT.parent / "schemas", PACKAGE_ROOT / "_schemas"]
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in (".py", ".json") and path.is_file():
+                stat = path.stat()
+                digest.update(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    return digest.hexdigest()
+
+
+def _config_fingerprint(config: LintConfig) -> str:
+    settings = {
+        "select": list(config.select),
+        "ignore": list(config.ignore),
+        "severity": sorted((rule, severity.value) for rule, severity in config.severity.items()),
+        "canary": config.canary,
+    }
+    return json.dumps(settings, sort_keys=True)
+
+
+def _added_rules() -> str:
+    """Rules registered from outside the tool's own rule modules (plugins, tests)."""
+    from rubric_tools.lint.registry import RULES
+
+    builtin = "rubric_tools.lint.rules."
+    return ",".join(sorted(code for code, rule in RULES.items() if not rule.check.__module__.startswith(builtin)))
+
+
+def matter_key(root: Path, config: LintConfig) -> str | None:
+    """The cache key of linting `root` under `config`, or None when caching is off."""
+    if cache_dir() is None:
+        return None
+    fingerprint = f"{tool_fingerprint()}|{_config_fingerprint(config)}|{_added_rules()}|"
+    digest = hashlib.sha256(fingerprint.encode())
+    try:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(root)).encode() + b"\0")
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    except OSError:
+        return None  # an unreadable file: lint it for real, which reports it
+    return digest.hexdigest()
+
+
+def _entry(key: str) -> Path:
+    folder = cache_dir()
+    assert folder is not None
+    return folder / "lint" / key[:2] / f"{key}.json"
+
+
+def restore(key: str, root: Path) -> tuple[str, list[Diagnostic]] | None:
+    """(matter_id, diagnostics) stored under `key`, with files re-anchored at `root`."""
+    try:
+        stored = json.loads(_entry(key).read_text(encoding="utf-8"))
+        diagnostics = [
+            Diagnostic(
+                code=item["code"],
+                name=item["name"],
+                severity=Severity(item["severity"]),
+                message=item["message"],
+                file=root / item["file"],
+                span=Span(*item["span"]) if item["span"] else None,
+                fix_hint=item["fix_hint"],
+                matter=item["matter"],
+            )
+            for item in stored["diagnostics"]
+        ]
+        return str(stored["matter_id"]), diagnostics
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -> None:
+    """Remember a report. Failing to write the cache is never an error."""
+    if any(d.code == INTERNAL_ERROR_CODE for d in diagnostics):
+        return
+    items: list[dict[str, Any]] = []
+    for diagnostic in diagnostics:
+        try:
+            relative = diagnostic.file.resolve().relative_to(root.resolve())
+        except ValueError:
+            return  # a finding outside the matter folder cannot be re-anchored
+        span = diagnostic.span
+        items.append({
+            "code": diagnostic.code,
+            "name": diagnostic.name,
+            "severity": diagnostic.severity.value,
+            "message": diagnostic.message,
+            "file": relative.as_posix(),
+            "span": [span.line, span.column, span.end_line, span.end_column] if span else None,
+            "fix_hint": diagnostic.fix_hint,
+            "matter": diagnostic.matter,
+        })
+    entry = _entry(key)
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps({"matter_id": matter_id, "diagnostics": items}), encoding="utf-8")
+        temporary.replace(entry)
+    except OSError:
+        return

@@ -1,10 +1,14 @@
-"""Lint wall time over the conformance matters: in-process and as a cold process.
+"""Lint wall time over the conformance matters: in-process and as a whole process.
 
 Prints, for `rubric lint <corpus>/matters` with every rule:
 - the first in-process run (imports of the rule modules and schemas included),
-- warm in-process runs (best and median of several rounds), per matter too,
+- warm in-process runs with the caches off (best and median), per matter too: the
+  real linting work,
 - the rendering cost of each output format on the warm report,
-- one cold `python -m rubric_tools lint` subprocess, interpreter start-up included.
+- `python -m rubric_tools lint` as a fresh process, interpreter start-up included,
+  best of three each: with every cache off; on an empty cache (the first run on a
+  machine, which fills it); and again on that cache (the pre-commit case: unchanged
+  matters are restored, not linted).
 
     python benchmarks/lint.py [--rounds N] [--corpus DIR]
 """
@@ -17,6 +21,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +49,7 @@ def main() -> int:
         print(f"conformance corpus not found at {corpus} (set RUBRIC_CONFORMANCE_DIR)", file=sys.stderr)
         return 2
     sys.path.insert(0, str(REPO_ROOT))
+    os.environ["RUBRIC_NO_CACHE"] = "1"  # in-process figures measure the linting itself
     count = sum(1 for _ in matters.glob("*/matter.yaml"))
 
     import_started = time.perf_counter()
@@ -71,23 +77,27 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         print(f"  render {output_format.value:<8} ({len(report.diagnostics):3d} findings)   : {elapsed * 1000:8.1f} ms")
 
-    environment = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")])),
-    }
-    started = time.perf_counter()
-    process = subprocess.run(
-        [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"],
-        capture_output=True,
-        text=True,
-        env=environment,
-        check=False,
-    )
-    cold = time.perf_counter() - started
-    print(f"  cold subprocess `rubric lint`        : {cold * 1000:8.1f} ms (exit code {process.returncode})")
-    if process.returncode == 2:
-        print(process.stderr, file=sys.stderr)
-        return 1
+    base_environment = {k: v for k, v in os.environ.items() if k not in ("RUBRIC_NO_CACHE", "RUBRIC_CACHE_DIR")}
+    base_environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
+    with tempfile.TemporaryDirectory(prefix="rubric-bench-cache-") as cache:
+        settings = [
+            ("caches off", {"RUBRIC_NO_CACHE": "1"}, True),
+            ("empty cache (first run)", {"RUBRIC_CACHE_DIR": cache}, False),
+            ("warm cache (unchanged)", {"RUBRIC_CACHE_DIR": cache}, True),
+        ]
+        for label, extra, repeat in settings:
+            timings = []
+            for _ in range(3 if repeat else 1):
+                started = time.perf_counter()
+                process = subprocess.run(
+                    [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"],
+                    capture_output=True, text=True, env={**base_environment, **extra}, check=False,
+                )
+                timings.append(time.perf_counter() - started)
+                if process.returncode == 2:
+                    print(process.stderr, file=sys.stderr)
+                    return 1
+            print(f"  process, {label:<24}    : {min(timings) * 1000:8.1f} ms (exit code {process.returncode})")
     return 0
 
 

@@ -30,7 +30,9 @@ INTERNAL_ERROR_CODE = "X001"
 def tool_fingerprint() -> str:
     """Changes whenever any source file or schema of the tool changes."""
     digest = hashlib.sha256(str(RESULT_FORMAT).encode())
-    folders = [PACKAGE_ROOT, PACKAGE_ROOT.parent / "schemas", PACKAGE_ROOT / "_schemas"]
+    folders = [PACKAGE_ROOT]  # an installed wheel carries its schemas in rubric_tools/_schemas
+    if (PACKAGE_ROOT.parent / "pyproject.toml").is_file():  # a source checkout keeps them beside it
+        folders.append(PACKAGE_ROOT.parent / "schemas")
     for folder in folders:
         if not folder.is_dir():
             continue

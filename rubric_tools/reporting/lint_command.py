@@ -125,6 +125,13 @@ def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = 
         rules = all_rules()
         found = find_rule(query)
         if found is None:
+            from rubric_tools.catalogue import find_code
+            from rubric_tools.reporting.lint_rules import render_code_explain
+
+            code = find_code(query)
+            if code is not None:
+                stdout.write(render_code_explain(code, color=wants_color(stdout, no_color)))
+                return EXIT_OK
             suggestions = did_you_mean(query, rules)
             hint = f" Did you mean {_alternatives(suggestions)}?" if suggestions else ""
             print(

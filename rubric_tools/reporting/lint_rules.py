@@ -11,6 +11,8 @@ from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
+from rubric_tools.catalogue import CodeDoc
+from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.registry import Rule
 from rubric_tools.reporting.lint_common import SEVERITY_STYLE, console_text, string_console
 
@@ -51,21 +53,39 @@ def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int
 def render_explain(rule: Rule, *, color: bool = False, width: int = 100) -> str:
     """A rule's page: code and name, severity, family, fixability, then its docstring
     rendered as Markdown."""
-    console = string_console(color, width)
-    title = Text()
-    title.append(rule.code, style=SEVERITY_STYLE[rule.severity])
-    title.append(f" ({rule.name})", style="bold")
-    console.print(title)
-    console.print()
     facts = (
         ("Default severity", rule.severity.value),
         ("Family", rule.family),
         ("Fixable", "yes" if rule.fixable else "no"),
     )
+    return _render_page(rule.code, rule.name, rule.severity, facts, rule.doc or rule.summary, color, width)
+
+
+def render_code_explain(code: CodeDoc, *, color: bool = False, width: int = 100) -> str:
+    """A non-lint code's page (replay, check, audit...): the same layout as a rule's."""
+    facts = (("Severity", code.severity.value), ("Family", code.family), ("Kind", "not a lint rule"))
+    return _render_page(code.code, code.name, code.severity, facts, code.doc, color, width)
+
+
+def _render_page(
+    code: str,
+    name: str,
+    severity: Severity,
+    facts: Sequence[tuple[str, str]],
+    doc: str,
+    color: bool,
+    width: int,
+) -> str:
+    console = string_console(color, width)
+    title = Text()
+    title.append(code, style=SEVERITY_STYLE[severity])
+    title.append(f" ({name})", style="bold")
+    console.print(title)
+    console.print()
     for label, value in facts:
         console.print(Text(f"{label}: ", style="dim") + Text(value))
     console.print()
-    console.print(Markdown(docstring_markdown(rule.doc or rule.summary)))
+    console.print(Markdown(docstring_markdown(doc)))
     text = console_text(console)
     # Rich pads code blocks to the full width; without colour that is only trailing noise.
     return text if color else "\n".join(line.rstrip() for line in text.split("\n"))

@@ -1,0 +1,77 @@
+"""The catalogue of diagnostic codes that are not lint rules: replay, check, audit,
+coverage, rescore and trajectory codes.
+
+Lint rules stay in `rubric_tools.lint.registry` (a rule is data plus its generator, and
+its docstring is its documentation). Every other code a command can print is declared
+here, with a name, a severity and its documentation, so that `rubric explain` knows it
+and AUTHORING.md lists it. A feature declares its codes in a module of its own that
+calls `declare`, and names that module in `_CODE_MODULES` so the catalogue can import
+it on demand (commands that never explain a code never pay for the import).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass
+
+from rubric_tools.diagnostics import Severity
+
+_CODE = re.compile(r"^[A-Z]\d{3}$")
+_NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+# Modules whose import declares codes. Add yours here (one line, sorted).
+_CODE_MODULES: tuple[str, ...] = ("rubric_tools.codes",)
+
+
+@dataclass(frozen=True)
+class CodeDoc:
+    """One non-lint diagnostic code: what `rubric explain CODE` prints."""
+
+    code: str
+    name: str
+    severity: Severity
+    family: str
+    doc: str
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().split("\n", 1)[0].strip()
+
+
+_CODES: dict[str, CodeDoc] = {}
+
+
+def declare(code: str, name: str, severity: Severity, family: str, doc: str) -> CodeDoc:
+    """Declare a code once; the first line of `doc` is its summary."""
+    if not _CODE.match(code):
+        raise ValueError(f"code {code!r} must look like X123")
+    if not _NAME.match(name):
+        raise ValueError(f"code name {name!r} must be kebab-case")
+    if code in _CODES or any(c.name == name for c in _CODES.values()):
+        raise ValueError(f"code {code}/{name} is declared twice")
+    if not doc.strip():
+        raise ValueError(f"code {code} needs documentation")
+    entry = CodeDoc(code, name, severity, family, doc.strip())
+    _CODES[code] = entry
+    return entry
+
+
+def _load_all() -> None:
+    for module in _CODE_MODULES:
+        importlib.import_module(module)
+
+
+def all_codes() -> list[CodeDoc]:
+    """Every declared non-lint code, sorted by code."""
+    _load_all()
+    return sorted(_CODES.values(), key=lambda c: c.code)
+
+
+def find_code(code_or_name: str) -> CodeDoc | None:
+    """Look a code up by code (case-insensitive) or by name."""
+    _load_all()
+    key = code_or_name.strip()
+    if key.upper() in _CODES:
+        return _CODES[key.upper()]
+    return next((c for c in _CODES.values() if c.name == key.lower()), None)

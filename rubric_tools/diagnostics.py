@@ -22,22 +22,22 @@ class Severity(StrEnum):
     def rank(self) -> int:
         return {"info": 0, "warning": 1, "error": 2}[self.value]
 
-    def __ge__(self, other: object) -> bool:  # type: ignore[override]
+    def __ge__(self, other: object) -> bool:
         if not isinstance(other, Severity):
             return NotImplemented
         return self.rank >= other.rank
 
-    def __gt__(self, other: object) -> bool:  # type: ignore[override]
+    def __gt__(self, other: object) -> bool:
         if not isinstance(other, Severity):
             return NotImplemented
         return self.rank > other.rank
 
-    def __le__(self, other: object) -> bool:  # type: ignore[override]
+    def __le__(self, other: object) -> bool:
         if not isinstance(other, Severity):
             return NotImplemented
         return self.rank <= other.rank
 
-    def __lt__(self, other: object) -> bool:  # type: ignore[override]
+    def __lt__(self, other: object) -> bool:
         if not isinstance(other, Severity):
             return NotImplemented
         return self.rank < other.rank

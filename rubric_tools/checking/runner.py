@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rubric_tools.checking.discovery import matters_to_check, probe_files, trajectory_files
 from rubric_tools.checking.expectations import (
@@ -106,7 +107,7 @@ def _bounds_text(expectation: Expectation, reference_score: float | None) -> str
     return ", ".join(parts) or "replays cleanly"
 
 
-def _failures(expectation: Expectation, result: dict, reference_score: float | None) -> list[str]:
+def _failures(expectation: Expectation, result: dict[str, Any], reference_score: float | None) -> list[str]:
     normalized, raw = result["normalized_score"], result["raw_score"]
     problems = []
     if expectation.min_normalized is not None and normalized < expectation.min_normalized:
@@ -135,7 +136,7 @@ def _failures(expectation: Expectation, result: dict, reference_score: float | N
     return problems
 
 
-def _got_text(result: dict) -> str:
+def _got_text(result: dict[str, Any]) -> str:
     critical = ", critical" if result["critical_failure"] else ""
     return f"{result['normalized_score']:g} (raw {result['raw_score']:g}/{result['max_score']:g}){critical}"
 

@@ -323,7 +323,7 @@ def _is_variable(item: Item) -> bool:
     op, av = item
     if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
         low, high, _ = av
-        return high >= 2 and low < high
+        return bool(high >= 2 and low < high)
     if op is sre.BRANCH:
         return any(_is_variable(child) for alternative in av[1] for child in _flatten(alternative))
     return False  # possessive repeats and atomic groups never give characters back

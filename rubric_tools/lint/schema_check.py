@@ -158,8 +158,12 @@ def _branch_types(error: ValidationError) -> list[str]:
 def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iterator[SchemaError]:
     path: InstancePath = tuple(error.absolute_path)
     where = _dotted(path)
-    value = error.instance
+    value: Any = error.instance
     validator = error.validator
+    # jsonschema types these as possibly unset or boolean schemas; for a leaf error of our
+    # (object) schemas they are always a mapping and the keyword's value.
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    validator_value: Any = error.validator_value
 
     def at(kind: SchemaErrorKind, message: str, hint: str | None, *, suggestion: str | None = None,
            node: InstancePath = path, key: bool = False) -> SchemaError:
@@ -167,8 +171,8 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         return SchemaError(file_name, node, kind, message, hint, span, suggestion)
 
     if validator == "additionalProperties" and isinstance(value, Mapping):
-        allowed = [str(k) for k in error.schema.get("properties", {})]
-        for extra in _extra_keys(value, error.schema):
+        allowed = [str(k) for k in schema.get("properties", {})]
+        for extra in _extra_keys(value, schema):
             suggestion = did_you_mean(str(extra), allowed)
             message = f"unknown key `{extra}` in {where}"
             if suggestion:
@@ -181,16 +185,16 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         return
 
     if validator == "required" and isinstance(value, Mapping):
-        for missing in error.validator_value:
+        for missing in validator_value:
             if missing in value:
                 continue
-            description = _property_description(error.schema, missing)
+            description = _property_description(schema, missing)
             hint = f"add `{missing}:`" + (f" ({description})" if description else "")
             yield at("required", f"{where} is missing the required key `{missing}`", hint, key=True)
         return
 
     if validator in ("type", "oneOf", "anyOf"):
-        expected = _as_list(error.validator_value) if validator == "type" else _branch_types(error)
+        expected = _as_list(validator_value) if validator == "type" else _branch_types(error)
         if validator != "type" and not expected:
             yield at("other", f"{where}: {error.message}", None)
             return
@@ -200,14 +204,14 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
             yield at("type", f"the file must hold {wanted}, but it is {found}",
                      "write the file's top-level `key: value` lines (see its schema)")
             return
-        description = error.schema.get("description") if validator != "type" else None
+        description = schema.get("description") if validator != "type" else None
         examples = [_TYPE_EXAMPLES[t] for t in expected if t in _TYPE_EXAMPLES]
         hint = description or "; or ".join(examples)
         yield at("type", f"{where} must be {wanted}, not {_describe(value)}", hint or None)
         return
 
     if validator == "enum":
-        allowed_values = [str(v) for v in error.validator_value]
+        allowed_values = [str(v) for v in validator_value]
         suggestion = did_you_mean(str(value), allowed_values)
         message = f"{where} is {value!r}, which is not one of: {', '.join(allowed_values)}"
         if suggestion:
@@ -216,7 +220,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         return
 
     if validator in ("minimum", "exclusiveMinimum") and _is_number(value):
-        limit = error.validator_value
+        limit = validator_value
         if value < 0 and _is_number(limit) and limit <= 0:
             message = f"{where} is {value}, but it must not be negative"
             yield at("minimum", message, _negative_hint(path))
@@ -227,7 +231,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
 
     if validator in ("maximum", "exclusiveMaximum") and _is_number(value):
         relation = "at most" if validator == "maximum" else "less than"
-        yield at("other", f"{where} must be {relation} {error.validator_value}, not {value}", None)
+        yield at("other", f"{where} must be {relation} {validator_value}, not {value}", None)
         return
 
     if validator == "minLength":

@@ -54,7 +54,7 @@ def thresholds_from_config(
     """Thresholds from the `[tool.rubric.attack]` table; defaults for absent keys."""
     where = str(source) if source is not None else "configuration"
     if strategies is None:
-        from rubric_tools.prove.attacks import STRATEGIES
+        from rubric_tools.prove.strategies import STRATEGIES
 
         strategies = [s.name for s in STRATEGIES]
     known = list(strategies)

@@ -186,4 +186,4 @@ def normalized_variant(concepts: object) -> Variant:
     """Normalize a list of concept strings (non-strings are str()-ed, as the engine does)."""
     if isinstance(concepts, str) or not hasattr(concepts, "__iter__"):
         return ()
-    return tuple(normalize(str(concept)) for concept in concepts)  # type: ignore[union-attr]
+    return tuple(normalize(str(concept)) for concept in concepts)

@@ -30,7 +30,7 @@ DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "conformance"
 
 
 def _timed_lint(matters: Path, output_format: str) -> tuple[float, int]:
-    from rubric_tools.reporting.lint_command import LintOptions, OutputFormat, run_lint
+    from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
 
     options = LintOptions(paths=[matters], output_format=OutputFormat(output_format), cwd=matters.parent)
     started = time.perf_counter()
@@ -53,9 +53,9 @@ def main() -> int:
     count = sum(1 for _ in matters.glob("*/matter.yaml"))
 
     import_started = time.perf_counter()
+    from rubric_tools.commands.lint import OutputFormat, render_report
     from rubric_tools.lint.engine import lint_paths
     from rubric_tools.lint.registry import all_rules
-    from rubric_tools.reporting.lint_command import OutputFormat, render_report
 
     rule_count = len(all_rules())
     import_seconds = time.perf_counter() - import_started

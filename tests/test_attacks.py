@@ -199,8 +199,8 @@ def test_report_json_has_every_row(tmp_path: Path) -> None:
 
 
 def test_attack_rows_adapter_gives_one_row_per_strategy(tmp_path: Path) -> None:
+    from rubric_tools.checking.attack_rows import attack_rows
     from rubric_tools.loading.matter import load_matter_source
-    from rubric_tools.prove.attacks import attack_rows
 
     data = base_data()
     _question_heavy(data)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.config_file import (
@@ -22,7 +23,6 @@ from rubric_tools.lint.config_file import (
     resolve_config,
 )
 from rubric_tools.lint.engine import lint_paths
-from rubric_tools.reporting.lint_command import LintOptions, OutputFormat, run_lint
 from tests.lint_support import make_project, seeded_rules
 
 

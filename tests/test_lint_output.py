@@ -13,11 +13,11 @@ import jsonschema
 import pytest
 from rich.cells import cell_len
 
+from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import LintReport, MatterReport, lint_paths
 from rubric_tools.lint.registry import find_rule
-from rubric_tools.reporting.lint_command import LintOptions, OutputFormat, run_lint
 from rubric_tools.reporting.lint_common import make_snippet
 from rubric_tools.reporting.lint_concise import render_concise
 from rubric_tools.reporting.lint_full import render_full

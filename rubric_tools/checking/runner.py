@@ -17,24 +17,13 @@ from rubric_tools.checking.expectations import (
     load_expectations,
 )
 from rubric_tools.checking.probes import run_probe_file
+from rubric_tools.checking.rows import CheckRow
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.scoring.causes import critical_causes
-
-
-@dataclass(frozen=True)
-class CheckRow:
-    kind: str  # lint | trajectory | probes | attack
-    name: str
-    passed: bool
-    expected: str = ""
-    got: str = ""
-    detail: str = ""
-    file: Path | None = None
-    line: int | None = None
 
 
 @dataclass
@@ -206,10 +195,8 @@ def _probe_rows(source: MatterSource) -> list[CheckRow]:
 
 
 def _attack_rows(source: MatterSource) -> list[CheckRow]:
-    try:
-        from rubric_tools.prove.attacks import attack_rows  # the attack command's adapter
-    except ImportError:
-        return []
+    from rubric_tools.checking.attack_rows import attack_rows  # the solver and strategies load only here
+
     return attack_rows(source)
 
 

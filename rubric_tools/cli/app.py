@@ -16,7 +16,7 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
-        from rubric_tools import __version__
+        from rubric_tools._version import __version__
 
         typer.echo(f"rubric-tools {__version__}")
         raise typer.Exit(0)

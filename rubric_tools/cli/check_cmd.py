@@ -28,7 +28,7 @@ def check_command(
 ) -> None:
     """Lint each matter, replay every trajectory against its expectations, run every
     gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""
-    from rubric_tools.checking.command import CheckOptions, run_check  # heavy: only when run
+    from rubric_tools.commands.check import CheckOptions, run_check  # heavy: only when run
 
     options = CheckOptions(paths or [], output_format, config, output, no_color)
     raise typer.Exit(run_check(options, sys.stdout, sys.stderr))

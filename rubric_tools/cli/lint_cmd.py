@@ -1,5 +1,5 @@
 """`rubric lint`, `rubric explain` and `rubric rules`: argument parsing only; the work is
-done by `rubric_tools.reporting.lint_command`, whose functions return the exit code."""
+done by `rubric_tools.commands.lint`, whose functions return the exit code."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def lint_command(
 
     Exit 0: nothing at or above the fail level; 1: something was; 2: usage or config error.
     """
-    from rubric_tools.reporting.lint_command import LintOptions, run_lint  # heavy: only when run
+    from rubric_tools.commands.lint import LintOptions, run_lint  # heavy: only when run
 
     options = LintOptions(
         paths=tuple(paths or ()),
@@ -84,7 +84,7 @@ def explain_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """Show a lint rule's documentation."""
-    from rubric_tools.reporting.lint_command import run_explain
+    from rubric_tools.commands.lint import run_explain
 
     raise typer.Exit(run_explain(rule, sys.stdout, sys.stderr, no_color=no_color))
 
@@ -97,6 +97,6 @@ def rules_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """List every lint rule: code, name, family, default severity, fixable."""
-    from rubric_tools.reporting.lint_command import run_rules
+    from rubric_tools.commands.lint import run_rules
 
     raise typer.Exit(run_rules(output_format, sys.stdout, sys.stderr, no_color=no_color))

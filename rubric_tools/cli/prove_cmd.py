@@ -1,5 +1,5 @@
 """`rubric solve` and `rubric attack`: argument parsing only; the work is done by
-`rubric_tools.prove.commands`, whose functions return the exit code."""
+`rubric_tools.commands.prove`, whose functions return the exit code."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ def solve_command(
 
     Exit 0 when max_score is reached, 1 when points fall short, 2 on input errors.
     """
-    from rubric_tools.prove.commands import run_solve  # the solver loads only when it runs
+    from rubric_tools.commands.prove import run_solve  # the solver loads only when it runs
 
     raise typer.Exit(run_solve(matter, write, output_format.value, sys.stdout, sys.stderr, no_color=no_color))
 
@@ -65,7 +65,7 @@ def attack_command(
     Exit 0 when every threshold of [tool.rubric.attack] holds, 1 when a strategy beats the
     rubric, 2 on input or configuration errors.
     """
-    from rubric_tools.prove.commands import run_attack  # the strategies load only when they run
+    from rubric_tools.commands.prove import run_attack  # the strategies load only when they run
 
     raise typer.Exit(
         run_attack(matter, output_format.value, sys.stdout, sys.stderr, config_file=config, no_color=no_color)

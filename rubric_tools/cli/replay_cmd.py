@@ -1,4 +1,4 @@
-"""`rubric replay TRAJECTORY.jsonl...`"""
+"""`rubric replay TRAJECTORY.jsonl...`: argument parsing only; the work is `commands.replay`."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from rubric_tools.cli.app import app
 from rubric_tools.reporting.formats import ReplayFormat
@@ -35,25 +34,7 @@ def replay_command(
     Exit 0 when every trajectory replayed, 1 when a gate search hit its time limit,
     2 on usage or input errors (the other trajectories still replay).
     """
-    from rubric_tools.replaying import replay_paths  # heavy: only when run
-    from rubric_tools.reporting.replay import render_json, render_text, trace_json
+    from rubric_tools.commands.replay import ReplayOptions, run_replay  # heavy: only when run
 
-    report = replay_paths(trajectories, matter, gate_timeout)
-    if output_format is ReplayFormat.JSON:
-        sys.stdout.write(render_json(report) + "\n")
-        errors = Console(stderr=True, no_color=no_color, highlight=False)
-        for problem in report.usage_errors:
-            errors.print(f"error: {problem}")
-    else:
-        render_text(
-            report,
-            Console(no_color=no_color, highlight=False),
-            Console(stderr=True, no_color=no_color, highlight=False),
-        )
-    if trace is not None:
-        try:
-            trace.write_text(trace_json(report) + "\n", encoding="utf-8")
-        except OSError as exc:
-            Console(stderr=True).print(f"error: cannot write trace {trace}: {exc.strerror}")
-            raise typer.Exit(2) from exc
-    raise typer.Exit(report.exit_code)
+    options = ReplayOptions(trajectories, matter, output_format, trace, gate_timeout, no_color)
+    raise typer.Exit(run_replay(options, sys.stdout, sys.stderr))

@@ -11,13 +11,10 @@ from typing import TextIO
 from rich.console import Console
 
 from rubric_tools.checking.runner import check_paths
+from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.reporting.check import render_json, render_junit, render_text
 from rubric_tools.reporting.formats import CheckFormat
-
-EXIT_USAGE = 2
-
-
 
 
 @dataclass
@@ -47,8 +44,12 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
         try:
             # A pipe or a file gets a fixed, comfortable width instead of rich's 80 columns.
             width = None if target.isatty() else 120
-            render_text(report, Console(file=target, no_color=options.no_color or options.output is not None,
-                                        highlight=False, width=width))
+            render_text(
+                report,
+                Console(
+                    file=target, no_color=options.no_color or options.output is not None, highlight=False, width=width
+                ),
+            )
         finally:
             if options.output:
                 target.close()

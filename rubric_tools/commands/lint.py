@@ -7,24 +7,18 @@ configuration or internal error. Nothing here ever lets a traceback escape.
 
 from __future__ import annotations
 
-import os
 import traceback
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, wants_color
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_paths, resolve_config
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat
-
-EXIT_OK = 0
-EXIT_FINDINGS = 1
-EXIT_USAGE = 2
-
-
 
 
 @dataclass
@@ -40,17 +34,6 @@ class LintOptions:
     output: Path | None = None
     no_color: bool = False
     cwd: Path | None = None
-
-
-def wants_color(stream: TextIO, no_color: bool) -> bool:
-    """Colour only for a terminal, and never with --no-color or NO_COLOR set."""
-    if no_color or os.environ.get("NO_COLOR"):
-        return False
-    isatty = getattr(stream, "isatty", None)
-    try:
-        return bool(isatty and isatty())
-    except (OSError, ValueError):
-        return False
 
 
 def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:

@@ -14,13 +14,12 @@ from typing import TextIO
 
 from rich.console import Console
 
+from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config_file import ConfigError, resolve_config
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
 from rubric_tools.prove.solver import solve
-
-EXIT_INPUT_ERROR = 2
 
 
 def load_for_proof(path: Path, err: TextIO) -> MatterSource | None:
@@ -51,14 +50,14 @@ def run_solve(
     """Solve the matter at `path`, print the proof, optionally write the trajectory."""
     source = load_for_proof(path, err)
     if source is None:
-        return EXIT_INPUT_ERROR
+        return EXIT_USAGE
     solution = solve(source.matter)
     if write is not None:
         try:
             write_trajectory(solution.actions, write)
         except OSError as exc:
             err.write(f"error: cannot write {write}: {exc.strerror or exc}\n")
-            return EXIT_INPUT_ERROR
+            return EXIT_USAGE
     if output_format == "json":
         document = solution.to_json()
         document["trajectory"] = list(solution.actions)
@@ -83,13 +82,13 @@ def run_attack(
 
     source = load_for_proof(path, err)
     if source is None:
-        return EXIT_INPUT_ERROR
+        return EXIT_USAGE
     try:
         config = resolve_config([source.root], config_file)
         thresholds = thresholds_from_config(config.attack, config.source)
     except (ConfigError, ThresholdError) as exc:
         err.write(f"error: {exc}\n")
-        return EXIT_INPUT_ERROR
+        return EXIT_USAGE
     report = attack_matter(source, thresholds)
     if output_format == "json":
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")

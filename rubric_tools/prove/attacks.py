@@ -14,17 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.prove.solver import solve
 from rubric_tools.prove.strategies import STRATEGIES, Strategy
-from rubric_tools.prove.thresholds import ThresholdError, Thresholds, thresholds_from_config
+from rubric_tools.prove.thresholds import Thresholds
 from rubric_tools.scoring.episode import replay
 from rubric_tools.scoring.model import Matter
-
-if TYPE_CHECKING:
-    from rubric_tools.checking.runner import CheckRow
 
 REFERENCE = "reference (solver)"
 PASS, FAIL, REPORTED = "pass", "fail", "reported"
@@ -162,29 +159,3 @@ def attack_matter(
     clean = not matter.rubric.issues
     rows = tuple(judge(_run(matter, s), s, reference, thresholds, clean=clean) for s in strategies)
     return AttackReport(matter.matter_id, reference, rows, thresholds)
-
-
-def attack_rows(source: MatterSource) -> list[CheckRow]:
-    """`rubric check`'s adapter: one row per strategy, thresholds from the matter's config."""
-    from rubric_tools.checking.runner import CheckRow
-    from rubric_tools.lint.config_file import ConfigError, resolve_config
-
-    try:
-        config = resolve_config([source.root])
-        thresholds = thresholds_from_config(config.attack, config.source)
-    except (ConfigError, ThresholdError) as exc:
-        return [CheckRow("attack", "thresholds", False, "a valid [tool.rubric.attack] table", str(exc))]
-    report = attack_matter(source, thresholds)
-    reference = f"reference {report.reference.normalized_score:g}"
-    return [
-        CheckRow(
-            "attack",
-            row.name,
-            row.verdict != FAIL,
-            thresholds.describe(),
-            f"raw {row.raw_score:g}, normalized {row.normalized_score:g}"
-            f"{', critical' if row.critical_failure else ''} ({reference})",
-            row.reason,
-        )
-        for row in report.rows
-    ]

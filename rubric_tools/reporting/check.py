@@ -11,7 +11,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.checking.runner import CheckReport, CheckRow
+from rubric_tools.checking.rows import CheckRow
+from rubric_tools.checking.runner import CheckReport
 
 JSON_FORMAT_VERSION = 1
 

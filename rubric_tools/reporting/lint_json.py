@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import rubric_tools
+from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport, MatterReport
 from rubric_tools.reporting.lint_common import display_path
@@ -56,7 +56,7 @@ def report_document(report: LintReport, cwd: Path | None = None) -> dict[str, An
     return {
         "version": JSON_OUTPUT_VERSION,
         "tool": TOOL_NAME,
-        "tool_version": rubric_tools.__version__,
+        "tool_version": __version__,
         "summary": {
             "matters": len(report.matters),
             "matters_with_diagnostics": sum(1 for m in report.matters if m.diagnostics),

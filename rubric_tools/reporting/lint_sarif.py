@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import rubric_tools
+from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.lint.registry import Rule, all_rules
@@ -95,7 +95,7 @@ def sarif_log(report: LintReport, *, cwd: Path | None = None) -> dict[str, Any]:
         "tool": {
             "driver": {
                 "name": "rubric-tools",
-                "version": rubric_tools.__version__,
+                "version": __version__,
                 "rules": descriptors,
             }
         },

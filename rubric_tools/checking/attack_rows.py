@@ -1,0 +1,33 @@
+"""`rubric check`'s attack rows: one row per reward-hacking strategy of `rubric attack`,
+judged against the thresholds configured for the matter."""
+
+from __future__ import annotations
+
+from rubric_tools.checking.rows import CheckRow
+from rubric_tools.lint.config_file import ConfigError, resolve_config
+from rubric_tools.loading.matter import MatterSource
+from rubric_tools.prove.attacks import FAIL, attack_matter
+from rubric_tools.prove.thresholds import ThresholdError, thresholds_from_config
+
+
+def attack_rows(source: MatterSource) -> list[CheckRow]:
+    """`rubric check`'s adapter: one row per strategy, thresholds from the matter's config."""
+    try:
+        config = resolve_config([source.root])
+        thresholds = thresholds_from_config(config.attack, config.source)
+    except (ConfigError, ThresholdError) as exc:
+        return [CheckRow("attack", "thresholds", False, "a valid [tool.rubric.attack] table", str(exc))]
+    report = attack_matter(source, thresholds)
+    reference = f"reference {report.reference.normalized_score:g}"
+    return [
+        CheckRow(
+            "attack",
+            row.name,
+            row.verdict != FAIL,
+            thresholds.describe(),
+            f"raw {row.raw_score:g}, normalized {row.normalized_score:g}"
+            f"{', critical' if row.critical_failure else ''} ({reference})",
+            row.reason,
+        )
+        for row in report.rows
+    ]

@@ -1,0 +1,18 @@
+"""One row of `rubric check`: the result object between checking and reporting."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    kind: str  # lint | trajectory | probes | attack
+    name: str
+    passed: bool
+    expected: str = ""
+    got: str = ""
+    detail: str = ""
+    file: Path | None = None
+    line: int | None = None

@@ -6,6 +6,7 @@ rules of `rubric lint` are what report it. Building never raises.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,15 +33,26 @@ def as_list(value: Any) -> list[Any]:
 
 
 def number(mapping: Mapping[str, Any], key: str, default: float) -> float:
+    """A float field. Infinities are kept (the engine computes with them, H27); an integer
+    too large for a float becomes an infinity; lint reports both (S007+)."""
     value = mapping.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value):
         return default
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def integer(mapping: Mapping[str, Any], key: str, default: int) -> int:
+    """An integer field; a non-finite value (the engine's `int()` raises on it) falls back
+    to the default here, and lint reports it as an error."""
     value = mapping.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if not is_number(value) or (isinstance(value, float) and not math.isfinite(value)):
         return default
     return int(value)
 
@@ -130,10 +142,9 @@ def final_submission(raw: Mapping[str, Any]) -> FinalSubmission:
 
 def rubric(raw: Any) -> Rubric:
     raw = as_mapping(raw)
-    declared = raw.get("max_score")
     return Rubric(
         critical_failure_score_cap=number(raw, "critical_failure_score_cap", 0.25),
-        max_score=float(declared) if isinstance(declared, int | float) and not isinstance(declared, bool) else None,
+        max_score=number(raw, "max_score", 0.0) if is_number(raw.get("max_score")) else None,
         questions=tuple(match_item(q) for q in as_list(raw.get("questions")) if isinstance(q, Mapping)),
         escalations=tuple(match_item(e) for e in as_list(raw.get("escalations")) if isinstance(e, Mapping)),
         issues=tuple(issue(i) for i in as_list(raw.get("issues")) if isinstance(i, Mapping)),

@@ -152,8 +152,9 @@ def load_matter_source(path: Path | str) -> MatterSource:
     matter_data = build.as_mapping(matter_file.data)
     seen: dict[str, Document] = {}
     for source in documents:
-        if source.parsed is None or source.id in seen:
-            continue  # the engine keeps the first document with an id
+        if source.parsed is None:
+            continue
+        # The engine builds a dict from the list: a later document with the same id wins.
         seen[source.id] = Document(
             id=source.id,
             title=source.title,

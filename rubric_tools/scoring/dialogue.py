@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rubric_tools.scoring.fields import lookup, text_field
+from rubric_tools.scoring.fields import text_field
 from rubric_tools.scoring.model import MatchItem
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
@@ -22,8 +22,8 @@ def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    document_id = action.get("document_id")
-    document = lookup(ctx.matter.documents, document_id)
+    document_id = str(action.get("document_id"))
+    document = ctx.matter.documents.get(document_id)
     if document is None:
         return ctx.penalty(-0.2, f"unknown document {document_id!r}")
     section = action.get("section")
@@ -37,7 +37,8 @@ def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def search_matter(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if len(text_field(action, "query").strip()) < 3:
+    # The engine measures the lowercased query: "İİ" lowercases to four characters.
+    if len(normalize(text_field(action, "query"))) < 3:
         return ctx.penalty(-0.1, "search query shorter than 3 characters")
     return 0.0
 
@@ -86,7 +87,7 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     final = rubric.final_submission
     summary = text_field(action, "summary", "")
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
-    missing = sorted(i for i in final.required_issue_ids if i not in state.matched_issues)
+    missing = sorted({i for i in final.required_issue_ids if i not in state.matched_issues})  # a set there
     points -= final.missing_required_issue_penalty * len(missing)
     event: dict[str, Any] = {"type": "final_submission", "criterion": "final", "missing_issues": missing}
     if rubric.escalations:

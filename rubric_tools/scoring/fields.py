@@ -2,19 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rubric_tools.scoring.state import StepContext
-
-T = TypeVar("T")
-
-
-def lookup(table: Mapping[str, T], key: object) -> T | None:
-    """`table.get(key)` that treats an unhashable key (a JSON list or object) as absent."""
-    if not isinstance(key, Hashable):
-        return None
-    return table.get(key)  # type: ignore[call-overload,no-any-return]
 
 
 def text_field(action: Mapping[str, Any], name: str, default: object = "") -> str:
@@ -41,7 +32,6 @@ def has_fields(action: Mapping[str, Any], names: tuple[str, ...]) -> bool:
     return all(name in action for name in names)
 
 
-def label_of(action: Mapping[str, Any]) -> Any:
-    """The agent's own issue label; an unhashable one is str()-ed so it can key a table."""
-    label = action.get("issue_id")
-    return label if isinstance(label, Hashable) else str(label)
+def label_of(action: Mapping[str, Any]) -> str:
+    """The agent's own issue label, `str()`-ed as the engine does: 7 is "7", true is "True"."""
+    return str(action.get("issue_id"))

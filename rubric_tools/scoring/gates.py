@@ -1,17 +1,22 @@
 """Critical-failure gates: plain regexes and structured, guarded ones (engine.md §4).
 
-Every search runs on the `regex` package with a time limit, so a catastrophic
-pattern in a rubric cannot hang a CI job. A search that hits the limit is reported
-as a timeout, never silently treated as a miss.
+Every gate search means what the engine's `re.search` means and runs on the `regex`
+package with a time limit (`scoring.dialect` translates the pattern), so a
+catastrophic pattern in a rubric cannot hang a CI job. A search that hits the limit
+is reported as a timeout, never silently treated as a miss; a pattern too costly to
+compile is refused and reported like an invalid one.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Literal
 
 import regex
+
+from rubric_tools.scoring import dialect
 
 NegationScope = Literal["span", "before"]
 
@@ -20,8 +25,9 @@ NEGATOR_PATTERN = r"\b(?:no|not|never|nothing|none|neither|nor|cannot|without)\b
 #: `.` (never before a digit), `?` or `!` followed by whitespace or end of text; or a newline.
 SENTENCE_BOUNDARY_PATTERN = r"(?:\.(?!\d)|[?!])(?=\s|$)|[\r\n]"
 
-_NEGATOR = regex.compile(NEGATOR_PATTERN, regex.IGNORECASE)
-_BOUNDARY = regex.compile(SENTENCE_BOUNDARY_PATTERN)
+# The engine's own two regexes run on `re`, as there: both are linear, so need no time limit.
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+_BOUNDARY = re.compile(SENTENCE_BOUNDARY_PATTERN)
 
 #: Default per-search time limit, in seconds.
 DEFAULT_SEARCH_TIMEOUT = 1.0
@@ -44,14 +50,33 @@ class GateError(Exception):
         self.message = message
 
 
+_REGEX_FLAGS = {
+    re.IGNORECASE: regex.IGNORECASE,
+    re.MULTILINE: regex.MULTILINE,
+    re.DOTALL: regex.DOTALL,
+    re.ASCII: regex.ASCII,
+}
+
+
 @lru_cache(maxsize=4096)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
-    """Compile a rubric regex with the engine's flags (re-compatible VERSION0, IGNORECASE).
+    """Compile a rubric regex to search as the engine's `re.search(pattern, text,
+    re.IGNORECASE)` does, on `regex` for its time limit (see `scoring.dialect`).
 
-    Cached: the linter, the solver and the scorer all compile the same few hundred
-    patterns, and `regex` parses patterns in pure Python."""
+    Raises GateError for a pattern `re` rejects and for one too costly to compile.
+    Cached: the linter, the solver and the scorer all compile the same few hundred patterns."""
+    if not isinstance(pattern, str):
+        raise GateError(str(pattern), "a pattern must be a string")
     try:
-        return regex.compile(pattern, regex.IGNORECASE | regex.VERSION0)
+        translated, re_flags = dialect.translate(pattern)
+    except dialect.PatternRefused as exc:
+        raise GateError(pattern, exc.message) from exc
+    flags = regex.VERSION0
+    for re_flag, regex_flag in _REGEX_FLAGS.items():
+        if re_flags & re_flag:
+            flags |= regex_flag
+    try:
+        return regex.compile(translated, flags)
     except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
         raise GateError(pattern, str(exc)) from exc
 

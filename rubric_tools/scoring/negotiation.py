@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rubric_tools.scoring.fields import has_fields, label_of, lookup, text_field
+from rubric_tools.scoring.fields import has_fields, label_of, text_field
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
@@ -26,7 +26,7 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     label = label_of(action)
     target = format_citation(str(action.get("document_id")), str(action.get("section")))
     # Markup labels are not consulted here: only a matched issue's label, else the anchor.
-    issue_id = lookup(state.issue_labels, label)
+    issue_id = state.issue_labels.get(label)
     if issue_id is None:
         anchored = matter.rubric.anchors.get(target)
         issue_id = anchored.id if anchored else None
@@ -63,13 +63,16 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
     label = label_of(action)
-    issue_id = lookup(state.markup_labels, label) or lookup(state.issue_labels, label)
+    # Markup labels win; an issue id may be "" (falsy), so no `or` chain.
+    issue_id = state.markup_labels.get(label)
+    if issue_id is None:
+        issue_id = state.issue_labels.get(label)
     if issue_id is None or issue_id not in matter.positions:
         return ctx.penalty(-0.25, "no negotiation is open under that label")
     if issue_id in state.settled_issues:
         return ctx.penalty(-0.25, "that point is already closed")
     counter = state.outstanding_counters.get(issue_id)
-    if counter is None:
+    if counter is None or not counter.text:  # the engine keeps the text: an empty one is no counter
         return ctx.penalty(-0.25, "the counterparty has no outstanding counter on that point")
     state.rounds_used += 1
     return settle(ctx, issue_id, counter.text, closed_by="theirs")

@@ -59,7 +59,8 @@ def effective_max_score(matter: Matter) -> float:
 
 
 def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> float:
-    score = 0.0 if maximum == 0 else min(max(raw / maximum, 0.0), 1.0)
+    # The engine clamps as max(0, min(1, x)): with infinite points x is NaN, and that order gives 1.0.
+    score = 0.0 if maximum == 0 else max(0.0, min(1.0, raw / maximum))
     if critical:
         score = min(score, cap)
     return round(score, 4)

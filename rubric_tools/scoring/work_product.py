@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, lookup, text_field
+from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import Issue
 from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, StepContext, Submission
@@ -67,7 +67,7 @@ def _redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
 
 
 def _target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
-    document = lookup(ctx.matter.documents, action.get("document_id"))
+    document = ctx.matter.documents.get(str(action.get("document_id")))
     return document is not None and str(action.get("section")) in document.sections
 
 
@@ -97,8 +97,9 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
 
 
 def _is_critical(event: Mapping[str, Any]) -> bool:
+    # Truthiness, as in the engine: a gate whose pattern is "" fires but is recorded as "".
     return bool(
-        "critical_failure_pattern" in event
+        event.get("critical_failure_pattern")
         or event.get("non_negotiable_missing")
         or event.get("missed_critical_escalations")
         or any(q.get("status") == "fabricated" for q in event.get("quotes", ()))
@@ -149,7 +150,8 @@ def _score_matched_issue(
     components: dict[str, float] = {"base": issue.base_points}
     severity_ok = action.get("severity") == issue.severity
     components["severity"] = issue.severity_points if severity_ok else 0.0
-    missing_citations = sorted(c for c in issue.required_citations if c not in valid)
+    # The engine lists each missing citation once, however often the rubric repeats it.
+    missing_citations = sorted({c for c in issue.required_citations if c not in valid})
     components["citations"] = 0.0 if missing_citations else issue.citation_points
     if penalty:
         components["invalid_citation_penalty"] = -penalty
@@ -215,7 +217,7 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     label = label_of(action)
     target = format_citation(str(action.get("document_id")), str(action.get("section")))
     issue_id = state.issue_labels.get(label)
-    issue = rubric.issues_by_id.get(issue_id) if issue_id else rubric.anchors.get(target)
+    issue = rubric.issues_by_id.get(issue_id) if issue_id is not None else rubric.anchors.get(target)
     if issue is None:
         unsupported = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
         return ctx.record(unsupported, -0.5)
@@ -227,12 +229,14 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     ctx.note_gates(check)
     if check.last_fired is not None:
         state.critical_failure = True
-    if not issue.redline_concepts or not issue.redline_points:
-        return ctx.record({"type": "unscored_redline", "criterion": issue.id}, 0.0)
-    found, _ = concept_fraction(issue.redline_concepts, text)
-    event: dict[str, Any] = {"type": "redline", "criterion": issue.id}
+    scored = bool(issue.redline_concepts) and bool(issue.redline_points)
+    event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.id}
+    # An unscored redline still records the gate that fired, as the engine does.
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
+    if not scored:
+        return ctx.record(event, 0.0)
+    found, _ = concept_fraction(issue.redline_concepts, text)
     event["matched_redline_concepts"] = found
     points = issue.redline_points * len(found) / len(issue.redline_concepts)
     return ctx.record(event, points)

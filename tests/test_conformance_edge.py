@@ -1,0 +1,110 @@
+"""The embedded scorer and the linter against the reference engine on odd inputs.
+
+`../shared/conformance-edge` (or `$RUBRIC_CONFORMANCE_EDGE_DIR`) holds small matters,
+each unusual in one place, with one trajectory and what the reference engine did:
+either its exact result (reproduced here like the main corpus: result within 1e-9 and
+every step reward) or the exception it raised on the matter (then `rubric lint` must
+report an error, never pass the matter as clean).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import rubric_tools
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.engine import lint_paths
+from tests.conftest import REPO_ROOT
+from tests.test_conformance import TOLERANCE, assert_same
+
+#: Cases that need the loader work of issue 15 part A (YAML 1.1 scalars, documents split
+#: as `str.splitlines()` does, required keys). They are expected to fail until it lands,
+#: strictly: once a case passes, the marker must go.
+PENDING_ON_LOADER = {
+    "H08a-yaml11-bool-concept": "YAML 1.1 scalars (`yes` read as True)",
+    "H08b-yaml11-octal-steps": "YAML 1.1 scalars (`010` read as 8)",
+    "H08c-yaml11-float-steps": "YAML 1.1 scalars (`1e2` is a string there)",
+    "H08d-yaml11-date-issue-id": "YAML 1.1 scalars (dates)",
+    "H08e-yaml11-sexagesimal-concept": "YAML 1.1 scalars (`1:30` is 90)",
+    "H08f-yaml12-float-concept": "YAML 1.1 scalars (`1e3` is a string there)",
+    "H09a-doc-U+2028-heading": "documents split with str.splitlines()",
+    "H09b-doc-formfeed-heading": "documents split with str.splitlines()",
+    "H09c-doc-CR-only": "documents split with str.splitlines()",
+    "H12-no-practice-area": "required matter keys",
+    "H14-tagged-int-text": "YAML 1.1 tags (`!!int June 1`)",
+    "H16-yaml11-bool-required": "YAML 1.1 scalars in required_issue_ids",
+    "H26-formfeed-empty-heading": "documents split with str.splitlines()",
+    "H29-custom-tag": "YAML 1.1 loader rejects unknown tags",
+    "H30-equals-scalar": "YAML 1.1 loader rejects the `=` value tag",
+    "H31-gate-pattern-on": "YAML 1.1 scalars (`on` read as True)",
+    "H32-yaml11-yes-matter-id": "YAML 1.1 scalars (`yes` read as True)",
+}
+
+
+def conformance_edge_dir() -> Path | None:
+    """`$RUBRIC_CONFORMANCE_EDGE_DIR`, else `../shared/conformance-edge`; None if absent."""
+    configured = os.environ.get("RUBRIC_CONFORMANCE_EDGE_DIR")
+    path = Path(configured) if configured else REPO_ROOT.parent / "shared" / "conformance-edge"
+    return path if path.is_dir() else None
+
+
+def require_edge_corpus() -> Path:
+    path = conformance_edge_dir()
+    if path is None:
+        message = "conformance-edge corpus not found (set RUBRIC_CONFORMANCE_EDGE_DIR)"
+        if os.environ.get("RUBRIC_REQUIRE_CONFORMANCE") == "1":
+            pytest.fail(message + " and RUBRIC_REQUIRE_CONFORMANCE=1")
+        pytest.skip(message)
+    return path
+
+
+_CORPUS = conformance_edge_dir()
+_CASES = sorted(p.parent for p in _CORPUS.glob("*/expected.json")) if _CORPUS else []
+
+
+def _case_params() -> list[Any]:
+    params = []
+    for case in _CASES:
+        marks = []
+        if case.name in PENDING_ON_LOADER:
+            marks.append(pytest.mark.xfail(strict=True, reason="pending issue 15a: " + PENDING_ON_LOADER[case.name]))
+        params.append(pytest.param(case, id=case.name, marks=marks))
+    return params or [pytest.param(None, id="corpus-absent")]
+
+
+def _actions(case: Path) -> list[Any]:
+    lines = (case / "trajectory.jsonl").read_text(encoding="utf-8", errors="surrogatepass").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize("case", _case_params())
+def test_edge_case_behaves_as_reference(case: Path | None) -> None:
+    require_edge_corpus()
+    assert case is not None
+    expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
+    if "reference_error" in expected:
+        report = lint_paths([case / "matter"], LintConfig())
+        errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+        assert errors, f"the reference raises {expected['reference_error']!r}; lint found no error"
+        return
+    replayed = rubric_tools.replay(rubric_tools.load_matter(case / "matter"), _actions(case))
+    assert_same(replayed.result, expected["result"])
+    assert [s.step for s in replayed.steps] == [s["step"] for s in expected["steps"]]
+    for record, want in zip(replayed.steps, expected["steps"], strict=True):
+        assert record.type == want["type"]
+        assert math.isclose(record.reward, want["reward"], abs_tol=TOLERANCE), (
+            f"step {record.step}: reward {record.reward} != {want['reward']}"
+        )
+
+
+def test_edge_corpus_is_complete() -> None:
+    corpus = require_edge_corpus()
+    assert len(list(corpus.glob("*/expected.json"))) == 44
+    assert set(PENDING_ON_LOADER) <= {case.name for case in _CASES}

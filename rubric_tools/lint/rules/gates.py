@@ -1,4 +1,4 @@
-"""Gate rules (G001, G002, G004-G006, G009, G013): is each entry of the three
+"""Gate rules (G001, G002, G004-G006, G009, G013, G014): is each entry of the three
 critical-failure lists a well-formed gate, and is it ever evaluated?
 
 The schema rules check the same shapes generically; when they run, the shape rules
@@ -337,4 +337,45 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
                     f"`{key}` of {describe(entry)} is {_shown(value)}, not a regex string",
                     key=value is None,
                     hint="write the regex as a quoted string",
+                )
+
+
+@rule("G014", "empty-gate-regex", Severity.ERROR)
+def empty_gate_regex(ctx: LintContext) -> Iterator[Finding]:
+    """A structured gate's `pattern`, `require_context` or `exclude_context` is an empty string.
+
+    What it catches: `pattern: ""`, `require_context: ""` or `exclude_context: ""` in a
+    gate mapping. (A plain string gate `""` is G007's business: it matches any text.)
+
+    Why it matters: the reference engine refuses such a gate when it loads the
+    rubric ("'require_context' must be a non-empty regex string"), so the matter
+    cannot be scored at all. Leaving a context key out, or empty (`require_context:`
+    with no value), is what turns the context check off.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "uptime commitments are unenforceable"
+        require_context: ""
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: "uptime commitments are unenforceable"
+    ```
+    """
+    for entry in ctx.gate_entries():
+        gate = entry.entry
+        if not isinstance(gate, Mapping):
+            continue
+        for key in ("pattern", "require_context", "exclude_context"):
+            if gate.get(key) == "" and isinstance(gate.get(key), str):
+                yield ctx.at(
+                    RUBRIC_FILE,
+                    (*entry.path, key),
+                    f"`{key}` of {describe(entry)} is an empty string: the reference engine refuses the gate",
+                    hint="write a regex" if key == "pattern" else f"remove `{key}` to check no context",
                 )

@@ -37,4 +37,23 @@ def replay(
     return _replay_matter(model, actions, gate_timeout=gate_timeout)
 
 
-__all__ = ["__version__", "Episode", "Matter", "MatterSource", "Replay", "StepRecord", "load_matter", "replay"]
+def __getattr__(name: str) -> object:
+    # score_batch pulls in the rescore package: imported only when first used.
+    if name == "score_batch":
+        from rubric_tools.rescore.batch import score_batch
+
+        return score_batch
+    raise AttributeError(f"module 'rubric_tools' has no attribute {name!r}")
+
+
+__all__ = [
+    "__version__",
+    "Episode",
+    "Matter",
+    "MatterSource",
+    "Replay",
+    "StepRecord",
+    "load_matter",
+    "replay",
+    "score_batch",
+]

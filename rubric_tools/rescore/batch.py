@@ -1,0 +1,148 @@
+"""`rubric_tools.score_batch(batch, matters) -> batch`: score a batch of episodes.
+
+For Ray Data's `map_batches`, Dask's `map_partitions` or any pipeline of column batches.
+The batch is a mapping of columns (Ray's default `dict[str, numpy.ndarray]`, a
+`dict[str, list]`) or a pandas DataFrame, with one row per episode:
+
+- `matter_id`: the matter's id, looked up in `matters`;
+- `actions`: the episode's actions, a list of action objects or its JSON text;
+- optional `recorded` (the archive's result: a dict or its JSON text), `source_file`,
+  `source_index`, `source_line`; and `matter_root` / `base_root` (folders that override
+  the lookup by id).
+
+`matters` (and the optional keyword `base`) is a folder of matter folders, one matter
+folder, or a mapping from matter id to folder. Matters are loaded once per process.
+The batch comes back with the column `rescore`: per row, the JSON text
+`{"row": {...}}` (the row `rubric rescore --out` writes) or `{"problem": {...}}`; plus
+`current_normalized_score`, `delta` and `changed` for quick aggregation (null on a problem).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.rescore.records import ArchiveRecord, Source
+from rubric_tools.rescore.worker import WorkItem, score_item
+
+MatterFolders = str | Path | Mapping[str, str | Path]
+
+
+def _folder(matters: MatterFolders | None, matter_id: str) -> str | None:
+    if matters is None:
+        return None
+    if isinstance(matters, Mapping):
+        found = matters.get(matter_id)
+        return str(found) if found is not None else None
+    folder = Path(matters)
+    if (folder / MATTER_FILE).is_file():
+        return str(folder)
+    return str(folder / matter_id) if (folder / matter_id / MATTER_FILE).is_file() else None
+
+
+def _columns(batch: Any) -> dict[str, list[Any]]:
+    if hasattr(batch, "column_names") and hasattr(batch, "to_pydict"):  # a pyarrow Table
+        return dict(batch.to_pydict())
+    return {str(name): list(batch[name]) for name in batch.keys()}
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str | bytes):
+        return json.loads(value)
+    if hasattr(value, "tolist"):  # a numpy array of objects
+        return value.tolist()
+    return value
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if _missing(value) else int(value)
+
+
+def _problem(message: str, source: Source) -> str:
+    problem = {
+        "code": "R003",
+        "name": "matter-not-found",
+        "message": message,
+        "file": source.file,
+        "line": source.line or 1,
+        "hint": "pass the matter folders in `matters`",
+    }
+    return json.dumps({"problem": problem})
+
+
+def _score_row(columns: dict[str, list[Any]], i: int, matters: MatterFolders, base: MatterFolders | None) -> str:
+    def get(name: str) -> Any:
+        values = columns.get(name)
+        return None if values is None or _missing(values[i]) else values[i]
+
+    matter_id = str(get("matter_id") or "")
+    source = Source(
+        str(get("source_file") or f"batch#{i}"), _optional_int(get("source_index")), _optional_int(get("source_line"))
+    )
+    try:
+        actions = _json(get("actions") if get("actions") is not None else [])
+        recorded = _json(get("recorded"))
+    except ValueError as exc:
+        return json.dumps(
+            {
+                "problem": {
+                    "code": "R002",
+                    "name": "malformed-record",
+                    "message": f"invalid JSON: {exc}",
+                    "file": source.file,
+                    "line": source.line or 1,
+                    "hint": None,
+                }
+            }
+        )
+    current_root = get("matter_root") or _folder(matters, matter_id)
+    if current_root is None:
+        return _problem(f"cannot find matter {matter_id!r}", source)
+    base_enabled = base is not None or "base_root" in columns
+    base_root = get("base_root") or (_folder(base, matter_id) if base is not None else None)
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        return json.dumps(
+            {
+                "problem": {
+                    "code": "R002",
+                    "name": "malformed-record",
+                    "message": "`actions` must be a list of action objects",
+                    "file": source.file,
+                    "line": source.line or 1,
+                    "hint": None,
+                }
+            }
+        )
+    record = ArchiveRecord(source, tuple(actions), matter_id, None, recorded if isinstance(recorded, dict) else None)
+    return score_item(WorkItem(record, str(current_root), str(base_root) if base_root else None, base_enabled))
+
+
+def score_batch(batch: Any, matters: MatterFolders, *, base: MatterFolders | None = None) -> Any:
+    """Score every episode of `batch` under `matters` (and `base`); see the module doc."""
+    columns = _columns(batch)
+    count = len(next(iter(columns.values()), []))
+    encoded = [_score_row(columns, i, matters, base) for i in range(count)]
+    rows = [json.loads(text).get("row") for text in encoded]
+    added: dict[str, list[Any]] = {
+        "rescore": encoded,
+        "current_normalized_score": [r["current"]["normalized_score"] if r else None for r in rows],
+        "delta": [r["delta"] if r else None for r in rows],
+        "changed": [r["changed"] if r else None for r in rows],
+    }
+    if hasattr(batch, "assign"):  # a pandas DataFrame
+        return batch.assign(**added)
+    if hasattr(batch, "append_column"):  # a pyarrow Table
+        import pyarrow as pa  # type: ignore[import-untyped]
+
+        for name, values in added.items():
+            batch = batch.append_column(name, pa.array(values))
+        return batch
+    return {**columns, **added}

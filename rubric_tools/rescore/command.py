@@ -1,0 +1,78 @@
+"""`run_rescore`: the command around `rescore`: consoles, progress, output, exit code."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import ExitStack
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from rubric_tools.rescore.bases import BaseError
+from rubric_tools.rescore.run import EXIT_ERROR, RescoreOptions, rescore, usage_problem
+
+EXIT_INTERRUPTED = 130
+
+
+def _progress(stack: ExitStack, errors: Console) -> Any:
+    """A progress bar on a terminal; nothing in a pipe."""
+    from rich.progress import MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    progress = stack.enter_context(
+        Progress(
+            SpinnerColumn(),
+            TextColumn("rescoring"),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            console=errors,
+            transient=True,
+        )
+    )
+    task = progress.add_task("rescore", total=None, rate="")
+
+    def tick(_row: Any) -> None:
+        progress.advance(task)
+        elapsed = progress.tasks[0].elapsed or 0.0
+        done = progress.tasks[0].completed
+        progress.update(task, rate=f"{done / elapsed:,.0f}/s" if elapsed > 0 else "")
+
+    return tick
+
+
+def run_rescore(options: RescoreOptions, output_format: str = "table", no_color: bool = False) -> int:
+    errors = Console(stderr=True, no_color=no_color, highlight=False)
+    problem = usage_problem(options)
+    if problem is not None:
+        errors.print(f"error: {escape(problem)}")
+        return EXIT_ERROR
+
+    def on_diagnostic(diagnostic: Any) -> None:
+        from rubric_tools.reporting.rescore import diagnostic_line
+
+        errors.print(escape(diagnostic_line(diagnostic)), soft_wrap=True)
+
+    with ExitStack() as stack:
+        stream = None
+        if output_format == "json":
+            from rubric_tools.reporting.rescore import JsonStream
+
+            stream = JsonStream(sys.stdout)
+        tick = _progress(stack, errors) if (options.progress or errors.is_terminal) else None
+        try:
+            run = rescore(options, on_row=stream.row if stream else None, on_diagnostic=on_diagnostic, tick=tick)
+        except BaseError as exc:
+            errors.print(f"error: {escape(str(exc))}")
+            return EXIT_ERROR
+        except KeyboardInterrupt:
+            hint = " (rerun with --resume to continue)" if options.out is not None else ""
+            errors.print(f"interrupted{hint}")
+            return EXIT_INTERRUPTED
+    if stream is not None:
+        stream.finish(run)
+    else:
+        from rubric_tools.reporting.rescore import render_table
+
+        render_table(run, Console(no_color=no_color, highlight=False))
+    return run.exit_code

@@ -1,0 +1,87 @@
+"""From archive records to work items: each record's matter folders, resolved once."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.rescore.archive import Item, archive_files
+from rubric_tools.rescore.bases import BaseMatters, current_matter, matter_digest
+from rubric_tools.rescore.records import ArchiveRecord, record_problem
+from rubric_tools.rescore.worker import WorkItem
+
+
+def _not_found(record: ArchiveRecord) -> Diagnostic:
+    source = record.source
+    what = f"matter {record.matter_id!r}" if record.matter_id else "this trajectory's matter"
+    return record_problem(
+        source.file,
+        source.line or 1,
+        "R003",
+        "matter-not-found",
+        f"cannot find {what}",
+        "pass --matters DIR (a folder of matter folders)",
+    )
+
+
+def work_items(records: Iterable[Item], matters: Path | None, bases: BaseMatters) -> Iterator[WorkItem | Diagnostic]:
+    """Every record with its current and base matter folders, or why it cannot be scored."""
+    found: dict[tuple[str | None, str], Path | None] = {}
+    warned: set[Path] = set()
+    for record in records:
+        if isinstance(record, Diagnostic):
+            yield record
+            continue
+        hint_folder = str(Path(record.matter_hint).parent) if record.matter_hint else ""
+        key = (record.matter_id, hint_folder)
+        if key not in found:
+            found[key] = current_matter(record, matters)
+        root = found[key]
+        if root is None:
+            yield _not_found(record)
+            continue
+        base_root = bases.folder(root) if bases.enabled else None
+        if bases.enabled and base_root is None and root not in warned:
+            warned.add(root)
+            reason = bases.errors.get(root.resolve(), "it is not in the base")
+            yield Diagnostic(
+                "R005",
+                "matter-not-in-base",
+                Severity.WARNING,
+                f"matter folder {root} has no base version ({reason}): its rows have base null",
+                root / MATTER_FILE,
+                Span.point(1, 1),
+            )
+        yield WorkItem(record, str(root), str(base_root) if base_root is not None else None, bases.enabled)
+
+
+def _hash_file(path: Path, digest: hashlib._Hash) -> None:
+    with path.open("rb") as stream:
+        while chunk := stream.read(1 << 20):
+            digest.update(chunk)
+
+
+def matters_digest(matters: Path) -> str:
+    """The digest of every matter in a folder of matters (or of the one matter it is)."""
+    digest = hashlib.sha256()
+    folders = (
+        [matters]
+        if (matters / MATTER_FILE).is_file()
+        else sorted(p for p in matters.iterdir() if (p / MATTER_FILE).is_file())
+    )
+    for folder in folders:
+        digest.update(folder.name.encode() + b"\0" + matter_digest(folder).encode())
+    return digest.hexdigest()
+
+
+def run_key(archives: list[Path], matters: Path, base: str, version: str) -> str:
+    """What a checkpoint is valid for: the input's bytes, the rubric's and the base's digests."""
+    digest = hashlib.sha256(f"rescore\0{version}\0{base}\0{matters_digest(matters)}\0".encode())
+    for entry in archive_files(archives):
+        if isinstance(entry, Path):
+            digest.update(str(entry).encode() + b"\0")
+            _hash_file(entry, digest)
+    return digest.hexdigest()

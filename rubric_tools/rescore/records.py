@@ -1,0 +1,68 @@
+"""What the archive readers produce: one record per trajectory, or a problem to report.
+
+A record is small and picklable: it travels to a worker process as is.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+
+#: The fields of a score, in the row's `current`, `base` and `recorded` objects.
+SCORE_FIELDS = ("raw_score", "normalized_score", "critical_failure")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a trajectory came from: a file, and the record index when the file holds several."""
+
+    file: str
+    index: int | None = None
+    line: int | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        return {"file": self.file, "index": self.index, "line": self.line}
+
+    def label(self) -> str:
+        return self.file if self.index is None else f"{self.file}#{self.index}"
+
+
+@dataclass(frozen=True)
+class ArchiveRecord:
+    """One trajectory to re-score.
+
+    `matter_id` is what the archive says (None for a plain JSONL trajectory, whose matter
+    is found from its path); `matter_hint` is the file it came from, used to find the
+    matter as `rubric replay` does. `recorded` is the archive's own result, if any.
+    """
+
+    source: Source
+    actions: tuple[Any, ...]
+    matter_id: str | None = None
+    matter_hint: str | None = None
+    recorded: dict[str, Any] | None = None
+
+
+def recorded_score(result: Any) -> dict[str, Any] | None:
+    """The `{raw_score, normalized_score, critical_failure}` of a recorded result, or None
+    when it lacks one of them or has the wrong types (then nothing can be compared)."""
+    if not isinstance(result, dict):
+        return None
+    raw, normalized, critical = (result.get(name) for name in SCORE_FIELDS)
+    numbers_ok = all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in (raw, normalized)
+    )
+    if not numbers_ok or not isinstance(critical, bool):
+        return None
+    return {"raw_score": float(raw), "normalized_score": float(normalized), "critical_failure": critical}
+
+
+def record_problem(
+    file: Path | str, line: int, code: str, name: str, message: str, hint: str | None = None, column: int = 1
+) -> Diagnostic:
+    """A malformed record or file: reported with its position, then skipped."""
+    return Diagnostic(code, name, Severity.ERROR, message, Path(file), Span.point(max(line, 1), max(column, 1)), hint)

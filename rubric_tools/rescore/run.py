@@ -1,0 +1,206 @@
+"""`rubric rescore`: read the archive, score every trajectory under the current matters
+and the base, summarize, write the rows, apply the thresholds. Returns the exit code."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubric_tools._version import __version__
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.rescore.archive import read_archive
+from rubric_tools.rescore.bases import BaseError, BaseMatters, resolve_revision
+from rubric_tools.rescore.items import matters_digest, run_key, work_items
+from rubric_tools.rescore.outputs import OutputError, RowFile, check_output
+from rubric_tools.rescore.summary import Summary, Thresholds
+from rubric_tools.rescore.worker import WorkItem
+
+EXIT_OK, EXIT_THRESHOLD, EXIT_ERROR = 0, 1, 2
+BACKENDS = ("process", "ray")
+#: Rows kept for the table: the first ones that changed (the rest are in --out).
+NOTABLE_ROWS = 25
+#: Diagnostics kept for the final report; all of them are streamed and counted.
+KEPT_DIAGNOSTICS = 1000
+
+
+@dataclass
+class RescoreOptions:
+    archives: list[Path]
+    matters: Path | None = None
+    base: Path | None = None
+    base_rev: str | None = None
+    jobs: int | None = None  # None: all cores
+    backend: str = "process"
+    ray_address: str | None = None
+    out: Path | None = None
+    resume: bool = False
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    progress: bool = False
+
+
+@dataclass
+class RescoreRun:
+    """What the reporters render: filled as rows stream through."""
+
+    summary: Summary = field(default_factory=Summary)
+    notable: list[dict[str, Any]] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    breaches: list[str] = field(default_factory=list)
+    resumed_rows: int = 0
+    errors: int = 0
+    warnings: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        if self.errors:
+            return EXIT_ERROR
+        return EXIT_THRESHOLD if self.breaches else EXIT_OK
+
+    def add_row(self, row: dict[str, Any]) -> None:
+        self.summary.add(row)
+        interesting = row["changed"] or row["reproduced"] is False or row["critical_flip"] is not None
+        if interesting and len(self.notable) < NOTABLE_ROWS:
+            self.notable.append(row)
+
+
+def usage_problem(options: RescoreOptions) -> str | None:
+    """Why the options cannot run at all, or None."""
+    if options.base is not None and options.base_rev is not None:
+        return "--base and --base-rev cannot be used together"
+    if options.matters is not None and not options.matters.is_dir():
+        return f"{options.matters}: --matters is not a folder"
+    if options.backend not in BACKENDS:
+        return f"--backend must be one of {', '.join(BACKENDS)}"
+    if options.jobs is not None and options.jobs < 1:
+        return "--jobs must be at least 1"
+    if options.resume and (options.out is None or options.matters is None):
+        return "--resume needs --out (the checkpoint lives beside it) and --matters (it is keyed by their digest)"
+    if options.resume and options.backend == "ray":
+        return "--resume works with the process backend only"
+    if options.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            return "--backend ray needs Ray: pip install 'rubric-tools[ray]'"
+    if options.out is not None:
+        try:
+            check_output(options.out)
+        except OutputError as exc:
+            return str(exc)
+    return None
+
+
+def _base_label(options: RescoreOptions) -> str:
+    if options.base_rev is not None:
+        where = options.matters or (options.archives[0] if options.archives else Path.cwd())
+        return "rev:" + resolve_revision(where if where.is_dir() else where.parent, options.base_rev)
+    if options.base is not None:
+        return "dir:" + matters_digest(options.base)
+    return "none"
+
+
+def _outcomes(options: RescoreOptions, items: Iterator[WorkItem | Diagnostic]) -> Iterator[str | Diagnostic]:
+    jobs = options.jobs or os.cpu_count() or 1
+    if options.backend == "ray":
+        from rubric_tools.rescore.ray_backend import run_ray
+
+        return run_ray(items, options.ray_address)
+    if jobs == 1:
+        from rubric_tools.rescore.backends import run_serial
+
+        return run_serial(items)
+    from rubric_tools.rescore.backends import run_pool
+
+    return run_pool(items, jobs)
+
+
+def _skip(items: Iterator[WorkItem | Diagnostic], done: int) -> Iterator[WorkItem | Diagnostic]:
+    """Drop the first `done` work items (a resumed run); problems still pass through."""
+    for item in items:
+        if isinstance(item, WorkItem) and done > 0:
+            done -= 1
+            continue
+        yield item
+
+
+def problem_diagnostic(problem: dict[str, Any]) -> Diagnostic:
+    from rubric_tools.rescore.records import record_problem
+
+    return record_problem(
+        problem["file"], problem["line"], problem["code"], problem["name"], problem["message"], problem.get("hint")
+    )
+
+
+def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = None, tick: Any = None) -> RescoreRun:
+    """Run the rescore; `on_row(row)` and `on_diagnostic(d)` stream results as they come.
+
+    Raises BaseError when the base cannot be used at all.
+    """
+    run = RescoreRun()
+    bases = BaseMatters(options.base, options.base_rev)
+    rows: RowFile | None = None
+    try:
+        resume_at = None
+        if options.out is not None:
+            key = (
+                run_key(options.archives, options.matters, _base_label(options), __version__)
+                if options.matters is not None
+                else "unkeyed"
+            )
+            rows = RowFile(options.out, key)
+            resume_at = rows.resumable() if options.resume else None
+            rows.open(resume_at)
+            for row in rows.previous_rows():
+                run.add_row(row)
+                run.resumed_rows += 1
+                if on_row is not None:
+                    on_row(row)
+        items = work_items(read_archive(options.archives), options.matters, bases)
+        if resume_at is not None:
+            items = _skip(items, resume_at[0])
+        for outcome in _outcomes(options, items):
+            if isinstance(outcome, Diagnostic):
+                _report(run, outcome, on_diagnostic)
+                continue
+            decoded = json.loads(outcome)
+            if rows is not None:
+                rows.item_done()
+            if "problem" in decoded:
+                _report(run, problem_diagnostic(decoded["problem"]), on_diagnostic)
+                continue
+            row = decoded["row"]
+            if rows is not None:
+                rows.write(json.dumps(row, allow_nan=False))
+            run.add_row(row)
+            if on_row is not None:
+                on_row(row)
+            if tick is not None:
+                tick(row)
+        if rows is not None:
+            rows.finish()
+            rows = None
+    finally:
+        if rows is not None:
+            rows.close_interrupted()  # keep what is done for --resume
+        bases.close()
+    run.breaches = options.thresholds.breaches(run.summary)
+    return run
+
+
+def _report(run: RescoreRun, diagnostic: Diagnostic, on_diagnostic: Any) -> None:
+    if diagnostic.severity is Severity.ERROR:
+        run.summary.skipped += 1
+        run.errors += 1
+    else:
+        run.warnings += 1
+    if len(run.diagnostics) < KEPT_DIAGNOSTICS:
+        run.diagnostics.append(diagnostic)
+    if on_diagnostic is not None:
+        on_diagnostic(diagnostic)
+
+
+__all__ = ["BaseError", "RescoreOptions", "RescoreRun", "rescore", "usage_problem"]

@@ -1,0 +1,137 @@
+"""The scoring worker: one trajectory under the current and the base matter, as one row.
+
+Each process keeps the matters it has loaded (a matter is loaded once per worker), and
+sends its result back encoded as one JSON string: `{"row": ...}` or `{"problem": ...}`.
+The same function serves the process pool, the single-process run and Ray.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubric_tools._version import __version__
+from rubric_tools.diagnostics import Severity
+from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.rescore import compare
+from rubric_tools.rescore.bases import matter_digest
+from rubric_tools.rescore.records import ArchiveRecord, recorded_score
+from rubric_tools.scoring import replay
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """A record with its matter folders resolved (`base_root` None: no base, or absent there)."""
+
+    record: ArchiveRecord
+    current_root: str
+    base_root: str | None
+    base_enabled: bool
+
+
+@dataclass(frozen=True)
+class LoadedMatter:
+    source: MatterSource
+    digest: str
+    error: str | None  # the first load error: such a matter scores nothing
+
+
+_LOADED: dict[str, LoadedMatter] = {}
+
+
+def loaded_matter(root: str) -> LoadedMatter:
+    """The matter at `root`, loaded once per process."""
+    if root not in _LOADED:
+        source = load_matter_source(Path(root))
+        errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+        error = f"{errors[0].file}:{errors[0].line}: {errors[0].message}" if errors else None
+        _LOADED[root] = LoadedMatter(source, matter_digest(Path(root)), error)
+    return _LOADED[root]
+
+
+def _score(matter: LoadedMatter, actions: tuple[Any, ...]) -> tuple[dict[str, Any], list[str]]:
+    outcome = replay(matter.source.matter, actions)
+    warnings = [f"step {s.step}: gate {p!r} hit the search time limit" for s in outcome.steps for p in s.gate_timeouts]
+    warnings += [f"step {s.step}: gate regex does not compile: {e}" for s in outcome.steps for e in s.gate_errors]
+    return outcome.result, warnings
+
+
+def _problem(item: WorkItem, code: str, name: str, message: str, hint: str) -> str:
+    source = item.record.source
+    problem = {
+        "code": code,
+        "name": name,
+        "message": message,
+        "file": source.file,
+        "line": source.line or 1,
+        "hint": hint,
+    }
+    return json.dumps({"problem": problem})
+
+
+def _comparison(current: dict[str, Any], reference: dict[str, Any] | None) -> dict[str, Any]:
+    """Delta, changed flag, critical flip and per-item changes against the reference."""
+    if reference is None:
+        return {"delta": None, "changed": False, "critical_flip": None, "issue_changes": [], "event_changes": None}
+    comparison: dict[str, Any] = {
+        "delta": round(float(current["normalized_score"]) - float(reference["normalized_score"]), 6),
+        "changed": not compare.same_score(compare.score_of(current), compare.score_of(reference)),
+        "critical_flip": compare.critical_flip(current, reference),
+        "issue_changes": [],
+        "event_changes": None,
+    }
+    if compare.has_events(reference):  # a recorded result may carry only the scores
+        comparison["issue_changes"] = compare.issue_changes(current, reference)
+        comparison["event_changes"] = compare.event_changes(current, reference)
+    return comparison
+
+
+def score_item(item: WorkItem) -> str:
+    """Score one work item; the result is a JSON string (a row or a problem)."""
+    current = loaded_matter(item.current_root)
+    if current.error is not None:
+        return _problem(
+            item,
+            "R004",
+            "matter-invalid",
+            f"matter {current.source.matter_id} does not load: {current.error}",
+            "run `rubric lint` on the matter",
+        )
+    base = loaded_matter(item.base_root) if item.base_root is not None else None
+    if base is not None and base.error is not None:
+        return _problem(
+            item,
+            "R004",
+            "matter-invalid",
+            f"base matter {base.source.matter_id} does not load: {base.error}",
+            "run `rubric lint` on the base matter",
+        )
+    current_result, warnings = _score(current, item.record.actions)
+    recorded = recorded_score(item.record.recorded)
+    reference: dict[str, Any] | None = None
+    row: dict[str, Any] = {
+        "source": item.record.source.as_json(),
+        "matter_id": current.source.matter_id,
+        "steps": len(item.record.actions),
+        "current": compare.score_of(current_result),
+        "base": None,
+        "recorded": recorded,
+        "reproduced": None if recorded is None else compare.same_score(compare.score_of(current_result), recorded),
+        "reference": None,
+    }
+    if base is not None:
+        reference, base_warnings = _score(base, item.record.actions)
+        warnings += [f"base: {w}" for w in base_warnings]
+        row["base"] = compare.score_of(reference)
+        row["reference"] = "base"
+    elif recorded is not None and item.record.recorded is not None:
+        reference = item.record.recorded  # without a base, the archive's own result is the reference
+        row["reference"] = "recorded"
+    row.update(_comparison(current_result, reference))
+    row["rubric_digest"] = {"current": current.digest, "base": base.digest if base is not None else None}
+    row["tool_version"] = __version__
+    row["base_missing"] = item.base_enabled and base is None
+    row["warnings"] = warnings
+    return json.dumps({"row": row}, allow_nan=False)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.records import ArchiveRecord, Source, record_problem
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, Source, record_problem
 
 GZIP_MAGIC = b"\x1f\x8b"
 ARCHIVE_SUFFIXES = (".jsonl", ".jsonl.gz", ".trace.json", ".trace.json.gz")
@@ -81,26 +81,29 @@ def _first_object(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def read_archive(paths: Sequence[Path]) -> Iterator[Item]:
-    """Every record of every archive, and a diagnostic for every problem, in order."""
+def read_archive(paths: Sequence[Path], raw_episodes: bool = False) -> Iterator[Item | RawEpisode]:
+    """Every record of every archive, and a diagnostic for every problem, in order.
+
+    With `raw_episodes`, the lines of a JSONL of episodes come unparsed (`RawEpisode`):
+    parsing them is left to the workers, which keeps the reading process light."""
     for entry in archive_files(paths):
         if isinstance(entry, Diagnostic):
             yield entry
             continue
         try:
-            yield from read_file(entry)
+            yield from read_file(entry, raw_episodes)
         except (OSError, EOFError, zlib.error, UnicodeDecodeError, gzip.BadGzipFile) as exc:
             reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             yield record_problem(entry, 1, "R001", "unreadable-archive", f"cannot read archive: {reason}")
 
 
-def read_file(path: Path) -> Iterator[Item]:
+def read_file(path: Path, raw_episodes: bool = False) -> Iterator[Item | RawEpisode]:
     if _is_whole_document(path):
         yield from _read_trace(path)
         return
     first = _first_object(path)
     if first is not None and isinstance(first.get("actions"), list):
-        yield from _read_episodes(path)
+        yield from _read_episodes(path, raw_episodes)
     else:
         yield from _read_trajectory(path)
 
@@ -168,35 +171,40 @@ def _actions_problem(actions: Any) -> str | None:
     return None if bad is None else f"action {bad} is not an object"
 
 
-def _read_episodes(path: Path) -> Iterator[Item]:
+def _read_episodes(path: Path, raw: bool) -> Iterator[Item | RawEpisode]:
+    """One episode per line; with `raw`, the lines are left for a worker to parse."""
     for index, (number, line) in enumerate(_lines(path)):
-        value, problem = _json_line(path, number, line)
-        if problem is not None:
-            yield problem
-            continue
-        if not isinstance(value, dict):
-            yield record_problem(path, number, "R002", "malformed-record", "episode is not a JSON object")
-            continue
-        matter_id = _matter_id(value.get("matter_id", value.get("matter")))
-        reason = "no `matter_id`" if matter_id is None else _actions_problem(value.get("actions"))
-        if reason is not None:
-            yield record_problem(
-                path,
-                number,
-                "R002",
-                "malformed-record",
-                f"episode {index}: {reason}",
-                'each line: {"matter_id": ..., "actions": [{"type": ...}, ...]}',
-            )
-            continue
-        recorded = value.get("result", value.get("recorded"))
-        yield ArchiveRecord(
-            Source(str(path), index, number),
-            tuple(value["actions"]),
-            matter_id,
-            str(path),
-            recorded if isinstance(recorded, dict) else None,
+        episode = RawEpisode(str(path), index, number, line)
+        yield episode if raw else parse_episode(episode)
+
+
+def parse_episode(episode: RawEpisode) -> Item:
+    """One line of a JSONL of episodes: the record, or why it is malformed."""
+    path, number, index = Path(episode.file), episode.line, episode.index
+    value, problem = _json_line(path, number, episode.text)
+    if problem is not None:
+        return problem
+    if not isinstance(value, dict):
+        return record_problem(path, number, "R002", "malformed-record", "episode is not a JSON object")
+    matter_id = _matter_id(value.get("matter_id", value.get("matter")))
+    reason = "no `matter_id`" if matter_id is None else _actions_problem(value.get("actions"))
+    if reason is not None:
+        return record_problem(
+            path,
+            number,
+            "R002",
+            "malformed-record",
+            f"episode {index}: {reason}",
+            'each line: {"matter_id": ..., "actions": [{"type": ...}, ...]}',
         )
+    recorded = value.get("result", value.get("recorded"))
+    return ArchiveRecord(
+        Source(episode.file, index, number),
+        tuple(value["actions"]),
+        matter_id,
+        episode.file,
+        recorded if isinstance(recorded, dict) else None,
+    )
 
 
 def _read_trace(path: Path) -> Iterator[Item]:

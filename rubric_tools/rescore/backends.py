@@ -2,7 +2,9 @@
 
 Both keep the input order and a bounded number of trajectories in flight, so memory
 stays flat however long the archive is. Problems found before scoring (a malformed
-record, a matter not found) pass through in their place.
+record, a matter not found) pass through in their place. Lines of a JSONL of episodes
+travel unparsed (`RawEpisode`) and are parsed by the worker, so the reading process
+only reads.
 """
 
 from __future__ import annotations
@@ -13,29 +15,38 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.worker import WorkItem, score_item
+from rubric_tools.rescore.records import RawEpisode
+from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, score_raw, score_with_brief
 
 #: Trajectories sent to a worker at once: enough to amortize the hand-over, few enough
 #: that what is in flight stays small.
-CHUNK = 8
+CHUNK = 16
 #: Chunks queued per worker beyond the one it is scoring.
 QUEUED_PER_WORKER = 2
 
-Outcome = str | Diagnostic  # a worker's JSON result, or a problem passed through
+Work = WorkItem | RawEpisode
+Outcome = Scored | Diagnostic  # a worker's result, or a problem passed through
 
 
-def score_chunk(items: list[WorkItem]) -> list[str]:
-    return [score_item(item) for item in items]
+def score_one(item: Work, resolver: Resolver | None) -> Scored:
+    if isinstance(item, RawEpisode):
+        assert resolver is not None, "raw episodes need a resolver"
+        return score_raw(item, resolver)
+    return score_with_brief(item)
 
 
-def run_serial(items: Iterable[WorkItem | Diagnostic]) -> Iterator[Outcome]:
+def score_chunk(items: list[Work], resolver: Resolver | None) -> list[Scored]:
+    return [score_one(item, resolver) for item in items]
+
+
+def run_serial(items: Iterable[Work | Diagnostic], resolver: Resolver | None = None) -> Iterator[Outcome]:
     for item in items:
-        yield item if isinstance(item, Diagnostic) else score_item(item)
+        yield item if isinstance(item, Diagnostic) else score_one(item, resolver)
 
 
-def _chunks(items: Iterable[WorkItem | Diagnostic]) -> Iterator[list[WorkItem] | Diagnostic]:
+def _chunks(items: Iterable[Work | Diagnostic]) -> Iterator[list[Work] | Diagnostic]:
     """Consecutive work items grouped; a diagnostic closes the group so order is kept."""
-    group: list[WorkItem] = []
+    group: list[Work] = []
     for item in items:
         if isinstance(item, Diagnostic):
             if group:
@@ -51,14 +62,18 @@ def _chunks(items: Iterable[WorkItem | Diagnostic]) -> Iterator[list[WorkItem] |
         yield group
 
 
-def run_pool(items: Iterable[WorkItem | Diagnostic], jobs: int) -> Iterator[Outcome]:
+def run_pool(items: Iterable[Work | Diagnostic], jobs: int, resolver: Resolver | None = None) -> Iterator[Outcome]:
     """Score in `jobs` worker processes; results come back in input order."""
-    pending: deque[Future[list[str]] | Diagnostic] = deque()
+    pending: deque[Future[list[Scored]] | Diagnostic] = deque()
     window = jobs * (1 + QUEUED_PER_WORKER)
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         chunks = _chunks(items)
+
+        def submit(chunk: list[Work] | Diagnostic) -> None:
+            pending.append(chunk if isinstance(chunk, Diagnostic) else pool.submit(score_chunk, chunk, resolver))
+
         for chunk in islice(chunks, window):
-            pending.append(chunk if isinstance(chunk, Diagnostic) else pool.submit(score_chunk, chunk))
+            submit(chunk)
         while pending:
             head = pending.popleft()
             if isinstance(head, Diagnostic):
@@ -66,4 +81,4 @@ def run_pool(items: Iterable[WorkItem | Diagnostic], jobs: int) -> Iterator[Outc
             else:
                 yield from head.result()
             for chunk in islice(chunks, 1):
-                pending.append(chunk if isinstance(chunk, Diagnostic) else pool.submit(score_chunk, chunk))
+                submit(chunk)

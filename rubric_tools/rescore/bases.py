@@ -43,7 +43,7 @@ def _search_upwards(start: Path, matter_id: str) -> Path | None:
     return None
 
 
-def _folder_named(matters: Path, name: str) -> Path | None:
+def folder_named(matters: Path, name: str) -> Path | None:
     if _is_matter(matters):
         return matters  # a single matter given as the matters folder
     return matters / name if _is_matter(matters / name) else None
@@ -55,7 +55,7 @@ def current_matter(record: ArchiveRecord, matters: Path | None) -> Path | None:
     hint = Path(record.matter_hint) if record.matter_hint else None
     if matters is not None:
         name = record.matter_id or (hint.resolve().parent.name if hint is not None else None)
-        found = _folder_named(matters, name) if name else None
+        found = folder_named(matters, name) if name else None
         if found is not None or record.matter_id is not None:
             return found
     if hint is None:
@@ -90,7 +90,7 @@ class BaseMatters:
         key = current.resolve()
         if key not in self._cache:
             if self.base_dir is not None:
-                self._cache[key] = _folder_named(self.base_dir, key.name)
+                self._cache[key] = folder_named(self.base_dir, key.name)
             elif self.base_rev is not None:
                 try:
                     self._cache[key] = self._export(key, self.base_rev)

@@ -6,11 +6,11 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import Item, archive_files
 from rubric_tools.rescore.bases import BaseMatters, current_matter, matter_digest
-from rubric_tools.rescore.records import ArchiveRecord, record_problem
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, record_problem
 from rubric_tools.rescore.worker import WorkItem
 
 
@@ -27,12 +27,14 @@ def _not_found(record: ArchiveRecord) -> Diagnostic:
     )
 
 
-def work_items(records: Iterable[Item], matters: Path | None, bases: BaseMatters) -> Iterator[WorkItem | Diagnostic]:
-    """Every record with its current and base matter folders, or why it cannot be scored."""
+def work_items(
+    records: Iterable[Item | RawEpisode], matters: Path | None, bases: BaseMatters
+) -> Iterator[WorkItem | RawEpisode | Diagnostic]:
+    """Every record with its current and base matter folders, or why it cannot be scored.
+    Unparsed episodes pass through: the worker that parses them finds their matter."""
     found: dict[tuple[str | None, str], Path | None] = {}
-    warned: set[Path] = set()
     for record in records:
-        if isinstance(record, Diagnostic):
+        if isinstance(record, Diagnostic | RawEpisode):
             yield record
             continue
         hint_folder = str(Path(record.matter_hint).parent) if record.matter_hint else ""
@@ -44,17 +46,6 @@ def work_items(records: Iterable[Item], matters: Path | None, bases: BaseMatters
             yield _not_found(record)
             continue
         base_root = bases.folder(root) if bases.enabled else None
-        if bases.enabled and base_root is None and root not in warned:
-            warned.add(root)
-            reason = bases.errors.get(root.resolve(), "it is not in the base")
-            yield Diagnostic(
-                "R005",
-                "matter-not-in-base",
-                Severity.WARNING,
-                f"matter folder {root} has no base version ({reason}): its rows have base null",
-                root / MATTER_FILE,
-                Span.point(1, 1),
-            )
         yield WorkItem(record, str(root), str(base_root) if base_root is not None else None, bases.enabled)
 
 

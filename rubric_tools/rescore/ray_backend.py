@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.worker import WorkItem
+from rubric_tools.rescore.worker import Scored, WorkItem, brief
 
 BATCH_SIZE = 256
 #: Work items per staged file: Ray reads a file per task, so shards make the parallelism.
@@ -77,7 +77,7 @@ def _connect(address: str | None) -> None:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
-def run_ray(items: Iterable[WorkItem | Diagnostic], address: str | None) -> Iterator[str | Diagnostic]:
+def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diagnostic]:
     import pyarrow.json as pa_json  # type: ignore[import-untyped]
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
     import ray.data  # type: ignore[import-untyped]
@@ -92,6 +92,7 @@ def run_ray(items: Iterable[WorkItem | Diagnostic], address: str | None) -> Iter
                 if isinstance(item, Diagnostic):
                     yield item
                     continue
+                assert isinstance(item, WorkItem), "the Ray backend stages parsed records"
                 if count % SHARD == 0:
                     if stream is not None:
                         stream.close()
@@ -120,7 +121,7 @@ def run_ray(items: Iterable[WorkItem | Diagnostic], address: str | None) -> Iter
         yield from _read_back(sorted(scored.glob("*.parquet")), pq)
 
 
-def _read_back(files: list[Path], pq: Any) -> Iterator[str]:
+def _read_back(files: list[Path], pq: Any) -> Iterator[Scored]:
     """The scored rows in input order: files sorted by their first index, each file in order."""
     firsts = []
     for file in files:
@@ -134,4 +135,5 @@ def _read_back(files: list[Path], pq: Any) -> Iterator[str]:
             if index != expected:
                 raise RuntimeError(f"Ray returned row {index} where {expected} was expected")
             expected += 1
-            yield text
+            decoded = json.loads(text)
+            yield text, brief(decoded["row"]) if "row" in decoded else None

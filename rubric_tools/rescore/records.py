@@ -47,6 +47,16 @@ class ArchiveRecord:
     recorded: dict[str, Any] | None = None
 
 
+@dataclass(frozen=True)
+class RawEpisode:
+    """A line of a JSONL of episodes, not parsed yet (a worker parses it)."""
+
+    file: str
+    index: int
+    line: int
+    text: str
+
+
 def recorded_score(result: Any) -> dict[str, Any] | None:
     """The `{raw_score, normalized_score, critical_failure}` of a recorded result, or None
     when it lacks one of them or has the wrong types (then nothing can be compared)."""

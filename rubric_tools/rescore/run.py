@@ -11,13 +11,15 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools._version import __version__
-from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import read_archive
+from rubric_tools.rescore.backends import Outcome, Work, run_pool, run_serial
 from rubric_tools.rescore.bases import BaseError, BaseMatters, resolve_revision
 from rubric_tools.rescore.items import matters_digest, run_key, work_items
 from rubric_tools.rescore.outputs import OutputError, RowFile, check_output
 from rubric_tools.rescore.summary import Summary, Thresholds
-from rubric_tools.rescore.worker import WorkItem
+from rubric_tools.rescore.worker import Resolver, row_text
 
 EXIT_OK, EXIT_THRESHOLD, EXIT_ERROR = 0, 1, 2
 BACKENDS = ("process", "ray")
@@ -60,11 +62,16 @@ class RescoreRun:
             return EXIT_ERROR
         return EXIT_THRESHOLD if self.breaches else EXIT_OK
 
-    def add_row(self, row: dict[str, Any]) -> None:
-        self.summary.add(row)
-        interesting = row["changed"] or row["reproduced"] is False or row["critical_flip"] is not None
-        if interesting and len(self.notable) < NOTABLE_ROWS:
+    def wants(self, summary: dict[str, Any]) -> bool:
+        """Whether the table keeps this row: it moved, and the table is not full yet."""
+        moved = summary["changed"] or summary["reproduced"] is False or summary["critical_flip"] is not None
+        return bool(moved) and len(self.notable) < NOTABLE_ROWS
+
+    def add_row(self, summary: dict[str, Any], row: dict[str, Any] | None) -> None:
+        """Count a row (its summary fields suffice); keep it for the table if it moved."""
+        if row is not None and self.wants(summary):
             self.notable.append(row)
+        self.summary.add(summary)
 
 
 def usage_problem(options: RescoreOptions) -> str | None:
@@ -103,25 +110,23 @@ def _base_label(options: RescoreOptions) -> str:
     return "none"
 
 
-def _outcomes(options: RescoreOptions, items: Iterator[WorkItem | Diagnostic]) -> Iterator[str | Diagnostic]:
+def _outcomes(
+    options: RescoreOptions, items: Iterator[Work | Diagnostic], resolver: Resolver | None
+) -> Iterator[Outcome]:
     jobs = options.jobs or os.cpu_count() or 1
     if options.backend == "ray":
         from rubric_tools.rescore.ray_backend import run_ray
 
         return run_ray(items, options.ray_address)
     if jobs == 1:
-        from rubric_tools.rescore.backends import run_serial
-
-        return run_serial(items)
-    from rubric_tools.rescore.backends import run_pool
-
-    return run_pool(items, jobs)
+        return run_serial(items, resolver)
+    return run_pool(items, jobs, resolver)
 
 
-def _skip(items: Iterator[WorkItem | Diagnostic], done: int) -> Iterator[WorkItem | Diagnostic]:
+def _skip(items: Iterator[Work | Diagnostic], done: int) -> Iterator[Work | Diagnostic]:
     """Drop the first `done` work items (a resumed run); problems still pass through."""
     for item in items:
-        if isinstance(item, WorkItem) and done > 0:
+        if not isinstance(item, Diagnostic) and done > 0:
             done -= 1
             continue
         yield item
@@ -131,7 +136,45 @@ def problem_diagnostic(problem: dict[str, Any]) -> Diagnostic:
     from rubric_tools.rescore.records import record_problem
 
     return record_problem(
-        problem["file"], problem["line"], problem["code"], problem["name"], problem["message"], problem.get("hint")
+        problem["file"],
+        problem["line"],
+        problem["code"],
+        problem["name"],
+        problem["message"],
+        problem.get("hint"),
+        problem.get("column", 1),
+    )
+
+
+def _resolver(options: RescoreOptions, bases: BaseMatters) -> Resolver | None:
+    """With --matters, workers parse episodes and find their matters themselves."""
+    if options.matters is None or options.backend != "process":
+        return None
+    base_folders = None
+    if options.base_rev is not None:
+        folders = (
+            [options.matters]
+            if (options.matters / MATTER_FILE).is_file()
+            else sorted(p for p in options.matters.iterdir() if (p / MATTER_FILE).is_file())
+        )
+        base_folders = {}
+        for folder in folders:
+            exported = bases.folder(folder)
+            base_folders[str(folder.resolve())] = str(exported) if exported is not None else None
+    base_dir = str(options.base) if options.base is not None else None
+    return Resolver(str(options.matters), base_dir, base_folders)
+
+
+def _not_in_base(row: dict[str, Any], bases: BaseMatters) -> Diagnostic:
+    reasons = sorted(set(bases.errors.values()))
+    reason = f" ({reasons[0]})" if reasons else ""
+    return Diagnostic(
+        "R005",
+        "matter-not-in-base",
+        Severity.WARNING,
+        f"matter {row['matter_id']} has no base version{reason}: its rows have base null",
+        Path(row["source"]["file"]) if "source" in row else Path(str(row["matter_id"])),
+        Span.point(1, 1),
     )
 
 
@@ -143,6 +186,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
     run = RescoreRun()
     bases = BaseMatters(options.base, options.base_rev)
     rows: RowFile | None = None
+    warned_base: set[str] = set()
     try:
         resume_at = None
         if options.out is not None:
@@ -155,31 +199,37 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
             resume_at = rows.resumable() if options.resume else None
             rows.open(resume_at)
             for row in rows.previous_rows():
-                run.add_row(row)
+                run.add_row(row, row)
                 run.resumed_rows += 1
                 if on_row is not None:
                     on_row(row)
-        items = work_items(read_archive(options.archives), options.matters, bases)
+        resolver = _resolver(options, bases)
+        records = read_archive(options.archives, raw_episodes=resolver is not None)
+        items = work_items(records, options.matters, bases)
         if resume_at is not None:
             items = _skip(items, resume_at[0])
-        for outcome in _outcomes(options, items):
+        for outcome in _outcomes(options, items, resolver):
             if isinstance(outcome, Diagnostic):
                 _report(run, outcome, on_diagnostic)
                 continue
-            decoded = json.loads(outcome)
+            text, summary = outcome
             if rows is not None:
                 rows.item_done()
-            if "problem" in decoded:
-                _report(run, problem_diagnostic(decoded["problem"]), on_diagnostic)
+            if summary is None:
+                _report(run, problem_diagnostic(json.loads(text)["problem"]), on_diagnostic)
                 continue
-            row = decoded["row"]
+            encoded_row = row_text(text)
             if rows is not None:
-                rows.write(json.dumps(row, allow_nan=False))
-            run.add_row(row)
+                rows.write(encoded_row)
+            full = json.loads(encoded_row) if on_row is not None or run.wants(summary) else None
+            run.add_row(summary, full)
+            if summary["base_missing"] and summary["matter_id"] not in warned_base:
+                warned_base.add(summary["matter_id"])
+                _report(run, _not_in_base(full or json.loads(encoded_row), bases), on_diagnostic)
             if on_row is not None:
-                on_row(row)
+                on_row(full)
             if tick is not None:
-                tick(row)
+                tick(summary)
         if rows is not None:
             rows.finish()
             rows = None

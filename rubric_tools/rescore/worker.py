@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools._version import __version__
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.rescore import compare
-from rubric_tools.rescore.bases import matter_digest
-from rubric_tools.rescore.records import ArchiveRecord, recorded_score
+from rubric_tools.rescore.bases import folder_named, matter_digest
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, recorded_score
 from rubric_tools.scoring import replay
 
 
@@ -58,7 +58,7 @@ def _score(matter: LoadedMatter, actions: tuple[Any, ...]) -> tuple[dict[str, An
     return outcome.result, warnings
 
 
-def _problem(item: WorkItem, code: str, name: str, message: str, hint: str) -> str:
+def _problem(item: WorkItem, code: str, name: str, message: str, hint: str) -> dict[str, Any]:
     source = item.record.source
     problem = {
         "code": code,
@@ -68,7 +68,7 @@ def _problem(item: WorkItem, code: str, name: str, message: str, hint: str) -> s
         "line": source.line or 1,
         "hint": hint,
     }
-    return json.dumps({"problem": problem})
+    return {"problem": problem}
 
 
 def _comparison(current: dict[str, Any], reference: dict[str, Any] | None) -> dict[str, Any]:
@@ -90,6 +90,10 @@ def _comparison(current: dict[str, Any], reference: dict[str, Any] | None) -> di
 
 def score_item(item: WorkItem) -> str:
     """Score one work item; the result is a JSON string (a row or a problem)."""
+    return score_with_brief(item)[0]
+
+
+def _scored(item: WorkItem) -> dict[str, Any]:
     current = loaded_matter(item.current_root)
     if current.error is not None:
         return _problem(
@@ -134,4 +138,93 @@ def score_item(item: WorkItem) -> str:
     row["tool_version"] = __version__
     row["base_missing"] = item.base_enabled and base is None
     row["warnings"] = warnings
-    return json.dumps({"row": row}, allow_nan=False)
+    return {"row": row}
+
+
+#: What the summary needs of a row: the reading process keeps only this, not the row.
+BRIEF_FIELDS = ("matter_id", "steps", "current", "base", "recorded", "reproduced", "delta", "changed", "base_missing")
+
+Scored = tuple[str, dict[str, Any] | None]  # the encoded result, and the row's brief (None: a problem)
+
+
+def brief(row: dict[str, Any]) -> dict[str, Any]:
+    """The summary fields of a row (and whether the table should show it)."""
+    flip = row["critical_flip"]
+    return {
+        **{name: row[name] for name in BRIEF_FIELDS},
+        "critical_flip": {"direction": flip["direction"]} if flip is not None else None,
+    }
+
+
+ROW_PREFIX, ROW_SUFFIX = '{"row": ', "}"
+
+
+def row_text(text: str) -> str:
+    """The row's own JSON inside an encoded `{"row": ...}` result."""
+    return text[len(ROW_PREFIX) : -len(ROW_SUFFIX)]
+
+
+def score_with_brief(item: WorkItem) -> Scored:
+    result = _scored(item)
+    if "row" not in result:
+        return json.dumps(result), None
+    return ROW_PREFIX + json.dumps(result["row"], allow_nan=False) + ROW_SUFFIX, brief(result["row"])
+
+
+@dataclass(frozen=True)
+class Resolver:
+    """Finds a matter id's folders inside a worker, for the episodes it parses itself."""
+
+    matters: str
+    base_dir: str | None = None
+    base_folders: dict[str, str | None] | None = None  # --base-rev: current folder -> its exported base
+
+    @property
+    def base_enabled(self) -> bool:
+        return self.base_dir is not None or self.base_folders is not None
+
+    def work_item(self, record: ArchiveRecord) -> WorkItem | None:
+        current = folder_named(Path(self.matters), record.matter_id or "")
+        if current is None:
+            return None
+        base: Path | None = None
+        if self.base_dir is not None:
+            base = folder_named(Path(self.base_dir), current.name)
+        elif self.base_folders is not None:
+            exported = self.base_folders.get(str(current.resolve()))
+            base = Path(exported) if exported is not None else None
+        return WorkItem(record, str(current), str(base) if base is not None else None, self.base_enabled)
+
+
+def score_raw(episode: RawEpisode, resolver: Resolver) -> Scored:
+    """Parse one line of a JSONL of episodes, find its matter and score it."""
+    from rubric_tools.rescore.archive import parse_episode
+
+    record = parse_episode(episode)
+    if isinstance(record, Diagnostic):
+        return json.dumps({"problem": problem_json(record)}), None
+    item = resolver.work_item(record)
+    if item is None:
+        problem = {
+            "code": "R003",
+            "name": "rescore-matter-not-found",
+            "message": f"cannot find matter {record.matter_id!r}",
+            "file": episode.file,
+            "line": episode.line,
+            "column": 1,
+            "hint": "pass --matters DIR (a folder of matter folders)",
+        }
+        return json.dumps({"problem": problem}), None
+    return score_with_brief(item)
+
+
+def problem_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "message": diagnostic.message,
+        "file": str(diagnostic.file),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "hint": diagnostic.fix_hint,
+    }

@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
 
@@ -64,8 +66,15 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def timed_run(args: list[str]) -> tuple[float, int]:
-    """Wall seconds and peak process-tree RSS of one `rubric rescore` process."""
+class Timing(NamedTuple):
+    wall: float  # seconds
+    cpu: float  # user + system seconds of the process and its children
+    peak: int  # bytes of resident memory of the process tree, at its peak
+
+
+def timed_run(args: list[str]) -> Timing:
+    """Wall and CPU seconds and peak process-tree RSS of one `rubric rescore` process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     process = subprocess.Popen(["rubric", "rescore", *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
@@ -85,12 +94,19 @@ def timed_run(args: list[str]) -> tuple[float, int]:
     sampler.join()
     if process.returncode != 0:
         raise SystemExit(f"rubric rescore {' '.join(args)} exited {process.returncode}: {errors.decode()[-2000:]}")
-    return elapsed, peak
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return Timing(elapsed, cpu, peak)
 
 
-def report(label: str, trajectories: int, steps: int, elapsed: float, peak: int) -> None:
-    print(f"{label:<24} {trajectories / elapsed:>9,.0f} traj/s {steps / elapsed:>10,.0f} steps/s "
-          f"{elapsed:>7.1f} s  peak RSS {peak / 2**20:>7.0f} MiB  {elapsed / steps * 1e6:>6.1f} µs/step")
+def report(label: str, trajectories: int, steps: int, timing: Timing, fixed: Timing | None = None) -> None:
+    """One line of figures; with `fixed` (a near-empty run), the per-step cost leaves start-up out."""
+    wall = timing.wall - (fixed.wall if fixed else 0.0)
+    print(
+        f"{label:<28} {trajectories / timing.wall:>8,.0f} traj/s {steps / timing.wall:>9,.0f} steps/s "
+        f"wall {timing.wall:>6.1f} s  cpu {timing.cpu:>6.1f} s  peak RSS {timing.peak / 2**20:>6.0f} MiB"
+        + (f"  {wall / steps * 1e6:>5.1f} µs/step" if fixed else "")
+    )
 
 
 def main() -> int:
@@ -112,30 +128,45 @@ def main() -> int:
         big_steps = write_archive(big, episodes, args.trajectories)
         small_count = max(args.trajectories // 5, len(episodes))
         small_steps = write_archive(small, episodes, small_count)
-        print(f"archive: {args.trajectories:,} trajectories, {big_steps:,} steps, {big.stat().st_size / 2**20:,.0f} MiB")
+        print(
+            f"archive: {args.trajectories:,} trajectories, {big_steps:,} steps, {big.stat().st_size / 2**20:,.0f} MiB"
+        )
+
+        tiny = Path(temp) / "tiny.jsonl"
+        write_archive(tiny, episodes, 12)
+        fixed = timed_run([str(tiny), "--matters", matters, "--jobs", "1"])
+        print(f"start-up (12 trajectories): wall {fixed.wall:.2f} s; subtracted from the per-step costs below")
 
         one = timed_run([str(big), "--matters", matters, "--jobs", "1"])
-        report("--jobs 1", args.trajectories, big_steps, *one)
+        report("--jobs 1", args.trajectories, big_steps, one, fixed)
         two = timed_run([str(big), "--matters", matters, "--jobs", "2"])
-        report("--jobs 2", args.trajectories, big_steps, *two)
-        print(f"speed-up --jobs 2 / --jobs 1: {one[0] / two[0]:.2f}x (target >= 1.7 on two idle cores)  "
-              f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        report("--jobs 2", args.trajectories, big_steps, two)
+        print(
+            f"speed-up --jobs 2 / --jobs 1: {one.wall / two.wall:.2f}x wall (target >= 1.7 on two idle cores); "
+            f"CPU overhead of the pool: {two.cpu / one.cpu:.2f}x; "
+            f"load average now: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
         if not args.skip_ray:
             ray = timed_run([str(big), "--matters", matters, "--backend", "ray"])
-            report("--backend ray", args.trajectories, big_steps, *ray)
-            print(f"speed-up ray / --jobs 1: {one[0] / ray[0]:.2f}x")
+            report("--backend ray", args.trajectories, big_steps, ray)
+            print(f"speed-up ray / --jobs 1: {one.wall / ray.wall:.2f}x wall")
 
-        print("per-step cost, --jobs 1 (must not grow):")
+        print("per-step cost, --jobs 1, start-up subtracted (must not grow):")
         small_run = timed_run([str(small), "--matters", matters, "--jobs", "1"])
-        report(f"  {small_count:,} trajectories", small_count, small_steps, *small_run)
-        report(f"  {args.trajectories:,} trajectories", args.trajectories, big_steps, *one)
+        report(f"  {small_count:,} trajectories", small_count, small_steps, small_run, fixed)
+        report(f"  {args.trajectories:,} trajectories", args.trajectories, big_steps, one, fixed)
         for label, keep in (("short", lambda n: n <= median), ("long", lambda n: n > median)):
             chosen = [episode for episode in episodes if keep(episode[1])]
             path = Path(temp) / f"{label}.jsonl"
             steps = write_archive(path, chosen, small_count)
             mean = steps / small_count
-            report(f"  {label} episodes ({mean:.0f} steps)", small_count, steps, *timed_run(
-                [str(path), "--matters", matters, "--jobs", "1"]))
+            report(
+                f"  {label} episodes ({mean:.0f} steps)",
+                small_count,
+                steps,
+                timed_run([str(path), "--matters", matters, "--jobs", "1"]),
+                fixed,
+            )
     return 0
 
 

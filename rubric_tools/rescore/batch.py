@@ -19,6 +19,7 @@ The batch comes back with the column `rescore`: per row, the JSON text
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from collections.abc import Mapping
@@ -140,7 +141,7 @@ def score_batch(batch: Any, matters: MatterFolders, *, base: MatterFolders | Non
     if hasattr(batch, "assign"):  # a pandas DataFrame
         return batch.assign(**added)
     if hasattr(batch, "append_column"):  # a pyarrow Table
-        import pyarrow as pa  # type: ignore[import-untyped]
+        pa = importlib.import_module("pyarrow")  # optional and untyped: imported as Any
 
         for name, values in added.items():
             batch = batch.append_column(name, pa.array(values))

@@ -80,6 +80,8 @@ def points_by_criterion(result: Mapping[str, Any]) -> dict[str, float]:
 
 def issue_changes(current: Mapping[str, Any], base: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Every rubric item whose points moved, in a stable order."""
+    if _events(current) == _events(base):
+        return []
     now, before = points_by_criterion(current), points_by_criterion(base)
     changes = []
     for key in sorted(set(now) | set(before)):
@@ -104,6 +106,8 @@ def _canonical(event: Mapping[str, Any]) -> str:
 
 def event_changes(current: Mapping[str, Any], base: Mapping[str, Any]) -> dict[str, Any]:
     """The reward events recorded under one rubric and not the other (as multisets)."""
+    if _events(current) == _events(base):  # the common case, compared without encoding
+        return {"added_count": 0, "removed_count": 0, "added": [], "removed": []}
     now = Counter(_canonical(e) for e in _events(current))
     before = Counter(_canonical(e) for e in _events(base))
     added, removed = now - before, before - now

@@ -9,6 +9,7 @@ the rubric). A finished run turns the partial file into `<out>` and removes both
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ def check_output(out: Path) -> None:
 
 def parquet_available() -> bool:
     try:
-        import pyarrow.parquet  # noqa: F401
+        importlib.import_module("pyarrow.parquet")
     except ImportError:
         return False
     return True
@@ -145,8 +146,7 @@ def flat_row(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def _parquet_schema() -> Any:
-    import pyarrow as pa
-
+    pa = importlib.import_module("pyarrow")
     score = pa.struct(
         [("raw_score", pa.float64()), ("normalized_score", pa.float64()), ("critical_failure", pa.bool_())]
     )
@@ -176,8 +176,8 @@ def _parquet_schema() -> Any:
 
 def write_parquet(rows_jsonl: Path, out: Path) -> None:
     """Convert a JSONL of rows to Parquet in batches (memory stays flat)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    pa = importlib.import_module("pyarrow")
+    pq = importlib.import_module("pyarrow.parquet")
 
     schema = _parquet_schema()
     with pq.ParquetWriter(out, schema) as writer, rows_jsonl.open("rb") as stream:

@@ -10,11 +10,12 @@ system), as for any Ray job reading local files.
 
 from __future__ import annotations
 
+import importlib
 import json
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.rescore.worker import Scored, WorkItem, brief
@@ -44,7 +45,7 @@ def _staged(index: int, item: WorkItem) -> str:
 
 
 def _explicit_schema() -> Any:
-    import pyarrow as pa  # type: ignore[import-untyped]
+    pa = importlib.import_module("pyarrow")
 
     text = ("matter_id", "matter_root", "base_root", "source_file", "actions", "recorded")
     return pa.schema(
@@ -71,22 +72,23 @@ def _score_staged(batch: dict[str, Any], base_enabled: bool) -> dict[str, Any]:
 
 
 def _connect(address: str | None) -> None:
-    import ray  # type: ignore[import-untyped]
+    ray = importlib.import_module("ray")
 
     if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
 def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diagnostic]:
-    import pyarrow.json as pa_json  # type: ignore[import-untyped]
-    import pyarrow.parquet as pq  # type: ignore[import-untyped]
-    import ray.data  # type: ignore[import-untyped]
+    # Optional dependencies, imported as Any: Ray's and pyarrow's types are not ours to check.
+    pa_json = importlib.import_module("pyarrow.json")
+    pq = importlib.import_module("pyarrow.parquet")
+    ray_data = importlib.import_module("ray.data")
 
     with tempfile.TemporaryDirectory(prefix="rubric-rescore-ray-") as temp:
         staging, scored = Path(temp) / "items", Path(temp) / "scored"
         staging.mkdir()
         count, base_enabled = 0, False
-        stream = None
+        stream: IO[str] | None = None
         try:
             for item in items:
                 if isinstance(item, Diagnostic):
@@ -97,6 +99,7 @@ def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diag
                     if stream is not None:
                         stream.close()
                     stream = (staging / f"{count // SHARD:08d}.jsonl").open("w", encoding="utf-8")
+                assert stream is not None
                 stream.write(_staged(count, item) + "\n")
                 base_enabled = base_enabled or item.base_enabled
                 count += 1
@@ -106,10 +109,10 @@ def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diag
         if count == 0:
             return
         _connect(address)
-        context = ray.data.DataContext.get_current()
+        context = ray_data.DataContext.get_current()
         context.execution_options.preserve_order = True
         context.enable_progress_bars = False
-        dataset = ray.data.read_json(
+        dataset = ray_data.read_json(
             str(staging),
             read_options=pa_json.ReadOptions(block_size=JSON_BLOCK_BYTES),
             parse_options=pa_json.ParseOptions(explicit_schema=_explicit_schema()),

@@ -62,13 +62,17 @@ def recorded_score(result: Any) -> dict[str, Any] | None:
     when it lacks one of them or has the wrong types (then nothing can be compared)."""
     if not isinstance(result, dict):
         return None
-    raw, normalized, critical = (result.get(name) for name in SCORE_FIELDS)
-    numbers_ok = all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) for v in (raw, normalized)
-    )
-    if not numbers_ok or not isinstance(critical, bool):
+    raw, normalized = _finite(result.get("raw_score")), _finite(result.get("normalized_score"))
+    critical = result.get("critical_failure")
+    if raw is None or normalized is None or not isinstance(critical, bool):
         return None
-    return {"raw_score": float(raw), "normalized_score": float(normalized), "critical_failure": critical}
+    return {"raw_score": raw, "normalized_score": normalized, "critical_failure": critical}
+
+
+def _finite(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
 
 
 def record_problem(

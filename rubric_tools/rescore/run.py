@@ -184,6 +184,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
     Raises BaseError when the base cannot be used at all.
     """
     run = RescoreRun()
+    base_label = _base_label(options)  # a --base-rev that names no commit stops here
     bases = BaseMatters(options.base, options.base_rev)
     rows: RowFile | None = None
     warned_base: set[str] = set()
@@ -191,7 +192,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
         resume_at = None
         if options.out is not None:
             key = (
-                run_key(options.archives, options.matters, _base_label(options), __version__)
+                run_key(options.archives, options.matters, base_label, __version__)
                 if options.matters is not None
                 else "unkeyed"
             )

@@ -184,16 +184,32 @@ class Resolver:
         return self.base_dir is not None or self.base_folders is not None
 
     def work_item(self, record: ArchiveRecord) -> WorkItem | None:
-        current = folder_named(Path(self.matters), record.matter_id or "")
+        roots = _RESOLVED.get((self, record.matter_id))
+        if roots is None:
+            roots = _RESOLVED[(self, record.matter_id)] = self._roots(record.matter_id or "")
+        current, base = roots
         if current is None:
             return None
+        return WorkItem(record, current, base, self.base_enabled)
+
+    def _roots(self, matter_id: str) -> tuple[str | None, str | None]:
+        current = folder_named(Path(self.matters), matter_id)
+        if current is None:
+            return None, None
         base: Path | None = None
         if self.base_dir is not None:
             base = folder_named(Path(self.base_dir), current.name)
         elif self.base_folders is not None:
             exported = self.base_folders.get(str(current.resolve()))
             base = Path(exported) if exported is not None else None
-        return WorkItem(record, str(current), str(base) if base is not None else None, self.base_enabled)
+        return str(current), str(base) if base is not None else None
+
+    def __hash__(self) -> int:
+        return hash((self.matters, self.base_dir))
+
+
+#: Matter folders found per (resolver, matter id), once per process.
+_RESOLVED: dict[tuple[Resolver, str | None], tuple[str | None, str | None]] = {}
 
 
 def score_raw(episode: RawEpisode, resolver: Resolver) -> Scored:

@@ -50,8 +50,13 @@ def write_jsonl_layout(matters: Path, archive: Path, gzipped: bool = False) -> l
 
 def episodes_lines(matters: Path) -> list[str]:
     return [
-        json.dumps({"matter_id": matter_id, "actions": actions_of(path), "result": result_of(
-            matters, matter_id, actions_of(path))})
+        json.dumps(
+            {
+                "matter_id": matter_id,
+                "actions": actions_of(path),
+                "result": result_of(matters, matter_id, actions_of(path)),
+            }
+        )
         for matter_id, path in trajectories(matters)
     ]
 
@@ -62,8 +67,12 @@ def write_traces(matters: Path, archive: Path) -> list[Path]:
     for number, (matter_id, path) in enumerate(trajectories(matters)):
         actions = actions_of(path)
         events = [{"step": i + 1, "action": action, "reward": 0.0} for i, action in enumerate(actions)]
-        trace = {"matter": matter_id, "seed": number, "events": [{"reset": True}, *events],
-                 "result": result_of(matters, matter_id, actions)}
+        trace = {
+            "matter": matter_id,
+            "seed": number,
+            "events": [{"reset": True}, *events],
+            "result": result_of(matters, matter_id, actions),
+        }
         folder = archive / "runs" / f"run{number % 3}"
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{path.stem}-{number}.trace.json"
@@ -76,8 +85,7 @@ def run(archives: list[Path], **options: Any) -> tuple[RescoreRun, list[dict[str
     """Rescore in process: the run, its rows and its diagnostics."""
     rows: list[dict[str, Any]] = []
     problems: list[Any] = []
-    result = rescore(RescoreOptions(archives=archives, **options), on_row=rows.append,
-                     on_diagnostic=problems.append)
+    result = rescore(RescoreOptions(archives=archives, **options), on_row=rows.append, on_diagnostic=problems.append)
     return result, rows, problems
 
 

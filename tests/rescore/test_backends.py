@@ -35,9 +35,12 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]
     base = copy_matters(root / "base")
     current = copy_matters(root / "current")
     rubric = current / "ai_saas_001" / "rubric.yaml"
-    rubric.write_text(rubric.read_text(encoding="utf-8").replace(
-        "    critical_failure_patterns:\n", "    critical_failure_patterns:\n      - '\\bopt-in\\b'\n", 1),
-        encoding="utf-8")
+    rubric.write_text(
+        rubric.read_text(encoding="utf-8").replace(
+            "    critical_failure_patterns:\n", "    critical_failure_patterns:\n      - '\\bopt-in\\b'\n", 1
+        ),
+        encoding="utf-8",
+    )
     lines = episodes_lines(base) * 3
     lines.insert(5, "{not json")
     path = root / "episodes.jsonl"
@@ -74,8 +77,9 @@ def test_score_batch_takes_columns_or_a_dataframe(archive: tuple[Path, Path, Pat
     ]
     assert scored["changed"] == [r["changed"] for r in serial[:4]]
     pandas = pytest.importorskip("pandas")
-    frame = rubric_tools.score_batch(pandas.DataFrame(batch), {"ai_saas_001": current / "ai_saas_001",
-                                                                "clean_saas_002": current / "clean_saas_002"})
+    frame = rubric_tools.score_batch(
+        pandas.DataFrame(batch), {"ai_saas_001": current / "ai_saas_001", "clean_saas_002": current / "clean_saas_002"}
+    )
     assert list(frame["current_normalized_score"]) == [r["current"]["normalized_score"] for r in serial[:4]]
     unknown = rubric_tools.score_batch({"matter_id": ["nope"], "actions": ["[]"]}, current)
     assert json.loads(unknown["rescore"][0])["problem"]["code"] == "R003"
@@ -143,8 +147,23 @@ def test_json_output_validates_against_the_schema(archive: tuple[Path, Path, Pat
     from rubric_tools.cli.app import app
 
     path, current, base = archive
-    done = CliRunner().invoke(app, ["rescore", str(path), "--matters", str(current), "--base", str(base), "-j", "1",
-                                    "--output-format", "json", "--max-changed", "0"])
+    done = CliRunner().invoke(
+        app,
+        [
+            "rescore",
+            str(path),
+            "--matters",
+            str(current),
+            "--base",
+            str(base),
+            "-j",
+            "1",
+            "--output-format",
+            "json",
+            "--max-changed",
+            "0",
+        ],
+    )
     document = json.loads(done.stdout)
     Draft202012Validator(SCHEMA).validate(document)
     assert done.exit_code == 2  # the malformed line is an input error, which outranks the threshold

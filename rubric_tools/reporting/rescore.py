@@ -87,7 +87,8 @@ def summary_table(run: RescoreRun) -> Table:
 
 def rows_table(run: RescoreRun) -> Table:
     table = Table(title=f"trajectories that moved (first {len(run.notable)})", title_justify="left")
-    for header in ("source", "matter", "base/recorded", "current", "Δ", "why"):
+    table.add_column("source", overflow="fold")
+    for header in ("matter", "base/recorded", "current", "Δ", "why"):
         table.add_column(header)
     for row in run.notable:
         reference = row["base"] if row["base"] is not None else row["recorded"]

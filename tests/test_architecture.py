@@ -27,7 +27,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"loading"}),
     frozenset({"prove", "replaying"}),
     frozenset({"lint"}),  # rule P100 runs the solver
-    frozenset({"checking"}),
+    frozenset({"checking", "rescore"}),  # rescore: re-scoring archives (replaying finds matters)
     frozenset({"reporting", "docs"}),
     frozenset({"commands"}),
     frozenset({"cli"}),

@@ -1,7 +1,9 @@
-"""`rubric rescore ARCHIVE... --matters DIR [--base DIR | --base-rev REV]`"""
+"""`rubric rescore ARCHIVE... --matters DIR [--base DIR | --base-rev REV]`: argument parsing
+only; the work is `commands.rescore`."""
 
 from __future__ import annotations
 
+import sys
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated
@@ -65,7 +67,7 @@ def rescore_command(
     Exit 0 when every threshold holds, 1 when one breaks, 2 on usage or input errors
     (malformed records are reported and skipped; the rest is still scored).
     """
-    from rubric_tools.rescore.command import run_rescore  # heavy: only when run
+    from rubric_tools.commands.rescore import RescoreCommandOptions, run_rescore  # heavy: only when run
     from rubric_tools.rescore.run import RescoreOptions
     from rubric_tools.rescore.summary import Thresholds
 
@@ -81,4 +83,5 @@ def rescore_command(
         resume=resume,
         thresholds=Thresholds(max_changed, max_mean_drift, fail_on_critical_flip),
     )
-    raise typer.Exit(run_rescore(options, output_format.value, no_color))
+    command = RescoreCommandOptions(options, output_format.value, no_color)
+    raise typer.Exit(run_rescore(command, sys.stdout, sys.stderr))

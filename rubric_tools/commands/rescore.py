@@ -1,10 +1,11 @@
-"""`run_rescore`: the command around `rescore`: consoles, progress, output, exit code."""
+"""`rubric rescore`: the command around `rescore.run.rescore`: consoles, progress bar,
+table or JSON output, exit code (0, 1 when a threshold breaks, 2 on usage or input errors)."""
 
 from __future__ import annotations
 
-import sys
 from contextlib import ExitStack
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.markup import escape
@@ -41,8 +42,16 @@ def _progress(stack: ExitStack, errors: Console) -> Any:
     return tick
 
 
-def run_rescore(options: RescoreOptions, output_format: str = "table", no_color: bool = False) -> int:
-    errors = Console(stderr=True, no_color=no_color, highlight=False)
+@dataclass
+class RescoreCommandOptions:
+    rescore: RescoreOptions
+    output_format: str = "table"  # table | json
+    no_color: bool = False
+
+
+def run_rescore(command: RescoreCommandOptions, stdout: TextIO, stderr: TextIO) -> int:
+    options, output_format, no_color = command.rescore, command.output_format, command.no_color
+    errors = Console(file=stderr, no_color=no_color, highlight=False)
     problem = usage_problem(options)
     if problem is not None:
         errors.print(f"error: {escape(problem)}")
@@ -58,7 +67,7 @@ def run_rescore(options: RescoreOptions, output_format: str = "table", no_color:
         if output_format == "json":
             from rubric_tools.reporting.rescore import JsonStream
 
-            stream = JsonStream(sys.stdout)
+            stream = JsonStream(stdout)
         tick = _progress(stack, errors) if (options.progress or errors.is_terminal) else None
         try:
             run = rescore(options, on_row=stream.row if stream else None, on_diagnostic=on_diagnostic, tick=tick)
@@ -74,5 +83,5 @@ def run_rescore(options: RescoreOptions, output_format: str = "table", no_color:
     else:
         from rubric_tools.reporting.rescore import render_table
 
-        render_table(run, Console(no_color=no_color, highlight=False))
+        render_table(run, Console(file=stdout, no_color=no_color, highlight=False))
     return run.exit_code

@@ -1,0 +1,143 @@
+"""The matter's own texts of known verdict: correct work a gate must stay silent on,
+and the must-fire probes it must fire on.
+
+Correct work, per gate surface:
+- issue: every sentence of the sections the issue requires citing (other than the
+  clause under review, i.e. any issue's anchor), and every hidden answer the agent is
+  given and will relay;
+- every surface: must-not-fire probes, and the texts the matter's reference
+  trajectories submit on that surface for that issue.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.checking.discovery import probe_files, trajectory_files
+from rubric_tools.loading.matter import MatterSource
+from rubric_tools.loading.trajectory import load_trajectory
+from rubric_tools.loading.yaml_source import load_yaml
+from rubric_tools.scoring.model import GATE_SURFACES
+from rubric_tools.scoring.text import split_citation
+
+#: Trajectory stems that name a matter's reference (correct) work.
+REFERENCE_STEMS = ("good", "reference")
+_SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=[\"“(§A-Z0-9])")
+_LIST_MARK = re.compile(r"^\s*(?:#+\s*|[-*+]\s+|\d+[.)]\s+|>\s*)")
+
+
+@dataclass(frozen=True)
+class KnownText:
+    """A text whose verdict is known, where it came from, and which gates it concerns."""
+
+    text: str
+    source: str  # "playbook §3", "hidden answer q_budget", "probes.yaml:12", "good.jsonl:7"
+    kind: str  # document | hidden-answer | probe | reference-trajectory
+    surface: str  # issue | redline | settlement
+    issue_id: str | None = None  # None: every issue's gates of that surface
+    expect_fire: bool = False
+    file: Path | None = None
+    line: int | None = None
+
+    def concerns(self, issue_id: str, surface: str) -> bool:
+        return self.surface == surface and self.issue_id in (None, issue_id)
+
+
+def sentences(text: str) -> Iterator[str]:
+    """Sentences of a Markdown section: paragraphs and list items, then sentence ends."""
+    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]\s|\d+[.)]\s|#))", text):
+        cleaned = " ".join(_LIST_MARK.sub("", line) for line in block.split("\n")).strip()
+        for sentence in _SENTENCE_END.split(cleaned):
+            if len(sentence.split()) >= 3:
+                yield sentence.strip()
+
+
+def _anchors(source: MatterSource) -> set[str]:
+    return {issue.anchor.strip() for issue in source.matter.rubric.issues}
+
+
+def _document_texts(source: MatterSource) -> Iterator[KnownText]:
+    anchors = _anchors(source)
+    for issue in source.matter.rubric.issues:
+        for citation in issue.required_citations:
+            parts = split_citation(citation)
+            if parts is None or citation.strip() in anchors:
+                continue
+            document = source.matter.documents.get(parts[0])
+            section = document.sections.get(parts[1]) if document else None
+            if section is None:
+                continue
+            for sentence in sentences(section):
+                yield KnownText(sentence, citation.strip(), "document", "issue", issue.id)
+
+
+def _answer_texts(source: MatterSource) -> Iterator[KnownText]:
+    for label, answers in (("client answer", source.matter.client_answers),
+                           ("escalation answer", source.matter.escalation_answers)):
+        for key, answer in answers.items():
+            for sentence in sentences(str(answer)):
+                yield KnownText(sentence, f"{label} {key}", "hidden-answer", "issue")
+
+
+def _probe_texts(source: MatterSource) -> Iterator[KnownText]:
+    for path in probe_files(source.root):
+        if not path.is_file():
+            continue
+        yaml = load_yaml(path)
+        data = yaml.data.get("probes") if isinstance(yaml.data, Mapping) else yaml.data
+        prefix = ("probes",) if isinstance(yaml.data, Mapping) else ()
+        for index, entry in enumerate(data if isinstance(data, list) else []):
+            if not isinstance(entry, Mapping) or entry.get("surface") not in GATE_SURFACES:
+                continue
+            text, expect = entry.get("text"), entry.get("expect_fire")
+            if not isinstance(text, str) or not isinstance(expect, bool):
+                continue
+            span = yaml.span((*prefix, index))
+            line = span.line if span else None
+            yield KnownText(text, f"{path.name}:{line}", "probe", str(entry["surface"]),
+                            str(entry.get("criterion")), expect, path, line)
+
+
+def _issue_for(action: Mapping[str, Any], source: MatterSource, labels: dict[str, str]) -> str | None:
+    label = action.get("issue_id")
+    if isinstance(label, str) and label in labels:
+        return labels[label]
+    target = f"{action.get('document_id')} §{action.get('section')}"
+    issue = source.matter.rubric.anchors.get(target)
+    return issue.id if issue else None
+
+
+def _trajectory_texts(source: MatterSource) -> Iterator[KnownText]:
+    for path in trajectory_files(source.root):
+        if path.stem not in REFERENCE_STEMS and not path.stem.startswith(tuple(f"{s}_" for s in REFERENCE_STEMS)):
+            continue
+        trajectory = load_trajectory(path)
+        labels: dict[str, str] = {}
+        for action, line in zip(trajectory.actions, trajectory.line_numbers, strict=True):
+            kind = action.get("type")
+            where = f"{path.name}:{line}"
+            if kind in ("submit_issue", "revise_issue"):
+                citations = action.get("citations")
+                for citation in citations if isinstance(citations, list) else []:
+                    issue = source.matter.rubric.anchors.get(str(citation).strip())
+                    if issue is not None:
+                        labels[str(action.get("issue_id"))] = issue.id
+                        text = " ".join(str(action.get(k, "")) for k in ("title", "analysis", "recommendation"))
+                        yield KnownText(text, where, "reference-trajectory", "issue", issue.id, file=path, line=line)
+                        break
+            elif kind in ("propose_redline", "revise_redline", "send_markup"):
+                issue_id = _issue_for(action, source, labels)
+                field, surface = (("proposed_text", "settlement") if kind == "send_markup"
+                                  else ("replacement_text", "redline"))
+                if issue_id is not None and isinstance(action.get(field), str):
+                    yield KnownText(action[field], where, "reference-trajectory", surface, issue_id,
+                                    file=path, line=line)
+
+
+def known_texts(source: MatterSource) -> list[KnownText]:
+    """Every text of known verdict the matter itself provides."""
+    return [*_document_texts(source), *_answer_texts(source), *_probe_texts(source), *_trajectory_texts(source)]

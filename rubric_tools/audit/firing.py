@@ -1,0 +1,136 @@
+"""Running gates on texts, always through the scorer's own matcher (`Gate.fires`,
+`run_gates`) on text normalized by the scorer's `normalize`; and the must-fire
+witness texts of one gate entry, with the reason when there are none.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from rubric_tools.audit.witness import raw_candidates, witnesses
+from rubric_tools.lint.regex_shape import unnormalized_requirement
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
+from rubric_tools.scoring.text import normalize
+
+#: Neutral surroundings: a gate that fires only on the bare phrase fires on no real text.
+CONTEXT = "in our view {t} on these terms."
+
+
+def fires(gate: Gate, text: str) -> bool:
+    """Whether `gate` fires on `text` as the scorer scores it (normalized first)."""
+    try:
+        return gate.fires(normalize(text))
+    except (GateError, GateTimeout):
+        return False
+
+
+def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
+    """The patterns of a gate list that fire on `text`, in list order."""
+    return run_gates(tuple(gates), normalize(text)).fired
+
+
+def matched_sentence(gate: Gate, text: str) -> str:
+    """The normalized sentence around the first match of the gate's pattern in `text`."""
+    normalized = normalize(text)
+    try:
+        match = compile_pattern(gate.pattern).search(normalized, timeout=1.0)
+    except (GateError, TimeoutError):
+        match = None
+    if match is None:
+        return normalized
+    start, end = sentence_bounds(normalized, match.start(), match.end())
+    return normalized[start:end].strip()
+
+
+def runnable(gate: Gate) -> bool:
+    """Whether every regex of the gate compiles (G003 reports the others)."""
+    try:
+        for text in (gate.pattern, gate.require_context, gate.exclude_context):
+            if text:
+                compile_pattern(text)
+    except GateError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class FireText:
+    """A text built from the gate's own pattern on which the gate fires."""
+
+    text: str
+    strategy: str
+    bare_only: bool = False  # fires on the phrase alone, never inside a sentence
+
+
+def _bases(witness: str, requirement: str | None) -> list[str]:
+    if requirement is None:
+        return [witness]
+    return [f"{witness} {requirement}", f"{requirement} {witness}"]
+
+
+def fire_texts(gate: Gate) -> list[FireText]:
+    """Must-fire texts of one entry: its typeable witnesses (with a require_context
+    witness beside them when it has one) that the entry fires on."""
+    requirement = None
+    if gate.require_context:
+        found = [w for w in witnesses(gate.require_context) if w.typeable]
+        requirement = found[0].text if found else None
+    texts: list[FireText] = []
+    for witness in witnesses(gate.pattern):
+        if not witness.typeable:
+            continue
+        for base in _bases(witness.text, requirement):
+            if fires(gate, CONTEXT.format(t=base)):
+                texts.append(FireText(base, witness.strategy))
+                break
+            if fires(gate, base):
+                texts.append(FireText(base, witness.strategy, bare_only=True))
+                break
+    return texts
+
+
+_MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")
+
+
+def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
+    """Why the entry can never fire on any agent text, with the texts tried; None when it can
+    (or when lint rules G007/G008 already say everything: it matches any text, or it needs
+    whitespace that normalization removes)."""
+    if unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):
+        return None
+    found = witnesses(gate.pattern)
+    if not found:
+        tried = raw_candidates(gate.pattern)[:2]
+        if _MISPLACED_END.search(gate.pattern):
+            return ("an unescaped `$` (end of text) is followed by more pattern, so nothing can match "
+                    "(write `\\$` for a dollar sign)", tried)
+        return "no text built from the pattern matches it (a misplaced anchor or a contradictory lookaround)", tried
+    typeable = [w for w in found if w.typeable]
+    if not typeable:
+        control = next(c for c in found[0].text if ord(c) < 32 or ord(c) == 127)
+        hint = " (YAML turns \"\\b\" in a double-quoted string into a backspace; quote regexes with ')" \
+            if control == "\b" else ""
+        return (f"every match needs the control character U+{ord(control):04X}, which no agent text "
+                f"contains{hint}", [w.text for w in found[:2]])
+    texts = fire_texts(gate)
+    if any(not t.bare_only for t in texts):
+        return None
+    if texts:
+        return ("it fires only when the whole scored text is exactly the match (a `^`/`$` anchor): "
+                "scored text always has more around it", [t.text for t in texts[:2]])
+    return _guard_reason(gate, [w.text for w in typeable]), [w.text for w in typeable[:2]]
+
+
+def _guard_reason(gate: Gate, texts: list[str]) -> str:
+    plain = Gate(gate.pattern)
+    if gate.negation_guard and not any(fires(replace(plain, negation_guard=True,
+                                                       negation_scope=gate.negation_scope), t) for t in texts):
+        return "every match contains a negator itself, and `negation_guard` drops every match with a negator"
+    if gate.exclude_context and not any(fires(replace(plain, exclude_context=gate.exclude_context), t)
+                                        for t in texts):
+        return "`exclude_context` matches every match of the pattern itself, so every match is dropped"
+    if gate.require_context:
+        return "no sentence holding a match can also satisfy `require_context`"
+    return "no match survives the gate's guards"

@@ -170,7 +170,9 @@ def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
     grouped: dict[str, list[ConceptNode]] = {}
     for node in concept_nodes(source):
         if node.surface is not None or node.field.startswith("final"):
-            if node.normalized and node.normalized not in readable and never_earnable(node) is None:
+            # A citation concept ("§3.4") is written from the citation format, not guessed.
+            if node.normalized and "§" not in node.normalized and node.normalized not in readable \
+                    and never_earnable(node) is None:
                 grouped.setdefault(node.field, []).append(node)
     for field, nodes in grouped.items():
         names = ", ".join(repr(n.text) for n in nodes)
@@ -190,8 +192,7 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
             hits = [n for n in rewarded if n.normalized and fires(entry.gate, n.normalized)]
             if not hits:
                 continue
-            evidence = [Evidence(n.normalized, n.field, "rewarded concept", "silent", f"fired {entry.gate.pattern!r}",
-                                 entry.surface) for n in hits]
+            evidence = [Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits]
             yield AuditFinding("U009", f"gate {entry.gate.pattern!r} on {gate_list.issue_id}/{gate_list.surface} "
                                f"punishes {hits[0].text!r}, which {hits[0].field} rewards", rubric.path,
                                rubric.span(entry.path), evidence, subject=entry.subject())

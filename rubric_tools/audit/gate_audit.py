@@ -121,7 +121,7 @@ class _ListAudit:
         hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text)]
         if not hits:
             return
-        fired = f"fired {entry.gate.pattern!r}"
+        fired = "fired"
         evidence = [Evidence(matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", fired,
                              entry.surface, k.file, k.line) for k in hits]
         kinds = sorted({k.kind for k in hits})
@@ -136,7 +136,7 @@ class _ListAudit:
                 if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))]
         if not hits:
             return
-        fired = f"fired {entry.gate.pattern!r}"
+        fired = "fired"
         evidence = [Evidence(text, "frame", frame.kind, "silent", fired, entry.surface) for frame, text in hits]
         kinds = list(dict.fromkeys(frame.kind for frame, _ in hits))
         finding = self._finding("U003", entry, f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
@@ -155,7 +155,7 @@ class _ListAudit:
                     dodged.append((dodge.kind, fire_text.text, dodge.text))
         if not dodged:
             return
-        evidence = [Evidence(text, f"rewrite of {original!r}", kind, "fire", "silent: no gate of the list fired",
+        evidence = [Evidence(text, f"rewrite of {original!r}", kind, "fire", "silent (no gate of the list fired)",
                              entry.surface) for kind, original, text in dodged]
         finding = self._finding("U004", entry, f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
                                 f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "

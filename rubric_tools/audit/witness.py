@@ -121,6 +121,8 @@ class _Builder:
             return filler
         if self.strategy == "long":
             count = max(low, min(high, low + 2))
+        elif high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL and not chr(body[0][1]).isalnum():
+            count = 1  # an optional hyphen or apostrophe: the form the author wrote
         else:
             count = low  # optional parts left out: the plainest statement of the sin
         parts = [self.sequence(body) for _ in range(count)]
@@ -134,6 +136,8 @@ class _Builder:
         if len(body) != 1 or body[0][0] not in (sre.ANY, sre.IN, sre.NOT_LITERAL):
             return None
         op, av = body[0]
+        if _in_class(op, av, " ") and not _in_class(op, av, "e"):
+            return " " if high >= 1 else ""  # `\\s*` between words: one space, as prose has
         if not _in_class(op, av, "e"):
             return None
         if not _in_class(op, av, " "):

@@ -69,7 +69,7 @@ def test_sarif_output(capsys: pytest.CaptureFixture[str], defective: Path) -> No
 def test_clean_matter_exits_zero_and_bad_settings_exit_two(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     clean = make_matter(tmp_path / "clean")
     assert _run(capsys, "audit", str(clean))[0] == 0
-    (clean / "rubric.toml").write_text('[audit]\nmax-evidence = 0\n', encoding="utf-8")
+    (clean / "rubric.toml").write_text("[audit]\nmax-evidence = 0\n", encoding="utf-8")
     code, _, err = _run(capsys, "audit", str(clean))
     assert code == 2 and "audit.max-evidence must be a positive integer" in err
 

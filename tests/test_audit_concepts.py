@@ -8,8 +8,9 @@ from tests.audit_support import audit, codes, make_matter
 
 
 def _concepts(required: str, redline: str = '["service credit"]', settlement: str = '["service credit"]') -> str:
-    return (f"    required_concepts: {required}\n    redline_concepts: {redline}\n"
-            f"    settlement_concepts: {settlement}\n")
+    return (
+        f"    required_concepts: {required}\n    redline_concepts: {redline}\n    settlement_concepts: {settlement}\n"
+    )
 
 
 def test_concept_written_as_a_regex_can_never_be_earned(tmp_path: Path) -> None:
@@ -33,8 +34,10 @@ def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: 
     [finding] = codes(audit(root), "U007")
     assert finding.severity.value == "error"  # every redline concept is already there
     assert finding.line == 14 and "hosting §3.1" in finding.message
-    partial = make_matter(tmp_path / "partial",
-                          concepts=_concepts('["service credit"]', redline='["reasonable efforts", "service credit"]'))
+    partial = make_matter(
+        tmp_path / "partial",
+        concepts=_concepts('["service credit"]', redline='["reasonable efforts", "service credit"]'),
+    )
     [warning] = codes(audit(partial), "U007")
     assert warning.severity.value == "warning"
     assert codes(audit(make_matter(tmp_path / "ok")), "U007") == []
@@ -55,3 +58,7 @@ def test_concept_rewarded_on_one_surface_and_punished_on_another(tmp_path: Path)
     assert finding.severity.value == "error" and finding.line == 17
     assert "redline_concepts" in finding.message
     assert codes(audit(make_matter(tmp_path / "ok", gates)), "U009") == []
+    # The analysis names the problem; a redline gate punishing that wording is by design.
+    redline_gate = "    redline_critical_failure_patterns:\n      - 'five percent'\n"
+    problem = _concepts('["service credit", "five percent"]', redline='["ten percent"]')
+    assert codes(audit(make_matter(tmp_path / "by_design", redline_gate, concepts=problem)), "U009") == []

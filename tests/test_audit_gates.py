@@ -26,7 +26,7 @@ def test_witnesses_cover_every_alternative_and_match_the_pattern() -> None:
 def test_a_window_is_filled_with_words_and_bounded() -> None:
     texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
     assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)
-    assert "license relevant irrevocable" in texts
+    assert "license irrevocable" in texts and any(len(t) > 40 for t in texts)
 
 
 # ------------------------------------------------------------------ U001 never fires
@@ -49,8 +49,13 @@ def test_gates_that_can_never_fire(gate: Gate, reason: str) -> None:
 
 @pytest.mark.parametrize(
     "gate",
-    [Gate(r"fees of \$5 million"), Gate(r"\bvoid\b"), Gate("uncapped liability", negation_guard=True),
-     Gate("liability", exclude_context="indemnity"), Gate("liability", require_context=r"\bunlimited\b")],
+    [
+        Gate(r"fees of \$5 million"),
+        Gate(r"\bvoid\b"),
+        Gate("uncapped liability", negation_guard=True),
+        Gate("liability", exclude_context="indemnity"),
+        Gate("liability", require_context=r"\bunlimited\b"),
+    ],
 )
 def test_gates_that_can_fire(gate: Gate) -> None:
     assert never_fires_reason(gate) is None
@@ -69,8 +74,11 @@ NEGATED_GUIDE = "Never agree that uptime commitments are unenforceable; the cred
 
 
 def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(tmp_path: Path) -> None:
-    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
-                       guide=NEGATED_GUIDE)
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+        guide=NEGATED_GUIDE,
+    )
     [finding] = codes(audit(root), "U002")
     assert finding.severity.value == "error"
     evidence = finding.extra["evidence"][0]  # type: ignore[index]
@@ -81,28 +89,41 @@ def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(
 
 
 def test_guarded_gate_stays_silent_on_the_playbook_position(tmp_path: Path) -> None:
-    gates = "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n" \
-            "        negation_guard: true\n"
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates, guide=NEGATED_GUIDE)
     assert codes(audit(root), "U002") == []
 
 
 def test_hidden_answers_and_reference_trajectories_are_correct_work(tmp_path: Path) -> None:
-    trajectory = ('{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
-                  '"citations": ["hosting §3.1"], "analysis": "Backups must stay in the same region.", '
-                  '"recommendation": "Ask for a credit."}\n')
-    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'same region'\n",
-                       files={"trajectories/good.jsonl": trajectory})
+    trajectory = (
+        '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
+        '"citations": ["hosting §3.1"], "analysis": "Backups must stay in the same region.", '
+        '"recommendation": "Ask for a credit."}\n'
+    )
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'same region'\n",
+        files={"trajectories/good.jsonl": trajectory},
+    )
     [finding] = codes(audit(root), "U002")
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert kinds == {"hidden-answer", "reference-trajectory"}
 
 
 def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) -> None:
-    probes = ("probes:\n  - surface: issue\n    criterion: uptime_credit\n"
-              "    text: \"Not only that: uptime commitments are unenforceable.\"\n    expect_fire: true\n")
-    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
-                       guide=NEGATED_GUIDE, files={"probes.yaml": probes})
+    probes = (
+        "probes:\n  - surface: issue\n    criterion: uptime_credit\n"
+        '    text: "Not only that: uptime commitments are unenforceable."\n    expect_fire: true\n'
+    )
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+        guide=NEGATED_GUIDE,
+        files={"probes.yaml": probes},
+    )
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
     assert proposal["verified"] is False and proposal["removes_finding"] is True  # type: ignore[index]
@@ -114,7 +135,9 @@ def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) 
 
 
 def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
-    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n")
+    root = make_matter(
+        tmp_path / "m", "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+    )
     [finding] = codes(audit(root), "U003")
     assert finding.severity.value == "warning"
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
@@ -122,8 +145,10 @@ def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
 
 
 def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_verified(tmp_path: Path) -> None:
-    gates = ("    redline_critical_failure_patterns:\n      - pattern: 'no credit is owed'\n"
-             "        negation_guard: true\n        negation_scope: before\n")
+    gates = (
+        "    redline_critical_failure_patterns:\n      - pattern: 'no credit is owed'\n"
+        "        negation_guard: true\n        negation_scope: before\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     [finding] = codes(audit(root), "U003")
     assert {e["kind"] for e in finding.extra["evidence"]} == {"deletion recital", "replacement recital"}  # type: ignore[attr-defined]
@@ -132,8 +157,10 @@ def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_veri
 
 
 def test_guarded_gates_are_silent_on_frames(tmp_path: Path) -> None:
-    gates = ("    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-             "        negation_guard: true\n")
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     assert codes(audit(root), "U003") == []
 
@@ -142,8 +169,10 @@ def test_guarded_gates_are_silent_on_frames(tmp_path: Path) -> None:
 
 
 def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
-    gates = ("    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-             "        negation_guard: true\n")
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     [finding] = codes(audit(root), "U004")
     evidence = finding.extra["evidence"]
@@ -154,8 +183,10 @@ def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
 
 
 def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None:
-    gates = ("    critical_failure_patterns:\n      - pattern: \"host's credit[^.]{0,40}waived\"\n"
-             "        negation_guard: true\n")
+    gates = (
+        '    critical_failure_patterns:\n      - pattern: "host\'s credit[^.]{0,40}waived"\n'
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     [finding] = codes(audit(root), "U004")
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
@@ -163,16 +194,20 @@ def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None
 
 
 def test_a_list_that_covers_the_rewrites_is_not_dodged(tmp_path: Path) -> None:
-    gates = ("    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-             "        negation_guard: true\n      - pattern: 'uptime commitments are invalid'\n"
-             "        negation_guard: true\n")
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n      - pattern: 'uptime commitments are invalid'\n"
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     assert codes(audit(root), "U004") == []
 
 
 def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
-    gates = ("    critical_failure_patterns:\n      - pattern: 'uptime commitments are (?:unenforceable|invalid)'\n"
-             "        negation_guard: true\n")
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are (?:unenforceable|invalid)'\n"
+        "        negation_guard: true\n"
+    )
     root = make_matter(tmp_path / "m", gates)
     assert codes(audit(root), "U004") == []
     settings = AuditSettings(thesaurus={"uptime": ("availability",)})

@@ -34,5 +34,15 @@ def audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
     if len(failing) > MAX_DETAIL:
         detail += f"\n… and {len(failing) - MAX_DETAIL} more (run `rubric audit`)"
     first = failing[0] if failing else None
-    return [CheckRow("audit", "rubric audit", not failing, settings.describe(), got, detail,
-                     first.file if first else source.root / "rubric.yaml", first.line if first else None)]
+    return [
+        CheckRow(
+            "audit",
+            "rubric audit",
+            not failing,
+            settings.describe(),
+            got,
+            detail,
+            first.file if first else source.root / "rubric.yaml",
+            first.line if first else None,
+        )
+    ]

@@ -113,10 +113,11 @@ _declare(
     """
 The same words are rewarded on one surface and punished on another.
 
-A concept the issue rewards (required, redline, settlement or accept concept) fires
-a gate of another surface of the same issue: an agent carrying the rewarded wording
-from its analysis into its redline (or settlement) is capped. Same-surface conflicts
-are lint rule G010's.
+A concept that rewards the fix (a redline, settlement or accept concept) fires a gate
+of another surface of the same issue: an agent recommending the fix in its analysis,
+or carrying its redline into the settlement, is capped. Required concepts are not
+counted: they describe the problem, which a redline gate may rightly punish. Same-surface
+conflicts are lint rule G010's.
 """,
 )
 

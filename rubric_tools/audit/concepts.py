@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,8 +46,9 @@ class ConceptNode:
         return normalize(self.text)
 
 
-def _concept_list(file_name: str, base: InstancePath, value: Any, field: str, surface: str | None = None,
-                  issue_id: str | None = None) -> Iterator[ConceptNode]:
+def _concept_list(
+    file_name: str, base: InstancePath, value: Any, field: str, surface: str | None = None, issue_id: str | None = None
+) -> Iterator[ConceptNode]:
     for index, concept in enumerate(build.as_list(value)):
         if isinstance(concept, str):
             yield ConceptNode(file_name, (*base, index), concept, field, surface, issue_id)
@@ -67,32 +68,52 @@ def concept_nodes(source: MatterSource) -> Iterator[ConceptNode]:
         issue = build.as_mapping(issue)
         issue_id = str(issue.get("id"))
         for key, surface in _ISSUE_FIELDS.items():
-            yield from _concept_list(RUBRIC_FILE, ("issues", index, key), issue.get(key),
-                                     f"issue {issue_id} {key}", surface, issue_id)
+            yield from _concept_list(
+                RUBRIC_FILE, ("issues", index, key), issue.get(key), f"issue {issue_id} {key}", surface, issue_id
+            )
     final = build.as_mapping(rubric.get("final_submission"))
-    yield from _concept_list(RUBRIC_FILE, ("final_submission", "required_concepts"), final.get("required_concepts"),
-                             "final_submission required_concepts")
+    yield from _concept_list(
+        RUBRIC_FILE,
+        ("final_submission", "required_concepts"),
+        final.get("required_concepts"),
+        "final_submission required_concepts",
+    )
     positions = build.as_mapping(build.as_mapping(source.data(COUNTERPARTY_FILE)).get("positions"))
     for issue_id, position in positions.items():
         for variant_index, variant in enumerate(build.as_list(build.as_mapping(position).get("accept_concepts"))):
-            yield from _concept_list(COUNTERPARTY_FILE, ("positions", issue_id, "accept_concepts", variant_index),
-                                     variant, f"counterparty {issue_id} accept_concepts", "settlement", str(issue_id))
+            yield from _concept_list(
+                COUNTERPARTY_FILE,
+                ("positions", issue_id, "accept_concepts", variant_index),
+                variant,
+                f"counterparty {issue_id} accept_concepts",
+                "settlement",
+                str(issue_id),
+            )
 
 
-def _finding(source: MatterSource, code: str, node: ConceptNode, message: str, evidence: list[Evidence],
-             **subject: Any) -> AuditFinding:
+def _finding(
+    source: MatterSource, code: str, node: ConceptNode, message: str, evidence: list[Evidence], **subject: Any
+) -> AuditFinding:
     yaml = source.files.get(node.file_name)
     file = yaml.path if yaml is not None else source.root / node.file_name
-    return AuditFinding(code, message, file, yaml.span(node.path) if yaml else None, evidence,
-                        subject={"concept": node.text, "field": node.field, **subject})
+    return AuditFinding(
+        code,
+        message,
+        file,
+        yaml.span(node.path) if yaml else None,
+        evidence,
+        subject={"concept": node.text, "field": node.field, **subject},
+    )
 
 
 def never_earnable(node: ConceptNode) -> str | None:
     """Why no agent text can contain the concept, or None."""
     syntax = _REGEX_SYNTAX.search(node.text)
     if syntax:
-        return (f"it is written as a regex (`{syntax.group(0)}`), but concepts are literal substrings: "
-                f"only a text containing those very characters earns it")
+        return (
+            f"it is written as a regex (`{syntax.group(0)}`), but concepts are literal substrings: "
+            f"only a text containing those very characters earns it"
+        )
     control = next((c for c in node.normalized if unicodedata.category(c) == "Cc"), None)
     if control is not None:
         return f"it contains the control character U+{ord(control):04X}, which no agent text contains"
@@ -104,26 +125,35 @@ def never_earnable_findings(source: MatterSource) -> Iterator[AuditFinding]:
     for node in concept_nodes(source):
         reason = never_earnable(node)
         if reason is not None:
-            yield _finding(source, "U005", node, f"concept {node.text!r} ({node.field}) can never be earned: {reason}",
-                           [])
+            yield _finding(
+                source, "U005", node, f"concept {node.text!r} ({node.field}) can never be earned: {reason}", []
+            )
 
 
 def _unrelated_words(concept: str) -> list[str]:
     if " " in concept or not concept.isalpha():
         return []
-    return sorted(word for word in COMMON_WORDS
-                  if word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0))
+    return sorted(
+        word
+        for word in COMMON_WORDS
+        if word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0)
+    )
 
 
 def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
     for node in concept_nodes(source):
         concept = node.normalized
         words = _unrelated_words(concept)
-        if len(concept) <= SHORT_CONCEPT or words:
+        if (len(concept) <= SHORT_CONCEPT and concept.isalpha()) or words:
             why = f"common words contain it: {', '.join(words[:6])}" if words else "it is too short to mean anything"
             evidence = [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
-            yield _finding(source, "U006", node, f"concept {node.text!r} ({node.field}) is earned by unrelated text: "
-                           f"{why}", evidence)
+            yield _finding(
+                source,
+                "U006",
+                node,
+                f"concept {node.text!r} ({node.field}) is earned by unrelated text: {why}",
+                evidence,
+            )
 
 
 def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
@@ -138,14 +168,27 @@ def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
         present = [c for c in issue.redline_concepts if clause and c and c in clause]
         if not present:
             continue
-        node = ConceptNode(RUBRIC_FILE, ("issues", index, "redline_concepts"), ", ".join(present),
-                           f"issue {issue.id} redline_concepts")
+        node = ConceptNode(
+            RUBRIC_FILE, ("issues", index, "redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts"
+        )
         everything = len(present) == len(issue.redline_concepts)
-        share = "every redline concept" if everything else f"{len(present)} of {len(issue.redline_concepts)} redline concepts"
-        evidence = [Evidence(concept, issue.anchor, "clause under review", "not earned", "earned") for concept in present]
-        finding = _finding(source, "U007", node, f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
-                           f"appear in the clause under review {issue.anchor}: pasting it back unchanged earns "
-                           f"{'all' if everything else 'part'} of the redline points", evidence)
+        share = (
+            "every redline concept"
+            if everything
+            else f"{len(present)} of {len(issue.redline_concepts)} redline concepts"
+        )
+        evidence = [
+            Evidence(concept, issue.anchor, "clause under review", "not earned", "earned") for concept in present
+        ]
+        finding = _finding(
+            source,
+            "U007",
+            node,
+            f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
+            f"appear in the clause under review {issue.anchor}: pasting it back unchanged earns "
+            f"{'all' if everything else 'part'} of the redline points",
+            evidence,
+        )
         if everything:
             from rubric_tools.diagnostics import Severity
 
@@ -165,20 +208,46 @@ def readable_text(source: MatterSource) -> str:
     return "\n".join(parts)
 
 
+#: Words every drafter writes: a phrase made only of these is not the author's wording.
+_FUNCTION_WORDS = frozenset("a an and any each in no not of on or shall may must will the to with".split())
+
+
+def _guessed_wording(concept: str) -> bool:
+    """Whether a concept missing from the materials is a phrase the agent must guess: several
+    words, not only function words, and no citation ("§3.4" follows the citation format)."""
+    words = concept.split()
+    return len(words) >= 2 and "§" not in concept and not set(words) <= _FUNCTION_WORDS
+
+
 def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
     readable = readable_text(source)
     grouped: dict[str, list[ConceptNode]] = {}
     for node in concept_nodes(source):
         if node.surface is not None or node.field.startswith("final"):
             # A citation concept ("§3.4") is written from the citation format, not guessed.
-            if node.normalized and "§" not in node.normalized and node.normalized not in readable \
-                    and never_earnable(node) is None:
+            if (
+                node.normalized
+                and "§" not in node.normalized
+                and node.normalized not in readable
+                and never_earnable(node) is None
+            ):
                 grouped.setdefault(node.field, []).append(node)
     for field, nodes in grouped.items():
         names = ", ".join(repr(n.text) for n in nodes)
-        yield _finding(source, "U008", nodes[0], f"{field}: {names} appear{'s' if len(nodes) == 1 else ''} in no "
-                       "document, answer or counter the agent can read: the agent must guess the wording",
-                       [], concepts=[n.text for n in nodes])
+        yield _finding(
+            source,
+            "U008",
+            nodes[0],
+            f"{field}: {names} appear{'s' if len(nodes) == 1 else ''} in no "
+            "document, answer or counter the agent can read: the agent must guess the wording",
+            [],
+            concepts=[n.text for n in nodes],
+        )
+
+
+#: Surfaces whose concepts are the fix's own wording. Required concepts describe the problem,
+#: so a redline gate punishing them (the clause's "nine months" kept in the redline) is by design.
+FIX_SURFACES = ("redline", "settlement")
 
 
 def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
@@ -187,15 +256,27 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
         return
     nodes = list(concept_nodes(source))
     for gate_list in gate_lists(rubric.data):
-        rewarded = [n for n in nodes if n.issue_id == gate_list.issue_id and n.surface not in (None, gate_list.surface)]
+        rewarded = [
+            n
+            for n in nodes
+            if n.issue_id == gate_list.issue_id and n.surface in FIX_SURFACES and n.surface != gate_list.surface
+        ]
         for entry in gate_list.entries:
             hits = [n for n in rewarded if n.normalized and fires(entry.gate, n.normalized)]
             if not hits:
                 continue
-            evidence = [Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits]
-            yield AuditFinding("U009", f"gate {entry.gate.pattern!r} on {gate_list.issue_id}/{gate_list.surface} "
-                               f"punishes {hits[0].text!r}, which {hits[0].field} rewards", rubric.path,
-                               rubric.span(entry.path), evidence, subject=entry.subject())
+            evidence = [
+                Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits
+            ]
+            yield AuditFinding(
+                "U009",
+                f"gate {entry.gate.pattern!r} on {gate_list.issue_id}/{gate_list.surface} "
+                f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
+                rubric.path,
+                rubric.span(entry.path),
+                evidence,
+                subject=entry.subject(),
+            )
 
 
 def concept_findings(source: MatterSource) -> Iterator[AuditFinding]:

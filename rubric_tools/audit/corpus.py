@@ -76,8 +76,10 @@ def _document_texts(source: MatterSource) -> Iterator[KnownText]:
 
 
 def _answer_texts(source: MatterSource) -> Iterator[KnownText]:
-    for label, answers in (("client answer", source.matter.client_answers),
-                           ("escalation answer", source.matter.escalation_answers)):
+    for label, answers in (
+        ("client answer", source.matter.client_answers),
+        ("escalation answer", source.matter.escalation_answers),
+    ):
         for key, answer in answers.items():
             for sentence in sentences(str(answer)):
                 yield KnownText(sentence, f"{label} {key}", "hidden-answer", "issue")
@@ -98,8 +100,16 @@ def _probe_texts(source: MatterSource) -> Iterator[KnownText]:
                 continue
             span = yaml.span((*prefix, index))
             line = span.line if span else None
-            yield KnownText(text, f"{path.name}:{line}", "probe", str(entry["surface"]),
-                            str(entry.get("criterion")), expect, path, line)
+            yield KnownText(
+                text,
+                f"{path.name}:{line}",
+                "probe",
+                str(entry["surface"]),
+                str(entry.get("criterion")),
+                expect,
+                path,
+                line,
+            )
 
 
 def _issue_for(action: Mapping[str, Any], source: MatterSource, labels: dict[str, str]) -> str | None:
@@ -131,11 +141,13 @@ def _trajectory_texts(source: MatterSource) -> Iterator[KnownText]:
                         break
             elif kind in ("propose_redline", "revise_redline", "send_markup"):
                 issue_id = _issue_for(action, source, labels)
-                field, surface = (("proposed_text", "settlement") if kind == "send_markup"
-                                  else ("replacement_text", "redline"))
+                field, surface = (
+                    ("proposed_text", "settlement") if kind == "send_markup" else ("replacement_text", "redline")
+                )
                 if issue_id is not None and isinstance(action.get(field), str):
-                    yield KnownText(action[field], where, "reference-trajectory", surface, issue_id,
-                                    file=path, line=line)
+                    yield KnownText(
+                        action[field], where, "reference-trajectory", surface, issue_id, file=path, line=line
+                    )
 
 
 def known_texts(source: MatterSource) -> list[KnownText]:

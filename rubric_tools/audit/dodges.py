@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit.witness import dotted_window_witness
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.
 MAX_DODGES = 16
@@ -23,7 +24,7 @@ THESAURUS: Mapping[str, tuple[str, ...]] = {
     "prohibit": ("forbid", "bar", "preclude"),
     "prohibited": ("forbidden", "barred"),
     "forbids": ("prohibits",),
-    "may": ("can", "is entitled to"),
+    "may": ("can",),
     "shall": ("must", "will"),
     "must": ("shall",),
     "unlimited": ("uncapped",),
@@ -38,12 +39,11 @@ THESAURUS: Mapping[str, tuple[str, ...]] = {
     "waive": ("relinquish",),
     "waives": ("relinquishes",),
     "exclusive": ("sole",),
-    "perpetual": ("indefinite",),
     "irrevocable": ("non-revocable",),
     "consent": ("approval",),
     "notify": ("inform",),
     "notice": ("notification",),
-    "law": ("statute", "legislation"),
+    "law": ("statute",),
     "statute": ("law",),
     "requires": ("mandates",),
     "permitted": ("allowed",),
@@ -79,6 +79,12 @@ NOMINALIZATIONS: Mapping[str, str] = {
     "train": "carry out training on",
 }
 
+#: Prefixes written hyphenated or joined alike.
+JOINABLE_PREFIXES = ("re", "de", "co", "non", "pre", "sub", "multi", "cross")
+#: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
+_MODAL_WORDS = ("may", "shall", "must")
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 
@@ -112,7 +118,8 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
     for match in re.finditer(r"\b(\w+)-(\w+)\b", witness):
         left, right = match.group(1), match.group(2)
         yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
-        yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
+        if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
+            yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
 
 
 def _insertions(witness: str) -> Iterator[Dodge]:
@@ -129,12 +136,14 @@ def _insertions(witness: str) -> Iterator[Dodge]:
 
 
 def _inflections(witness: str) -> Iterator[Dodge]:
+    """A plural noun at the end made singular: only the unambiguous noun plurals
+    ("obligations", "remedies"), never a name ("united states") or a verb ("requires")."""
     words = witness.split(" ")
     last = words[-1]
-    if len(last) >= 5 and last.isalpha():
+    if len(last) >= 6 and last.isalpha():
         if last.endswith("ies"):
             singular = last[:-3] + "y"
-        elif last.endswith("s") and not last.endswith(("ss", "us", "is")):
+        elif last.endswith(("tions", "ments", "ities", "ances", "ences")):
             singular = last[:-1]
         else:
             return
@@ -149,6 +158,14 @@ def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -
                 yield Dodge(f"{kind}: {phrase} → {alternative}", swapped)
 
 
+def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[str, Sequence[str]]:
+    table: dict[str, Sequence[str]] = {**THESAURUS, **(extra or {})}
+    if _NEGATOR.search(witness):
+        for modal in _MODAL_WORDS:
+            table.pop(modal, None)
+    return table
+
+
 def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | None = None) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
     idioms = {a: (b,) for a, b in IDIOMS} | {b: (a,) for a, b in IDIOMS}
@@ -161,7 +178,7 @@ def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | 
         _inflections(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
-        _phrase_swaps(witness, {**THESAURUS, **(thesaurus or {})}, "synonym"),
+        _phrase_swaps(witness, _synonyms(witness, thesaurus), "synonym"),
     ]
     dotted = dotted_window_witness(pattern)
     if dotted is not None:

@@ -104,32 +104,43 @@ def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
     if not found:
         tried = raw_candidates(gate.pattern)[:2]
         if _MISPLACED_END.search(gate.pattern):
-            return ("an unescaped `$` (end of text) is followed by more pattern, so nothing can match "
-                    "(write `\\$` for a dollar sign)", tried)
+            return (
+                "an unescaped `$` (end of text) is followed by more pattern, so nothing can match "
+                "(write `\\$` for a dollar sign)",
+                tried,
+            )
         return "no text built from the pattern matches it (a misplaced anchor or a contradictory lookaround)", tried
     typeable = [w for w in found if w.typeable]
     if not typeable:
         control = next(c for c in found[0].text if ord(c) < 32 or ord(c) == 127)
-        hint = " (YAML turns \"\\b\" in a double-quoted string into a backspace; quote regexes with ')" \
-            if control == "\b" else ""
-        return (f"every match needs the control character U+{ord(control):04X}, which no agent text "
-                f"contains{hint}", [w.text for w in found[:2]])
+        hint = (
+            ' (YAML turns "\\b" in a double-quoted string into a backspace; quote regexes with \')'
+            if control == "\b"
+            else ""
+        )
+        return (
+            f"every match needs the control character U+{ord(control):04X}, which no agent text contains{hint}",
+            [w.text for w in found[:2]],
+        )
     texts = fire_texts(gate)
     if any(not t.bare_only for t in texts):
         return None
     if texts:
-        return ("it fires only when the whole scored text is exactly the match (a `^`/`$` anchor): "
-                "scored text always has more around it", [t.text for t in texts[:2]])
+        return (
+            "it fires only when the whole scored text is exactly the match (a `^`/`$` anchor): "
+            "scored text always has more around it",
+            [t.text for t in texts[:2]],
+        )
     return _guard_reason(gate, [w.text for w in typeable]), [w.text for w in typeable[:2]]
 
 
 def _guard_reason(gate: Gate, texts: list[str]) -> str:
     plain = Gate(gate.pattern)
-    if gate.negation_guard and not any(fires(replace(plain, negation_guard=True,
-                                                       negation_scope=gate.negation_scope), t) for t in texts):
+    if gate.negation_guard and not any(
+        fires(replace(plain, negation_guard=True, negation_scope=gate.negation_scope), t) for t in texts
+    ):
         return "every match contains a negator itself, and `negation_guard` drops every match with a negator"
-    if gate.exclude_context and not any(fires(replace(plain, exclude_context=gate.exclude_context), t)
-                                        for t in texts):
+    if gate.exclude_context and not any(fires(replace(plain, exclude_context=gate.exclude_context), t) for t in texts):
         return "`exclude_context` matches every match of the pattern itself, so every match is dropped"
     if gate.require_context:
         return "no sentence holding a match can also satisfy `require_context`"

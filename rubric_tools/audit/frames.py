@@ -7,13 +7,12 @@ must-fire witness of the gate.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-
-import regex
 
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
-_NEGATOR = regex.compile(NEGATOR_PATTERN, regex.IGNORECASE)
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
 
 
 @dataclass(frozen=True)
@@ -39,8 +38,12 @@ FRAMES: tuple[Frame, ...] = (
     Frame("savings clause", "nothing in this section means that {w}."),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.
     Frame("deletion recital", 'the words "{w}" are deleted.', False, ("redline", "settlement")),
-    Frame("replacement recital", 'the words "{w}" are struck and replaced with the agreed wording.', False,
-          ("redline", "settlement")),
+    Frame(
+        "replacement recital",
+        'the words "{w}" are struck and replaced with the agreed wording.',
+        False,
+        ("redline", "settlement"),
+    ),
     Frame("rejection", "we do not accept that {w}."),
 )
 

@@ -12,7 +12,15 @@ from typing import Any
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.findings import AuditFinding, Evidence
-from rubric_tools.audit.firing import FireText, fire_texts, fires, list_fires, matched_sentence, never_fires_reason, runnable
+from rubric_tools.audit.firing import (
+    FireText,
+    fire_texts,
+    fires,
+    list_fires,
+    matched_sentence,
+    never_fires_reason,
+    runnable,
+)
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
 from rubric_tools.loading import build
@@ -38,8 +46,12 @@ class GateEntry:
         return ("issues", self.issue_index, GATE_SURFACES[self.surface], self.entry_index)
 
     def subject(self) -> dict[str, Any]:
-        return {"issue": self.issue_id, "surface": self.surface, "entry": self.entry_index,
-                "pattern": self.gate.pattern}
+        return {
+            "issue": self.issue_id,
+            "surface": self.surface,
+            "entry": self.entry_index,
+            "pattern": self.gate.pattern,
+        }
 
 
 @dataclass
@@ -83,16 +95,28 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
             if reason is None:
                 continue
             message, tried = reason
-            evidence = [Evidence(text, "synthesized from the pattern", "witness", "fire", "silent", entry.surface)
-                        for text in tried]
-            yield AuditFinding("U001", f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never "
-                               f"fire: {message}", rubric.path, rubric.span(entry.path), evidence,
-                               subject=entry.subject())
+            evidence = [
+                Evidence(text, "synthesized from the pattern", "witness", "fire", "silent", entry.surface)
+                for text in tried
+            ]
+            yield AuditFinding(
+                "U001",
+                f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never fire: {message}",
+                rubric.path,
+                rubric.span(entry.path),
+                evidence,
+                subject=entry.subject(),
+            )
 
 
 class _ListAudit:
-    def __init__(self, source: MatterSource, gate_list: GateList, known: Sequence[KnownText],
-                 thesaurus: Mapping[str, Sequence[str]]) -> None:
+    def __init__(
+        self,
+        source: MatterSource,
+        gate_list: GateList,
+        known: Sequence[KnownText],
+        thesaurus: Mapping[str, Sequence[str]],
+    ) -> None:
         self.source = source
         self.gate_list = gate_list
         self.thesaurus = thesaurus
@@ -101,8 +125,13 @@ class _ListAudit:
         probes = [k.text for k in self.known if k.expect_fire]
         witnesses = [t.text for texts in self.fire_texts.values() for t in texts if not t.bare_only]
         silent = [k.text for k in self.known if not k.expect_fire]
-        framed = [frame.wrap(t.text) for texts in self.fire_texts.values() for t in texts[:FRAMED_WITNESSES]
-                  for frame in FRAMES if frame.applies(t.text, gate_list.surface)]
+        framed = [
+            frame.wrap(t.text)
+            for texts in self.fire_texts.values()
+            for t in texts[:FRAMED_WITNESSES]
+            for frame in FRAMES
+            if frame.applies(t.text, gate_list.surface)
+        ]
         self.texts = ListTexts(gate_list.gates, tuple(witnesses + probes), tuple(silent + framed))
 
     def findings(self) -> Iterator[AuditFinding]:
@@ -122,26 +151,44 @@ class _ListAudit:
         if not hits:
             return
         fired = "fired"
-        evidence = [Evidence(matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", fired,
-                             entry.surface, k.file, k.line) for k in hits]
+        evidence = [
+            Evidence(
+                matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", fired, entry.surface, k.file, k.line
+            )
+            for k in hits
+        ]
         kinds = sorted({k.kind for k in hits})
-        finding = self._finding("U002", entry, f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
-                                f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
-                                f"e.g. {evidence[0].source}: {evidence[0].sentence!r}", evidence)
+        finding = self._finding(
+            "U002",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
+            f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
+            evidence,
+        )
         finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
         yield finding
 
     def _frames(self, index: int, entry: GateEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
-        hits = [(frame, frame.wrap(t.text)) for t in usable[:FRAMED_WITNESSES] for frame in FRAMES
-                if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))]
+        hits = [
+            (frame, frame.wrap(t.text))
+            for t in usable[:FRAMED_WITNESSES]
+            for frame in FRAMES
+            if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))
+        ]
         if not hits:
             return
         fired = "fired"
         evidence = [Evidence(text, "frame", frame.kind, "silent", fired, entry.surface) for frame, text in hits]
         kinds = list(dict.fromkeys(frame.kind for frame, _ in hits))
-        finding = self._finding("U003", entry, f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
-                                f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
-                                f"{evidence[0].sentence!r}", evidence)
+        finding = self._finding(
+            "U003",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
+            f"{evidence[0].sentence!r}",
+            evidence,
+        )
         finding.proposal = propose_for_false_positive(self.texts, index, [text for _, text in hits])
         yield finding
 
@@ -155,17 +202,27 @@ class _ListAudit:
                     dodged.append((dodge.kind, fire_text.text, dodge.text))
         if not dodged:
             return
-        evidence = [Evidence(text, f"rewrite of {original!r}", kind, "fire", "silent (no gate of the list fired)",
-                             entry.surface) for kind, original, text in dodged]
-        finding = self._finding("U004", entry, f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
-                                f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "
-                                f"{dodged[0][2]!r})", evidence)
+        evidence = [
+            Evidence(
+                text, f"rewrite of {original!r}", kind, "fire", "silent (no gate of the list fired)", entry.surface
+            )
+            for kind, original, text in dodged
+        ]
+        finding = self._finding(
+            "U004",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "
+            f"{dodged[0][2]!r})",
+            evidence,
+        )
         finding.proposal = propose_for_dodges(self.texts, index, dodged)
         yield finding
 
 
-def gate_findings(source: MatterSource, known: Sequence[KnownText],
-                  thesaurus: Mapping[str, Sequence[str]]) -> Iterator[AuditFinding]:
+def gate_findings(
+    source: MatterSource, known: Sequence[KnownText], thesaurus: Mapping[str, Sequence[str]]
+) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter."""
     rubric = source.files.get(RUBRIC_FILE)
     if rubric is None:

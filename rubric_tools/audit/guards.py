@@ -45,8 +45,14 @@ def _valid(gate: Gate) -> bool:
 
 
 def _verify(
-    texts: ListTexts, index: int, gate: Gate, change: dict[str, Any], description: str, finding_texts: Sequence[str],
-    *, want_fire: bool,
+    texts: ListTexts,
+    index: int,
+    gate: Gate,
+    change: dict[str, Any],
+    description: str,
+    finding_texts: Sequence[str],
+    *,
+    want_fire: bool,
 ) -> Proposal:
     gates = _with(texts, index, gate)
     if want_fire:
@@ -66,14 +72,20 @@ def _false_positive_candidates(gate: Gate, finding_texts: Sequence[str]) -> Iter
     if not gate.negation_guard:
         yield replace(gate, negation_guard=True), {"negation_guard": True}, "drop matches with a negator before them"
     if gate.negation_scope != "before":
-        yield (replace(gate, negation_guard=True, negation_scope="before"),
-               {"negation_guard": True, "negation_scope": "before"},
-               "drop matches with a negator before their start (not inside the match)")
+        yield (
+            replace(gate, negation_guard=True, negation_scope="before"),
+            {"negation_guard": True, "negation_scope": "before"},
+            "drop matches with a negator before their start (not inside the match)",
+        )
     joined = " ".join(finding_texts).lower()
     cues = [cue for cue in STRIKING_CUES if re.search(rf"\b{cue}\b", joined)]
     if cues:
         exclude = _combine(gate.exclude_context, rf"\b(?:{'|'.join(cues)})\b")
-        yield replace(gate, exclude_context=exclude), {"exclude_context": exclude}, "drop sentences that strike the words"
+        yield (
+            replace(gate, exclude_context=exclude),
+            {"exclude_context": exclude},
+            "drop sentences that strike the words",
+        )
 
 
 def propose_for_false_positive(texts: ListTexts, index: int, finding_texts: Sequence[str]) -> Proposal | None:
@@ -144,5 +156,12 @@ def propose_for_dodges(texts: ListTexts, index: int, dodged: Sequence[tuple[str,
     if pattern == gate.pattern:
         return None
     description = "widen the pattern to accept the rewrites"
-    return _verify(texts, index, replace(gate, pattern=pattern), {"pattern": pattern}, description,
-                   [dodge for _k, _o, dodge in dodged], want_fire=True)
+    return _verify(
+        texts,
+        index,
+        replace(gate, pattern=pattern),
+        {"pattern": pattern},
+        description,
+        [dodge for _k, _o, dodge in dodged],
+        want_fire=True,
+    )

@@ -53,9 +53,16 @@ def _new_probes(diagnostics: Sequence[Diagnostic], existing: set[tuple[str, str,
             if key in existing:
                 continue
             existing.add(key)
-            probes.append({"surface": key[0], "criterion": key[1], "text": key[2], "expect_fire": expect,
-                           "review": f"rubric audit {diagnostic.code} {diagnostic.name}: {item['kind']} "
-                                     f"({item['source']}); confirm the verdict, then delete this note"})
+            probes.append(
+                {
+                    "surface": key[0],
+                    "criterion": key[1],
+                    "text": key[2],
+                    "expect_fire": expect,
+                    "review": f"rubric audit {diagnostic.code} {diagnostic.name}: {item['kind']} "
+                    f"({item['source']}); confirm the verdict, then delete this note",
+                }
+            )
     return probes
 
 
@@ -77,7 +84,7 @@ def _item_indent(text: str, bare: bool) -> str | None:
     header = re.search(r"^probes:[ \t]*(?P<rest>[^\n#]*)", text, re.MULTILINE)
     if header is None or header.group("rest").strip():
         return None  # `probes: []` or another flow list: appending text cannot extend it
-    item = re.search(r"^(?P<indent>[ \t]*)- ", text[header.end():], re.MULTILINE)
+    item = re.search(r"^(?P<indent>[ \t]*)- ", text[header.end() :], re.MULTILINE)
     return item.group("indent") if item else "  "
 
 
@@ -92,8 +99,9 @@ def write_probes(root: Path, diagnostics: Sequence[Diagnostic]) -> ProbeWrite:
     entries = _entries(data)
     if entries is None:
         return ProbeWrite(path, 0, "the probe file holds no `probes:` list to append to")
-    seen = {(str(e.get("surface")), str(e.get("criterion")), str(e.get("text"))) for e in entries
-            if isinstance(e, Mapping)}
+    seen = {
+        (str(e.get("surface")), str(e.get("criterion")), str(e.get("text"))) for e in entries if isinstance(e, Mapping)
+    }
     probes = _new_probes(diagnostics, seen)
     if not probes:
         return ProbeWrite(path, 0)

@@ -55,8 +55,9 @@ def audit_source(source: MatterSource, settings: AuditSettings) -> list[Diagnost
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
     findings += gate_findings(source, known_texts(source), settings.thesaurus)
     findings += concept_findings(source)
-    diagnostics = [f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings
-                   if f.code not in settings.ignore]
+    diagnostics = [
+        f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore
+    ]
     return sorted(diagnostics, key=Diagnostic.sort_key)
 
 

@@ -42,7 +42,7 @@ class AuditSettings:
 
 def _codes(value: Any, key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and _AUDIT_CODE.match(v) for v in value):
-        raise AuditSettingsError(f"{where}: audit.{key} must be a list of audit codes such as \"U002\"")
+        raise AuditSettingsError(f'{where}: audit.{key} must be a list of audit codes such as "U002"')
     return tuple(value)
 
 

@@ -121,8 +121,8 @@ class _Builder:
             return filler
         if self.strategy == "long":
             count = max(low, min(high, low + 2))
-        elif high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL and not chr(body[0][1]).isalnum():
-            count = 1  # an optional hyphen or apostrophe: the form the author wrote
+        elif self.strategy != "short" and high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL:
+            count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
         else:
             count = low  # optional parts left out: the plainest statement of the sin
         parts = [self.sequence(body) for _ in range(count)]
@@ -143,12 +143,13 @@ class _Builder:
         if not _in_class(op, av, " "):
             word = "".join(c for c in "relevant" if _in_class(op, av, c))
             return word[:high] if low <= len(word) and self.strategy != "short" else None
-        if self.strategy == "short":
-            return (" " if high >= 1 else "") if low <= 1 else None
-        wanted = " relevant " if self.strategy != "long" else " " + " ".join(FILLER_WORDS) + " "
-        if self.dotted and not _in_class(op, av, ".") and high >= 12:
+        if self.dotted and not self.used_dot and not _in_class(op, av, ".") and high >= 12:
             self.used_dot = True  # the period of "§6.2" ends the window: kept on purpose
             return " under §6.2 of the agreement "[: min(high, MAX_WITNESS_LENGTH)]
+        if self.strategy != "long":
+            # Nothing between the words: the plainest statement of the sin.
+            return (" " if high >= 1 else "") if low <= 1 else None
+        wanted = " " + " ".join(FILLER_WORDS) + " "
         text = "".join(c for c in wanted if _in_class(op, av, c))
         limit = min(high, MAX_WITNESS_LENGTH)
         if len(text) > limit:
@@ -209,8 +210,14 @@ def witnesses(pattern: str) -> list[Witness]:
         for text in (tidy,) if _matches(pattern, tidy) else (raw,):
             if text and text not in seen and _matches(pattern, text):
                 seen.add(text)
-                found.append(Witness(text, builder.strategy if builder.strategy != "alternative"
-                                     else f"alternative-{builder.alternative + 1}"))
+                found.append(
+                    Witness(
+                        text,
+                        builder.strategy
+                        if builder.strategy != "alternative"
+                        else f"alternative-{builder.alternative + 1}",
+                    )
+                )
                 break
         if len(found) >= MAX_WITNESSES:
             break

@@ -22,16 +22,18 @@ class AuditFormat(StrEnum):
 def audit_command(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Matter folders, files of matters, or folders holding matters "
-                       "\\[default: the configured matter-dirs, else .]", show_default=False),
+        typer.Argument(
+            help="Matter folders, files of matters, or folders holding matters "
+            "\\[default: the configured matter-dirs, else .]",
+            show_default=False,
+        ),
     ] = None,
     output_format: Annotated[
         AuditFormat,
         typer.Option("--output-format", "--format", help="text, json or sarif.", case_sensitive=False),
     ] = AuditFormat.text,
     write_probes: Annotated[
-        bool, typer.Option("--write-probes", help="Append the evidence to each matter's probe file, "
-                           "marked for review.")
+        bool, typer.Option("--write-probes", help="Append the evidence to each matter's probe file, marked for review.")
     ] = False,
     config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Matters audited in parallel.")] = None,

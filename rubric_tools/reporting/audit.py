@@ -50,8 +50,10 @@ def _evidence_lines(diagnostic: Diagnostic) -> list[str]:
 def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
     lines = [f"{display_path(matter.root, cwd)} ({matter.matter_id}): {_plural(len(matter.diagnostics), 'finding')}"]
     for problem in matter.problems:
-        lines.append(f"  {display_path(problem.file, cwd)}:{problem.line}:{problem.column} {problem.code} "
-                     f"{printable(problem.message)} (the matter must load cleanly to be audited)")
+        lines.append(
+            f"  {display_path(problem.file, cwd)}:{problem.line}:{problem.column} {problem.code} "
+            f"{printable(problem.message)} (the matter must load cleanly to be audited)"
+        )
     for diagnostic in matter.diagnostics:
         where = f"{display_path(diagnostic.file, cwd)}:{diagnostic.line}:{diagnostic.column}"
         lines.append(f"  {where} {diagnostic.code} [{diagnostic.severity.value}] {diagnostic.name}")
@@ -69,8 +71,10 @@ def render_text(report: AuditReport, cwd: Path | None = None) -> str:
         lines.append("")
     counts = summary(report)
     by_code = ", ".join(f"{code} {count}" for code, count in counts["by_code"].items())
-    lines.append(f"Audited {_plural(counts['matters'], 'matter')}: {_plural(counts['errors'], 'error')}, "
-                 f"{_plural(counts['warnings'], 'warning')}" + (f" ({by_code})" if by_code else "") + ".")
+    lines.append(
+        f"Audited {_plural(counts['matters'], 'matter')}: {_plural(counts['errors'], 'error')}, "
+        f"{_plural(counts['warnings'], 'warning')}" + (f" ({by_code})" if by_code else "") + "."
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -106,8 +110,9 @@ def report_document(report: AuditReport, cwd: Path | None = None) -> dict[str, A
             {
                 "matter_id": matter.matter_id,
                 "path": display_path(matter.root, cwd),
-                "problems": [f"{display_path(p.file, cwd)}:{p.line}:{p.column}: {p.code} {p.message}"
-                             for p in matter.problems],
+                "problems": [
+                    f"{display_path(p.file, cwd)}:{p.line}:{p.column}: {p.code} {p.message}" for p in matter.problems
+                ],
                 "findings": [finding_record(d, cwd) for d in matter.diagnostics],
             }
             for matter in report.matters
@@ -153,17 +158,26 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         physical: dict[str, Any] = {"artifactLocation": _artifact_location(diagnostic.file, cwd)}
         if diagnostic.span is not None:
             span = diagnostic.span
-            physical["region"] = {"startLine": span.line, "startColumn": span.column,
-                                  "endLine": span.end_line, "endColumn": span.end_column}
-        results.append({
-            "ruleId": diagnostic.code,
-            "ruleIndex": index[diagnostic.code],
-            "level": SARIF_LEVEL[diagnostic.severity],
-            "message": {"text": diagnostic.message},
-            "locations": [{"physicalLocation": physical}],
-            "properties": {"matter": diagnostic.matter, "evidence": diagnostic.extra.get("evidence", []),
-                           "proposal": diagnostic.extra.get("proposal")},
-        })
+            physical["region"] = {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": span.end_column,
+            }
+        results.append(
+            {
+                "ruleId": diagnostic.code,
+                "ruleIndex": index[diagnostic.code],
+                "level": SARIF_LEVEL[diagnostic.severity],
+                "message": {"text": diagnostic.message},
+                "locations": [{"physicalLocation": physical}],
+                "properties": {
+                    "matter": diagnostic.matter,
+                    "evidence": diagnostic.extra.get("evidence", []),
+                    "proposal": diagnostic.extra.get("proposal"),
+                },
+            }
+        )
     base = (cwd or Path.cwd()).absolute().as_uri().rstrip("/") + "/"
     run = {
         "tool": {"driver": {"name": "rubric-tools", "version": rubric_tools.__version__, "rules": descriptors}},
@@ -172,5 +186,7 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         "invocations": [{"executionSuccessful": exit_code != 2, "exitCode": exit_code}],
         "results": results,
     }
-    return json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]},
-                      indent=2, ensure_ascii=False) + "\n"
+    return (
+        json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2, ensure_ascii=False)
+        + "\n"
+    )

@@ -51,8 +51,11 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
     from rubric_tools.audit.gate_audit import never_fires_findings
 
     for finding in never_fires_findings(ctx.source):
-        hint = "run `rubric audit` for the texts tried" if not finding.evidence else (
-            f"tried: {', '.join(repr(e.sentence) for e in finding.evidence[:2])}")
+        hint = (
+            "run `rubric audit` for the texts tried"
+            if not finding.evidence
+            else (f"tried: {', '.join(repr(e.sentence) for e in finding.evidence[:2])}")
+        )
         yield Finding(finding.message, finding.file, finding.span, hint)
 
 

@@ -43,7 +43,6 @@ THESAURUS: Mapping[str, tuple[str, ...]] = {
     "consent": ("approval",),
     "notify": ("inform",),
     "notice": ("notification",),
-    "law": ("statute",),
     "statute": ("law",),
     "requires": ("mandates",),
     "permitted": ("allowed",),
@@ -86,6 +85,8 @@ _MODAL_WORDS = ("may", "shall", "must")
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
+#: Words after a determiner that an adjective cannot precede ("all of", "the entire").
+_NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "relevant", "and", "or"})
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 
 
@@ -125,12 +126,13 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
 def _insertions(witness: str) -> Iterator[Dodge]:
     for modal in _MODALS:
         inserted = _replace_once(witness, modal, f"{modal} expressly")
-        if inserted is not None and not witness.endswith(modal):
+        if inserted is not None and not witness.endswith(modal) and not re.search(rf"\b{modal} not\b", witness):
             yield Dodge("inserted adverb", inserted)
             break
     for determiner in _DETERMINERS:
         inserted = _replace_once(witness, determiner, f"{determiner} relevant")
-        if inserted is not None and not witness.endswith(determiner):
+        following = re.search(rf"(?<![\w-]){determiner} (\w+)", witness)
+        if inserted is not None and following is not None and following.group(1) not in _NOT_NOUNS:
             yield Dodge("inserted adjective", inserted)
             break
 

@@ -136,7 +136,8 @@ class _ListAudit:
 
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
-            usable = [t for t in self.fire_texts[entry.entry_index] if not t.bare_only]
+            # The long witnesses (windows filled with words) read badly once framed or rewritten.
+            usable = [t for t in self.fire_texts[entry.entry_index] if not t.bare_only and t.strategy != "long"]
             yield from self._correct_work(index, entry)
             if usable:
                 yield from self._frames(index, entry, usable)

@@ -69,22 +69,34 @@ def _combine(existing: str | None, addition: str) -> str:
 
 
 def _false_positive_candidates(gate: Gate, finding_texts: Sequence[str]) -> Iterator[tuple[Gate, dict[str, Any], str]]:
+    """Guards from the lightest up: a negation guard (span, then before), an exclude_context
+    on the striking words the texts use, then both together (frames mix negations and recitals)."""
+    guards: list[tuple[Gate, dict[str, Any], str]] = []
     if not gate.negation_guard:
-        yield replace(gate, negation_guard=True), {"negation_guard": True}, "drop matches with a negator before them"
-    if gate.negation_scope != "before":
-        yield (
-            replace(gate, negation_guard=True, negation_scope="before"),
-            {"negation_guard": True, "negation_scope": "before"},
-            "drop matches with a negator before their start (not inside the match)",
+        guards.append(
+            (replace(gate, negation_guard=True), {"negation_guard": True}, "drop matches with a negator before them")
         )
+    if gate.negation_scope != "before":
+        guards.append(
+            (
+                replace(gate, negation_guard=True, negation_scope="before"),
+                {"negation_guard": True, "negation_scope": "before"},
+                "drop matches with a negator before their start (not inside the match)",
+            )
+        )
+    yield from guards
     joined = " ".join(finding_texts).lower()
     cues = [cue for cue in STRIKING_CUES if re.search(rf"\b{cue}\b", joined)]
-    if cues:
-        exclude = _combine(gate.exclude_context, rf"\b(?:{'|'.join(cues)})\b")
+    if not cues:
+        return
+    exclude = _combine(gate.exclude_context, rf"\b(?:{'|'.join(cues)})\b")
+    description = "drop sentences that strike the words"
+    yield replace(gate, exclude_context=exclude), {"exclude_context": exclude}, description
+    for guarded, change, guard_description in guards:
         yield (
-            replace(gate, exclude_context=exclude),
-            {"exclude_context": exclude},
-            "drop sentences that strike the words",
+            replace(guarded, exclude_context=exclude),
+            {**change, "exclude_context": exclude},
+            f"{guard_description}, and {description}",
         )
 
 
@@ -140,9 +152,11 @@ def _widen_words(pattern: str, original: str, dodge: str) -> str | None:
     addition = re.escape(new).replace("\\ ", " ")
     if f"(?:{old}|" in pattern:  # widened before: add one more alternative
         return pattern.replace(f"(?:{old}|", f"(?:{old}|{addition}|", 1)
-    if not re.search(rf"(?<![\w\\]){re.escape(old)}(?!\w)", pattern):
+    # The words as a whole literal: not part of a longer word, not under a quantifier ("prohibits?").
+    literal = rf"(?<![\w\\]){re.escape(old)}(?![\w?*+{{])"
+    if not re.search(literal, pattern):
         return None
-    return re.sub(rf"(?<![\w\\]){re.escape(old)}(?!\w)", lambda _m: f"(?:{old}|{addition})", pattern, count=1)
+    return re.sub(literal, lambda _m: f"(?:{old}|{addition})", pattern, count=1)
 
 
 def propose_for_dodges(texts: ListTexts, index: int, dodged: Sequence[tuple[str, str, str]]) -> Proposal | None:

@@ -131,6 +131,12 @@ class _Builder:
         return "".join(part for part in parts if part is not None)
 
     def _filler(self, low: int, high: int, body: Sequence[Item]) -> str | None:
+        window = _window_class(body)
+        if window is not None and window is not body[0]:
+            return self._class_filler(low, high, [window])
+        return self._class_filler(low, high, body)
+
+    def _class_filler(self, low: int, high: int, body: Sequence[Item]) -> str | None:
         """A wildcard or class window (`.{0,80}`, `[^.]*`) filled with words; a word class
         (`\\w+`, `[a-z]+`) filled with one word."""
         if len(body) != 1 or body[0][0] not in (sre.ANY, sre.IN, sre.NOT_LITERAL):
@@ -141,6 +147,8 @@ class _Builder:
         if not _in_class(op, av, "e"):
             return None
         if not _in_class(op, av, " "):
+            if low == 0 and self.strategy != "long":
+                return ""  # `[a-z]*` after a stem ("indemnif[a-z]*"): the stem alone
             word = "".join(c for c in "relevant" if _in_class(op, av, c))
             return word[:high] if low <= len(word) and self.strategy != "short" else None
         if self.dotted and not self.used_dot and not _in_class(op, av, ".") and high >= 12:
@@ -155,6 +163,18 @@ class _Builder:
         if len(text) > limit:
             text = text[: text.rfind(" ", 0, limit) + 1] or text[:limit]  # whole words only
         return text + " " * max(low - len(text), 0)
+
+
+def _window_class(body: Sequence[Item]) -> Item | None:
+    """The character class of a window written as a group, `(?:[^.]|\\.(?=\\d)){0,80}`."""
+    if len(body) == 1 and body[0][0] is sre.SUBPATTERN:
+        return _window_class(body[0][1][3])
+    if len(body) == 1 and body[0][0] is sre.BRANCH:
+        for alternative in body[0][1][1]:
+            if len(alternative) == 1 and alternative[0][0] in (sre.ANY, sre.IN, sre.NOT_LITERAL):
+                return alternative[0]  # type: ignore[no-any-return]
+        return None
+    return body[0] if len(body) == 1 else None
 
 
 def _strategies(alternatives: int) -> list[_Builder]:

@@ -70,6 +70,7 @@ def test_never_fires_is_reported_at_the_gate_entry(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ U002 correct work
 
+DEFECTIVE = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
 NEGATED_GUIDE = "Never agree that uptime commitments are unenforceable; the credit is the remedy."
 
 
@@ -129,6 +130,21 @@ def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) 
     assert proposal["verified"] is False and proposal["removes_finding"] is True  # type: ignore[index]
     assert proposal["lost_must_fire"] == ["Not only that: uptime commitments are unenforceable."]  # type: ignore[index]
     assert "NOT verified" in (finding.fix_hint or "")
+
+
+def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path) -> None:
+    submission = (
+        '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
+        '"citations": ["hosting §3.1"], "analysis": "Not only that: uptime commitments are unenforceable.", '
+        '"recommendation": "Walk away."}\n'
+    )
+    root = make_matter(
+        tmp_path / "m", DEFECTIVE, guide=NEGATED_GUIDE, files={"trajectories/bad_critical_overclaim.jsonl": submission}
+    )
+    [finding] = codes(audit(root), "U002")
+    proposal = finding.extra["proposal"]
+    assert proposal["verified"] is False  # type: ignore[index]
+    assert proposal["lost_must_fire"][0].startswith("Credit Not only that")  # type: ignore[index]
 
 
 # ------------------------------------------------------------------ U003 frames

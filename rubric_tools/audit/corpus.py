@@ -7,6 +7,9 @@ Correct work, per gate surface:
   given and will relay;
 - every surface: must-not-fire probes, and the texts the matter's reference
   trajectories submit on that surface for that issue.
+
+Must fire: the must-fire probes, and the texts of trajectories that the expectations
+(or the `bad_critical_*` naming convention) say trip a gate.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.checking.discovery import probe_files, trajectory_files
+from rubric_tools.checking.expectations import Expectation, conventional_expectations, load_expectations
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.trajectory import load_trajectory
 from rubric_tools.loading.yaml_source import load_yaml
@@ -26,6 +30,8 @@ from rubric_tools.scoring.text import split_citation
 
 #: Trajectory stems that name a matter's reference (correct) work.
 REFERENCE_STEMS = ("good", "reference")
+#: A trajectory declared to score at least this, without a critical failure, is correct work too.
+GOOD_SCORE = 0.7
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=[\"“(§A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*|[-*+]\s+|\d+[.)]\s+|>\s*)")
 
@@ -121,33 +127,66 @@ def _issue_for(action: Mapping[str, Any], source: MatterSource, labels: dict[str
     return issue.id if issue else None
 
 
+def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, str, str, int]]:
+    """(surface, issue id, text, line) of every text a trajectory submits to a gate list."""
+    trajectory = load_trajectory(path)
+    labels: dict[str, str] = {}
+    for action, line in zip(trajectory.actions, trajectory.line_numbers, strict=True):
+        kind = action.get("type")
+        if kind in ("submit_issue", "revise_issue"):
+            citations = action.get("citations")
+            for citation in citations if isinstance(citations, list) else []:
+                issue = source.matter.rubric.anchors.get(str(citation).strip())
+                if issue is not None:
+                    labels[str(action.get("issue_id"))] = issue.id
+                    text = " ".join(str(action.get(k, "")) for k in ("title", "analysis", "recommendation"))
+                    yield "issue", issue.id, text, line
+                    break
+        elif kind in ("propose_redline", "revise_redline", "send_markup"):
+            issue_id = _issue_for(action, source, labels)
+            field, surface = (
+                ("proposed_text", "settlement") if kind == "send_markup" else ("replacement_text", "redline")
+            )
+            if issue_id is not None and isinstance(action.get(field), str):
+                yield surface, issue_id, action[field], line
+
+
+def _is_reference(stem: str, expectation: Expectation | None) -> bool:
+    if stem in REFERENCE_STEMS or stem.startswith(tuple(f"{s}_" for s in REFERENCE_STEMS)):
+        return True
+    if expectation is None or expectation.min_normalized is None:
+        return False
+    return expectation.critical_failure is False and expectation.min_normalized >= GOOD_SCORE
+
+
+def _trips_a_gate(expectation: Expectation | None) -> bool:
+    return (
+        expectation is not None
+        and expectation.critical_failure is True
+        and (expectation.cause is None or expectation.cause.kind == "gate")
+    )
+
+
 def _trajectory_texts(source: MatterSource) -> Iterator[KnownText]:
-    for path in trajectory_files(source.root):
-        if path.stem not in REFERENCE_STEMS and not path.stem.startswith(tuple(f"{s}_" for s in REFERENCE_STEMS)):
+    """Reference trajectories' texts (correct work) and, from trajectories the expectations
+    say trip a gate, their texts on that gate's surface (candidates: the audit keeps the ones
+    that fire today as must-fire texts)."""
+    paths = trajectory_files(source.root)
+    expectations = load_expectations(source.root) or conventional_expectations([p.stem for p in paths])
+    for path in paths:
+        expectation = expectations.by_stem.get(path.stem)
+        reference, critical = _is_reference(path.stem, expectation), _trips_a_gate(expectation)
+        if not (reference or critical):
             continue
-        trajectory = load_trajectory(path)
-        labels: dict[str, str] = {}
-        for action, line in zip(trajectory.actions, trajectory.line_numbers, strict=True):
-            kind = action.get("type")
+        cause = expectation.cause if critical and expectation is not None else None
+        for surface, issue_id, text, line in _submitted_texts(path, source):
             where = f"{path.name}:{line}"
-            if kind in ("submit_issue", "revise_issue"):
-                citations = action.get("citations")
-                for citation in citations if isinstance(citations, list) else []:
-                    issue = source.matter.rubric.anchors.get(str(citation).strip())
-                    if issue is not None:
-                        labels[str(action.get("issue_id"))] = issue.id
-                        text = " ".join(str(action.get(k, "")) for k in ("title", "analysis", "recommendation"))
-                        yield KnownText(text, where, "reference-trajectory", "issue", issue.id, file=path, line=line)
-                        break
-            elif kind in ("propose_redline", "revise_redline", "send_markup"):
-                issue_id = _issue_for(action, source, labels)
-                field, surface = (
-                    ("proposed_text", "settlement") if kind == "send_markup" else ("replacement_text", "redline")
-                )
-                if issue_id is not None and isinstance(action.get(field), str):
-                    yield KnownText(
-                        action[field], where, "reference-trajectory", surface, issue_id, file=path, line=line
-                    )
+            if reference:
+                yield KnownText(text, where, "reference-trajectory", surface, issue_id, file=path, line=line)
+            elif (cause is None or cause.surface in (None, surface)) and (
+                cause is None or cause.criterion in (None, issue_id)
+            ):
+                yield KnownText(text, where, "critical-trajectory", surface, issue_id, True, path, line)
 
 
 def known_texts(source: MatterSource) -> list[KnownText]:

@@ -122,7 +122,10 @@ class _ListAudit:
         self.thesaurus = thesaurus
         self.known = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
         self.fire_texts = {entry.entry_index: fire_texts(entry.gate) for entry in gate_list.entries}
-        probes = [k.text for k in self.known if k.expect_fire]
+        # A trajectory that trips a gate submits other texts too: only those that fire today count.
+        probes = [
+            k.text for k in self.known if k.expect_fire and (k.kind == "probe" or list_fires(gate_list.gates, k.text))
+        ]
         witnesses = [t.text for texts in self.fire_texts.values() for t in texts if not t.bare_only]
         silent = [k.text for k in self.known if not k.expect_fire]
         framed = [

@@ -122,3 +122,21 @@ def test_audit_codes_are_explained(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "gate-fires-on-correct-work" in out
     code, out, _ = _run(capsys, "explain", "gate-never-fires")
     assert code == 0 and "U001" in out
+
+
+def test_a_broken_matter_is_reported_and_the_others_still_audited(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    make_matter(
+        tmp_path / "all" / "good",
+        DEFECTIVE_GATES,
+        guide=NEGATED_GUIDE,
+        files={"probes.yaml": "probes: [unclosed\n", "trajectories/good.jsonl": "{not json\n"},
+    )
+    broken = make_matter(tmp_path / "all" / "broken")
+    (broken / "rubric.yaml").write_text("issues: [\n", encoding="utf-8")
+    code, out, _ = _run(capsys, "audit", "--format", "json", str(tmp_path / "all"))
+    document = json.loads(out)
+    by_id = {m["path"].rsplit("/", 1)[-1]: m for m in document["matters"]}
+    assert code == 2 and by_id["broken"]["problems"] and not by_id["broken"]["findings"]
+    assert any(f["code"] == "U002" for f in by_id["good"]["findings"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,17 @@ def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
     settings = AuditSettings(thesaurus={"uptime": ("availability",)})
     [finding] = codes(audit(root, settings), "U004")
     assert finding.extra["evidence"][0]["sentence"].startswith("availability commitments")  # type: ignore[index]
+
+
+def test_a_backtracking_gate_is_left_to_lint_and_the_audit_stays_fast(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - '(\\w+\\s?)*unenforceable!'\n"
+        "      - 'uptime commitments are unenforceable'\n"
+    )
+    long_guide = "Never agree that uptime commitments are unenforceable " + "and so on " * 40 + "today."
+    root = make_matter(tmp_path / "m", gates, guide=long_guide)
+    started = time.perf_counter()
+    found = audit(root)
+    assert time.perf_counter() - started < 5
+    assert all(d.extra["subject"]["entry"] == 1 for d in found if "entry" in d.extra["subject"])  # type: ignore[index,operator]
+    assert codes(found, "U004") == []  # the list as scored holds an entry the audit did not run

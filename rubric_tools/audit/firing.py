@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit.witness import raw_candidates, witnesses
-from rubric_tools.lint.regex_shape import unnormalized_requirement
+from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
 from rubric_tools.scoring.text import normalize
 
@@ -18,24 +18,29 @@ from rubric_tools.scoring.text import normalize
 CONTEXT = "in our view {t} on these terms."
 
 
+#: Per-search time limit in the audit: its texts are short, so a search this slow means a
+#: backtracking pattern (lint rule G012), which is left out rather than waited on.
+AUDIT_SEARCH_TIMEOUT = 0.1
+
+
 def fires(gate: Gate, text: str) -> bool:
     """Whether `gate` fires on `text` as the scorer scores it (normalized first)."""
     try:
-        return gate.fires(normalize(text))
+        return gate.fires(normalize(text), AUDIT_SEARCH_TIMEOUT)
     except (GateError, GateTimeout):
         return False
 
 
 def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
     """The patterns of a gate list that fire on `text`, in list order."""
-    return run_gates(tuple(gates), normalize(text)).fired
+    return run_gates(tuple(gates), normalize(text), AUDIT_SEARCH_TIMEOUT).fired
 
 
 def matched_sentence(gate: Gate, text: str) -> str:
     """The normalized sentence around the first match of the gate's pattern in `text`."""
     normalized = normalize(text)
     try:
-        match = compile_pattern(gate.pattern).search(normalized, timeout=1.0)
+        match = compile_pattern(gate.pattern).search(normalized, timeout=AUDIT_SEARCH_TIMEOUT)
     except (GateError, TimeoutError):
         match = None
     if match is None:
@@ -45,11 +50,14 @@ def matched_sentence(gate: Gate, text: str) -> str:
 
 
 def runnable(gate: Gate) -> bool:
-    """Whether every regex of the gate compiles (G003 reports the others)."""
+    """Whether every regex of the gate compiles (G003 reports the others) and none risks
+    catastrophic backtracking (G012 reports those; running them would only time out)."""
     try:
         for text in (gate.pattern, gate.require_context, gate.exclude_context):
             if text:
                 compile_pattern(text)
+                if backtracking_risk(text) is not None:
+                    return False
     except GateError:
         return False
     return True

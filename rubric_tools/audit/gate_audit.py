@@ -62,6 +62,9 @@ class GateList:
     issue_id: str
     surface: str
     entries: list[GateEntry]
+    #: An entry was left out (it does not compile, or it backtracks): the list as scored may
+    #: catch what the audited entries miss, so dodges are not reported on it.
+    partial: bool = False
 
     @property
     def gates(self) -> tuple[Gate, ...]:
@@ -75,13 +78,15 @@ def gate_lists(rubric_data: Any) -> Iterator[GateList]:
         if not isinstance(issue, Mapping):
             continue
         for surface, list_name in GATE_SURFACES.items():
-            entries = []
+            entries, partial = [], False
             for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
                 gate = build.gate(raw)
                 if gate is not None and runnable(gate):
                     entries.append(GateEntry(issue_index, str(issue.get("id")), surface, entry_index, gate))
+                else:
+                    partial = True
             if entries:
-                yield GateList(issue_index, str(issue.get("id")), surface, entries)
+                yield GateList(issue_index, str(issue.get("id")), surface, entries, partial)
 
 
 def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
@@ -144,7 +149,8 @@ class _ListAudit:
             yield from self._correct_work(index, entry)
             if usable:
                 yield from self._frames(index, entry, usable)
-                yield from self._dodges(index, entry, usable)
+                if not self.gate_list.partial:
+                    yield from self._dodges(index, entry, usable)
 
     def _finding(self, code: str, entry: GateEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
         rubric = self.source.files[RUBRIC_FILE]

@@ -18,7 +18,10 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
 from rubric_tools.lint.regex_shape import Item, parse
-from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateError, compile_pattern
+from rubric_tools.scoring.gates import GateError, compile_pattern
+
+#: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
+MATCH_TIMEOUT = 0.1
 
 #: At most this many witnesses per regex, and this many characters each.
 MAX_WITNESSES = 8
@@ -203,7 +206,7 @@ def _widest_branch(items: Sequence[Item]) -> int:
 
 def _matches(pattern: str, text: str) -> bool:
     try:
-        return compile_pattern(pattern).search(text, timeout=DEFAULT_SEARCH_TIMEOUT) is not None
+        return compile_pattern(pattern).search(text, timeout=MATCH_TIMEOUT) is not None
     except (GateError, TimeoutError):
         return False
 

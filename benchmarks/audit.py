@@ -52,8 +52,8 @@ def main() -> int:
         return 2
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"
-    from rubric_tools.audit.runner import audit_matter
     from rubric_tools.audit.settings import AuditSettings
+    from rubric_tools.commands.audit import audit_matter
 
     roots = sorted(p.parent for p in matters.glob("*/matter.yaml"))
     print(f"{len(roots)} matters, {os.cpu_count()} CPUs")

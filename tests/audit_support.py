@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rubric_tools.audit.runner import audit_source
 from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import load_matter_source
 
@@ -56,7 +57,7 @@ def make_matter(
 def audit(root: Path, settings: AuditSettings | None = None) -> list[Diagnostic]:
     source = load_matter_source(root)
     assert source.ok, [d.message for d in source.diagnostics]
-    return audit_source(source, settings or AuditSettings())
+    return audit_source(source, settings or AuditSettings(), audit_inputs(root))
 
 
 def codes(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.firing import never_fires_reason
 from rubric_tools.audit.settings import AuditSettings
-from rubric_tools.audit.witness import witnesses
+from rubric_tools.lint.gate_firing import never_fires_reason
+from rubric_tools.lint.witness import witnesses
 from rubric_tools.scoring.gates import Gate
 from tests.audit_support import audit, codes, make_matter
 

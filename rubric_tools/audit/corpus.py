@@ -15,23 +15,38 @@ Must fire: the must-fire probes, and the texts of trajectories that the expectat
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.checking.discovery import probe_files, trajectory_files
-from rubric_tools.checking.expectations import Expectation, conventional_expectations, load_expectations
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.trajectory import load_trajectory
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import split_citation
 
-#: Trajectory stems that name a matter's reference (correct) work.
-REFERENCE_STEMS = ("good", "reference")
-#: A trajectory declared to score at least this, without a critical failure, is correct work too.
-GOOD_SCORE = 0.7
+
+@dataclass(frozen=True)
+class TrajectoryRole:
+    """A trajectory of the matter and what its expectations say it is."""
+
+    path: Path
+    reference: bool = False  # correct work: nothing it submits may trip a gate
+    trips_gate: bool = False  # expected to fail critically through a gate
+    surface: str | None = None  # the gate's surface and issue, when the expectation names them
+    criterion: str | None = None
+
+
+@dataclass(frozen=True)
+class AuditInputs:
+    """The matter's files outside the matter folder's own YAML: found by the caller
+    (`rubric_tools.checking.audit_inputs`), which knows the repository layouts."""
+
+    probe_files: tuple[Path, ...] = ()
+    trajectories: tuple[TrajectoryRole, ...] = field(default_factory=tuple)
+
+
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=[\"“(§A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*|[-*+]\s+|\d+[.)]\s+|>\s*)")
 
@@ -91,8 +106,8 @@ def _answer_texts(source: MatterSource) -> Iterator[KnownText]:
                 yield KnownText(sentence, f"{label} {key}", "hidden-answer", "issue")
 
 
-def _probe_texts(source: MatterSource) -> Iterator[KnownText]:
-    for path in probe_files(source.root):
+def _probe_texts(paths: Sequence[Path]) -> Iterator[KnownText]:
+    for path in paths:
         if not path.is_file():
             continue
         yaml = load_yaml(path)
@@ -151,44 +166,24 @@ def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, st
                 yield surface, issue_id, action[field], line
 
 
-def _is_reference(stem: str, expectation: Expectation | None) -> bool:
-    if stem in REFERENCE_STEMS or stem.startswith(tuple(f"{s}_" for s in REFERENCE_STEMS)):
-        return True
-    if expectation is None or expectation.min_normalized is None:
-        return False
-    return expectation.critical_failure is False and expectation.min_normalized >= GOOD_SCORE
-
-
-def _trips_a_gate(expectation: Expectation | None) -> bool:
-    return (
-        expectation is not None
-        and expectation.critical_failure is True
-        and (expectation.cause is None or expectation.cause.kind == "gate")
-    )
-
-
-def _trajectory_texts(source: MatterSource) -> Iterator[KnownText]:
+def _trajectory_texts(source: MatterSource, trajectories: Sequence[TrajectoryRole]) -> Iterator[KnownText]:
     """Reference trajectories' texts (correct work) and, from trajectories the expectations
     say trip a gate, their texts on that gate's surface (candidates: the audit keeps the ones
     that fire today as must-fire texts)."""
-    paths = trajectory_files(source.root)
-    expectations = load_expectations(source.root) or conventional_expectations([p.stem for p in paths])
-    for path in paths:
-        expectation = expectations.by_stem.get(path.stem)
-        reference, critical = _is_reference(path.stem, expectation), _trips_a_gate(expectation)
-        if not (reference or critical):
-            continue
-        cause = expectation.cause if critical and expectation is not None else None
-        for surface, issue_id, text, line in _submitted_texts(path, source):
-            where = f"{path.name}:{line}"
-            if reference:
-                yield KnownText(text, where, "reference-trajectory", surface, issue_id, file=path, line=line)
-            elif (cause is None or cause.surface in (None, surface)) and (
-                cause is None or cause.criterion in (None, issue_id)
-            ):
-                yield KnownText(text, where, "critical-trajectory", surface, issue_id, True, path, line)
+    for role in trajectories:
+        for surface, issue_id, text, line in _submitted_texts(role.path, source):
+            where = f"{role.path.name}:{line}"
+            if role.reference:
+                yield KnownText(text, where, "reference-trajectory", surface, issue_id, file=role.path, line=line)
+            elif role.trips_gate and role.surface in (None, surface) and role.criterion in (None, issue_id):
+                yield KnownText(text, where, "critical-trajectory", surface, issue_id, True, role.path, line)
 
 
-def known_texts(source: MatterSource) -> list[KnownText]:
+def known_texts(source: MatterSource, inputs: AuditInputs) -> list[KnownText]:
     """Every text of known verdict the matter itself provides."""
-    return [*_document_texts(source), *_answer_texts(source), *_probe_texts(source), *_trajectory_texts(source)]
+    return [
+        *_document_texts(source),
+        *_answer_texts(source),
+        *_probe_texts(inputs.probe_files),
+        *_trajectory_texts(source, inputs.trajectories),
+    ]

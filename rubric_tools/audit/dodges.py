@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit.witness import dotted_window_witness
+from rubric_tools.lint.witness import dotted_window_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.

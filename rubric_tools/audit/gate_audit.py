@@ -6,87 +6,28 @@ entry's YAML node, with its evidence and a verified guard proposal where one exi
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.findings import AuditFinding, Evidence
-from rubric_tools.audit.firing import (
-    FireText,
-    fire_texts,
-    fires,
-    list_fires,
-    matched_sentence,
-    never_fires_reason,
-    runnable,
-)
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
-from rubric_tools.loading import build
+from rubric_tools.lint.gate_firing import (
+    AuditedEntry,
+    FireText,
+    GateList,
+    fire_texts,
+    fires,
+    gate_lists,
+    list_fires,
+    matched_sentence,
+    never_fires_message,
+    never_fires_reason,
+)
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
-from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.gates import Gate
-from rubric_tools.scoring.model import GATE_SURFACES
 
 #: Witnesses per entry that are framed and rewritten (the typical one first).
 FRAMED_WITNESSES = 2
-
-
-@dataclass(frozen=True)
-class GateEntry:
-    issue_index: int
-    issue_id: str
-    surface: str
-    entry_index: int
-    gate: Gate
-
-    @property
-    def path(self) -> InstancePath:
-        return ("issues", self.issue_index, GATE_SURFACES[self.surface], self.entry_index)
-
-    def subject(self) -> dict[str, Any]:
-        return {
-            "issue": self.issue_id,
-            "surface": self.surface,
-            "entry": self.entry_index,
-            "pattern": self.gate.pattern,
-        }
-
-
-@dataclass
-class GateList:
-    """One gate list of one issue: its runnable entries, positions kept."""
-
-    issue_index: int
-    issue_id: str
-    surface: str
-    entries: list[GateEntry]
-    #: An entry was left out (it does not compile, or it backtracks): the list as scored may
-    #: catch what the audited entries miss, so dodges are not reported on it.
-    partial: bool = False
-
-    @property
-    def gates(self) -> tuple[Gate, ...]:
-        return tuple(entry.gate for entry in self.entries)
-
-
-def gate_lists(rubric_data: Any) -> Iterator[GateList]:
-    """Every non-empty gate list of the rubric, each entry with its position."""
-    issues = build.as_mapping(rubric_data).get("issues")
-    for issue_index, issue in enumerate(build.as_list(issues)):
-        if not isinstance(issue, Mapping):
-            continue
-        for surface, list_name in GATE_SURFACES.items():
-            entries, partial = [], False
-            for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
-                gate = build.gate(raw)
-                if gate is not None and runnable(gate):
-                    entries.append(GateEntry(issue_index, str(issue.get("id")), surface, entry_index, gate))
-                else:
-                    partial = True
-            if entries:
-                yield GateList(issue_index, str(issue.get("id")), surface, entries, partial)
 
 
 def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
@@ -106,7 +47,7 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
             ]
             yield AuditFinding(
                 "U001",
-                f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never fire: {message}",
+                never_fires_message(entry, message),
                 rubric.path,
                 rubric.span(entry.path),
                 evidence,
@@ -152,11 +93,11 @@ class _ListAudit:
                 if not self.gate_list.partial:
                     yield from self._dodges(index, entry, usable)
 
-    def _finding(self, code: str, entry: GateEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
+    def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
         rubric = self.source.files[RUBRIC_FILE]
         return AuditFinding(code, message, rubric.path, rubric.span(entry.path), evidence, subject=entry.subject())
 
-    def _correct_work(self, index: int, entry: GateEntry) -> Iterator[AuditFinding]:
+    def _correct_work(self, index: int, entry: AuditedEntry) -> Iterator[AuditFinding]:
         hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text)]
         if not hits:
             return
@@ -179,7 +120,7 @@ class _ListAudit:
         finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
         yield finding
 
-    def _frames(self, index: int, entry: GateEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
+    def _frames(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
         hits = [
             (frame, frame.wrap(t.text))
             for t in usable[:FRAMED_WITNESSES]
@@ -202,7 +143,7 @@ class _ListAudit:
         finding.proposal = propose_for_false_positive(self.texts, index, [text for _, text in hits])
         yield finding
 
-    def _dodges(self, index: int, entry: GateEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
+    def _dodges(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
         dodged: list[tuple[str, str, str]] = []
         seen_kinds: set[str] = set()
         for fire_text in usable[:FRAMED_WITNESSES]:

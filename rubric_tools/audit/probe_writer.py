@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.checking.discovery import probe_files
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.yaml_source import load_yaml
 
@@ -88,10 +87,10 @@ def _item_indent(text: str, bare: bool) -> str | None:
     return item.group("indent") if item else "  "
 
 
-def write_probes(root: Path, diagnostics: Sequence[Diagnostic]) -> ProbeWrite:
-    """Append the gate findings' evidence to the matter's probe file (created when absent)."""
-    existing_files = [p for p in probe_files(root) if p.is_file()]
-    path = existing_files[0] if existing_files else root / DEFAULT_PROBE_FILE
+def write_probes(root: Path, diagnostics: Sequence[Diagnostic], probe_files: Sequence[Path] = ()) -> ProbeWrite:
+    """Append the gate findings' evidence to the matter's first probe file among `probe_files`
+    (those that exist), else to a new `probes.yaml` in the matter folder."""
+    path = probe_files[0] if probe_files else root / DEFAULT_PROBE_FILE
     original = path.read_bytes() if path.is_file() else b""
     text = original.decode("utf-8", errors="strict") if original else "probes:\n"
     source = load_yaml(path) if original else None

@@ -1,27 +1,22 @@
-"""Audit matters: every verdict on every gate and concept, as diagnostics.
+"""Audit a loaded matter: every verdict on every gate and concept, as diagnostics.
 
-    report = audit_matter(Path("matters/ai_saas_001"), AuditSettings())
-    [(d.code, d.message) for d in report.diagnostics]
+    diagnostics = audit_source(load_matter_source(root), AuditSettings(), audit_inputs(root))
 
-Matters are audited in a process pool when there are several (each matter is
-independent and the work is CPU-bound regex searching).
+`rubric_tools.commands.audit` audits matter folders (in a process pool) and renders them.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
-from rubric_tools.audit.corpus import known_texts
+from rubric_tools.audit.corpus import AuditInputs, known_texts
 from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
 from rubric_tools.audit.settings import AuditSettings
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.loading.matter import MatterSource
 
 
 @dataclass
@@ -50,34 +45,13 @@ class AuditReport:
         return 1 if any(d.severity is Severity.ERROR for d in self.diagnostics) else 0
 
 
-def audit_source(source: MatterSource, settings: AuditSettings) -> list[Diagnostic]:
-    """Every audit finding on a loaded matter, sorted by position."""
+def audit_source(source: MatterSource, settings: AuditSettings, inputs: AuditInputs | None = None) -> list[Diagnostic]:
+    """Every audit finding on a loaded matter, sorted by position. `inputs` names the probe
+    files and trajectories (`rubric_tools.checking.audit_inputs` finds them)."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
-    findings += gate_findings(source, known_texts(source), settings.thesaurus)
+    findings += gate_findings(source, known_texts(source, inputs or AuditInputs()), settings.thesaurus)
     findings += concept_findings(source)
     diagnostics = [
         f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore
     ]
     return sorted(diagnostics, key=Diagnostic.sort_key)
-
-
-def audit_matter(root: Path, settings: AuditSettings) -> MatterAudit:
-    source = load_matter_source(root)
-    audit = MatterAudit(source.root, source.matter_id)
-    audit.problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
-    if not audit.problems:
-        audit.diagnostics = audit_source(source, settings)
-    return audit
-
-
-def _audit_one(job: tuple[Path, AuditSettings]) -> MatterAudit:
-    return audit_matter(*job)
-
-
-def audit_roots(roots: Sequence[Path], settings: AuditSettings, jobs: int | None = None) -> list[MatterAudit]:
-    """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count)."""
-    workers = min(jobs or os.cpu_count() or 1, len(roots))
-    if workers <= 1:
-        return [audit_matter(root, settings) for root in roots]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_audit_one, [(root, settings) for root in roots]))

@@ -204,7 +204,7 @@ def _attack_rows(source: MatterSource) -> list[CheckRow]:
 
 
 def _audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
-    from rubric_tools.audit.check_rows import audit_rows  # `rubric audit`'s adapter
+    from rubric_tools.checking.audit_rows import audit_rows  # `rubric audit`'s adapter
 
     return audit_rows(source, config)
 

@@ -43,7 +43,7 @@ def audit_command(
 
     Exit 0 when no finding is an error, 1 when one is, 2 on usage or configuration errors.
     """
-    from rubric_tools.audit.command import AuditOptions, run_audit  # heavy: only when run
+    from rubric_tools.commands.audit import AuditOptions, run_audit  # heavy: only when run
 
     options = AuditOptions(paths or [], output_format.value, write_probes, config, jobs)
     raise typer.Exit(run_audit(options, sys.stdout, sys.stderr))

@@ -8,7 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import rubric_tools
+from rubric_tools._version import __version__
 from rubric_tools.audit.runner import AuditReport, MatterAudit
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.reporting.lint_common import display_path, printable
@@ -105,7 +105,7 @@ def finding_record(diagnostic: Diagnostic, cwd: Path | None = None) -> dict[str,
 def report_document(report: AuditReport, cwd: Path | None = None) -> dict[str, Any]:
     return {
         "version": JSON_VERSION,
-        "tool": {"name": "rubric-tools", "version": rubric_tools.__version__},
+        "tool": {"name": "rubric-tools", "version": __version__},
         "matters": [
             {
                 "matter_id": matter.matter_id,
@@ -180,7 +180,7 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         )
     base = (cwd or Path.cwd()).absolute().as_uri().rstrip("/") + "/"
     run = {
-        "tool": {"driver": {"name": "rubric-tools", "version": rubric_tools.__version__, "rules": descriptors}},
+        "tool": {"driver": {"name": "rubric-tools", "version": __version__, "rules": descriptors}},
         "originalUriBaseIds": {SRCROOT: {"uri": base}},
         "columnKind": "unicodeCodePoints",
         "invocations": [{"executionSuccessful": exit_code != 2, "exitCode": exit_code}],

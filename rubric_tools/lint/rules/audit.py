@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import RUBRIC_FILE
 
 
 @rule("U001", "gate-never-fires", Severity.ERROR)
@@ -48,15 +49,15 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    from rubric_tools.audit.gate_audit import never_fires_findings
+    from rubric_tools.lint.gate_firing import gate_lists, never_fires_message, never_fires_reason
 
-    for finding in never_fires_findings(ctx.source):
-        hint = (
-            "run `rubric audit` for the texts tried"
-            if not finding.evidence
-            else (f"tried: {', '.join(repr(e.sentence) for e in finding.evidence[:2])}")
-        )
-        yield Finding(finding.message, finding.file, finding.span, hint)
+    for gate_list in gate_lists(ctx.rubric_data):
+        for entry in gate_list.entries:
+            reason = never_fires_reason(entry.gate)
+            if reason is not None:
+                message, tried = reason
+                hint = f"tried: {', '.join(map(repr, tried[:2]))}" if tried else None
+                yield ctx.at(RUBRIC_FILE, entry.path, never_fires_message(entry, message), hint=hint)
 
 
 @rule("U005", "concept-never-earnable", Severity.ERROR)
@@ -82,7 +83,10 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
     required_concepts: ["list price", "indemnif"]
     ```
     """
-    from rubric_tools.audit.concepts import never_earnable_findings
+    from rubric_tools.lint.concept_nodes import concept_nodes, never_earnable, never_earnable_message
 
-    for finding in never_earnable_findings(ctx.source):
-        yield Finding(finding.message, finding.file, finding.span, "write the words an answer would contain")
+    for node in concept_nodes(ctx.source):
+        reason = never_earnable(node)
+        if reason is not None:
+            message = never_earnable_message(node, reason)
+            yield ctx.at(node.file_name, node.path, message, hint="write the words an answer would contain")

@@ -1,17 +1,22 @@
 """Running gates on texts, always through the scorer's own matcher (`Gate.fires`,
-`run_gates`) on text normalized by the scorer's `normalize`; and the must-fire
-witness texts of one gate entry, with the reason when there are none.
+`run_gates`) on text normalized by the scorer's `normalize`; the must-fire witness
+texts of one gate entry, with the reason when there are none; and the rubric's gate
+lists with positions. Shared by lint rule U001 and `rubric audit`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from rubric_tools.audit.witness import raw_candidates, witnesses
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
+from rubric_tools.lint.witness import raw_candidates, witnesses
+from rubric_tools.loading import build
+from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
+from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize
 
 #: Neutral surroundings: a gate that fires only on the bare phrase fires on no real text.
@@ -153,3 +158,69 @@ def _guard_reason(gate: Gate, texts: list[str]) -> str:
     if gate.require_context:
         return "no sentence holding a match can also satisfy `require_context`"
     return "no match survives the gate's guards"
+
+
+# ------------------------------------------------------------------ gate lists
+
+
+@dataclass(frozen=True)
+class AuditedEntry:
+    """One runnable entry of a gate list, with where it sits in rubric.yaml."""
+
+    issue_index: int
+    issue_id: str
+    surface: str
+    entry_index: int
+    gate: Gate
+
+    @property
+    def path(self) -> InstancePath:
+        return ("issues", self.issue_index, GATE_SURFACES[self.surface], self.entry_index)
+
+    def subject(self) -> dict[str, Any]:
+        return {
+            "issue": self.issue_id,
+            "surface": self.surface,
+            "entry": self.entry_index,
+            "pattern": self.gate.pattern,
+        }
+
+
+@dataclass
+class GateList:
+    """One gate list of one issue: its runnable entries, positions kept."""
+
+    issue_index: int
+    issue_id: str
+    surface: str
+    entries: list[AuditedEntry]
+    #: An entry was left out (it does not compile, or it backtracks): the list as scored may
+    #: catch what the audited entries miss, so dodges are not reported on it.
+    partial: bool = False
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(entry.gate for entry in self.entries)
+
+
+def gate_lists(rubric_data: Any) -> Iterator[GateList]:
+    """Every non-empty gate list of the rubric, each entry with its position."""
+    issues = build.as_mapping(rubric_data).get("issues")
+    for issue_index, issue in enumerate(build.as_list(issues)):
+        if not isinstance(issue, Mapping):
+            continue
+        for surface, list_name in GATE_SURFACES.items():
+            entries, partial = [], False
+            for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
+                gate = build.gate(raw)
+                if gate is not None and runnable(gate):
+                    entries.append(AuditedEntry(issue_index, str(issue.get("id")), surface, entry_index, gate))
+                else:
+                    partial = True
+            if entries:
+                yield GateList(issue_index, str(issue.get("id")), surface, entries, partial)
+
+
+def never_fires_message(entry: AuditedEntry, reason: str) -> str:
+    """U001's message, for the lint rule and `rubric audit` alike."""
+    return f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never fire: {reason}"

@@ -128,11 +128,21 @@ def readable_text(source: MatterSource) -> str:
 _FUNCTION_WORDS = frozenset("a an and any each in no not of on or shall may must will the to with".split())
 
 
+#: A phrase opening with these is a drafting formula ("shall not exceed"), not the author's wording.
+_FORMULA_OPENERS = frozenset("shall will may must not does do is are".split())
+
+
 def _guessed_wording(concept: str) -> bool:
     """Whether a concept missing from the materials is a phrase the agent must guess: several
-    words, not only function words, and no citation ("§3.4" follows the citation format)."""
+    words, not a drafting formula, not only function words, and no citation ("§3.4" follows
+    the citation format)."""
     words = concept.split()
-    return len(words) >= 2 and "§" not in concept and not set(words) <= _FUNCTION_WORDS
+    return (
+        len(words) >= 2
+        and "§" not in concept
+        and words[0] not in _FORMULA_OPENERS
+        and not set(words) <= _FUNCTION_WORDS
+    )
 
 
 def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
@@ -140,13 +150,7 @@ def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
     grouped: dict[str, list[ConceptNode]] = {}
     for node in concept_nodes(source):
         if node.surface is not None or node.field.startswith("final"):
-            # A citation concept ("§3.4") is written from the citation format, not guessed.
-            if (
-                node.normalized
-                and "§" not in node.normalized
-                and node.normalized not in readable
-                and never_earnable(node) is None
-            ):
+            if _guessed_wording(node.normalized) and node.normalized not in readable and never_earnable(node) is None:
                 grouped.setdefault(node.field, []).append(node)
     for field, nodes in grouped.items():
         names = ", ".join(repr(n.text) for n in nodes)

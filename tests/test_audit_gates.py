@@ -244,3 +244,20 @@ def test_a_backtracking_gate_is_left_to_lint_and_the_audit_stays_fast(tmp_path: 
     assert time.perf_counter() - started < 5
     assert all(d.extra["subject"]["entry"] == 1 for d in found if "entry" in d.extra["subject"])  # type: ignore[index,operator]
     assert codes(found, "U004") == []  # the list as scored holds an entry the audit did not run
+
+
+def test_accept_concepts_and_concept_combinations_are_correct_work(tmp_path: Path) -> None:
+    counterparty = (
+        "positions:\n  uptime_credit:\n    resist_rounds: 0\n    accept_concepts:\n"
+        '      - ["ten percent credit"]\n    counters:\n      - message: Smaller.\n'
+        "        text: Host will provide a five percent service credit.\n    reject_message: Final.\n"
+    )
+    gates = "    settlement_critical_failure_patterns:\n      - 'ten percent credit'\n      - 'service credit, 99'\n"
+    concepts = (
+        '    required_concepts: ["service credit", "99.9"]\n    redline_concepts: ["service credit"]\n'
+        '    settlement_concepts: ["service credit", "99.9"]\n'
+    )
+    root = make_matter(tmp_path / "m", gates, concepts=concepts, files={"counterparty.yaml": counterparty})
+    found = {d.extra["subject"]["entry"]: d for d in codes(audit(root), "U002")}  # type: ignore[index]
+    assert found[0].extra["evidence"][0]["source"] == "uptime_credit accept_concepts variant 1"  # type: ignore[index]
+    assert found[1].extra["evidence"][0]["source"] == "uptime_credit settlement_concepts"  # type: ignore[index]

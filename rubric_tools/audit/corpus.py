@@ -106,6 +106,25 @@ def _answer_texts(source: MatterSource) -> Iterator[KnownText]:
                 yield KnownText(sentence, f"{label} {key}", "hidden-answer", "issue")
 
 
+def _concept_texts(source: MatterSource) -> Iterator[KnownText]:
+    """The text that earns every concept of a surface at once: the solver's wording. A single
+    concept firing its own surface's gate is lint rule G010's finding; the audit adds the
+    combinations (a gate spanning two concepts) and the counterparty's accept variants,
+    which close the negotiation and so are settlement text."""
+    for issue in source.matter.rubric.issues:
+        lists = [
+            ("issue", "required_concepts", issue.required_concepts),
+            ("redline", "redline_concepts", issue.redline_concepts),
+            ("settlement", "settlement_concepts", issue.settlement_concepts),
+        ]
+        position = source.matter.positions.get(issue.id)
+        for number, variant in enumerate(position.accept_concepts if position else (), start=1):
+            lists.append(("settlement", f"accept_concepts variant {number}", variant))
+        for surface, field_name, concepts in lists:
+            if len(concepts) >= 2 or field_name.startswith("accept"):
+                yield KnownText(", ".join(concepts), f"{issue.id} {field_name}", "concepts", surface, issue.id)
+
+
 def _probe_texts(paths: Sequence[Path]) -> Iterator[KnownText]:
     for path in paths:
         if not path.is_file():
@@ -184,6 +203,7 @@ def known_texts(source: MatterSource, inputs: AuditInputs) -> list[KnownText]:
     return [
         *_document_texts(source),
         *_answer_texts(source),
+        *_concept_texts(source),
         *_probe_texts(inputs.probe_files),
         *_trajectory_texts(source, inputs.trajectories),
     ]

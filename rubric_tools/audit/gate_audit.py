@@ -97,8 +97,16 @@ class _ListAudit:
         rubric = self.source.files[RUBRIC_FILE]
         return AuditFinding(code, message, rubric.path, rubric.span(entry.path), evidence, subject=entry.subject())
 
+    @staticmethod
+    def _g010(entry: AuditedEntry, known: KnownText) -> bool:
+        """Whether lint rule G010 already reports this: one rewarded concept of the entry's own
+        surface fires it alone."""
+        if known.kind != "concepts" or "accept_concepts" in known.source:
+            return False
+        return any(fires(entry.gate, concept) for concept in known.text.split(", "))
+
     def _correct_work(self, index: int, entry: AuditedEntry) -> Iterator[AuditFinding]:
-        hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text)]
+        hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text) and not self._g010(entry, k)]
         if not hits:
             return
         fired = "fired"

@@ -261,3 +261,10 @@ def test_accept_concepts_and_concept_combinations_are_correct_work(tmp_path: Pat
     found = {d.extra["subject"]["entry"]: d for d in codes(audit(root), "U002")}  # type: ignore[index]
     assert found[0].extra["evidence"][0]["source"] == "uptime_credit accept_concepts variant 1"  # type: ignore[index]
     assert found[1].extra["evidence"][0]["source"] == "uptime_credit settlement_concepts"  # type: ignore[index]
+
+
+def test_witness_generation_is_bounded_for_nested_repeats() -> None:
+    started = time.perf_counter()
+    assert witnesses("(?:(?:ab{1000}){1000}){1000}") == []
+    assert witnesses("x{100000000}") == []
+    assert time.perf_counter() - started < 2

@@ -119,6 +119,8 @@ class _Builder:
         return choices[0]
 
     def repeat(self, low: int, high: int, body: Sequence[Item]) -> str | None:
+        if low > MAX_WITNESS_LENGTH:
+            return None  # every match is longer than any witness we build: bounded memory
         filler = self._filler(low, high, body)
         if filler is not None:
             return filler
@@ -128,10 +130,13 @@ class _Builder:
             count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
         else:
             count = low  # optional parts left out: the plainest statement of the sin
-        parts = [self.sequence(body) for _ in range(count)]
-        if any(part is None for part in parts):
+        if count == 0:
+            return ""
+        part = self.sequence(body)
+        if part is None or len(part) * count > MAX_WITNESS_LENGTH:
             return None
-        return "".join(part for part in parts if part is not None)
+        # Back-references inside the body see the last iteration's groups, as in a match.
+        return part + "".join(self.sequence(body) or "" for _ in range(count - 1))
 
     def _filler(self, low: int, high: int, body: Sequence[Item]) -> str | None:
         window = _window_class(body)

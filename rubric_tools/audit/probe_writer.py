@@ -23,6 +23,8 @@ from rubric_tools.loading.yaml_source import load_yaml
 #: Verdict → what the probe must expect: correct work stays silent, a dodge must fire.
 EXPECT_FIRE = {"U002": False, "U003": False, "U004": True}
 DEFAULT_PROBE_FILE = "probes.yaml"
+#: Plain scalars YAML would not read as strings.
+_YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,12 @@ def _render(probes: list[dict[str, Any]], indent: str) -> str:
         lines.append(f"{indent}- surface: {probe['surface']}")
         for key in ("criterion", "text", "expect_fire", "review"):
             value = probe[key]
-            shown = "true" if value is True else "false" if value is False else json.dumps(value, ensure_ascii=False)
+            if isinstance(value, bool):
+                shown = "true" if value else "false"
+            elif key == "criterion" and re.fullmatch(r"[A-Za-z][\w-]*", value) and value.lower() not in _YAML_WORDS:
+                shown = value  # a plain issue id, written as the author writes it
+            else:
+                shown = json.dumps(value, ensure_ascii=False)  # JSON strings are valid YAML
             lines.append(f"{indent}  {key}: {shown}")
     return "\n".join(lines) + "\n"
 

@@ -268,3 +268,11 @@ def test_witness_generation_is_bounded_for_nested_repeats() -> None:
     assert witnesses("(?:(?:ab{1000}){1000}){1000}") == []
     assert witnesses("x{100000000}") == []
     assert time.perf_counter() - started < 2
+
+
+def test_a_position_document_sentence_the_issue_does_not_cite_is_a_warning(tmp_path: Path) -> None:
+    guide = "Pair the target with a credit.\n\n## 5 Positions\n\n" + NEGATED_GUIDE
+    root = make_matter(tmp_path / "m", DEFECTIVE, guide=guide)
+    [finding] = codes(audit(root), "U002")
+    assert finding.severity.value == "warning" and "does not cite" in finding.message
+    assert finding.extra["evidence"][0]["source"] == "guide §5"  # type: ignore[index]

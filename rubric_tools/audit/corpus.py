@@ -63,6 +63,9 @@ class KnownText:
     expect_fire: bool = False
     file: Path | None = None
     line: int | None = None
+    #: A position document's sentence cited by another issue only: correct work, but an
+    #: agent writes it in this issue's text less surely (the finding is a warning).
+    other_issue: bool = False
 
     def concerns(self, issue_id: str, surface: str) -> bool:
         return self.surface == surface and self.issue_id in (None, issue_id)
@@ -94,6 +97,32 @@ def _document_texts(source: MatterSource) -> Iterator[KnownText]:
                 continue
             for sentence in sentences(section):
                 yield KnownText(sentence, citation.strip(), "document", "issue", issue.id)
+
+
+def _position_texts(source: MatterSource) -> Iterator[KnownText]:
+    """Every sentence of the position documents (the playbook, the client's instructions:
+    documents some issue requires citing that hold no issue's anchor), for the gates of the
+    issues that do not cite that section themselves."""
+    anchors = _anchors(source)
+    anchored = {parts[0] for parts in map(split_citation, anchors) if parts is not None}
+    cited: dict[tuple[str, str], set[str]] = {}
+    for issue in source.matter.rubric.issues:
+        for citation in issue.required_citations:
+            parts = split_citation(citation)
+            if parts is not None and citation.strip() not in anchors:
+                cited.setdefault(parts, set()).add(issue.id)
+    positions = {document for document, _ in cited} - anchored
+    issue_ids = [issue.id for issue in source.matter.rubric.issues]
+    for document_id in sorted(positions):
+        document = source.matter.documents.get(document_id)
+        for token, section in document.sections.items() if document else ():
+            citing = cited.get((document_id, token), set())
+            for sentence in sentences(section):
+                for issue_id in issue_ids:
+                    if issue_id not in citing:
+                        yield KnownText(
+                            sentence, f"{document_id} §{token}", "document", "issue", issue_id, other_issue=True
+                        )
 
 
 def _answer_texts(source: MatterSource) -> Iterator[KnownText]:
@@ -202,6 +231,7 @@ def known_texts(source: MatterSource, inputs: AuditInputs) -> list[KnownText]:
     """Every text of known verdict the matter itself provides."""
     return [
         *_document_texts(source),
+        *_position_texts(source),
         *_answer_texts(source),
         *_concept_texts(source),
         *_probe_texts(inputs.probe_files),

@@ -12,6 +12,7 @@ from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
+from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.gate_firing import (
     AuditedEntry,
     FireText,
@@ -125,6 +126,9 @@ class _ListAudit:
             f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
             evidence,
         )
+        if all(k.other_issue for k in hits):
+            finding.severity = Severity.WARNING
+            finding.message += " (a position document's sentence that this issue does not cite)"
         finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
         yield finding
 

@@ -56,6 +56,12 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
             )
 
 
+def _framed(texts: Sequence[FireText]) -> list[FireText]:
+    """The witnesses that are framed and rewritten: in context, and not the long ones (windows
+    filled with words read badly once framed or rewritten); the typical one first."""
+    return [t for t in texts if not t.bare_only and t.strategy != "long"][:FRAMED_WITNESSES]
+
+
 class _ListAudit:
     def __init__(
         self,
@@ -78,7 +84,7 @@ class _ListAudit:
         framed = [
             frame.wrap(t.text)
             for texts in self.fire_texts.values()
-            for t in texts[:FRAMED_WITNESSES]
+            for t in _framed(texts)
             for frame in FRAMES
             if frame.applies(t.text, gate_list.surface)
         ]
@@ -86,8 +92,7 @@ class _ListAudit:
 
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
-            # The long witnesses (windows filled with words) read badly once framed or rewritten.
-            usable = [t for t in self.fire_texts[entry.entry_index] if not t.bare_only and t.strategy != "long"]
+            usable = _framed(self.fire_texts[entry.entry_index])
             yield from self._correct_work(index, entry)
             if usable:
                 yield from self._frames(index, entry, usable)
@@ -135,7 +140,7 @@ class _ListAudit:
     def _frames(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
         hits = [
             (frame, frame.wrap(t.text))
-            for t in usable[:FRAMED_WITNESSES]
+            for t in usable
             for frame in FRAMES
             if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))
         ]
@@ -158,7 +163,7 @@ class _ListAudit:
     def _dodges(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
         dodged: list[tuple[str, str, str]] = []
         seen_kinds: set[str] = set()
-        for fire_text in usable[:FRAMED_WITNESSES]:
+        for fire_text in usable:
             for dodge in dodges(fire_text.text, entry.gate.pattern, self.thesaurus):
                 if dodge.kind not in seen_kinds and not list_fires(self.gate_list.gates, dodge.text):
                     seen_kinds.add(dodge.kind)

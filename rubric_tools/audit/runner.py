@@ -26,9 +26,6 @@ class MatterAudit:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)  # the matter did not load cleanly
 
-    def failing(self, settings: AuditSettings) -> list[Diagnostic]:
-        return [d for d in self.diagnostics if d.code in settings.fail_on]
-
 
 @dataclass
 class AuditReport:
@@ -39,7 +36,8 @@ class AuditReport:
     def diagnostics(self) -> list[Diagnostic]:
         return [d for matter in self.matters for d in matter.diagnostics]
 
-    def exit_code(self, settings: AuditSettings) -> int:
+    @property
+    def exit_code(self) -> int:
         if self.usage_errors or any(m.problems for m in self.matters):
             return 2
         return 1 if any(d.severity is Severity.ERROR for d in self.diagnostics) else 0

@@ -26,8 +26,6 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.loading.matter import load_matter_source
 
-FORMATS = ("text", "json", "sarif")
-
 
 @dataclass
 class AuditOptions:
@@ -92,7 +90,7 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     except Exception:  # never a traceback for the user; keep the cause for the bug report
         stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
         return EXIT_USAGE
-    exit_code = report.exit_code(settings)
+    exit_code = report.exit_code
     if options.output_format == "json":
         stdout.write(render_json(report))
     elif options.output_format == "sarif":

@@ -107,14 +107,14 @@ def test_probes_and_lint_rows(matter: Path) -> None:
 def test_a_file_stands_for_its_whole_matter(matter: Path) -> None:
     report = check_paths([matter / "documents" / "guide.md"])
     assert [m.matter_id for m in report.matters] == ["base_fixture"]
-    assert [row.kind for row in report.rows if row.kind != "attack"] == ["lint", "trajectory", "trajectory"]
+    assert [row.kind for row in report.rows if row.kind not in ("attack", "audit")] == ["lint", "trajectory", "trajectory"]
 
 
 def test_json_and_junit_outputs(matter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--output-format", "json", str(matter)]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["passed"] is True and document["matters"][0]["matter_id"] == "base_fixture"
-    assert {c["kind"] for c in document["matters"][0]["checks"]} == {"lint", "trajectory", "attack"}
+    assert {c["kind"] for c in document["matters"][0]["checks"]} == {"lint", "trajectory", "attack", "audit"}
     junit = tmp_path / "check.xml"
     write_jsonl(matter / "trajectories" / "bad_critical_nothing.jsonl", [READ, FINAL])
     assert main(["check", "--output-format", "junit", "--output", str(junit), str(matter)]) == 1

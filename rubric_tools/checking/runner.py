@@ -200,6 +200,15 @@ def _attack_rows(source: MatterSource) -> list[CheckRow]:
     return attack_rows(source)
 
 
+# ----------------------------------------------------------------- audit
+
+
+def _audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
+    from rubric_tools.checking.audit_rows import audit_rows  # `rubric audit`'s adapter
+
+    return audit_rows(source, config)
+
+
 # ----------------------------------------------------------------- driver
 
 
@@ -212,6 +221,7 @@ def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = Non
     if source.ok:
         check.rows += _probe_rows(source)
         check.rows += _attack_rows(source)
+        check.rows += _audit_rows(source, config)
     return check
 
 

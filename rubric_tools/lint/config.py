@@ -25,3 +25,5 @@ class LintConfig:
     source: Path | None = None  # the file the settings came from
     # `[tool.rubric.attack]`: settings of `rubric attack`, kept as written for that command.
     attack: dict[str, Any] = field(default_factory=dict)
+    # `[tool.rubric.audit]`: settings of `rubric audit`, kept as written for that command.
+    audit: dict[str, Any] = field(default_factory=dict)

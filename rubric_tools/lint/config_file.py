@@ -31,7 +31,7 @@ RUBRIC_TOML = "rubric.toml"
 PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
-KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack")
+KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit")
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
 KeyPath = tuple[str, ...]
@@ -246,6 +246,10 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
         if not isinstance(table["attack"], Mapping):
             raise settings.error("'attack' must be a table (it holds `rubric attack` settings)", ("attack",))
         config = replace(config, attack=dict(table["attack"]))
+    if "audit" in table:
+        if not isinstance(table["audit"], Mapping):
+            raise settings.error("'audit' must be a table (it holds `rubric audit` settings)", ("audit",))
+        config = replace(config, audit=dict(table["audit"]))
     return config
 
 

@@ -1,0 +1,134 @@
+"""Audit codes (`U`): the verdicts of `rubric audit`, declared in the catalogue.
+
+The two cheap verdicts, U001 (gate-never-fires) and U005 (concept-never-earnable), are
+lint rules (`rubric_tools.lint.rules.audit`) and are documented there; `code_info`
+finds either kind.
+"""
+
+from __future__ import annotations
+
+from rubric_tools.catalogue import CodeDoc, declare
+from rubric_tools.diagnostics import Severity
+
+CODES: dict[str, CodeDoc] = {}
+
+
+def _declare(code: str, name: str, severity: Severity, doc: str) -> None:
+    CODES[code] = declare(code, name, severity, "audit", doc)
+
+
+_declare(
+    "U002",
+    "gate-fires-on-correct-work",
+    Severity.ERROR,
+    """
+A gate fires on the matter's own correct work.
+
+The audit runs every gate, through the scorer's matcher, on texts the matter itself
+says are right: the sentences of the sections the issue requires citing (the
+client's or playbook's position), the hidden answers the agent relays, the
+must-not-fire probes, and the texts the reference trajectory submits. A gate that
+fires there caps correct work at `critical_failure_score_cap`.
+
+The evidence names the sentence, its source and the pattern that fired. When a
+structured guard (`negation_guard`, `negation_scope: before`, `exclude_context`)
+removes the finding without losing any must-fire text, the finding proposes it,
+marked verified.
+""",
+)
+_declare(
+    "U003",
+    "gate-fires-on-negated-frame",
+    Severity.WARNING,
+    """
+A gate fires when careful drafting states the sin only to negate or strike it.
+
+Each must-fire witness of the gate is wrapped the way correct work disclaims it:
+state-then-negate ("it is not the case that …"), a belt-and-braces prohibition
+("neither party shall agree that …"), a savings clause ("nothing in this section
+means that …"), a deletion or replacement recital ("the words "…" are deleted"), a
+rejection ("we do not accept that …"). The gate fires on the frames named in the
+evidence. Add the verified guard the finding proposes, or a probe for the frame.
+""",
+)
+_declare(
+    "U004",
+    "gate-dodged",
+    Severity.WARNING,
+    """
+A meaning-preserving rewrite of the sin walks past every gate of the list.
+
+The audit rewrites each gate's typical witness one way at a time — typographic
+apostrophe or quotes, hyphen to space or joined, an inserted adverb or adjective, an
+inflection, a dotted section reference inside a bounded window, a swapped idiom, a
+nominalization, a synonym from the legal thesaurus (`[tool.rubric.audit] thesaurus`
+extends it) — and no gate of the same list fires on the rewrite. The finding
+proposes a widened pattern and says whether it was verified (the rewrite now fires
+and no correct-work text does).
+""",
+)
+_declare(
+    "U006",
+    "concept-earned-by-unrelated-text",
+    Severity.WARNING,
+    """
+A concept is so short, or so common a fragment, that unrelated text earns it.
+
+Concepts are matched as substrings of the normalized text. A two-letter concept
+(`ai`, `ip`) is inside "again" and "relationship"; `train` is inside "constraint".
+The evidence names the common words that contain it. Use a longer phrase
+("ip indemnity", "model training").
+""",
+)
+_declare(
+    "U007",
+    "concept-earned-without-work",
+    Severity.WARNING,
+    """
+A redline concept is already in the clause under review.
+
+A redline earns `redline_points` × the share of `redline_concepts` found in the
+replacement text. A concept the anchored clause already contains is earned by
+pasting the clause back unchanged: the redline is paid for doing nothing. An error
+when every redline concept is already there. Use the wording only the fix contains.
+""",
+)
+_declare(
+    "U008",
+    "concept-not-in-readable-text",
+    Severity.WARNING,
+    """
+A concept appears in no document the agent can read and in no hidden answer.
+
+The agent must then guess the author's exact wording (concepts are substrings). The
+audit looks in every document, the assignment and public facts, the hidden answers,
+and the counterparty's counters and messages. Use wording the materials contain, or
+add an alias variant.
+""",
+)
+_declare(
+    "U009",
+    "concept-punished-on-other-surface",
+    Severity.ERROR,
+    """
+The same words are rewarded on one surface and punished on another.
+
+A concept that rewards the fix (a redline, settlement or accept concept) fires a gate
+of another surface of the same issue: an agent recommending the fix in its analysis,
+or carrying its redline into the settlement, is capped. Required concepts are not
+counted: they describe the problem, which a redline gate may rightly punish. Same-surface
+conflicts are lint rule G010's.
+""",
+)
+
+
+def code_info(code: str) -> tuple[str, Severity]:
+    """(name, severity) of an audit code, whether declared here or as a lint rule."""
+    if code in CODES:
+        return CODES[code].name, CODES[code].severity
+    from rubric_tools.lint.registry import find_rule
+
+    rule = find_rule(code)
+    if rule is None:
+        raise KeyError(code)
+    return rule.name, rule.severity

@@ -1,0 +1,207 @@
+"""Verdicts on concepts: never earnable (U005), earned by unrelated text (U006), earned
+without doing the work (U007), in no readable text (U008), and punished by a gate of
+another surface of the same issue (U009).
+
+Concepts are compared as the scorer compares them: normalized, as substrings of the
+normalized text (`rubric_tools.scoring.text`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rubric_tools.audit.findings import AuditFinding, Evidence
+from rubric_tools.audit.words import COMMON_WORDS
+from rubric_tools.lint.concept_nodes import ConceptNode, concept_nodes, never_earnable, never_earnable_message
+from rubric_tools.lint.gate_firing import fires, gate_lists
+from rubric_tools.loading import build
+from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE, MatterSource
+from rubric_tools.scoring.text import normalize, split_citation
+
+#: Concepts this short are earned by fragments of unrelated words.
+SHORT_CONCEPT = 2
+
+
+def _finding(
+    source: MatterSource, code: str, node: ConceptNode, message: str, evidence: list[Evidence], **subject: Any
+) -> AuditFinding:
+    yaml = source.files.get(node.file_name)
+    file = yaml.path if yaml is not None else source.root / node.file_name
+    return AuditFinding(
+        code,
+        message,
+        file,
+        yaml.span(node.path) if yaml else None,
+        evidence,
+        subject={"concept": node.text, "field": node.field, **subject},
+    )
+
+
+def never_earnable_findings(source: MatterSource) -> Iterator[AuditFinding]:
+    """U005 for every concept no text can earn (also lint rule U005)."""
+    for node in concept_nodes(source):
+        reason = never_earnable(node)
+        if reason is not None:
+            yield _finding(source, "U005", node, never_earnable_message(node, reason), [])
+
+
+def _unrelated_words(concept: str) -> list[str]:
+    if " " in concept or not concept.isalpha():
+        return []
+    return sorted(
+        word
+        for word in COMMON_WORDS
+        if word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0)
+    )
+
+
+def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
+    for node in concept_nodes(source):
+        concept = node.normalized
+        words = _unrelated_words(concept)
+        if (len(concept) <= SHORT_CONCEPT and concept.isalpha()) or words:
+            why = f"common words contain it: {', '.join(words[:6])}" if words else "it is too short to mean anything"
+            evidence = [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
+            yield _finding(
+                source,
+                "U006",
+                node,
+                f"concept {node.text!r} ({node.field}) is earned by unrelated text: {why}",
+                evidence,
+            )
+
+
+def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
+    rubric = build.as_mapping(source.data(RUBRIC_FILE))
+    for index, raw in enumerate(build.as_list(rubric.get("issues"))):
+        raw = build.as_mapping(raw)
+        issue = source.matter.rubric.issues_by_id.get(str(raw.get("id")))
+        parts = split_citation(str(raw.get("anchor", "")))
+        if issue is None or parts is None or not issue.redline_concepts or issue.redline_points <= 0:
+            continue
+        clause = source.matter.resolve(*parts)
+        present = [c for c in issue.redline_concepts if clause and c and c in clause]
+        if not present:
+            continue
+        node = ConceptNode(
+            RUBRIC_FILE, ("issues", index, "redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts"
+        )
+        everything = len(present) == len(issue.redline_concepts)
+        share = (
+            "every redline concept"
+            if everything
+            else f"{len(present)} of {len(issue.redline_concepts)} redline concepts"
+        )
+        evidence = [
+            Evidence(concept, issue.anchor, "clause under review", "not earned", "earned") for concept in present
+        ]
+        finding = _finding(
+            source,
+            "U007",
+            node,
+            f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
+            f"appear in the clause under review {issue.anchor}: pasting it back unchanged earns "
+            f"{'all' if everything else 'part'} of the redline points",
+            evidence,
+        )
+        if everything:
+            from rubric_tools.diagnostics import Severity
+
+            finding.severity = Severity.ERROR
+        yield finding
+
+
+def readable_text(source: MatterSource) -> str:
+    """Everything the agent can read or be told, normalized, as one text."""
+    matter = source.matter
+    parts = [text for document in matter.documents.values() for text in document.normalized_sections.values()]
+    matter_data = build.as_mapping(source.data(MATTER_FILE))
+    parts += [normalize(str(matter_data.get(key, ""))) for key in ("assignment", "public_facts", "title")]
+    parts += [normalize(answer) for answer in (*matter.client_answers.values(), *matter.escalation_answers.values())]
+    for position in matter.positions.values():
+        parts += [normalize(f"{c.message} {c.text}") for c in position.counters] + [normalize(position.reject_message)]
+    return "\n".join(parts)
+
+
+#: Words every drafter writes: a phrase made only of these is not the author's wording.
+_FUNCTION_WORDS = frozenset("a an and any each in no not of on or shall may must will the to with".split())
+
+
+#: A phrase opening with these is a drafting formula ("shall not exceed"), not the author's wording.
+_FORMULA_OPENERS = frozenset("shall will may must not does do is are".split())
+
+
+def _guessed_wording(concept: str) -> bool:
+    """Whether a concept missing from the materials is a phrase the agent must guess: several
+    words, not a drafting formula, not only function words, and no citation ("§3.4" follows
+    the citation format)."""
+    words = concept.split()
+    return (
+        len(words) >= 2
+        and "§" not in concept
+        and words[0] not in _FORMULA_OPENERS
+        and not set(words) <= _FUNCTION_WORDS
+    )
+
+
+def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
+    readable = readable_text(source)
+    grouped: dict[str, list[ConceptNode]] = {}
+    for node in concept_nodes(source):
+        if node.surface is not None or node.field.startswith("final"):
+            if _guessed_wording(node.normalized) and node.normalized not in readable and never_earnable(node) is None:
+                grouped.setdefault(node.field, []).append(node)
+    for field, nodes in grouped.items():
+        names = ", ".join(repr(n.text) for n in nodes)
+        yield _finding(
+            source,
+            "U008",
+            nodes[0],
+            f"{field}: {names} appear{'s' if len(nodes) == 1 else ''} in no "
+            "document, answer or counter the agent can read: the agent must guess the wording",
+            [],
+            concepts=[n.text for n in nodes],
+        )
+
+
+#: Surfaces whose concepts are the fix's own wording. Required concepts describe the problem,
+#: so a redline gate punishing them (the clause's "nine months" kept in the redline) is by design.
+FIX_SURFACES = ("redline", "settlement")
+
+
+def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
+    rubric = source.files.get(RUBRIC_FILE)
+    if rubric is None:
+        return
+    nodes = list(concept_nodes(source))
+    for gate_list in gate_lists(rubric.data):
+        rewarded = [
+            n
+            for n in nodes
+            if n.issue_id == gate_list.issue_id and n.surface in FIX_SURFACES and n.surface != gate_list.surface
+        ]
+        for entry in gate_list.entries:
+            hits = [n for n in rewarded if n.normalized and fires(entry.gate, n.normalized)]
+            if not hits:
+                continue
+            evidence = [
+                Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits
+            ]
+            yield AuditFinding(
+                "U009",
+                f"gate {entry.gate.pattern!r} on {gate_list.issue_id}/{gate_list.surface} "
+                f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
+                rubric.path,
+                rubric.span(entry.path),
+                evidence,
+                subject=entry.subject(),
+            )
+
+
+def concept_findings(source: MatterSource) -> Iterator[AuditFinding]:
+    """U006-U009 (U005 is `never_earnable_findings`)."""
+    yield from _unrelated(source)
+    yield from _without_work(source)
+    yield from _unreadable(source)
+    yield from _cross_surface(source)

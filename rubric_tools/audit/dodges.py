@@ -1,0 +1,194 @@
+"""Dodges: meaning-preserving rewrites of a must-fire witness. A gate should still fire.
+
+Each rewrite changes one thing: a typographic apostrophe or quote, a hyphen, one
+inserted adverb or adjective, an inflection, a dotted section reference inside a
+bounded window, a swapped idiom, a nominalization, or a synonym from a small legal
+thesaurus (extensible from `[tool.rubric.audit] thesaurus`). The tables are generic
+drafting vocabulary written for this tool.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from rubric_tools.lint.witness import dotted_window_witness
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
+
+#: At most this many dodges per witness.
+MAX_DODGES = 16
+
+THESAURUS: Mapping[str, tuple[str, ...]] = {
+    "prohibits": ("forbids", "bars", "precludes"),
+    "prohibit": ("forbid", "bar", "preclude"),
+    "prohibited": ("forbidden", "barred"),
+    "forbids": ("prohibits",),
+    "may": ("can",),
+    "shall": ("must", "will"),
+    "must": ("shall",),
+    "unlimited": ("uncapped",),
+    "uncapped": ("unlimited",),
+    "terminate": ("cancel",),
+    "agreement": ("contract",),
+    "contract": ("agreement",),
+    "obligations": ("duties",),
+    "obligation": ("duty",),
+    "void": ("invalid",),
+    "unenforceable": ("invalid",),
+    "waive": ("relinquish",),
+    "waives": ("relinquishes",),
+    "exclusive": ("sole",),
+    "irrevocable": ("non-revocable",),
+    "consent": ("approval",),
+    "notify": ("inform",),
+    "notice": ("notification",),
+    "statute": ("law",),
+    "requires": ("mandates",),
+    "permitted": ("allowed",),
+    "allowed": ("permitted",),
+    "damages": ("losses",),
+    "disclose": ("reveal",),
+    "personal data": ("personal information",),
+    "customer data": ("client data",),
+}
+
+IDIOMS: tuple[tuple[str, str], ...] = (
+    ("whether or not", "regardless of whether"),
+    ("in no event", "under no circumstances"),
+    ("prior to", "before"),
+    ("in lieu of", "instead of"),
+    ("in the event that", "if"),
+    ("with respect to", "regarding"),
+    ("notwithstanding", "despite"),
+    ("sole discretion", "absolute discretion"),
+    ("as soon as practicable", "as soon as reasonably possible"),
+)
+
+NOMINALIZATIONS: Mapping[str, str] = {
+    "re-identify": "undertake re-identification of",
+    "reidentify": "undertake re-identification of",
+    "identify": "undertake identification of",
+    "use": "make use of",
+    "disclose": "make disclosure of",
+    "assign": "make an assignment of",
+    "terminate": "effect the termination of",
+    "audit": "conduct an audit of",
+    "indemnify": "provide indemnification to",
+    "train": "carry out training on",
+}
+
+#: Prefixes written hyphenated or joined alike.
+JOINABLE_PREFIXES = ("re", "de", "co", "non", "pre", "sub", "multi", "cross")
+#: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
+_MODAL_WORDS = ("may", "shall", "must")
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
+_MODALS = ("may", "shall", "will", "must", "can", "should", "would")
+#: Words after a determiner that an adjective cannot precede ("all of", "the entire").
+_NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "relevant", "and", "or"})
+_DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
+
+
+@dataclass(frozen=True)
+class Dodge:
+    kind: str
+    text: str
+
+
+def _word(word: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
+
+
+def _replace_once(text: str, word: str, replacement: str) -> str | None:
+    pattern = _word(word)
+    if not pattern.search(text):
+        return None
+    return pattern.sub(replacement, text, count=1)
+
+
+def _typographic(witness: str) -> Iterator[Dodge]:
+    if "'" in witness:
+        yield Dodge("typographic apostrophe", witness.replace("'", "’"))
+    if '"' in witness:
+        quoted = re.sub(r'"([^"]*)"', "“\\1”", witness)
+        yield Dodge("typographic quotes", quoted)
+
+
+def _hyphens(witness: str) -> Iterator[Dodge]:
+    for match in re.finditer(r"\b(\w+)-(\w+)\b", witness):
+        left, right = match.group(1), match.group(2)
+        yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
+        if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
+            yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
+
+
+def _insertions(witness: str) -> Iterator[Dodge]:
+    for modal in _MODALS:
+        inserted = _replace_once(witness, modal, f"{modal} expressly")
+        if inserted is not None and not witness.endswith(modal) and not re.search(rf"\b{modal} not\b", witness):
+            yield Dodge("inserted adverb", inserted)
+            break
+    for determiner in _DETERMINERS:
+        inserted = _replace_once(witness, determiner, f"{determiner} relevant")
+        following = re.search(rf"(?<![\w-]){determiner} (\w+)", witness)
+        if inserted is not None and following is not None and following.group(1) not in _NOT_NOUNS:
+            yield Dodge("inserted adjective", inserted)
+            break
+
+
+def _inflections(witness: str) -> Iterator[Dodge]:
+    """A plural noun at the end made singular: only the unambiguous noun plurals
+    ("obligations", "remedies"), never a name ("united states") or a verb ("requires")."""
+    words = witness.split(" ")
+    last = words[-1]
+    if len(last) >= 6 and last.isalpha():
+        if last.endswith("ies"):
+            singular = last[:-3] + "y"
+        elif last.endswith(("tions", "ments", "ities", "ances", "ences")):
+            singular = last[:-1]
+        else:
+            return
+        yield Dodge("inflection", " ".join([*words[:-1], singular]))
+
+
+def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -> Iterator[Dodge]:
+    for phrase, alternatives in table.items():
+        for alternative in alternatives:
+            swapped = _replace_once(witness, phrase, alternative)
+            if swapped is not None:
+                yield Dodge(f"{kind}: {phrase} → {alternative}", swapped)
+
+
+def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[str, Sequence[str]]:
+    table: dict[str, Sequence[str]] = {**THESAURUS, **(extra or {})}
+    if _NEGATOR.search(witness):
+        for modal in _MODAL_WORDS:
+            table.pop(modal, None)
+    return table
+
+
+def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | None = None) -> list[Dodge]:
+    """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
+    idioms = {a: (b,) for a, b in IDIOMS} | {b: (a,) for a, b in IDIOMS}
+    nominal = {verb: (phrase,) for verb, phrase in NOMINALIZATIONS.items()}
+    found: list[Dodge] = []
+    sources = [
+        _typographic(witness),
+        _hyphens(witness),
+        _insertions(witness),
+        _inflections(witness),
+        _phrase_swaps(witness, idioms, "swapped idiom"),
+        _phrase_swaps(witness, nominal, "nominalization"),
+        _phrase_swaps(witness, _synonyms(witness, thesaurus), "synonym"),
+    ]
+    dotted = dotted_window_witness(pattern)
+    if dotted is not None:
+        found.append(Dodge("dotted section reference in a bounded window", dotted))
+    seen = {witness}
+    for source in sources:
+        for dodge in source:
+            if dodge.text not in seen:
+                seen.add(dodge.text)
+                found.append(dodge)
+    return found[:MAX_DODGES]

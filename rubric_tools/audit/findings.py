@@ -1,0 +1,109 @@
+"""What the audit reports: evidence, guard proposals, and the diagnostics they become."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One text of known verdict and what the gate (or concept) did with it."""
+
+    sentence: str
+    source: str  # where it came from: "playbook §3", "frame", "dodge", "witness", ...
+    kind: str  # document, hidden-answer, probe, reference-trajectory, witness, frame kind, dodge kind...
+    expected: str  # "fire" | "silent" | "earned" | "not earned"
+    got: str  # what happened: "fired 'pattern'", "silent", "earned", ...
+    surface: str | None = None
+    file: Path | None = None
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "sentence": self.sentence,
+            "source": self.source,
+            "kind": self.kind,
+            "expected": self.expected,
+            "got": self.got,
+        }
+        if self.surface is not None:
+            record["surface"] = self.surface
+        if self.file is not None:
+            record["file"] = str(self.file)
+        if self.line is not None:
+            record["line"] = self.line
+        return record
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A structured guard (or widened pattern) and the result of re-running the audit with it."""
+
+    change: dict[str, Any]  # the YAML keys to set on the gate entry
+    description: str
+    verified: bool
+    removes_finding: bool
+    lost_must_fire: tuple[str, ...] = ()
+    new_false_positives: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "change": self.change,
+            "description": self.description,
+            "verified": self.verified,
+            "removes_finding": self.removes_finding,
+            "lost_must_fire": list(self.lost_must_fire),
+            "new_false_positives": list(self.new_false_positives),
+        }
+
+    def describe(self) -> str:
+        keys = ", ".join(f"{k}: {v!r}" for k, v in self.change.items())
+        if self.verified:
+            return f"proposed guard ({keys}) — verified: removes the finding and keeps every must-fire text"
+        if not self.removes_finding:
+            return f"tried ({keys}): does not remove the finding"
+        lost = self.lost_must_fire[0] if self.lost_must_fire else self.new_false_positives[0]
+        why = "loses must-fire text" if self.lost_must_fire else "fires on correct work"
+        return f"tried ({keys}): NOT verified, it {why} {lost!r}"
+
+
+@dataclass
+class AuditFinding:
+    """One verdict on one gate entry or concept, before it becomes a Diagnostic."""
+
+    code: str
+    message: str
+    file: Path
+    span: Span | None
+    evidence: list[Evidence] = field(default_factory=list)
+    proposal: Proposal | None = None
+    subject: dict[str, Any] = field(default_factory=dict)  # issue, surface, entry/concept
+    severity: Severity | None = None  # None: the code's declared severity
+
+    def to_diagnostic(self, matter_id: str, max_evidence: int) -> Diagnostic:
+        from rubric_tools.audit.codes import code_info
+
+        name, severity = code_info(self.code)
+        hint = self.proposal.describe() if self.proposal is not None else None
+        extra: dict[str, object] = {
+            "evidence": [e.to_json() for e in self.evidence[:max_evidence]],
+            "evidence_total": len(self.evidence),
+            "subject": self.subject,
+        }
+        if self.proposal is not None:
+            extra["proposal"] = self.proposal.to_json()
+        return Diagnostic(
+            code=self.code,
+            name=name,
+            severity=self.severity or severity,
+            message=self.message,
+            file=self.file,
+            span=self.span,
+            fix_hint=hint,
+            matter=matter_id,
+            extra=extra,
+        )

@@ -1,0 +1,52 @@
+"""Frames of correct work: the ways careful drafting states a sin only to negate,
+disclaim, prohibit or strike it. A gate must stay silent on every one of them.
+
+The templates are generic legal drafting idioms written for this tool; `{w}` is a
+must-fire witness of the gate.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
+
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
+
+
+@dataclass(frozen=True)
+class Frame:
+    kind: str  # what the drafting does, shown as the evidence's kind
+    template: str
+    negates: bool = True  # a negating frame means nothing around a witness that is itself negative
+    surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
+
+    def applies(self, witness: str, surface: str) -> bool:
+        """Whether the frame is correct work around `witness` on `surface`."""
+        if surface not in self.surfaces:
+            return False
+        return not (self.negates and _NEGATOR.search(witness))
+
+    def wrap(self, witness: str) -> str:
+        return self.template.format(w=witness)
+
+
+FRAMES: tuple[Frame, ...] = (
+    Frame("state-then-negate", "it is not the case that {w}."),
+    Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
+    Frame("savings clause", "nothing in this section means that {w}."),
+    # Striking words is what a redline or a markup does; an analysis does not recite deletions.
+    Frame("deletion recital", 'the words "{w}" are deleted.', False, ("redline", "settlement")),
+    Frame(
+        "replacement recital",
+        'the words "{w}" are struck and replaced with the agreed wording.',
+        False,
+        ("redline", "settlement"),
+    ),
+    Frame("rejection", "we do not accept that {w}."),
+)
+
+#: Words a deletion, replacement or rejection frame rests on when it has no negator:
+#: the raw material of an `exclude_context` proposal.
+STRIKING_WORDS = ("deleted", "struck", "replaced", "reject", "rejected")

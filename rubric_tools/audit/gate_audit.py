@@ -1,0 +1,199 @@
+"""Verdicts on gates: never fires (U001), fires on correct work (U002), fires on a
+negated frame (U003), dodged (U004). One finding per gate entry per verdict, at the
+entry's YAML node, with its evidence and a verified guard proposal where one exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from rubric_tools.audit.corpus import KnownText
+from rubric_tools.audit.dodges import dodges
+from rubric_tools.audit.findings import AuditFinding, Evidence
+from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.gate_firing import (
+    AuditedEntry,
+    FireText,
+    GateList,
+    fire_texts,
+    fires,
+    gate_lists,
+    list_fires,
+    matched_sentence,
+    never_fires_message,
+    never_fires_reason,
+)
+from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
+
+#: Witnesses per entry that are framed and rewritten (the typical one first).
+FRAMED_WITNESSES = 2
+
+
+def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
+    """U001 for every entry that no text can trip (also lint rule U001)."""
+    rubric = source.files.get(RUBRIC_FILE)
+    if rubric is None:
+        return
+    for gate_list in gate_lists(rubric.data):
+        for entry in gate_list.entries:
+            reason = never_fires_reason(entry.gate)
+            if reason is None:
+                continue
+            message, tried = reason
+            evidence = [
+                Evidence(text, "synthesized from the pattern", "witness", "fire", "silent", entry.surface)
+                for text in tried
+            ]
+            yield AuditFinding(
+                "U001",
+                never_fires_message(entry, message),
+                rubric.path,
+                rubric.span(entry.path),
+                evidence,
+                subject=entry.subject(),
+            )
+
+
+def _framed(texts: Sequence[FireText]) -> list[FireText]:
+    """The witnesses that are framed and rewritten: in context, and not the long ones (windows
+    filled with words read badly once framed or rewritten); the typical one first."""
+    return [t for t in texts if not t.bare_only and t.strategy != "long"][:FRAMED_WITNESSES]
+
+
+class _ListAudit:
+    def __init__(
+        self,
+        source: MatterSource,
+        gate_list: GateList,
+        known: Sequence[KnownText],
+        thesaurus: Mapping[str, Sequence[str]],
+    ) -> None:
+        self.source = source
+        self.gate_list = gate_list
+        self.thesaurus = thesaurus
+        self.known = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
+        self.fire_texts = {entry.entry_index: fire_texts(entry.gate) for entry in gate_list.entries}
+        # A trajectory that trips a gate submits other texts too: only those that fire today count.
+        probes = [
+            k.text for k in self.known if k.expect_fire and (k.kind == "probe" or list_fires(gate_list.gates, k.text))
+        ]
+        witnesses = [t.text for texts in self.fire_texts.values() for t in texts if not t.bare_only]
+        silent = [k.text for k in self.known if not k.expect_fire]
+        framed = [
+            frame.wrap(t.text)
+            for texts in self.fire_texts.values()
+            for t in _framed(texts)
+            for frame in FRAMES
+            if frame.applies(t.text, gate_list.surface)
+        ]
+        self.texts = ListTexts(gate_list.gates, tuple(witnesses + probes), tuple(silent + framed))
+
+    def findings(self) -> Iterator[AuditFinding]:
+        for index, entry in enumerate(self.gate_list.entries):
+            usable = _framed(self.fire_texts[entry.entry_index])
+            yield from self._correct_work(index, entry)
+            if usable:
+                yield from self._frames(index, entry, usable)
+                if not self.gate_list.partial:
+                    yield from self._dodges(index, entry, usable)
+
+    def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
+        rubric = self.source.files[RUBRIC_FILE]
+        return AuditFinding(code, message, rubric.path, rubric.span(entry.path), evidence, subject=entry.subject())
+
+    @staticmethod
+    def _g010(entry: AuditedEntry, known: KnownText) -> bool:
+        """Whether lint rule G010 already reports this: one rewarded concept of the entry's own
+        surface fires it alone."""
+        if known.kind != "concepts" or "accept_concepts" in known.source:
+            return False
+        return any(fires(entry.gate, concept) for concept in known.text.split(", "))
+
+    def _correct_work(self, index: int, entry: AuditedEntry) -> Iterator[AuditFinding]:
+        hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text) and not self._g010(entry, k)]
+        if not hits:
+            return
+        fired = "fired"
+        evidence = [
+            Evidence(
+                matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", fired, entry.surface, k.file, k.line
+            )
+            for k in hits
+        ]
+        kinds = sorted({k.kind for k in hits})
+        finding = self._finding(
+            "U002",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
+            f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
+            evidence,
+        )
+        if all(k.other_issue for k in hits):
+            finding.severity = Severity.WARNING
+            finding.message += " (a position document's sentence that this issue does not cite)"
+        finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
+        yield finding
+
+    def _frames(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
+        hits = [
+            (frame, frame.wrap(t.text))
+            for t in usable
+            for frame in FRAMES
+            if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))
+        ]
+        if not hits:
+            return
+        fired = "fired"
+        evidence = [Evidence(text, "frame", frame.kind, "silent", fired, entry.surface) for frame, text in hits]
+        kinds = list(dict.fromkeys(frame.kind for frame, _ in hits))
+        finding = self._finding(
+            "U003",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
+            f"{evidence[0].sentence!r}",
+            evidence,
+        )
+        finding.proposal = propose_for_false_positive(self.texts, index, [text for _, text in hits])
+        yield finding
+
+    def _dodges(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
+        dodged: list[tuple[str, str, str]] = []
+        seen_kinds: set[str] = set()
+        for fire_text in usable:
+            for dodge in dodges(fire_text.text, entry.gate.pattern, self.thesaurus):
+                if dodge.kind not in seen_kinds and not list_fires(self.gate_list.gates, dodge.text):
+                    seen_kinds.add(dodge.kind)
+                    dodged.append((dodge.kind, fire_text.text, dodge.text))
+        if not dodged:
+            return
+        evidence = [
+            Evidence(
+                text, f"rewrite of {original!r}", kind, "fire", "silent (no gate of the list fired)", entry.surface
+            )
+            for kind, original, text in dodged
+        ]
+        finding = self._finding(
+            "U004",
+            entry,
+            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "
+            f"{dodged[0][2]!r})",
+            evidence,
+        )
+        finding.proposal = propose_for_dodges(self.texts, index, dodged)
+        yield finding
+
+
+def gate_findings(
+    source: MatterSource, known: Sequence[KnownText], thesaurus: Mapping[str, Sequence[str]]
+) -> Iterator[AuditFinding]:
+    """U002-U004 for every gate list of the matter."""
+    rubric = source.files.get(RUBRIC_FILE)
+    if rubric is None:
+        return
+    for gate_list in gate_lists(rubric.data):
+        yield from _ListAudit(source, gate_list, known, thesaurus).findings()

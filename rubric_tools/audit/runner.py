@@ -1,0 +1,55 @@
+"""Audit a loaded matter: every verdict on every gate and concept, as diagnostics.
+
+    diagnostics = audit_source(load_matter_source(root), AuditSettings(), audit_inputs(root))
+
+`rubric_tools.commands.audit` audits matter folders (in a process pool) and renders them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
+from rubric_tools.audit.corpus import AuditInputs, known_texts
+from rubric_tools.audit.findings import AuditFinding
+from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
+from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.loading.matter import MatterSource
+
+
+@dataclass
+class MatterAudit:
+    root: Path
+    matter_id: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    problems: list[Diagnostic] = field(default_factory=list)  # the matter did not load cleanly
+
+
+@dataclass
+class AuditReport:
+    matters: list[MatterAudit] = field(default_factory=list)
+    usage_errors: list[str] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for matter in self.matters for d in matter.diagnostics]
+
+    @property
+    def exit_code(self) -> int:
+        if self.usage_errors or any(m.problems for m in self.matters):
+            return 2
+        return 1 if any(d.severity is Severity.ERROR for d in self.diagnostics) else 0
+
+
+def audit_source(source: MatterSource, settings: AuditSettings, inputs: AuditInputs | None = None) -> list[Diagnostic]:
+    """Every audit finding on a loaded matter, sorted by position. `inputs` names the probe
+    files and trajectories (`rubric_tools.checking.audit_inputs` finds them)."""
+    findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
+    findings += gate_findings(source, known_texts(source, inputs or AuditInputs()), settings.thesaurus)
+    findings += concept_findings(source)
+    diagnostics = [
+        f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore
+    ]
+    return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -1,0 +1,44 @@
+"""`rubric check`'s adapter: one row per matter for the audit, failed by the findings
+whose codes `[tool.rubric.audit] fail-on` lists (by default the verdicts on the matter's
+own texts and the can-never kinds: U001, U002, U005, U009)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rubric_tools.audit.runner import audit_source
+from rubric_tools.audit.settings import AuditSettingsError, settings_from_config
+from rubric_tools.checking.audit_inputs import audit_inputs
+from rubric_tools.checking.rows import CheckRow
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.loading.matter import MatterSource
+
+#: Failing findings listed in a row's detail.
+MAX_DETAIL = 10
+
+
+def audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
+    try:
+        settings = settings_from_config(config.audit, config.source)
+    except AuditSettingsError as exc:
+        return [CheckRow("audit", "thresholds", False, "a valid [tool.rubric.audit] table", str(exc))]
+    diagnostics = audit_source(source, settings, audit_inputs(source.root))
+    failing = [d for d in diagnostics if d.code in settings.fail_on]
+    counts = Counter(d.code for d in diagnostics)
+    got = ", ".join(f"{code} {count}" for code, count in sorted(counts.items())) or "no findings"
+    detail = "\n".join(f"{d.file.name}:{d.line}:{d.column} {d.code} {d.message}" for d in failing[:MAX_DETAIL])
+    if len(failing) > MAX_DETAIL:
+        detail += f"\n… and {len(failing) - MAX_DETAIL} more (run `rubric audit`)"
+    first = failing[0] if failing else None
+    return [
+        CheckRow(
+            "audit",
+            "rubric audit",
+            not failing,
+            settings.describe(),
+            got,
+            detail,
+            first.file if first else source.root / "rubric.yaml",
+            first.line if first else None,
+        )
+    ]

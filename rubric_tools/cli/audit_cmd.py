@@ -1,0 +1,49 @@
+"""`rubric audit [PATHS]`: argument parsing only; the work is `run_audit`."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from rubric_tools.cli.app import app
+
+
+class AuditFormat(StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+@app.command("audit")
+def audit_command(
+    paths: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Matter folders, files of matters, or folders holding matters "
+            "\\[default: the configured matter-dirs, else .]",
+            show_default=False,
+        ),
+    ] = None,
+    output_format: Annotated[
+        AuditFormat,
+        typer.Option("--output-format", "--format", help="text, json or sarif.", case_sensitive=False),
+    ] = AuditFormat.text,
+    write_probes: Annotated[
+        bool, typer.Option("--write-probes", help="Append the evidence to each matter's probe file, marked for review.")
+    ] = False,
+    config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Matters audited in parallel.")] = None,
+) -> None:
+    """Execute every gate and concept against texts whose verdict is known: witnesses of the
+    gate's own regex, the matter's correct work, negated frames and meaning-preserving rewrites.
+
+    Exit 0 when no finding is an error, 1 when one is, 2 on usage or configuration errors.
+    """
+    from rubric_tools.commands.audit import AuditOptions, run_audit  # heavy: only when run
+
+    options = AuditOptions(paths or [], output_format.value, write_probes, config, jobs)
+    raise typer.Exit(run_audit(options, sys.stdout, sys.stderr))

@@ -1,0 +1,104 @@
+"""What `rubric audit` does, as a function of its options that returns the exit code.
+
+Exit 0 when no finding is an error, 1 when one is, 2 on usage or configuration errors
+or when a matter does not load cleanly enough to be audited. Matters are audited in a
+process pool when there are several: each is independent, and the work is CPU-bound
+regex searching.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from rubric_tools.audit.probe_writer import write_probes
+from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_source
+from rubric_tools.audit.settings import AuditSettings, AuditSettingsError, settings_from_config
+from rubric_tools.checking.audit_inputs import audit_inputs
+from rubric_tools.checking.discovery import matters_to_check
+from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.loading.matter import load_matter_source
+
+
+@dataclass
+class AuditOptions:
+    paths: Sequence[Path] = ()
+    output_format: str = "text"
+    write_probes: bool = False
+    config_file: Path | None = None
+    jobs: int | None = None
+
+
+def audit_matter(root: Path, settings: AuditSettings) -> MatterAudit:
+    """Load and audit one matter folder (nothing is audited when it does not load cleanly)."""
+    source = load_matter_source(root)
+    audit = MatterAudit(source.root, source.matter_id)
+    audit.problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
+    if not audit.problems:
+        audit.diagnostics = audit_source(source, settings, audit_inputs(source.root))
+    return audit
+
+
+def _audit_one(job: tuple[Path, AuditSettings]) -> MatterAudit:
+    return audit_matter(*job)
+
+
+def audit_roots(roots: Sequence[Path], settings: AuditSettings, jobs: int | None = None) -> list[MatterAudit]:
+    """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count)."""
+    workers = min(jobs or os.cpu_count() or 1, len(roots))
+    if workers <= 1:
+        return [audit_matter(root, settings) for root in roots]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_audit_one, [(root, settings) for root in roots]))
+
+
+def _write_probes(report: AuditReport, stderr: TextIO) -> int:
+    from rubric_tools.checking.discovery import probe_files
+
+    exit_code = 0
+    for matter in report.matters:
+        existing = [path for path in probe_files(matter.root) if path.is_file()]
+        written = write_probes(matter.root, matter.diagnostics, existing)
+        if written.problem:
+            stderr.write(f"error: {written.path}: {written.problem}\n")
+            exit_code = EXIT_USAGE
+        elif written.added:
+            stderr.write(f"{written.path}: appended {written.added} probe(s) marked for review\n")
+    return exit_code
+
+
+def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
+    from rubric_tools.reporting.audit import render_json, render_sarif, render_text
+
+    try:
+        config = resolve_config(list(options.paths), options.config_file)
+        settings = settings_from_config(config.audit, config.source)
+    except (ConfigError, AuditSettingsError) as exc:
+        stderr.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    roots, problems = matters_to_check(list(options.paths) or matter_paths(config))
+    report = AuditReport(usage_errors=problems)
+    try:
+        report.matters = audit_roots(roots, settings, options.jobs)
+    except Exception:  # never a traceback for the user; keep the cause for the bug report
+        stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
+        return EXIT_USAGE
+    exit_code = report.exit_code
+    if options.output_format == "json":
+        stdout.write(render_json(report))
+    elif options.output_format == "sarif":
+        stdout.write(render_sarif(report, exit_code=exit_code))
+    else:
+        stdout.write(render_text(report))
+    if options.write_probes:
+        exit_code = max(exit_code, _write_probes(report, stderr))
+    for problem in report.usage_errors:
+        stderr.write(f"error: {problem}\n")
+    return exit_code

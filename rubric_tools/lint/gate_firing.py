@@ -1,0 +1,226 @@
+"""Running gates on texts, always through the scorer's own matcher (`Gate.fires`,
+`run_gates`) on text normalized by the scorer's `normalize`; the must-fire witness
+texts of one gate entry, with the reason when there are none; and the rubric's gate
+lists with positions. Shared by lint rule U001 and `rubric audit`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
+from rubric_tools.lint.witness import raw_candidates, witnesses
+from rubric_tools.loading import build
+from rubric_tools.loading.yaml_source import InstancePath
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
+from rubric_tools.scoring.model import GATE_SURFACES
+from rubric_tools.scoring.text import normalize
+
+#: Neutral surroundings: a gate that fires only on the bare phrase fires on no real text.
+CONTEXT = "in our view {t} on these terms."
+
+
+#: Per-search time limit in the audit: its texts are short, so a search this slow means a
+#: backtracking pattern (lint rule G012), which is left out rather than waited on.
+AUDIT_SEARCH_TIMEOUT = 0.1
+
+
+def fires(gate: Gate, text: str) -> bool:
+    """Whether `gate` fires on `text` as the scorer scores it (normalized first)."""
+    try:
+        return gate.fires(normalize(text), AUDIT_SEARCH_TIMEOUT)
+    except (GateError, GateTimeout):
+        return False
+
+
+def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
+    """The patterns of a gate list that fire on `text`, in list order."""
+    return run_gates(tuple(gates), normalize(text), AUDIT_SEARCH_TIMEOUT).fired
+
+
+def matched_sentence(gate: Gate, text: str) -> str:
+    """The normalized sentence around the first match of the gate's pattern in `text`."""
+    normalized = normalize(text)
+    try:
+        match = compile_pattern(gate.pattern).search(normalized, timeout=AUDIT_SEARCH_TIMEOUT)
+    except (GateError, TimeoutError):
+        match = None
+    if match is None:
+        return normalized
+    start, end = sentence_bounds(normalized, match.start(), match.end())
+    return normalized[start:end].strip()
+
+
+def runnable(gate: Gate) -> bool:
+    """Whether every regex of the gate compiles (G003 reports the others) and none risks
+    catastrophic backtracking (G012 reports those; running them would only time out)."""
+    try:
+        for text in (gate.pattern, gate.require_context, gate.exclude_context):
+            if text:
+                compile_pattern(text)
+                if backtracking_risk(text) is not None:
+                    return False
+    except GateError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class FireText:
+    """A text built from the gate's own pattern on which the gate fires."""
+
+    text: str
+    strategy: str
+    bare_only: bool = False  # fires on the phrase alone, never inside a sentence
+
+
+def _bases(witness: str, requirement: str | None) -> list[str]:
+    if requirement is None:
+        return [witness]
+    return [f"{witness} {requirement}", f"{requirement} {witness}"]
+
+
+def fire_texts(gate: Gate) -> list[FireText]:
+    """Must-fire texts of one entry: its typeable witnesses (with a require_context
+    witness beside them when it has one) that the entry fires on."""
+    requirement = None
+    if gate.require_context:
+        found = [w for w in witnesses(gate.require_context) if w.typeable]
+        requirement = found[0].text if found else None
+    texts: list[FireText] = []
+    for witness in witnesses(gate.pattern):
+        if not witness.typeable:
+            continue
+        for base in _bases(witness.text, requirement):
+            if fires(gate, CONTEXT.format(t=base)):
+                texts.append(FireText(base, witness.strategy))
+                break
+            if fires(gate, base):
+                texts.append(FireText(base, witness.strategy, bare_only=True))
+                break
+    return texts
+
+
+_MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")
+
+
+def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
+    """Why the entry can never fire on any agent text, with the texts tried; None when it can
+    (or when lint rules G007/G008 already say everything: it matches any text, or it needs
+    whitespace that normalization removes)."""
+    if unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):
+        return None
+    found = witnesses(gate.pattern)
+    if not found:
+        tried = raw_candidates(gate.pattern)[:2]
+        if _MISPLACED_END.search(gate.pattern):
+            return (
+                "an unescaped `$` (end of text) is followed by more pattern, so nothing can match "
+                "(write `\\$` for a dollar sign)",
+                tried,
+            )
+        return "no text built from the pattern matches it (a misplaced anchor or a contradictory lookaround)", tried
+    typeable = [w for w in found if w.typeable]
+    if not typeable:
+        control = next(c for c in found[0].text if ord(c) < 32 or ord(c) == 127)
+        hint = (
+            ' (YAML turns "\\b" in a double-quoted string into a backspace; quote regexes with \')'
+            if control == "\b"
+            else ""
+        )
+        return (
+            f"every match needs the control character U+{ord(control):04X}, which no agent text contains{hint}",
+            [w.text for w in found[:2]],
+        )
+    texts = fire_texts(gate)
+    if any(not t.bare_only for t in texts):
+        return None
+    if texts:
+        return (
+            "it fires only when the whole scored text is exactly the match (a `^`/`$` anchor): "
+            "scored text always has more around it",
+            [t.text for t in texts[:2]],
+        )
+    return _guard_reason(gate, [w.text for w in typeable]), [w.text for w in typeable[:2]]
+
+
+def _guard_reason(gate: Gate, texts: list[str]) -> str:
+    plain = Gate(gate.pattern)
+    if gate.negation_guard and not any(
+        fires(replace(plain, negation_guard=True, negation_scope=gate.negation_scope), t) for t in texts
+    ):
+        return "every match contains a negator itself, and `negation_guard` drops every match with a negator"
+    if gate.exclude_context and not any(fires(replace(plain, exclude_context=gate.exclude_context), t) for t in texts):
+        return "`exclude_context` matches every match of the pattern itself, so every match is dropped"
+    if gate.require_context:
+        return "no sentence holding a match can also satisfy `require_context`"
+    return "no match survives the gate's guards"
+
+
+# ------------------------------------------------------------------ gate lists
+
+
+@dataclass(frozen=True)
+class AuditedEntry:
+    """One runnable entry of a gate list, with where it sits in rubric.yaml."""
+
+    issue_index: int
+    issue_id: str
+    surface: str
+    entry_index: int
+    gate: Gate
+
+    @property
+    def path(self) -> InstancePath:
+        return ("issues", self.issue_index, GATE_SURFACES[self.surface], self.entry_index)
+
+    def subject(self) -> dict[str, Any]:
+        return {
+            "issue": self.issue_id,
+            "surface": self.surface,
+            "entry": self.entry_index,
+            "pattern": self.gate.pattern,
+        }
+
+
+@dataclass
+class GateList:
+    """One gate list of one issue: its runnable entries, positions kept."""
+
+    issue_index: int
+    issue_id: str
+    surface: str
+    entries: list[AuditedEntry]
+    #: An entry was left out (it does not compile, or it backtracks): the list as scored may
+    #: catch what the audited entries miss, so dodges are not reported on it.
+    partial: bool = False
+
+    @property
+    def gates(self) -> tuple[Gate, ...]:
+        return tuple(entry.gate for entry in self.entries)
+
+
+def gate_lists(rubric_data: Any) -> Iterator[GateList]:
+    """Every non-empty gate list of the rubric, each entry with its position."""
+    issues = build.as_mapping(rubric_data).get("issues")
+    for issue_index, issue in enumerate(build.as_list(issues)):
+        if not isinstance(issue, Mapping):
+            continue
+        for surface, list_name in GATE_SURFACES.items():
+            entries, partial = [], False
+            for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
+                gate = build.gate(raw)
+                if gate is not None and runnable(gate):
+                    entries.append(AuditedEntry(issue_index, str(issue.get("id")), surface, entry_index, gate))
+                else:
+                    partial = True
+            if entries:
+                yield GateList(issue_index, str(issue.get("id")), surface, entries, partial)
+
+
+def never_fires_message(entry: AuditedEntry, reason: str) -> str:
+    """U001's message, for the lint rule and `rubric audit` alike."""
+    return f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never fire: {reason}"

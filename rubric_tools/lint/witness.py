@@ -1,0 +1,279 @@
+"""Witnesses: concrete strings that a gate regex matches, built from its parse tree.
+
+We walk `re`'s parse tree (the reference engine's dialect, as `lint.regex_shape` does)
+and pick, at every alternation and repeat, one of a few strategies: the shortest
+choice, the first one (what the author wrote first, usually the typical sin), the
+longest, and one per alternative so that every branch of an alternation is covered.
+Every candidate is then checked by searching it with the scorer's compiled pattern;
+one the pattern does not actually match (a lookaround we ignored, an anchor, a
+back-reference) is dropped. Generation is bounded in count and length.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from re import _constants as sre  # type: ignore[attr-defined]
+from typing import Any
+
+from rubric_tools.lint.regex_shape import Item, parse
+from rubric_tools.scoring.gates import GateError, compile_pattern
+
+#: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
+MATCH_TIMEOUT = 0.1
+
+#: At most this many witnesses per regex, and this many characters each.
+MAX_WITNESSES = 8
+MAX_WITNESS_LENGTH = 240
+#: A repeat of a single character class ("[^.]{0,80}") is filled with these words.
+FILLER_WORDS = ("the", "relevant", "terms", "of", "this", "agreement", "and", "its", "schedules")
+#: Characters tried, in order, when a class or wildcard must produce one character.
+_PREFERRED = "etaoinsrhldcumfpgwybvkxjqz0123456789 -'’,;:/()§%$&\"“”.!?"
+_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A string the regex matches, and how it was chosen."""
+
+    text: str
+    strategy: str  # short | typical | long | alternative-N | dotted-window
+
+    @property
+    def typeable(self) -> bool:
+        """Whether an agent could write it: no control character, unchanged by normalization."""
+        return not any(unicodedata.category(c) == "Cc" for c in self.text)
+
+
+def _in_class(op: Any, av: Any, char: str) -> bool:
+    from rubric_tools.lint.regex_shape import _single_char_matches  # shared character logic
+
+    return bool(_single_char_matches(op, av, char))
+
+
+def _pick_char(op: Any, av: Any, avoid: str = "") -> str | None:
+    for char in _PREFERRED:
+        if char not in avoid and _in_class(op, av, char):
+            return char
+    if op is sre.LITERAL:
+        return chr(av)
+    return None
+
+
+class _Builder:
+    """One walk of the tree under one strategy."""
+
+    def __init__(self, strategy: str, alternative: int = 0, dotted: bool = False) -> None:
+        self.strategy = strategy
+        self.alternative = alternative
+        self.dotted = dotted
+        self.groups: dict[int, str] = {}
+        self.used_dot = False
+
+    def sequence(self, items: Sequence[Item]) -> str | None:
+        parts = []
+        for item in items:
+            piece = self.item(item)
+            if piece is None:
+                return None
+            parts.append(piece)
+        return "".join(parts)
+
+    def item(self, item: Item) -> str | None:
+        op, av = item
+        if op is sre.LITERAL:
+            return chr(av).lower()
+        if op in (sre.NOT_LITERAL, sre.ANY, sre.IN):
+            return _pick_char(op, av)
+        if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+            return ""
+        if op is sre.SUBPATTERN:
+            text = self.sequence(av[3])
+            if text is not None and av[0] is not None:
+                self.groups[av[0]] = text
+            return text
+        if op is sre.ATOMIC_GROUP:
+            return self.sequence(av)
+        if op is sre.BRANCH:
+            return self.branch(av[1])
+        if op in _REPEATS:
+            return self.repeat(av[0], av[1], av[2])
+        if op is sre.GROUPREF:
+            return self.groups.get(av, "")
+        if op is sre.GROUPREF_EXISTS:
+            return self.sequence(av[1])
+        return None
+
+    def branch(self, alternatives: Sequence[Sequence[Item]]) -> str | None:
+        built = [self.sequence(alternative) for alternative in alternatives]
+        choices = [text for text in built if text is not None]
+        if not choices:
+            return None
+        if self.strategy == "short":
+            return min(choices, key=len)
+        if self.strategy == "long":
+            return max(choices, key=len)
+        if self.strategy.startswith("alternative"):
+            return choices[self.alternative % len(choices)]
+        return choices[0]
+
+    def repeat(self, low: int, high: int, body: Sequence[Item]) -> str | None:
+        if low > MAX_WITNESS_LENGTH:
+            return None  # every match is longer than any witness we build: bounded memory
+        filler = self._filler(low, high, body)
+        if filler is not None:
+            return filler
+        if self.strategy == "long":
+            count = max(low, min(high, low + 2))
+        elif self.strategy != "short" and high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL:
+            count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
+        else:
+            count = low  # optional parts left out: the plainest statement of the sin
+        if count == 0:
+            return ""
+        part = self.sequence(body)
+        if part is None or len(part) * count > MAX_WITNESS_LENGTH:
+            return None
+        # Back-references inside the body see the last iteration's groups, as in a match.
+        return part + "".join(self.sequence(body) or "" for _ in range(count - 1))
+
+    def _filler(self, low: int, high: int, body: Sequence[Item]) -> str | None:
+        window = _window_class(body)
+        if window is not None and window is not body[0]:
+            return self._class_filler(low, high, [window])
+        return self._class_filler(low, high, body)
+
+    def _class_filler(self, low: int, high: int, body: Sequence[Item]) -> str | None:
+        """A wildcard or class window (`.{0,80}`, `[^.]*`) filled with words; a word class
+        (`\\w+`, `[a-z]+`) filled with one word."""
+        if len(body) != 1 or body[0][0] not in (sre.ANY, sre.IN, sre.NOT_LITERAL):
+            return None
+        op, av = body[0]
+        if _in_class(op, av, " ") and not _in_class(op, av, "e"):
+            return " " if high >= 1 else ""  # `\\s*` between words: one space, as prose has
+        if not _in_class(op, av, "e"):
+            return None
+        if not _in_class(op, av, " "):
+            if low == 0 and self.strategy != "long":
+                return ""  # `[a-z]*` after a stem ("indemnif[a-z]*"): the stem alone
+            word = "".join(c for c in "relevant" if _in_class(op, av, c))
+            return word[:high] if low <= len(word) and self.strategy != "short" else None
+        if self.dotted and not self.used_dot and not _in_class(op, av, ".") and high >= 12:
+            self.used_dot = True  # the period of "§6.2" ends the window: kept on purpose
+            return " under §6.2 of the agreement "[: min(high, MAX_WITNESS_LENGTH)]
+        if self.strategy != "long":
+            # Nothing between the words: the plainest statement of the sin.
+            return (" " if high >= 1 else "") if low <= 1 else None
+        wanted = " " + " ".join(FILLER_WORDS) + " "
+        text = "".join(c for c in wanted if _in_class(op, av, c))
+        limit = min(high, MAX_WITNESS_LENGTH)
+        if len(text) > limit:
+            text = text[: text.rfind(" ", 0, limit) + 1] or text[:limit]  # whole words only
+        return text + " " * max(low - len(text), 0)
+
+
+def _window_class(body: Sequence[Item]) -> Item | None:
+    """The character class of a window written as a group, `(?:[^.]|\\.(?=\\d)){0,80}`."""
+    if len(body) == 1 and body[0][0] is sre.SUBPATTERN:
+        return _window_class(body[0][1][3])
+    if len(body) == 1 and body[0][0] is sre.BRANCH:
+        for alternative in body[0][1][1]:
+            if len(alternative) == 1 and alternative[0][0] in (sre.ANY, sre.IN, sre.NOT_LITERAL):
+                return alternative[0]  # type: ignore[no-any-return]
+        return None
+    return body[0] if len(body) == 1 else None
+
+
+def _strategies(alternatives: int) -> list[_Builder]:
+    builders = [_Builder("typical"), _Builder("short"), _Builder("long")]
+    builders += [_Builder("alternative", index) for index in range(1, min(alternatives, MAX_WITNESSES))]
+    return builders
+
+
+def _widest_branch(items: Sequence[Item]) -> int:
+    widest = 1
+    stack = list(items)
+    while stack:
+        op, av = stack.pop()
+        if op is sre.BRANCH:
+            widest = max(widest, len(av[1]))
+            for alternative in av[1]:
+                stack.extend(alternative)
+        elif op is sre.SUBPATTERN:
+            stack.extend(av[3])
+        elif op in _REPEATS:
+            stack.extend(av[2])
+        elif op is sre.ATOMIC_GROUP:
+            stack.extend(av)
+    return widest
+
+
+def _matches(pattern: str, text: str) -> bool:
+    try:
+        return compile_pattern(pattern).search(text, timeout=MATCH_TIMEOUT) is not None
+    except (GateError, TimeoutError):
+        return False
+
+
+def _tidy(text: str) -> str:
+    return " ".join(text.split()) if text.strip() else text
+
+
+def witnesses(pattern: str) -> list[Witness]:
+    """Distinct strings `pattern` matches (first: the typical one), at most MAX_WITNESSES.
+
+    The strings are lowercase with single spaces, as normalized text is; a candidate
+    whose tidying breaks the match is kept untidied (the pattern needs that text)."""
+    tree = parse(pattern)
+    if tree is None:
+        return []
+    found: list[Witness] = []
+    seen: set[str] = set()
+    for builder in _strategies(_widest_branch(list(tree))):
+        raw = builder.sequence(list(tree))
+        if raw is None or len(raw) > MAX_WITNESS_LENGTH:
+            continue
+        tidy = _tidy(raw)
+        for text in (tidy,) if _matches(pattern, tidy) else (raw,):
+            if text and text not in seen and _matches(pattern, text):
+                seen.add(text)
+                found.append(
+                    Witness(
+                        text,
+                        builder.strategy
+                        if builder.strategy != "alternative"
+                        else f"alternative-{builder.alternative + 1}",
+                    )
+                )
+                break
+        if len(found) >= MAX_WITNESSES:
+            break
+    return found
+
+
+def raw_candidates(pattern: str) -> list[str]:
+    """What the walk produces before the match check: the evidence when nothing matches."""
+    tree = parse(pattern)
+    if tree is None:
+        return []
+    out = []
+    for builder in _strategies(1):
+        raw = builder.sequence(list(tree))
+        if raw is not None and raw not in out:
+            out.append(raw)
+    return out
+
+
+def dotted_window_witness(pattern: str) -> str | None:
+    """A witness whose bounded window (`[^.]{0,80}`) holds a dotted section reference, if the
+    pattern has such a window: the section's period ends the window, so this text states
+    the sin and yet does not match."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    builder = _Builder("typical", dotted=True)
+    raw = builder.sequence(list(tree))
+    if raw is None or not builder.used_dot:
+        return None
+    return _tidy(raw)

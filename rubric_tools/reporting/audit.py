@@ -1,0 +1,192 @@
+"""Renderers of `rubric audit`: a readable report per matter and gate, JSON (validated
+by `schemas/audit-output.schema.json`) and SARIF 2.1.0. They only render."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from rubric_tools._version import __version__
+from rubric_tools.audit.runner import AuditReport, MatterAudit
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.reporting.lint_common import display_path, printable
+from rubric_tools.reporting.lint_sarif import SARIF_LEVEL, SARIF_SCHEMA_URI, SARIF_VERSION, SRCROOT, _artifact_location
+
+JSON_VERSION = 1
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(report: AuditReport) -> dict[str, Any]:
+    diagnostics = report.diagnostics
+    return {
+        "matters": len(report.matters),
+        "findings": len(diagnostics),
+        "errors": sum(1 for d in diagnostics if d.severity is Severity.ERROR),
+        "warnings": sum(1 for d in diagnostics if d.severity is Severity.WARNING),
+        "by_code": dict(sorted(Counter(d.code for d in diagnostics).items())),
+    }
+
+
+# ------------------------------------------------------------------ text
+
+
+def _evidence_lines(diagnostic: Diagnostic) -> list[str]:
+    lines = []
+    for item in diagnostic.extra.get("evidence", []):  # type: ignore[attr-defined]
+        where = f"{item['kind']} · {item['source']}" if item["source"] != item["kind"] else item["kind"]
+        lines.append(f"      - [{printable(where)}] {printable(item['sentence'])!r} → {printable(item['got'])}")
+    total = diagnostic.extra.get("evidence_total", 0)
+    shown = len(diagnostic.extra.get("evidence", []))  # type: ignore[arg-type]
+    if isinstance(total, int) and total > shown:
+        lines.append(f"      … and {total - shown} more (--output-format json lists them)")
+    return lines
+
+
+def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
+    lines = [f"{display_path(matter.root, cwd)} ({matter.matter_id}): {_plural(len(matter.diagnostics), 'finding')}"]
+    for problem in matter.problems:
+        lines.append(
+            f"  {display_path(problem.file, cwd)}:{problem.line}:{problem.column} {problem.code} "
+            f"{printable(problem.message)} (the matter must load cleanly to be audited)"
+        )
+    for diagnostic in matter.diagnostics:
+        where = f"{display_path(diagnostic.file, cwd)}:{diagnostic.line}:{diagnostic.column}"
+        lines.append(f"  {where} {diagnostic.code} [{diagnostic.severity.value}] {diagnostic.name}")
+        lines.append(f"    {printable(diagnostic.message)}")
+        lines += _evidence_lines(diagnostic)
+        if diagnostic.fix_hint:
+            lines.append(f"    fix: {printable(diagnostic.fix_hint)}")
+    return lines
+
+
+def render_text(report: AuditReport, cwd: Path | None = None) -> str:
+    lines: list[str] = [f"error: {problem}" for problem in report.usage_errors]
+    for matter in report.matters:
+        lines += _matter_text(matter, cwd)
+        lines.append("")
+    counts = summary(report)
+    by_code = ", ".join(f"{code} {count}" for code, count in counts["by_code"].items())
+    lines.append(
+        f"Audited {_plural(counts['matters'], 'matter')}: {_plural(counts['errors'], 'error')}, "
+        f"{_plural(counts['warnings'], 'warning')}" + (f" ({by_code})" if by_code else "") + "."
+    )
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ json
+
+
+def finding_record(diagnostic: Diagnostic, cwd: Path | None = None) -> dict[str, Any]:
+    span = diagnostic.span
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": diagnostic.severity.value,
+        "file": display_path(diagnostic.file, cwd),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "end_line": span.end_line if span else diagnostic.line,
+        "end_column": span.end_column if span else diagnostic.column,
+        "message": diagnostic.message,
+        "matter": diagnostic.matter,
+        "subject": diagnostic.extra.get("subject", {}),
+        "evidence": diagnostic.extra.get("evidence", []),
+        "evidence_total": diagnostic.extra.get("evidence_total", 0),
+        "proposal": diagnostic.extra.get("proposal"),
+        "fix_hint": diagnostic.fix_hint,
+    }
+
+
+def report_document(report: AuditReport, cwd: Path | None = None) -> dict[str, Any]:
+    return {
+        "version": JSON_VERSION,
+        "tool": {"name": "rubric-tools", "version": __version__},
+        "matters": [
+            {
+                "matter_id": matter.matter_id,
+                "path": display_path(matter.root, cwd),
+                "problems": [
+                    f"{display_path(p.file, cwd)}:{p.line}:{p.column}: {p.code} {p.message}" for p in matter.problems
+                ],
+                "findings": [finding_record(d, cwd) for d in matter.diagnostics],
+            }
+            for matter in report.matters
+        ],
+        "usage_errors": list(report.usage_errors),
+        "summary": summary(report),
+    }
+
+
+def render_json(report: AuditReport, cwd: Path | None = None) -> str:
+    return json.dumps(report_document(report, cwd), indent=2, ensure_ascii=False) + "\n"
+
+
+# ------------------------------------------------------------------ sarif
+
+
+def _descriptor(code: str, diagnostic: Diagnostic) -> dict[str, Any]:
+    from rubric_tools.catalogue import find_code
+    from rubric_tools.lint.registry import find_rule
+
+    declared, rule = find_code(code), find_rule(code)
+    doc = declared.doc if declared else (rule.doc if rule else diagnostic.name)
+    summary_text = doc.strip().split("\n", 1)[0]
+    return {
+        "id": code,
+        "name": diagnostic.name,
+        "shortDescription": {"text": summary_text},
+        "fullDescription": {"text": doc},
+        "defaultConfiguration": {"level": SARIF_LEVEL[declared.severity if declared else diagnostic.severity]},
+    }
+
+
+def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 0) -> str:
+    diagnostics = report.diagnostics
+    descriptors: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.code not in index:
+            index[diagnostic.code] = len(descriptors)
+            descriptors.append(_descriptor(diagnostic.code, diagnostic))
+    results = []
+    for diagnostic in diagnostics:
+        physical: dict[str, Any] = {"artifactLocation": _artifact_location(diagnostic.file, cwd)}
+        if diagnostic.span is not None:
+            span = diagnostic.span
+            physical["region"] = {
+                "startLine": span.line,
+                "startColumn": span.column,
+                "endLine": span.end_line,
+                "endColumn": span.end_column,
+            }
+        results.append(
+            {
+                "ruleId": diagnostic.code,
+                "ruleIndex": index[diagnostic.code],
+                "level": SARIF_LEVEL[diagnostic.severity],
+                "message": {"text": diagnostic.message},
+                "locations": [{"physicalLocation": physical}],
+                "properties": {
+                    "matter": diagnostic.matter,
+                    "evidence": diagnostic.extra.get("evidence", []),
+                    "proposal": diagnostic.extra.get("proposal"),
+                },
+            }
+        )
+    base = (cwd or Path.cwd()).absolute().as_uri().rstrip("/") + "/"
+    run = {
+        "tool": {"driver": {"name": "rubric-tools", "version": __version__, "rules": descriptors}},
+        "originalUriBaseIds": {SRCROOT: {"uri": base}},
+        "columnKind": "unicodeCodePoints",
+        "invocations": [{"executionSuccessful": exit_code != 2, "exitCode": exit_code}],
+        "results": results,
+    }
+    return (
+        json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2, ensure_ascii=False)
+        + "\n"
+    )

@@ -1,0 +1,64 @@
+"""The concept verdicts of `rubric audit`, each on a fixture with the defect and one without."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.audit_support import audit, codes, make_matter
+
+
+def _concepts(required: str, redline: str = '["service credit"]', settlement: str = '["service credit"]') -> str:
+    return (
+        f"    required_concepts: {required}\n    redline_concepts: {redline}\n    settlement_concepts: {settlement}\n"
+    )
+
+
+def test_concept_written_as_a_regex_can_never_be_earned(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", concepts=_concepts(r'["service\\s+credit", "99.9"]'))
+    [finding] = codes(audit(root), "U005")
+    assert (finding.line, finding.column) == (13, 25) and "written as a regex" in finding.message
+    assert codes(audit(make_matter(tmp_path / "ok", concepts=_concepts('["service credit", "99.9"]'))), "U005") == []
+
+
+def test_short_or_embedded_concepts_are_earned_by_unrelated_text(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", concepts=_concepts('["ai", "train"]'))
+    found = {d.extra["subject"]["concept"]: d for d in codes(audit(root), "U006")}  # type: ignore[index]
+    assert set(found) == {"ai", "train"}
+    assert "again" in found["ai"].message and "constraint" in found["train"].message
+    # A prefix of a longer word is an inflection, not unrelated text ("credit" in "credits").
+    assert codes(audit(make_matter(tmp_path / "ok", concepts=_concepts('["service credit", "credit"]'))), "U006") == []
+
+
+def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", concepts=_concepts('["service credit"]', redline='["reasonable efforts"]'))
+    [finding] = codes(audit(root), "U007")
+    assert finding.severity.value == "error"  # every redline concept is already there
+    assert finding.line == 14 and "hosting §3.1" in finding.message
+    partial = make_matter(
+        tmp_path / "partial",
+        concepts=_concepts('["service credit"]', redline='["reasonable efforts", "service credit"]'),
+    )
+    [warning] = codes(audit(partial), "U007")
+    assert warning.severity.value == "warning"
+    assert codes(audit(make_matter(tmp_path / "ok")), "U007") == []
+
+
+def test_concept_in_no_readable_text(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", concepts=_concepts('["service credit", "zebra clause"]'))
+    [finding] = codes(audit(root), "U008")
+    assert finding.extra["subject"]["concepts"] == ["zebra clause"]  # type: ignore[index]
+    assert (finding.line, finding.column) == (13, 43)
+    assert codes(audit(make_matter(tmp_path / "ok")), "U008") == []
+
+
+def test_concept_rewarded_on_one_surface_and_punished_on_another(tmp_path: Path) -> None:
+    gates = "    critical_failure_patterns:\n      - 'five percent'\n"
+    concepts = _concepts('["service credit"]', redline='["service credit", "five percent"]')
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates, concepts=concepts)), "U009")
+    assert finding.severity.value == "error" and finding.line == 17
+    assert "redline_concepts" in finding.message
+    assert codes(audit(make_matter(tmp_path / "ok", gates)), "U009") == []
+    # The analysis names the problem; a redline gate punishing that wording is by design.
+    redline_gate = "    redline_critical_failure_patterns:\n      - 'five percent'\n"
+    problem = _concepts('["service credit", "five percent"]', redline='["ten percent"]')
+    assert codes(audit(make_matter(tmp_path / "by_design", redline_gate, concepts=problem)), "U009") == []

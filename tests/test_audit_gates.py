@@ -1,0 +1,278 @@
+"""The gate verdicts of `rubric audit`, each on a fixture with the defect and one without."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.lint.gate_firing import never_fires_reason
+from rubric_tools.lint.witness import witnesses
+from rubric_tools.scoring.gates import Gate
+from tests.audit_support import audit, codes, make_matter
+
+# ------------------------------------------------------------------ witnesses
+
+
+def test_witnesses_cover_every_alternative_and_match_the_pattern() -> None:
+    pattern = r"law (?:prohibits|bars|forbids) (?:all )?model training"
+    texts = [w.text for w in witnesses(pattern)]
+    assert texts[0] == "law prohibits model training"
+    assert {"law bars model training", "law forbids model training"} <= set(texts)
+    assert any("all model training" in t for t in texts)
+
+
+def test_a_window_is_filled_with_words_and_bounded() -> None:
+    texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
+    assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)
+    assert "license irrevocable" in texts and any(len(t) > 40 for t in texts)
+
+
+# ------------------------------------------------------------------ U001 never fires
+
+
+@pytest.mark.parametrize(
+    ("gate", "reason"),
+    [
+        (Gate("fees of $5 million"), "unescaped `$`"),
+        (Gate("^void$"), "exactly the match"),
+        (Gate("\buncapped\b"), "control character U+0008"),
+        (Gate("no cap on liability", negation_guard=True), "contains a negator"),
+        (Gate("liability", exclude_context="liab"), "`exclude_context` matches every match"),
+    ],
+)
+def test_gates_that_can_never_fire(gate: Gate, reason: str) -> None:
+    found = never_fires_reason(gate)
+    assert found is not None and reason in found[0]
+
+
+@pytest.mark.parametrize(
+    "gate",
+    [
+        Gate(r"fees of \$5 million"),
+        Gate(r"\bvoid\b"),
+        Gate("uncapped liability", negation_guard=True),
+        Gate("liability", exclude_context="indemnity"),
+        Gate("liability", require_context=r"\bunlimited\b"),
+    ],
+)
+def test_gates_that_can_fire(gate: Gate) -> None:
+    assert never_fires_reason(gate) is None
+
+
+def test_never_fires_is_reported_at_the_gate_entry(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'fees of $5 million'\n")
+    [finding] = codes(audit(root), "U001")
+    assert (finding.file.name, finding.line, finding.column) == ("rubric.yaml", 17, 9)
+    assert finding.severity.value == "error"
+
+
+# ------------------------------------------------------------------ U002 correct work
+
+DEFECTIVE = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+NEGATED_GUIDE = "Never agree that uptime commitments are unenforceable; the credit is the remedy."
+
+
+def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(tmp_path: Path) -> None:
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+        guide=NEGATED_GUIDE,
+    )
+    [finding] = codes(audit(root), "U002")
+    assert finding.severity.value == "error"
+    evidence = finding.extra["evidence"][0]  # type: ignore[index]
+    assert evidence["source"] == "guide §2" and evidence["kind"] == "document"
+    assert "never agree that uptime commitments are unenforceable" in evidence["sentence"]
+    proposal = finding.extra["proposal"]
+    assert proposal["change"] == {"negation_guard": True} and proposal["verified"] is True  # type: ignore[index]
+
+
+def test_guarded_gate_stays_silent_on_the_playbook_position(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates, guide=NEGATED_GUIDE)
+    assert codes(audit(root), "U002") == []
+
+
+def test_hidden_answers_and_reference_trajectories_are_correct_work(tmp_path: Path) -> None:
+    trajectory = (
+        '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
+        '"citations": ["hosting §3.1"], "analysis": "Backups must stay in the same region.", '
+        '"recommendation": "Ask for a credit."}\n'
+    )
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'same region'\n",
+        files={"trajectories/good.jsonl": trajectory},
+    )
+    [finding] = codes(audit(root), "U002")
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert kinds == {"hidden-answer", "reference-trajectory"}
+
+
+def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) -> None:
+    probes = (
+        "probes:\n  - surface: issue\n    criterion: uptime_credit\n"
+        '    text: "Not only that: uptime commitments are unenforceable."\n    expect_fire: true\n'
+    )
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+        guide=NEGATED_GUIDE,
+        files={"probes.yaml": probes},
+    )
+    [finding] = codes(audit(root), "U002")
+    proposal = finding.extra["proposal"]
+    assert proposal["verified"] is False and proposal["removes_finding"] is True  # type: ignore[index]
+    assert proposal["lost_must_fire"] == ["Not only that: uptime commitments are unenforceable."]  # type: ignore[index]
+    assert "NOT verified" in (finding.fix_hint or "")
+
+
+def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path) -> None:
+    submission = (
+        '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
+        '"citations": ["hosting §3.1"], "analysis": "Not only that: uptime commitments are unenforceable.", '
+        '"recommendation": "Walk away."}\n'
+    )
+    root = make_matter(
+        tmp_path / "m", DEFECTIVE, guide=NEGATED_GUIDE, files={"trajectories/bad_critical_overclaim.jsonl": submission}
+    )
+    [finding] = codes(audit(root), "U002")
+    proposal = finding.extra["proposal"]
+    assert proposal["verified"] is False  # type: ignore[index]
+    assert proposal["lost_must_fire"][0].startswith("Credit Not only that")  # type: ignore[index]
+
+
+# ------------------------------------------------------------------ U003 frames
+
+
+def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
+    root = make_matter(
+        tmp_path / "m", "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+    )
+    [finding] = codes(audit(root), "U003")
+    assert finding.severity.value == "warning"
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "state-then-negate" in kinds and "deletion recital" not in kinds  # recitals are redline work
+
+
+def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_verified(tmp_path: Path) -> None:
+    gates = (
+        "    redline_critical_failure_patterns:\n      - pattern: 'no credit is owed'\n"
+        "        negation_guard: true\n        negation_scope: before\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    [finding] = codes(audit(root), "U003")
+    assert {e["kind"] for e in finding.extra["evidence"]} == {"deletion recital", "replacement recital"}  # type: ignore[attr-defined]
+    proposal = finding.extra["proposal"]
+    assert "exclude_context" in proposal["change"] and proposal["verified"] is True  # type: ignore[index]
+
+
+def test_guarded_gates_are_silent_on_frames(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    assert codes(audit(root), "U003") == []
+
+
+# ------------------------------------------------------------------ U004 dodges
+
+
+def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    [finding] = codes(audit(root), "U004")
+    evidence = finding.extra["evidence"]
+    assert evidence[0]["sentence"] == "uptime commitments are invalid"  # type: ignore[index]
+    proposal = finding.extra["proposal"]
+    assert proposal["verified"] is True  # type: ignore[index]
+    assert proposal["change"]["pattern"] == "uptime commitments are (?:unenforceable|invalid)"  # type: ignore[index]
+
+
+def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None:
+    gates = (
+        '    critical_failure_patterns:\n      - pattern: "host\'s credit[^.]{0,40}waived"\n'
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    [finding] = codes(audit(root), "U004")
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert {"typographic apostrophe", "dotted section reference in a bounded window"} <= kinds
+
+
+def test_a_list_that_covers_the_rewrites_is_not_dodged(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n      - pattern: 'uptime commitments are invalid'\n"
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    assert codes(audit(root), "U004") == []
+
+
+def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are (?:unenforceable|invalid)'\n"
+        "        negation_guard: true\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    assert codes(audit(root), "U004") == []
+    settings = AuditSettings(thesaurus={"uptime": ("availability",)})
+    [finding] = codes(audit(root, settings), "U004")
+    assert finding.extra["evidence"][0]["sentence"].startswith("availability commitments")  # type: ignore[index]
+
+
+def test_a_backtracking_gate_is_left_to_lint_and_the_audit_stays_fast(tmp_path: Path) -> None:
+    gates = (
+        "    critical_failure_patterns:\n      - '(\\w+\\s?)*unenforceable!'\n"
+        "      - 'uptime commitments are unenforceable'\n"
+    )
+    long_guide = "Never agree that uptime commitments are unenforceable " + "and so on " * 40 + "today."
+    root = make_matter(tmp_path / "m", gates, guide=long_guide)
+    started = time.perf_counter()
+    found = audit(root)
+    assert time.perf_counter() - started < 5
+    assert all(d.extra["subject"]["entry"] == 1 for d in found if "entry" in d.extra["subject"])  # type: ignore[index,operator]
+    assert codes(found, "U004") == []  # the list as scored holds an entry the audit did not run
+
+
+def test_accept_concepts_and_concept_combinations_are_correct_work(tmp_path: Path) -> None:
+    counterparty = (
+        "positions:\n  uptime_credit:\n    resist_rounds: 0\n    accept_concepts:\n"
+        '      - ["ten percent credit"]\n    counters:\n      - message: Smaller.\n'
+        "        text: Host will provide a five percent service credit.\n    reject_message: Final.\n"
+    )
+    gates = "    settlement_critical_failure_patterns:\n      - 'ten percent credit'\n      - 'service credit, 99'\n"
+    concepts = (
+        '    required_concepts: ["service credit", "99.9"]\n    redline_concepts: ["service credit"]\n'
+        '    settlement_concepts: ["service credit", "99.9"]\n'
+    )
+    root = make_matter(tmp_path / "m", gates, concepts=concepts, files={"counterparty.yaml": counterparty})
+    found = {d.extra["subject"]["entry"]: d for d in codes(audit(root), "U002")}  # type: ignore[index]
+    assert found[0].extra["evidence"][0]["source"] == "uptime_credit accept_concepts variant 1"  # type: ignore[index]
+    assert found[1].extra["evidence"][0]["source"] == "uptime_credit settlement_concepts"  # type: ignore[index]
+
+
+def test_witness_generation_is_bounded_for_nested_repeats() -> None:
+    started = time.perf_counter()
+    assert witnesses("(?:(?:ab{1000}){1000}){1000}") == []
+    assert witnesses("x{100000000}") == []
+    assert time.perf_counter() - started < 2
+
+
+def test_a_position_document_sentence_the_issue_does_not_cite_is_a_warning(tmp_path: Path) -> None:
+    guide = "Pair the target with a credit.\n\n## 5 Positions\n\n" + NEGATED_GUIDE
+    root = make_matter(tmp_path / "m", DEFECTIVE, guide=guide)
+    [finding] = codes(audit(root), "U002")
+    assert finding.severity.value == "warning" and "does not cite" in finding.message
+    assert finding.extra["evidence"][0]["source"] == "guide §5"  # type: ignore[index]

@@ -276,3 +276,12 @@ def test_a_position_document_sentence_the_issue_does_not_cite_is_a_warning(tmp_p
     [finding] = codes(audit(root), "U002")
     assert finding.severity.value == "warning" and "does not cite" in finding.message
     assert finding.extra["evidence"][0]["source"] == "guide §5"  # type: ignore[index]
+
+
+def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
+    gates = "    redline_critical_failure_patterns:\n      - pattern: 'covers losses from the first dollar'\n"
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates)), "U004")
+    assert finding.extra["evidence"][0]["sentence"] == "covers losses from the first-dollar"  # type: ignore[index]
+    proposal = finding.extra["proposal"]
+    assert proposal["change"]["pattern"] == "covers losses from the first[- ]dollar"  # type: ignore[index]
+    assert proposal["verified"] is True  # type: ignore[index]

@@ -78,6 +78,10 @@ NOMINALIZATIONS: Mapping[str, str] = {
     "train": "carry out training on",
 }
 
+#: First words of compound modifiers, written with a space or a hyphen alike ("first dollar" /
+#: "first-dollar", "third party" / "third-party"). Not numbers: "five business days" does not
+#: become "five-business days".
+COMPOUND_HEADS = frozenset("first second third non pre post co sub self multi cross".split())
 #: Prefixes written hyphenated or joined alike.
 JOINABLE_PREFIXES = ("re", "de", "co", "non", "pre", "sub", "multi", "cross")
 #: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
@@ -121,6 +125,12 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
         yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
         if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
             yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
+    for match in re.finditer(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])", witness):
+        left, right = match.group(1), match.group(2)
+        if left in COMPOUND_HEADS and right not in _NOT_NOUNS and len(right) > 2:
+            # "first dollar" as a compound modifier is written "first-dollar".
+            yield Dodge("space to hyphen", witness.replace(match.group(0), f"{left}-{right}", 1))
+            break
 
 
 def _insertions(witness: str) -> Iterator[Dodge]:

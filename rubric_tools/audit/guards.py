@@ -122,6 +122,12 @@ def _widen(pattern: str, kind: str, original: str, dodge: str) -> str | None:
         return _APOSTROPHE.sub("['’]", pattern)
     if kind == "typographic quotes" and '"' in pattern:
         return pattern.replace('"', '["“”]')
+    if kind == "space to hyphen":
+        for pair in re.finditer(r"(?<![\w-])([a-z]+)-([a-z]+)(?![\w-])", dodge):
+            spaced = f"{pair.group(1)} {pair.group(2)}"
+            if spaced in original and spaced in pattern:
+                return pattern.replace(spaced, f"{pair.group(1)}[- ]{pair.group(2)}", 1)
+        return None
     if kind.startswith("hyphen"):
         widened = re.sub(r"(?<=\w)-(?=\w)", "[- ]?", pattern, count=1)
         return widened if widened != pattern else None

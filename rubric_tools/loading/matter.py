@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import build
-from rubric_tools.loading.yaml_source import YamlSource, load_yaml, read_text
+from rubric_tools.loading import files as policy
+from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
 from rubric_tools.scoring.model import Document, Matter
-from rubric_tools.scoring.sections import ParsedDocument, parse_sections
+from rubric_tools.scoring.sections import ParsedDocument, editor_lines, parse_sections
 
 MATTER_FILE = "matter.yaml"
 RUBRIC_FILE = "rubric.yaml"
@@ -34,9 +36,10 @@ class DocumentSource:
     text: str | None = None
     parsed: ParsedDocument | None = None
 
-    @property
+    @cached_property
     def lines(self) -> list[str]:
-        return self.text.split("\n") if self.text is not None else []
+        """The document's lines as an editor numbers them (computed once: rules index it per finding)."""
+        return editor_lines(self.text) if self.text is not None else []
 
 
 @dataclass
@@ -88,10 +91,35 @@ def _document_diagnostic(
     )
 
 
+#: How a refused document path is reported: (code, name, message, hint).
+_DOCUMENT_REFUSALS = {
+    policy.Refusal.OUTSIDE: ("D002", "document-outside-matter", "resolves outside the matter folder",
+                            "keep documents inside the matter folder, e.g. documents/<id>.md"),
+    policy.Refusal.MISSING: ("D001", "document-missing", "does not exist",
+                            "fix the path, relative to the matter folder"),
+    policy.Refusal.DIRECTORY: ("D007", "document-not-regular-file", "is a directory, not a file",
+                              "point the path at the Markdown file itself"),
+    policy.Refusal.SPECIAL: ("D007", "document-not-regular-file", "is not a regular file",
+                            "replace it with a regular Markdown file"),
+    policy.Refusal.BAD_NAME: ("D008", "document-path-invalid", "is a name the operating system refuses",
+                             "use a short path of printable characters, e.g. documents/<id>.md"),
+    policy.Refusal.TOO_LARGE: ("D009", "document-too-large", "is too large to read",
+                              f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes"),
+    policy.Refusal.UNREADABLE: ("L003", "unreadable-file", "cannot be read",
+                               "make the file readable, or fix the path"),
+}
+
+
+def _document_refusal(matter_file: YamlSource, index: int, path_text: str, refused: policy.Refused) -> Diagnostic:
+    code, name, summary, hint = _DOCUMENT_REFUSALS[refused.reason]
+    detail = "" if refused.reason in (policy.Refusal.OUTSIDE, policy.Refusal.MISSING) else f" ({refused.detail})"
+    shown = path_text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate stays printable
+    return _document_diagnostic(matter_file, index, code, name, f"document path {shown!r} {summary}{detail}", hint)
+
+
 def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic]) -> list[DocumentSource]:
     entries = build.as_mapping(matter_file.data).get("documents")
     sources: list[DocumentSource] = []
-    resolved_root = root.resolve()
     for index, entry in enumerate(build.as_list(entries)):
         if not isinstance(entry, Mapping):
             continue
@@ -103,30 +131,17 @@ def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagn
         sources.append(source)
         if not isinstance(path_text, str) or not path_text:
             continue
-        candidate = root / path_text
-        try:
-            resolved = candidate.resolve()
-        except (OSError, RuntimeError):
-            resolved = candidate
-        if not resolved.is_relative_to(resolved_root):
-            diagnostics.append(_document_diagnostic(
-                matter_file, index, "D002", "document-outside-matter",
-                f"document path {path_text!r} resolves outside the matter folder",
-                "keep documents inside the matter folder, e.g. documents/<id>.md",
-            ))
+        checked = policy.check_file(root / path_text, root, policy.MAX_DOCUMENT_BYTES)
+        raw = policy.read_regular_file(checked, policy.MAX_DOCUMENT_BYTES) if isinstance(checked, Path) else checked
+        if isinstance(raw, policy.Refused):
+            diagnostics.append(_document_refusal(matter_file, index, path_text, raw))
             continue
-        if not resolved.is_file():
-            diagnostics.append(_document_diagnostic(
-                matter_file, index, "D001", "document-missing",
-                f"document path {path_text!r} does not exist",
-                "fix the path, relative to the matter folder",
-            ))
-            continue
-        text, problem = read_text(resolved)
+        assert isinstance(checked, Path)
+        text, problem = decode_text(checked, raw)
         if problem is not None:
             diagnostics.append(problem)
             continue
-        source.path = resolved
+        source.path = checked
         source.text = text
         source.parsed = parse_sections(text or "")
     return sources
@@ -145,7 +160,7 @@ def load_matter_source(path: Path | str) -> MatterSource:
             if name in REQUIRED_FILES:
                 diagnostics.append(_missing_file(file_path))
             continue
-        files[name] = load_yaml(file_path)
+        files[name] = load_yaml(file_path, root)
         diagnostics.extend(files[name].diagnostics)
     matter_file = files.get(MATTER_FILE) or YamlSource(path=root / MATTER_FILE)
     documents = _load_documents(root, matter_file, diagnostics)

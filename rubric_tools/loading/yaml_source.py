@@ -1,39 +1,51 @@
 """Read a YAML file into plain Python data plus the position of every key and value.
 
-We compose the node graph with ruamel.yaml and convert it ourselves, so that:
-- no object is ever constructed from a YAML tag (tagged values stay plain data);
-- duplicate keys are all reported, and the last value wins, as in the reference
-  engine's loader;
-- alias expansion is bounded, so an alias bomb cannot exhaust memory;
-- every key and value keeps its line:column span for diagnostics.
+The file is parsed as the reference engine reads it: YAML 1.1, through PyYAML (its
+libyaml C parser when installed, the pure-Python one otherwise — same results), with
+every node's line:column kept. Before parsing, one pass over the parser's events
+refuses what the composer could not survive: nesting deeper than MAX_DEPTH (the C
+composer recurses and crashes the process on deep nesting), more than MAX_ALIASES
+aliases, more than MAX_YAML_CHARS characters. `yaml_convert` then builds plain data
+(see there for tags, duplicates and aliases). ruamel.yaml's round-trip loader is not
+used for reading; it stays the tool for anything that edits files.
 """
 
 from __future__ import annotations
 
-import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+import yaml
+from yaml.error import MarkedYAMLError, YAMLError
+from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.loading import yaml_cache
+from rubric_tools.loading import files, yaml_cache
+from rubric_tools.loading.yaml11 import Reading, ScalarNote
+from rubric_tools.loading.yaml_convert import (
+    MAX_EXPANDED_NODES,
+    AliasCycle,
+    AliasLimit,
+    Converter,
+    InstancePath,
+    NodePosition,
+)
 
-#: How many nodes one file may expand to once aliases are followed.
-MAX_EXPANDED_NODES = 200_000
+__all__ = ["MAX_EXPANDED_NODES", "InstancePath", "NodePosition", "YamlSource", "load_yaml", "parse_yaml_text"]
 
-InstancePath = tuple[str | int, ...]
+#: Deepest nesting of collections accepted (real matters nest about six deep).
+MAX_DEPTH = 100
+#: Most aliases (`*name`) one file may use.
+MAX_ALIASES = 10_000
+#: Largest YAML text parsed.
+MAX_YAML_CHARS = files.MAX_YAML_BYTES
 
-
-@dataclass(frozen=True)
-class NodePosition:
-    """Where a value sits, and where its key sits when it is a mapping value."""
-
-    value: Span
-    key: Span | None = None
+#: PyYAML's pure-Python loader: the reference's `safe_load` itself.
+PURE_LOADER: type[Any] = yaml.SafeLoader
+#: libyaml when it is installed (same events and marks, about 15 times faster), else the pure one.
+LOADER: type[Any] = getattr(yaml, "CSafeLoader", None) or PURE_LOADER
 
 
 @dataclass
@@ -46,6 +58,7 @@ class YamlSource:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     readable: bool = True
+    notes: list[ScalarNote] = field(default_factory=list)  # scalars YAML 1.2 reads differently
 
     def span(self, path: InstancePath, *, key: bool = False) -> Span | None:
         """The span of the value (or its key) at `path`, else of its nearest ancestor."""
@@ -61,123 +74,46 @@ class YamlSource:
             probe = probe[:-1]
 
 
-class _AliasLimit(Exception):
-    pass
+def _limit_diagnostic(path: Path, code: str, name: str, message: str, span: Span, hint: str) -> Diagnostic:
+    return Diagnostic(code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=span,
+                      fix_hint=hint)
 
 
-class _Cycle(Exception):
-    pass
+def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
+    """Why `text` must not be composed (too big, too deep, too many aliases), or None.
 
-
-def _span(node: Node) -> Span:
-    start, end = node.start_mark, node.end_mark
-    return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
-
-
-def _tag(node: Node) -> str:
-    tag = node.tag
-    return str(getattr(tag, "value", tag) or "")
-
-
-def _scalar(node: ScalarNode) -> Any:
-    tag = _tag(node)
-    text = node.value
-    if tag.endswith(":null"):
-        return None
-    if tag.endswith(":bool"):
-        return text.lower() in ("true", "yes", "on")
-    if tag.endswith(":int"):
-        cleaned = text.replace("_", "")
-        try:
-            if cleaned.lower().startswith(("0x", "-0x", "+0x")):
-                return int(cleaned, 16)
-            if cleaned.lower().startswith(("0o", "-0o", "+0o")):
-                return int(cleaned, 8)
-            return int(cleaned)
-        except ValueError:
-            return text
-    if tag.endswith(":float"):
-        lowered = text.lower().replace("_", "")
-        if lowered in (".inf", "+.inf"):
-            return math.inf
-        if lowered == "-.inf":
-            return -math.inf
-        if lowered == ".nan":
-            return math.nan
-        try:
-            return float(lowered)
-        except ValueError:
-            return text
-    if node.style == ">":
-        # The round-trip scanner marks fold points with BEL so it can re-emit them.
-        return text.replace("\a", "")
-    # Strings, timestamps, binary and custom tags all stay the text that was written.
-    return text
-
-
-class _Converter:
-    def __init__(self, source: YamlSource) -> None:
-        self.source = source
-        self.expanded = 0
-        self.active: set[int] = set()
-
-    def convert(self, node: Node, path: InstancePath, key_span: Span | None = None) -> Any:
-        self.expanded += 1
-        if self.expanded > MAX_EXPANDED_NODES:
-            raise _AliasLimit
-        if path not in self.source.positions:
-            self.source.positions[path] = NodePosition(_span(node), key_span)
-        if isinstance(node, ScalarNode):
-            return _scalar(node)
-        if id(node) in self.active:
-            raise _Cycle
-        self.active.add(id(node))
-        try:
-            if isinstance(node, SequenceNode):
-                return [self.convert(item, (*path, i)) for i, item in enumerate(node.value)]
-            if isinstance(node, MappingNode):
-                return self._mapping(node, path)
-            return None
-        finally:
-            self.active.discard(id(node))
-
-    def _mapping(self, node: MappingNode, path: InstancePath) -> dict[Any, Any]:
-        result: dict[Any, Any] = {}
-        first_seen: dict[Any, int] = {}
-        for key_node, value_node in node.value:
-            if isinstance(key_node, ScalarNode) and _tag(key_node).endswith(":merge"):
-                merged = self.convert(value_node, path)
-                for source in merged if isinstance(merged, list) else [merged]:
-                    if isinstance(source, dict):
-                        for k, v in source.items():
-                            result.setdefault(k, v)
-                continue
-            key = self.convert(key_node, (*path, "<key>")) if not isinstance(key_node, ScalarNode) \
-                else _scalar(key_node)
-            if not isinstance(key, str | int | float | bool | type(None)):
-                key = str(key)
-            key_span = _span(key_node)
-            if key in first_seen:
-                self.source.diagnostics.append(
-                    Diagnostic(
-                        code="L002",
-                        name="duplicate-key",
-                        severity=Severity.ERROR,
-                        message=(
-                            f"duplicate key {key!r} (first defined on line {first_seen[key]}); "
-                            "the engine silently keeps this last value"
-                        ),
-                        file=self.source.path,
-                        span=key_span,
-                        fix_hint="remove one of the two entries or merge them",
-                    )
-                )
-                # Last value wins: re-record its position too.
-                self.source.positions.pop((*path, key), None)
-            else:
-                first_seen[key] = key_span.line
-            result[key] = self.convert(value_node, (*path, key), key_span)
-        return result
+    The parser is iterative (its stacks live on the heap), so walking its events is
+    safe on any input; only composing recurses. Syntax errors are left to the composer.
+    """
+    if len(text) > MAX_YAML_CHARS:
+        return _limit_diagnostic(
+            path, "L009", "file-too-large", f"the file has {len(text):,} characters, over the "
+            f"{MAX_YAML_CHARS:,} limit", Span.point(1, 1), "split the data or shorten it")
+    depth = aliases = 0
+    try:
+        for event in yaml.parse(text, Loader=loader):
+            if isinstance(event, CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    mark = event.start_mark
+                    return _limit_diagnostic(
+                        path, "L010", "yaml-nesting-limit",
+                        f"collections nest more than {MAX_DEPTH} levels deep here",
+                        Span.point(mark.line + 1, mark.column + 1),
+                        "flatten the data: no matter file needs this much nesting")
+            elif isinstance(event, CollectionEndEvent):
+                depth -= 1
+            elif isinstance(event, AliasEvent):
+                aliases += 1
+                if aliases > MAX_ALIASES:
+                    mark = event.start_mark
+                    return _limit_diagnostic(
+                        path, "L006", "yaml-alias-limit", f"more than {MAX_ALIASES:,} aliases",
+                        Span.point(mark.line + 1, mark.column + 1),
+                        "write the repeated data out, or use fewer aliases")
+    except YAMLError:
+        return None  # the composer meets the same error and reports it with its position
+    return None
 
 
 def _syntax_diagnostic(path: Path, exc: YAMLError) -> Diagnostic:
@@ -198,19 +134,26 @@ def _syntax_diagnostic(path: Path, exc: YAMLError) -> Diagnostic:
     )
 
 
-def read_text(path: Path) -> tuple[str | None, Diagnostic | None]:
-    """Read a UTF-8 text file, or explain (with a position) why it cannot be read."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, Diagnostic(
-            code="L003",
-            name="unreadable-file",
-            severity=Severity.ERROR,
-            message=f"cannot read file: {exc.strerror or exc}",
-            file=path,
-            span=Span.point(1, 1),
-        )
+_REFUSAL_CODES = {
+    files.Refusal.OUTSIDE: ("L007", "file-outside-matter", "replace the symlink with the file itself"),
+    files.Refusal.SPECIAL: ("L008", "not-a-regular-file", "replace it with a regular file"),
+    files.Refusal.TOO_LARGE: ("L009", "file-too-large", "shorten the file"),
+}
+
+
+def refusal_diagnostic(path: Path, refused: files.Refused) -> Diagnostic:
+    """The load diagnostic for a file the file-system policy refused to read."""
+    code, name, hint = _REFUSAL_CODES.get(refused.reason, ("L003", "unreadable-file", None))
+    message = refused.detail if code != "L003" or refused.detail.startswith("cannot") else f"cannot read file: " \
+        f"{refused.detail}"
+    return Diagnostic(
+        code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=Span.point(1, 1),
+        fix_hint=hint,
+    )
+
+
+def decode_text(path: Path, raw: bytes) -> tuple[str | None, Diagnostic | None]:
+    """Decode UTF-8 bytes read from `path`, or explain (with a position) why they do not decode."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -228,30 +171,64 @@ def read_text(path: Path) -> tuple[str | None, Diagnostic | None]:
     return text.removeprefix("\ufeff"), None
 
 
+def read_text(
+    path: Path, root: Path | None = None, limit: int = files.MAX_DOCUMENT_BYTES
+) -> tuple[str | None, Diagnostic | None]:
+    """Read a UTF-8 text file under the file-system policy, or explain why it cannot be read.
+
+    With `root`, the file must also resolve inside that folder.
+    """
+    raw = files.read_matter_file(path, root, limit) if root is not None else files.read_regular_file(path, limit)
+    if isinstance(raw, files.Refused):
+        return None, refusal_diagnostic(path, raw)
+    return decode_text(path, raw)
+
+
+_FAILED = object()
+#: The line breaks of YAML 1.1, which the marks count (`splitlines()` knows more).
+_YAML_LINE_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
+
+
+def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:
+    """The root node of `text` (None when empty), or _FAILED with the reason in `source.diagnostics`."""
+    refusal = _precheck(source.path, text, loader)
+    if refusal is not None:
+        source.diagnostics.append(refusal)
+        return _FAILED
+    try:
+        return yaml.compose(text, Loader=loader)
+    except YAMLError as exc:
+        source.diagnostics.append(_syntax_diagnostic(source.path, exc))
+    except (RecursionError, ValueError) as exc:
+        source.diagnostics.append(_syntax_diagnostic(source.path, YAMLError(str(exc) or "too deeply nested")))
+    return _FAILED
+
+
 def parse_yaml_text(path: Path, text: str) -> YamlSource:
     """Parse YAML text already read from `path`."""
-    source = YamlSource(path=path, lines=text.splitlines())
+    source = YamlSource(path=path, lines=_YAML_LINE_BREAK.split(text))
     cached = yaml_cache.restore(text)
     if cached is not None:
-        source.data = cached[0]
-        source.positions = {p: NodePosition(value, key) for p, (value, key) in cached[1].items()}
+        source.data, positions, notes = cached
+        source.positions = {p: NodePosition(value, key) for p, (value, key) in positions.items()}
+        source.notes = [ScalarNote(p, Reading(reading), written, span, is_key) for p, reading, written, span, is_key
+                        in notes]
         return source
-    yaml = YAML(typ="rt", pure=True)
-    try:
-        node = yaml.compose(text)
-    except YAMLError as exc:
-        source.diagnostics.append(_syntax_diagnostic(path, exc))
-        source.readable = False
-        return source
-    except (RecursionError, ValueError) as exc:
-        source.diagnostics.append(_syntax_diagnostic(path, YAMLError(str(exc) or "too deeply nested")))
+    node = _compose(source, text, LOADER)
+    if node is _FAILED and LOADER is not PURE_LOADER and source.diagnostics[-1].code == "L001":
+        # libyaml refuses a few inputs `safe_load` accepts (a "\ud800" escape): ask the reference's parser.
+        source.diagnostics.clear()
+        node = _compose(source, text, PURE_LOADER)
+    if node is _FAILED:
         source.readable = False
         return source
     if node is None:
         return source
+    converter = Converter(source)
     try:
-        source.data = _Converter(source).convert(node, ())
-    except (_AliasLimit, RecursionError):
+        source.data = converter.convert(node, ())
+        source.notes = converter.notes
+    except (AliasLimit, RecursionError):
         source.diagnostics.append(
             Diagnostic(
                 code="L006",
@@ -265,7 +242,7 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         )
         source.data = None
         source.readable = False
-    except _Cycle:
+    except AliasCycle:
         source.diagnostics.append(
             Diagnostic(
                 code="L006",
@@ -280,13 +257,17 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         source.data = None
         source.readable = False
     if not source.diagnostics:
-        yaml_cache.store(text, source.data, {p: (n.value, n.key) for p, n in source.positions.items()})
+        notes = [(n.path, n.reading.value, n.text, n.span, n.is_key) for n in source.notes]
+        yaml_cache.store(text, source.data, {p: (n.value, n.key) for p, n in source.positions.items()}, notes)
     return source
 
 
-def load_yaml(path: Path) -> YamlSource:
-    """Read and parse a YAML file; problems become diagnostics, never exceptions."""
-    text, problem = read_text(path)
+def load_yaml(path: Path, root: Path | None = None) -> YamlSource:
+    """Read and parse a YAML file; problems become diagnostics, never exceptions.
+
+    With `root`, the file must resolve inside that folder (a matter's files).
+    """
+    text, problem = read_text(path, root, files.MAX_YAML_BYTES)
     if problem is not None:
         return YamlSource(path=path, diagnostics=[problem], readable=False)
     return parse_yaml_text(path, text or "")

@@ -3,10 +3,17 @@
 A line starting with `## ` opens a section whose token is the first word of the
 heading with trailing dots removed. Text before the first heading is the `full`
 section. A token seen twice has its text appended to the first occurrence.
+
+Lines are what `str.splitlines()` makes of the text, as in the reference engine: a
+form feed, `\v`, `\x1c`-`\x1e`, `\x85`, U+2028, U+2029 and a lone `\r` all start a
+new line there, so a `## ` after one of them is a heading. Positions reported to an
+author are editor positions: the line counted by `\n`, `\r\n` or `\r` breaks, and
+the column where the reference's line starts in it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 PREAMBLE_TOKEN = "full"
@@ -15,11 +22,12 @@ HEADING_PREFIX = "## "
 
 @dataclass(frozen=True)
 class Heading:
-    """A `## ` heading line as found in the source (1-based line number)."""
+    """A `## ` heading line as found in the source (1-based editor line and column)."""
 
     line: int
     text: str
     token: str | None  # None when the heading has no word at all
+    column: int = 1
 
 
 @dataclass(frozen=True)
@@ -41,6 +49,28 @@ def heading_token(line: str) -> str | None:
     return words[0].rstrip(".")
 
 
+#: What editors break lines at; the other `splitlines()` separators stay inside a line.
+_EDITOR_BREAK = re.compile("\r\n|\r|\n")
+
+
+def editor_lines(text: str) -> list[str]:
+    """The lines an editor shows (and diagnostics number)."""
+    return _EDITOR_BREAK.split(text)
+
+
+def _editor_positions(chunks: list[str]) -> list[tuple[int, int]]:
+    """Where each `splitlines(keepends=True)` chunk starts, as (editor line, column)."""
+    positions: list[tuple[int, int]] = []
+    line = column = 1
+    for chunk in chunks:
+        positions.append((line, column))
+        if chunk.endswith(("\n", "\r")):
+            line, column = line + 1, 1
+        else:  # ended by a separator editors show inside the line
+            column += len(chunk)
+    return positions
+
+
 def parse_sections(text: str) -> ParsedDocument:
     """Parse `text` into sections the way the reference engine does.
 
@@ -53,10 +83,12 @@ def parse_sections(text: str) -> ParsedDocument:
     duplicates: list[Heading] = []
     empty: list[Heading] = []
     current: list[str] = chunks[PREAMBLE_TOKEN]
-    for number, line in enumerate(text.split("\n"), start=1):
+    positions = _editor_positions(text.splitlines(keepends=True))
+    for index, line in enumerate(text.splitlines()):
         if line.startswith(HEADING_PREFIX):
             token = heading_token(line)
-            heading = Heading(number, line.rstrip("\r"), token)
+            number, column = positions[index]
+            heading = Heading(number, line, token, column)
             if token is None:
                 empty.append(heading)
                 current.append(line)
@@ -73,7 +105,7 @@ def parse_sections(text: str) -> ParsedDocument:
             current = chunks[token]
         else:
             current.append(line)
-    sections = {token: "\n".join(lines).strip() for token, lines in chunks.items()}
+    sections = {token: "\n".join(chunk).strip() for token, chunk in chunks.items()}
     return ParsedDocument(
         sections=sections,
         headings=tuple(headings),

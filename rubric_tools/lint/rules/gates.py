@@ -111,8 +111,9 @@ def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
 def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
     """A gate's `negation_guard` is not `true` or `false`.
 
-    What it catches: `negation_guard: "true"`, `negation_guard: yes` (a string in
-    YAML 1.2), `negation_guard: 1` or an empty value.
+    What it catches: `negation_guard: "true"`, `negation_guard: "yes"`,
+    `negation_guard: 1` or an empty value. (A plain `yes` is `true` to the engine,
+    which reads YAML 1.1; Y004 asks for `true` instead.)
 
     Why it matters: only the boolean `true` turns the guard on; any other value
     leaves the gate unguarded, so it fires on the very disclaimers the guard was

@@ -153,7 +153,7 @@ class LintContext:
         """A finding on a line of a Markdown document (1-based)."""
         lines = document.lines
         text = lines[line - 1] if 0 < line <= len(lines) else ""
-        span = Span(line, column, line, column + (width if width is not None else max(len(text), 1)))
+        span = Span(line, column, line, column + (width if width is not None else max(len(text) - column + 1, 1)))
         return Finding(message, document.path or self.root / document.path_text, span, hint)
 
 

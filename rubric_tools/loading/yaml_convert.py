@@ -83,7 +83,7 @@ class Converter:
         return self._construct(node)
 
     def _note(self, node: ScalarNode, path: InstancePath, *, is_key: bool) -> None:
-        if node.style is None:  # only plain scalars are resolved by their text
+        if not node.style:  # only plain scalars (style None, or "" from libyaml) are resolved by their text
             reading = classify(node.value, str(node.tag or ""))
             if reading is not None:
                 self.notes.append(ScalarNote(path, reading, node.value, node_span(node), is_key))

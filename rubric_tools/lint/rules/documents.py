@@ -199,7 +199,11 @@ def document_without_sections(ctx: LintContext) -> Iterator[Finding]:
 def empty_heading(ctx: LintContext) -> Iterator[Finding]:
     """A `## ` heading has no text, which crashes the reference engine.
 
-    What it catches: a line that is `## ` followed only by whitespace.
+    What it catches: a line that is `## ` followed only by whitespace — where a line
+    is what Python's `str.splitlines()` makes of the document, as in the engine: a
+    `## ` right after a form feed, a vertical tab, `\x1c`-`\x1e`, `\x85`, U+2028,
+    U+2029 or a lone carriage return starts a line too, even where an editor shows
+    it in the middle of one. The finding points at the `## ` itself.
 
     Why it matters: the engine takes the first word of a heading as the section
     token; with no word it raises, so the matter cannot be scored at all.
@@ -227,6 +231,7 @@ def empty_heading(ctx: LintContext) -> Iterator[Finding]:
                 document,
                 heading.line,
                 "heading has no section token: the reference engine crashes on it",
+                column=heading.column,
                 hint="give the heading a number or word (e.g. '## 5 Term') or remove it",
             )
 
@@ -275,7 +280,105 @@ def duplicate_section_token(ctx: LintContext) -> Iterator[Finding]:
             yield ctx.at_document(
                 document,
                 heading.line,
-                f"section token {heading.token!r} {earlier}: this section's text is merged "
+                column=heading.column,
+                message=f"section token {heading.token!r} {earlier}: this section's text is merged "
                 f"into '{document.id} §{heading.token}'",
                 hint="renumber or rename one of the two headings so each section has its own token",
             )
+
+
+@rule("D007", "document-not-regular-file", Severity.ERROR)
+def document_not_regular_file(ctx: LintContext) -> Iterator[Finding]:
+    """A document path names a directory, a FIFO, a device or a socket.
+
+    What it catches: a `documents` entry whose `path` (after symlinks) is not a
+    regular file: a folder, a named pipe, `/dev/zero` reached through a symlink
+    inside the matter, a socket.
+
+    Why it matters: the engine cannot read a directory, blocks forever on a FIFO
+    and never finishes reading a device; `rubric check` runs on pull requests, so a
+    hostile repository could hang CI this way. The toolkit checks the file type
+    before opening anything and treats the document as missing.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/        # a folder, not the file in it
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/msa.md
+    ```
+    """
+    yield from ctx.loader_findings("D007")
+
+
+@rule("D008", "document-path-invalid", Severity.ERROR)
+def document_path_invalid(ctx: LintContext) -> Iterator[Finding]:
+    """A document path is a name the operating system refuses.
+
+    What it catches: a `documents` entry whose `path` holds a NUL character, a lone
+    surrogate (`"\\ud800"`), or a file name longer than the file system allows
+    (typically 255 bytes).
+
+    Why it matters: the engine raises on opening it, so the matter cannot be
+    loaded; no file of that name can exist, so the document is missing for sure.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: "documents/msa\0.md"
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/msa.md
+    ```
+    """
+    yield from ctx.loader_findings("D008")
+
+
+@rule("D009", "document-too-large", Severity.ERROR)
+def document_too_large(ctx: LintContext) -> Iterator[Finding]:
+    """A document is larger than the toolkit reads (16 MiB).
+
+    What it catches: a `documents` entry whose file is over 16 MiB.
+
+    Why it matters: contracts are kilobytes; a file that size is generated or
+    hostile, and reading and scanning it would cost every CI run memory and time.
+    The file is not read, so the document counts as missing.
+
+    Bad:
+
+    ```yaml
+    documents:
+      - id: dump
+        title: Data room export
+        path: documents/dump.md     # 300 MB
+    ```
+
+    Good:
+
+    ```yaml
+    documents:
+      - id: msa
+        title: Master Services Agreement
+        path: documents/msa.md      # the agreement under review
+    ```
+    """
+    yield from ctx.loader_findings("D009")

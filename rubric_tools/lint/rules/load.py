@@ -198,3 +198,114 @@ def yaml_alias_limit(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     yield from ctx.loader_findings("L006")
+
+
+@rule("L007", "file-outside-matter", Severity.ERROR)
+def file_outside_matter(ctx: LintContext) -> Iterator[Finding]:
+    """A matter YAML file is a symlink that leads outside the matter folder.
+
+    What it catches: `matter.yaml`, `rubric.yaml`, `hidden_facts.yaml` or
+    `counterparty.yaml` whose symbolic link resolves to a file outside the matter
+    folder (`rubric.yaml -> ../../shared/rubric.yaml`, or `-> /etc/passwd`).
+
+    Why it matters: a matter must be self-contained to be shipped and scored
+    anywhere, and `rubric check` runs on pull requests from forks: reading a file
+    the link points at outside the repository would leak it into the report. The
+    toolkit never reads it, so the file counts as unreadable.
+
+    Bad:
+
+    ```yaml
+    # my_matter/rubric.yaml is a symlink to ../common/rubric.yaml
+    ```
+
+    Good:
+
+    ```yaml
+    # my_matter/rubric.yaml is a regular file inside the matter folder
+    critical_failure_score_cap: 0.25
+    ```
+    """
+    yield from ctx.loader_findings("L007")
+
+
+@rule("L008", "not-a-regular-file", Severity.ERROR)
+def not_a_regular_file(ctx: LintContext) -> Iterator[Finding]:
+    """A matter YAML file is a FIFO, a device or a socket.
+
+    What it catches: a matter YAML file (or the target of its symlink) that is a
+    named pipe, a character or block device such as `/dev/zero`, or a socket.
+
+    Why it matters: opening a FIFO blocks forever and a device like `/dev/zero`
+    never ends, so a CI job reading one hangs or runs out of memory. The toolkit
+    checks the file type before opening anything and never reads such a file.
+
+    Bad:
+
+    ```yaml
+    # my_matter/hidden_facts.yaml was created with `mkfifo`
+    ```
+
+    Good:
+
+    ```yaml
+    # my_matter/hidden_facts.yaml is a regular file
+    client_answers:
+      q_backup_region: Backups must stay in the primary region.
+    ```
+    """
+    yield from ctx.loader_findings("L008")
+
+
+@rule("L009", "file-too-large", Severity.ERROR)
+def file_too_large(ctx: LintContext) -> Iterator[Finding]:
+    """A matter file is larger than the toolkit reads.
+
+    What it catches: a matter YAML file over 2 MiB (real ones are a few kilobytes),
+    or a YAML text over that many characters.
+
+    Why it matters: a file that size is generated or hostile, not authored; reading
+    and parsing it would cost a CI job memory and time for nothing an author can
+    review. The file is not read at all.
+
+    Bad:
+
+    ```yaml
+    # rubric.yaml: 40 MB of generated questions
+    ```
+
+    Good:
+
+    ```yaml
+    # rubric.yaml: the questions, escalations and issues an author wrote
+    critical_failure_score_cap: 0.25
+    ```
+    """
+    yield from ctx.loader_findings("L009")
+
+
+@rule("L010", "yaml-nesting-limit", Severity.ERROR)
+def yaml_nesting_limit(ctx: LintContext) -> Iterator[Finding]:
+    """A YAML file nests collections more than 100 levels deep.
+
+    What it catches: lists and mappings nested over 100 deep, typically thousands
+    of `[` or `{` in a row. The finding points where the limit is crossed.
+
+    Why it matters: YAML parsers build such input recursively — the C loader
+    crashes the whole process on it and the Python one takes seconds to fail. The
+    toolkit counts the depth on the parser's event stream before building anything,
+    and stops there. No matter needs more than about six levels.
+
+    Bad:
+
+    ```yaml
+    concepts: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[ ... ]]]]]]]]]]]]]]]]]]]]]]]]]]]]]
+    ```
+
+    Good:
+
+    ```yaml
+    concepts: ["backup", "region"]
+    ```
+    """
+    yield from ctx.loader_findings("L010")

@@ -11,6 +11,8 @@ the findings (file, line, column, optionally end_line/end_column) with `expect`.
           rubric.yaml: |
             ...whole file...
         delete: [counterparty.yaml]
+        symlinks: {rubric.yaml: /etc/passwd}   # optional: links (relative targets are kept relative)
+        fifos: [hidden_facts.yaml]             # optional: named pipes (replacing any file)
         config: {canary: "x"}      # optional LintConfig keyword arguments
         expect:
           - {file: rubric.yaml, line: 12, column: 20}
@@ -21,6 +23,7 @@ the findings (file, line, column, optionally end_line/end_column) with `expect`.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -68,8 +71,20 @@ def _build_matter(tmp_path: Path, case: dict[str, Any]) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, str):
             target.write_text(content, encoding="utf-8")
+        elif "repeat" in content:  # {"prefix", "repeat", "times", "suffix"}: big or deep files
+            text = content.get("prefix", "") + content["repeat"] * content["times"] + content.get("suffix", "")
+            target.write_text(text, encoding="utf-8")
         else:  # {"bytes_hex": "..."} writes raw bytes, for encoding cases
             target.write_bytes(bytes.fromhex(content["bytes_hex"]))
+    for relative in case.get("fifos", []):
+        fifo = root / relative
+        fifo.parent.mkdir(parents=True, exist_ok=True)
+        fifo.unlink(missing_ok=True)
+        os.mkfifo(fifo)
+    for relative, link_target in (case.get("symlinks") or {}).items():
+        link = root / relative
+        link.unlink(missing_ok=True)
+        link.symlink_to(link_target)
     return root
 
 
@@ -92,7 +107,8 @@ def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
         assert diagnostic.span is not None, f"{code} finding without a position: {diagnostic}"
         got.append(
             {
-                "file": diagnostic.file.resolve().relative_to(root.resolve()).as_posix(),
+                # The folder resolved, not the file: a finding may sit on a symlink leading out.
+                "file": (diagnostic.file.parent.resolve() / diagnostic.file.name).relative_to(root.resolve()).as_posix(),
                 "line": diagnostic.span.line,
                 "column": diagnostic.span.column,
                 "end_line": diagnostic.span.end_line,

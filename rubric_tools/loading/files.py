@@ -12,6 +12,7 @@ file swapped between the check and the open is still refused.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ def _os_refusal(exc: OSError) -> Refused:
         return Refused(Refusal.MISSING, "no such file")
     if isinstance(exc, IsADirectoryError):
         return Refused(Refusal.DIRECTORY, "is a directory, not a file")
-    if exc.errno in (getattr(os, "ENAMETOOLONG", -1), getattr(os, "EILSEQ", -1)):
+    if exc.errno in (errno.ENAMETOOLONG, errno.EILSEQ):
         return Refused(Refusal.BAD_NAME, f"the operating system refuses the name ({exc.strerror or exc})")
     return Refused(Refusal.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
 

@@ -2,7 +2,8 @@
 
 Like ruff's cache: a matter whose files, configuration and tool are unchanged since the
 last run is not linted again (nor are the rule modules even imported when every matter
-hits). The key covers the bytes of every file under the matter folder, the settings
+hits). The key covers what the loader may read under the matter folder (the bytes of
+every regular file, never following a symlink out, never opening a FIFO), the settings
 that shape findings (select, ignore, severity, canary), and a fingerprint of the
 installed tool (its source files and schemas). A report holding an internal error is
 never stored. Lives beside the YAML parse cache; RUBRIC_NO_CACHE=1 disables both.
@@ -19,6 +20,7 @@ from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.lint.config import LintConfig
+from rubric_tools.loading import files
 from rubric_tools.loading.yaml_cache import cache_dir
 
 RESULT_FORMAT = 1
@@ -61,6 +63,39 @@ def _added_rules() -> str:
     return ",".join(sorted(code for code, rule in RULES.items() if not rule.check.__module__.startswith(builtin)))
 
 
+def _hash_tree(root: Path, digest: Any) -> None:
+    """Feed `digest` what the loader may read under `root`, under the file-system policy.
+
+    Symlinks are not followed: a link contributes its target text (a target inside
+    the matter is hashed as the regular file it is; one outside is never read, and
+    the loader refuses it whatever it holds). FIFOs and devices contribute their
+    type, never their content; a file over the cap only its size.
+    """
+    pending = [root]
+    entries: list[tuple[str, bytes]] = []
+    while pending:
+        folder = pending.pop()
+        with os.scandir(folder) as scan:
+            for entry in scan:
+                relative = Path(entry.path).relative_to(root).as_posix()
+                if entry.is_symlink():
+                    entries.append((relative, b"link:" + os.fsencode(os.readlink(entry.path))))
+                elif entry.is_dir(follow_symlinks=False):
+                    pending.append(Path(entry.path))
+                elif entry.is_file(follow_symlinks=False):
+                    content = files.read_regular_file(Path(entry.path), files.MAX_DOCUMENT_BYTES)
+                    fingerprint = (
+                        f"refused:{content.reason.value}:{entry.stat(follow_symlinks=False).st_size}".encode()
+                        if isinstance(content, files.Refused)
+                        else hashlib.sha256(content).digest()
+                    )
+                    entries.append((relative, fingerprint))
+                else:
+                    entries.append((relative, f"special:{entry.stat(follow_symlinks=False).st_mode}".encode()))
+    for relative, fingerprint in sorted(entries):
+        digest.update(relative.encode("utf-8", "surrogateescape") + b"\0" + fingerprint)
+
+
 def matter_key(root: Path, config: LintConfig) -> str | None:
     """The cache key of linting `root` under `config`, or None when caching is off."""
     if cache_dir() is None:
@@ -68,11 +103,9 @@ def matter_key(root: Path, config: LintConfig) -> str | None:
     fingerprint = f"{tool_fingerprint()}|{_config_fingerprint(config)}|{_added_rules()}|"
     digest = hashlib.sha256(fingerprint.encode())
     try:
-        for path in sorted(p for p in root.rglob("*") if p.is_file()):
-            digest.update(str(path.relative_to(root)).encode() + b"\0")
-            digest.update(hashlib.sha256(path.read_bytes()).digest())
-    except OSError:
-        return None  # an unreadable file: lint it for real, which reports it
+        _hash_tree(root, digest)
+    except (OSError, ValueError):
+        return None  # an unreadable folder: lint it for real, which reports it
     return digest.hexdigest()
 
 

@@ -34,9 +34,9 @@ MAX_EXPANDED_NODES = 200_000
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 #: Collection tags `safe_load` knows; we build them as plain mappings and lists.
-_KNOWN_COLLECTION_TAGS = frozenset({_MAP_TAG, _SEQ_TAG, *(
-    f"tag:yaml.org,2002:{name}" for name in ("omap", "pairs", "set")
-)})
+_KNOWN_COLLECTION_TAGS = frozenset(
+    {_MAP_TAG, _SEQ_TAG, *(f"tag:yaml.org,2002:{name}" for name in ("omap", "pairs", "set"))}
+)
 
 
 @dataclass(frozen=True)

@@ -75,8 +75,13 @@ class YamlSource:
 
 
 def _limit_diagnostic(path: Path, code: str, name: str, message: str, span: Span, hint: str) -> Diagnostic:
-    return Diagnostic(code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=span,
-                      fix_hint=hint)
+    return Diagnostic(
+        code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=span, fix_hint=hint
+    )
+
+
+def _point(mark: Any) -> Span:
+    return Span.point(mark.line + 1, mark.column + 1) if mark is not None else Span.point(1, 1)
 
 
 def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
@@ -87,30 +92,40 @@ def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
     """
     if len(text) > MAX_YAML_CHARS:
         return _limit_diagnostic(
-            path, "L009", "file-too-large", f"the file has {len(text):,} characters, over the "
-            f"{MAX_YAML_CHARS:,} limit", Span.point(1, 1), "split the data or shorten it")
+            path,
+            "L009",
+            "file-too-large",
+            f"the file has {len(text):,} characters, over the {MAX_YAML_CHARS:,} limit",
+            Span.point(1, 1),
+            "split the data or shorten it",
+        )
     depth = aliases = 0
     try:
         for event in yaml.parse(text, Loader=loader):
             if isinstance(event, CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    mark = event.start_mark
                     return _limit_diagnostic(
-                        path, "L010", "yaml-nesting-limit",
+                        path,
+                        "L010",
+                        "yaml-nesting-limit",
                         f"collections nest more than {MAX_DEPTH} levels deep here",
-                        Span.point(mark.line + 1, mark.column + 1),
-                        "flatten the data: no matter file needs this much nesting")
+                        _point(event.start_mark),
+                        "flatten the data: no matter file needs this much nesting",
+                    )
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
             elif isinstance(event, AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
-                    mark = event.start_mark
                     return _limit_diagnostic(
-                        path, "L006", "yaml-alias-limit", f"more than {MAX_ALIASES:,} aliases",
-                        Span.point(mark.line + 1, mark.column + 1),
-                        "write the repeated data out, or use fewer aliases")
+                        path,
+                        "L006",
+                        "yaml-alias-limit",
+                        f"more than {MAX_ALIASES:,} aliases",
+                        _point(event.start_mark),
+                        "write the repeated data out, or use fewer aliases",
+                    )
     except YAMLError:
         return None  # the composer meets the same error and reports it with its position
     return None
@@ -144,10 +159,18 @@ _REFUSAL_CODES = {
 def refusal_diagnostic(path: Path, refused: files.Refused) -> Diagnostic:
     """The load diagnostic for a file the file-system policy refused to read."""
     code, name, hint = _REFUSAL_CODES.get(refused.reason, ("L003", "unreadable-file", None))
-    message = refused.detail if code != "L003" or refused.detail.startswith("cannot") else f"cannot read file: " \
-        f"{refused.detail}"
+    message = (
+        refused.detail
+        if code != "L003" or refused.detail.startswith("cannot")
+        else f"cannot read file: {refused.detail}"
+    )
     return Diagnostic(
-        code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=Span.point(1, 1),
+        code=code,
+        name=name,
+        severity=Severity.ERROR,
+        message=message,
+        file=path,
+        span=Span.point(1, 1),
         fix_hint=hint,
     )
 
@@ -211,8 +234,9 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
     if cached is not None:
         source.data, positions, notes = cached
         source.positions = {p: NodePosition(value, key) for p, (value, key) in positions.items()}
-        source.notes = [ScalarNote(p, Reading(reading), written, span, is_key) for p, reading, written, span, is_key
-                        in notes]
+        source.notes = [
+            ScalarNote(p, Reading(reading), written, span, is_key) for p, reading, written, span, is_key in notes
+        ]
         return source
     node = _compose(source, text, LOADER)
     if node is _FAILED and LOADER is not PURE_LOADER and source.diagnostics[-1].code == "L001":

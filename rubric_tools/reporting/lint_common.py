@@ -16,6 +16,8 @@ from rich.console import Console
 
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint.engine import LintReport
+from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
+from rubric_tools.scoring.sections import editor_lines
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",
@@ -105,15 +107,21 @@ class SourceLines:
 
 
 def _read_lines(path: Path) -> list[str] | None:
+    # The file-system policy applies here too: a finding may sit on a FIFO, a device or
+    # a symlink leading out of the matter, which must show no snippet, never be read.
     try:
-        raw = path.read_bytes()
-    except OSError:
+        if path.is_symlink():
+            return None
+    except (OSError, ValueError):
+        return None
+    raw = read_regular_file(path, MAX_DOCUMENT_BYTES)
+    if isinstance(raw, Refused):
         return None
     # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
     if path.suffix.lower() in _YAML_SUFFIXES:
         return _YAML_LINE_BREAK.split(text)
-    return [line.removesuffix("\r") for line in text.split("\n")]
+    return editor_lines(text)
 
 
 def printable(text: str) -> str:

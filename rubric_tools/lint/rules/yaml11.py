@@ -19,8 +19,8 @@ from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.loading.yaml11 import Reading, ScalarNote
 from rubric_tools.lint.registry import rule
+from rubric_tools.loading.yaml11 import Reading, ScalarNote
 
 #: Schema-error kinds that mean "this value does not fit here" (not a key problem).
 _VALUE_KINDS = frozenset({"type", "enum", "minimum", "other"})
@@ -107,7 +107,9 @@ def yaml11_type_change(ctx: LintContext) -> Iterator[Finding]:
             yield Finding(
                 f"the engine (YAML 1.1) reads the {where} `{note.text}` as {_engine_reading(note)}, "
                 f"not as {_other_reading(note)} as YAML 1.2 tools show it",
-                ctx.file_path(file_name), note.span, _hint(note),
+                ctx.file_path(file_name),
+                note.span,
+                _hint(note),
             )
 
 
@@ -143,7 +145,8 @@ def yaml11_octal(ctx: LintContext) -> Iterator[Finding]:
             yield Finding(
                 f"the engine (YAML 1.1) reads `{note.text}` as the octal number {value}, YAML 1.2 tools as "
                 f"{int(digits, 10) * (-1 if note.text.startswith('-') else 1)}",
-                ctx.file_path(file_name), note.span,
+                ctx.file_path(file_name),
+                note.span,
                 f"drop the leading zero ({note.text.lstrip('+-0_') or '0'}), or quote it for text",
             )
 
@@ -175,7 +178,9 @@ def yaml11_sexagesimal(ctx: LintContext) -> Iterator[Finding]:
         if note.reading is Reading.SEXAGESIMAL:
             yield Finding(
                 f"the engine (YAML 1.1) reads `{note.text}` as a base-60 number, YAML 1.2 tools as text",
-                ctx.file_path(file_name), note.span, f'quote it ("{note.text}")',
+                ctx.file_path(file_name),
+                note.span,
+                f'quote it ("{note.text}")',
             )
 
 
@@ -217,7 +222,9 @@ def yaml11_ambiguous_scalar(ctx: LintContext) -> Iterator[Finding]:
             yield Finding(
                 f"the engine (YAML 1.1) reads `{note.text}` as {_engine_reading(note)}, "
                 f"YAML 1.2 tools as {_other_reading(note)}",
-                ctx.file_path(file_name), note.span, hint,
+                ctx.file_path(file_name),
+                note.span,
+                hint,
             )
 
 
@@ -284,5 +291,7 @@ def yaml_merge_key(ctx: LintContext) -> Iterator[Finding]:
         if note.reading is Reading.MERGE:
             yield Finding(
                 "the engine (YAML 1.1) merges the keys of this mapping in; YAML 1.2 tools see a key named '<<'",
-                ctx.file_path(file_name), note.span, "write the keys out in the mapping",
+                ctx.file_path(file_name),
+                note.span,
+                "write the keys out in the mapping",
             )

@@ -9,8 +9,14 @@ Prints, for `rubric lint <corpus>/matters` with every rule:
   best of three each: with every cache off; on an empty cache (the first run on a
   machine, which fills it); and again on that cache (the pre-commit case: unchanged
   matters are restored, not linted).
+- YAML parsing of every corpus YAML file: ruamel.yaml's pure-Python composer (what
+  the loader used before) against the loader now (PyYAML's C parser with the
+  pre-check and conversion), and against its pure-Python fallback, as ratios;
+- caches-off `rubric lint` processes of the tree before the C loader (`--before REV`,
+  by default the parent of the commit that introduced it) against this tree, as a
+  ratio, in the same run.
 
-    python benchmarks/lint.py [--rounds N] [--corpus DIR]
+    python benchmarks/lint.py [--rounds N] [--corpus DIR] [--before REV]
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -38,10 +45,80 @@ def _timed_lint(matters: Path, output_format: str) -> tuple[float, int]:
     return time.perf_counter() - started, code
 
 
+def _best_seconds(call: Callable[[], object], rounds: int) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _yaml_parse_figures(corpus: Path, rounds: int) -> None:
+    from ruamel.yaml import YAML
+
+    from rubric_tools.loading import yaml_source
+
+    texts = [path.read_text(encoding="utf-8") for path in sorted(corpus.rglob("*.yaml"))]
+    size = sum(len(text) for text in texts)
+
+    def parse_all() -> None:
+        for text in texts:
+            yaml_source.parse_yaml_text(Path("x.yaml"), text)
+
+    ruamel = _best_seconds(lambda: [YAML(typ="rt", pure=True).compose(text) for text in texts], max(1, rounds // 3))
+    fast = _best_seconds(parse_all, rounds)
+    loader, yaml_source.LOADER = yaml_source.LOADER, yaml_source.PURE_LOADER
+    try:
+        pure = _best_seconds(parse_all, max(1, rounds // 3))
+    finally:
+        yaml_source.LOADER = loader
+    print(f"YAML parsing of {len(texts)} corpus files ({size / 1024:.0f} KiB), best of several, caches off")
+    print(f"  ruamel.yaml round-trip compose (before) : {ruamel * 1000:8.1f} ms")
+    print(f"  loader now ({loader.__name__})          : {fast * 1000:8.1f} ms   ruamel/now  = {ruamel / fast:5.1f}x")
+    print(f"  loader, pure-Python fallback            : {pure * 1000:8.1f} ms   ruamel/pure = {ruamel / pure:5.1f}x")
+
+
+def _default_before() -> str | None:
+    """The parent of the commit that introduced the C loader (yaml_convert.py)."""
+    found = subprocess.run(
+        ["git", "-C", str(REPO_ROOT), "log", "--diff-filter=A", "--format=%H", "--",
+         "rubric_tools/loading/yaml_convert.py"],
+        capture_output=True, text=True, check=False,
+    ).stdout.split()
+    return f"{found[-1]}^" if found else None
+
+
+def _process_seconds(tree: Path, matters: Path, environment: dict[str, str], rounds: int) -> float:
+    environment = {**environment, "PYTHONPATH": str(tree), "RUBRIC_NO_CACHE": "1"}
+    command = [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"]
+    return _best_seconds(
+        lambda: subprocess.run(command, capture_output=True, env=environment, cwd=tree, check=False), rounds
+    )
+
+
+def _before_after_figures(matters: Path, before: str | None, environment: dict[str, str]) -> None:
+    if before is None:
+        print("lint before/after: no earlier revision found (pass --before REV)")
+        return
+    with tempfile.TemporaryDirectory(prefix="rubric-bench-before-") as folder:
+        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", before], capture_output=True, check=False)
+        if archive.returncode != 0:
+            print(f"lint before/after: cannot read revision {before!r}")
+            return
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        old = _process_seconds(Path(folder), matters, environment, 3)
+        new = _process_seconds(REPO_ROOT, matters, environment, 3)
+    print(f"caches-off `rubric lint` process over {matters} (best of 3, every rule)")
+    print(f"  before ({before[:12]}, ruamel loader)  : {old * 1000:8.1f} ms")
+    print(f"  now                                     : {new * 1000:8.1f} ms   before/now  = {old / new:5.2f}x")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="warm in-process rounds")
     parser.add_argument("--corpus", type=Path, default=None, help="conformance corpus folder")
+    parser.add_argument("--before", default=None, help="revision to compare caches-off lint against")
     args = parser.parse_args()
     corpus = args.corpus or Path(os.environ.get("RUBRIC_CONFORMANCE_DIR") or DEFAULT_CORPUS)
     matters = corpus / "matters"
@@ -98,6 +175,8 @@ def main() -> int:
                     print(process.stderr, file=sys.stderr)
                     return 1
             print(f"  process, {label:<24}    : {min(timings) * 1000:8.1f} ms (exit code {process.returncode})")
+    _yaml_parse_figures(corpus, args.rounds)
+    _before_after_figures(matters, args.before or _default_before(), base_environment)
     return 0
 
 

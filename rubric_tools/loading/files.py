@@ -39,7 +39,7 @@ class Refusal(Enum):
 
 @dataclass(frozen=True)
 class Refused:
-    """A path the policy refused, and a sentence saying why."""
+    """A path the policy refused, and why: a predicate to follow the file's name ("is a FIFO ...")."""
 
     reason: Refusal
     detail: str
@@ -53,18 +53,23 @@ _KIND_NAMES = {
 }
 
 
+def printable_path(path: Path | str) -> str:
+    """`path` as text any output can encode (undecodable bytes and lone surrogates escaped)."""
+    return str(path).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _kind(mode: int) -> str:
     return _KIND_NAMES.get(stat.S_IFMT(mode), "not a regular file")
 
 
 def _os_refusal(exc: OSError) -> Refused:
     if isinstance(exc, FileNotFoundError):
-        return Refused(Refusal.MISSING, "no such file")
+        return Refused(Refusal.MISSING, "does not exist")
     if isinstance(exc, IsADirectoryError):
         return Refused(Refusal.DIRECTORY, "is a directory, not a file")
     if exc.errno in (errno.ENAMETOOLONG, errno.EILSEQ):
-        return Refused(Refusal.BAD_NAME, f"the operating system refuses the name ({exc.strerror or exc})")
-    return Refused(Refusal.UNREADABLE, f"cannot read file: {exc.strerror or exc}")
+        return Refused(Refusal.BAD_NAME, f"has a name the operating system refuses ({exc.strerror or exc})")
+    return Refused(Refusal.UNREADABLE, f"cannot be read: {exc.strerror or exc}")
 
 
 def _checked_stat(path: Path) -> os.stat_result | Refused:
@@ -72,7 +77,7 @@ def _checked_stat(path: Path) -> os.stat_result | Refused:
     try:
         info = os.stat(path)
     except (ValueError, UnicodeEncodeError) as exc:  # NUL byte, lone surrogate
-        return Refused(Refusal.BAD_NAME, f"the operating system refuses the name ({exc.__class__.__name__})")
+        return Refused(Refusal.BAD_NAME, f"has a name the operating system refuses ({exc.__class__.__name__})")
     except OSError as exc:
         return _os_refusal(exc)
     if stat.S_ISDIR(info.st_mode):
@@ -88,11 +93,11 @@ def resolve_inside(path: Path, root: Path) -> Path | Refused:
         resolved = path.resolve()
         inside = resolved.is_relative_to(root.resolve())
     except (ValueError, UnicodeEncodeError):
-        return Refused(Refusal.BAD_NAME, "the operating system refuses the name")
+        return Refused(Refusal.BAD_NAME, "has a name the operating system refuses")
     except (OSError, RuntimeError) as exc:  # a symlink loop
-        return Refused(Refusal.UNREADABLE, f"cannot resolve the path: {getattr(exc, 'strerror', None) or exc}")
+        return Refused(Refusal.UNREADABLE, f"cannot be resolved: {getattr(exc, 'strerror', None) or exc}")
     if not inside:
-        return Refused(Refusal.OUTSIDE, f"resolves to {resolved}, outside the matter folder")
+        return Refused(Refusal.OUTSIDE, f"resolves to {printable_path(resolved)}, outside the matter folder")
     return resolved
 
 
@@ -123,7 +128,7 @@ def read_regular_file(path: Path, limit: int) -> bytes | Refused:
     try:
         descriptor = os.open(path, flags)
     except (ValueError, UnicodeEncodeError):
-        return Refused(Refusal.BAD_NAME, "the operating system refuses the name")
+        return Refused(Refusal.BAD_NAME, "has a name the operating system refuses")
     except OSError as exc:
         return _os_refusal(exc)
     try:

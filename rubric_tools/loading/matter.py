@@ -91,30 +91,30 @@ def _document_diagnostic(
     )
 
 
-#: How a refused document path is reported: (code, name, message, hint).
+#: How a refused document path is reported: (code, name, hint).
 _DOCUMENT_REFUSALS = {
-    policy.Refusal.OUTSIDE: ("D002", "document-outside-matter", "resolves outside the matter folder",
-                            "keep documents inside the matter folder, e.g. documents/<id>.md"),
-    policy.Refusal.MISSING: ("D001", "document-missing", "does not exist",
-                            "fix the path, relative to the matter folder"),
-    policy.Refusal.DIRECTORY: ("D007", "document-not-regular-file", "is a directory, not a file",
-                              "point the path at the Markdown file itself"),
-    policy.Refusal.SPECIAL: ("D007", "document-not-regular-file", "is not a regular file",
-                            "replace it with a regular Markdown file"),
-    policy.Refusal.BAD_NAME: ("D008", "document-path-invalid", "is a name the operating system refuses",
-                             "use a short path of printable characters, e.g. documents/<id>.md"),
-    policy.Refusal.TOO_LARGE: ("D009", "document-too-large", "is too large to read",
-                              f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes"),
-    policy.Refusal.UNREADABLE: ("L003", "unreadable-file", "cannot be read",
-                               "make the file readable, or fix the path"),
+    policy.Refusal.OUTSIDE: (
+        "D002", "document-outside-matter", "keep documents inside the matter folder, e.g. documents/<id>.md"
+    ),
+    policy.Refusal.MISSING: ("D001", "document-missing", "fix the path, relative to the matter folder"),
+    policy.Refusal.DIRECTORY: ("D007", "document-not-regular-file", "point the path at the Markdown file itself"),
+    policy.Refusal.SPECIAL: ("D007", "document-not-regular-file", "replace it with a regular Markdown file"),
+    policy.Refusal.BAD_NAME: (
+        "D008", "document-path-invalid", "use a short path of printable characters, e.g. documents/<id>.md"
+    ),
+    policy.Refusal.TOO_LARGE: (
+        "D009", "document-too-large", f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes"
+    ),
+    policy.Refusal.UNREADABLE: ("L003", "unreadable-file", "make the file readable, or fix the path"),
 }
 
 
 def _document_refusal(matter_file: YamlSource, index: int, path_text: str, refused: policy.Refused) -> Diagnostic:
-    code, name, summary, hint = _DOCUMENT_REFUSALS[refused.reason]
-    detail = "" if refused.reason in (policy.Refusal.OUTSIDE, policy.Refusal.MISSING) else f" ({refused.detail})"
+    code, name, hint = _DOCUMENT_REFUSALS[refused.reason]
+    # The resolved target of a link out of the matter is not the author's business to read here.
+    detail = "resolves outside the matter folder" if refused.reason is policy.Refusal.OUTSIDE else refused.detail
     shown = path_text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate stays printable
-    return _document_diagnostic(matter_file, index, code, name, f"document path {shown!r} {summary}{detail}", hint)
+    return _document_diagnostic(matter_file, index, code, name, f"document path {shown!r} {detail}", hint)
 
 
 def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic]) -> list[DocumentSource]:

@@ -159,16 +159,11 @@ _REFUSAL_CODES = {
 def refusal_diagnostic(path: Path, refused: files.Refused) -> Diagnostic:
     """The load diagnostic for a file the file-system policy refused to read."""
     code, name, hint = _REFUSAL_CODES.get(refused.reason, ("L003", "unreadable-file", None))
-    message = (
-        refused.detail
-        if code != "L003" or refused.detail.startswith("cannot")
-        else f"cannot read file: {refused.detail}"
-    )
     return Diagnostic(
         code=code,
         name=name,
         severity=Severity.ERROR,
-        message=message,
+        message=f"{path.name} {refused.detail}",
         file=path,
         span=Span.point(1, 1),
         fix_hint=hint,

@@ -55,12 +55,6 @@ class AliasCycle(Exception):
     """An alias refers to a node that contains it."""
 
 
-class _Unconstructible(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
 def node_span(node: Node) -> Span:
     start, end = node.start_mark, node.end_mark
     return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)

@@ -104,8 +104,36 @@ def test_two_kilobytes_of_nested_brackets_are_refused_at_the_limit() -> None:
     (problem,) = source.diagnostics
     assert problem.code == "L010" and source.data is None
     assert problem.span is not None
-    # The root mapping is level 1, so the limit is crossed at bracket MAX_DEPTH.
-    assert (problem.span.line, problem.span.column) == (1, 3 + MAX_DEPTH)
+    # libyaml gives up at 1,000 levels; the finding points at the bracket past MAX_DEPTH.
+    assert (problem.span.line, problem.span.column) == (1, 3 + MAX_DEPTH + 1)
+
+
+@pytest.mark.parametrize("size", [2_048, 1_000_000])
+def test_deep_flow_nesting_is_refused_in_linear_work_by_either_parser(
+    size: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pure parser is quadratic in open flow levels; a linear bracket count guards it."""
+    text = "a: " + "[" * size + "]" * size + "\n"
+    fast = parse(text).diagnostics
+    monkeypatch.setattr(yaml_source, "LOADER", yaml_source.PURE_LOADER)
+    scanned: list[int] = []
+    real_parse = yaml.parse
+
+    def counting_parse(stream: str, Loader: type) -> object:  # noqa: N803 - PyYAML's keyword
+        for event in real_parse(stream, Loader=Loader):
+            scanned.append(1)
+            yield event
+
+    monkeypatch.setattr(yaml, "parse", counting_parse)
+    pure = parse(text).diagnostics
+    assert [d.code for d in fast] == [d.code for d in pure] == ["L010"]
+    assert fast[0].span == pure[0].span
+    assert scanned == []  # refused before the pure parser saw a single token
+
+
+def test_a_surrogate_escape_does_not_open_a_way_around_the_depth_limit() -> None:
+    source = parse('a: "\\ud800"\nb: ' + "[" * 200_000 + "\n")
+    assert [d.code for d in source.diagnostics] == ["L010"]
 
 
 def test_deep_nesting_below_the_limit_is_read() -> None:

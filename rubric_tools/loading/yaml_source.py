@@ -84,11 +84,48 @@ def _point(mark: Any) -> Span:
     return Span.point(mark.line + 1, mark.column + 1) if mark is not None else Span.point(1, 1)
 
 
+def _nesting_diagnostic(path: Path, span: Span) -> Diagnostic:
+    return _limit_diagnostic(
+        path,
+        "L010",
+        "yaml-nesting-limit",
+        f"collections nest more than {MAX_DEPTH} levels deep here",
+        span,
+        "flatten the data: no matter file needs this much nesting",
+    )
+
+
+_FLOW_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _flow_bracket_guard(path: Path, text: str) -> Diagnostic | None:
+    """Refuse text whose flow brackets could nest past MAX_DEPTH, in one linear scan.
+
+    PyYAML's pure-Python scanner keeps a possible simple key per open flow level and
+    revisits them all for every token, so deep flow nesting costs it quadratic time
+    before a single event comes out. Brackets are counted everywhere, quoted or not:
+    an over-estimate, so nothing can hide nesting from it.
+    """
+    depth = 0
+    for match in _FLOW_BRACKET.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = text.count("\n", 0, match.start()) + 1
+                column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+                return _nesting_diagnostic(path, Span.point(line, column))
+        elif depth:
+            depth -= 1
+    return None
+
+
 def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
     """Why `text` must not be composed (too big, too deep, too many aliases), or None.
 
     The parser is iterative (its stacks live on the heap), so walking its events is
-    safe on any input; only composing recurses. Syntax errors are left to the composer.
+    safe on any input; only composing recurses. libyaml stops at 1,000 nested levels by
+    itself; the pure-Python parser is guarded by a linear bracket count first. Other
+    syntax errors are left to the composer, which reports them with their position.
     """
     if len(text) > MAX_YAML_CHARS:
         return _limit_diagnostic(
@@ -99,20 +136,17 @@ def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
             Span.point(1, 1),
             "split the data or shorten it",
         )
+    if loader is PURE_LOADER:
+        guarded = _flow_bracket_guard(path, text)
+        if guarded is not None:
+            return guarded
     depth = aliases = 0
     try:
         for event in yaml.parse(text, Loader=loader):
             if isinstance(event, CollectionStartEvent):
                 depth += 1
                 if depth > MAX_DEPTH:
-                    return _limit_diagnostic(
-                        path,
-                        "L010",
-                        "yaml-nesting-limit",
-                        f"collections nest more than {MAX_DEPTH} levels deep here",
-                        _point(event.start_mark),
-                        "flatten the data: no matter file needs this much nesting",
-                    )
+                    return _nesting_diagnostic(path, _point(event.start_mark))
             elif isinstance(event, CollectionEndEvent):
                 depth -= 1
             elif isinstance(event, AliasEvent):
@@ -126,8 +160,12 @@ def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
                         _point(event.start_mark),
                         "write the repeated data out, or use fewer aliases",
                     )
+    except MarkedYAMLError as exc:
+        if "nesting depth" in str(exc.problem):  # libyaml's own limit, met while scanning ahead
+            # Point where our limit is crossed, as the pure parser's guard does, not at level 1,000.
+            return _flow_bracket_guard(path, text) or _nesting_diagnostic(path, _point(exc.problem_mark))
     except YAMLError:
-        return None  # the composer meets the same error and reports it with its position
+        pass
     return None
 
 
@@ -234,8 +272,8 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         ]
         return source
     node = _compose(source, text, LOADER)
-    if node is _FAILED and LOADER is not PURE_LOADER and source.diagnostics[-1].code == "L001":
-        # libyaml refuses a few inputs `safe_load` accepts (a "\ud800" escape): ask the reference's parser.
+    if node is _FAILED and LOADER is not PURE_LOADER and "escape" in source.diagnostics[-1].message:
+        # libyaml refuses escapes `safe_load` accepts ("\ud800"): ask the reference's own parser.
         source.diagnostics.clear()
         node = _compose(source, text, PURE_LOADER)
     if node is _FAILED:

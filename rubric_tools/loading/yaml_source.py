@@ -245,6 +245,11 @@ _FAILED = object()
 _YAML_LINE_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
 
 
+def yaml_lines(text: str) -> list[str]:
+    """The lines of a YAML text as its marks number them."""
+    return _YAML_LINE_BREAK.split(text)
+
+
 def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:
     """The root node of `text` (None when empty), or _FAILED with the reason in `source.diagnostics`."""
     refusal = _precheck(source.path, text, loader)
@@ -262,7 +267,7 @@ def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:
 
 def parse_yaml_text(path: Path, text: str) -> YamlSource:
     """Parse YAML text already read from `path`."""
-    source = YamlSource(path=path, lines=_YAML_LINE_BREAK.split(text))
+    source = YamlSource(path=path, lines=yaml_lines(text))
     cached = yaml_cache.restore(text)
     if cached is not None:
         source.data, positions, notes = cached

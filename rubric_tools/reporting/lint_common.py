@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from rich.console import Console
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
+from rubric_tools.loading.yaml_source import yaml_lines
 from rubric_tools.scoring.sections import editor_lines
 
 SEVERITY_STYLE = {
@@ -26,7 +26,6 @@ SEVERITY_STYLE = {
 }
 
 # ruamel.yaml counts lines with these breaks; Markdown documents are split on "\n" only.
-_YAML_LINE_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
 _YAML_SUFFIXES = (".yaml", ".yml")
 #: Longer source lines are shown as a window around the span, not in full.
 MAX_SNIPPET_CHARS = 160
@@ -120,7 +119,7 @@ def _read_lines(path: Path) -> list[str] | None:
     # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
     if path.suffix.lower() in _YAML_SUFFIXES:
-        return _YAML_LINE_BREAK.split(text)
+        return yaml_lines(text)
     return editor_lines(text)
 
 

@@ -196,3 +196,21 @@ def test_duplicate_headings_lint_in_linear_work(matter_dir: Path, monkeypatch: p
     report = lint_source(load_matter_source(matter_dir), LintConfig(), [rule])
     assert len(report.diagnostics) == 19_999
     assert splits == 1  # the document's lines are computed once, not once per finding
+
+
+def test_symlink_loops_and_broken_links_are_diagnosed_with_the_caches_on(
+    matter_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("RUBRIC_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("RUBRIC_NO_CACHE", raising=False)
+    for name, target in (("hidden_facts.yaml", "hidden_facts.yaml"), ("counterparty.yaml", "nowhere.yaml")):
+        (matter_dir / name).unlink()
+        (matter_dir / name).symlink_to(target)
+    (matter_dir / "documents" / "guide.md").unlink()
+    (matter_dir / "documents" / "guide.md").symlink_to("guide.md")
+    reports = [lint_paths([matter_dir], LintConfig()) for _ in range(2)]  # the second one from the cache
+    for report in reports:
+        assert report.exit_code == 1
+        found = sorted((d.code, d.file.name) for d in report.diagnostics if d.code.startswith(("L", "D")))
+        assert found == [("L003", "counterparty.yaml"), ("L003", "hidden_facts.yaml"), ("L003", "matter.yaml")]
+    assert reports[0].diagnostics == reports[1].diagnostics

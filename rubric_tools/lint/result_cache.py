@@ -144,8 +144,9 @@ def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -
     items: list[dict[str, Any]] = []
     for diagnostic in diagnostics:
         try:
-            relative = diagnostic.file.resolve().relative_to(root.resolve())
-        except ValueError:
+            # The folder resolved, not the file: a finding may sit on a symlink (leading out, or a loop).
+            relative = (diagnostic.file.parent.resolve() / diagnostic.file.name).relative_to(root.resolve())
+        except (ValueError, OSError, RuntimeError):
             return  # a finding outside the matter folder cannot be re-anchored
         span = diagnostic.span
         items.append({

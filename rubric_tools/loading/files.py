@@ -108,6 +108,8 @@ def check_file(path: Path, root: Path, limit: int) -> Path | Refused:
         return resolved
     info = _checked_stat(resolved)
     if isinstance(info, Refused):
+        if info.reason is Refusal.MISSING and path.is_symlink():
+            return Refused(Refusal.MISSING, "is a broken symlink: its target does not exist")
         return info
     if info.st_size > limit:
         return Refused(Refusal.TOO_LARGE, f"is {info.st_size:,} bytes, over the {limit:,}-byte limit")

@@ -156,7 +156,7 @@ def load_matter_source(path: Path | str) -> MatterSource:
     files: dict[str, YamlSource] = {}
     for name in YAML_FILES:
         file_path = root / name
-        if not file_path.exists():
+        if not file_path.exists() and not file_path.is_symlink():  # a broken or looping link is reported
             if name in REQUIRED_FILES:
                 diagnostics.append(_missing_file(file_path))
             continue

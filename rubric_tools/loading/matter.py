@@ -111,7 +111,7 @@ _DOCUMENT_REFUSALS = {
 
 def _document_refusal(matter_file: YamlSource, index: int, path_text: str, refused: policy.Refused) -> Diagnostic:
     code, name, hint = _DOCUMENT_REFUSALS[refused.reason]
-    # The resolved target of a link out of the matter is not the author's business to read here.
+    # D002 keeps its message: where the path leads outside is not needed to fix it.
     detail = "resolves outside the matter folder" if refused.reason is policy.Refusal.OUTSIDE else refused.detail
     shown = path_text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate stays printable
     return _document_diagnostic(matter_file, index, code, name, f"document path {shown!r} {detail}", hint)
@@ -131,8 +131,9 @@ def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagn
         sources.append(source)
         if not isinstance(path_text, str) or not path_text:
             continue
-        checked = policy.check_file(root / path_text, root, policy.MAX_DOCUMENT_BYTES)
-        raw = policy.read_regular_file(checked, policy.MAX_DOCUMENT_BYTES) if isinstance(checked, Path) else checked
+        limit = policy.MAX_DOCUMENT_BYTES
+        checked = policy.check_file(root / path_text, root, limit)
+        raw = checked if isinstance(checked, policy.Refused) else policy.read_regular_file(checked, limit)
         if isinstance(raw, policy.Refused):
             diagnostics.append(_document_refusal(matter_file, index, path_text, raw))
             continue

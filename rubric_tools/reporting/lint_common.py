@@ -25,7 +25,7 @@ SEVERITY_STYLE = {
     Severity.INFO: "bold cyan",
 }
 
-# ruamel.yaml counts lines with these breaks; Markdown documents are split on "\n" only.
+# YAML positions count YAML's line breaks; documents' positions are editor lines.
 _YAML_SUFFIXES = (".yaml", ".yml")
 #: Longer source lines are shown as a window around the span, not in full.
 MAX_SNIPPET_CHARS = 160

@@ -63,6 +63,17 @@ def _added_rules() -> str:
     return ",".join(sorted(code for code, rule in RULES.items() if not rule.check.__module__.startswith(builtin)))
 
 
+def file_fingerprint(path: Path) -> bytes:
+    """The digest of a file's bytes read under the file-system policy, or of why it was refused.
+
+    Never blocks (a FIFO is refused before it is opened) and never reads past the cap.
+    """
+    content = files.read_regular_file(path, files.MAX_DOCUMENT_BYTES)
+    if isinstance(content, files.Refused):
+        return f"refused:{content.reason.value}:{content.detail}".encode("utf-8", "backslashreplace")
+    return hashlib.sha256(content).digest()
+
+
 def _hash_tree(root: Path, digest: Any) -> None:
     """Feed `digest` what the loader may read under `root`, under the file-system policy.
 
@@ -83,13 +94,7 @@ def _hash_tree(root: Path, digest: Any) -> None:
                 elif entry.is_dir(follow_symlinks=False):
                     pending.append(Path(entry.path))
                 elif entry.is_file(follow_symlinks=False):
-                    content = files.read_regular_file(Path(entry.path), files.MAX_DOCUMENT_BYTES)
-                    fingerprint = (
-                        f"refused:{content.reason.value}:{entry.stat(follow_symlinks=False).st_size}".encode()
-                        if isinstance(content, files.Refused)
-                        else hashlib.sha256(content).digest()
-                    )
-                    entries.append((relative, fingerprint))
+                    entries.append((relative, file_fingerprint(Path(entry.path))))
                 else:
                     entries.append((relative, f"special:{entry.stat(follow_symlinks=False).st_mode}".encode()))
     for relative, fingerprint in sorted(entries):

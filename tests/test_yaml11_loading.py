@@ -195,3 +195,98 @@ def test_an_empty_heading_after_a_form_feed_is_found_at_its_editor_position() ->
     assert (heading.line, heading.column) == (3, 8)
     with pytest.raises(IndexError):  # what the reference does with it
         reference_sections("# Title\n\nIntro.\f## \nText.\n")
+
+
+# ------------------------------------------------------------------ differential against safe_load
+
+_PLAIN = [
+    "no",
+    "yes",
+    "On",
+    "off",
+    "true",
+    "~",
+    "",
+    "010",
+    "0o17",
+    "0x1F",
+    "1_000",
+    "1:30",
+    "1:30.5",
+    "1e2",
+    "1.0e+2",
+    ".inf",
+    "-.NaN",
+    "2024-01-01",
+    "2024-01-01 10:00:00",
+    "0",
+    "-3",
+    "3.14",
+    "abc",
+    "a b",
+    "'quoted'",
+    '"dq \\u00e9"',
+    "=",
+    "!!str 5",
+    "!!int 7",
+    "!!float 1",
+    "!custom x",
+    "!!int June 1",
+    "!!binary aGk=",
+    "'no'",
+]
+_KEYS = ["a", "b", "no", "2024-01-01", "1", "on", "<<", "a"]
+
+
+def _random_yaml(generator: random.Random, depth: int = 0) -> str:
+    """A random block mapping of plain scalars, flow lists, nested maps, anchors and merges."""
+    lines: list[str] = []
+    indent = "  " * depth
+    for _ in range(generator.randint(1, 4)):
+        key = generator.choice(_KEYS)
+        roll = generator.random()
+        if key == "<<":
+            lines.append(f"{indent}<<: {generator.choice(['{m: 1, a: 2}', '[{m: 1}, {n: 2}]', '5', '*x'])}")
+        elif roll < 0.5 or depth > 2:
+            lines.append(f"{indent}{key}: {generator.choice(_PLAIN)}")
+        elif roll < 0.7:
+            items = ", ".join(generator.choice(_PLAIN[:27]) for _ in range(generator.randint(0, 3)))
+            lines.append(f"{indent}{key}: [{items}]")
+        elif roll < 0.8:
+            lines.append(f"{indent}{key}: &x {{k: {generator.choice(_PLAIN[:27])}}}")
+        else:
+            lines.append(f"{indent}{key}:")
+            lines.append(_random_yaml(generator, depth + 1))
+    return "\n".join(lines)
+
+
+def _comparable(value: object) -> object:
+    """safe_load's value with keys as our loader keeps them (a date or bytes key becomes its text)."""
+    if isinstance(value, dict):
+        return {
+            (k if isinstance(k, str | int | float | bool | type(None)) else str(k)): _comparable(v)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_comparable(item) for item in value]
+    if isinstance(value, float) and value != value:
+        return "nan"
+    return value
+
+
+def test_random_documents_load_as_safe_load_loads_them() -> None:
+    generator = random.Random(1512)
+    accepted = refused = 0
+    for _ in range(400):
+        text = _random_yaml(generator) + "\n"
+        source = parse(text)
+        try:
+            expected = yaml.safe_load(text)
+        except (yaml.YAMLError, ValueError, TypeError):
+            refused += 1  # the reference cannot load it: we must say so with an error
+            assert any(d.code in ("L001", "Y005") for d in source.diagnostics), text
+            continue
+        accepted += 1
+        assert not any(d.code in ("L001", "Y005") for d in source.diagnostics), text
+        assert _comparable(source.data) == _comparable(expected), text
+    assert accepted > 100 and refused > 20  # both branches were exercised

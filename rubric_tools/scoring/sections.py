@@ -5,9 +5,9 @@ heading with trailing dots removed. Text before the first heading is the `full`
 section. A token seen twice has its text appended to the first occurrence.
 
 Lines are what `str.splitlines()` makes of the text, as in the reference engine: a
-form feed, `\v`, `\x1c`-`\x1e`, `\x85`, U+2028, U+2029 and a lone `\r` all start a
+form feed, `\\v`, `\\x1c`-`\\x1e`, `\\x85`, U+2028, U+2029 and a lone `\\r` all start a
 new line there, so a `## ` after one of them is a heading. Positions reported to an
-author are editor positions: the line counted by `\n`, `\r\n` or `\r` breaks, and
+author are editor positions: the line counted by `\\n`, `\\r\\n` or `\\r` breaks, and
 the column where the reference's line starts in it.
 """
 

@@ -201,7 +201,7 @@ def empty_heading(ctx: LintContext) -> Iterator[Finding]:
 
     What it catches: a line that is `## ` followed only by whitespace — where a line
     is what Python's `str.splitlines()` makes of the document, as in the engine: a
-    `## ` right after a form feed, a vertical tab, `\x1c`-`\x1e`, `\x85`, U+2028,
+    `## ` right after a form feed, a vertical tab, `\\x1c`-`\\x1e`, `\\x85`, U+2028,
     U+2029 or a lone carriage return starts a line too, even where an editor shows
     it in the middle of one. The finding points at the `## ` itself.
 
@@ -338,7 +338,7 @@ def document_path_invalid(ctx: LintContext) -> Iterator[Finding]:
     documents:
       - id: msa
         title: Master Services Agreement
-        path: "documents/msa\0.md"
+        path: "documents/msa\\0.md"
     ```
 
     Good:

@@ -218,7 +218,11 @@ def yaml11_ambiguous_scalar(ctx: LintContext) -> Iterator[Finding]:
     rejected = _rejected_paths(ctx)
     for file_name, note in _notes(ctx):
         if note.reading in _TYPE_READINGS and not _changes_type(note, file_name, rejected):
-            hint = "write true or false" if note.reading is Reading.TRUTHY else _hint(note)
+            hint = (
+                "write true or false"
+                if note.reading is Reading.TRUTHY
+                else f'quote it ("{note.text}") so that every tool reads the same text'
+            )
             yield Finding(
                 f"the engine (YAML 1.1) reads `{note.text}` as {_engine_reading(note)}, "
                 f"YAML 1.2 tools as {_other_reading(note)}",

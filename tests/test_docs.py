@@ -35,3 +35,10 @@ def test_catalogue_lists_every_non_lint_code() -> None:
     catalogue = render_catalogue()
     for code in all_codes():
         assert f"#### {code.code} `{code.name}`" in catalogue
+
+
+def test_rule_docs_hold_no_control_characters() -> None:
+    """A docstring escape (`\\0`, `\\x1c`) that is not written out lands in AUTHORING.md as a raw
+    control character, which breaks the Markdown (and makes it a binary file to grep)."""
+    for rule in all_rules():
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]", rule.doc), rule.code

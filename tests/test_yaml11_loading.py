@@ -290,3 +290,14 @@ def test_random_documents_load_as_safe_load_loads_them() -> None:
         assert not any(d.code in ("L001", "Y005") for d in source.diagnostics), text
         assert _comparable(source.data) == _comparable(expected), text
     assert accepted > 100 and refused > 20  # both branches were exercised
+
+
+def test_the_parse_cache_restores_notes_and_positions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RUBRIC_NO_CACHE")
+    monkeypatch.setenv("RUBRIC_CACHE_DIR", str(tmp_path))
+    text = "base: &b {x: 1}\nitem:\n  <<: *b\n  concepts: [no, 010, '1:30']\n  on: 1:30\n"
+    first = parse(text)
+    assert list(tmp_path.rglob("*.marshal")), "a clean parse is cached"
+    second = parse(text)
+    assert second.data == first.data and second.positions == first.positions
+    assert second.notes == first.notes and len(first.notes) == 5  # merge, no, 010, the key on, 1:30

@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.action_check import validate_actions
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
+from rubric_tools.scoring.quote_check import QuoteMismatch, quote_mismatches
+from rubric_tools.scoring.text import show_pattern
 
 EXIT_OK, EXIT_GATE_TIMEOUT, EXIT_INPUT_ERROR = 0, 1, 2
 
@@ -28,6 +31,7 @@ class TrajectoryReplay:
     replay: Replay | None = None
     line_numbers: list[int] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    quote_mismatches: list[QuoteMismatch] = field(default_factory=list)
 
     @property
     def matter_id(self) -> str | None:
@@ -45,8 +49,7 @@ class ReplayReport:
 
     @property
     def exit_code(self) -> int:
-        if self.usage_errors or any(d.severity is Severity.ERROR and d.code != "T004"
-                                    for d in self.diagnostics):
+        if self.usage_errors or any(d.severity is Severity.ERROR and d.code != "T004" for d in self.diagnostics):
             return EXIT_INPUT_ERROR
         if any(d.code == "T004" for d in self.diagnostics):
             return EXIT_GATE_TIMEOUT
@@ -84,18 +87,36 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
         span = Span.point(line, 1)
         for warning in record.warnings:
-            found.append(Diagnostic("T003", "malformed-field", Severity.WARNING,
-                                    f"step {record.step}: {warning}", item.trajectory, span))
+            found.append(
+                Diagnostic(
+                    "T003", "malformed-field", Severity.WARNING, f"step {record.step}: {warning}", item.trajectory, span
+                )
+            )
         for pattern in record.gate_timeouts:
-            found.append(Diagnostic(
-                "T004", "gate-timeout", Severity.ERROR,
-                f"step {record.step}: gate {pattern!r} hit the search time limit; its verdict is unknown",
-                item.trajectory, span, "rewrite the pattern to avoid catastrophic backtracking",
-            ))
+            found.append(
+                Diagnostic(
+                    "T004",
+                    "gate-timeout",
+                    Severity.ERROR,
+                    f"step {record.step}: gate {show_pattern(pattern)} hit the search time limit; "
+                    "its verdict is unknown",
+                    item.trajectory,
+                    span,
+                    "rewrite the pattern to avoid catastrophic backtracking",
+                )
+            )
         for error in record.gate_errors:
-            found.append(Diagnostic("T005", "invalid-gate", Severity.ERROR,
-                                    f"step {record.step}: gate regex does not compile: {error}",
-                                    item.trajectory, span, "run `rubric lint` on the matter"))
+            found.append(
+                Diagnostic(
+                    "T005",
+                    "invalid-gate",
+                    Severity.ERROR,
+                    f"step {record.step}: gate regex does not compile: {error}",
+                    item.trajectory,
+                    span,
+                    "run `rubric lint` on the matter",
+                )
+            )
     return found
 
 
@@ -105,12 +126,18 @@ def replay_file(
     item = TrajectoryReplay(path)
     root = matter_root or locate_matter(path)
     if root is None:
-        item.diagnostics.append(Diagnostic(
-            "T006", "matter-not-found", Severity.ERROR,
-            "cannot find this trajectory's matter: no matter.yaml above it and no "
-            "matters/<matter_id> beside its folder", path, Span.point(1, 1),
-            "pass --matter DIR",
-        ))
+        item.diagnostics.append(
+            Diagnostic(
+                "T006",
+                "matter-not-found",
+                Severity.ERROR,
+                "cannot find this trajectory's matter: no matter.yaml above it and no "
+                "matters/<matter_id> beside its folder",
+                path,
+                Span.point(1, 1),
+                "pass --matter DIR",
+            )
+        )
         return item
     item.matter = cache.get(root)
     load_errors = [d for d in item.matter.diagnostics if d.severity is Severity.ERROR]
@@ -122,9 +149,37 @@ def replay_file(
     if not trajectory.valid:
         return item
     item.line_numbers = trajectory.line_numbers
+    item.diagnostics.extend(validate_actions(trajectory))
     item.replay = replay(item.matter.matter, trajectory.actions, gate_timeout=gate_timeout)
     item.diagnostics.extend(_step_diagnostics(item))
+    item.quote_mismatches = _quote_mismatches(item)
+    for mismatch in item.quote_mismatches:
+        line = item.line_numbers[mismatch.step - 1] if mismatch.step <= len(item.line_numbers) else 1
+        explanation = mismatch.lines()
+        item.diagnostics.append(
+            Diagnostic(
+                "T106",
+                "quote-not-verified",
+                Severity.WARNING,
+                explanation[0],
+                item.trajectory,
+                Span.point(line, 1),
+                " / ".join(part.strip() for part in explanation[2:]) or None,
+            )
+        )
     return item
+
+
+def _quote_mismatches(item: TrajectoryReplay) -> list[QuoteMismatch]:
+    """Every quote the engine did not verify, with the closest text of its section."""
+    assert item.replay is not None and item.matter is not None
+    found: list[QuoteMismatch] = []
+    for record in item.replay.steps:
+        for event in record.events:
+            quotes = event.get("quotes")
+            if isinstance(quotes, list) and any(q.get("status") != "verified" for q in quotes):
+                found += quote_mismatches(item.matter.matter, record.step, record.action, quotes)
+    return found
 
 
 def replay_paths(
@@ -148,19 +203,21 @@ def step_trace(item: TrajectoryReplay) -> list[dict[str, Any]]:
     assert item.replay is not None
     trace = []
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
-        trace.append({
-            "step": record.step,
-            "line": line,
-            "type": record.type,
-            "action": record.action,
-            "reward": record.reward,
-            "events": list(record.events),
-            "raw_score": record.raw_score,
-            "penalty": record.penalty_reason,
-            "warnings": list(record.warnings),
-            "gate_timeouts": list(record.gate_timeouts),
-            "terminated": record.terminated,
-            "truncated": record.truncated,
-            "budgets_after": asdict(record.budgets),
-        })
+        trace.append(
+            {
+                "step": record.step,
+                "line": line,
+                "type": record.type,
+                "action": record.action,
+                "reward": record.reward,
+                "events": list(record.events),
+                "raw_score": record.raw_score,
+                "penalty": record.penalty_reason,
+                "warnings": list(record.warnings),
+                "gate_timeouts": list(record.gate_timeouts),
+                "terminated": record.terminated,
+                "truncated": record.truncated,
+                "budgets_after": asdict(record.budgets),
+            }
+        )
     return trace

@@ -22,13 +22,13 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "rubric_tools"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"_version", "diagnostics"}),
     frozenset({"catalogue", "schemas"}),
-    frozenset({"codes"}),
+    frozenset({"codes", "authoring_codes"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)
     frozenset({"loading"}),
     frozenset({"prove", "replaying"}),
     frozenset({"lint"}),  # rule P100 runs the solver
     frozenset({"audit"}),  # `rubric audit`: executes gates and concepts (lint's U001/U005 run its cheap part)
-    frozenset({"checking", "rescore"}),  # rescore: re-scoring archives (replaying finds matters)
+    frozenset({"checking", "rescore", "authoring"}),  # rescore: re-scoring archives (replaying finds matters)
     frozenset({"reporting", "docs"}),
     frozenset({"commands"}),
     frozenset({"cli"}),

@@ -73,7 +73,7 @@ def test_declared_expectations_report_expected_versus_got(matter: Path) -> None:
     fabricated = found[("trajectory", "bad_fabricated.jsonl")]
     assert not fabricated.passed and "cause is not missed_critical_escalation" in fabricated.detail
     assert "fabricated quote on uptime_credit" in fabricated.detail
-    ghost = found[("trajectory", "ghost.jsonl")]
+    ghost = found[("trajectory", "ghost")]
     assert not ghost.passed and ghost.line == 8
     assert report.exit_code == 1
 
@@ -127,7 +127,7 @@ def test_json_and_junit_outputs(matter: Path, tmp_path: Path, capsys: pytest.Cap
 
 def test_text_output_and_usage_errors(matter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--no-color", str(matter)]) == 0
-    assert "checks passed in 1 matters" in capsys.readouterr().out
+    assert "checks passed in 1 matter" in capsys.readouterr().out
     assert main(["check", str(tmp_path / "nowhere")]) == 2
 
 

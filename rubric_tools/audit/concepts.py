@@ -17,7 +17,7 @@ from rubric_tools.lint.concept_nodes import ConceptNode, concept_nodes, never_ea
 from rubric_tools.lint.gate_firing import fires, gate_lists
 from rubric_tools.loading import build
 from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE, MatterSource
-from rubric_tools.scoring.text import normalize, split_citation
+from rubric_tools.scoring.text import normalize, show_pattern, split_citation
 
 #: Concepts this short are earned by fragments of unrelated words.
 SHORT_CONCEPT = 2
@@ -190,7 +190,7 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
             ]
             yield AuditFinding(
                 "U009",
-                f"gate {entry.gate.pattern!r} on {gate_list.issue_id}/{gate_list.surface} "
+                f"gate {show_pattern(entry.gate.pattern)} on {gate_list.issue_id}/{gate_list.surface} "
                 f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
                 rubric.path,
                 rubric.span(entry.path),

@@ -26,6 +26,7 @@ from rubric_tools.lint.gate_firing import (
     never_fires_reason,
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
+from rubric_tools.scoring.text import show_pattern
 
 #: Witnesses per entry that are framed and rewritten (the typical one first).
 FRAMED_WITNESSES = 2
@@ -126,7 +127,7 @@ class _ListAudit:
         finding = self._finding(
             "U002",
             entry,
-            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
             f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
             evidence,
@@ -152,7 +153,7 @@ class _ListAudit:
         finding = self._finding(
             "U003",
             entry,
-            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
             f"{evidence[0].sentence!r}",
             evidence,
@@ -179,7 +180,7 @@ class _ListAudit:
         finding = self._finding(
             "U004",
             entry,
-            f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} "
+            f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "
             f"{dodged[0][2]!r})",
             evidence,

@@ -1,9 +1,10 @@
 """Where a matter's trajectories and gate probes live.
 
 Supported layouts, for a matter at `<repo>/matters/<id>/`:
-- inside the matter: `trajectories/*.jsonl` and `probes.yaml`;
+- inside the matter: `trajectories/*.jsonl` (or `.yaml`/`.yml`) and `probes.yaml`;
 - rubric-repo layouts beside `matters/`: `examples/<id>/*.jsonl` or
-  `trajectories/<id>/*.jsonl`, and `tests/gate_probes/<id>.yaml` or `probes/<id>.yaml`.
+  `trajectories/<id>/*.jsonl` (or YAML), and `tests/gate_probes/<id>.yaml` or
+  `probes/<id>.yaml`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from rubric_tools.lint.engine import discover_matters
 from rubric_tools.loading.matter import MATTER_FILE, find_matter_root
+from rubric_tools.loading.trajectory import TRAJECTORY_SUFFIXES
 from rubric_tools.replaying import locate_matter
 
 MATTERS_FOLDER = "matters"
@@ -23,12 +25,17 @@ def _repository_base(matter_root: Path) -> Path | None:
     return parent.parent if parent.name == MATTERS_FOLDER else None
 
 
+def _trajectories_in(folder: Path) -> list[Path]:
+    """JSONL and YAML trajectories of one folder, sorted by name."""
+    return sorted(p for p in folder.glob("*") if p.suffix.lower() in TRAJECTORY_SUFFIXES and p.is_file())
+
+
 def trajectory_files(matter_root: Path) -> list[Path]:
-    files = sorted((matter_root / "trajectories").glob("*.jsonl"))
+    files = _trajectories_in(matter_root / "trajectories")
     base = _repository_base(matter_root)
     if base is not None:
         for layout in ("examples", "trajectories"):
-            files += sorted((base / layout / matter_root.name).glob("*.jsonl"))
+            files += _trajectories_in(base / layout / matter_root.name)
     return files
 
 
@@ -36,8 +43,10 @@ def probe_files(matter_root: Path) -> list[Path]:
     candidates = [matter_root / "probes.yaml"]
     base = _repository_base(matter_root)
     if base is not None:
-        candidates += [base / "tests" / "gate_probes" / f"{matter_root.name}.yaml",
-                       base / "probes" / f"{matter_root.name}.yaml"]
+        candidates += [
+            base / "tests" / "gate_probes" / f"{matter_root.name}.yaml",
+            base / "probes" / f"{matter_root.name}.yaml",
+        ]
     return [path for path in candidates if path.is_file()]
 
 
@@ -48,12 +57,20 @@ def _owner(path: Path) -> Path | None:
         return owner
     if path.suffix == ".jsonl":
         return locate_matter(path)
+    if path.suffix in (".yaml", ".yml") and path.resolve().parent.parent.name in ("examples", "trajectories"):
+        return locate_matter(path)  # a YAML trajectory in examples/<id>/ or trajectories/<id>/
     if path.suffix in (".yaml", ".yml") and path.parent.name in ("gate_probes", "probes"):
         base = path.resolve().parent.parent
         base = base.parent if path.parent.name == "gate_probes" else base
         candidate = base / MATTERS_FOLDER / path.stem
         return candidate if (candidate / MATTER_FILE).is_file() else None
     return None
+
+
+def files_outside_matters(paths: Sequence[Path]) -> list[Path]:
+    """The given files that belong to no matter (what `--ignore-non-matter-files` drops:
+    a README.md or a JSONL fixture elsewhere in the repository a hook was handed)."""
+    return [path for path in paths if path.is_file() and _owner(path) is None]
 
 
 def matters_to_check(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:

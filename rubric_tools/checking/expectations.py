@@ -3,8 +3,9 @@
 From `expectations.yaml` in the matter folder when present; otherwise the convention
 of existing rubric repos: `good`/`reference` scores ≥ 0.7 with no critical failure,
 every `bad_*` scores below it, and `bad_critical_*` or names containing `fabricated`
-fail critically. Trajectories with neither (e.g. generated `fuzz_*`) must simply
-replay without input errors.
+fail critically, and `fuzz_*` are deliberately malformed (schema findings expected;
+they must still replay without input errors). A stem that expectations.yaml does not
+name falls back to the convention; one that neither covers is reported as unchecked.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 EXPECTATIONS_FILE = "expectations.yaml"
 REFERENCE_STEMS = ("reference", "good")
 CONVENTION_MIN_REFERENCE = 0.7
+FUZZ_PREFIX = "fuzz_"
 BOUND_KEYS = ("min_normalized", "max_normalized", "min_raw", "max_raw")
 CAUSE_KINDS = ("gate", "fabricated_quote", "missed_critical_escalation", "non_negotiable")
 
@@ -46,6 +48,7 @@ class Expectation:
     critical_failure: bool | None = None
     cause: ExpectedCause | None = None
     below: str | None = None
+    malformed: bool = False  # schema findings (T101-T104) are deliberate and do not fail
     source: str = "expectations.yaml"  # or "convention"
     span: Span | None = None
 
@@ -86,6 +89,7 @@ def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -
         critical_failure=critical if isinstance(critical, bool) else None,
         cause=cause,
         below=_text(raw.get("below")),
+        malformed=raw.get("malformed") is True,
         span=source.span(("trajectories", stem), key=True),
         min_normalized=_number(raw.get("min_normalized")),
         max_normalized=_number(raw.get("max_normalized")),
@@ -139,4 +143,7 @@ def conventional_expectations(stems: list[str]) -> Expectations:
         elif "fabricated" in stem:
             found.by_stem[stem] = Expectation(stem, "fabricated quote (convention)",
                                               critical_failure=True, source="convention")
+        elif stem.startswith(FUZZ_PREFIX):
+            found.by_stem[stem] = Expectation(stem, "generated fuzz case (convention)", malformed=True,
+                                              source="convention")
     return found

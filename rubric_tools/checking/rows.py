@@ -16,3 +16,4 @@ class CheckRow:
     detail: str = ""
     file: Path | None = None
     line: int | None = None
+    warning: bool = False  # passed, but something deserves a look (shown as "warn")

@@ -17,13 +17,16 @@ from rubric_tools.checking.expectations import (
     load_expectations,
 )
 from rubric_tools.checking.probes import run_probe_file
+from rubric_tools.checking.repository import duplicate_ids, id_mismatch
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
+from rubric_tools.loading.action_check import SCHEMA_CODES
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.scoring.causes import critical_causes
+from rubric_tools.scoring.text import show_pattern
 
 
 @dataclass
@@ -130,18 +133,36 @@ def _got_text(result: dict[str, Any]) -> str:
     return f"{result['normalized_score']:g} (raw {result['raw_score']:g}/{result['max_score']:g}){critical}"
 
 
-def _trajectory_rows(source: MatterSource, cache: MatterCache) -> list[CheckRow]:
+def _schema_problem(expectation: Expectation, findings: list[Diagnostic]) -> str | None:
+    """T101-T104 findings fail a trajectory unless it is declared deliberately malformed."""
+    if not findings or expectation.malformed:
+        return None
+    count = len(findings)
+    return f"{count} action schema finding{'s' if count != 1 else ''} (declare `malformed: true` if deliberate)"
+
+
+def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = False) -> list[CheckRow]:
     files = trajectory_files(source.root)
     declared = load_expectations(source.root)
-    expectations: Expectations = declared or conventional_expectations([p.stem for p in files])
+    convention = conventional_expectations([p.stem for p in files])
+    expectations: Expectations = declared or convention
     rows = [CheckRow("trajectory", "expectations.yaml", False, "a valid file", "invalid",
                      _describe(d), d.file, d.line) for d in expectations.diagnostics]
-    replays: dict[str, TrajectoryReplay] = {p.stem: replay_file(p, source.root, cache) for p in files}
+    replays: dict[str, TrajectoryReplay] = {}
+    for path in files:
+        if path.stem in replays:
+            rows.append(CheckRow("trajectory", path.name, False, "one trajectory per stem", "duplicate stem",
+                                 f"{replays[path.stem].trajectory.name} has the same stem; expectations are "
+                                 "keyed by stem, so rename one", path))
+            continue
+        replays[path.stem] = replay_file(path, source.root, cache)
     scores = {stem: item.replay.result["normalized_score"] for stem, item in replays.items()
               if item.replay is not None}
-    for path in files:
-        item = replays[path.stem]
-        expectation = expectations.by_stem.get(path.stem, Expectation(path.stem, source="none"))
+    for stem, item in replays.items():
+        path = item.trajectory
+        expectation = expectations.by_stem.get(stem) or convention.by_stem.get(stem)
+        unchecked = expectation is None
+        expectation = expectation or Expectation(stem, source="none")
         reference = scores.get(expectation.below) if expectation.below else None
         expected = _bounds_text(expectation, reference)
         errors = [d for d in item.diagnostics if d.severity is Severity.ERROR]
@@ -152,15 +173,26 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache) -> list[CheckRow]
             continue
         result = item.replay.result
         problems = _failures(expectation, result, reference)
-        detail = "; ".join(problems)
+        findings = [d for d in item.diagnostics if d.code in SCHEMA_CODES]
+        schema_problem = _schema_problem(expectation, findings)
+        details = [*problems] if not schema_problem else [*problems, schema_problem]
+        lines = ["; ".join(details)] if details else []
+        if schema_problem:
+            lines += [_describe(d) + (f" ({d.fix_hint})" if d.fix_hint else "") for d in findings[:5]]
         if result["critical_failure"]:
-            causes = "; ".join(c.describe() for c in critical_causes(result))
-            detail = f"{detail}\ncause: {causes}" if detail else f"cause: {causes}"
-        rows.append(CheckRow("trajectory", path.name, not problems, expected, _got_text(result), detail, path))
+            lines.append("cause: " + "; ".join(c.describe() for c in critical_causes(result)))
+        if problems:  # a failing trajectory: say why each unverified quote failed
+            lines += [line for mismatch in item.quote_mismatches for line in mismatch.lines()]
+        if unchecked:
+            lines.append(f"M003 no expectation: {path.name} is not in expectations.yaml and no naming convention "
+                         "covers it, so only its replay is checked")
+        passed = not problems and not schema_problem and not (unchecked and strict)
+        rows.append(CheckRow("trajectory", path.name, passed, expected, _got_text(result), "\n".join(lines), path,
+                             findings[0].line if schema_problem else None, warning=unchecked and passed))
     for stem in sorted(set(expectations.by_stem) - set(replays)):
         missing = expectations.by_stem[stem]
         if missing.source != "convention":
-            rows.append(CheckRow("trajectory", f"{stem}.jsonl", False, "the trajectory exists", "missing",
+            rows.append(CheckRow("trajectory", stem, False, "the trajectory exists", "missing",
                                  "expectations.yaml names a trajectory that was not found",
                                  expectations.file, missing.span.line if missing.span else None))
     return rows
@@ -182,10 +214,11 @@ def _probe_rows(source: MatterSource) -> list[CheckRow]:
         detail = "\n".join([*result.schema_errors] + [
             f"line {o.line}: {o.surface}/{o.criterion}: "
             + (o.problem or f"expected {'fire' if o.expect_fire else 'silence'}, "
-               f"got {'fire ' + repr(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}")
+               f"got {'fire ' + show_pattern(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}")
             for o in failures[:10]
         ])
-        rows.append(CheckRow("probes", path.name, result.passed, f"{total} probes behave as declared",
+        declared = "1 probe behaves" if total == 1 else f"{total} probes behave"
+        rows.append(CheckRow("probes", path.name, result.passed, f"{declared} as declared",
                              f"{total - len(failures)}/{total} behave", detail, path,
                              failures[0].line if failures else None))
     return rows
@@ -217,7 +250,13 @@ def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = Non
     check = MatterCheck(source.root, source.matter_id)
     check.lint = lint_source(source, config, selected_rules(config))
     check.rows.append(_lint_row(check.lint, config))
-    check.rows += _trajectory_rows(source, cache or MatterCache())
+    matter_data = source.data("matter.yaml")
+    declared_id = matter_data.get("matter_id") if isinstance(matter_data, dict) else None
+    mismatch = id_mismatch(source.root, declared_id)
+    if mismatch is not None:
+        check.rows.append(CheckRow("matter", "matter_id", False, "the folder name", source.matter_id, mismatch,
+                                   source.root / "matter.yaml"))
+    check.rows += _trajectory_rows(source, cache or MatterCache(), config.check_strict)
     if source.ok:
         check.rows += _probe_rows(source)
         check.rows += _attack_rows(source)
@@ -232,4 +271,9 @@ def check_paths(paths: Sequence[Path], config: LintConfig | None = None) -> Chec
     cache = MatterCache()
     for root in roots:
         report.matters.append(check_matter(root, config, cache))
+    for matter in report.matters:
+        for other in duplicate_ids(report.matters).get(matter.root, []):
+            matter.rows.append(CheckRow("matter", "matter_id", False, "an id no other matter uses", "duplicate",
+                                        f"M001 {other} declares the same matter_id {matter.matter_id!r}",
+                                        matter.root / "matter.yaml"))
     return report

@@ -2,7 +2,46 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 import typer
+import typer.core
+
+_TYPE_LABEL = re.compile(r"^<(?:list\[)?([^\]>]*)\]?>(\.\.\.)?$")
+_PLAIN = {
+    "bool": "",
+    "path": "PATH",
+    "file": "FILE",
+    "directory": "DIR",
+    "str": "TEXT",
+    "float": "NUMBER",
+    "int": "INTEGER",
+}
+
+
+def _plain(typed: Callable[..., str | None]) -> Callable[..., str | None]:
+    """Help shows `PATH...`, `FILE`, `text|json`, `NUMBER` after an option, as click and
+    ruff do, instead of typer's `<list[Path]>`, and nothing after a flag (`<bool>`)."""
+
+    def placeholder(self: Any, ctx: Any) -> str | None:
+        shown = typed(self, ctx=ctx)
+        match = _TYPE_LABEL.match(shown or "")
+        if shown is None or match is None:
+            return shown
+        label, several = match.group(1), shown.startswith("<list[") or bool(match.group(2))
+        label = label.removesuffix(" range")  # `<int range>`: the bounds follow as `[x>=1]`
+        plain = _PLAIN.get(label.lower(), label)
+        return (plain + "..." if several else plain) or None
+
+    return placeholder
+
+
+# typer >= 0.20 renders Python types; older versions already print click's placeholders.
+for _param_class in (getattr(typer.core, "TyperOption", None), getattr(typer.core, "TyperArgument", None)):
+    if _param_class is not None and hasattr(_param_class, "display_type_rich"):
+        _param_class.display_type_rich = _plain(_param_class.display_type_rich)
 
 app = typer.Typer(
     name="rubric",
@@ -10,6 +49,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

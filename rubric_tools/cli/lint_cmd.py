@@ -16,6 +16,9 @@ from rubric_tools.reporting.formats import OutputFormat, RulesFormat
 _SELECTOR_HELP = "rule codes, code prefixes (G, G0) or rule names; comma-separated or repeated"
 
 
+_IGNORE_OUTSIDE_HELP = "Skip given files that belong to no matter instead of failing (the pre-commit hooks pass it)."
+
+
 @app.command("lint")
 def lint_command(
     paths: Annotated[
@@ -28,7 +31,13 @@ def lint_command(
     ] = None,
     output_format: Annotated[
         OutputFormat,
-        typer.Option("--output-format", help="How to print the findings.", case_sensitive=False),
+        typer.Option(
+            "--output-format",
+            "--format",
+            help="full, concise, json, sarif or github.",
+            case_sensitive=False,
+            metavar="FORMAT",
+        ),
     ] = OutputFormat.FULL,
     select: Annotated[
         list[str] | None, typer.Option("--select", help=f"Run only these rules: {_SELECTOR_HELP}.")
@@ -58,6 +67,9 @@ def lint_command(
         typer.Option("--output", "-o", help="Write the report to this file instead of stdout."),
     ] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
+    ignore_non_matter_files: Annotated[
+        bool, typer.Option("--ignore-non-matter-files", help=_IGNORE_OUTSIDE_HELP)
+    ] = False,
 ) -> None:
     """Check matters for authoring defects.
 
@@ -74,6 +86,7 @@ def lint_command(
         config_file=config,
         output=output,
         no_color=no_color,
+        ignore_non_matter_files=ignore_non_matter_files,
     )
     raise typer.Exit(run_lint(options, sys.stdout, sys.stderr))
 
@@ -92,7 +105,7 @@ def explain_command(
 @app.command("rules")
 def rules_command(
     output_format: Annotated[
-        RulesFormat, typer.Option("--output-format", help="A table, or JSON.", case_sensitive=False)
+        RulesFormat, typer.Option("--output-format", "--format", help="A table, or JSON.", case_sensitive=False)
     ] = RulesFormat.TABLE,
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:

@@ -14,7 +14,8 @@ from rubric_tools.cli.app import app
 @app.command("max-score")
 def max_score_command(
     matter: Annotated[Path, typer.Argument(help="The matter folder.")],
-    output_format: Annotated[str, typer.Option("--output-format", help="text or json.")] = "text",
+    output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",
+    no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """Show the derived max_score as a table, one row per item and component."""
     if output_format not in ("text", "json"):
@@ -22,4 +23,4 @@ def max_score_command(
         raise typer.Exit(2)
     from rubric_tools.commands.max_score import run_max_score  # heavy: only when run
 
-    raise typer.Exit(run_max_score(matter, output_format == "json", sys.stdout, sys.stderr))
+    raise typer.Exit(run_max_score(matter, output_format == "json", sys.stdout, sys.stderr, no_color=no_color))

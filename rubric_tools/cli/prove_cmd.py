@@ -29,7 +29,7 @@ def solve_command(
         Path | None, typer.Option("--write", help="Write the solver's trajectory to FILE as JSONL.")
     ] = None,
     output_format: Annotated[
-        ProveFormat, typer.Option("--format", help="Output format.", case_sensitive=False)
+        ProveFormat, typer.Option("--output-format", "--format", help="text or json.", case_sensitive=False)
     ] = ProveFormat.text,
     no_color: Annotated[bool, typer.Option("--no-color", help=_NO_COLOR_HELP)] = False,
 ) -> None:
@@ -47,13 +47,13 @@ def solve_command(
 def attack_command(
     matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False, metavar="MATTER")],
     output_format: Annotated[
-        ProveFormat, typer.Option("--output-format", help="Output format.", case_sensitive=False)
+        ProveFormat, typer.Option("--output-format", "--format", help="text or json.", case_sensitive=False)
     ] = ProveFormat.text,
     config: Annotated[
         Path | None,
         typer.Option(
             "--config",
-            help="Read [tool.rubric.attack] thresholds from this file instead of "
+            help="Read \\[tool.rubric.attack] thresholds from this file instead of "
             "discovering rubric.toml / pyproject.toml.",
             dir_okay=False,
         ),
@@ -62,7 +62,7 @@ def attack_command(
 ) -> None:
     """Replay reward-hacking strategies against the rubric, beside the solver's reference.
 
-    Exit 0 when every threshold of [tool.rubric.attack] holds, 1 when a strategy beats the
+    Exit 0 when every threshold of \\[tool.rubric.attack] holds, 1 when a strategy beats the
     rubric, 2 on input or configuration errors.
     """
     from rubric_tools.commands.prove import run_attack  # the strategies load only when they run

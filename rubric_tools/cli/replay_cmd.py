@@ -15,12 +15,16 @@ from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 
 @app.command("replay")
 def replay_command(
-    trajectories: Annotated[list[Path], typer.Argument(help="Trajectory JSONL files.", show_default=False)],
+    trajectories: Annotated[
+        list[Path], typer.Argument(help="Trajectory files: JSONL, or YAML (.yaml, .yml).", show_default=False)
+    ],
     matter: Annotated[
         Path | None,
         typer.Option("--matter", "-m", help="Matter folder (default: found from each trajectory's path)."),
     ] = None,
-    output_format: Annotated[ReplayFormat, typer.Option("--format", help="Output format.")] = ReplayFormat.TEXT,
+    output_format: Annotated[
+        ReplayFormat, typer.Option("--output-format", "--format", help="text or json.", case_sensitive=False)
+    ] = ReplayFormat.TEXT,
     trace: Annotated[
         Path | None, typer.Option("--trace", help="Write the full per-step record as JSON to FILE.")
     ] = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TextIO
 
@@ -24,6 +24,8 @@ class CheckOptions:
     config_file: Path | None = None
     output: Path | None = None
     no_color: bool = False
+    strict: bool = False  # --strict: on top of `[tool.rubric.check] strict`
+    ignore_non_matter_files: bool = False  # the pre-commit hooks' mode
 
 
 def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
@@ -33,7 +35,17 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
     except ConfigError as exc:
         errors.print(f"error: {exc}")
         return EXIT_USAGE
-    paths = list(options.paths) or matter_paths(config)
+    if options.strict:
+        config = replace(config, check_strict=True)
+    paths = list(options.paths)
+    if options.ignore_non_matter_files and paths:
+        from rubric_tools.checking.discovery import files_outside_matters
+
+        outside = set(files_outside_matters(paths))
+        paths = [p for p in paths if p not in outside]
+        if not paths:
+            return 0  # every file handed over lies outside the matters: nothing to check
+    paths = paths or matter_paths(config)
     try:
         report = check_paths(paths, config)
     except Exception:  # never a traceback for the user; keep the cause for the bug report
@@ -59,6 +71,6 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
             options.output.write_text(text + "\n", encoding="utf-8")
         else:
             stdout.write(text + "\n")
-        for problem in report.usage_errors:
-            errors.print(f"error: {problem}")
+    for problem in report.usage_errors:  # usage errors go to stderr whatever the format
+        errors.print(f"error: {problem}")
     return report.exit_code

@@ -34,6 +34,7 @@ class LintOptions:
     output: Path | None = None
     no_color: bool = False
     cwd: Path | None = None
+    ignore_non_matter_files: bool = False  # the pre-commit hooks' mode
 
 
 def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:
@@ -78,6 +79,13 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
     except Exception:  # a bug must still end with a message, not a traceback
         return _internal_error(stderr, "reading the configuration")
     paths = [p if p.is_absolute() else cwd / p for p in options.paths]
+    if options.ignore_non_matter_files and paths:
+        from rubric_tools.checking.discovery import files_outside_matters
+
+        outside = set(files_outside_matters(paths))
+        paths = [p for p in paths if p not in outside]
+        if not paths:
+            return EXIT_OK  # every file handed over lies outside the matters: nothing to lint
     paths = paths or matter_paths(config, cwd) or [cwd]
     try:
         report = lint_paths(paths, config)

@@ -11,15 +11,15 @@ from typing import TextIO
 
 from rich.console import Console
 
-from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, output_width
 from rubric_tools.loading.matter import MATTER_FILE, load_matter_source
 from rubric_tools.reporting.max_score import print_max_score_table, render_max_score_json
 from rubric_tools.scoring.result import derived_max_score, max_score_items
 
 
-def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextIO) -> int:
+def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print the table (or JSON); return the exit code."""
-    errors = Console(file=stderr, highlight=False)
+    errors = Console(file=stderr, highlight=False, no_color=no_color)
     if not (matter_dir / MATTER_FILE).is_file():
         errors.print(f"error: {matter_dir}: not a matter folder (no {MATTER_FILE})")
         return EXIT_USAGE
@@ -34,7 +34,8 @@ def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextI
     if as_json:
         stdout.write(render_max_score_json(source.matter_id, items, derived, declared))
     else:
-        print_max_score_table(Console(file=stdout, highlight=False), source.matter_id, items, derived, declared)
+        console = Console(file=stdout, highlight=False, no_color=no_color, width=output_width(stdout))
+        print_max_score_table(console, source.matter_id, items, derived, declared)
     if load_errors:
         return EXIT_USAGE
     agrees = declared is None or abs(declared - derived) < 1e-9

@@ -1,7 +1,8 @@
 """`rubric solve` and `rubric attack` as library functions returning the exit code.
 
 Exit codes: solve 0 when max_score is reached, 1 when points fall short; attack 0
-when every threshold holds, 1 when one fails; both 2 on input errors (no matter,
+when every threshold holds, 1 when one fails; both 1 when the matter has lint errors
+(a proof of a rubric that does not lint says nothing), 2 on input errors (no matter,
 a matter file that cannot be read, an unwritable --write file, a bad configuration).
 """
 
@@ -9,13 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
 from rich.console import Console
 
-from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_USAGE, output_width
 from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.config_file import ConfigError, resolve_config
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
@@ -38,10 +41,39 @@ def load_for_proof(path: Path, err: TextIO) -> MatterSource | None:
     return None if load_errors else source
 
 
+def lint_errors_noted(source: MatterSource, command: str, err: TextIO, config: LintConfig | None = None) -> bool:
+    """True (with the findings on `err`) when the matter has lint errors. The proof still
+    runs, since its output explains many of them, but the command then exits 1: a proof
+    of a rubric that does not lint is no green light. P100 is left out: its findings
+    are the solver's shortfalls, which `rubric solve` prints itself."""
+    from rubric_tools.lint.engine import lint_source, selected_rules
+
+    settings = replace(config or LintConfig(), ignore=(*(config or LintConfig()).ignore, "P100"))
+    report = lint_source(source, settings, selected_rules(settings))
+    errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
+    if not errors:
+        return False
+    count = f"{len(errors)} lint error{'s' if len(errors) != 1 else ''}"
+    err.write(
+        f"error: {source.root} has {count}, so `rubric {command}` exits 1 whatever it finds "
+        f"(run `rubric lint {source.root}`):\n"
+    )
+    for diagnostic in errors[:10]:
+        err.write(
+            f"  {diagnostic.file}:{diagnostic.line}:{diagnostic.column}: {diagnostic.code} {diagnostic.message}\n"
+        )
+    if len(errors) > 10:
+        err.write(f"  ... and {len(errors) - 10} more\n")
+    return True
+
+
 def write_trajectory(actions: Sequence[object], destination: Path) -> None:
-    """The trajectory as JSONL: one action object per line."""
-    lines = (json.dumps(action, ensure_ascii=False) for action in actions)
-    destination.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    """The trajectory as YAML for a `.yaml`/`.yml` destination, else as JSONL."""
+    from rubric_tools.loading.trajectory import is_yaml_trajectory
+    from rubric_tools.loading.trajectory_writer import actions_to_jsonl, actions_to_yaml
+
+    text = actions_to_yaml(actions) if is_yaml_trajectory(destination) else actions_to_jsonl(actions)
+    destination.write_text(text, encoding="utf-8")
 
 
 def run_solve(
@@ -51,6 +83,12 @@ def run_solve(
     source = load_for_proof(path, err)
     if source is None:
         return EXIT_USAGE
+    try:
+        config = resolve_config([source.root])
+    except ConfigError as exc:
+        err.write(f"error: {exc}\n")
+        return EXIT_USAGE
+    lint_failed = lint_errors_noted(source, "solve", err, config)
     solution = solve(source.matter)
     if write is not None:
         try:
@@ -65,12 +103,10 @@ def run_solve(
             document["written_to"] = str(write)
         out.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
-        render_solution_text(
-            solution, Console(file=out, no_color=no_color, highlight=False, width=max(Console(file=out).width, 100))
-        )
+        render_solution_text(solution, Console(file=out, no_color=no_color, highlight=False, width=output_width(out)))
         if write is not None:
             out.write(f"trajectory written to {write}\n")
-    return solution.exit_code
+    return EXIT_FINDINGS if lint_failed else solution.exit_code
 
 
 def run_attack(
@@ -89,11 +125,10 @@ def run_attack(
     except (ConfigError, ThresholdError) as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
+    lint_failed = lint_errors_noted(source, "attack", err, config)
     report = attack_matter(source, thresholds)
     if output_format == "json":
         out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False) + "\n")
     else:
-        render_attack_text(
-            report, Console(file=out, no_color=no_color, highlight=False, width=max(Console(file=out).width, 110))
-        )
-    return report.exit_code
+        render_attack_text(report, Console(file=out, no_color=no_color, highlight=False, width=output_width(out)))
+    return EXIT_FINDINGS if lint_failed else report.exit_code

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from rich.console import Console
 
-from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.commands.common import EXIT_USAGE, output_width
 from rubric_tools.replaying import replay_paths
 from rubric_tools.reporting.formats import ReplayFormat
 from rubric_tools.reporting.replay import render_json, render_text, trace_json
@@ -32,13 +32,14 @@ class ReplayOptions:
 
 def run_replay(options: ReplayOptions, stdout: TextIO, stderr: TextIO) -> int:
     report = replay_paths(list(options.trajectories), options.matter, options.gate_timeout)
-    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False, width=output_width(stderr))
     if options.output_format is ReplayFormat.JSON:
         stdout.write(render_json(report) + "\n")
         for problem in report.usage_errors:
             errors.print(f"error: {problem}")
     else:
-        render_text(report, Console(file=stdout, no_color=options.no_color, highlight=False), errors)
+        console = Console(file=stdout, no_color=options.no_color, highlight=False, width=output_width(stdout))
+        render_text(report, console, errors)
     if options.trace is not None:
         try:
             options.trace.write_text(trace_json(report) + "\n", encoding="utf-8")

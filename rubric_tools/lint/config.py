@@ -27,3 +27,5 @@ class LintConfig:
     attack: dict[str, Any] = field(default_factory=dict)
     # `[tool.rubric.audit]`: settings of `rubric audit`, kept as written for that command.
     audit: dict[str, Any] = field(default_factory=dict)
+    # `[tool.rubric.check]` strict = true: a trajectory nothing checks fails `rubric check`.
+    check_strict: bool = False

@@ -31,7 +31,8 @@ RUBRIC_TOML = "rubric.toml"
 PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
-KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit")
+KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check")
+CHECK_KEYS = ("strict",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
 KeyPath = tuple[str, ...]
@@ -250,7 +251,27 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
         if not isinstance(table["audit"], Mapping):
             raise settings.error("'audit' must be a table (it holds `rubric audit` settings)", ("audit",))
         config = replace(config, audit=dict(table["audit"]))
+    if "check" in table:
+        config = replace(config, check_strict=_check_strict(table["check"], settings))
     return config
+
+
+def _check_strict(value: Any, settings: _Settings) -> bool:
+    """`[tool.rubric.check]`: today only `strict`, a boolean."""
+    if not isinstance(value, Mapping):
+        raise settings.error("'check' must be a table (it holds `rubric check` settings)", ("check",))
+    for key in value:
+        if key not in CHECK_KEYS:
+            raise settings.error(
+                f"unknown key {key!r} in [tool.rubric.check]"
+                + _suggest(str(key), CHECK_KEYS)
+                + f" (known keys: {', '.join(CHECK_KEYS)})",
+                ("check", str(key)),
+            )
+    strict = value.get("strict", False)
+    if not isinstance(strict, bool):
+        raise settings.error("'check.strict' must be true or false", ("check", "strict"))
+    return strict
 
 
 # --------------------------------------------------------------------------- files

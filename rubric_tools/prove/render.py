@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -19,7 +20,8 @@ def render_solution_text(solution: Solution, console: Console) -> None:
     """One headline (score vs max, steps), then one table row per shortfall."""
     result = solution.result
     budgets = solution.replay.steps[-1].budgets if solution.replay.steps else None
-    steps = f"{result['steps']} steps" + (f", {budgets.steps} to spare" if budgets else "")
+    count = result["steps"]
+    steps = f"{count} step{'' if count == 1 else 's'}" + (f", {budgets.steps} to spare" if budgets else "")
     verdict = (
         "[green]max_score reached[/]"
         if solution.reached
@@ -42,7 +44,7 @@ def render_solution_text(solution: Solution, console: Console) -> None:
         console.print(f"      {shortfall.message}")
 
 
-def _row(table: Table, row: AttackRow, reference: bool = False) -> None:
+def _row(table: Table, row: AttackRow, reference: bool = False, why: bool = True) -> None:
     style = VERDICT_STYLE.get(row.verdict, "") if not reference else "bold"
     verdict = "reference" if reference else row.verdict
     table.add_row(
@@ -52,28 +54,40 @@ def _row(table: Table, row: AttackRow, reference: bool = False) -> None:
         "[red]yes[/]" if row.critical_failure else "no",
         str(row.steps),
         f"[{style}]{verdict}[/]" if style else verdict,
-        row.reason,
+        *([row.reason] if why else []),
     )
+
+
+WIDE_TABLE = 110
 
 
 def render_attack_text(report: AttackReport, console: Console) -> None:
     """The strategies beside the reference trajectory, and the overall verdict."""
-    table = Table(title=f"{report.matter_id}: reward-hacking strategies", header_style="bold")
+    table = Table(
+        title=f"{report.matter_id}: reward-hacking strategies", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
+    )
+    # Names, numbers and verdicts never wrap; only the explanation wraps, between words,
+    # so the table fits 80 columns.
     for column, justify in (
         ("strategy", "left"),
         ("raw", "right"),
-        ("normalized", "right"),
-        ("critical", "left"),
+        ("norm.", "right"),
+        ("crit.", "left"),
         ("steps", "right"),
         ("verdict", "left"),
-        ("why", "left"),
     ):
-        # Strategy names stay whole; the explanation folds.
-        table.add_column(column, justify=justify, overflow="fold", no_wrap=column == "strategy")  # type: ignore[arg-type]
-    _row(table, report.reference, reference=True)
+        table.add_column(column, justify=justify, no_wrap=True)  # type: ignore[arg-type]
+    # Below WIDE_TABLE columns (an 80-column terminal) the reasons follow the table.
+    wide = console.width >= WIDE_TABLE
+    if wide:
+        table.add_column("why", ratio=1, min_width=12)
+    _row(table, report.reference, reference=True, why=wide)
     for row in report.rows:
-        _row(table, row)
+        _row(table, row, why=wide)
     console.print(table)
+    if not wide:
+        for row in report.rows:
+            console.print(f"  {row.name}: {row.reason}")
     console.print(f"thresholds: {report.thresholds.describe()}")
     if report.passed:
         console.print("[green]no strategy beats the rubric[/]")

@@ -65,7 +65,7 @@ def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
 
 
 def render_text(report: AuditReport, cwd: Path | None = None) -> str:
-    lines: list[str] = [f"error: {problem}" for problem in report.usage_errors]
+    lines: list[str] = []  # usage errors go to stderr (commands.audit), never into the report
     for matter in report.matters:
         lines += _matter_text(matter, cwd)
         lines.append("")

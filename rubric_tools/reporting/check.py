@@ -26,6 +26,16 @@ def _relative(path: Path | None, cwd: Path) -> str | None:
         return str(path)
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _status(row: CheckRow) -> Text:
+    if not row.passed:
+        return Text("FAIL", style="bold red")
+    return Text("warn", style="yellow") if row.warning else Text("pass", style="green")
+
+
 def render_text(report: CheckReport, console: Console) -> None:
     """A table per matter (one row per check), then each failure with expected vs got."""
     cwd = Path.cwd()
@@ -37,30 +47,33 @@ def render_text(report: CheckReport, console: Console) -> None:
         table.add_column("status", no_wrap=True)
         table.add_column("got", overflow="fold")
         for row in matter.rows:
-            status = Text("pass", style="green") if row.passed else Text("FAIL", style="bold red")
+            status = _status(row)
             table.add_row(row.kind, row.name, status, row.got)
         console.print(table)
         for row in matter.rows:
-            if row.passed:
+            if row.passed and not row.warning:
                 continue
             where = f"{_relative(row.file, cwd)}:{row.line}" if row.file and row.line else _relative(row.file, cwd)
-            console.print(Text(f"FAIL {row.kind} {row.name}", style="bold red")
+            label, style = ("warn", "bold yellow") if row.passed else ("FAIL", "bold red")
+            console.print(Text(f"{label} {row.kind} {row.name}", style=style)
                           + Text(f"  {where}" if where else "", style="dim"))
             console.print(Text(f"  expected: {row.expected}"))
             console.print(Text(f"  got:      {row.got}"))
             for line in row.detail.splitlines():
-                console.print(Text(f"    {line}", style="red"))
+                # Unwrapped: a path, a pattern or a quoted passage stays on one line.
+                console.print(Text(f"    {line}", style="yellow" if row.passed else "red"), soft_wrap=True)
         console.print()
     failed = [m for m in report.matters if not m.passed]
     rows = report.rows
     passed_rows = sum(1 for r in rows if r.passed)
-    summary = f"{passed_rows}/{len(rows)} checks passed in {len(report.matters)} matters"
+    warned = sum(1 for r in rows if r.warning)
+    summary = f"{passed_rows}/{_count(len(rows), 'check')} passed in {_count(len(report.matters), 'matter')}"
+    if warned:
+        summary += f" ({_count(warned, 'warning')})"
     if failed:
         console.print(Text(f"{summary}; failing: {', '.join(m.matter_id for m in failed)}", style="bold red"))
     else:
         console.print(Text(summary + ".", style="bold green"))
-    for problem in report.usage_errors:
-        console.print(Text(f"error: {problem}", style="red"))
 
 
 def _row_json(row: CheckRow, cwd: Path) -> dict[str, Any]:
@@ -68,6 +81,7 @@ def _row_json(row: CheckRow, cwd: Path) -> dict[str, Any]:
         "kind": row.kind,
         "name": row.name,
         "passed": row.passed,
+        "warning": row.warning,
         "expected": row.expected,
         "got": row.got,
         "detail": row.detail,

@@ -14,6 +14,7 @@ from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.replaying import ReplayReport, TrajectoryReplay, step_trace
 from rubric_tools.scoring.causes import critical_causes
 from rubric_tools.scoring.episode import StepRecord
+from rubric_tools.scoring.text import show_pattern
 
 JSON_FORMAT_VERSION = 1
 
@@ -37,11 +38,12 @@ def _what_happened(record: StepRecord) -> Text:
         text.append(str(event["type"]), style=style or "cyan")
         text.append(f" {event.get('criterion')}")
         if "critical_failure_pattern" in event:
-            text.append(f"  gate {event['critical_failure_pattern']!r}", style="red")
+            # The pattern itself is printed unwrapped under "critical failure" below.
+            text.append("  gate fired", style="red")
     for warning in record.warnings:
         text.append(f"\nwarning: {warning}", style="yellow")
     for pattern in record.gate_timeouts:
-        text.append(f"\ngate timed out: {pattern!r}", style="bold red")
+        text.append(f"\ngate timed out: {show_pattern(pattern)}", style="bold red")
     return text
 
 
@@ -76,21 +78,28 @@ def _render_item(console: Console, item: TrajectoryReplay) -> None:
     summary = Text()
     summary.append(f"raw {result['raw_score']:g} / max {result['max_score']:g}   ")
     summary.append(f"normalized {result['normalized_score']:g}", style="bold")
-    summary.append(f"   {ending} after {result['steps']} steps")
+    steps = result["steps"]
+    summary.append(f"   {ending} after {steps} step{'' if steps == 1 else 's'}")
     console.print(summary)
     if result["critical_failure"]:
         console.print(Text("critical failure (score capped):", style="bold red"))
         for cause in critical_causes(result):
-            console.print(Text(f"  - {cause.describe()}", style="red"))
+            console.print(Text(f"  - {cause.describe()}", style="red"), soft_wrap=True)
+    for mismatch in item.quote_mismatches:
+        lines = mismatch.lines()
+        console.print(Text(lines[0], style="yellow"))
+        for line in lines[1:]:
+            console.print(Text(line), soft_wrap=True, overflow="ignore", crop=False)
 
 
 def _render_diagnostic(console: Console, diagnostic: Diagnostic) -> None:
     style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
     where = f"{_display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
+    # One line per diagnostic, never wrapped: editors and grep read `file:line:column:`.
     console.print(Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style)
-                  + Text(diagnostic.message))
+                  + Text(diagnostic.message), soft_wrap=True)
     if diagnostic.fix_hint:
-        console.print(Text(f"  help: {diagnostic.fix_hint}", style="dim"))
+        console.print(Text(f"  help: {diagnostic.fix_hint}", style="dim"), soft_wrap=True)
 
 
 def render_text(report: ReplayReport, console: Console, errors: Console) -> None:

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rubric_tools.scoring.text import show_pattern
+
 SURFACE_OF_EVENT = {"issue": "issue", "redline": "redline", "settlement": "settlement"}
 
 
@@ -27,7 +29,7 @@ class CriticalCause:
 
     def describe(self) -> str:
         if self.kind == "gate":
-            return f"{self.surface} gate on {self.criterion} fired: {self.pattern!r}"
+            return f"{self.surface} gate on {self.criterion} fired: {show_pattern(self.pattern)}"
         if self.kind == "fabricated_quote":
             return f"fabricated quote on {self.criterion} (cited {self.detail!r})"
         if self.kind == "missed_critical_escalation":

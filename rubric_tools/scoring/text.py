@@ -14,6 +14,13 @@ def normalize(text: str) -> str:
     return " ".join(text.lower().split())
 
 
+def show_pattern(pattern: object) -> str:
+    """A gate pattern as written in the rubric, for messages: single-quoted as in YAML,
+    backslashes not doubled (`repr` would print `\\\\b` for `\\b`)."""
+    text = str(pattern)
+    return "'" + text.replace("'", "''") + "'"
+
+
 def split_citation(citation: str) -> tuple[str, str] | None:
     """Split `"<doc> §<token>"` at the first `§`; None when there is no `§`."""
     if SECTION_SIGN not in citation:

@@ -8,6 +8,7 @@ node responsible. The solver's paths index the well-formed entries of each rubri
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from rubric_tools.diagnostics import Severity
@@ -31,6 +32,64 @@ HINTS: dict[Reason, str] = {
     Reason.REPLAY_MISMATCH: "this is a solver defect; run `rubric solve --format json` and report it",
 }
 MODEL_LISTS = ("questions", "escalations", "issues")
+# Rules that already explain a shortfall of this kind when they fire on the same node.
+# There P100 only states the points out of reach and names them ("see A002"), so a
+# defect is explained once; the point cost stays P100's.
+COVERING_RULES: dict[Reason, tuple[str, ...]] = {
+    Reason.BUDGET: ("P005", "P006", "P007", "P008"),
+    Reason.GATE_ON_REQUIRED_LANGUAGE: ("G007", "G010"),
+    Reason.SHADOWED_VARIANT: ("Q007", "Q008"),
+    Reason.SETTLEMENT_NEVER_ACCEPTED: ("N002", "N006"),
+    Reason.UNREACHABLE_COMPONENT: ("P002", "P003", "P004", "Q001", "Q003", "Q004", "A003", "A005", "A006"),
+    Reason.DECLARED_MAX_MISMATCH: ("P001",),
+    Reason.MISSING_ANCHOR: ("A001", "A002", "A005", "S001", "S002"),
+    Reason.UNRESOLVABLE_CITATION: ("A002", "A007"),
+    Reason.UNQUOTABLE_ANCHOR: ("A006",),
+    Reason.UNKNOWN_REQUIRED_ISSUE: ("F001",),
+}
+
+
+class _OtherFindings:
+    """The covering rules' findings on this matter, computed once and only if needed."""
+
+    def __init__(self, ctx: LintContext) -> None:
+        self.ctx = ctx
+        self.by_code: dict[str, list[Finding]] = {}
+        self._selected: set[str] | None = None
+
+    def _active(self, code: str) -> bool:
+        if self._selected is None:
+            from rubric_tools.lint.engine import selected_rules  # the engine imports the rules
+
+            self._selected = {r.code for r in selected_rules(self.ctx.config)}
+        return code in self._selected
+
+    def on_node(self, reason: Reason, finding: Finding) -> list[str]:
+        """Codes of the selected covering rules that fire at the finding's node."""
+        from rubric_tools.lint.registry import find_rule
+
+        codes = []
+        for code in COVERING_RULES.get(reason, ()):
+            rule_ = find_rule(code)
+            if rule_ is None or not self._active(code):
+                continue
+            if code not in self.by_code:
+                try:
+                    self.by_code[code] = list(rule_.check(self.ctx))
+                except Exception:  # that rule's own crash is reported by the engine
+                    self.by_code[code] = []
+            if any(_same_node(other, finding) for other in self.by_code[code]):
+                codes.append(code)
+        return codes
+
+
+def _same_node(one: Finding, other: Finding) -> bool:
+    return (
+        one.file == other.file
+        and one.span is not None
+        and other.span is not None
+        and (one.span.line, one.span.column) == (other.span.line, other.span.column)
+    )
 
 
 def _file_index(ctx: LintContext, list_name: str, model_index: int) -> int:
@@ -64,7 +123,9 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
     without redline_concepts), a budget too small for the work, an anchor or required
     citation that resolves to nothing, or a declared max_score that differs from the
     derived one. The finding sits on the node responsible and says how many points it
-    costs.
+    costs. Where another rule already explains the same defect on the same node (A002 for
+    an anchor naming a missing section, P001 for a stale max_score), P100 only states the
+    points out of reach and says "see A002", so each defect is explained once.
 
     Why it matters: max_score is the denominator of every normalized score. A point no
     trajectory can earn makes a perfect agent look imperfect, shifts every comparison
@@ -96,12 +157,21 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
     """
     if _has_load_errors(ctx):
         return  # the load rules report why the matter cannot be read as written
+    others = _OtherFindings(ctx)
     for shortfall in solve(ctx.matter).shortfalls:
         cost = f"{shortfall.points:g} point{'s' if shortfall.points != 1 else ''} of max_score"
         critical = "; every trajectory is a critical failure" if shortfall.critical else ""
-        yield ctx.at(
+        finding = ctx.at(
             shortfall.file,
             file_path(ctx, shortfall),
             f"{shortfall.message} ({shortfall.reason.value}: {cost}{critical})",
             hint=HINTS[shortfall.reason],
         )
+        covered = others.on_node(shortfall.reason, finding)
+        if covered:
+            finding = replace(
+                finding,
+                message=f"{cost} out of reach ({shortfall.reason.value}{critical}): see {', '.join(covered)}",
+                fix_hint=f"fix {', '.join(covered)} on this node",
+            )
+        yield finding

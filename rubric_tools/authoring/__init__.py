@@ -1,0 +1,2 @@
+"""Authoring helpers: `rubric new` (a matter skeleton) and `rubric convert` (trajectory
+formats)."""

@@ -1,0 +1,265 @@
+"""Validate every action of a trajectory against `schemas/action.schema.json`.
+
+The engine never rejects an action: an unknown type is penalized, a misspelt field is
+scored as absent. So a typo in a hand-written trajectory is silently scored as the
+agent's mistake. These diagnostics (T101-T104) name the typo at file:line:column with
+a did-you-mean; `rubric replay` shows them as warnings and still scores the action as
+the engine would, `rubric check` fails the trajectory unless it is declared malformed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # jsonschema is imported only to explain an invalid action
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.loading.schema_subset import SubsetChecker, supports
+from rubric_tools.loading.trajectory import FieldPath, Trajectory
+from rubric_tools.schemas import load_schema
+
+SCHEMA_CODES = ("T101", "T102", "T103", "T104")
+
+
+@cache
+def _validator(action_type: str | None = None) -> Draft202012Validator:
+    """The whole action schema, or (much faster: one branch instead of every `if`) the
+    branch of one known action type."""
+    from jsonschema import Draft202012Validator
+
+    schema = load_schema("action")
+    if action_type is None:
+        return Draft202012Validator(schema)
+    return Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{action_type}"})
+
+
+def _value_keys(node: Any, found: set[str]) -> set[str]:
+    """Property names whose schema constrains the value itself (enum/const), not only its
+    JSON type: for every other property, validity depends on the type alone."""
+    if isinstance(node, Mapping):
+        properties = node.get("properties")
+        if isinstance(properties, Mapping):
+            definitions = load_schema("action").get("$defs", {})
+            for name, sub in properties.items():
+                target = sub
+                if isinstance(sub, Mapping) and isinstance(sub.get("$ref"), str):
+                    target = definitions.get(sub["$ref"].rsplit("/", 1)[-1], sub)
+                if isinstance(target, Mapping) and ("enum" in target or "const" in target):
+                    found.add(str(name))
+        for value in node.values():
+            _value_keys(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _value_keys(value, found)
+    return found
+
+
+@cache
+def _value_sensitive_keys() -> frozenset[str]:
+    return frozenset(_value_keys(load_schema("action"), set()))
+
+
+Shape = Hashable
+
+
+def _shape(value: Any, key: str | None = None) -> Shape:
+    """What the action schema's verdict depends on: keys, JSON types, and the values of
+    enum/const properties. Equal shapes get equal verdicts, so each is validated once."""
+    if isinstance(value, dict):
+        items = sorted(((type(k).__name__, str(k)), _shape(v, str(k))) for k, v in value.items())
+        return ("object", tuple(items))
+    if isinstance(value, list):
+        return ("array", frozenset(_shape(item) for item in value))
+    if isinstance(value, str):
+        return ("str", value) if key in _value_sensitive_keys() else "str"
+    return type(value).__name__
+
+
+@cache
+def action_types() -> tuple[str, ...]:
+    return tuple(load_schema("action")["properties"]["type"]["enum"])
+
+
+def _closest(word: str, choices: Sequence[str]) -> str | None:
+    """A did-you-mean: close spelling, or one differing only by case or a plural `s`."""
+    folded = {choice.lower(): choice for choice in choices}
+    if word.lower() in folded:
+        return folded[word.lower()]
+    for choice in choices:
+        if choice.rstrip("s") == word.rstrip("s"):
+            return choice
+    found = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def _shown(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def _diagnostic(
+    trajectory: Trajectory,
+    index: int,
+    code: str,
+    name: str,
+    message: str,
+    path: FieldPath,
+    hint: str,
+    *,
+    key: bool = False,
+) -> Diagnostic:
+    return Diagnostic(
+        code,
+        name,
+        Severity.WARNING,
+        f"step {index + 1}: {message}",
+        trajectory.path,
+        trajectory.span_of(index, path, key=key),
+        hint,
+    )
+
+
+def _properties(error: ValidationError) -> list[str]:
+    """The field names the failing (sub)schema defines."""
+    schema = error.schema
+    properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
+    return [str(name) for name in properties]
+
+
+def _listed(value: object) -> list[str]:
+    return [str(item) for item in value] if isinstance(value, list | tuple) else [str(value)]
+
+
+def _convert(trajectory: Trajectory, index: int, error: ValidationError) -> Iterator[Diagnostic]:
+    path: FieldPath = tuple(error.absolute_path)
+    value = error.instance
+    where = ".".join(str(p) for p in path)
+    if error.validator == "enum" and path == ("type",):
+        guess = _closest(str(value), action_types())
+        hint = f"did you mean {guess!r}?" if guess else "types: " + ", ".join(action_types())
+        yield _diagnostic(
+            trajectory,
+            index,
+            "T101",
+            "unknown-action-type",
+            f"unknown action type {_shown(value)}; the engine penalizes it as invalid",
+            path,
+            hint,
+        )
+    elif error.validator == "additionalProperties" and isinstance(value, dict):
+        allowed = _properties(error)
+        for extra in sorted((k for k in value if k not in allowed), key=str):
+            guess = _closest(str(extra), allowed)
+            hint = f"did you mean {guess!r}?" if guess else "fields: " + ", ".join(allowed)
+            yield _diagnostic(
+                trajectory,
+                index,
+                "T102",
+                "unknown-action-field",
+                f"unknown field {_shown(str(extra))}" + (f" in {where}" if where else "") + "; the engine ignores it",
+                (*path, extra),
+                hint,
+                key=True,
+            )
+    elif error.validator == "required" and isinstance(value, dict):
+        defined = set(_properties(error))
+        unknown = [str(k) for k in value if k not in defined]
+        for missing in _listed(error.validator_value):
+            if missing in value:
+                continue
+            near = _closest(missing, unknown)
+            if near is not None and defined:
+                continue  # the misspelt key's T102 already says "did you mean"
+            hint = f"add `{missing}`"
+            yield _diagnostic(
+                trajectory,
+                index,
+                "T103",
+                "missing-action-field",
+                f"missing field {_shown(missing)}"
+                + (f" in {where}" if where else "")
+                + "; the engine scores it as absent",
+                path,
+                hint,
+            )
+    elif error.validator in ("type", "enum"):
+        if error.validator == "enum":
+            choices = _listed(error.validator_value)
+            guess = _closest(str(value), choices)
+            expected = "one of " + ", ".join(choices)
+            hint = f"did you mean {guess!r}?" if guess else expected
+        else:
+            expected = " or ".join(_listed(error.validator_value))
+            hint = f"write a {expected}"
+        yield _diagnostic(
+            trajectory,
+            index,
+            "T104",
+            "wrong-field-value",
+            f"{where or 'action'} is {_shown(value)} ({_json_type(value)}), expected {expected}",
+            path,
+            hint,
+        )
+
+
+@cache
+def _fast_checker() -> SubsetChecker | None:
+    """The subset checker, when the action schema stays within its keywords."""
+    schema = load_schema("action")
+    return SubsetChecker(schema) if supports(schema) else None
+
+
+_VERDICTS: dict[tuple[Shape, str | None], bool] = {}
+MAX_VERDICTS = 8192
+
+
+def _valid_by_shape(action: dict[str, Any], action_type: str | None) -> bool:
+    """Whether the action is valid, remembered per shape: hand-written trajectories and
+    corpora repeat a few shapes, and a cached verdict costs a fraction of a validation."""
+    key = (_shape(action), action_type)
+    verdict = _VERDICTS.get(key)
+    if verdict is None:
+        fast = _fast_checker()
+        verdict = fast.is_valid(action) if fast is not None else bool(_validator(action_type).is_valid(action))
+        if len(_VERDICTS) >= MAX_VERDICTS:
+            _VERDICTS.clear()
+        _VERDICTS[key] = verdict
+    return verdict
+
+
+def validate_actions(trajectory: Trajectory) -> list[Diagnostic]:
+    """Schema diagnostics (warnings) for every action of a parsed trajectory."""
+    found: list[Diagnostic] = []
+    for index, action in enumerate(trajectory.actions):
+        kind = action.get("type")
+        known = kind if isinstance(kind, str) and kind in action_types() else None
+        if _valid_by_shape(action, known):
+            continue
+        errors = sorted(_validator(known).iter_errors(action), key=lambda e: [str(p) for p in e.absolute_path])
+        seen: set[tuple[str, str]] = set()
+        for error in errors:
+            for diagnostic in _convert(trajectory, index, error):
+                marker = (diagnostic.code, diagnostic.message)
+                if marker not in seen:
+                    seen.add(marker)
+                    found.append(diagnostic)
+    return found

@@ -27,3 +27,5 @@ class LintConfig:
     attack: dict[str, Any] = field(default_factory=dict)
     # `[tool.rubric.audit]`: settings of `rubric audit`, kept as written for that command.
     audit: dict[str, Any] = field(default_factory=dict)
+    # `[tool.rubric.coverage]`: settings of `rubric coverage`, validated by rubric_tools.coverage.settings.
+    coverage: dict[str, Any] = field(default_factory=dict)

@@ -21,7 +21,12 @@ _CODE = re.compile(r"^[A-Z]\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 # Modules whose import declares codes. Add yours here (one line, sorted).
-_CODE_MODULES: tuple[str, ...] = ("rubric_tools.audit.codes", "rubric_tools.codes", "rubric_tools.rescore.codes")
+_CODE_MODULES: tuple[str, ...] = (
+    "rubric_tools.audit.codes",
+    "rubric_tools.codes",
+    "rubric_tools.coverage.codes",
+    "rubric_tools.rescore.codes",
+)
 
 
 @dataclass(frozen=True)

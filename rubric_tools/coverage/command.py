@@ -1,0 +1,103 @@
+"""What `rubric coverage` does, as a function of its options that returns the exit code;
+and the rows `rubric check --coverage` adds to its report."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+
+from rubric_tools.checking.discovery import matters_to_check
+from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matters
+from rubric_tools.coverage.mutation import MutationBudget
+from rubric_tools.coverage.settings import CoverageSettings, CoverageSettingsError, parse_settings
+from rubric_tools.coverage.verdict import CoverageRun, evaluate
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.reporting.formats import CoverageFormat
+
+EXIT_USAGE = 2
+
+
+@dataclass
+class CoverageOptions:
+    paths: Sequence[Path] = ()
+    output_format: CoverageFormat = CoverageFormat.TEXT
+    config_file: Path | None = None
+    output: Path | None = None
+    mutation: bool = False
+    html: Path | None = None
+    jobs: int | None = None
+    fail_under: float | None = None
+    no_color: bool = False
+
+
+def coverage_settings(config: LintConfig) -> CoverageSettings:
+    where = str(config.source) if config.source is not None else "[tool.rubric.coverage]"
+    return parse_settings(config.coverage, where)
+
+
+def measure(paths: Sequence[Path], settings: CoverageSettings, mutation: bool, keep_sources: bool = False,
+            jobs: int | None = None) -> CoverageRun:
+    roots, problems = matters_to_check(paths)
+    options = AnalysisOptions(mutation, MutationBudget(settings.max_mutants, settings.mutation_time_budget),
+                              keep_sources)
+    run = CoverageRun(settings=settings, mutation=mutation, usage_errors=list(problems))
+    run.matters = analyze_matters(roots, options, jobs or settings.jobs)
+    run.failures = evaluate(run.matters, settings, mutation)
+    return run
+
+
+def _write(text: str, options: CoverageOptions, stdout: TextIO) -> None:
+    if options.output is not None:
+        options.output.write_text(text + "\n", encoding="utf-8")
+    else:
+        stdout.write(text + "\n")
+
+
+def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> int:
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    try:
+        config = resolve_config(list(options.paths), options.config_file)
+        settings = coverage_settings(config)
+    except (ConfigError, CoverageSettingsError) as exc:
+        errors.print(f"error: {exc}", markup=False)
+        return EXIT_USAGE
+    if options.fail_under is not None:
+        settings = replace(settings, fail_under=options.fail_under)
+    paths = list(options.paths) or matter_paths(config)
+    try:
+        run = measure(paths, settings, options.mutation, keep_sources=options.html is not None, jobs=options.jobs)
+        if options.html is not None:
+            from rubric_tools.reporting.coverage_html import write_html
+
+            index = write_html(run, options.html)
+            errors.print(f"wrote HTML report to {index}", markup=False)
+    except OSError as exc:
+        errors.print(f"error: {exc}", markup=False)
+        return EXIT_USAGE
+    except Exception:  # never a traceback for the user; keep the cause for the bug report
+        errors.print("internal error in rubric coverage, please report it:\n" + traceback.format_exc(), markup=False)
+        return EXIT_USAGE
+    if options.output_format is CoverageFormat.JSON:
+        from rubric_tools.reporting.coverage_json import render_json
+
+        _write(render_json(run), options, stdout)
+    else:
+        from rubric_tools.reporting.coverage_text import render_text
+
+        target = options.output.open("w", encoding="utf-8") if options.output else stdout
+        try:
+            width = None if target.isatty() else 120
+            render_text(run, Console(file=target, no_color=options.no_color or options.output is not None,
+                                     highlight=False, width=width))
+        finally:
+            if options.output:
+                target.close()
+    for problem in run.usage_errors:
+        errors.print(f"error: {problem}", markup=False)
+    return run.exit_code

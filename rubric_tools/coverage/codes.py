@@ -35,7 +35,7 @@ A matter's mutation score is below `mutation-fail-under`: some altered rubrics p
 
 `rubric coverage --mutation` deletes each gate, strips its guards, drops each concept,
 deletes each variant, moves each anchor, flips non-negotiable, raises resist rounds and
-drops counters, one at a time in memory, and re-runs the matter's expectations and
+softens counters, one at a time in memory, and re-runs the matter's expectations and
 probes. A mutant no check notices survives: tighten an expectation (a `max_raw`, a
 `critical_failure: false`) or add the trajectory or probe that depends on the item.
 """,

@@ -15,14 +15,14 @@ from typing import Any
 from rubric_tools.coverage.items import gate_indices, raw_entries
 from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.model import GATE_SURFACES, Issue, MatchItem, Matter, Rubric
-from rubric_tools.scoring.text import format_citation, split_citation
+from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
 #: Stands in for a dropped concept: no normalized text contains it, so it is never found.
 DROPPED_CONCEPT = "\x00dropped-concept\x00"
 OPERATORS = ("delete-gate", "unguard-gate", "drop-concept", "delete-variant", "move-anchor",
-             "flip-non-negotiable", "raise-resist-rounds", "drop-counter")
+             "flip-non-negotiable", "raise-resist-rounds", "soften-counter")
 
 
 @dataclass(frozen=True)
@@ -182,14 +182,37 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
             yield MutantSpec(f"positions.{issue_id}.accept_concepts[{number}]:delete-variant", "delete-variant",
                              f"{issue_id}: acceptable language {number} deleted", COUNTERPARTY_FILE,
                              (*at, "accept_concepts", number), delete)
-        for number, _ in enumerate(position.counters):
-            def drop(m: Matter, n: int = number, key: str = issue_id) -> Matter:
-                current = m.positions[key]
-                kept = tuple(c for k, c in enumerate(current.counters) if k != n)
-                return with_position(m, replace(current, counters=kept), key)
+        issue = source.matter.rubric.issues_by_id.get(issue_id)
+        for number, counter in enumerate(position.counters):
+            softened = _softened_text(issue) if issue is not None else None
+            if issue is None or softened is None or _settles_alike(issue, counter.text, softened):
+                continue  # accepting the softened counter would score the same: an equivalent mutant
 
-            yield MutantSpec(f"positions.{issue_id}.counters[{number}]:drop-counter", "drop-counter",
-                             f"{issue_id}: counter {number} dropped", COUNTERPARTY_FILE, (*at, "counters", number), drop)
+            def soften(m: Matter, n: int = number, key: str = issue_id, text: str = softened) -> Matter:
+                current = m.positions[key]
+                counters = tuple(replace(c, text=text) if k == n else c for k, c in enumerate(current.counters))
+                return with_position(m, replace(current, counters=counters), key)
+
+            yield MutantSpec(f"positions.{issue_id}.counters[{number}]:soften-counter", "soften-counter",
+                             f"{issue_id}: counter {number} replaced by fully acceptable language", COUNTERPARTY_FILE,
+                             (*at, "counters", number), soften)
+
+
+def _softened_text(issue: Issue) -> str | None:
+    """Closing language the scorer credits in full: every settlement concept, nothing else."""
+    return " ".join(issue.settlement_concepts) if issue.settlement_concepts else ""
+
+
+def _settles_alike(issue: Issue, text: str, other: str) -> bool:
+    """Whether closing on either text earns the same concepts, gates and concession verdict."""
+
+    def outcome(closing: str) -> tuple[tuple[str, ...], bool]:
+        normalized = normalize(closing)
+        found, missing = concept_fraction(issue.settlement_concepts, normalized)
+        fires = bool(run_gates(issue.settlement_critical_failure_patterns, normalized).fired)
+        return tuple(found), fires or (issue.non_negotiable and bool(missing))
+
+    return outcome(text) == outcome(other)
 
 
 def mutants(source: MatterSource) -> Iterator[MutantSpec]:

@@ -25,10 +25,13 @@ def check_command(
     config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to FILE.")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,
+    coverage: Annotated[bool, typer.Option("--coverage", help="Also check rubric coverage "
+                                           "against [tool.rubric.coverage].")] = False,
+    mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing (implies --coverage).")] = False,
 ) -> None:
     """Lint each matter, replay every trajectory against its expectations, run every
     gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""
     from rubric_tools.commands.check import CheckOptions, run_check  # heavy: only when run
 
-    options = CheckOptions(paths or [], output_format, config, output, no_color)
+    options = CheckOptions(paths or [], output_format, config, output, no_color, coverage, mutation)
     raise typer.Exit(run_check(options, sys.stdout, sys.stderr))

@@ -60,10 +60,11 @@ def _matter_details(matter: MatterCoverage, console: Console) -> None:
         console.print(Text(f"  problem: {problem}", style="red"))
     for item in matter.missing:
         console.print(Text(f"  {display_path(matter.root, item.file)}:{item.line}", style="cyan")
-                      + Text(f"  missing   {item.id}"))
+                      + Text(f"  missing   {item.id}"), soft_wrap=True)
     for mutant in survivors:
         console.print(Text(f"  {display_path(matter.root, mutant.file)}:{mutant.line}", style="cyan")
-                      + Text("  survived  ", style="yellow") + Text(f"{mutant.operator}: {mutant.description}"))
+                      + Text("  survived  ", style="yellow") + Text(f"{mutant.operator}: {mutant.description}"),
+                      soft_wrap=True)
     if matter.mutation is not None and matter.mutation.not_run:
         console.print(Text(f"  {matter.mutation.not_run} mutants not run (max-mutants or mutation-time-budget)",
                            style="yellow"))

@@ -18,9 +18,18 @@ from typing import Any
 import websocket
 
 BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
-LAUNCH_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--remote-debugging-port=0")
+LAUNCH_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--remote-debugging-port=0",
+)
 START_TIMEOUT = 20.0
 
 
@@ -36,8 +45,11 @@ class Browser:
 
     def __init__(self, executable: str) -> None:
         self.profile = tempfile.mkdtemp(prefix="rubric-chromium-")
-        self.process = subprocess.Popen([executable, *LAUNCH_FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [executable, *LAUNCH_FLAGS, f"--user-data-dir={self.profile}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self._ids = itertools.count(1)
         self.console_errors: list[str] = []
         port = self._port()

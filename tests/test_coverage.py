@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from rubric_tools.checking.expectations import Expectation
 from rubric_tools.cli import main
 from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matter, analyze_matters
 from rubric_tools.coverage.exercise import exercise_suite
@@ -16,7 +17,6 @@ from rubric_tools.coverage.items import scorable_items
 from rubric_tools.coverage.mutation import MutationBudget
 from rubric_tools.coverage.settings import CoverageSettingsError, parse_settings
 from rubric_tools.coverage.suite import Suite, SuiteTrajectory
-from rubric_tools.checking.expectations import Expectation
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring import replay
 from tests.conftest import MATTERS_DIR, REPO_ROOT
@@ -81,8 +81,10 @@ def test_a_mention_is_not_coverage() -> None:
     """Searching for a question's words, or saying them in a summary, earns nothing."""
     source = load_matter_source(MATTERS_DIR / "clean_saas_002")
     table = scorable_items(source)
-    actions = [{"type": "search_matter", "query": "deadline what data go-live loyalty"},
-               {"type": "submit_final", "summary": "deadline, what data, loyalty, go-live"}]
+    actions = [
+        {"type": "search_matter", "query": "deadline what data go-live loyalty"},
+        {"type": "submit_final", "summary": "deadline, what data, loyalty, go-live"},
+    ]
     suite = Suite([SuiteTrajectory("mentions.jsonl", tuple(actions), Expectation("mentions"))])
     exercise_suite(table, source.matter, suite)
     assert not any(item.covered for item in table.items.values() if item.kind == "question-variant")
@@ -119,14 +121,18 @@ def test_fail_under_fails_the_run_and_the_check(tmp_path: Path, capsys: pytest.C
     assert [r["passed"] for r in rows] == [False, True]
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ("[coverage]\nfail-undr = 90\n", "did you mean 'fail-under'"),
-    ("[coverage]\nfail-under = 120\n", "must be a percentage"),
-    ("[coverage]\nmax-mutants = 0\n", "positive integer"),
-    ("coverage = 3\n", "'coverage' must be a table"),
-])
-def test_bad_settings_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str,
-                                       message: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("[coverage]\nfail-undr = 90\n", "did you mean 'fail-under'"),
+        ("[coverage]\nfail-under = 120\n", "must be a percentage"),
+        ("[coverage]\nmax-mutants = 0\n", "positive integer"),
+        ("coverage = 3\n", "'coverage' must be a table"),
+    ],
+)
+def test_bad_settings_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], body: str, message: str
+) -> None:
     config = write_config(tmp_path, body)
     assert main(["coverage", str(MATTERS_DIR / "clean_saas_002"), "--config", str(config)]) == 2
     assert message in capsys.readouterr().err
@@ -137,8 +143,7 @@ def test_settings_reject_non_finite_numbers() -> None:
         parse_settings({"fail-under": float("nan")})
 
 
-def test_a_matter_that_does_not_load_is_reported_not_raised(tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_matter_that_does_not_load_is_reported_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = copy_matter(tmp_path, "clean_saas_002")
     (root / "rubric.yaml").write_text("issues: [\n", encoding="utf-8")
     assert main(["coverage", str(root), "--config", str(write_config(tmp_path, ""))]) == 1
@@ -168,4 +173,5 @@ def test_matters_run_in_parallel_with_the_same_results() -> None:
     serial = analyze_matters(roots, AnalysisOptions(mutation=True), jobs=1)
     parallel = analyze_matters(roots, AnalysisOptions(mutation=True), jobs=2)
     assert [(m.matter_id, m.covered, m.mutation.killed if m.mutation else None) for m in serial] == [
-        (m.matter_id, m.covered, m.mutation.killed if m.mutation else None) for m in parallel]
+        (m.matter_id, m.covered, m.mutation.killed if m.mutation else None) for m in parallel
+    ]

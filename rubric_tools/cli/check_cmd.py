@@ -27,7 +27,8 @@ def check_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,
     coverage: Annotated[bool, typer.Option("--coverage", help="Also check rubric coverage "
                                            "against [tool.rubric.coverage].")] = False,
-    mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing (implies --coverage).")] = False,
+    mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing "
+                                           "(implies --coverage).")] = False,
 ) -> None:
     """Lint each matter, replay every trajectory against its expectations, run every
     gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""

@@ -16,20 +16,28 @@ from rubric_tools.reporting.formats import CoverageFormat
 def coverage_command(
     paths: Annotated[
         list[Path] | None,
-        typer.Argument(help="Matter folders, files of matters, or folders holding matters "
-                       "\\[default: the configured matter-dirs, else .]", show_default=False),
+        typer.Argument(
+            help="Matter folders, files of matters, or folders holding matters "
+            "\\[default: the configured matter-dirs, else .]",
+            show_default=False,
+        ),
     ] = None,
     output_format: Annotated[
         CoverageFormat,
         typer.Option("--output-format", "--format", help="text or json.", case_sensitive=False),
     ] = CoverageFormat.TEXT,
     mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing.")] = False,
-    html: Annotated[Path | None, typer.Option("--html", help="Write a static HTML report to DIR.",
-                                              metavar="DIR")] = None,
-    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1,
-                                             help="Matters analysed in parallel [default: coverage.jobs, 2].")] = None,
-    fail_under: Annotated[float | None, typer.Option("--fail-under", min=0, max=100,
-                                                     help="Fail when overall coverage is below this percent.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", help="Write a static HTML report to DIR.", metavar="DIR")
+    ] = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option("--jobs", "-j", min=1, help="Matters analysed in parallel [default: coverage.jobs, 2]."),
+    ] = None,
+    fail_under: Annotated[
+        float | None,
+        typer.Option("--fail-under", min=0, max=100, help="Fail when overall coverage is below this percent."),
+    ] = None,
     config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to FILE.")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,

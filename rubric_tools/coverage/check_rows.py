@@ -24,9 +24,16 @@ def _coverage_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
     if len(missing) > DETAIL_LIMIT:
         lines.append(f"… and {len(missing) - DETAIL_LIMIT} more (run `rubric coverage`)")
     first = missing[0] if missing else None
-    return CheckRow("coverage", "rubric coverage", not failures, f"≥ {settings.fail_under_matter:g}% of items covered",
-                    f"{matter.percent:.1f}% ({matter.covered}/{len(matter.items)})", "\n".join(lines),
-                    Path(matter.root) / (first.file if first else "rubric.yaml"), first.line if first else None)
+    return CheckRow(
+        "coverage",
+        "rubric coverage",
+        not failures,
+        f"≥ {settings.fail_under_matter:g}% of items covered",
+        f"{matter.percent:.1f}% ({matter.covered}/{len(matter.items)})",
+        "\n".join(lines),
+        Path(matter.root) / (first.file if first else "rubric.yaml"),
+        first.line if first else None,
+    )
 
 
 def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRow | None:
@@ -39,10 +46,16 @@ def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
     lines += [f"{m.file}:{m.line} survived {m.operator}: {m.description}" for m in survivors[:DETAIL_LIMIT]]
     score = "-" if mutation.score is None else f"{mutation.score:.1f}%"
     first = survivors[0] if survivors else None
-    return CheckRow("mutation", "rubric coverage --mutation", not failed,
-                    f"mutation score ≥ {settings.mutation_fail_under:g}%",
-                    f"{score} ({mutation.killed}/{len(mutation.mutants)} killed)", "\n".join(lines),
-                    Path(matter.root) / (first.file if first else "rubric.yaml"), first.line if first else None)
+    return CheckRow(
+        "mutation",
+        "rubric coverage --mutation",
+        not failed,
+        f"mutation score ≥ {settings.mutation_fail_under:g}%",
+        f"{score} ({mutation.killed}/{len(mutation.mutants)} killed)",
+        "\n".join(lines),
+        Path(matter.root) / (first.file if first else "rubric.yaml"),
+        first.line if first else None,
+    )
 
 
 def add_coverage_rows(report: CheckReport, settings: CoverageSettings, mutation: bool) -> None:
@@ -61,7 +74,19 @@ def add_coverage_rows(report: CheckReport, settings: CoverageSettings, mutation:
             check.rows.append(row)
     overall = [f for f in run.failures if f.matter_id is None]
     total = sum(len(m.items) for m in run.matters)
-    report.matters.append(MatterCheck(Path("."), OVERALL, [CheckRow(
-        "coverage", "overall", not overall, f"≥ {settings.fail_under:g}% of all items covered",
-        f"{run.percent:.1f}% ({sum(m.covered for m in run.matters)}/{total})",
-        "\n".join(f"{COVERAGE_UNDER_THRESHOLD} {f.message}" for f in overall))]))
+    report.matters.append(
+        MatterCheck(
+            Path("."),
+            OVERALL,
+            [
+                CheckRow(
+                    "coverage",
+                    "overall",
+                    not overall,
+                    f"≥ {settings.fail_under:g}% of all items covered",
+                    f"{run.percent:.1f}% ({sum(m.covered for m in run.matters)}/{total})",
+                    "\n".join(f"{COVERAGE_UNDER_THRESHOLD} {f.message}" for f in overall),
+                )
+            ],
+        )
+    )

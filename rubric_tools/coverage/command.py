@@ -41,11 +41,17 @@ def coverage_settings(config: LintConfig) -> CoverageSettings:
     return parse_settings(config.coverage, where)
 
 
-def measure(paths: Sequence[Path], settings: CoverageSettings, mutation: bool, keep_sources: bool = False,
-            jobs: int | None = None) -> CoverageRun:
+def measure(
+    paths: Sequence[Path],
+    settings: CoverageSettings,
+    mutation: bool,
+    keep_sources: bool = False,
+    jobs: int | None = None,
+) -> CoverageRun:
     roots, problems = matters_to_check(paths)
-    options = AnalysisOptions(mutation, MutationBudget(settings.max_mutants, settings.mutation_time_budget),
-                              keep_sources)
+    options = AnalysisOptions(
+        mutation, MutationBudget(settings.max_mutants, settings.mutation_time_budget), keep_sources
+    )
     run = CoverageRun(settings=settings, mutation=mutation, usage_errors=list(problems))
     run.matters = analyze_matters(roots, options, jobs or settings.jobs)
     run.failures = evaluate(run.matters, settings, mutation)
@@ -93,8 +99,12 @@ def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> in
         target = options.output.open("w", encoding="utf-8") if options.output else stdout
         try:
             width = None if target.isatty() else 120
-            render_text(run, Console(file=target, no_color=options.no_color or options.output is not None,
-                                     highlight=False, width=width))
+            render_text(
+                run,
+                Console(
+                    file=target, no_color=options.no_color or options.output is not None, highlight=False, width=width
+                ),
+            )
         finally:
             if options.output:
                 target.close()

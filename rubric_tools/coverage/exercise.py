@@ -17,8 +17,19 @@ from rubric_tools.scoring.state import Observation
 from rubric_tools.scoring.text import normalize, variant_matches
 
 #: Action fields holding the agent's own words, in the order the report shows them.
-TEXT_FIELDS = ("question", "topic", "reason", "query", "title", "analysis", "recommendation",
-               "replacement_text", "rationale", "proposed_text", "summary")
+TEXT_FIELDS = (
+    "question",
+    "topic",
+    "reason",
+    "query",
+    "title",
+    "analysis",
+    "recommendation",
+    "replacement_text",
+    "rationale",
+    "proposed_text",
+    "summary",
+)
 GATE_OBSERVATION = "gates:"
 
 
@@ -42,8 +53,16 @@ def guard_exercised(gate: Gate, normalized_text: str) -> bool:
         return False
 
 
-def credit_gates(table: ItemTable, matter: Matter, surface: str, criterion: str, text: str,
-                 exerciser: str, must_not_fire: bool, expect_fire: bool = True) -> list[str]:
+def credit_gates(
+    table: ItemTable,
+    matter: Matter,
+    surface: str,
+    criterion: str,
+    text: str,
+    exerciser: str,
+    must_not_fire: bool,
+    expect_fire: bool = True,
+) -> list[str]:
     """Credit each gate of the list from its verdict on `text`; return the patterns that fired."""
     issue = matter.rubric.issues_by_id.get(criterion)
     fired: list[str] = []
@@ -87,8 +106,9 @@ def _credit_issue_event(table: ItemTable, event: Mapping[str, Any], exerciser: s
         table.credit(concept_id(base, "required_concepts", concept), exerciser)
 
 
-def credit_events(table: ItemTable, matter: Matter, events: list[Mapping[str, Any]], summary: str | None,
-                  exerciser: str) -> None:
+def credit_events(
+    table: ItemTable, matter: Matter, events: list[Mapping[str, Any]], summary: str | None, exerciser: str
+) -> None:
     """Credit the items the final reward events show earned, tripped or refused."""
     served: dict[str, int] = {}
     for event in events:
@@ -111,8 +131,7 @@ def credit_events(table: ItemTable, matter: Matter, events: list[Mapping[str, An
             _credit_final(table, matter, event, summary, exerciser)
 
 
-def _credit_settlement(table: ItemTable, matter: Matter, event: Mapping[str, Any], served: int,
-                       exerciser: str) -> None:
+def _credit_settlement(table: ItemTable, matter: Matter, event: Mapping[str, Any], served: int, exerciser: str) -> None:
     criterion = str(event["criterion"])
     table.credit(f"issues.{criterion}.settlement", exerciser)
     for concept in event.get("matched_concepts", ()):
@@ -127,8 +146,9 @@ def _credit_settlement(table: ItemTable, matter: Matter, event: Mapping[str, Any
         table.credit(f"positions.{criterion}.non_negotiable_conceded", exerciser)
 
 
-def _credit_final(table: ItemTable, matter: Matter, event: Mapping[str, Any], summary: str | None,
-                  exerciser: str) -> None:
+def _credit_final(
+    table: ItemTable, matter: Matter, event: Mapping[str, Any], summary: str | None, exerciser: str
+) -> None:
     final = matter.rubric.final_submission
     if summary is not None and len(summary.strip()) >= final.minimum_characters:
         table.credit("final_submission.points", exerciser)
@@ -164,9 +184,16 @@ def exercise_trajectory(table: ItemTable, matter: Matter, trajectory: SuiteTraje
         step = StepView(record.step, str(record.type), record.reward, record.raw_score, agent_text(action))
         for observation in observations:
             if observation.kind.startswith(GATE_OBSERVATION):
-                surface = observation.kind[len(GATE_OBSERVATION):]
-                step.gate_patterns += credit_gates(table, matter, surface, observation.criterion, observation.text,
-                                                   trajectory.name, trajectory.must_not_fire)
+                surface = observation.kind[len(GATE_OBSERVATION) :]
+                step.gate_patterns += credit_gates(
+                    table,
+                    matter,
+                    surface,
+                    observation.criterion,
+                    observation.text,
+                    trajectory.name,
+                    trajectory.must_not_fire,
+                )
             else:
                 step.concepts += _credit_match(table, matter, observation, trajectory.name)
         for event in record.events:
@@ -189,6 +216,14 @@ def exercise_suite(table: ItemTable, matter: Matter, suite: Suite) -> list[Traje
     """Credit every item the suite exercises; return the trajectories' views."""
     views = [exercise_trajectory(table, matter, trajectory) for trajectory in suite.trajectories]
     for probe in suite.probes:
-        credit_gates(table, matter, probe.surface, probe.criterion, normalize(probe.text), probe.name,
-                     must_not_fire=not probe.expect_fire, expect_fire=probe.expect_fire)
+        credit_gates(
+            table,
+            matter,
+            probe.surface,
+            probe.criterion,
+            normalize(probe.text),
+            probe.name,
+            must_not_fire=not probe.expect_fire,
+            expect_fire=probe.expect_fire,
+        )
     return views

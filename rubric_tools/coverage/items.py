@@ -73,14 +73,26 @@ def _match_items(builder: _Builder, section: str, items: tuple[MatchItem, ...], 
         for number, variant in enumerate(item.variants):
             if not variant:
                 continue  # an empty variant never matches: lint reports it
-            path: InstancePath = (section, index, "concepts") if number == 0 else (section, index, "aliases", number - 1)
+            path: InstancePath = (
+                (section, index, "concepts") if number == 0 else (section, index, "aliases", number - 1)
+            )
             words = " + ".join(variant)
-            builder.add(variant_id(section, item.id, number), f"{section[:-1]}-variant",
-                        f"{item.id}: variant {number} ({words}) matched", RUBRIC_FILE, path)
+            builder.add(
+                variant_id(section, item.id, number),
+                f"{section[:-1]}-variant",
+                f"{item.id}: variant {number} ({words}) matched",
+                RUBRIC_FILE,
+                path,
+            )
         if section == "escalations" and (item.critical_if_missed or item.required):
             consequence = "critical failure" if item.critical_if_missed else "penalty"
-            builder.add(f"escalations.{item.id}.missed", "escalation-missed",
-                        f"{item.id}: missed at the final submission ({consequence})", RUBRIC_FILE, (section, index))
+            builder.add(
+                f"escalations.{item.id}.missed",
+                "escalation-missed",
+                f"{item.id}: missed at the final submission ({consequence})",
+                RUBRIC_FILE,
+                (section, index),
+            )
 
 
 def gate_indices(raw_list: Any) -> list[int]:
@@ -91,17 +103,33 @@ def gate_indices(raw_list: Any) -> list[int]:
 def _issue_items(builder: _Builder, index: int, raw: Mapping[str, Any], issue: Issue, negotiated: bool) -> None:
     base = f"issues.{issue.id}"
     at: InstancePath = ("issues", index)
-    builder.add(f"{base}.matched", "issue", f"{issue.id}: matched (anchor {issue.anchor} cited and read)",
-                RUBRIC_FILE, (*at, "anchor"))
+    builder.add(
+        f"{base}.matched",
+        "issue",
+        f"{issue.id}: matched (anchor {issue.anchor} cited and read)",
+        RUBRIC_FILE,
+        (*at, "anchor"),
+    )
     if issue.severity is not None and issue.severity_points:
-        builder.add(f"{base}.severity", "component", f"{issue.id}: severity {issue.severity} earned",
-                    RUBRIC_FILE, (*at, "severity"))
+        builder.add(
+            f"{base}.severity",
+            "component",
+            f"{issue.id}: severity {issue.severity} earned",
+            RUBRIC_FILE,
+            (*at, "severity"),
+        )
     if issue.citation_points:
-        builder.add(f"{base}.citations", "component", f"{issue.id}: every required citation given",
-                    RUBRIC_FILE, (*at, "required_citations"))
+        builder.add(
+            f"{base}.citations",
+            "component",
+            f"{issue.id}: every required citation given",
+            RUBRIC_FILE,
+            (*at, "required_citations"),
+        )
     if issue.quote_points:
-        builder.add(f"{base}.quotes", "component", f"{issue.id}: a verbatim quote verified",
-                    RUBRIC_FILE, (*at, "quote_points"))
+        builder.add(
+            f"{base}.quotes", "component", f"{issue.id}: a verbatim quote verified", RUBRIC_FILE, (*at, "quote_points")
+        )
     lists: list[tuple[str, tuple[str, ...], bool]] = [
         ("required_concepts", issue.required_concepts, bool(issue.concept_points)),
         ("redline_concepts", issue.redline_concepts, bool(issue.redline_points)),
@@ -111,22 +139,37 @@ def _issue_items(builder: _Builder, index: int, raw: Mapping[str, Any], issue: I
         if not scorable:
             continue
         for position, concept in enumerate(concepts):
-            builder.add(concept_id(base, list_name, concept), "concept", f"{issue.id}: {list_name} '{concept}' found",
-                        RUBRIC_FILE, (*at, list_name, position))
-    builder.add(f"{base}.redline", "component", f"{issue.id}: a redline scored", RUBRIC_FILE,
-                (*at, "redline_concepts"))
+            builder.add(
+                concept_id(base, list_name, concept),
+                "concept",
+                f"{issue.id}: {list_name} '{concept}' found",
+                RUBRIC_FILE,
+                (*at, list_name, position),
+            )
+    builder.add(f"{base}.redline", "component", f"{issue.id}: a redline scored", RUBRIC_FILE, (*at, "redline_concepts"))
     if negotiated:
-        builder.add(f"{base}.settlement", "component", f"{issue.id}: settled", RUBRIC_FILE,
-                    (*at, "settlement_concepts"))
+        builder.add(
+            f"{base}.settlement", "component", f"{issue.id}: settled", RUBRIC_FILE, (*at, "settlement_concepts")
+        )
     for surface, list_name in GATE_SURFACES.items():
         for number, yaml_index in enumerate(gate_indices(raw.get(list_name))):
             gate: Gate = issue.gates(surface)[number]
             path = (*at, list_name, yaml_index)
             shown = gate.pattern if len(gate.pattern) <= 60 else gate.pattern[:57] + "..."
-            builder.add(gate_id(issue.id, surface, number, "fires"), "gate-fires",
-                        f"{issue.id}: {surface} gate {number} fired ({shown})", RUBRIC_FILE, path)
-            builder.add(gate_id(issue.id, surface, number, "silent"), "gate-silent",
-                        f"{issue.id}: {surface} gate {number} kept silent on a must-not-fire text", RUBRIC_FILE, path)
+            builder.add(
+                gate_id(issue.id, surface, number, "fires"),
+                "gate-fires",
+                f"{issue.id}: {surface} gate {number} fired ({shown})",
+                RUBRIC_FILE,
+                path,
+            )
+            builder.add(
+                gate_id(issue.id, surface, number, "silent"),
+                "gate-silent",
+                f"{issue.id}: {surface} gate {number} kept silent on a must-not-fire text",
+                RUBRIC_FILE,
+                path,
+            )
 
 
 def _position_items(builder: _Builder, source: MatterSource) -> None:
@@ -137,35 +180,74 @@ def _position_items(builder: _Builder, source: MatterSource) -> None:
             continue  # a position on no issue is a lint finding, not a scorable item
         at: InstancePath = ("positions", issue_id)
         base = f"positions.{issue_id}"
-        builder.add(f"{base}.accepted", "position", f"{issue_id}: our markup accepted", COUNTERPARTY_FILE,
-                    (*at, "accept_concepts"))
+        builder.add(
+            f"{base}.accepted",
+            "position",
+            f"{issue_id}: our markup accepted",
+            COUNTERPARTY_FILE,
+            (*at, "accept_concepts"),
+        )
         for number, counter in enumerate(position.counters):
-            builder.add(f"{base}.counters[{number}].countered", "position", f"{issue_id}: counter {number} served",
-                        COUNTERPARTY_FILE, (*at, "counters", number))
+            builder.add(
+                f"{base}.counters[{number}].countered",
+                "position",
+                f"{issue_id}: counter {number} served",
+                COUNTERPARTY_FILE,
+                (*at, "counters", number),
+            )
             if counter.trap:
-                builder.add(f"{base}.counters[{number}].trap_accepted", "position",
-                            f"{issue_id}: trap counter {number} accepted", COUNTERPARTY_FILE, (*at, "counters", number))
-        builder.add(f"{base}.rejected", "position", f"{issue_id}: markup rejected (counters exhausted)",
-                    COUNTERPARTY_FILE, (*at, "reject_message"))
+                builder.add(
+                    f"{base}.counters[{number}].trap_accepted",
+                    "position",
+                    f"{issue_id}: trap counter {number} accepted",
+                    COUNTERPARTY_FILE,
+                    (*at, "counters", number),
+                )
+        builder.add(
+            f"{base}.rejected",
+            "position",
+            f"{issue_id}: markup rejected (counters exhausted)",
+            COUNTERPARTY_FILE,
+            (*at, "reject_message"),
+        )
         if issue.non_negotiable:
-            builder.add(f"{base}.non_negotiable_conceded", "position",
-                        f"{issue_id}: non-negotiable point conceded (settled without its concepts)", COUNTERPARTY_FILE, at)
+            builder.add(
+                f"{base}.non_negotiable_conceded",
+                "position",
+                f"{issue_id}: non-negotiable point conceded (settled without its concepts)",
+                COUNTERPARTY_FILE,
+                at,
+            )
 
 
 def _final_items(builder: _Builder, source: MatterSource) -> None:
     final = source.matter.rubric.final_submission
     at: InstancePath = ("final_submission",)
     if final.points:
-        builder.add("final_submission.points", "component", "final summary long enough to earn its points",
-                    RUBRIC_FILE, (*at, "minimum_characters"))
+        builder.add(
+            "final_submission.points",
+            "component",
+            "final summary long enough to earn its points",
+            RUBRIC_FILE,
+            (*at, "minimum_characters"),
+        )
     if final.concept_points:
         for position, concept in enumerate(final.required_concepts):
-            builder.add(concept_id("final_submission", "required_concepts", concept), "concept",
-                        f"final summary: concept '{concept}' found", RUBRIC_FILE, (*at, "required_concepts", position))
+            builder.add(
+                concept_id("final_submission", "required_concepts", concept),
+                "concept",
+                f"final summary: concept '{concept}' found",
+                RUBRIC_FILE,
+                (*at, "required_concepts", position),
+            )
     if final.required_issue_ids and final.missing_required_issue_penalty:
-        builder.add("final_submission.missing_required_issue_penalty", "penalty",
-                    "final submission penalised for a missing required issue", RUBRIC_FILE,
-                    (*at, "missing_required_issue_penalty"))
+        builder.add(
+            "final_submission.missing_required_issue_penalty",
+            "penalty",
+            "final submission penalised for a missing required issue",
+            RUBRIC_FILE,
+            (*at, "missing_required_issue_penalty"),
+        )
 
 
 def scorable_items(source: MatterSource) -> ItemTable:

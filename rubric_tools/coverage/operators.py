@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from rubric_tools.coverage.items import gate_indices, raw_entries
 from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, MatterSource
@@ -21,8 +21,17 @@ from rubric_tools.scoring.text import concept_fraction, format_citation, normali
 
 #: Stands in for a dropped concept: no normalized text contains it, so it is never found.
 DROPPED_CONCEPT = "\x00dropped-concept\x00"
-OPERATORS = ("delete-gate", "unguard-gate", "drop-concept", "delete-variant", "move-anchor",
-             "flip-non-negotiable", "raise-resist-rounds", "soften-counter")
+_Frozen = TypeVar("_Frozen", Issue, Rubric)
+OPERATORS = (
+    "delete-gate",
+    "unguard-gate",
+    "drop-concept",
+    "delete-variant",
+    "move-anchor",
+    "flip-non-negotiable",
+    "raise-resist-rounds",
+    "soften-counter",
+)
 
 
 @dataclass(frozen=True)
@@ -33,6 +42,12 @@ class MutantSpec:
     file: str
     path: InstancePath
     apply: Callable[[Matter], Matter]
+
+
+def _changed(obj: _Frozen, field_name: str, value: object) -> _Frozen:
+    """A copy of a frozen dataclass with one field, named at run time, replaced."""
+    changes: dict[str, Any] = {field_name: value}
+    return replace(obj, **changes)
 
 
 def _with_issue(matter: Matter, index: int, issue: Issue) -> Matter:
@@ -52,34 +67,56 @@ def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[
             def delete(m: Matter, n: int = number, s: str = surface, ln: str = list_name) -> Matter:
                 current = m.rubric.issues[issue_index]
                 kept = tuple(g for i, g in enumerate(current.gates(s)) if i != n)
-                return _with_issue(m, issue_index, replace(current, **{ln: kept}))
+                return _with_issue(m, issue_index, _changed(current, ln, kept))
 
-            yield MutantSpec(f"{base}:delete-gate", "delete-gate", f"{issue.id}: {surface} gate {number} deleted",
-                             RUBRIC_FILE, path, delete)
+            yield MutantSpec(
+                f"{base}:delete-gate",
+                "delete-gate",
+                f"{issue.id}: {surface} gate {number} deleted",
+                RUBRIC_FILE,
+                path,
+                delete,
+            )
             if gate.is_structured:
+
                 def unguard(m: Matter, n: int = number, s: str = surface, ln: str = list_name) -> Matter:
                     current = m.rubric.issues[issue_index]
                     altered = tuple(Gate(g.pattern) if i == n else g for i, g in enumerate(current.gates(s)))
-                    return _with_issue(m, issue_index, replace(current, **{ln: altered}))
+                    return _with_issue(m, issue_index, _changed(current, ln, altered))
 
-                yield MutantSpec(f"{base}:unguard-gate", "unguard-gate",
-                                 f"{issue.id}: {surface} gate {number} without its guards", RUBRIC_FILE, path, unguard)
+                yield MutantSpec(
+                    f"{base}:unguard-gate",
+                    "unguard-gate",
+                    f"{issue.id}: {surface} gate {number} without its guards",
+                    RUBRIC_FILE,
+                    path,
+                    unguard,
+                )
 
 
 def _concept_mutants(issue_index: int, yaml_index: int, issue: Issue, negotiated: bool) -> Iterator[MutantSpec]:
-    lists = [("required_concepts", bool(issue.concept_points)), ("redline_concepts", bool(issue.redline_points)),
-             ("settlement_concepts", negotiated and bool(issue.settlement_points))]
+    lists = [
+        ("required_concepts", bool(issue.concept_points)),
+        ("redline_concepts", bool(issue.redline_points)),
+        ("settlement_concepts", negotiated and bool(issue.settlement_points)),
+    ]
     for list_name, scorable in lists:
         concepts: tuple[str, ...] = getattr(issue, list_name)
         for position, concept in enumerate(concepts if scorable else ()):
+
             def drop(m: Matter, p: int = position, ln: str = list_name) -> Matter:
                 current = m.rubric.issues[issue_index]
                 altered = tuple(DROPPED_CONCEPT if i == p else c for i, c in enumerate(getattr(current, ln)))
-                return _with_issue(m, issue_index, replace(current, **{ln: altered}))
+                return _with_issue(m, issue_index, _changed(current, ln, altered))
 
-            yield MutantSpec(f"issues.{issue.id}.{list_name}[{concept}]:drop-concept", "drop-concept",
-                             f"{issue.id}: {list_name} '{concept}' dropped", RUBRIC_FILE,
-                             ("issues", yaml_index, list_name, position), drop)
+            yield MutantSpec(
+                f"issues.{issue.id}.{list_name}[{concept}]:drop-concept",
+                "drop-concept",
+                f"{issue.id}: {list_name} '{concept}' dropped",
+                RUBRIC_FILE,
+                ("issues", yaml_index, list_name, position),
+                drop,
+            )
 
 
 def _next_section(matter: Matter, anchor: str) -> str | None:
@@ -104,20 +141,33 @@ def _issue_mutants(source: MatterSource) -> Iterator[MutantSpec]:
         yield from _concept_mutants(issue_index, yaml_index, issue, issue.id in matter.positions)
         moved = _next_section(matter, issue.anchor)
         if moved is not None:
+
             def move(m: Matter, i: int = issue_index, target: str = moved) -> Matter:
                 return _with_issue(m, i, replace(m.rubric.issues[i], anchor=target))
 
-            yield MutantSpec(f"issues.{issue.id}.anchor:move-anchor", "move-anchor",
-                             f"{issue.id}: anchor moved from {issue.anchor} to {moved}", RUBRIC_FILE,
-                             ("issues", yaml_index, "anchor"), move)
+            yield MutantSpec(
+                f"issues.{issue.id}.anchor:move-anchor",
+                "move-anchor",
+                f"{issue.id}: anchor moved from {issue.anchor} to {moved}",
+                RUBRIC_FILE,
+                ("issues", yaml_index, "anchor"),
+                move,
+            )
         if issue.id in matter.positions:
+
             def flip(m: Matter, i: int = issue_index) -> Matter:
                 current = m.rubric.issues[i]
                 return _with_issue(m, i, replace(current, non_negotiable=not current.non_negotiable))
 
             state = "negotiable" if issue.non_negotiable else "non-negotiable"
-            yield MutantSpec(f"issues.{issue.id}.non_negotiable:flip-non-negotiable", "flip-non-negotiable",
-                             f"{issue.id}: made {state}", RUBRIC_FILE, ("issues", yaml_index, "non_negotiable"), flip)
+            yield MutantSpec(
+                f"issues.{issue.id}.non_negotiable:flip-non-negotiable",
+                "flip-non-negotiable",
+                f"{issue.id}: made {state}",
+                RUBRIC_FILE,
+                ("issues", yaml_index, "non_negotiable"),
+                flip,
+            )
 
 
 def _variant_mutants(source: MatterSource, section: str) -> Iterator[MutantSpec]:
@@ -131,30 +181,46 @@ def _variant_mutants(source: MatterSource, section: str) -> Iterator[MutantSpec]
 
             def delete(m: Matter, i: int = item_index, n: int = number) -> Matter:
                 current: MatchItem = getattr(m.rubric, section)[i]
-                altered = (replace(current, concepts=()) if n == 0
-                           else replace(current, aliases=tuple(a for k, a in enumerate(current.aliases) if k != n - 1)))
+                altered = (
+                    replace(current, concepts=())
+                    if n == 0
+                    else replace(current, aliases=tuple(a for k, a in enumerate(current.aliases) if k != n - 1))
+                )
                 listed = list(getattr(m.rubric, section))
                 listed[i] = altered
-                rubric: Rubric = replace(m.rubric, **{section: tuple(listed)})
+                rubric = _changed(m.rubric, section, tuple(listed))
                 return replace(m, rubric=rubric)
 
-            path: InstancePath = ((section, yaml_index, "concepts") if number == 0
-                                  else (section, yaml_index, "aliases", number - 1))
-            yield MutantSpec(f"{section}.{item.id}.variants[{number}]:delete-variant", "delete-variant",
-                             f"{item.id}: variant {number} ({' + '.join(variant)}) deleted", RUBRIC_FILE, path, delete)
+            path: InstancePath = (
+                (section, yaml_index, "concepts") if number == 0 else (section, yaml_index, "aliases", number - 1)
+            )
+            yield MutantSpec(
+                f"{section}.{item.id}.variants[{number}]:delete-variant",
+                "delete-variant",
+                f"{item.id}: variant {number} ({' + '.join(variant)}) deleted",
+                RUBRIC_FILE,
+                path,
+                delete,
+            )
 
 
 def _final_mutants(source: MatterSource) -> Iterator[MutantSpec]:
     final = source.matter.rubric.final_submission
     for position, concept in enumerate(final.required_concepts if final.concept_points else ()):
+
         def drop(m: Matter, p: int = position) -> Matter:
             current = m.rubric.final_submission
             altered = tuple(DROPPED_CONCEPT if i == p else c for i, c in enumerate(current.required_concepts))
             return replace(m, rubric=replace(m.rubric, final_submission=replace(current, required_concepts=altered)))
 
-        yield MutantSpec(f"final_submission.required_concepts[{concept}]:drop-concept", "drop-concept",
-                         f"final summary concept '{concept}' dropped", RUBRIC_FILE,
-                         ("final_submission", "required_concepts", position), drop)
+        yield MutantSpec(
+            f"final_submission.required_concepts[{concept}]:drop-concept",
+            "drop-concept",
+            f"final summary concept '{concept}' dropped",
+            RUBRIC_FILE,
+            ("final_submission", "required_concepts", position),
+            drop,
+        )
 
 
 def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
@@ -170,18 +236,29 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
             current = m.positions[key]
             return with_position(m, replace(current, resist_rounds=current.resist_rounds + 1), key)
 
-        yield MutantSpec(f"positions.{issue_id}.resist_rounds:raise-resist-rounds", "raise-resist-rounds",
-                         f"{issue_id}: resists one more round ({position.resist_rounds + 1})", COUNTERPARTY_FILE,
-                         (*at, "resist_rounds"), resist)
+        yield MutantSpec(
+            f"positions.{issue_id}.resist_rounds:raise-resist-rounds",
+            "raise-resist-rounds",
+            f"{issue_id}: resists one more round ({position.resist_rounds + 1})",
+            COUNTERPARTY_FILE,
+            (*at, "resist_rounds"),
+            resist,
+        )
         for number, _ in enumerate(position.accept_concepts):
+
             def delete(m: Matter, n: int = number, key: str = issue_id) -> Matter:
                 current = m.positions[key]
                 kept = tuple(v for k, v in enumerate(current.accept_concepts) if k != n)
                 return with_position(m, replace(current, accept_concepts=kept), key)
 
-            yield MutantSpec(f"positions.{issue_id}.accept_concepts[{number}]:delete-variant", "delete-variant",
-                             f"{issue_id}: acceptable language {number} deleted", COUNTERPARTY_FILE,
-                             (*at, "accept_concepts", number), delete)
+            yield MutantSpec(
+                f"positions.{issue_id}.accept_concepts[{number}]:delete-variant",
+                "delete-variant",
+                f"{issue_id}: acceptable language {number} deleted",
+                COUNTERPARTY_FILE,
+                (*at, "accept_concepts", number),
+                delete,
+            )
         issue = source.matter.rubric.issues_by_id.get(issue_id)
         for number, counter in enumerate(position.counters):
             softened = _softened_text(issue) if issue is not None else None
@@ -193,9 +270,14 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 counters = tuple(replace(c, text=text) if k == n else c for k, c in enumerate(current.counters))
                 return with_position(m, replace(current, counters=counters), key)
 
-            yield MutantSpec(f"positions.{issue_id}.counters[{number}]:soften-counter", "soften-counter",
-                             f"{issue_id}: counter {number} replaced by fully acceptable language", COUNTERPARTY_FILE,
-                             (*at, "counters", number), soften)
+            yield MutantSpec(
+                f"positions.{issue_id}.counters[{number}]:soften-counter",
+                "soften-counter",
+                f"{issue_id}: counter {number} replaced by fully acceptable language",
+                COUNTERPARTY_FILE,
+                (*at, "counters", number),
+                soften,
+            )
 
 
 def _softened_text(issue: Issue) -> str | None:

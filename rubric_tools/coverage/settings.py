@@ -34,8 +34,11 @@ class CoverageSettings:
     jobs: int = 2
 
 
-_PERCENT_KEYS = {"fail-under": "fail_under", "fail-under-matter": "fail_under_matter",
-                 "mutation-fail-under": "mutation_fail_under"}
+_PERCENT_KEYS = {
+    "fail-under": "fail_under",
+    "fail-under-matter": "fail_under_matter",
+    "mutation-fail-under": "mutation_fail_under",
+}
 _POSITIVE_KEYS = {"max-mutants": "max_mutants", "mutation-time-budget": "mutation_time_budget", "jobs": "jobs"}
 
 
@@ -56,8 +59,10 @@ def parse_settings(table: Mapping[str, Any], where: str = "[tool.rubric.coverage
         elif key in _POSITIVE_KEYS:
             number = _number(key, value, where)
             if number <= 0 or (key != "mutation-time-budget" and not number.is_integer()):
-                raise CoverageSettingsError(f"{where}: coverage.{key} must be a positive "
-                                            f"{'number' if key == 'mutation-time-budget' else 'integer'}")
+                raise CoverageSettingsError(
+                    f"{where}: coverage.{key} must be a positive "
+                    f"{'number' if key == 'mutation-time-budget' else 'integer'}"
+                )
             values[_POSITIVE_KEYS[key]] = number if key == "mutation-time-budget" else int(number)
         else:
             close = difflib.get_close_matches(str(key), [*_PERCENT_KEYS, *_POSITIVE_KEYS], n=1)

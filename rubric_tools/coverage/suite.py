@@ -73,8 +73,9 @@ def _probes(path: Path) -> tuple[list[SuiteProbe], list[str]]:
         surface, text, expect = entry.get("surface"), entry.get("text"), entry.get("expect_fire")
         if surface in GATE_SURFACES and isinstance(text, str) and isinstance(expect, bool):
             span = source.span((*prefix, index))
-            found.append(SuiteProbe(path.name, span.line if span else 1, str(surface), str(entry.get("criterion")),
-                                    text, expect))
+            found.append(
+                SuiteProbe(path.name, span.line if span else 1, str(surface), str(entry.get("criterion")), text, expect)
+            )
     return found, []
 
 

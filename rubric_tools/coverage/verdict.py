@@ -47,15 +47,25 @@ def matter_failures(matter: MatterCoverage, settings: CoverageSettings, mutation
         found.append(ThresholdFailure(MATTER_NOT_MEASURED, matter.matter_id, "; ".join(matter.problems)))
         return found
     if _under(matter.percent, settings.fail_under_matter):
-        found.append(ThresholdFailure(COVERAGE_UNDER_THRESHOLD, matter.matter_id,
-                                      f"coverage {matter.percent:.1f}% is below fail-under-matter "
-                                      f"{settings.fail_under_matter:g}% ({len(matter.missing)} items uncovered)"))
+        found.append(
+            ThresholdFailure(
+                COVERAGE_UNDER_THRESHOLD,
+                matter.matter_id,
+                f"coverage {matter.percent:.1f}% is below fail-under-matter "
+                f"{settings.fail_under_matter:g}% ({len(matter.missing)} items uncovered)",
+            )
+        )
     score = matter.mutation.score if mutation and matter.mutation is not None else None
     if score is not None and _under(score, settings.mutation_fail_under):
         assert matter.mutation is not None
-        found.append(ThresholdFailure(MUTATION_UNDER_THRESHOLD, matter.matter_id,
-                                      f"mutation score {score:.1f}% is below mutation-fail-under "
-                                      f"{settings.mutation_fail_under:g}% ({len(matter.mutation.survivors)} survivors)"))
+        found.append(
+            ThresholdFailure(
+                MUTATION_UNDER_THRESHOLD,
+                matter.matter_id,
+                f"mutation score {score:.1f}% is below mutation-fail-under "
+                f"{settings.mutation_fail_under:g}% ({len(matter.mutation.survivors)} survivors)",
+            )
+        )
     return found
 
 
@@ -63,6 +73,11 @@ def evaluate(matters: Sequence[MatterCoverage], settings: CoverageSettings, muta
     found = [failure for matter in matters for failure in matter_failures(matter, settings, mutation)]
     total = overall_percent(list(matters))
     if matters and _under(total, settings.fail_under):
-        found.append(ThresholdFailure(COVERAGE_UNDER_THRESHOLD, None,
-                                      f"overall coverage {total:.1f}% is below fail-under {settings.fail_under:g}%"))
+        found.append(
+            ThresholdFailure(
+                COVERAGE_UNDER_THRESHOLD,
+                None,
+                f"overall coverage {total:.1f}% is below fail-under {settings.fail_under:g}%",
+            )
+        )
     return found

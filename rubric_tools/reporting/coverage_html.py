@@ -14,8 +14,6 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from rubric_tools.coverage.model import CoverageItem, MatterCoverage, SourceFile, TrajectoryView
 from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.reporting.html_assets import CSS, JS
@@ -32,8 +30,8 @@ def json_for_script(data: Any) -> str:
 
 def _page(title: str, body: str, script: str = "") -> str:
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n"
         f"{script}</body></html>\n"
     )
@@ -85,7 +83,9 @@ def _line_items(source: SourceFile, items: list[CoverageItem]) -> dict[int, list
     """For each line, the innermost items (smallest YAML node) that cover it."""
     by_line: dict[int, list[int]] = {}
     for line in range(1, len(source.lines) + 1):
-        covering = [i for i, item in enumerate(items) if item.file == source.name and item.line <= line <= item.end_line]
+        covering = [
+            i for i, item in enumerate(items) if item.file == source.name and item.line <= line <= item.end_line
+        ]
         if covering:
             smallest = min(items[i].end_line - items[i].line for i in covering)
             by_line[line] = [i for i in covering if items[i].end_line - items[i].line == smallest]
@@ -103,11 +103,14 @@ def _listing(source: SourceFile, items: list[CoverageItem]) -> str:
     for number, text in enumerate(source.lines, start=1):
         indices = by_line.get(number)
         if not indices:
-            lines.append(f'<div class="line"><span class="n">{number}</span><span class="t">{escape(text)}</span></div>')
+            lines.append(
+                f'<div class="line"><span class="n">{number}</span><span class="t">{escape(text)}</span></div>'
+            )
             continue
         chosen = [items[i] for i in indices]
-        hover = "; ".join(f"{item.id}: " + (", ".join(item.exercised_by) if item.covered else "not covered")
-                          for item in chosen)
+        hover = "; ".join(
+            f"{item.id}: " + (", ".join(item.exercised_by) if item.covered else "not covered") for item in chosen
+        )
         keys = " ".join(f"i{i}" for i in indices)
         lines.append(
             f'<div class="line {_status(chosen)}" id="{escape(source.name)}-L{number}" data-items="{keys}" '
@@ -123,42 +126,57 @@ def _trajectory_links(matter: MatterCoverage, matter_index: int) -> dict[str, st
 def _exercisers(item: CoverageItem, links: dict[str, str]) -> str:
     if not item.covered:
         return '<span class="neg">not covered</span>'
-    return ", ".join(f'<a href="{links[name]}">{escape(name)}</a>' if name in links else escape(name)
-                     for name in item.exercised_by)
+    return ", ".join(
+        f'<a href="{links[name]}">{escape(name)}</a>' if name in links else escape(name) for name in item.exercised_by
+    )
 
 
 def _matter_page(matter: MatterCoverage, matter_index: int) -> str:
     links = _trajectory_links(matter, matter_index)
     parts = [
         f'<p><a href="index.html">&larr; all matters</a></p><h1>{escape(matter.matter_id)}</h1>',
-        f'<p>{matter.covered} of {len(matter.items)} items covered ({_percent(matter.percent)})'
-        + (f"; mutation score {_percent(matter.mutation.score)}" if matter.mutation is not None else "") + ".</p>",
+        f"<p>{matter.covered} of {len(matter.items)} items covered ({_percent(matter.percent)})"
+        + (f"; mutation score {_percent(matter.mutation.score)}" if matter.mutation is not None else "")
+        + ".</p>",
         '<p class="legend"><span class="cov-full">covered</span><span class="cov-part">partly covered</span>'
         '<span class="cov-none">not covered</span> <span class="dim">click a line for what exercises it</span></p>',
     ]
     parts += [f'<p class="neg">{escape(problem)}</p>' for problem in matter.problems]
     parts += [_listing(source, matter.items) for source in matter.sources]
     if matter.mutation is not None and matter.mutation.survivors:
-        survivors = "".join(f"<li>{escape(m.file)}:{m.line} <strong>{escape(m.operator)}</strong> "
-                            f"{escape(m.description)}</li>" for m in matter.mutation.survivors)
+        survivors = "".join(
+            f"<li>{escape(m.file)}:{m.line} <strong>{escape(m.operator)}</strong> {escape(m.description)}</li>"
+            for m in matter.mutation.survivors
+        )
         parts.append(f'<h2>Surviving mutants</h2><ul id="survivors">{survivors}</ul>')
     trajectories = "".join(
         f'<li><a href="{links[view.name]}">{escape(view.name)}</a> '
-        + (f'<span class="dim">{escape(view.problem)}</span>' if view.problem else
-           f'<span class="dim">normalized {view.normalized_score:g}, raw {view.raw_score:g}'
-           f'{", critical failure" if view.critical_failure else ""}</span>') + "</li>"
-        for view in matter.trajectories)
+        + (
+            f'<span class="dim">{escape(view.problem)}</span>'
+            if view.problem
+            else f'<span class="dim">normalized {view.normalized_score:g}, raw {view.raw_score:g}'
+            f"{', critical failure' if view.critical_failure else ''}</span>"
+        )
+        + "</li>"
+        for view in matter.trajectories
+    )
     parts.append(f"<h2>Trajectories</h2><ul>{trajectories}</ul>")
-    rows = "".join(f'<tr><td class="{"cov-full" if item.covered else "cov-none"}">{escape(item.id)}</td>'
-                   f"<td>{escape(item.file)}:{item.line}</td><td>{_exercisers(item, links)}</td></tr>"
-                   for item in matter.items)
-    parts.append(f'<h2>Items</h2><table class="steps"><tr><th>item</th><th>where</th><th>exercised by</th></tr>'
-                 f"{rows}</table>")
+    rows = "".join(
+        f'<tr><td class="{"cov-full" if item.covered else "cov-none"}">{escape(item.id)}</td>'
+        f"<td>{escape(item.file)}:{item.line}</td><td>{_exercisers(item, links)}</td></tr>"
+        for item in matter.items
+    )
+    parts.append(
+        f'<h2>Items</h2><table class="steps"><tr><th>item</th><th>where</th><th>exercised by</th></tr>{rows}</table>'
+    )
     parts.append('<div id="detail" aria-live="polite"></div>')
-    data = {f"i{i}": {"id": item.id, "description": item.description, "covered": item.covered,
-                      "by": item.exercised_by} for i, item in enumerate(matter.items)}
-    script = (f'<script type="application/json" id="coverage-items">{json_for_script(data)}</script>'
-              f"<script>{JS}</script>")
+    data = {
+        f"i{i}": {"id": item.id, "description": item.description, "covered": item.covered, "by": item.exercised_by}
+        for i, item in enumerate(matter.items)
+    }
+    script = (
+        f'<script type="application/json" id="coverage-items">{json_for_script(data)}</script><script>{JS}</script>'
+    )
     return _page(f"{matter.matter_id} — rubric coverage", "".join(parts), script)
 
 
@@ -170,15 +188,18 @@ def _spans(text: str, concepts: list[str], patterns: list[str]) -> list[tuple[in
     found: list[tuple[int, int, str]] = []
     for pattern in dict.fromkeys(patterns):
         try:
-            found += [(m.start(), m.end(), "gate") for m in compile_pattern(pattern).finditer(text, timeout=0.5)
-                      if m.end() > m.start()]
+            found += [
+                (m.start(), m.end(), "gate")
+                for m in compile_pattern(pattern).finditer(text, timeout=0.5)
+                if m.end() > m.start()
+            ]
         except (GateError, TimeoutError):
             continue
     for concept in dict.fromkeys(concepts):
         words = concept.split()
         if not words:
             continue
-        finder = regex.compile(r"\s+".join(re.escape(word) for word in words), regex.IGNORECASE)
+        finder = re.compile(r"\s+".join(re.escape(word) for word in words), re.IGNORECASE)
         found += [(m.start(), m.end(), "concept") for m in finder.finditer(text)]
     found.sort(key=lambda span: (span[0], span[2] != "gate", -span[1]))
     kept: list[tuple[int, int, str]] = []
@@ -223,23 +244,29 @@ def chart(view: TrajectoryView) -> str:
 
 
 def _trajectory_page(matter: MatterCoverage, matter_index: int, view: TrajectoryView) -> str:
-    head = (f'<p><a href="{_matter_file(matter_index)}">&larr; {escape(matter.matter_id)}</a></p>'
-            f"<h1>{escape(view.name)}</h1>")
+    head = (
+        f'<p><a href="{_matter_file(matter_index)}">&larr; {escape(matter.matter_id)}</a></p>'
+        f"<h1>{escape(view.name)}</h1>"
+    )
     if view.problem is not None:
         return _page(view.name, head + f'<p class="neg">did not replay: {escape(view.problem)}</p>')
-    summary = (f"<p>normalized {view.normalized_score:g}, raw {view.raw_score:g}"
-               f'{", <strong class=neg>critical failure</strong>" if view.critical_failure else ""}.</p>')
-    legend = ('<p class="legend"><mark class="concept">matched concept</mark> '
-              '<mark class="gate">gate span</mark></p>')
+    summary = (
+        f"<p>normalized {view.normalized_score:g}, raw {view.raw_score:g}"
+        f"{', <strong class=neg>critical failure</strong>' if view.critical_failure else ''}.</p>"
+    )
+    legend = '<p class="legend"><mark class="concept">matched concept</mark> <mark class="gate">gate span</mark></p>'
     rows = "".join(
         f'<tr><td class="num">{step.step}</td><td>{escape(step.type)}</td>'
         f'<td class="num {"neg" if step.reward < 0 else "pos" if step.reward > 0 else ""}">{step.reward:+.4g}</td>'
         f'<td class="num">{step.raw_score:.4g}</td>'
         f'<td class="agent">{highlight(step.text, step.concepts, step.gate_patterns)}</td>'
         f'<td class="dim">{"<br>".join(escape(event) for event in step.events)}</td></tr>'
-        for step in view.steps)
-    table = ('<table class="steps" id="steps"><tr><th>step</th><th>action</th><th>reward</th><th>score</th>'
-             f"<th>agent text</th><th>events</th></tr>{rows}</table>")
+        for step in view.steps
+    )
+    table = (
+        '<table class="steps" id="steps"><tr><th>step</th><th>action</th><th>reward</th><th>score</th>'
+        f"<th>agent text</th><th>events</th></tr>{rows}</table>"
+    )
     return _page(f"{view.name} — {matter.matter_id}", head + summary + chart(view) + legend + table)
 
 

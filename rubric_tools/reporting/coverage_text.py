@@ -37,8 +37,11 @@ def _summary_table(run: CoverageRun) -> Table:
         cells = [matter.matter_id, str(len(matter.items)), str(matter.covered), _percent(matter.percent)]
         if run.mutation:
             mutation = matter.mutation
-            cells += ([str(len(mutation.mutants)), str(mutation.killed), _percent(mutation.score)]
-                      if mutation is not None else ["-", "-", "-"])
+            cells += (
+                [str(len(mutation.mutants)), str(mutation.killed), _percent(mutation.score)]
+                if mutation is not None
+                else ["-", "-", "-"]
+            )
         table.add_row(*cells)
     table.add_section()
     total_items = sum(len(m.items) for m in run.matters)
@@ -59,18 +62,30 @@ def _matter_details(matter: MatterCoverage, console: Console) -> None:
     for problem in matter.problems:
         console.print(Text(f"  problem: {problem}", style="red"))
     for item in matter.missing:
-        console.print(Text(f"  {display_path(matter.root, item.file)}:{item.line}", style="cyan")
-                      + Text(f"  missing   {item.id}"), soft_wrap=True)
+        console.print(
+            Text(f"  {display_path(matter.root, item.file)}:{item.line}", style="cyan")
+            + Text(f"  missing   {item.id}"),
+            soft_wrap=True,
+        )
     for mutant in survivors:
-        console.print(Text(f"  {display_path(matter.root, mutant.file)}:{mutant.line}", style="cyan")
-                      + Text("  survived  ", style="yellow") + Text(f"{mutant.operator}: {mutant.description}"),
-                      soft_wrap=True)
+        console.print(
+            Text(f"  {display_path(matter.root, mutant.file)}:{mutant.line}", style="cyan")
+            + Text("  survived  ", style="yellow")
+            + Text(f"{mutant.operator}: {mutant.description}"),
+            soft_wrap=True,
+        )
     if matter.mutation is not None and matter.mutation.not_run:
-        console.print(Text(f"  {matter.mutation.not_run} mutants not run (max-mutants or mutation-time-budget)",
-                           style="yellow"))
+        console.print(
+            Text(f"  {matter.mutation.not_run} mutants not run (max-mutants or mutation-time-budget)", style="yellow")
+        )
     if matter.mutation is not None and matter.mutation.baseline_failures:
-        console.print(Text("  checks already failing before mutation (they cannot kill mutants): "
-                           + ", ".join(matter.mutation.baseline_failures), style="yellow"))
+        console.print(
+            Text(
+                "  checks already failing before mutation (they cannot kill mutants): "
+                + ", ".join(matter.mutation.baseline_failures),
+                style="yellow",
+            )
+        )
 
 
 def render_text(run: CoverageRun, console: Console) -> None:

@@ -44,7 +44,7 @@ def coverage_command(
 ) -> None:
     """Which scorable items of each matter its trajectories and gate probes exercise.
     Exit 0, 1 when below a fail-under threshold of [tool.rubric.coverage], 2 on usage errors."""
-    from rubric_tools.coverage.command import CoverageOptions, run_coverage  # heavy: only when run
+    from rubric_tools.commands.coverage import CoverageOptions, run_coverage  # heavy: only when run
 
     options = CoverageOptions(paths or [], output_format, config, output, mutation, html, jobs, fail_under, no_color)
     raise typer.Exit(run_coverage(options, sys.stdout, sys.stderr))

@@ -40,7 +40,7 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
         report = check_paths(paths, config)
         if options.coverage or options.mutation:
             from rubric_tools.coverage.check_rows import add_coverage_rows
-            from rubric_tools.coverage.command import coverage_settings
+            from rubric_tools.coverage.runs import coverage_settings
             from rubric_tools.coverage.settings import CoverageSettingsError
 
             try:

@@ -5,5 +5,7 @@ Modules: `model` (items, results), `items` (enumerate a matter's scorable items 
 their YAML positions), `exercise` (replay trajectories and run probes, then credit
 items from the scorer's events and observations), `mutation` (alter the in-memory
 model and re-run the checks), `settings` (`[tool.rubric.coverage]`), `analysis`
-(one matter end to end, runnable in a worker process), `command` (`run_coverage`).
+(one matter end to end, runnable in a worker process), `runs` (a set of matters
+against the thresholds), `check_rows` (`rubric check --coverage`). The command itself is
+`rubric_tools.commands.coverage.run_coverage`.
 """

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rubric_tools.checking.runner import CheckReport, CheckRow, MatterCheck
+from rubric_tools.checking.rows import CheckRow
+from rubric_tools.checking.runner import CheckReport, MatterCheck
 from rubric_tools.coverage.codes import COVERAGE_UNDER_THRESHOLD, MUTATION_UNDER_THRESHOLD
-from rubric_tools.coverage.command import measure
 from rubric_tools.coverage.model import MatterCoverage
+from rubric_tools.coverage.runs import measure
 from rubric_tools.coverage.settings import CoverageSettings
 from rubric_tools.coverage.verdict import matter_failures
 

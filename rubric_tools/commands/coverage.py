@@ -1,5 +1,5 @@
-"""What `rubric coverage` does, as a function of its options that returns the exit code;
-and the rows `rubric check --coverage` adds to its report."""
+"""`rubric coverage`: measure coverage (and mutation adequacy) of matters, render it, and
+return the exit code: 0, 1 below a `[tool.rubric.coverage]` threshold, 2 on usage errors."""
 
 from __future__ import annotations
 
@@ -11,16 +11,11 @@ from typing import TextIO
 
 from rich.console import Console
 
-from rubric_tools.checking.discovery import matters_to_check
-from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matters
-from rubric_tools.coverage.mutation import MutationBudget
-from rubric_tools.coverage.settings import CoverageSettings, CoverageSettingsError, parse_settings
-from rubric_tools.coverage.verdict import CoverageRun, evaluate
-from rubric_tools.lint.config import LintConfig
+from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.coverage.runs import coverage_settings, measure
+from rubric_tools.coverage.settings import CoverageSettingsError
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.reporting.formats import CoverageFormat
-
-EXIT_USAGE = 2
 
 
 @dataclass
@@ -34,28 +29,6 @@ class CoverageOptions:
     jobs: int | None = None
     fail_under: float | None = None
     no_color: bool = False
-
-
-def coverage_settings(config: LintConfig) -> CoverageSettings:
-    where = str(config.source) if config.source is not None else "[tool.rubric.coverage]"
-    return parse_settings(config.coverage, where)
-
-
-def measure(
-    paths: Sequence[Path],
-    settings: CoverageSettings,
-    mutation: bool,
-    keep_sources: bool = False,
-    jobs: int | None = None,
-) -> CoverageRun:
-    roots, problems = matters_to_check(paths)
-    options = AnalysisOptions(
-        mutation, MutationBudget(settings.max_mutants, settings.mutation_time_budget), keep_sources
-    )
-    run = CoverageRun(settings=settings, mutation=mutation, usage_errors=list(problems))
-    run.matters = analyze_matters(roots, options, jobs or settings.jobs)
-    run.failures = evaluate(run.matters, settings, mutation)
-    return run
 
 
 def _write(text: str, options: CoverageOptions, stdout: TextIO) -> None:

@@ -42,6 +42,7 @@ class MutantSpec:
     file: str
     path: InstancePath
     apply: Callable[[Matter], Matter]
+    gate_list: tuple[str, str] | None = None  # (surface, issue id) when only that gate list changes
 
 
 def _changed(obj: _Frozen, field_name: str, value: object) -> _Frozen:
@@ -76,6 +77,7 @@ def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[
                 RUBRIC_FILE,
                 path,
                 delete,
+                gate_list=(surface, issue.id),
             )
             if gate.is_structured:
 
@@ -91,6 +93,7 @@ def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[
                     RUBRIC_FILE,
                     path,
                     unguard,
+                    gate_list=(surface, issue.id),
                 )
 
 

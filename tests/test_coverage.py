@@ -175,3 +175,26 @@ def test_matters_run_in_parallel_with_the_same_results() -> None:
     assert [(m.matter_id, m.covered, m.mutation.killed if m.mutation else None) for m in serial] == [
         (m.matter_id, m.covered, m.mutation.killed if m.mutation else None) for m in parallel
     ]
+
+
+def test_broken_trajectories_and_probes_are_reported_and_the_rest_still_counts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = copy_matter(tmp_path)
+    (root / "trajectories" / "broken.jsonl").write_text('{"type": "read_document"}\n{not json\n', encoding="utf-8")
+    probes = root / "probes.yaml"
+    probes.write_text(
+        probes.read_text(encoding="utf-8") + "  - just a string\n  - {surface: nowhere}\n", encoding="utf-8"
+    )
+    coverage = analyze_matter(root, AnalysisOptions(mutation=True))
+    broken = next(view for view in coverage.trajectories if view.name == "broken.jsonl")
+    assert broken.problem is not None and "line 2" in broken.problem
+    assert coverage.percent == 100.0
+    assert coverage.mutation is not None and coverage.mutation.survivors == []
+    assert main(["coverage", str(root), "--format", "json", "--config", str(write_config(tmp_path, ""))]) == 0
+    jsonschema.validate(json.loads(capsys.readouterr().out), SCHEMA)
+
+
+def test_a_path_that_holds_no_matter_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coverage", str(tmp_path), "--config", str(write_config(tmp_path, ""))]) == 2
+    assert "no matter" in capsys.readouterr().err

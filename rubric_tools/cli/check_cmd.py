@@ -26,7 +26,7 @@ def check_command(
     output: Annotated[Path | None, typer.Option("--output", "-o", help="Write the report to FILE.")] = None,
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,
     coverage: Annotated[bool, typer.Option("--coverage", help="Also check rubric coverage "
-                                           "against [tool.rubric.coverage].")] = False,
+                                           "against \\[tool.rubric.coverage].")] = False,
     mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing "
                                            "(implies --coverage).")] = False,
 ) -> None:

@@ -32,7 +32,7 @@ def coverage_command(
     ] = None,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, help="Matters analysed in parallel [default: coverage.jobs, 2]."),
+        typer.Option("--jobs", "-j", min=1, help="Matters analysed in parallel \\[default: coverage.jobs, 2]."),
     ] = None,
     fail_under: Annotated[
         float | None,
@@ -43,7 +43,7 @@ def coverage_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Plain text output.")] = False,
 ) -> None:
     """Which scorable items of each matter its trajectories and gate probes exercise.
-    Exit 0, 1 when below a fail-under threshold of [tool.rubric.coverage], 2 on usage errors."""
+    Exit 0, 1 when below a fail-under threshold of \\[tool.rubric.coverage], 2 on usage errors."""
     from rubric_tools.commands.coverage import CoverageOptions, run_coverage  # heavy: only when run
 
     options = CoverageOptions(paths or [], output_format, config, output, mutation, html, jobs, fail_under, no_color)

@@ -198,3 +198,23 @@ def test_broken_trajectories_and_probes_are_reported_and_the_rest_still_counts(
 def test_a_path_that_holds_no_matter_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["coverage", str(tmp_path), "--config", str(write_config(tmp_path, ""))]) == 2
     assert "no matter" in capsys.readouterr().err
+
+
+def test_lone_surrogates_from_json_reach_every_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_matter(tmp_path, "clean_saas_002")
+    rubric = root / "rubric.yaml"
+    rubric.write_text(
+        rubric.read_text(encoding="utf-8").replace('["loyalty"]', '["loyalty", "\\ud800"]'), encoding="utf-8"
+    )
+    (root / "trajectories" / "surrogate.jsonl").write_text(
+        '{"type": "ask_client", "question": "What data \\ud800 will you load?"}\n', encoding="utf-8"
+    )
+    config = str(write_config(tmp_path, ""))
+    assert (
+        main(["coverage", str(root), "--mutation", "--no-color", "--config", config, "--html", str(tmp_path / "html")])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "variants[2]" in out  # the alias list with the surrogate is no longer matched by anyone
+    pages = [page.read_text(encoding="utf-8") for page in (tmp_path / "html").glob("*.html")]
+    assert any("What data \ufffd will you load?" in page for page in pages)

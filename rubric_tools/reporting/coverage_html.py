@@ -16,6 +16,7 @@ from typing import Any
 
 from rubric_tools.coverage.model import CoverageItem, MatterCoverage, SourceFile, TrajectoryView
 from rubric_tools.coverage.verdict import CoverageRun
+from rubric_tools.reporting.coverage_text import printable
 from rubric_tools.reporting.html_assets import CSS, JS
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
@@ -270,14 +271,17 @@ def _trajectory_page(matter: MatterCoverage, matter_index: int, view: Trajectory
     return _page(f"{view.name} — {matter.matter_id}", head + summary + chart(view) + legend + table)
 
 
+def _write(path: Path, page: str) -> None:
+    path.write_text(printable(page), encoding="utf-8")
+
+
 def write_html(run: CoverageRun, directory: Path) -> Path:
     """Write the report into `directory` (created when missing); return the index page."""
     directory.mkdir(parents=True, exist_ok=True)
     for matter_index, matter in enumerate(run.matters):
-        (directory / _matter_file(matter_index)).write_text(_matter_page(matter, matter_index), encoding="utf-8")
+        _write(directory / _matter_file(matter_index), _matter_page(matter, matter_index))
         for number, view in enumerate(matter.trajectories):
-            page = _trajectory_page(matter, matter_index, view)
-            (directory / _trajectory_file(matter_index, number)).write_text(page, encoding="utf-8")
+            _write(directory / _trajectory_file(matter_index, number), _trajectory_page(matter, matter_index, view))
     index = directory / "index.html"
-    index.write_text(_index(run), encoding="utf-8")
+    _write(index, _index(run))
     return index

@@ -13,6 +13,11 @@ from rubric_tools.coverage.model import MatterCoverage
 from rubric_tools.coverage.verdict import CoverageRun
 
 
+def printable(text: str) -> str:
+    """User text as the terminal can take it: a lone surrogate (valid in JSON, not in UTF-8) becomes U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def display_path(root: str, name: str, cwd: Path | None = None) -> str:
     """`matters/x/rubric.yaml` relative to the working folder when it is below it."""
     path = Path(root) / name
@@ -34,7 +39,7 @@ def _summary_table(run: CoverageRun) -> Table:
         for column in ("mutants", "killed", "score"):
             table.add_column(column, justify="right", no_wrap=True)
     for matter in run.matters:
-        cells = [matter.matter_id, str(len(matter.items)), str(matter.covered), _percent(matter.percent)]
+        cells = [printable(matter.matter_id), str(len(matter.items)), str(matter.covered), _percent(matter.percent)]
         if run.mutation:
             mutation = matter.mutation
             cells += (
@@ -58,20 +63,20 @@ def _matter_details(matter: MatterCoverage, console: Console) -> None:
     survivors = matter.mutation.survivors if matter.mutation is not None else []
     if not (matter.missing or survivors or matter.problems):
         return
-    console.print(Text(matter.matter_id, style="bold"))
+    console.print(Text(printable(matter.matter_id), style="bold"))
     for problem in matter.problems:
-        console.print(Text(f"  problem: {problem}", style="red"))
+        console.print(Text(f"  problem: {printable(problem)}", style="red"))
     for item in matter.missing:
         console.print(
             Text(f"  {display_path(matter.root, item.file)}:{item.line}", style="cyan")
-            + Text(f"  missing   {item.id}"),
+            + Text(f"  missing   {printable(item.id)}"),
             soft_wrap=True,
         )
     for mutant in survivors:
         console.print(
             Text(f"  {display_path(matter.root, mutant.file)}:{mutant.line}", style="cyan")
             + Text("  survived  ", style="yellow")
-            + Text(f"{mutant.operator}: {mutant.description}"),
+            + Text(f"{mutant.operator}: {printable(mutant.description)}"),
             soft_wrap=True,
         )
     if matter.mutation is not None and matter.mutation.not_run:
@@ -95,4 +100,4 @@ def render_text(run: CoverageRun, console: Console) -> None:
         _matter_details(matter, console)
     for failure in run.failures:
         where = f"{failure.matter_id}: " if failure.matter_id else ""
-        console.print(Text(f"FAIL {failure.code} {where}{failure.message}", style="bold red"))
+        console.print(Text(printable(f"FAIL {failure.code} {where}{failure.message}"), style="bold red"))

@@ -8,7 +8,7 @@ from pathlib import Path
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.checking.runner import CheckReport, MatterCheck
 from rubric_tools.coverage.codes import COVERAGE_UNDER_THRESHOLD, MUTATION_UNDER_THRESHOLD
-from rubric_tools.coverage.model import MatterCoverage
+from rubric_tools.coverage.model import MatterCoverage, printable
 from rubric_tools.coverage.runs import measure
 from rubric_tools.coverage.settings import CoverageSettings
 from rubric_tools.coverage.verdict import matter_failures
@@ -31,7 +31,7 @@ def _coverage_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
         not failures,
         f"≥ {settings.fail_under_matter:g}% of items covered",
         f"{matter.percent:.1f}% ({matter.covered}/{len(matter.items)})",
-        "\n".join(lines),
+        printable("\n".join(lines)),
         Path(matter.root) / (first.file if first else "rubric.yaml"),
         first.line if first else None,
     )
@@ -53,7 +53,7 @@ def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
         not failed,
         f"mutation score ≥ {settings.mutation_fail_under:g}%",
         f"{score} ({mutation.killed}/{len(mutation.mutants)} killed)",
-        "\n".join(lines),
+        printable("\n".join(lines)),
         Path(matter.root) / (first.file if first else "rubric.yaml"),
         first.line if first else None,
     )

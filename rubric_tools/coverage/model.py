@@ -120,6 +120,11 @@ class MatterCoverage:
         return [item for item in self.items if not item.covered]
 
 
+def printable(text: str) -> str:
+    """User text as UTF-8 can take it: a lone surrogate (valid in JSON, not in UTF-8) becomes U+FFFD."""
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def overall_percent(matters: list[MatterCoverage]) -> float:
     total = sum(len(m.items) for m in matters)
     return 100.0 * sum(m.covered for m in matters) / total if total else 100.0

@@ -14,9 +14,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.coverage.model import CoverageItem, MatterCoverage, SourceFile, TrajectoryView
+from rubric_tools.coverage.model import CoverageItem, MatterCoverage, SourceFile, TrajectoryView, printable
 from rubric_tools.coverage.verdict import CoverageRun
-from rubric_tools.reporting.coverage_text import printable
 from rubric_tools.reporting.html_assets import CSS, JS
 from rubric_tools.scoring.gates import GateError, compile_pattern
 

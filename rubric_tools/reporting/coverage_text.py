@@ -9,13 +9,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.coverage.model import MatterCoverage
+from rubric_tools.coverage.model import MatterCoverage, printable
 from rubric_tools.coverage.verdict import CoverageRun
-
-
-def printable(text: str) -> str:
-    """User text as the terminal can take it: a lone surrogate (valid in JSON, not in UTF-8) becomes U+FFFD."""
-    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def display_path(root: str, name: str, cwd: Path | None = None) -> str:

@@ -218,3 +218,15 @@ def test_lone_surrogates_from_json_reach_every_output(tmp_path: Path, capsys: py
     assert "variants[2]" in out  # the alias list with the surrogate is no longer matched by anyone
     pages = [page.read_text(encoding="utf-8") for page in (tmp_path / "html").glob("*.html")]
     assert any("\ufffd will you load?" in page for page in pages)
+
+
+def test_gate_verdicts_come_from_the_scorer_unless_a_pattern_is_ambiguous() -> None:
+    from rubric_tools.coverage.exercise import _known_verdicts
+    from rubric_tools.scoring.gates import Gate
+    from rubric_tools.scoring.state import Observation
+
+    gates = (Gate("a"), Gate("b", negation_guard=True), Gate("b"), Gate("slow"))
+    seen = Observation("gates:issue", "x", "text", fired=("a",), timed_out=("slow",))
+    # "b" is listed twice with different guards: its verdicts are recomputed, not guessed.
+    assert _known_verdicts(gates, seen) == {0: True, 3: None}
+    assert _known_verdicts(gates, None) == {}

@@ -4,6 +4,7 @@ credits nothing: only an earned, tripped or refused decision does."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -53,6 +54,21 @@ def guard_exercised(gate: Gate, normalized_text: str) -> bool:
         return False
 
 
+def _known_verdicts(gates: tuple[Gate, ...], seen: Observation | None) -> dict[int, bool | None]:
+    """The scorer's own verdicts, by gate index, where its patterns identify the gate
+    (a pattern listed twice, with different guards, is evaluated again instead)."""
+    if seen is None:
+        return {}
+    counts = Counter(gate.pattern for gate in gates)
+    verdicts: dict[int, bool | None] = {}
+    for index, gate in enumerate(gates):
+        if gate.pattern in seen.timed_out:
+            verdicts[index] = None  # never searched again: it already cost its time limit
+        elif counts[gate.pattern] == 1:
+            verdicts[index] = gate.pattern in seen.fired
+    return verdicts
+
+
 def credit_gates(
     table: ItemTable,
     matter: Matter,
@@ -62,14 +78,18 @@ def credit_gates(
     exerciser: str,
     must_not_fire: bool,
     expect_fire: bool = True,
+    seen: Observation | None = None,
 ) -> list[str]:
-    """Credit each gate of the list from its verdict on `text`; return the patterns that fired."""
+    """Credit each gate of the list from its verdict on `text` (the scorer's, from `seen`,
+    when it has one); return the patterns that fired."""
     issue = matter.rubric.issues_by_id.get(criterion)
     fired: list[str] = []
     if issue is None:
         return fired
-    for index, gate in enumerate(issue.gates(surface)):
-        verdict = gate_verdict(gate, text)
+    gates = issue.gates(surface)
+    known = _known_verdicts(gates, seen)
+    for index, gate in enumerate(gates):
+        verdict = known[index] if index in known else gate_verdict(gate, text)
         if verdict:
             fired.append(gate.pattern)
             if expect_fire:
@@ -193,6 +213,7 @@ def exercise_trajectory(table: ItemTable, matter: Matter, trajectory: SuiteTraje
                     observation.text,
                     trajectory.name,
                     trajectory.must_not_fire,
+                    seen=observation,
                 )
             else:
                 step.concepts += _credit_match(table, matter, observation, trajectory.name)

@@ -17,12 +17,15 @@ class Observation:
     """What a scoring decision looked at, for tools that trace the scorer (coverage).
 
     `kind` is `question` or `escalation` (an item matched `text`) or `gates:<surface>`
-    (the gate list of issue `criterion` ran on `text`). Observations never change a result.
+    (the gate list of issue `criterion` ran on `text`; `fired` and `timed_out` are the
+    patterns of its verdict). Observations never change a result.
     """
 
     kind: str
     criterion: str
     text: str
+    fired: tuple[str, ...] = ()
+    timed_out: tuple[str, ...] = ()
 
 
 Observer = Callable[[Observation], None]
@@ -97,10 +100,11 @@ class StepContext:
     penalty_reason: str | None = None
     observer: Observer | None = None
 
-    def observe(self, kind: str, criterion: str, text: str) -> None:
-        """Tell the observer, if any, what a decision looked at."""
+    def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
+        """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
         if self.observer is not None:
-            self.observer(Observation(kind, criterion, text))
+            fired, timed_out = (check.fired, check.timed_out) if check is not None else ((), ())
+            self.observer(Observation(kind, criterion, text, fired, timed_out))
 
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""

@@ -221,12 +221,12 @@ def test_lone_surrogates_from_json_reach_every_output(tmp_path: Path, capsys: py
 
 
 def test_gate_verdicts_come_from_the_scorer_unless_a_pattern_is_ambiguous() -> None:
-    from rubric_tools.coverage.exercise import _known_verdicts
+    from rubric_tools.coverage.exercise import known_verdicts
     from rubric_tools.scoring.gates import Gate
     from rubric_tools.scoring.state import Observation
 
     gates = (Gate("a"), Gate("b", negation_guard=True), Gate("b"), Gate("slow"))
     seen = Observation("gates:issue", "x", "text", fired=("a",), timed_out=("slow",))
     # "b" is listed twice with different guards: its verdicts are recomputed, not guessed.
-    assert _known_verdicts(gates, seen) == {0: True, 3: None}
-    assert _known_verdicts(gates, None) == {}
+    assert known_verdicts(gates, seen) == {0: True, 3: None}
+    assert known_verdicts(gates, None) == {}

@@ -54,7 +54,7 @@ def guard_exercised(gate: Gate, normalized_text: str) -> bool:
         return False
 
 
-def _known_verdicts(gates: tuple[Gate, ...], seen: Observation | None) -> dict[int, bool | None]:
+def known_verdicts(gates: tuple[Gate, ...], seen: Observation | None) -> dict[int, bool | None]:
     """The scorer's own verdicts, by gate index, where its patterns identify the gate
     (a pattern listed twice, with different guards, is evaluated again instead)."""
     if seen is None:
@@ -87,7 +87,7 @@ def credit_gates(
     if issue is None:
         return fired
     gates = issue.gates(surface)
-    known = _known_verdicts(gates, seen)
+    known = known_verdicts(gates, seen)
     for index, gate in enumerate(gates):
         verdict = known[index] if index in known else gate_verdict(gate, text)
         if verdict:

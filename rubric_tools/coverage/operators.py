@@ -263,9 +263,9 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 delete,
             )
         issue = source.matter.rubric.issues_by_id.get(issue_id)
+        softened = _softened_text(issue) if issue is not None else ""
         for number, counter in enumerate(position.counters):
-            softened = _softened_text(issue) if issue is not None else None
-            if issue is None or softened is None or _settles_alike(issue, counter.text, softened):
+            if issue is None or _settles_alike(issue, counter.text, softened):
                 continue  # accepting the softened counter would score the same: an equivalent mutant
 
             def soften(m: Matter, n: int = number, key: str = issue_id, text: str = softened) -> Matter:
@@ -283,9 +283,10 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
             )
 
 
-def _softened_text(issue: Issue) -> str | None:
-    """Closing language the scorer credits in full: every settlement concept, nothing else."""
-    return " ".join(issue.settlement_concepts) if issue.settlement_concepts else ""
+def _softened_text(issue: Issue) -> str:
+    """Closing language the scorer credits in full: every settlement concept, nothing else
+    (with no settlement concepts any closing text earns full points, so the empty text)."""
+    return " ".join(issue.settlement_concepts)
 
 
 def _settles_alike(issue: Issue, text: str, other: str) -> bool:

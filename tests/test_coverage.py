@@ -47,6 +47,18 @@ def test_our_matters_are_fully_covered_and_kill_every_mutant(name: str) -> None:
     assert coverage.mutation.baseline_failures == []
 
 
+def test_every_operator_and_item_kind_is_exercised_by_our_negotiated_matter() -> None:
+    from rubric_tools.coverage.operators import OPERATORS
+
+    coverage = analyze_matter(MATTERS_DIR / "ai_saas_001", AnalysisOptions(mutation=True))
+    assert coverage.mutation is not None
+    assert {m.operator for m in coverage.mutation.mutants} == set(OPERATORS)
+    item_schema = SCHEMA["properties"]["matters"]["items"]["properties"]["detail"]["items"]
+    assert {item.kind for item in coverage.items} == set(item_schema["properties"]["kind"]["enum"])
+    mutant_schema = SCHEMA["properties"]["matters"]["items"]["properties"]["mutation"]["properties"]["results"]
+    assert set(mutant_schema["items"]["properties"]["operator"]["enum"]) == set(OPERATORS)
+
+
 def test_removing_a_trajectory_lowers_coverage(tmp_path: Path) -> None:
     root = copy_matter(tmp_path)
     before = analyze_matter(root, AnalysisOptions())

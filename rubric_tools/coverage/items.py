@@ -57,9 +57,16 @@ class _Builder:
         span = yaml_file.span(path) if yaml_file is not None else None
         line, end = 1, 1
         if span is not None:
-            # Spans are end-exclusive: a block node ends at column 1 of the line after it.
-            last = span.end_line - 1 if span.end_column == 1 and span.end_line > span.line else span.end_line
+            lines = yaml_file.lines if yaml_file is not None else []
+            # Spans are end-exclusive: a block node ends where the next token starts, so
+            # when nothing but indentation precedes its end, it really ended a line earlier.
+            ends_early = span.end_line <= len(lines) and not lines[span.end_line - 1][: span.end_column - 1].strip()
+            last = span.end_line - 1 if ends_early and span.end_line > span.line else span.end_line
             line, end = span.line, max(span.line, last)
+            if yaml_file is not None and path and span == yaml_file.span(path[:-1]):
+                end = line  # the key is absent (a default applies): point at its owner's first line only
+            while end > line and end <= len(lines) and lines[end - 1].strip()[:1] in ("", "#"):
+                end -= 1  # a node's span runs over the comments and blank lines after it
         self.table.items[item_id] = CoverageItem(item_id, kind, description, file, line, end)
 
 
@@ -146,7 +153,10 @@ def _issue_items(builder: _Builder, index: int, raw: Mapping[str, Any], issue: I
                 RUBRIC_FILE,
                 (*at, list_name, position),
             )
-    builder.add(f"{base}.redline", "component", f"{issue.id}: a redline scored", RUBRIC_FILE, (*at, "redline_concepts"))
+    if issue.redline_points:
+        builder.add(
+            f"{base}.redline", "component", f"{issue.id}: a redline scored", RUBRIC_FILE, (*at, "redline_concepts")
+        )
     if negotiated:
         builder.add(
             f"{base}.settlement", "component", f"{issue.id}: settled", RUBRIC_FILE, (*at, "settlement_concepts")

@@ -242,3 +242,22 @@ def test_gate_verdicts_come_from_the_scorer_unless_a_pattern_is_ambiguous() -> N
     # "b" is listed twice with different guards: its verdicts are recomputed, not guessed.
     assert known_verdicts(gates, seen) == {0: True, 3: None}
     assert known_verdicts(gates, None) == {}
+
+
+def test_items_span_exactly_their_yaml_nodes() -> None:
+    table = scorable_items(load_matter_source(MATTERS_DIR / "ai_saas_001"))
+    lines = (MATTERS_DIR / "ai_saas_001" / "rubric.yaml").read_text(encoding="utf-8").splitlines()
+
+    def where(item_id: str) -> tuple[str, str]:
+        item = table.items[item_id]
+        return lines[item.line - 1].strip(), lines[item.end_line - 1].strip()
+
+    plain, guarded = (f"issues.data_training.critical_failure_patterns[{n}].fires" for n in (0, 1))
+    assert where(plain) == (lines[table.items[plain].line - 1].strip(),) * 2
+    assert where(plain)[0].startswith("- '\\b4\\.2")
+    # A mapping entry ends at its own last line, not at the comments and the entry after it.
+    assert where(guarded)[0].startswith("- pattern:") and where(guarded)[1] == "negation_guard: true"
+    assert where("issues.data_training.redline_critical_failure_patterns[0].fires")[1] == "negation_guard: true"
+    # An absent key (quote_points takes its default) points at the issue's first line only.
+    quotes = table.items["issues.data_training.quotes"]
+    assert quotes.line == quotes.end_line and lines[quotes.line - 1].strip() == "- id: data_training"

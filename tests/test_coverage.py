@@ -264,3 +264,16 @@ def test_items_span_exactly_their_yaml_nodes() -> None:
     # An absent key (quote_points takes its default) points at the issue's first line only.
     quotes = table.items["issues.data_training.quotes"]
     assert quotes.line == quotes.end_line and lines[quotes.line - 1].strip() == "- id: data_training"
+
+
+@pytest.mark.parametrize(
+    "option", [["-o", "missing/report.txt"], ["--format", "json", "-o", "missing/report.json"], ["--html", "a-file"]]
+)
+def test_an_unwritable_report_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    arguments = [str(tmp_path / value) if "/" in value or value == "a-file" else value for value in option]
+    assert main(["coverage", str(MATTERS_DIR / "clean_saas_002"), *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "Traceback" not in err

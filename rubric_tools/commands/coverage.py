@@ -14,6 +14,7 @@ from rich.console import Console
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.coverage.runs import coverage_settings, measure
 from rubric_tools.coverage.settings import CoverageSettingsError
+from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.reporting.formats import CoverageFormat
 
@@ -36,6 +37,25 @@ def _write(text: str, options: CoverageOptions, stdout: TextIO) -> None:
         options.output.write_text(text + "\n", encoding="utf-8")
     else:
         stdout.write(text + "\n")
+
+
+def _render(run: CoverageRun, options: CoverageOptions, stdout: TextIO) -> None:
+    if options.output_format is CoverageFormat.JSON:
+        from rubric_tools.reporting.coverage_json import render_json
+
+        _write(render_json(run), options, stdout)
+        return
+    from rubric_tools.reporting.coverage_text import render_text
+
+    target = options.output.open("w", encoding="utf-8") if options.output else stdout
+    try:
+        # A pipe or a file gets a fixed, comfortable width instead of rich's 80 columns.
+        width = None if target.isatty() else 120
+        plain = options.no_color or options.output is not None
+        render_text(run, Console(file=target, no_color=plain, highlight=False, width=width))
+    finally:
+        if options.output:
+            target.close()
 
 
 def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> int:
@@ -62,25 +82,11 @@ def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> in
     except Exception:  # never a traceback for the user; keep the cause for the bug report
         errors.print("internal error in rubric coverage, please report it:\n" + traceback.format_exc(), markup=False)
         return EXIT_USAGE
-    if options.output_format is CoverageFormat.JSON:
-        from rubric_tools.reporting.coverage_json import render_json
-
-        _write(render_json(run), options, stdout)
-    else:
-        from rubric_tools.reporting.coverage_text import render_text
-
-        target = options.output.open("w", encoding="utf-8") if options.output else stdout
-        try:
-            width = None if target.isatty() else 120
-            render_text(
-                run,
-                Console(
-                    file=target, no_color=options.no_color or options.output is not None, highlight=False, width=width
-                ),
-            )
-        finally:
-            if options.output:
-                target.close()
+    try:
+        _render(run, options, stdout)
+    except OSError as exc:
+        errors.print(f"error: cannot write the report: {exc}", markup=False)
+        return EXIT_USAGE
     for problem in run.usage_errors:
         errors.print(f"error: {problem}", markup=False)
     return run.exit_code

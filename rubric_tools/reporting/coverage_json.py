@@ -38,7 +38,7 @@ def _mutation(mutation: MutationResult | None, root: str) -> dict[str, Any] | No
 def _matter(matter: MatterCoverage) -> dict[str, Any]:
     return {
         "matter_id": matter.matter_id,
-        "root": matter.root,
+        "root": display_path(matter.root, ""),
         "items": len(matter.items),
         "covered": matter.covered,
         "percent": round(matter.percent, 2),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,5 +53,8 @@ def analyze_matters(roots: Sequence[Path], options: AnalysisOptions, jobs: int) 
     """Every matter, in the given order; in `jobs` worker processes when there is more than one."""
     if jobs <= 1 or len(roots) <= 1:
         return [analyze_matter(root, options) for root in roots]
-    with ProcessPoolExecutor(max_workers=min(jobs, len(roots))) as pool:
-        return list(pool.map(analyze_matter, roots, [options] * len(roots)))
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(roots))) as pool:
+            return list(pool.map(analyze_matter, roots, [options] * len(roots)))
+    except (OSError, BrokenProcessPool):  # no processes to be had here (sandbox, limits): run serially
+        return [analyze_matter(root, options) for root in roots]

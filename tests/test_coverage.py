@@ -277,3 +277,14 @@ def test_an_unwritable_report_is_a_usage_error(
     assert main(["coverage", str(MATTERS_DIR / "clean_saas_002"), *arguments]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error:") and "Traceback" not in err
+
+
+def test_check_reports_surviving_mutants_at_their_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = copy_matter(tmp_path)
+    (root / "probes.yaml").unlink()
+    config = write_config(tmp_path, "[coverage]\nmutation-fail-under = 100\n")
+    assert main(["check", str(root), "--mutation", "--config", str(config), "--output-format", "json"]) == 1
+    rows = {r["kind"]: r for m in json.loads(capsys.readouterr().out)["matters"] for r in m["checks"]}
+    mutation = rows["mutation"]
+    assert not mutation["passed"] and "C002" in mutation["detail"]
+    assert "rubric.yaml:" in mutation["detail"] and "survived delete-gate" in mutation["detail"]

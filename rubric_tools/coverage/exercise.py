@@ -12,7 +12,7 @@ from rubric_tools.coverage.items import ItemTable, concept_id, gate_id, variant_
 from rubric_tools.coverage.model import StepView, TrajectoryView
 from rubric_tools.coverage.suite import Suite, SuiteTrajectory
 from rubric_tools.scoring import Episode
-from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, GateError, GateTimeout, compile_pattern
 from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.state import Observation
 from rubric_tools.scoring.text import normalize, variant_matches
@@ -49,7 +49,7 @@ def guard_exercised(gate: Gate, normalized_text: str) -> bool:
     if not gate.is_structured:
         return True
     try:
-        return compile_pattern(gate.pattern).search(normalized_text, timeout=1.0) is not None
+        return compile_pattern(gate.pattern).search(normalized_text, timeout=DEFAULT_SEARCH_TIMEOUT) is not None
     except (GateError, TimeoutError):
         return False
 

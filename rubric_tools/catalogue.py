@@ -25,6 +25,7 @@ _CODE_MODULES: tuple[str, ...] = (
     "rubric_tools.audit.codes",
     "rubric_tools.authoring_codes",
     "rubric_tools.codes",
+    "rubric_tools.coverage.codes",
     "rubric_tools.rescore.codes",
 )
 

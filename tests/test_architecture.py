@@ -29,6 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"lint"}),  # rule P100 runs the solver
     frozenset({"audit"}),  # `rubric audit`: executes gates and concepts (lint's U001/U005 run its cheap part)
     frozenset({"checking", "rescore", "authoring"}),  # rescore: re-scoring archives (replaying finds matters)
+    frozenset({"coverage"}),  # replays and re-runs checks; reporting renders its results
     frozenset({"reporting", "docs"}),
     frozenset({"commands"}),
     frozenset({"cli"}),

@@ -128,6 +128,10 @@ def _failures(expectation: Expectation, result: dict[str, Any], reference_score:
     return problems
 
 
+#: Public name for other checkers (coverage's mutation testing re-runs expectations).
+expectation_failures = _failures
+
+
 def _got_text(result: dict[str, Any]) -> str:
     critical = ", critical" if result["critical_failure"] else ""
     return f"{result['normalized_score']:g} (raw {result['raw_score']:g}/{result['max_score']:g}){critical}"

@@ -16,6 +16,7 @@ from rubric_tools.cli import max_score_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import rescore_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import audit_cmd  # noqa: E402,F401  isort: skip
 from rubric_tools.cli import authoring_cmd  # noqa: E402,F401  isort: skip
+from rubric_tools.cli import coverage_cmd  # noqa: E402,F401  isort: skip
 
 USAGE_ERROR = 2
 

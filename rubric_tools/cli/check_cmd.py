@@ -43,10 +43,16 @@ def check_command(
             help="Skip given files that belong to no matter instead of failing (the pre-commit hooks pass it).",
         ),
     ] = False,
+    coverage: Annotated[bool, typer.Option("--coverage", help="Also check rubric coverage "
+                                           "against \\[tool.rubric.coverage].")] = False,
+    mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing "
+                                           "(implies --coverage).")] = False,
 ) -> None:
     """Lint each matter, replay every trajectory against its expectations, run every
     gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""
     from rubric_tools.commands.check import CheckOptions, run_check  # heavy: only when run
 
-    options = CheckOptions(paths or [], output_format, config, output, no_color, strict, ignore_non_matter_files)
+    options = CheckOptions(
+        paths or [], output_format, config, output, no_color, strict, ignore_non_matter_files, coverage, mutation
+    )
     raise typer.Exit(run_check(options, sys.stdout, sys.stderr))

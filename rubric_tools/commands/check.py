@@ -26,6 +26,8 @@ class CheckOptions:
     no_color: bool = False
     strict: bool = False  # --strict: on top of `[tool.rubric.check] strict`
     ignore_non_matter_files: bool = False  # the pre-commit hooks' mode
+    coverage: bool = False  # also measure rubric coverage (issue 10)
+    mutation: bool = False  # and mutation adequacy
 
 
 def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
@@ -48,6 +50,16 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
     paths = paths or matter_paths(config)
     try:
         report = check_paths(paths, config)
+        if options.coverage or options.mutation:
+            from rubric_tools.coverage.check_rows import add_coverage_rows
+            from rubric_tools.coverage.runs import coverage_settings
+            from rubric_tools.coverage.settings import CoverageSettingsError
+
+            try:
+                add_coverage_rows(report, coverage_settings(config), options.mutation)
+            except CoverageSettingsError as exc:
+                errors.print(f"error: {exc}", markup=False)
+                return EXIT_USAGE
     except Exception:  # never a traceback for the user; keep the cause for the bug report
         errors.print("internal error in rubric check, please report it:\n" + traceback.format_exc())
         return EXIT_USAGE

@@ -29,3 +29,5 @@ class LintConfig:
     audit: dict[str, Any] = field(default_factory=dict)
     # `[tool.rubric.check]` strict = true: a trajectory nothing checks fails `rubric check`.
     check_strict: bool = False
+    # `[tool.rubric.coverage]`: settings of `rubric coverage`, validated by rubric_tools.coverage.settings.
+    coverage: dict[str, Any] = field(default_factory=dict)

@@ -31,7 +31,8 @@ RUBRIC_TOML = "rubric.toml"
 PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
-KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check")
+#: `coverage` is owned by `rubric coverage` (rubric_tools.coverage.settings validates it).
+KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check", "coverage")
 CHECK_KEYS = ("strict",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
@@ -253,6 +254,10 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
         config = replace(config, audit=dict(table["audit"]))
     if "check" in table:
         config = replace(config, check_strict=_check_strict(table["check"], settings))
+    if "coverage" in table:
+        if not isinstance(table["coverage"], Mapping):
+            raise settings.error("'coverage' must be a table (it holds `rubric coverage` settings)", ("coverage",))
+        config = replace(config, coverage=dict(table["coverage"]))
     return config
 
 

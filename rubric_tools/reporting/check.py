@@ -40,8 +40,12 @@ def render_text(report: CheckReport, console: Console) -> None:
     """A table per matter (one row per check), then each failure with expected vs got."""
     cwd = Path.cwd()
     for matter in report.matters:
-        table = Table(title=Text(f"{matter.matter_id}  {_relative(matter.root, cwd)}", style="bold"),
-                      title_justify="left", show_edge=False, pad_edge=False)
+        table = Table(
+            title=Text(f"{matter.matter_id}  {_relative(matter.root, cwd)}", style="bold"),
+            title_justify="left",
+            show_edge=False,
+            pad_edge=False,
+        )
         table.add_column("check", no_wrap=True)
         table.add_column("name", no_wrap=True, overflow="ellipsis", max_width=48)
         table.add_column("status", no_wrap=True)
@@ -112,13 +116,22 @@ def render_json(report: CheckReport, cwd: Path | None = None) -> str:
 def render_junit(report: CheckReport, cwd: Path | None = None) -> str:
     """One <testsuite> per matter, one <testcase> per check."""
     cwd = cwd or Path.cwd()
-    suites = ElementTree.Element("testsuites", name="rubric check",
-                                 tests=str(len(report.rows)),
-                                 failures=str(sum(1 for r in report.rows if not r.passed)))
+    suites = ElementTree.Element(
+        "testsuites",
+        name="rubric check",
+        tests=str(len(report.rows)),
+        failures=str(sum(1 for r in report.rows if not r.passed)),
+    )
     for matter in report.matters:
         suite = ElementTree.SubElement(
-            suites, "testsuite", name=matter.matter_id, tests=str(len(matter.rows)),
-            failures=str(sum(1 for r in matter.rows if not r.passed)), errors="0", skipped="0")
+            suites,
+            "testsuite",
+            name=matter.matter_id,
+            tests=str(len(matter.rows)),
+            failures=str(sum(1 for r in matter.rows if not r.passed)),
+            errors="0",
+            skipped="0",
+        )
         for row in matter.rows:
             attributes = {"classname": f"{matter.matter_id}.{row.kind}", "name": row.name}
             if row.file is not None:
@@ -127,8 +140,7 @@ def render_junit(report: CheckReport, cwd: Path | None = None) -> str:
                 attributes["line"] = str(row.line)
             case = ElementTree.SubElement(suite, "testcase", attributes)
             if not row.passed:
-                failure = ElementTree.SubElement(case, "failure",
-                                                 message=f"expected {row.expected}; got {row.got}")
+                failure = ElementTree.SubElement(case, "failure", message=f"expected {row.expected}; got {row.got}")
                 failure.text = row.detail
     for problem in report.usage_errors:
         suite = ElementTree.SubElement(suites, "testsuite", name="usage", tests="1", failures="0", errors="1")

@@ -36,3 +36,10 @@ class ReplayFormat(StrEnum):
 
     TEXT = "text"
     JSON = "json"
+
+
+class CoverageFormat(StrEnum):
+    """`rubric coverage --output-format`."""
+
+    TEXT = "text"
+    JSON = "json"

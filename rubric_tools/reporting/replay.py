@@ -57,8 +57,9 @@ def _action_label(record: StepRecord) -> str:
 
 
 def _render_item(console: Console, item: TrajectoryReplay) -> None:
-    console.print(Text(f"{_display_path(item.trajectory)}", style="bold"),
-                  Text(f"  matter {item.matter_id}", style="dim"))
+    console.print(
+        Text(f"{_display_path(item.trajectory)}", style="bold"), Text(f"  matter {item.matter_id}", style="dim")
+    )
     if item.replay is None:
         return
     table = Table(show_edge=False, pad_edge=False, expand=False)
@@ -68,10 +69,12 @@ def _render_item(console: Console, item: TrajectoryReplay) -> None:
     table.add_column("points", justify="right")
     table.add_column("raw", justify="right")
     for record in item.replay.steps:
-        points = Text(f"{record.reward:+.4g}", style="green" if record.reward > 0 else
-                      ("red" if record.reward < 0 else "dim"))
-        table.add_row(str(record.step), _action_label(record), _what_happened(record), points,
-                      f"{record.raw_score:.4g}")
+        points = Text(
+            f"{record.reward:+.4g}", style="green" if record.reward > 0 else ("red" if record.reward < 0 else "dim")
+        )
+        table.add_row(
+            str(record.step), _action_label(record), _what_happened(record), points, f"{record.raw_score:.4g}"
+        )
     console.print(table)
     result = item.replay.result
     ending = "terminated" if result["terminated"] else ("truncated" if result["truncated"] else "unfinished")
@@ -130,15 +133,17 @@ def report_json(report: ReplayReport) -> dict[str, Any]:
     for item in report.items:
         if item.replay is None:
             continue
-        replays.append({
-            "trajectory": _display_path(item.trajectory),
-            "matter_id": item.matter_id,
-            "steps": [
-                {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)}
-                for r in item.replay.steps
-            ],
-            "result": item.replay.result,
-        })
+        replays.append(
+            {
+                "trajectory": _display_path(item.trajectory),
+                "matter_id": item.matter_id,
+                "steps": [
+                    {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)}
+                    for r in item.replay.steps
+                ],
+                "result": item.replay.result,
+            }
+        )
     return {
         "version": JSON_FORMAT_VERSION,
         "replays": replays,

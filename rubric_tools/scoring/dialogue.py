@@ -78,6 +78,7 @@ def _score_match(
     if item.id in already:
         return ctx.record({"type": f"redundant_{kind}", "criterion": item.id}, -0.15)
     already.add(item.id)
+    ctx.observe(kind, item.id, text)
     return ctx.record({"type": f"required_{kind}", "criterion": item.id}, item.points)
 
 

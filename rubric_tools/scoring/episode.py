@@ -14,7 +14,7 @@ from rubric_tools.scoring import dialogue, negotiation, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.result import episode_result
-from rubric_tools.scoring.state import EpisodeState, Event, StepContext
+from rubric_tools.scoring.state import EpisodeState, Event, Observer, StepContext
 
 Handler = Callable[[StepContext, Mapping[str, Any]], float]
 
@@ -71,9 +71,12 @@ class StepRecord:
 
 
 class Episode:
-    def __init__(self, matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> None:
+    def __init__(
+        self, matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT, observer: Observer | None = None
+    ) -> None:
         self.matter = matter
         self.gate_timeout = gate_timeout
+        self.observer = observer
         self.state = EpisodeState()
 
     @property
@@ -86,7 +89,7 @@ class Episode:
         if state.done:
             raise EpisodeFinished("the episode has already ended")
         state.steps += 1
-        ctx = StepContext(self.matter, state, self.gate_timeout)
+        ctx = StepContext(self.matter, state, self.gate_timeout, observer=self.observer)
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
         fields: Mapping[str, Any] | None = (
             action if isinstance(action, dict) or isinstance(action, Mapping) else None
@@ -146,10 +149,15 @@ class Replay:
 
 
 def replay(
-    matter: Matter, actions: Iterable[object], *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+    matter: Matter,
+    actions: Iterable[object],
+    *,
+    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    observer: Observer | None = None,
 ) -> Replay:
-    """Replay actions until the episode terminates or truncates; later ones are ignored."""
-    episode = Episode(matter, gate_timeout=gate_timeout)
+    """Replay actions until the episode terminates or truncates; later ones are ignored.
+    `observer`, when given, sees what each matching and gate decision looked at."""
+    episode = Episode(matter, gate_timeout=gate_timeout, observer=observer)
     records: list[StepRecord] = []
     for action in actions:
         records.append(episode.step(action))

@@ -97,6 +97,7 @@ def settle(ctx: StepContext, issue_id: str, closing_text: str, closed_by: str) -
     }
     check = run_gates(issue.settlement_critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
+    ctx.observe("gates:settlement", issue_id, text, check)
     if check.last_fired is not None:
         state.critical_failure = True
         event["critical_failure_pattern"] = check.last_fired

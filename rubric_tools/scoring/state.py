@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,6 +10,25 @@ from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateCheck
 from rubric_tools.scoring.model import Counter, Matter
 
 Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a scoring decision looked at, for tools that trace the scorer (coverage).
+
+    `kind` is `question` or `escalation` (an item matched `text`) or `gates:<surface>`
+    (the gate list of issue `criterion` ran on `text`; `fired` and `timed_out` are the
+    patterns of its verdict). Observations never change a result.
+    """
+
+    kind: str
+    criterion: str
+    text: str
+    fired: tuple[str, ...] = ()
+    timed_out: tuple[str, ...] = ()
+
+
+Observer = Callable[[Observation], None]
 
 #: Events that belong to submitted work product; a revision removes and re-derives them.
 WORK_PRODUCT_EVENTS = frozenset(
@@ -79,6 +98,13 @@ class StepContext:
     gate_timeouts: list[str] = field(default_factory=list)
     gate_errors: list[str] = field(default_factory=list)
     penalty_reason: str | None = None
+    observer: Observer | None = None
+
+    def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
+        """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
+        if self.observer is not None:
+            fired, timed_out = (check.fired, check.timed_out) if check is not None else ((), ())
+            self.observer(Observation(kind, criterion, text, fired, timed_out))
 
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""

@@ -174,6 +174,7 @@ def _score_matched_issue(
         event["quotes"] = quote_statuses
     check = run_gates(issue.critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
+    ctx.observe("gates:issue", issue.id, text, check)
     if check.last_fired is not None:
         state.critical_failure = True
         event["critical_failure_pattern"] = check.last_fired
@@ -227,6 +228,7 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     text = normalize(text_field(action, "replacement_text"))
     check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
+    ctx.observe("gates:redline", issue.id, text, check)
     if check.last_fired is not None:
         state.critical_failure = True
     scored = bool(issue.redline_concepts) and bool(issue.redline_points)

@@ -1,0 +1,92 @@
+"""`rubric coverage`: measure coverage (and mutation adequacy) of matters, render it, and
+return the exit code: 0, 1 below a `[tool.rubric.coverage]` threshold, 2 on usage errors."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+
+from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.coverage.runs import coverage_settings, measure
+from rubric_tools.coverage.settings import CoverageSettingsError
+from rubric_tools.coverage.verdict import CoverageRun
+from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.reporting.formats import CoverageFormat
+
+
+@dataclass
+class CoverageOptions:
+    paths: Sequence[Path] = ()
+    output_format: CoverageFormat = CoverageFormat.TEXT
+    config_file: Path | None = None
+    output: Path | None = None
+    mutation: bool = False
+    html: Path | None = None
+    jobs: int | None = None
+    fail_under: float | None = None
+    no_color: bool = False
+
+
+def _write(text: str, options: CoverageOptions, stdout: TextIO) -> None:
+    if options.output is not None:
+        options.output.write_text(text + "\n", encoding="utf-8")
+    else:
+        stdout.write(text + "\n")
+
+
+def _render(run: CoverageRun, options: CoverageOptions, stdout: TextIO) -> None:
+    if options.output_format is CoverageFormat.JSON:
+        from rubric_tools.reporting.coverage_json import render_json
+
+        _write(render_json(run), options, stdout)
+        return
+    from rubric_tools.reporting.coverage_text import render_text
+
+    target = options.output.open("w", encoding="utf-8") if options.output else stdout
+    try:
+        # A pipe or a file gets a fixed, comfortable width instead of rich's 80 columns.
+        width = None if target.isatty() else 120
+        plain = options.no_color or options.output is not None
+        render_text(run, Console(file=target, no_color=plain, highlight=False, width=width))
+    finally:
+        if options.output:
+            target.close()
+
+
+def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> int:
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    try:
+        config = resolve_config(list(options.paths), options.config_file)
+        settings = coverage_settings(config)
+    except (ConfigError, CoverageSettingsError) as exc:
+        errors.print(f"error: {exc}", markup=False)
+        return EXIT_USAGE
+    if options.fail_under is not None:
+        settings = replace(settings, fail_under=options.fail_under)
+    paths = list(options.paths) or matter_paths(config)
+    try:
+        run = measure(paths, settings, options.mutation, keep_sources=options.html is not None, jobs=options.jobs)
+        if options.html is not None:
+            from rubric_tools.reporting.coverage_html import write_html
+
+            index = write_html(run, options.html)
+            errors.print(f"wrote HTML report to {index}", markup=False)
+    except OSError as exc:
+        errors.print(f"error: {exc}", markup=False)
+        return EXIT_USAGE
+    except Exception:  # never a traceback for the user; keep the cause for the bug report
+        errors.print("internal error in rubric coverage, please report it:\n" + traceback.format_exc(), markup=False)
+        return EXIT_USAGE
+    try:
+        _render(run, options, stdout)
+    except OSError as exc:
+        errors.print(f"error: cannot write the report: {exc}", markup=False)
+        return EXIT_USAGE
+    for problem in run.usage_errors:
+        errors.print(f"error: {problem}", markup=False)
+    return run.exit_code

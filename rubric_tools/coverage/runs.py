@@ -1,0 +1,37 @@
+"""Measure a set of matters against `[tool.rubric.coverage]`: what `rubric coverage` and
+`rubric check --coverage` share."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rubric_tools.checking.discovery import matters_to_check
+from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matters
+from rubric_tools.coverage.mutation import MutationBudget
+from rubric_tools.coverage.settings import CoverageSettings, parse_settings
+from rubric_tools.coverage.verdict import CoverageRun, evaluate
+from rubric_tools.lint.config import LintConfig
+
+
+def coverage_settings(config: LintConfig) -> CoverageSettings:
+    """The `[tool.rubric.coverage]` table of the resolved configuration, validated."""
+    where = str(config.source) if config.source is not None else "[tool.rubric.coverage]"
+    return parse_settings(config.coverage, where)
+
+
+def measure(
+    paths: Sequence[Path],
+    settings: CoverageSettings,
+    mutation: bool,
+    keep_sources: bool = False,
+    jobs: int | None = None,
+) -> CoverageRun:
+    roots, problems = matters_to_check(paths)
+    options = AnalysisOptions(
+        mutation, MutationBudget(settings.max_mutants, settings.mutation_time_budget), keep_sources
+    )
+    run = CoverageRun(settings=settings, mutation=mutation, usage_errors=list(problems))
+    run.matters = analyze_matters(roots, options, jobs or settings.jobs)
+    run.failures = evaluate(run.matters, settings, mutation)
+    return run

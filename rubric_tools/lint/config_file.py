@@ -32,7 +32,9 @@ PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
 #: `coverage` is owned by `rubric coverage` (rubric_tools.coverage.settings validates it).
-KNOWN_KEYS = ("select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check", "coverage")
+KNOWN_KEYS = (
+    "select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check", "coverage",
+)
 CHECK_KEYS = ("strict",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 

@@ -70,6 +70,18 @@ current rubric and compared with their recorded results.
 """,
 )
 declare(
+    "R006",
+    "rescore-failed",
+    Severity.ERROR,
+    "rescore",
+    """
+A trajectory could not be scored because of an internal error; it is skipped.
+
+The message names the exception. The other trajectories are still scored and the run
+exits 2. This is a bug in rubric-tools: please report it with the record.
+""",
+)
+declare(
     "R009",
     "empty-archive",
     Severity.ERROR,

@@ -188,6 +188,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
     bases = BaseMatters(options.base, options.base_rev)
     rows: RowFile | None = None
     warned_base: set[str] = set()
+    said_once: set[str] = set()
     try:
         resume_at = None
         if options.out is not None:
@@ -217,7 +218,13 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
             if rows is not None:
                 rows.item_done()
             if summary is None:
-                _report(run, problem_diagnostic(json.loads(text)["problem"]), on_diagnostic)
+                problem = json.loads(text)["problem"]
+                if problem["code"] == "R004" and problem["message"] in said_once:
+                    run.summary.skipped += 1  # a matter that does not load is said once, counted always
+                    continue
+                if problem["code"] == "R004":
+                    said_once.add(problem["message"])
+                _report(run, problem_diagnostic(problem), on_diagnostic)
                 continue
             encoded_row = row_text(text)
             if rows is not None:

@@ -165,10 +165,14 @@ def row_text(text: str) -> str:
 
 
 def score_with_brief(item: WorkItem) -> Scored:
-    result = _scored(item)
-    if "row" not in result:
-        return json.dumps(result), None
-    return ROW_PREFIX + json.dumps(result["row"], allow_nan=False) + ROW_SUFFIX, brief(result["row"])
+    try:
+        result = _scored(item)
+        if "row" not in result:
+            return json.dumps(result), None
+        return ROW_PREFIX + json.dumps(result["row"], allow_nan=False) + ROW_SUFFIX, brief(result["row"])
+    except Exception as exc:  # noqa: BLE001  one record must never stop the run: report it, go on
+        message = f"cannot score this trajectory: {type(exc).__name__}: {exc}"
+        return json.dumps(_problem(item, "R006", "rescore-failed", message, "please report it")), None
 
 
 @dataclass(frozen=True)

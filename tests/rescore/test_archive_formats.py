@@ -106,3 +106,42 @@ def test_broken_files_are_reported_and_the_rest_is_read(matters: Path, tmp_path:
 def test_an_empty_folder_is_an_error(tmp_path: Path) -> None:
     result, rows, problems = run([tmp_path])
     assert rows == [] and [p.code for p in problems] == ["R009"] and result.exit_code == 2
+
+
+def test_a_matter_that_does_not_load_is_reported_once_and_its_trajectories_skipped(
+    matters: Path, tmp_path: Path
+) -> None:
+    broken = tmp_path / "matters"
+    import shutil
+
+    shutil.copytree(matters, broken)
+    (broken / "clean_saas_002" / "rubric.yaml").write_text("issues: [\n", encoding="utf-8")
+    archive = tmp_path / "episodes.jsonl"
+    archive.write_text("\n".join(episodes_lines(matters)) + "\n", encoding="utf-8")
+    result, rows, problems = run([archive], matters=broken, jobs=1)
+    assert [p.code for p in problems] == ["R004"] and "clean_saas_002" in problems[0].message
+    assert {row["matter_id"] for row in rows} == {"ai_saas_001"}
+    assert result.summary.skipped == len(trajectories(matters)) - len(rows) == 2
+    assert result.exit_code == 2
+
+
+def test_a_record_the_scorer_cannot_handle_is_reported_not_fatal(
+    matters: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from rubric_tools.rescore import worker
+
+    real = worker._score
+
+    def fragile(matter: worker.LoadedMatter, actions: tuple[object, ...]) -> object:
+        if len(actions) == 1:
+            raise RuntimeError("boom")
+        return real(matter, actions)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(worker, "_score", fragile)
+    archive = tmp_path / "episodes.jsonl"
+    lines = episodes_lines(matters)[:2]
+    lines.insert(1, json.dumps({"matter_id": "ai_saas_001", "actions": [{"type": "submit_final"}]}))
+    archive.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result, rows, problems = run([archive], matters=matters, jobs=1)
+    assert [(p.code, p.line) for p in problems] == [("R006", 2)] and "boom" in problems[0].message
+    assert len(rows) == 2 and result.exit_code == 2

@@ -7,6 +7,7 @@ renders it: a `[bold]` in a file name is printed as is.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
@@ -62,6 +63,14 @@ def _why(row: dict[str, Any]) -> str:
     return escape("\n".join(parts))
 
 
+def _shown_path(file: str) -> str:
+    """The path relative to the working folder when it is inside it (shorter to read)."""
+    try:
+        return str(Path(file).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return file
+
+
 def summary_table(run: RescoreRun) -> Table:
     table = Table(title="rescore summary", title_justify="left")
     table.add_column("matter", overflow="fold")
@@ -92,7 +101,8 @@ def rows_table(run: RescoreRun) -> Table:
         table.add_column(header)
     for row in run.notable:
         reference = row["base"] if row["base"] is not None else row["recorded"]
-        source = row["source"]["file"] + (f"#{row['source']['index']}" if row["source"]["index"] is not None else "")
+        source = _shown_path(row["source"]["file"])
+        source += f"#{row['source']['index']}" if row["source"]["index"] is not None else ""
         table.add_row(
             escape(source),
             escape(str(row["matter_id"])),

@@ -6,6 +6,8 @@ The batch is a mapping of columns (Ray's default `dict[str, numpy.ndarray]`, a
 
 - `matter_id`: the matter's id, looked up in `matters`;
 - `actions`: the episode's actions, a list of action objects or its JSON text;
+- or instead of those two, `episode`: the JSON text of a whole episode, one line of a
+  JSONL of episodes (`{"matter_id", "actions", "result"?}`), e.g. from `read_text`;
 - optional `recorded` (the archive's result: a dict or its JSON text), `source_file`,
   `source_index`, `source_line`; and `matter_root` / `base_root` (folders that override
   the lookup by id).
@@ -22,13 +24,15 @@ from __future__ import annotations
 import importlib
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
-from rubric_tools.rescore.records import ArchiveRecord, Source
-from rubric_tools.rescore.worker import WorkItem, score_item
+from rubric_tools.rescore.archive import parse_episode
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, Source
+from rubric_tools.rescore.worker import Scored, WorkItem, problem_json, score_with_brief
 
 MatterFolders = str | Path | Mapping[str, str | Path]
 
@@ -67,76 +71,75 @@ def _optional_int(value: Any) -> int | None:
     return None if _missing(value) else int(value)
 
 
-def _problem(message: str, source: Source) -> str:
+def _problem(code: str, name: str, message: str, source: Source, hint: str | None = None) -> Scored:
     problem = {
-        "code": "R003",
-        "name": "matter-not-found",
+        "code": code,
+        "name": name,
         "message": message,
         "file": source.file,
         "line": source.line or 1,
-        "hint": "pass the matter folders in `matters`",
+        "column": 1,
+        "hint": hint,
     }
-    return json.dumps({"problem": problem})
+    return json.dumps({"problem": problem}), None
 
 
-def _score_row(columns: dict[str, list[Any]], i: int, matters: MatterFolders, base: MatterFolders | None) -> str:
-    def get(name: str) -> Any:
-        values = columns.get(name)
-        return None if values is None or _missing(values[i]) else values[i]
-
-    matter_id = str(get("matter_id") or "")
-    source = Source(
-        str(get("source_file") or f"batch#{i}"), _optional_int(get("source_index")), _optional_int(get("source_line"))
-    )
+def _record(get: Callable[[str], Any], i: int) -> ArchiveRecord | Scored:
+    """The row's episode: from its `episode` JSON text, or its `matter_id`/`actions` columns."""
+    index = _optional_int(get("source_index"))
+    source = Source(str(get("source_file") or f"batch#{i}"), index, _optional_int(get("source_line")))
+    if get("episode") is not None:
+        parsed = parse_episode(
+            RawEpisode(source.file, index if index is not None else i, source.line or 1, str(get("episode")))
+        )
+        if isinstance(parsed, Diagnostic):
+            return json.dumps({"problem": problem_json(parsed)}), None
+        return parsed
     try:
         actions = _json(get("actions") if get("actions") is not None else [])
         recorded = _json(get("recorded"))
     except ValueError as exc:
-        return json.dumps(
-            {
-                "problem": {
-                    "code": "R002",
-                    "name": "malformed-record",
-                    "message": f"invalid JSON: {exc}",
-                    "file": source.file,
-                    "line": source.line or 1,
-                    "hint": None,
-                }
-            }
-        )
+        return _problem("R002", "malformed-record", f"invalid JSON: {exc}", source)
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        return _problem("R002", "malformed-record", "`actions` must be a list of action objects", source)
+    matter_id = str(get("matter_id") or "")
+    return ArchiveRecord(source, tuple(actions), matter_id, None, recorded if isinstance(recorded, dict) else None)
+
+
+def _score_row(columns: dict[str, list[Any]], i: int, matters: MatterFolders, base: MatterFolders | None) -> Scored:
+    def get(name: str) -> Any:
+        values = columns.get(name)
+        return None if values is None or _missing(values[i]) else values[i]
+
+    record = _record(get, i)
+    if not isinstance(record, ArchiveRecord):
+        return record
+    matter_id = record.matter_id or ""
     current_root = get("matter_root") or _folder(matters, matter_id)
     if current_root is None:
-        return _problem(f"cannot find matter {matter_id!r}", source)
+        return _problem(
+            "R003",
+            "rescore-matter-not-found",
+            f"cannot find matter {matter_id!r}",
+            record.source,
+            "pass the matter folders in `matters`",
+        )
     base_enabled = base is not None or "base_root" in columns
     base_root = get("base_root") or (_folder(base, matter_id) if base is not None else None)
-    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-        return json.dumps(
-            {
-                "problem": {
-                    "code": "R002",
-                    "name": "malformed-record",
-                    "message": "`actions` must be a list of action objects",
-                    "file": source.file,
-                    "line": source.line or 1,
-                    "hint": None,
-                }
-            }
-        )
-    record = ArchiveRecord(source, tuple(actions), matter_id, None, recorded if isinstance(recorded, dict) else None)
-    return score_item(WorkItem(record, str(current_root), str(base_root) if base_root else None, base_enabled))
+    return score_with_brief(WorkItem(record, str(current_root), str(base_root) if base_root else None, base_enabled))
 
 
 def score_batch(batch: Any, matters: MatterFolders, *, base: MatterFolders | None = None) -> Any:
     """Score every episode of `batch` under `matters` (and `base`); see the module doc."""
     columns = _columns(batch)
     count = len(next(iter(columns.values()), []))
-    encoded = [_score_row(columns, i, matters, base) for i in range(count)]
-    rows = [json.loads(text).get("row") for text in encoded]
+    scored = [_score_row(columns, i, matters, base) for i in range(count)]
+    briefs = [summary for _, summary in scored]
     added: dict[str, list[Any]] = {
-        "rescore": encoded,
-        "current_normalized_score": [r["current"]["normalized_score"] if r else None for r in rows],
-        "delta": [r["delta"] if r else None for r in rows],
-        "changed": [r["changed"] if r else None for r in rows],
+        "rescore": [text for text, _ in scored],
+        "current_normalized_score": [b["current"]["normalized_score"] if b else None for b in briefs],
+        "delta": [b["delta"] if b else None for b in briefs],
+        "changed": [b["changed"] if b else None for b in briefs],
     }
     if hasattr(batch, "assign"):  # a pandas DataFrame
         return batch.assign(**added)

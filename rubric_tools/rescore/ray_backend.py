@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.worker import Scored, WorkItem, brief
+from rubric_tools.rescore.records import RawEpisode
+from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, brief
 
 BATCH_SIZE = 256
 #: Work items per staged file: Ray reads a file per task, so shards make the parallelism.
@@ -27,11 +28,21 @@ SHARD = 2000
 JSON_BLOCK_BYTES = 64 * 1024 * 1024
 
 
-def _staged(index: int, item: WorkItem) -> str:
-    source = item.record.source
-    return json.dumps(
-        {
-            "index": index,
+_TEXT_COLUMNS = ("episode", "matter_id", "matter_root", "base_root", "source_file", "actions", "recorded")
+
+
+def _staged(index: int, item: WorkItem | RawEpisode) -> str:
+    """One staged line: an unparsed episode (a Ray worker parses it) or a parsed record."""
+    if isinstance(item, RawEpisode):
+        row: dict[str, Any] = {
+            "episode": item.text,
+            "source_file": item.file,
+            "source_index": item.index,
+            "source_line": item.line,
+        }
+    else:
+        source = item.record.source
+        row = {
             "matter_id": item.record.matter_id or "",
             "matter_root": item.current_root,
             "base_root": item.base_root or "",
@@ -41,34 +52,36 @@ def _staged(index: int, item: WorkItem) -> str:
             "actions": json.dumps(list(item.record.actions)),
             "recorded": json.dumps(item.record.recorded),
         }
-    )
+    return json.dumps({name: None for name in _TEXT_COLUMNS} | row | {"index": index})
 
 
 def _explicit_schema() -> Any:
     pa = importlib.import_module("pyarrow")
-
-    text = ("matter_id", "matter_root", "base_root", "source_file", "actions", "recorded")
-    return pa.schema(
-        [
-            ("index", pa.int64()),
-            ("source_index", pa.int64()),
-            ("source_line", pa.int64()),
-            *((name, pa.string()) for name in text),
-        ]
-    )
+    numbers = [(name, pa.int64()) for name in ("index", "source_index", "source_line")]
+    return pa.schema(numbers + [(name, pa.string()) for name in _TEXT_COLUMNS])
 
 
-def _score_staged(batch: dict[str, Any], base_enabled: bool) -> dict[str, Any]:
+def _score_staged(batch: dict[str, Any], matters: Any, base: Any, base_enabled: bool) -> dict[str, Any]:
     from rubric_tools.rescore.batch import score_batch
 
     columns = {name: list(values) for name, values in batch.items()}
-    columns["source_index"] = [None if v < 0 else v for v in columns["source_index"]]
-    columns["source_line"] = [None if v < 0 else v for v in columns["source_line"]]
+    for name in ("source_index", "source_line"):
+        columns[name] = [None if v is None or v < 0 else v for v in columns[name]]
     columns["base_root"] = [v or None for v in columns["base_root"]]
     if not base_enabled:
         del columns["base_root"]
-    scored = score_batch(columns, {})
+    scored = score_batch(columns, matters, base=base)
     return {"index": scored["index"], "rescore": scored["rescore"]}
+
+
+def _batch_folders(resolver: Resolver | None) -> tuple[Any, Any]:
+    """`score_batch`'s `matters` and `base` for episodes the Ray workers parse themselves."""
+    if resolver is None:
+        return {}, None
+    if resolver.base_folders is not None:
+        exported = {Path(current).name: base for current, base in resolver.base_folders.items() if base is not None}
+        return resolver.matters, exported
+    return resolver.matters, resolver.base_dir
 
 
 def _connect(address: str | None) -> None:
@@ -78,7 +91,9 @@ def _connect(address: str | None) -> None:
         ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
 
-def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diagnostic]:
+def run_ray(
+    items: Iterable[WorkItem | RawEpisode | Diagnostic], address: str | None, resolver: Resolver | None = None
+) -> Iterator[Scored | Diagnostic]:
     # Optional dependencies, imported as Any: Ray's and pyarrow's types are not ours to check.
     pa_json = importlib.import_module("pyarrow.json")
     pq = importlib.import_module("pyarrow.parquet")
@@ -87,21 +102,21 @@ def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diag
     with tempfile.TemporaryDirectory(prefix="rubric-rescore-ray-") as temp:
         staging, scored = Path(temp) / "items", Path(temp) / "scored"
         staging.mkdir()
-        count, base_enabled = 0, False
+        count = 0
+        base_enabled = resolver is not None and resolver.base_enabled
         stream: IO[str] | None = None
         try:
             for item in items:
                 if isinstance(item, Diagnostic):
                     yield item
                     continue
-                assert isinstance(item, WorkItem), "the Ray backend stages parsed records"
                 if count % SHARD == 0:
                     if stream is not None:
                         stream.close()
                     stream = (staging / f"{count // SHARD:08d}.jsonl").open("w", encoding="utf-8")
                 assert stream is not None
                 stream.write(_staged(count, item) + "\n")
-                base_enabled = base_enabled or item.base_enabled
+                base_enabled = base_enabled or (item.base_enabled if isinstance(item, WorkItem) else False)
                 count += 1
         finally:
             if stream is not None:
@@ -117,8 +132,12 @@ def run_ray(items: Iterable[Any], address: str | None) -> Iterator[Scored | Diag
             read_options=pa_json.ReadOptions(block_size=JSON_BLOCK_BYTES),
             parse_options=pa_json.ParseOptions(explicit_schema=_explicit_schema()),
         )
+        matters, base = _batch_folders(resolver)
         dataset = dataset.map_batches(
-            _score_staged, fn_kwargs={"base_enabled": base_enabled}, batch_size=BATCH_SIZE, batch_format="numpy"
+            _score_staged,
+            fn_kwargs={"matters": matters, "base": base, "base_enabled": base_enabled},
+            batch_size=BATCH_SIZE,
+            batch_format="numpy",
         )
         dataset.write_parquet(str(scored))
         yield from _read_back(sorted(scored.glob("*.parquet")), pq)

@@ -117,7 +117,7 @@ def _outcomes(
     if options.backend == "ray":
         from rubric_tools.rescore.ray_backend import run_ray
 
-        return run_ray(items, options.ray_address)
+        return run_ray(items, options.ray_address, resolver)
     if jobs == 1:
         return run_serial(items, resolver)
     return run_pool(items, jobs, resolver)
@@ -148,7 +148,7 @@ def problem_diagnostic(problem: dict[str, Any]) -> Diagnostic:
 
 def _resolver(options: RescoreOptions, bases: BaseMatters) -> Resolver | None:
     """With --matters, workers parse episodes and find their matters themselves."""
-    if options.matters is None or options.backend != "process":
+    if options.matters is None:
         return None
     base_folders = None
     if options.base_rev is not None:

@@ -68,6 +68,9 @@ def test_ray_gives_the_same_rows(archive: tuple[Path, Path, Path], ray_cluster: 
     _, on_ray, problems = run([path], matters=current, base=base, backend="ray")
     assert on_ray == serial
     assert [(p.code, p.line) for p in problems] == [("R002", 6)]
+    # Without --matters the driver parses the records and finds their matters itself.
+    trajectories = current / "ai_saas_001" / "trajectories"
+    assert run([trajectories], backend="ray")[1] == run([trajectories], jobs=1)[1]
 
 
 def test_score_batch_takes_columns_or_a_dataframe(archive: tuple[Path, Path, Path]) -> None:
@@ -86,6 +89,10 @@ def test_score_batch_takes_columns_or_a_dataframe(archive: tuple[Path, Path, Pat
         pandas.DataFrame(batch), {"ai_saas_001": current / "ai_saas_001", "clean_saas_002": current / "clean_saas_002"}
     )
     assert list(frame["current_normalized_score"]) == [r["current"]["normalized_score"] for r in serial[:4]]
+    lines = path.read_text(encoding="utf-8").splitlines()[:4]
+    whole = rubric_tools.score_batch({"episode": lines}, current, base=base)
+    assert [json.loads(text)["row"]["current"] for text in whole["rescore"]] == [r["current"] for r in serial[:4]]
+    assert [json.loads(text)["row"]["reproduced"] for text in whole["rescore"]] == [r["reproduced"] for r in serial[:4]]
     unknown = rubric_tools.score_batch({"matter_id": ["nope"], "actions": ["[]"]}, current)
     assert json.loads(unknown["rescore"][0])["problem"]["code"] == "R003"
 

@@ -3,6 +3,7 @@ table or JSON output, exit code (0, 1 when a threshold breaks, 2 on usage or inp
 
 from __future__ import annotations
 
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Any, TextIO
@@ -73,6 +74,10 @@ def run_rescore(command: RescoreCommandOptions, stdout: TextIO, stderr: TextIO) 
             run = rescore(options, on_row=stream.row if stream else None, on_diagnostic=on_diagnostic, tick=tick)
         except BaseError as exc:
             errors.print(f"error: {escape(str(exc))}")
+            return EXIT_ERROR
+        except BrokenProcessPool:
+            hint = "; rerun with --resume to continue" if options.out is not None else ""
+            errors.print(f"error: a worker process died (out of memory, or killed){hint}")
             return EXIT_ERROR
         except KeyboardInterrupt:
             hint = " (rerun with --resume to continue)" if options.out is not None else ""

@@ -1,0 +1,1 @@
+"""`rubric rescore`: re-score rollout archives under two rubric versions (see README)."""

@@ -3,6 +3,7 @@ and the base, summarize, write the rows, apply the thresholds. Returns the exit 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from collections.abc import Iterator
@@ -88,11 +89,10 @@ def usage_problem(options: RescoreOptions) -> str | None:
         return "--resume needs --out (the checkpoint lives beside it) and --matters (it is keyed by their digest)"
     if options.resume and options.backend == "ray":
         return "--resume works with the process backend only"
-    if options.backend == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            return "--backend ray needs Ray: pip install 'rubric-tools[ray]'"
+    if options.backend == "ray" and importlib.util.find_spec("ray") is None:
+        return "--backend ray needs Ray: pip install 'rubric-tools[ray]'"
+    if options.base is not None and not options.base.is_dir():
+        return f"{options.base}: --base is not a folder"
     if options.out is not None:
         try:
             check_output(options.out)
@@ -184,7 +184,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
     Raises BaseError when the base cannot be used at all.
     """
     run = RescoreRun()
-    base_label = _base_label(options)  # a --base-rev that names no commit stops here
+    base_label = _base_label(options) if options.base_rev is not None else None  # a bad revision stops here
     bases = BaseMatters(options.base, options.base_rev)
     rows: RowFile | None = None
     warned_base: set[str] = set()
@@ -193,7 +193,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
         resume_at = None
         if options.out is not None:
             key = (
-                run_key(options.archives, options.matters, base_label, __version__)
+                run_key(options.archives, options.matters, base_label or _base_label(options), __version__)
                 if options.matters is not None
                 else "unkeyed"
             )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -178,7 +178,15 @@ def _not_in_base(row: dict[str, Any], bases: BaseMatters) -> Diagnostic:
     )
 
 
-def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = None, tick: Any = None) -> RescoreRun:
+RowCallback = Callable[[dict[str, Any]], object]
+
+
+def rescore(
+    options: RescoreOptions,
+    on_row: RowCallback | None = None,
+    on_diagnostic: Callable[[Diagnostic], object] | None = None,
+    tick: RowCallback | None = None,
+) -> RescoreRun:
     """Run the rescore; `on_row(row)` and `on_diagnostic(d)` stream results as they come.
 
     Raises BaseError when the base cannot be used at all.
@@ -229,12 +237,14 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
             encoded_row = row_text(text)
             if rows is not None:
                 rows.write(encoded_row)
-            full = json.loads(encoded_row) if on_row is not None or run.wants(summary) else None
+            full: dict[str, Any] | None = None
+            if on_row is not None or run.wants(summary):  # decoding every row would cost the reader
+                full = json.loads(encoded_row)
             run.add_row(summary, full)
             if summary["base_missing"] and summary["matter_id"] not in warned_base:
                 warned_base.add(summary["matter_id"])
                 _report(run, _not_in_base(full or json.loads(encoded_row), bases), on_diagnostic)
-            if on_row is not None:
+            if on_row is not None and full is not None:
                 on_row(full)
             if tick is not None:
                 tick(summary)
@@ -249,7 +259,7 @@ def rescore(options: RescoreOptions, on_row: Any = None, on_diagnostic: Any = No
     return run
 
 
-def _report(run: RescoreRun, diagnostic: Diagnostic, on_diagnostic: Any) -> None:
+def _report(run: RescoreRun, diagnostic: Diagnostic, on_diagnostic: Callable[[Diagnostic], object] | None) -> None:
     if diagnostic.severity is Severity.ERROR:
         run.summary.skipped += 1
         run.errors += 1

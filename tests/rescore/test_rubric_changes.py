@@ -154,3 +154,19 @@ def test_base_rev_that_does_not_exist_is_a_usage_error(tmp_path: Path) -> None:
     for out in (None, tmp_path / "o.jsonl"):
         with pytest.raises(BaseError, match="not a commit"):
             run([matters / "ai_saas_001" / "trajectories"], matters=matters, base_rev="no-such-rev", out=out)
+
+
+def test_a_matter_missing_from_the_base_is_warned_once_and_compared_with_nothing(
+    base_and_current: tuple[Path, Path], tmp_path: Path
+) -> None:
+    base, current = base_and_current
+    shutil.rmtree(base / "clean_saas_002")
+    archive = tmp_path / "episodes.jsonl"
+    archive.write_text("\n".join(episodes_lines(current)) + "\n", encoding="utf-8")
+    for jobs in (1, 2):
+        result, rows, problems = run([archive], matters=current, base=base, jobs=jobs)
+        assert [(p.code, p.severity.value) for p in problems] == [("R005", "warning")]
+        new = [row for row in rows if row["matter_id"] == "clean_saas_002"]
+        assert new and all(row["base"] is None and row["base_missing"] for row in new)
+        assert all(row["reference"] == "recorded" and row["reproduced"] for row in new)
+        assert result.exit_code == 0

@@ -139,6 +139,12 @@ def test_base_rev_reads_the_matters_at_a_revision_without_touching_the_work_tree
 
     _, same_rows, _ = run(archive, matters=matters, base_rev="HEAD", jobs=1)
     assert same_rows == rows
+    episodes = tmp_path / "episodes.jsonl"  # parsed by the workers, which get the exported base folders
+    episodes.write_text("\n".join(episodes_lines(matters)) + "\n", encoding="utf-8")
+    _, pooled, _ = run([episodes], matters=matters, base_rev="HEAD", jobs=2)
+    assert [(r["current"], r["base"], r["critical_flip"]) for r in pooled] == [
+        (r["current"], r["base"], r["critical_flip"]) for r in rows
+    ]
     _, unchanged, _ = run(archive, matters=matters, base=repo / "matters", jobs=1)
     assert not any(row["changed"] for row in unchanged)
     assert result.summary.total.gained_critical == len(changed)

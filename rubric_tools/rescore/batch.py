@@ -31,6 +31,7 @@ from typing import Any
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import parse_episode
+from rubric_tools.rescore.bases import matter_digest
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, Source
 from rubric_tools.rescore.worker import Scored, WorkItem, problem_json, score_with_brief
 
@@ -126,13 +127,28 @@ def _score_row(columns: dict[str, list[Any]], i: int, matters: MatterFolders, ba
         )
     base_enabled = base is not None or "base_root" in columns
     base_root = get("base_root") or (_folder(base, matter_id) if base is not None else None)
-    return score_with_brief(WorkItem(record, str(current_root), str(base_root) if base_root else None, base_enabled))
+    base_folder = str(base_root) if base_root else None
+    generation = get("generation") or _generation(str(current_root), base_folder)
+    return score_with_brief(WorkItem(record, str(current_root), base_folder, base_enabled, str(generation)))
+
+
+def _generation(*roots: str | None) -> str:
+    """The digests of the matter folders: a long-lived process (a Ray worker serving several
+    pipelines) reloads a matter whose files changed. Computed once per batch and folder."""
+    key = tuple(roots)
+    if key not in _BATCH_GENERATIONS:
+        _BATCH_GENERATIONS[key] = ":".join(matter_digest(Path(root)) for root in roots if root is not None)
+    return _BATCH_GENERATIONS[key]
+
+
+_BATCH_GENERATIONS: dict[tuple[str | None, ...], str] = {}
 
 
 def score_batch(batch: Any, matters: MatterFolders, *, base: MatterFolders | None = None) -> Any:
     """Score every episode of `batch` under `matters` (and `base`); see the module doc."""
     columns = _columns(batch)
     count = len(next(iter(columns.values()), []))
+    _BATCH_GENERATIONS.clear()  # the digests are checked again for each batch
     scored = [_score_row(columns, i, matters, base) for i in range(count)]
     briefs = [summary for _, summary in scored]
     added: dict[str, list[Any]] = {

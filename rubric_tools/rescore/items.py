@@ -28,7 +28,7 @@ def _not_found(record: ArchiveRecord) -> Diagnostic:
 
 
 def work_items(
-    records: Iterable[Item | RawEpisode], matters: Path | None, bases: BaseMatters
+    records: Iterable[Item | RawEpisode], matters: Path | None, bases: BaseMatters, generation: str = ""
 ) -> Iterator[WorkItem | RawEpisode | Diagnostic]:
     """Every record with its current and base matter folders, or why it cannot be scored.
     Unparsed episodes pass through: the worker that parses them finds their matter."""
@@ -46,7 +46,8 @@ def work_items(
             yield _not_found(record)
             continue
         base_root = bases.folder(root) if bases.enabled else None
-        yield WorkItem(record, str(root), str(base_root) if base_root is not None else None, bases.enabled)
+        base = str(base_root) if base_root is not None else None
+        yield WorkItem(record, str(root), base, bases.enabled, generation)
 
 
 def _hash_file(path: Path, digest: hashlib._Hash) -> None:

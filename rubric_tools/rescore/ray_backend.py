@@ -28,13 +28,14 @@ SHARD = 2000
 JSON_BLOCK_BYTES = 64 * 1024 * 1024
 
 
-_TEXT_COLUMNS = ("episode", "matter_id", "matter_root", "base_root", "source_file", "actions", "recorded")
+_TEXT_COLUMNS = ("episode", "matter_id", "matter_root", "base_root", "source_file", "actions", "recorded", "generation")
 
 
-def _staged(index: int, item: WorkItem | RawEpisode) -> str:
+def _staged(index: int, item: WorkItem | RawEpisode, generation: str) -> str:
     """One staged line: an unparsed episode (a Ray worker parses it) or a parsed record."""
     if isinstance(item, RawEpisode):
         row: dict[str, Any] = {
+            "generation": generation,
             "episode": item.text,
             "source_file": item.file,
             "source_index": item.index,
@@ -51,6 +52,7 @@ def _staged(index: int, item: WorkItem | RawEpisode) -> str:
             "source_line": source.line if source.line is not None else -1,
             "actions": json.dumps(list(item.record.actions)),
             "recorded": json.dumps(item.record.recorded),
+            "generation": item.generation,
         }
     return json.dumps({name: None for name in _TEXT_COLUMNS} | row | {"index": index})
 
@@ -115,7 +117,7 @@ def run_ray(
                         stream.close()
                     stream = (staging / f"{count // SHARD:08d}.jsonl").open("w", encoding="utf-8")
                 assert stream is not None
-                stream.write(_staged(count, item) + "\n")
+                stream.write(_staged(count, item, resolver.generation if resolver else "") + "\n")
                 base_enabled = base_enabled or (item.base_enabled if isinstance(item, WorkItem) else False)
                 count += 1
         finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -146,7 +147,7 @@ def problem_diagnostic(problem: dict[str, Any]) -> Diagnostic:
     )
 
 
-def _resolver(options: RescoreOptions, bases: BaseMatters) -> Resolver | None:
+def _resolver(options: RescoreOptions, bases: BaseMatters, generation: str) -> Resolver | None:
     """With --matters, workers parse episodes and find their matters themselves."""
     if options.matters is None:
         return None
@@ -162,7 +163,7 @@ def _resolver(options: RescoreOptions, bases: BaseMatters) -> Resolver | None:
             exported = bases.folder(folder)
             base_folders[str(folder.resolve())] = str(exported) if exported is not None else None
     base_dir = str(options.base) if options.base is not None else None
-    return Resolver(str(options.matters), base_dir, base_folders)
+    return Resolver(str(options.matters), base_dir, base_folders, generation)
 
 
 def _not_in_base(row: dict[str, Any], bases: BaseMatters) -> Diagnostic:
@@ -213,9 +214,10 @@ def rescore(
                 run.resumed_rows += 1
                 if on_row is not None:
                     on_row(row)
-        resolver = _resolver(options, bases)
+        generation = uuid.uuid4().hex
+        resolver = _resolver(options, bases, generation)
         records = read_archive(options.archives, raw_episodes=resolver is not None)
-        items = work_items(records, options.matters, bases)
+        items = work_items(records, options.matters, bases, generation)
         if resume_at is not None:
             items = _skip(items, resume_at[0])
         for outcome in _outcomes(options, items, resolver):

@@ -29,6 +29,7 @@ class WorkItem:
     current_root: str
     base_root: str | None
     base_enabled: bool
+    generation: str = ""  # the run: a process that outlives it (a Ray worker) reloads for the next
 
 
 @dataclass(frozen=True)
@@ -38,17 +39,20 @@ class LoadedMatter:
     error: str | None  # the first load error: such a matter scores nothing
 
 
-_LOADED: dict[str, LoadedMatter] = {}
+#: Per matter folder: the generation it was loaded for, and the loaded matter.
+_LOADED: dict[str, tuple[str, LoadedMatter]] = {}
 
 
-def loaded_matter(root: str) -> LoadedMatter:
-    """The matter at `root`, loaded once per process."""
-    if root not in _LOADED:
+def loaded_matter(root: str, generation: str = "") -> LoadedMatter:
+    """The matter at `root`, loaded once per process and run (`generation`): a matter
+    edited between two runs served by the same long-lived process is read again."""
+    cached = _LOADED.get(root)
+    if cached is None or cached[0] != generation:
         source = load_matter_source(Path(root))
         errors = [d for d in source.diagnostics if d.severity is Severity.ERROR]
         error = f"{errors[0].file}:{errors[0].line}: {errors[0].message}" if errors else None
-        _LOADED[root] = LoadedMatter(source, matter_digest(Path(root)), error)
-    return _LOADED[root]
+        cached = _LOADED[root] = (generation, LoadedMatter(source, matter_digest(Path(root)), error))
+    return cached[1]
 
 
 def _score(matter: LoadedMatter, actions: tuple[Any, ...]) -> tuple[dict[str, Any], list[str]]:
@@ -94,7 +98,7 @@ def score_item(item: WorkItem) -> str:
 
 
 def _scored(item: WorkItem) -> dict[str, Any]:
-    current = loaded_matter(item.current_root)
+    current = loaded_matter(item.current_root, item.generation)
     if current.error is not None:
         return _problem(
             item,
@@ -103,7 +107,7 @@ def _scored(item: WorkItem) -> dict[str, Any]:
             f"matter {current.source.matter_id} does not load: {current.error}",
             "run `rubric lint` on the matter",
         )
-    base = loaded_matter(item.base_root) if item.base_root is not None else None
+    base = loaded_matter(item.base_root, item.generation) if item.base_root is not None else None
     if base is not None and base.error is not None:
         return _problem(
             item,
@@ -182,6 +186,7 @@ class Resolver:
     matters: str
     base_dir: str | None = None
     base_folders: dict[str, str | None] | None = None  # --base-rev: current folder -> its exported base
+    generation: str = ""  # the run (see WorkItem)
 
     @property
     def base_enabled(self) -> bool:
@@ -194,7 +199,7 @@ class Resolver:
         current, base = roots
         if current is None:
             return None
-        return WorkItem(record, current, base, self.base_enabled)
+        return WorkItem(record, current, base, self.base_enabled, self.generation)
 
     def _roots(self, matter_id: str) -> tuple[str | None, str | None]:
         current = folder_named(Path(self.matters), matter_id)
@@ -209,7 +214,7 @@ class Resolver:
         return str(current), str(base) if base is not None else None
 
     def __hash__(self) -> int:
-        return hash((self.matters, self.base_dir))
+        return hash((self.matters, self.base_dir, self.generation))
 
 
 #: Matter folders found per (resolver, matter id), once per process.

@@ -176,3 +176,21 @@ def test_a_matter_missing_from_the_base_is_warned_once_and_compared_with_nothing
         assert new and all(row["base"] is None and row["base_missing"] for row in new)
         assert all(row["reference"] == "recorded" and row["reproduced"] for row in new)
         assert result.exit_code == 0
+
+
+def test_a_matter_edited_between_two_runs_in_one_process_is_read_again(
+    base_and_current: tuple[Path, Path], tmp_path: Path
+) -> None:
+    _, current = base_and_current
+    archive = tmp_path / "episodes.jsonl"
+    archive.write_text("\n".join(episodes_lines(current)) + "\n", encoding="utf-8")
+    _, before, _ = run([archive], matters=current, jobs=1)
+    _edit(
+        current / "ai_saas_001" / "rubric.yaml",
+        "    critical_failure_patterns:\n",
+        f"    critical_failure_patterns:\n      - '{NEW_GATE}'\n",
+    )
+    _, after, _ = run([archive], matters=current, jobs=1)
+    assert not any(row["changed"] for row in before)
+    assert any(row["critical_flip"] for row in after)
+    assert before[0]["rubric_digest"]["current"] != after[0]["rubric_digest"]["current"]

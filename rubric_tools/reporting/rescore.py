@@ -137,13 +137,20 @@ class JsonStream:
     def __init__(self, stream: IO[str]) -> None:
         self.stream = stream
         self.count = 0
-        stream.write(f'{{"tool_version": {json.dumps(__version__)}, "rows": [')
+        self.started = False  # nothing is written before the first row: a usage error leaves stdout empty
+
+    def _start(self) -> None:
+        if not self.started:
+            self.stream.write(f'{{"tool_version": {json.dumps(__version__)}, "rows": [')
+            self.started = True
 
     def row(self, row: dict[str, Any]) -> None:
+        self._start()
         self.stream.write(("\n" if self.count == 0 else ",\n") + json.dumps(row, allow_nan=False))
         self.count += 1
 
     def finish(self, run: RescoreRun) -> None:
+        self._start()
         tail = {
             "summary": run.summary.as_json(),
             "breaches": run.breaches,

@@ -75,3 +75,17 @@ def test_json_rows_equal_the_out_file(tmp_path: Path) -> None:
     assert document["rows"] == [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert document["summary"]["total"]["reproduced"] == len(document["rows"])
     assert not list(tmp_path.glob("rows.jsonl.*"))  # no partial file or checkpoint left behind
+
+
+def test_a_base_rev_outside_git_is_an_error_with_nothing_on_stdout(tmp_path: Path) -> None:
+    matters = copy_matters(tmp_path)
+    code, stdout, stderr = _invoke(
+        str(matters / "ai_saas_001" / "trajectories"),
+        "--matters",
+        str(matters),
+        "--base-rev",
+        "HEAD",
+        "--format",
+        "json",
+    )
+    assert code == 2 and stdout == "" and "error:" in stderr

@@ -7,7 +7,9 @@ prints trajectories/s, steps/s and the peak RSS of the whole process tree (sampl
 every 50 ms); then the per-step cost of `--jobs 1` at two archive sizes and at two
 episode lengths, which must not grow. The speed-up of `--jobs 2` over `--jobs 1` is
 the ratio the issue targets (>= 1.7 on two idle cores); the load average is printed
-beside it because the machine may be shared.
+beside it because the machine may be shared, and so is CPU time, which contention
+inflates less than wall time. For Ray the CPU figure misses the cluster's own daemons and
+workers (they are not waited-for children of the `rubric` process); its RSS includes them.
 
     python benchmarks/rescore.py [--trajectories N] [--corpus DIR] [--skip-ray]
 """
@@ -100,12 +102,15 @@ def timed_run(args: list[str]) -> Timing:
 
 
 def report(label: str, trajectories: int, steps: int, timing: Timing, fixed: Timing | None = None) -> None:
-    """One line of figures; with `fixed` (a near-empty run), the per-step cost leaves start-up out."""
-    wall = timing.wall - (fixed.wall if fixed else 0.0)
+    """One line of figures. With `fixed` (a near-empty run), the per-step costs leave start-up
+    out: in wall time, and in CPU time, which other work on a shared machine inflates less."""
+    per_step = ""
+    if fixed is not None:
+        wall, cpu = timing.wall - fixed.wall, timing.cpu - fixed.cpu
+        per_step = f"  per step: {wall / steps * 1e6:>5.1f} µs wall {cpu / steps * 1e6:>5.1f} µs cpu"
     print(
         f"{label:<28} {trajectories / timing.wall:>8,.0f} traj/s {steps / timing.wall:>9,.0f} steps/s "
-        f"wall {timing.wall:>6.1f} s  cpu {timing.cpu:>6.1f} s  peak RSS {timing.peak / 2**20:>6.0f} MiB"
-        + (f"  {wall / steps * 1e6:>5.1f} µs/step" if fixed else "")
+        f"wall {timing.wall:>6.1f} s  cpu {timing.cpu:>6.1f} s  peak RSS {timing.peak / 2**20:>6.0f} MiB{per_step}"
     )
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, Source, record_problem
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, Source, record_problem
 
 GZIP_MAGIC = b"\x1f\x8b"
 ARCHIVE_SUFFIXES = (".jsonl", ".jsonl.gz", ".trace.json", ".trace.json.gz")
@@ -81,31 +81,34 @@ def _first_object(path: Path) -> dict[str, Any] | None:
     return None
 
 
-def read_archive(paths: Sequence[Path], raw_episodes: bool = False) -> Iterator[Item | RawEpisode]:
+def read_archive(
+    paths: Sequence[Path], raw_episodes: bool = False, raw_files: bool = False
+) -> Iterator[Item | RawEpisode | RawFile]:
     """Every record of every archive, and a diagnostic for every problem, in order.
 
-    With `raw_episodes`, the lines of a JSONL of episodes come unparsed (`RawEpisode`):
-    parsing them is left to the workers, which keeps the reading process light."""
+    With `raw_episodes` the lines of a JSONL of episodes come unparsed (`RawEpisode`), with
+    `raw_files` one-trajectory files come unread (`RawFile`): reading and parsing them is
+    left to the workers, which keeps the reading process light."""
     for entry in archive_files(paths):
         if isinstance(entry, Diagnostic):
             yield entry
             continue
         try:
-            yield from read_file(entry, raw_episodes)
+            yield from read_file(entry, raw_episodes, raw_files)
         except (OSError, EOFError, zlib.error, UnicodeDecodeError, gzip.BadGzipFile) as exc:
             reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
             yield record_problem(entry, 1, "R001", "unreadable-archive", f"cannot read archive: {reason}")
 
 
-def read_file(path: Path, raw_episodes: bool = False) -> Iterator[Item | RawEpisode]:
+def read_file(path: Path, raw_episodes: bool = False, raw_files: bool = False) -> Iterator[Item | RawEpisode | RawFile]:
     if _is_whole_document(path):
-        yield from _read_trace(path)
+        yield from [RawFile(str(path))] if raw_files else _read_trace(path)
         return
     first = _first_object(path)
     if first is not None and isinstance(first.get("actions"), list):
         yield from _read_episodes(path, raw_episodes)
     else:
-        yield from _read_trajectory(path)
+        yield from [RawFile(str(path))] if raw_files else _read_trajectory(path)
 
 
 def _json_line(path: Path, number: int, line: str) -> tuple[Any, Diagnostic | None]:

@@ -15,8 +15,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import islice
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.records import RawEpisode
-from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, score_raw, score_with_brief
+from rubric_tools.rescore.records import RawEpisode, RawFile
+from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, score_file, score_raw, score_with_brief
 
 #: Trajectories sent to a worker at once: enough to amortize the hand-over, few enough
 #: that what is in flight stays small.
@@ -24,14 +24,14 @@ CHUNK = 16
 #: Chunks queued per worker beyond the one it is scoring.
 QUEUED_PER_WORKER = 2
 
-Work = WorkItem | RawEpisode
+Work = WorkItem | RawEpisode | RawFile
 Outcome = Scored | Diagnostic  # a worker's result, or a problem passed through
 
 
 def score_one(item: Work, resolver: Resolver | None) -> Scored:
-    if isinstance(item, RawEpisode):
-        assert resolver is not None, "raw episodes need a resolver"
-        return score_raw(item, resolver)
+    if isinstance(item, RawEpisode | RawFile):
+        assert resolver is not None, "unread records need a resolver"
+        return score_raw(item, resolver) if isinstance(item, RawEpisode) else score_file(item, resolver)
     return score_with_brief(item)
 
 

@@ -10,7 +10,7 @@ from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import Item, archive_files
 from rubric_tools.rescore.bases import BaseMatters, current_matter, matter_digest
-from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, record_problem
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, record_problem
 from rubric_tools.rescore.worker import WorkItem
 
 
@@ -28,13 +28,13 @@ def _not_found(record: ArchiveRecord) -> Diagnostic:
 
 
 def work_items(
-    records: Iterable[Item | RawEpisode], matters: Path | None, bases: BaseMatters, generation: str = ""
-) -> Iterator[WorkItem | RawEpisode | Diagnostic]:
+    records: Iterable[Item | RawEpisode | RawFile], matters: Path | None, bases: BaseMatters, generation: str = ""
+) -> Iterator[WorkItem | RawEpisode | RawFile | Diagnostic]:
     """Every record with its current and base matter folders, or why it cannot be scored.
     Unparsed episodes pass through: the worker that parses them finds their matter."""
     found: dict[tuple[str | None, str], Path | None] = {}
     for record in records:
-        if isinstance(record, Diagnostic | RawEpisode):
+        if isinstance(record, Diagnostic | RawEpisode | RawFile):
             yield record
             continue
         hint_folder = str(Path(record.matter_hint).parent) if record.matter_hint else ""

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.rescore.records import RawEpisode
+from rubric_tools.rescore.records import RawEpisode, RawFile
 from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, brief
 
 BATCH_SIZE = 256
@@ -94,7 +94,7 @@ def _connect(address: str | None) -> None:
 
 
 def run_ray(
-    items: Iterable[WorkItem | RawEpisode | Diagnostic], address: str | None, resolver: Resolver | None = None
+    items: Iterable[WorkItem | RawEpisode | RawFile | Diagnostic], address: str | None, resolver: Resolver | None = None
 ) -> Iterator[Scored | Diagnostic]:
     # Optional dependencies, imported as Any: Ray's and pyarrow's types are not ours to check.
     pa_json = importlib.import_module("pyarrow.json")
@@ -112,6 +112,7 @@ def run_ray(
                 if isinstance(item, Diagnostic):
                     yield item
                     continue
+                assert not isinstance(item, RawFile), "the Ray driver reads one-trajectory files itself"
                 if count % SHARD == 0:
                     if stream is not None:
                         stream.close()

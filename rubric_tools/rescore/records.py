@@ -57,6 +57,13 @@ class RawEpisode:
     text: str
 
 
+@dataclass(frozen=True)
+class RawFile:
+    """A one-trajectory file (JSONL trajectory or trace), not read yet (a worker reads it)."""
+
+    path: str
+
+
 def recorded_score(result: Any) -> dict[str, Any] | None:
     """The `{raw_score, normalized_score, critical_failure}` of a recorded result, or None
     when it lacks one of them or has the wrong types (then nothing can be compared)."""

@@ -216,7 +216,8 @@ def rescore(
                     on_row(row)
         generation = uuid.uuid4().hex
         resolver = _resolver(options, bases, generation)
-        records = read_archive(options.archives, raw_episodes=resolver is not None)
+        unread = resolver is not None  # the workers read and parse (Ray's, episode lines only)
+        records = read_archive(options.archives, raw_episodes=unread, raw_files=unread and options.backend != "ray")
         items = work_items(records, options.matters, bases, generation)
         if resume_at is not None:
             items = _skip(items, resume_at[0])
@@ -228,7 +229,12 @@ def rescore(
             if rows is not None:
                 rows.item_done()
             if summary is None:
-                problem = json.loads(text)["problem"]
+                decoded = json.loads(text)
+                if "problems" in decoded:  # a one-trajectory file with several bad lines
+                    for each in decoded["problems"]:
+                        _report(run, problem_diagnostic(each), on_diagnostic)
+                    continue
+                problem = decoded["problem"]
                 if problem["code"] == "R004" and problem["message"] in said_once:
                     run.summary.skipped += 1  # a matter that does not load is said once, counted always
                     continue

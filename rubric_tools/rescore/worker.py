@@ -16,8 +16,8 @@ from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.rescore import compare
-from rubric_tools.rescore.bases import folder_named, matter_digest
-from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, recorded_score
+from rubric_tools.rescore.bases import current_matter, folder_named, matter_digest
+from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, recorded_score
 from rubric_tools.scoring import replay
 
 
@@ -193,16 +193,19 @@ class Resolver:
         return self.base_dir is not None or self.base_folders is not None
 
     def work_item(self, record: ArchiveRecord) -> WorkItem | None:
-        roots = _RESOLVED.get((self, record.matter_id))
+        if record.matter_id is None:  # a one-trajectory file: its matter comes from its path
+            key = (self, "path:" + str(Path(record.matter_hint or "").parent))
+        else:
+            key = (self, "id:" + record.matter_id)
+        roots = _RESOLVED.get(key)
         if roots is None:
-            roots = _RESOLVED[(self, record.matter_id)] = self._roots(record.matter_id or "")
+            roots = _RESOLVED[key] = self._roots(current_matter(record, Path(self.matters)))
         current, base = roots
         if current is None:
             return None
         return WorkItem(record, current, base, self.base_enabled, self.generation)
 
-    def _roots(self, matter_id: str) -> tuple[str | None, str | None]:
-        current = folder_named(Path(self.matters), matter_id)
+    def _roots(self, current: Path | None) -> tuple[str | None, str | None]:
         if current is None:
             return None, None
         base: Path | None = None
@@ -217,8 +220,37 @@ class Resolver:
         return hash((self.matters, self.base_dir, self.generation))
 
 
-#: Matter folders found per (resolver, matter id), once per process.
-_RESOLVED: dict[tuple[Resolver, str | None], tuple[str | None, str | None]] = {}
+#: Matter folders found per (resolver, matter id or trajectory folder), once per process.
+_RESOLVED: dict[tuple[Resolver, str], tuple[str | None, str | None]] = {}
+
+
+def score_file(raw: RawFile, resolver: Resolver) -> Scored:
+    """Read one one-trajectory file (JSONL trajectory or trace), find its matter, score it."""
+    from rubric_tools.rescore.archive import read_archive
+
+    items = list(read_archive([Path(raw.path)]))
+    problems = [problem_json(item) for item in items if isinstance(item, Diagnostic)]
+    records = [item for item in items if isinstance(item, ArchiveRecord)]
+    if problems or not records:
+        return json.dumps({"problems": problems}), None
+    item = resolver.work_item(records[0])
+    if item is None:
+        return _not_found(records[0]), None
+    return score_with_brief(item)
+
+
+def _not_found(record: ArchiveRecord) -> str:
+    what = f"matter {record.matter_id!r}" if record.matter_id else "this trajectory's matter"
+    problem = {
+        "code": "R003",
+        "name": "rescore-matter-not-found",
+        "message": f"cannot find {what}",
+        "file": record.source.file,
+        "line": record.source.line or 1,
+        "column": 1,
+        "hint": "pass --matters DIR (a folder of matter folders)",
+    }
+    return json.dumps({"problem": problem})
 
 
 def score_raw(episode: RawEpisode, resolver: Resolver) -> Scored:
@@ -230,16 +262,7 @@ def score_raw(episode: RawEpisode, resolver: Resolver) -> Scored:
         return json.dumps({"problem": problem_json(record)}), None
     item = resolver.work_item(record)
     if item is None:
-        problem = {
-            "code": "R003",
-            "name": "rescore-matter-not-found",
-            "message": f"cannot find matter {record.matter_id!r}",
-            "file": episode.file,
-            "line": episode.line,
-            "column": 1,
-            "hint": "pass --matters DIR (a folder of matter folders)",
-        }
-        return json.dumps({"problem": problem}), None
+        return _not_found(record), None
     return score_with_brief(item)
 
 

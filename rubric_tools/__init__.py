@@ -1,11 +1,14 @@
 """rubric-tools: lint, replay and check evaluation matters for legal-work agents.
 
-The public API is two functions:
+The public API is two functions,
 
     matter = rubric_tools.load_matter("matters/ai_saas_001")
     outcome = rubric_tools.replay(matter, actions)
     outcome.result            # the reference engine's result dict
     outcome.steps[0].reward   # the step reward of the first action
+
+and, for Ray/Dask pipelines that re-score archives, `rubric_tools.score_batch(batch,
+matters)` (imported on first use; see `rubric_tools.rescore.batch`).
 """
 
 from __future__ import annotations

@@ -89,3 +89,16 @@ def test_a_base_rev_outside_git_is_an_error_with_nothing_on_stdout(tmp_path: Pat
         "json",
     )
     assert code == 2 and stdout == "" and "error:" in stderr
+
+
+def test_the_progress_bar_counts_rows_when_asked_for(tmp_path: Path) -> None:
+    import io
+
+    from rubric_tools.commands.rescore import RescoreCommandOptions, run_rescore
+    from rubric_tools.rescore.run import RescoreOptions
+
+    matters = copy_matters(tmp_path)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    options = RescoreOptions([matters / "ai_saas_001" / "trajectories"], matters=matters, jobs=1, progress=True)
+    assert run_rescore(RescoreCommandOptions(options), stdout, stderr) == 0
+    assert "rows" in stdout.getvalue() and "Traceback" not in stderr.getvalue()

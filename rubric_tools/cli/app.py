@@ -43,6 +43,10 @@ for _param_class in (getattr(typer.core, "TyperOption", None), getattr(typer.cor
     if _param_class is not None and hasattr(_param_class, "display_type_rich"):
         _param_class.display_type_rich = _plain(_param_class.display_type_rich)
 
+from rubric_tools.cli import coercion
+
+coercion.install()
+
 app = typer.Typer(
     name="rubric",
     help="Lint, replay and check evaluation matters for legal-work agents.",

@@ -16,6 +16,7 @@ from typing import Literal
 
 import regex
 
+from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT as DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring import dialect
 
 NegationScope = Literal["span", "before"]
@@ -29,8 +30,6 @@ SENTENCE_BOUNDARY_PATTERN = r"(?:\.(?!\d)|[?!])(?=\s|$)|[\r\n]"
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 _BOUNDARY = re.compile(SENTENCE_BOUNDARY_PATTERN)
 
-#: Default per-search time limit, in seconds.
-DEFAULT_SEARCH_TIMEOUT = 1.0
 
 
 class GateTimeout(Exception):

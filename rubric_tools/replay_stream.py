@@ -69,7 +69,7 @@ def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
 def _text(settings: StreamSettings, item: TrajectoryReplay) -> tuple[str, str]:
     output, errors = io.StringIO(), io.StringIO()
     if settings.output_format == "concise":
-        _console(settings, output).print(render.concise_line(item))
+        _console(settings, output).print(render.concise_line(item), soft_wrap=True)  # one line, never wrapped
     else:
         render.render_item(_console(settings, output), item)
     render.render_diagnostics(_console(settings, errors), item)

@@ -1,0 +1,153 @@
+"""Streaming `rubric replay`: inputs as folders, globs, @LISTFILE and stdin; JSON Lines;
+parallel workers; output written as each trajectory finishes; memory flat in their number."""
+
+from __future__ import annotations
+
+import io
+import json
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from rubric_tools import replaying
+from rubric_tools.cli import main
+from rubric_tools.replay_command import ReplayOptions, run_replay
+from tests.test_replay_cli import REFERENCE, jsonl, layout  # noqa: F401  (layout is a fixture)
+
+
+def _trajectories(root: Path, count: int) -> list[Path]:
+    folder = root / "matters/base_fixture/runs"
+    folder.mkdir(exist_ok=True)
+    paths = []
+    for index in range(count):
+        path = folder / f"t{index:03d}.jsonl"
+        # Vary the episode a little so the records differ.
+        path.write_text(jsonl(REFERENCE[: 1 + index % len(REFERENCE)]), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def _run(*args: str, stdin: str = "") -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    formats = {"--format": "output_format", "--output-format": "output_format", "-j": "jobs", "--jobs": "jobs"}
+    options: dict[str, object] = {}
+    arguments: list[str] = []
+    items = iter(args)
+    for arg in items:
+        if arg in formats:
+            value = next(items)
+            options[formats[arg]] = int(value) if formats[arg] == "jobs" else value
+        else:
+            arguments.append(arg)
+    code = run_replay(ReplayOptions(arguments=arguments, **options), io.StringIO(stdin), out, err)  # type: ignore[arg-type]
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_folders_globs_listfiles_and_stdin_name_the_same_trajectories(layout: Path, tmp_path: Path) -> None:  # noqa: F811
+    paths = _trajectories(layout, 5)
+    listing = tmp_path / "list.txt"
+    listing.write_text("# replay these\n\n" + "\n".join(map(str, paths)) + "\n", encoding="utf-8")
+    explicit = _run("--format", "jsonl", *map(str, paths))
+    assert explicit[0] == 0 and len(explicit[1].splitlines()) == 5
+    folder = str(layout / "matters/base_fixture/runs")
+    assert _run("--format", "jsonl", folder) == explicit
+    assert _run("--format", "jsonl", folder + "/t*.jsonl") == explicit
+    assert _run("--format", "jsonl", str(layout) + "/**/t00?.jsonl") == explicit
+    assert _run("--format", "jsonl", f"@{listing}") == explicit
+    assert _run("--format", "jsonl", "-", stdin=listing.read_text(encoding="utf-8")) == explicit
+
+
+def test_jsonl_has_one_record_per_trajectory_in_input_order(layout: Path) -> None:  # noqa: F811
+    paths = _trajectories(layout, 3)
+    broken = paths[1].parent / "broken.jsonl"
+    broken.write_text("not json\n", encoding="utf-8")
+    code, out, err = _run("--format", "jsonl", str(paths[2]), str(broken), str(paths[0]))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and err == ""
+    assert [Path(r["trajectory"]).name for r in records] == ["t002.jsonl", "broken.jsonl", "t000.jsonl"]
+    assert records[1]["result"] is None and [d["code"] for d in records[1]["diagnostics"]] == ["T001"]
+    assert records[0]["result"]["steps"] == 3 and records[2]["matter_id"] == "base_fixture"
+
+
+def test_parallel_workers_write_what_one_process_writes(layout: Path, tmp_path: Path) -> None:  # noqa: F811
+    paths = [str(p) for p in _trajectories(layout, 12)]
+    paths.insert(5, str(tmp_path / "missing.jsonl"))
+    for output_format in ("json", "jsonl", "concise", "text"):
+        alone = _run("--format", output_format, "-j", "1", *paths)
+        assert alone[0] == 2 and "missing.jsonl: no such trajectory file" in alone[2]
+        assert _run("--format", output_format, "-j", "2", *paths) == alone, output_format
+
+
+def test_json_document_is_the_documented_shape(layout: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    paths = _trajectories(layout, 2)
+    assert main(["replay", "--output-format", "json", "-j", "2", *map(str, paths)]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert set(document) == {"version", "replays", "diagnostics", "errors"}
+    assert [r["result"]["steps"] for r in document["replays"]] == [1, 2]
+
+
+def test_each_trajectory_is_written_before_the_next_replays(
+    layout: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    paths = _trajectories(layout, 4)
+    replayed: list[Path] = []
+    real_replay_file = replaying.replay_file
+
+    def counting_replay_file(path: Path, *args: object) -> replaying.TrajectoryReplay:
+        replayed.append(path)
+        return real_replay_file(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("rubric_tools.replay_stream.replay_file", counting_replay_file)
+
+    class Recorder(io.StringIO):
+        seen: list[int] = []
+
+        def write(self, text: str) -> int:
+            if text.strip():
+                self.seen.append(len(replayed))
+            return super().write(text)
+
+    out = Recorder()
+    options = ReplayOptions(arguments=[str(p) for p in paths], output_format="jsonl")
+    assert run_replay(options, io.StringIO(), out, io.StringIO()) == 0
+    assert out.seen == [1, 2, 3, 4]
+
+
+def _peak_bytes(arguments: list[str]) -> int:
+    tracemalloc.start()
+    try:
+        options = ReplayOptions(arguments=arguments, output_format="json")
+        assert run_replay(options, io.StringIO(), _NullWriter(), io.StringIO()) == 0
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+class _NullWriter(io.StringIO):
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+def test_memory_is_flat_in_the_number_of_trajectories(layout: Path, tmp_path: Path) -> None:  # noqa: F811
+    path = _trajectories(layout, 4)[3]
+    few, many = tmp_path / "few.txt", tmp_path / "many.txt"
+    few.write_text(f"{path}\n" * 25, encoding="utf-8")
+    many.write_text(f"{path}\n" * 250, encoding="utf-8")
+    _peak_bytes([f"@{few}"])  # warm every lazy import and cache first
+    small, large = _peak_bytes([f"@{few}"]), _peak_bytes([f"@{many}"])
+    # Ten times the trajectories: a run holding its results would need about ten times the memory.
+    assert large < small * 1.5, (small, large)
+
+
+def test_cli_arguments(layout: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811
+    paths = _trajectories(layout, 2)
+    assert main(["replay", "--format", "concise", "--no-color", *map(str, paths)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and "normalized" in lines[1] and "base_fixture" in lines[0]
+    assert main(["replay", "--format", "jsonl", str(tmp_path / "nothing*.jsonl")]) == 2
+    assert "pattern matches no trajectory file" in capsys.readouterr().err
+    assert main(["replay", "--format", "jsonl", f"@{tmp_path / 'absent.txt'}"]) == 2
+    assert "cannot read the list file" in capsys.readouterr().err
+    assert main(["replay", "--jobs", "-1", str(paths[0])]) == 2

@@ -45,12 +45,19 @@ WORK_PRODUCT_EVENTS = frozenset(
 )
 
 
-@dataclass
+@dataclass(eq=False)
 class Submission:
-    """An issue or redline submission, kept so that a revision can re-score it."""
+    """An issue or redline submission, kept so that a revision can re-score it.
+
+    `memo` keeps what scoring it found, keyed by the little state it depends on (was the
+    anchor read, is the issue already matched): a revision re-scores every earlier
+    submission, and with the memo that costs a look-up, not the text work again, and
+    yields the very same event objects, so memory stays flat in episode length.
+    """
 
     kind: str  # "issue" or "redline"
     action: Mapping[str, Any]
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass

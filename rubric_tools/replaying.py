@@ -6,7 +6,7 @@ Returns a ReplayReport; rendering is the reporters' job.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +217,7 @@ def step_trace(item: TrajectoryReplay) -> list[dict[str, Any]]:
                 "gate_timeouts": list(record.gate_timeouts),
                 "terminated": record.terminated,
                 "truncated": record.truncated,
-                "budgets_after": asdict(record.budgets),
+                "budgets_after": record.budgets._asdict(),
             }
         )
     return trace

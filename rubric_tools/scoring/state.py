@@ -93,19 +93,40 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
-@dataclass
 class StepContext:
-    """What one step may touch: the matter, the state, and its own notes."""
+    """What one step may touch: the matter, the state, and its own notes.
 
-    matter: Matter
-    state: EpisodeState
-    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
-    new_events: list[Event] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    gate_timeouts: list[str] = field(default_factory=list)
-    gate_errors: list[str] = field(default_factory=list)
-    penalty_reason: str | None = None
-    observer: Observer | None = None
+    A plain class with slots: one is made per step, and a dataclass with four list
+    factories cost as much as a typical step's text work."""
+
+    __slots__ = (
+        "matter",
+        "state",
+        "gate_timeout",
+        "new_events",
+        "warnings",
+        "gate_timeouts",
+        "gate_errors",
+        "penalty_reason",
+        "observer",
+    )
+
+    def __init__(
+        self,
+        matter: Matter,
+        state: EpisodeState,
+        gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        observer: Observer | None = None,
+    ) -> None:
+        self.matter = matter
+        self.state = state
+        self.gate_timeout = gate_timeout
+        self.new_events: list[Event] = []
+        self.warnings: list[str] = []
+        self.gate_timeouts: list[str] = []
+        self.gate_errors: list[str] = []
+        self.penalty_reason: str | None = None
+        self.observer = observer
 
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""

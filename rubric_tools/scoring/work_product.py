@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
 from rubric_tools.scoring.gates import GateCheck, run_gates
-from rubric_tools.scoring.model import Issue
+from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, StepContext, Submission
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
@@ -112,8 +111,7 @@ def _is_critical(event: Mapping[str, Any]) -> bool:
 # ----------------------------------------------------------------- scoring
 
 
-@dataclass(frozen=True)
-class _IssueTarget:
+class _IssueTarget(NamedTuple):
     """What an issue submission's citations resolve to: no state involved."""
 
     label: Any
@@ -123,8 +121,7 @@ class _IssueTarget:
     warnings: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class _Scored:
+class _Scored(NamedTuple):
     """The outcome of scoring a submission's text, replayed as is on a re-score."""
 
     event: dict[str, Any]
@@ -143,26 +140,41 @@ def _memo_event(memo: dict[Any, Any], key: object, event: dict[str, Any]) -> dic
     return memo.setdefault(("event", key), event)  # type: ignore[no-any-return]
 
 
+CITATION_MEMO_LIMIT = 4096
+
+
+def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None]:
+    """Whether `citation` names an existing section, and the issue it is the anchor of."""
+    memo = matter.citation_memo
+    known: tuple[bool, Issue | None] | None = memo.get(citation)
+    if known is None:
+        parsed = split_citation(citation)
+        resolves = parsed is not None and matter.resolve(*parsed) is not None
+        known = (resolves, matter.rubric.anchors.get(citation.strip()) if resolves else None)
+        if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
+            memo.clear()
+        memo[citation] = known
+    return known
+
+
 def _issue_target(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any]) -> _IssueTarget:
     target: _IssueTarget | None = memo.get("target")
     if target is not None:
         ctx.warnings.extend(target.warnings)
         return target
-    matter = ctx.matter
     warned = len(ctx.warnings)
-    citations = [str(c) for c in iterable_field(ctx, action, "citations")]
     valid: set[str] = set()
     invalid: list[str] = []
-    for citation in citations:
-        parsed = split_citation(citation)
-        if parsed is not None and matter.resolve(*parsed) is not None:
+    issue: Issue | None = None
+    for item in iterable_field(ctx, action, "citations"):
+        citation = str(item)
+        resolves, anchored = _resolve_citation(ctx.matter, citation)
+        if resolves:
             valid.add(citation)
+            if issue is None:
+                issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    issue = next(
-        (matter.rubric.anchors[c.strip()] for c in citations if c in valid and c.strip() in matter.rubric.anchors),
-        None,
-    )
     target = _IssueTarget(label_of(action), valid, tuple(invalid), issue, tuple(ctx.warnings[warned:]))
     memo["target"] = target
     return target

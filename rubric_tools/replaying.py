@@ -73,6 +73,10 @@ class MatterCache:
     def __init__(self) -> None:
         self._loaded: dict[Path, MatterSource] = {}
 
+    def add(self, source: MatterSource) -> None:
+        """Share a matter already loaded elsewhere (`rubric check` loads each one once)."""
+        self._loaded[source.root.resolve()] = source
+
     def get(self, root: Path) -> MatterSource:
         key = root.resolve()
         if key not in self._loaded:

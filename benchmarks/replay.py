@@ -107,7 +107,7 @@ def long_episodes(corpus: Path) -> None:
         f"{short_peak / 2**20:.1f} MB and {long_peak / 2**20:.1f} MB"
     )
     print(
-        f"  ratios at {long // short}x the length: per step {long_step / short_step:.1f}x (the engine re-scores "
+        f"  ratios at {long / short:.0f}x the length: per step {long_step / short_step:.1f}x (the engine re-scores "
         f"every earlier submission, each a look-up), memory {long_peak / short_peak:.1f}x (records list the "
         "re-derived events; the events themselves are shared)"
     )

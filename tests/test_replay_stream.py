@@ -8,12 +8,24 @@ import json
 import tracemalloc
 from pathlib import Path
 
+import jsonschema
 import pytest
+import referencing
 
 from rubric_tools import replaying
 from rubric_tools.cli import main
 from rubric_tools.replay_command import ReplayOptions, run_replay
+from tests.conftest import REPO_ROOT
 from tests.test_replay_cli import REFERENCE, jsonl, layout  # noqa: F401  (layout is a fixture)
+
+SCHEMAS = {
+    name: json.loads((REPO_ROOT / "schemas" / name).read_text(encoding="utf-8"))
+    for name in ("replay-output.schema.json", "replay-record.schema.json")
+}
+REGISTRY = referencing.Registry().with_resources(
+    (schema["$id"], referencing.Resource.from_contents(schema)) for schema in SCHEMAS.values()
+)
+RECORD_VALIDATOR = jsonschema.Draft202012Validator(SCHEMAS["replay-record.schema.json"], registry=REGISTRY)
 
 
 def _trajectories(root: Path, count: int) -> list[Path]:
@@ -64,6 +76,8 @@ def test_jsonl_has_one_record_per_trajectory_in_input_order(layout: Path) -> Non
     broken.write_text("not json\n", encoding="utf-8")
     code, out, err = _run("--format", "jsonl", str(paths[2]), str(broken), str(paths[0]))
     records = [json.loads(line) for line in out.splitlines()]
+    for record in records:
+        RECORD_VALIDATOR.validate(record)
     assert code == 2 and err == ""
     assert [Path(r["trajectory"]).name for r in records] == ["t002.jsonl", "broken.jsonl", "t000.jsonl"]
     assert records[1]["result"] is None and [d["code"] for d in records[1]["diagnostics"]] == ["T001"]

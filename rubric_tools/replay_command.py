@@ -123,11 +123,11 @@ def _stream(
     stderr: TextIO,
     diagnostics: JsonArrayWriter,
     trace: JsonArrayWriter | None,
-) -> _Outcome:
+    outcome: _Outcome,
+) -> None:
     """Replay every trajectory, writing each one's output as it arrives, in input order."""
     from rubric_tools.replay_stream import Encoded
 
-    outcome = _Outcome()
     as_json = options.output_format == "json"
     replays = JsonArrayWriter(stdout, "replays")
     written = 0
@@ -155,7 +155,6 @@ def _stream(
         stdout.flush()
     if as_json:
         replays.close()
-    return outcome
 
 
 def run_replay(options: ReplayOptions, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -177,6 +176,35 @@ def run_replay(options: ReplayOptions, stdin: TextIO, stdout: TextIO, stderr: Te
         except OSError as exc:
             _write_errors(stderr, [f"cannot write trace {options.trace}: {exc.strerror}"])
             return EXIT_INPUT_ERROR
+    outcome = _Outcome()
+    try:
+        _replay_into(options, stdin, stdout, stderr, trace_file, outcome)
+    except BrokenPipeError:  # `rubric replay ... | head`: the reader has seen enough
+        _silence(stdout)
+    return outcome.exit_code
+
+
+def _silence(stream: TextIO) -> None:
+    """Point a closed pipe's descriptor at /dev/null, so the exit flush cannot fail again."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+
+
+def _replay_into(
+    options: ReplayOptions,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+    trace_file: IO[str] | None,
+    outcome: _Outcome,
+) -> None:
+    as_json = options.output_format == "json"
+    header = f'{{\n  "version": {JSON_FORMAT_VERSION},\n'
     if as_json:
         stdout.write(header)
     # Diagnostics follow every replay in the JSON document: they wait on disk, not in memory.
@@ -186,7 +214,7 @@ def run_replay(options: ReplayOptions, stdin: TextIO, stdout: TextIO, stderr: Te
         try:
             if trace_file is not None:
                 trace_file.write(header)
-            outcome = _stream(options, stdin, stdout, stderr, diagnostics, trace)
+            _stream(options, stdin, stdout, stderr, diagnostics, trace, outcome)
         finally:
             if trace_file is not None and trace is not None:
                 trace.close()
@@ -198,4 +226,3 @@ def run_replay(options: ReplayOptions, stdin: TextIO, stdout: TextIO, stderr: Te
             while chunk := spool.read(1 << 16):
                 stdout.write(chunk)
             _json_tail(stdout, outcome.usage_errors)
-    return outcome.exit_code

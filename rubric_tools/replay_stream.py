@@ -80,6 +80,13 @@ def encode_item(settings: StreamSettings, cache: MatterCache, entry: Path | Inpu
     """Replay one trajectory file and encode what every stream gets from it."""
     if isinstance(entry, InputError):
         return Encoded(usage_error=entry.message)
+    try:
+        return _encode(settings, cache, entry)
+    except Exception as exc:  # a bug on one trajectory must not stop the others
+        return Encoded(usage_error=f"{entry}: internal error while replaying, please report it: {exc!r}")
+
+
+def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encoded:
     item = replay_file(entry, settings.matter_root, cache, settings.gate_timeout)
     input_error = any(d.severity is Severity.ERROR and d.code != "T004" for d in item.diagnostics)
     gate_timeout = any(d.code == "T004" for d in item.diagnostics)

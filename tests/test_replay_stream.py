@@ -147,8 +147,8 @@ class _NullWriter(io.StringIO):
 def test_memory_is_flat_in_the_number_of_trajectories(layout: Path, tmp_path: Path) -> None:  # noqa: F811
     path = _trajectories(layout, 4)[3]
     few, many = tmp_path / "few.txt", tmp_path / "many.txt"
-    few.write_text(f"{path}\n" * 25, encoding="utf-8")
-    many.write_text(f"{path}\n" * 250, encoding="utf-8")
+    few.write_text(f"{path}\n" * 10, encoding="utf-8")
+    many.write_text(f"{path}\n" * 100, encoding="utf-8")
     _peak_bytes([f"@{few}"])  # warm every lazy import and cache first
     small, large = _peak_bytes([f"@{few}"]), _peak_bytes([f"@{many}"])
     # Ten times the trajectories: a run holding its results would need about ten times the memory.
@@ -165,3 +165,36 @@ def test_cli_arguments(layout: Path, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["replay", "--format", "jsonl", f"@{tmp_path / 'absent.txt'}"]) == 2
     assert "cannot read the list file" in capsys.readouterr().err
     assert main(["replay", "--jobs", "-1", str(paths[0])]) == 2
+
+
+def test_a_crash_on_one_trajectory_spares_the_others(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    paths = _trajectories(layout, 3)
+    real_replay_file = replaying.replay_file
+
+    def flaky_replay_file(path: Path, *args: object) -> replaying.TrajectoryReplay:
+        if path == paths[1]:
+            raise RuntimeError("boom")
+        return real_replay_file(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("rubric_tools.replay_stream.replay_file", flaky_replay_file)
+    code, out, err = _run("--format", "jsonl", *map(str, paths))
+    assert code == 2 and len(out.splitlines()) == 2
+    assert "t001.jsonl: internal error while replaying" in err and "Traceback" not in err
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(layout: Path) -> None:  # noqa: F811
+    import subprocess
+    import sys
+
+    folder = _trajectories(layout, 40)[0].parent
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rubric_tools", "replay", "--format", "jsonl", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    errors = process.stderr.read().decode()
+    assert process.wait(timeout=60) in (0, 1, 2)
+    assert "Traceback" not in errors and "BrokenPipe" not in errors

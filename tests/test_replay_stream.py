@@ -14,7 +14,7 @@ import referencing
 
 from rubric_tools import replaying
 from rubric_tools.cli import main
-from rubric_tools.replay_command import ReplayOptions, run_replay
+from rubric_tools.commands.replay import ReplayOptions, run_replay
 from tests.conftest import REPO_ROOT
 from tests.test_replay_cli import REFERENCE, jsonl, layout  # noqa: F401  (layout is a fixture)
 
@@ -113,7 +113,7 @@ def test_each_trajectory_is_written_before_the_next_replays(
         replayed.append(path)
         return real_replay_file(path, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("rubric_tools.replay_stream.replay_file", counting_replay_file)
+    monkeypatch.setattr("rubric_tools.commands.replay_stream.replay_file", counting_replay_file)
 
     class Recorder(io.StringIO):
         seen: list[int] = []
@@ -176,7 +176,7 @@ def test_a_crash_on_one_trajectory_spares_the_others(layout: Path, monkeypatch: 
             raise RuntimeError("boom")
         return real_replay_file(path, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr("rubric_tools.replay_stream.replay_file", flaky_replay_file)
+    monkeypatch.setattr("rubric_tools.commands.replay_stream.replay_file", flaky_replay_file)
     code, out, err = _run("--format", "jsonl", *map(str, paths))
     assert code == 2 and len(out.splitlines()) == 2
     assert "t001.jsonl: internal error while replaying" in err and "Traceback" not in err

@@ -59,7 +59,7 @@ def replay_command(
     Exit 0 when every trajectory replayed, 1 when a gate search hit its time limit,
     2 on usage or input errors (the other trajectories still replay).
     """
-    from rubric_tools.replay_command import ReplayOptions, run_replay  # heavy: only when run
+    from rubric_tools.commands.replay import ReplayOptions, run_replay  # heavy: only when run
 
     options = ReplayOptions(
         arguments=trajectories,

@@ -1,5 +1,5 @@
 """Render one replayed trajectory: a rich step table and summary, a concise line, or JSON
-records (the streaming writers in `rubric_tools.replay_stream` assemble the documents)."""
+records (the streaming writers in `rubric_tools.commands.replay_stream` assemble the documents)."""
 
 from __future__ import annotations
 

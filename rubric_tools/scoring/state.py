@@ -152,6 +152,4 @@ class StepContext:
         self.gate_errors.extend(check.errors)
 
     def warn_malformed(self, field_name: str, value: object) -> None:
-        self.warnings.append(
-            f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent"
-        )
+        self.warnings.append(f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent")

@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 from rich.console import Console
 
+from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
-from rubric_tools.replay_inputs import InputError
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.reporting import replay as render
 

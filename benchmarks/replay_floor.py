@@ -6,7 +6,7 @@ look the rubric's concepts up in it (first-wins over question/escalation variant
 run the gates of the issue it scored, check quotes against their sections — once per
 action (a revision re-scores earlier work, which a scorer may remember). The floor is
 the time of those operations done with bare built-ins (`str.split`/`join`, `in`, a
-compiled pattern's `search`) plus one handler look-up per step for the dispatch. It
+compiled pattern's time-limited `search`) plus one handler look-up per step for the dispatch. It
 does none of the bookkeeping (citations, budgets, events, records) a real scorer does.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rubric_tools.scoring.gates import Gate, compile_pattern
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, compile_pattern
 from rubric_tools.scoring.model import Issue, MatchItem, Matter
 
 Operation = tuple[str, Any, Any]
@@ -116,8 +116,8 @@ def floor_seconds(plans: list[tuple[list[Any], list[Operation]]], handlers: dict
                 [concept for concept in first if concept in text]
             elif name == "first_match":
                 _first_match(first, text)
-            elif name == "gate":
-                first.search(text)
+            elif name == "gate":  # time-limited, as any search of an untrusted pattern must be
+                first.search(text, timeout=DEFAULT_SEARCH_TIMEOUT)
             elif name == "structured_gate":
                 first.fires(text)
             else:  # quote: normalize it, then find it in its section

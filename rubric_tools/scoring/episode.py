@@ -124,8 +124,8 @@ class Episode:
             budgets,
             ctx.penalty_reason,
             tuple(ctx.warnings) if ctx.warnings else (),
-            tuple(ctx.gate_timeouts) if ctx.gate_timeouts else (),
-            tuple(ctx.gate_errors) if ctx.gate_errors else (),
+            ctx.gate_timeouts,
+            ctx.gate_errors,
         )
 
     def budgets(self) -> Budgets:

@@ -168,6 +168,10 @@ class GateCheck:
         return self.fired[-1] if self.fired else None
 
 
+#: A gate list that found nothing (immutable, so shared).
+NOTHING_FOUND = GateCheck()
+
+
 def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
     """Run every gate of a list on `text` (already normalized)."""
     fired: list[str] = []
@@ -181,4 +185,6 @@ def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARC
             timed_out.append(gate.pattern)
         except GateError as exc:
             errors.append(f"{exc.pattern}: {exc.message}")
+    if not fired and not timed_out and not errors:
+        return NOTHING_FOUND  # the common case, without building a new check per text
     return GateCheck(tuple(fired), tuple(timed_out), tuple(errors))

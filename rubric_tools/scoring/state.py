@@ -45,7 +45,7 @@ WORK_PRODUCT_EVENTS = frozenset(
 )
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Submission:
     """An issue or redline submission, kept so that a revision can re-score it.
 
@@ -123,8 +123,9 @@ class StepContext:
         self.gate_timeout = gate_timeout
         self.new_events: list[Event] = []
         self.warnings: list[str] = []
-        self.gate_timeouts: list[str] = []
-        self.gate_errors: list[str] = []
+        # Tuples, grown only when a gate times out or fails: most steps never touch them.
+        self.gate_timeouts: tuple[str, ...] = ()
+        self.gate_errors: tuple[str, ...] = ()
         self.penalty_reason: str | None = None
         self.observer = observer
 
@@ -148,8 +149,10 @@ class StepContext:
         return points
 
     def note_gates(self, check: GateCheck) -> None:
-        self.gate_timeouts.extend(check.timed_out)
-        self.gate_errors.extend(check.errors)
+        if check.timed_out:
+            self.gate_timeouts += check.timed_out
+        if check.errors:
+            self.gate_errors += check.errors
 
     def warn_malformed(self, field_name: str, value: object) -> None:
         self.warnings.append(f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent")

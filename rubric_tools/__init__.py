@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from rubric_tools.loading.matter import MatterSource
+    from rubric_tools.rescore.batch import score_batch
     from rubric_tools.scoring import Episode, Replay, StepRecord
     from rubric_tools.scoring.model import Matter
 
@@ -34,6 +35,7 @@ _LAZY_NAMES = {
     "StepRecord": "rubric_tools.scoring.episode",
     "Matter": "rubric_tools.scoring.model",
     "MatterSource": "rubric_tools.loading.matter",
+    "score_batch": "rubric_tools.rescore.batch",  # the rescore package
 }
 
 
@@ -65,15 +67,6 @@ def replay(
 
     model = matter.matter if isinstance(matter, MatterSource) else matter
     return replay_matter(model, actions, gate_timeout=gate_timeout)
-
-
-def __getattr__(name: str) -> object:
-    # score_batch pulls in the rescore package: imported only when first used.
-    if name == "score_batch":
-        from rubric_tools.rescore.batch import score_batch
-
-        return score_batch
-    raise AttributeError(f"module 'rubric_tools' has no attribute {name!r}")
 
 
 __all__ = [

@@ -13,13 +13,15 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TextIO
+from typing import IO, TYPE_CHECKING, TextIO
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
 
+if TYPE_CHECKING:  # at run time imported when needed: rich only for the text formats
+    from rubric_tools.commands.replay_stream import Encoded, StreamSettings
+
 EXIT_GATE_TIMEOUT, EXIT_INPUT_ERROR = EXIT_FINDINGS, EXIT_USAGE  # what 1 and 2 mean here
-REPLAY_FORMATS = ("text", "concise", "json", "jsonl")
 JSON_FORMAT_VERSION = 1
 #: Trajectories handed to a pool worker at a time: large enough to amortize the hand-over,
 #: small enough that output keeps flowing.
@@ -58,7 +60,7 @@ class JsonArrayWriter:
         self.target.write("\n" if self.last else ",\n")
 
 
-def _encoded_results(options: ReplayOptions, settings: object, stdin: TextIO) -> Iterator[object]:
+def _encoded_results(options: ReplayOptions, settings: StreamSettings, stdin: TextIO) -> Iterator[Encoded]:
     from rubric_tools.commands.replay_inputs import expand_arguments
     from rubric_tools.commands.replay_stream import encode_in_worker, encode_item, init_worker
     from rubric_tools.replaying import MatterCache
@@ -68,13 +70,13 @@ def _encoded_results(options: ReplayOptions, settings: object, stdin: TextIO) ->
     if jobs == 1:
         cache = MatterCache()
         for entry in entries:
-            yield encode_item(settings, cache, entry)  # type: ignore[arg-type]
+            yield encode_item(settings, cache, entry)
         return
     with multiprocessing.Pool(jobs, initializer=init_worker, initargs=(settings,)) as pool:
         yield from pool.imap(encode_in_worker, entries, chunksize=POOL_CHUNK)
 
 
-def _settings(options: ReplayOptions, stdout: TextIO) -> object:
+def _settings(options: ReplayOptions, stdout: TextIO) -> StreamSettings:
     from rubric_tools.commands.replay_stream import StreamSettings
 
     color_system, width = None, 80
@@ -127,13 +129,10 @@ def _stream(
     outcome: _Outcome,
 ) -> None:
     """Replay every trajectory, writing each one's output as it arrives, in input order."""
-    from rubric_tools.commands.replay_stream import Encoded
-
     as_json = options.output_format == "json"
     replays = JsonArrayWriter(stdout, "replays")
     written = 0
     for result in _encoded_results(options, _settings(options, stdout), stdin):
-        assert isinstance(result, Encoded)
         if result.usage_error:
             outcome.usage_errors.append(result.usage_error)
             _write_errors(stderr, [result.usage_error])

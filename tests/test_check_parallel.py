@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from rubric_tools import replaying
 from rubric_tools.checking import check_paths, runner
+from rubric_tools.loading import matter as matter_module
 from tests.conftest import MATTERS_DIR
 
 
@@ -17,14 +18,16 @@ def _summary(report: runner.CheckReport) -> list[tuple[str, list[runner.CheckRow
 
 def test_each_matter_is_loaded_once(monkeypatch: pytest.MonkeyPatch) -> None:
     loads: list[Path] = []
-    real_load = runner.load_matter_source
+    real_load = matter_module.load_matter_source
 
     def counting_load(root: Path) -> object:
         loads.append(Path(root).resolve())
         return real_load(root)
 
-    monkeypatch.setattr(runner, "load_matter_source", counting_load)
-    monkeypatch.setattr(replaying, "load_matter_source", counting_load)
+    # Every module that imported the loader (lint, replay, probes, attack, audit) counts.
+    for module in list(sys.modules.values()):
+        if getattr(module, "load_matter_source", None) is real_load:
+            monkeypatch.setattr(module, "load_matter_source", counting_load)
     monkeypatch.setattr(runner, "_check_workers", lambda matters: 1)
     report = check_paths([MATTERS_DIR])
     assert len(report.matters) >= 2

@@ -91,6 +91,13 @@ def test_parallel_workers_write_what_one_process_writes(layout: Path, tmp_path: 
         alone = _run("--format", output_format, "-j", "1", *paths)
         assert alone[0] == 2 and "missing.jsonl: no such trajectory file" in alone[2]
         assert _run("--format", output_format, "-j", "2", *paths) == alone, output_format
+    traces = []
+    for jobs in (1, 2):
+        trace = tmp_path / f"trace-{jobs}.json"
+        options = ReplayOptions(arguments=paths, output_format="jsonl", trace=trace, jobs=jobs)
+        run_replay(options, io.StringIO(), io.StringIO(), io.StringIO())
+        traces.append(trace.read_text(encoding="utf-8"))
+    assert traces[0] == traces[1] and len(json.loads(traces[0])["replays"]) == 12
 
 
 def test_json_document_is_the_documented_shape(layout: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: F811

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TextIO
 
-from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, output_width
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
 
 if TYPE_CHECKING:  # at run time imported when needed: rich only for the text formats
@@ -84,7 +84,7 @@ def _settings(options: ReplayOptions, stdout: TextIO) -> StreamSettings:
         from rich.console import Console
 
         probe = Console(file=stdout, no_color=options.no_color)
-        width = probe.width
+        width = output_width(stdout) or probe.width  # a pipe gets the fixed width every command uses
         if probe.is_terminal and not options.no_color:
             color_system = probe.color_system
     return StreamSettings(

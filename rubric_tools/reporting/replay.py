@@ -16,6 +16,7 @@ from rubric_tools.scoring.causes import critical_causes
 from rubric_tools.scoring.episode import StepRecord
 from rubric_tools.scoring.text import show_pattern
 
+
 def _display_path(path: Path) -> str:
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
@@ -96,8 +97,10 @@ def _render_diagnostic(console: Console, diagnostic: Diagnostic) -> None:
     style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
     where = f"{_display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
     # One line per diagnostic, never wrapped: editors and grep read `file:line:column:`.
-    console.print(Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style)
-                  + Text(diagnostic.message), soft_wrap=True)
+    console.print(
+        Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style) + Text(diagnostic.message),
+        soft_wrap=True,
+    )
     if diagnostic.fix_hint:
         console.print(Text(f"  help: {diagnostic.fix_hint}", style="dim"), soft_wrap=True)
 

@@ -70,6 +70,18 @@ def test_folders_globs_listfiles_and_stdin_name_the_same_trajectories(layout: Pa
     assert _run("--format", "jsonl", "-", stdin=listing.read_text(encoding="utf-8")) == explicit
 
 
+def test_a_folder_names_its_yaml_trajectories_only_in_trajectory_folders(layout: Path) -> None:  # noqa: F811
+    folder = layout / "matters/base_fixture/trajectories"
+    (folder / "written.yaml").write_text(
+        "- type: read_document\n  document_id: hosting\n  section: '3.1'\n", encoding="utf-8"
+    )
+    code, out, _ = _run("--format", "jsonl", str(layout / "matters"))
+    names = [Path(json.loads(line)["trajectory"]).name for line in out.splitlines()]
+    # The matter's own YAML files (matter.yaml, rubric.yaml, ...) are not trajectories.
+    assert code == 0 and names == ["reference.jsonl", "written.yaml"]
+    assert _run("--format", "jsonl", str(folder))[1] == out
+
+
 def test_jsonl_has_one_record_per_trajectory_in_input_order(layout: Path) -> None:  # noqa: F811
     paths = _trajectories(layout, 3)
     broken = paths[1].parent / "broken.jsonl"

@@ -1,6 +1,7 @@
 """Expand `rubric replay`'s arguments into trajectory files, lazily and in order.
 
-An argument is a file, a folder (every `*.jsonl` below it, sorted), a glob (`**` allowed,
+An argument is a file, a folder (every `*.jsonl` below it, and the `*.yaml`/`*.yml`
+trajectories of `trajectories/` and `examples/` folders below it, sorted), a glob (`**` allowed,
 matches sorted), `@LISTFILE` (one argument per line: blank lines and lines starting with
 `#` skipped) or `-` (the same, read from stdin). Lists are read a line at a time, so
 100,000 trajectories need neither a giant command line nor a list held in memory.
@@ -16,6 +17,10 @@ from pathlib import Path
 from typing import TextIO
 
 TRAJECTORY_SUFFIX = ".jsonl"
+YAML_SUFFIXES = (".yaml", ".yml")
+#: A folder's YAML files are trajectories only in these folders (elsewhere they are matter
+#: files, probes, expectations), the layouts `rubric check` finds trajectories in.
+TRAJECTORY_FOLDERS = frozenset({"trajectories", "examples"})
 STDIN_ARGUMENT = "-"
 LIST_PREFIX = "@"
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -30,9 +35,16 @@ class InputError:
 
 def _folder_trajectories(folder: Path) -> list[str]:
     found: list[str] = []
+    root_name = Path(os.path.abspath(folder)).name
     for parent, folders, files in os.walk(folder):
         folders.sort()
-        found.extend(os.path.join(parent, name) for name in files if name.endswith(TRAJECTORY_SUFFIX))
+        # Only the named folder and what is below it count, not where the repository sits.
+        below = Path(parent).relative_to(folder).parts
+        yaml_here = not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
+        for name in files:
+            suffix = os.path.splitext(name)[1].lower()
+            if suffix == TRAJECTORY_SUFFIX or (yaml_here and suffix in YAML_SUFFIXES):
+                found.append(os.path.join(parent, name))
     return sorted(found)
 
 
@@ -60,7 +72,7 @@ def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | Inpu
     if os.path.isdir(argument):
         matches = _folder_trajectories(Path(argument))
         if not matches:
-            yield InputError(f"{argument}: folder holds no {TRAJECTORY_SUFFIX} trajectory")
+            yield InputError(f"{argument}: folder holds no trajectory")
         yield from matches
         return
     if not os.path.exists(argument) and _GLOB_CHARACTERS & set(argument):

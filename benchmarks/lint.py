@@ -168,10 +168,7 @@ def main() -> int:
                 started = time.perf_counter()
                 process = subprocess.run(
                     [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"],
-                    capture_output=True,
-                    text=True,
-                    env={**base_environment, **extra},
-                    check=False,
+                    capture_output=True, text=True, env={**base_environment, **extra}, check=False,
                 )
                 timings.append(time.perf_counter() - started)
                 if process.returncode == 2:

@@ -31,7 +31,6 @@ _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 _BOUNDARY = re.compile(SENTENCE_BOUNDARY_PATTERN)
 
 
-
 class GateTimeout(Exception):
     """A gate search ran past its time limit."""
 

@@ -249,9 +249,7 @@ def _score_matched_issue(
         event["critical_failure_pattern"] = check.last_fired
     critical = bool(fabricated) or check.last_fired is not None
     points = sum(components.values())
-    return _Scored(
-        event, points, critical, check, "gates:issue", text, tuple(fabricated), tuple(ctx.warnings[warned:])
-    )
+    return _Scored(event, points, critical, check, "gates:issue", text, tuple(fabricated), tuple(ctx.warnings[warned:]))
 
 
 def _score_quotes(

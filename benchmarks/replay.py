@@ -1,10 +1,15 @@
-"""Replay throughput: the whole conformance corpus in-process, and one CLI process.
+"""Replay speed and memory, each figure beside its target, as ratios measured in this run.
 
-Prints trajectories/s and steps/s (matters loaded once, best of several rounds), the
-ratio to the reference engine's published ~5,000 steps/s on these machines, and the
-wall time of one `rubric replay` process over one matter's trajectories.
+1. The scorer against its floor (the unavoidable text work on the same corpus, see
+   `replay_floor.py`): conformance corpus in-process, CPU time, best of several rounds.
+2. Long episodes: per-step time and memory of alternating submit/revise episodes of
+   two lengths (flat means the ratio stays near 1).
+3. `rubric replay` processes over 1k, 10k and 100k trajectories (hard links to the
+   corpus in a temporary folder, made now and deleted after), `--format jsonl` to
+   /dev/null, with `--jobs 1` and `--jobs 2`: trajectories/s and the peak RSS of the
+   process tree.
 
-    python benchmarks/replay.py [--rounds N] [--corpus DIR]
+    python benchmarks/replay.py [--rounds N] [--sizes 1000,10000,100000] [--corpus DIR]
 """
 
 from __future__ import annotations
@@ -12,63 +17,194 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
+import tracemalloc
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
-import rubric_tools
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-REFERENCE_ENGINE_STEPS_PER_SECOND = 5_000
+import replay_floor  # noqa: E402
+
+import rubric_tools  # noqa: E402
+from rubric_tools.scoring import replay  # noqa: E402
+from rubric_tools.scoring.episode import HANDLERS  # noqa: E402
+
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
+FLOOR_TARGET = 2.0  # ours / floor
+PEAK_TARGET_MB = 300  # for 100k trajectories
+REFERENCE_ENGINE_STEPS_PER_SECOND = 5_000  # published figure for the reference engine
 
 
-def load_corpus(corpus: Path) -> list[tuple[rubric_tools.MatterSource, list[object]]]:
-    matters: dict[str, rubric_tools.MatterSource] = {}
+def load_corpus(corpus: Path) -> list[tuple[Any, list[object]]]:
+    matters: dict[str, Any] = {}
     work = []
     for path in sorted(corpus.glob("trajectories/*/*.jsonl")):
         matter_id = path.parent.name
         if matter_id not in matters:
-            matters[matter_id] = rubric_tools.load_matter(corpus / "matters" / matter_id)
+            matters[matter_id] = rubric_tools.load_matter(corpus / "matters" / matter_id).matter
         actions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         work.append((matters[matter_id], actions))
     return work
 
 
+def _cpu(function: Any) -> float:
+    start = time.process_time()
+    function()
+    return time.process_time() - start
+
+
+def scorer_against_floor(work: list[tuple[Any, list[object]]], rounds: int) -> None:
+    plans = replay_floor.plan_text_work(work, replay)
+    steps = sum(len(types) for types, _ in plans)
+    ours, floor = [], []
+    for _ in range(rounds):  # interleaved, so both see the same machine
+        ours.append(_cpu(lambda: [replay(matter, actions) for matter, actions in work]))
+        floor.append(replay_floor.floor_seconds(plans, HANDLERS))
+    best_ours, best_floor = min(ours), min(floor)
+    print(f"corpus: {len(work)} trajectories, {steps} steps, best of {rounds} rounds (CPU time)")
+    print(f"  ours  {steps / best_ours:10,.0f} steps/s   floor {steps / best_floor:10,.0f} steps/s")
+    print(f"  ours/floor {best_ours / best_floor:.2f}   target <= {FLOOR_TARGET:.1f}")
+    print(
+        f"  vs the reference engine (~{REFERENCE_ENGINE_STEPS_PER_SECOND:,} steps/s): "
+        f"{steps / best_ours / REFERENCE_ENGINE_STEPS_PER_SECOND:.1f}x"
+    )
+
+
+def _alternating_episode(corpus: Path, submissions: int) -> tuple[Any, list[object]]:
+    source = rubric_tools.load_matter(corpus / "matters" / "nego_saas_010").matter
+    matter = replace(source, constraints=replace(source.constraints, maximum_steps=10 * submissions + 100))
+    good = corpus / "trajectories" / "nego_saas_010" / "good.jsonl"
+    actions = [json.loads(line) for line in good.read_text(encoding="utf-8").splitlines() if line.strip()]
+    episode: list[object] = [a for a in actions if a["type"] == "read_document"]
+    issues = [a for a in actions if a["type"] == "submit_issue"]
+    for index in range(submissions):
+        episode.append({**issues[index % len(issues)], "issue_id": f"label-{index}"})
+        revised = issues[0]
+        episode.append({**revised, "type": "revise_issue", "analysis": f"{revised['analysis']} ({index})"})
+    return matter, episode
+
+
+def long_episodes(corpus: Path) -> None:
+    figures = []
+    for submissions in (375, 1500):
+        matter, actions = _alternating_episode(corpus, submissions)
+        seconds = _cpu(lambda: replay(matter, actions))  # noqa: B023
+        tracemalloc.start()
+        replay(matter, actions)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        figures.append((len(actions), seconds / len(actions), peak))
+    (short, short_step, short_peak), (long, long_step, long_peak) = figures
+    print(f"alternating submit/revise episodes: {short} and {long} steps")
+    print(
+        f"  per step {short_step * 1e6:.0f} us and {long_step * 1e6:.0f} us; peak traced memory "
+        f"{short_peak / 2**20:.1f} MB and {long_peak / 2**20:.1f} MB"
+    )
+    print(
+        f"  ratios at {long / short:.0f}x the length: per step {long_step / short_step:.1f}x (the engine re-scores "
+        f"every earlier submission, each a look-up), memory {long_peak / short_peak:.1f}x (records list the "
+        "re-derived events; the events themselves are shared)"
+    )
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident memory of a process and its descendants, from /proc (Linux)."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/status", encoding="ascii") as status:
+                total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
+                    pending.extend(int(child) for child in children.read().split())
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def _build_trajectories(corpus: Path, folder: Path, count: int) -> Path:
+    """`count` trajectories under folder/trajectories/<matter>/ (hard links to one copy of
+    the corpus) beside folder/matters/, and a list file naming them."""
+    sources = sorted(corpus.glob("trajectories/*/*.jsonl"))
+    copies = folder / "corpus"
+    if not copies.exists():
+        shutil.copytree(corpus / "matters", folder / "matters")
+        for source in sources:
+            target = copies / source.parent.name / source.name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+    listing = folder / f"list-{count}.txt"
+    with listing.open("w", encoding="utf-8") as names:
+        for index in range(count):
+            source = sources[index % len(sources)]
+            target = folder / "trajectories" / source.parent.name / f"{index:06d}.jsonl"
+            if not target.exists():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.link(copies / source.parent.name / source.name, target)
+            names.write(f"{target}\n")
+    return listing
+
+
+def _measure_process(arguments: list[str]) -> tuple[float, float, float, int]:
+    """(wall seconds, CPU seconds of the tree, peak tree RSS in MB, exit code). CPU time
+    matters on a shared machine, where wall time mostly measures the neighbours."""
+    start = time.perf_counter()
+    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    peak_kb = 0
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        peak_kb = max(peak_kb, _tree_rss_kb(process.pid))
+        time.sleep(0.02)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    # Not ru_maxrss: it counts the benchmark's own memory, which the child had before exec.
+    return wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, process.returncode
+
+
+def replay_processes(corpus: Path, sizes: list[int]) -> None:
+    rubric = [sys.executable, "-m", "rubric_tools", "replay", "--format", "jsonl"]
+    with tempfile.TemporaryDirectory(prefix="rubric-replay-bench-") as temp:
+        folder = Path(temp)
+        _, bare_cpu, bare_peak, _ = _measure_process([sys.executable, "-c", "import time; time.sleep(0.3)"])
+        print(
+            f"`rubric replay --format jsonl @LIST` processes (a bare interpreter: {bare_cpu:.2f} s CPU, "
+            f"{bare_peak:.0f} MB)"
+        )
+        for count in sizes:
+            listing = _build_trajectories(corpus, folder, count)
+            for jobs in (1, 2):
+                wall, cpu, peak, code = _measure_process([*rubric, "--jobs", str(jobs), f"@{listing}"])
+                target = f" (target < {PEAK_TARGET_MB} MB)" if count >= 100_000 else ""
+                print(
+                    f"  {count:>7,} trajectories --jobs {jobs}: {count / wall:7,.0f} trajectories/s wall, "
+                    f"{count / cpu:7,.0f} per CPU second; peak RSS of the tree {peak:4.0f} MB{target}, "
+                    f"{peak / bare_peak:.1f}x a bare interpreter; exit {code}"
+                )
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--corpus", type=Path,
-                        default=Path(os.environ.get("RUBRIC_CONFORMANCE_DIR", DEFAULT_CORPUS)))
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--sizes", default="1000,10000,100000", help="trajectory counts for the process runs")
+    parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("RUBRIC_CONFORMANCE_DIR", DEFAULT_CORPUS)))
     args = parser.parse_args()
     if not (args.corpus / "trajectories").is_dir():
         print(f"corpus not found at {args.corpus}", file=sys.stderr)
         return 2
-
-    work = load_corpus(args.corpus)
-    timings = []
-    steps = 0
-    for _ in range(args.rounds):
-        start = time.perf_counter()
-        steps = sum(len(rubric_tools.replay(matter, actions).steps) for matter, actions in work)
-        timings.append(time.perf_counter() - start)
-    best = min(timings)
-    steps_per_second = steps / best
-    print(f"corpus: {len(work)} trajectories, {steps} steps, best of {args.rounds} rounds")
-    print(f"in-process: {best * 1000:.1f} ms per pass  "
-          f"{len(work) / best:,.0f} trajectories/s  {steps_per_second:,.0f} steps/s")
-    print(f"vs reference engine (~{REFERENCE_ENGINE_STEPS_PER_SECOND:,} steps/s): "
-          f"{steps_per_second / REFERENCE_ENGINE_STEPS_PER_SECOND:.1f}x")
-
-    one_matter = sorted((args.corpus / "trajectories" / "nego_saas_010").glob("*.jsonl"))
-    start = time.perf_counter()
-    completed = subprocess.run(
-        [sys.executable, "-m", "rubric_tools", "replay", "--format", "json", *map(str, one_matter)],
-        capture_output=True, check=False,
-    )
-    wall = time.perf_counter() - start
-    print(f"one `rubric replay` process over nego_saas_010 ({len(one_matter)} trajectories): "
-          f"{wall:.2f} s wall, exit {completed.returncode}")
+    scorer_against_floor(load_corpus(args.corpus), args.rounds)
+    long_episodes(args.corpus)
+    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
+    if sizes:
+        replay_processes(args.corpus, sizes)
     return 0
 
 

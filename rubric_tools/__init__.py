@@ -8,24 +8,53 @@ The public API is two functions,
     outcome.steps[0].reward   # the step reward of the first action
 
 and, for Ray/Dask pipelines that re-score archives, `rubric_tools.score_batch(batch,
-matters)` (imported on first use; see `rubric_tools.rescore.batch`).
+matters)` (see `rubric_tools.rescore.batch`).
+
+Every command of the `rubric` console script imports this package first, so it imports
+nothing heavy itself: the API below loads YAML, `regex` and the scoring model on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from pathlib import Path
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools._version import __version__
-from rubric_tools.loading.matter import MatterSource, load_matter_source
-from rubric_tools.scoring import Episode, Replay, StepRecord
-from rubric_tools.scoring import replay as _replay_matter
-from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
-from rubric_tools.scoring.model import Matter
+from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from rubric_tools.loading.matter import MatterSource
+    from rubric_tools.rescore.batch import score_batch
+    from rubric_tools.scoring import Episode, Replay, StepRecord
+    from rubric_tools.scoring.model import Matter
+
+#: Public names resolved lazily (PEP 562): name -> module that defines it.
+_LAZY_NAMES = {
+    "Episode": "rubric_tools.scoring.episode",
+    "Replay": "rubric_tools.scoring.episode",
+    "StepRecord": "rubric_tools.scoring.episode",
+    "Matter": "rubric_tools.scoring.model",
+    "MatterSource": "rubric_tools.loading.matter",
+    "score_batch": "rubric_tools.rescore.batch",  # the rescore package
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this hook
+    return value
 
 
 def load_matter(path: str | Path) -> MatterSource:
     """Load a matter folder. Problems are in `.diagnostics`; `.matter` is always usable."""
+    from rubric_tools.loading.matter import load_matter_source
+
     return load_matter_source(path)
 
 
@@ -36,17 +65,11 @@ def replay(
     gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
 ) -> Replay:
     """Replay a trajectory's actions through the embedded scorer."""
+    from rubric_tools.loading.matter import MatterSource
+    from rubric_tools.scoring import replay as replay_matter
+
     model = matter.matter if isinstance(matter, MatterSource) else matter
-    return _replay_matter(model, actions, gate_timeout=gate_timeout)
-
-
-def __getattr__(name: str) -> object:
-    # score_batch pulls in the rescore package: imported only when first used.
-    if name == "score_batch":
-        from rubric_tools.rescore.batch import score_batch
-
-        return score_batch
-    raise AttributeError(f"module 'rubric_tools' has no attribute {name!r}")
+    return replay_matter(model, actions, gate_timeout=gate_timeout)
 
 
 __all__ = [

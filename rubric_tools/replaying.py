@@ -6,7 +6,7 @@ Returns a ReplayReport; rendering is the reporters' job.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,10 @@ class MatterCache:
 
     def __init__(self) -> None:
         self._loaded: dict[Path, MatterSource] = {}
+
+    def add(self, source: MatterSource) -> None:
+        """Share a matter already loaded elsewhere (`rubric check` loads each one once)."""
+        self._loaded[source.root.resolve()] = source
 
     def get(self, root: Path) -> MatterSource:
         key = root.resolve()
@@ -217,7 +221,7 @@ def step_trace(item: TrajectoryReplay) -> list[dict[str, Any]]:
                 "gate_timeouts": list(record.gate_timeouts),
                 "terminated": record.terminated,
                 "truncated": record.truncated,
-                "budgets_after": asdict(record.budgets),
+                "budgets_after": record.budgets._asdict(),
             }
         )
     return trace

@@ -20,7 +20,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "rubric_tools"
 
 # Lowest first. Packages in one layer do not import each other.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"_version", "diagnostics"}),
+    frozenset({"_version", "defaults", "diagnostics"}),
     frozenset({"catalogue", "schemas"}),
     frozenset({"codes", "authoring_codes"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)

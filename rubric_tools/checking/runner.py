@@ -4,7 +4,10 @@ One CheckRow per check; the report is the only link to the renderers."""
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -250,7 +253,9 @@ def _audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
 
 
 def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = None) -> MatterCheck:
-    source = load_matter_source(root)
+    source = load_matter_source(root)  # once: lint, replays, probes and attack share it
+    cache = cache or MatterCache()
+    cache.add(source)
     check = MatterCheck(source.root, source.matter_id)
     check.lint = lint_source(source, config, selected_rules(config))
     check.rows.append(_lint_row(check.lint, config))
@@ -260,7 +265,7 @@ def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = Non
     if mismatch is not None:
         check.rows.append(CheckRow("matter", "matter_id", False, "the folder name", source.matter_id, mismatch,
                                    source.root / "matter.yaml"))
-    check.rows += _trajectory_rows(source, cache or MatterCache(), config.check_strict)
+    check.rows += _trajectory_rows(source, cache, config.check_strict)
     if source.ok:
         check.rows += _probe_rows(source)
         check.rows += _attack_rows(source)
@@ -272,12 +277,24 @@ def check_paths(paths: Sequence[Path], config: LintConfig | None = None) -> Chec
     config = config or LintConfig()
     roots, problems = matters_to_check(paths)
     report = CheckReport(usage_errors=problems)
-    cache = MatterCache()
-    for root in roots:
-        report.matters.append(check_matter(root, config, cache))
+    workers = _check_workers(len(roots))
+    if workers == 1:
+        cache = MatterCache()
+        report.matters = [check_matter(root, config, cache) for root in roots]
+    else:
+        # fork: workers inherit the registered rules; map keeps the matters in input order.
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
     for matter in report.matters:
         for other in duplicate_ids(report.matters).get(matter.root, []):
             matter.rows.append(CheckRow("matter", "matter_id", False, "an id no other matter uses", "duplicate",
                                         f"M001 {other} declares the same matter_id {matter.matter_id!r}",
                                         matter.root / "matter.yaml"))
     return report
+
+
+def _check_workers(matters: int) -> int:
+    """One process per CPU, up to one per matter; 1 where fork is unavailable."""
+    if matters < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, matters)

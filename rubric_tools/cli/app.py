@@ -9,6 +9,8 @@ from typing import Any
 import typer
 import typer.core
 
+from rubric_tools.cli import coercion
+
 _TYPE_LABEL = re.compile(r"^<(?:list\[)?([^\]>]*)\]?>(\.\.\.)?$")
 _PLAIN = {
     "bool": "",
@@ -42,6 +44,8 @@ def _plain(typed: Callable[..., str | None]) -> Callable[..., str | None]:
 for _param_class in (getattr(typer.core, "TyperOption", None), getattr(typer.core, "TyperArgument", None)):
     if _param_class is not None and hasattr(_param_class, "display_type_rich"):
         _param_class.display_type_rich = _plain(_param_class.display_type_rich)
+
+coercion.install()  # plain parameters convert without building pydantic adapters
 
 app = typer.Typer(
     name="rubric",

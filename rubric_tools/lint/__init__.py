@@ -1,9 +1,41 @@
-"""`rubric lint`: schema validation then semantic rules, one result object out."""
+"""`rubric lint`: schema validation then semantic rules, one result object out.
 
-from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.engine import LintReport, MatterReport, lint_paths, lint_source
-from rubric_tools.lint.registry import RULES, Rule, all_rules, find_rule, rule
+The names below load on first use (PEP 562), so that importing a light submodule (the
+configuration, the result cache) does not import the loader and the scoring model."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubric_tools.lint.config import LintConfig
+    from rubric_tools.lint.context import Finding, LintContext
+    from rubric_tools.lint.engine import LintReport, MatterReport, lint_paths, lint_source
+    from rubric_tools.lint.registry import RULES, Rule, all_rules, find_rule, rule
+
+_LAZY_NAMES = {
+    "LintConfig": "rubric_tools.lint.config",
+    "Finding": "rubric_tools.lint.context",
+    "LintContext": "rubric_tools.lint.context",
+    "LintReport": "rubric_tools.lint.engine",
+    "MatterReport": "rubric_tools.lint.engine",
+    "lint_paths": "rubric_tools.lint.engine",
+    "lint_source": "rubric_tools.lint.engine",
+    "RULES": "rubric_tools.lint.registry",
+    "Rule": "rubric_tools.lint.registry",
+    "all_rules": "rubric_tools.lint.registry",
+    "find_rule": "rubric_tools.lint.registry",
+    "rule": "rubric_tools.lint.registry",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
 
 __all__ = [
     "RULES",

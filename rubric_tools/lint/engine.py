@@ -6,20 +6,21 @@ another's findings. The result object is the only link to the reporters.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import traceback
 from collections.abc import Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint import result_cache
 from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.context import LintContext
 from rubric_tools.lint.registry import RULES, Rule, all_rules
-from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
+from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.matter import MatterSource
 
 INTERNAL_ERROR_CODE = "X001"
 
@@ -95,6 +96,10 @@ def _severity(rule: Rule, config: LintConfig) -> Severity:
 
 def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] | None = None) -> MatterReport:
     """Run `rules` (default: the configured selection) on one loaded matter."""
+    # Imported here: a run whose matters all come from the result cache never needs the
+    # loader, the scoring model or the rules.
+    from rubric_tools.lint.context import LintContext
+
     context = LintContext(source, config)
     report = MatterReport(source.root, source.matter_id)
     for rule in rules if rules is not None else selected_rules(config):
@@ -136,6 +141,8 @@ PARALLEL_THRESHOLD = 4
 
 
 def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...], key: str | None) -> MatterReport:
+    from rubric_tools.loading.matter import load_matter_source
+
     rules = [RULES[code] for code in rule_codes]
     report = lint_source(load_matter_source(root), config, rules)
     if key is not None:
@@ -144,7 +151,11 @@ def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...], key:
 
 
 def _worker_count(matters: int) -> int:
-    if matters < PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
+    if matters < PARALLEL_THRESHOLD:
+        return 1
+    import multiprocessing  # only for a run with work to share out
+
+    if "fork" not in multiprocessing.get_all_start_methods():
         return 1
     return min(os.cpu_count() or 1, matters)
 
@@ -176,6 +187,9 @@ def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintR
             fresh = list(map(_lint_root, *arguments))
         else:
             # fork: the workers inherit the registered rules (including any a caller added).
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
             with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
                 fresh = list(pool.map(_lint_root, *arguments))
         reports.update(zip(misses, fresh, strict=True))

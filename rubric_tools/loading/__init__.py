@@ -1,6 +1,29 @@
 """Loaders: YAML with positions, matter folders, trajectories. They keep every position
-so that diagnostics can point at the exact node; they never raise on bad input."""
+so that diagnostics can point at the exact node; they never raise on bad input.
 
-from rubric_tools.loading.matter import MatterSource, find_matter_root, load_matter_source
+The names below load on first use (PEP 562): importing a light submodule (the caches,
+`layout`) must not pull in the YAML parser and the scoring model."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.matter import MatterSource, find_matter_root, load_matter_source
+
+_LAZY_NAMES = {
+    "MatterSource": "rubric_tools.loading.matter",
+    "find_matter_root": "rubric_tools.loading.layout",
+    "load_matter_source": "rubric_tools.loading.matter",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
 
 __all__ = ["MatterSource", "find_matter_root", "load_matter_source"]

@@ -12,11 +12,12 @@ from typing import Any
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import build
 from rubric_tools.loading import files as policy
+from rubric_tools.loading.layout import MATTER_FILE as MATTER_FILE
+from rubric_tools.loading.layout import find_matter_root as find_matter_root
 from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
 from rubric_tools.scoring.model import Document, Matter
 from rubric_tools.scoring.sections import ParsedDocument, editor_lines, parse_sections
 
-MATTER_FILE = "matter.yaml"
 RUBRIC_FILE = "rubric.yaml"
 HIDDEN_FACTS_FILE = "hidden_facts.yaml"
 COUNTERPARTY_FILE = "counterparty.yaml"
@@ -192,12 +193,3 @@ def load_matter_source(path: Path | str) -> MatterSource:
         ),
     )
     return MatterSource(root=root, matter=matter, files=files, documents=documents, diagnostics=diagnostics)
-
-
-def find_matter_root(path: Path) -> Path | None:
-    """The nearest folder at or above `path` that holds matter.yaml."""
-    current = path if path.is_dir() else path.parent
-    for folder in (current, *current.parents):
-        if (folder / MATTER_FILE).is_file():
-            return folder
-    return None

@@ -76,7 +76,7 @@ class Solution:
             "normalized_score": self.normalized_score,
             "critical_failure": self.critical_failure,
             "steps": self.result["steps"],
-            "budgets_left": budgets.__dict__ if budgets is not None else None,
+            "budgets_left": budgets._asdict() if budgets is not None else None,
             "shortfalls": [s.to_json() for s in self.shortfalls],
             "unexplained_points": round(self.unexplained_points, 4),
         }

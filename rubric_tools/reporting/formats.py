@@ -32,10 +32,12 @@ class CheckFormat(StrEnum):
 
 
 class ReplayFormat(StrEnum):
-    """`rubric replay --format`."""
+    """`rubric replay --output-format` (alias `--format`)."""
 
     TEXT = "text"
+    CONCISE = "concise"
     JSON = "json"
+    JSONL = "jsonl"
 
 
 class CoverageFormat(StrEnum):

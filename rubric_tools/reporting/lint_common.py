@@ -16,8 +16,6 @@ from rich.console import Console
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
-from rubric_tools.loading.yaml_source import yaml_lines
-from rubric_tools.scoring.sections import editor_lines
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",
@@ -118,6 +116,10 @@ def _read_lines(path: Path) -> list[str] | None:
         return None
     # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
+    # Imported here: a report without findings (a warm, clean lint) never reads a line.
+    from rubric_tools.loading.yaml_source import yaml_lines
+    from rubric_tools.scoring.sections import editor_lines
+
     if path.suffix.lower() in _YAML_SUFFIXES:
         return yaml_lines(text)
     return editor_lines(text)

@@ -1,8 +1,8 @@
-"""Render a ReplayReport: a rich step table and summary, or one JSON document."""
+"""Render one replayed trajectory: a rich step table and summary, a concise line, or JSON
+records (the streaming writers in `rubric_tools.commands.replay_stream` assemble the documents)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.replaying import ReplayReport, TrajectoryReplay, step_trace
+from rubric_tools.replaying import TrajectoryReplay, step_trace
 from rubric_tools.scoring.causes import critical_causes
 from rubric_tools.scoring.episode import StepRecord
 from rubric_tools.scoring.text import show_pattern
-
-JSON_FORMAT_VERSION = 1
 
 
 def _display_path(path: Path) -> str:
@@ -99,24 +97,44 @@ def _render_diagnostic(console: Console, diagnostic: Diagnostic) -> None:
     style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
     where = f"{_display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
     # One line per diagnostic, never wrapped: editors and grep read `file:line:column:`.
-    console.print(Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style)
-                  + Text(diagnostic.message), soft_wrap=True)
+    console.print(
+        Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style) + Text(diagnostic.message),
+        soft_wrap=True,
+    )
     if diagnostic.fix_hint:
         console.print(Text(f"  help: {diagnostic.fix_hint}", style="dim"), soft_wrap=True)
 
 
-def render_text(report: ReplayReport, console: Console, errors: Console) -> None:
-    for index, item in enumerate(report.items):
-        if index:
-            console.print()
-        _render_item(console, item)
-        for diagnostic in item.diagnostics:
-            _render_diagnostic(errors, diagnostic)
-    for problem in report.usage_errors:
-        errors.print(Text(f"error: {problem}", style="red"))
+def render_item(console: Console, item: TrajectoryReplay) -> None:
+    """One trajectory in full: its step table and summary."""
+    _render_item(console, item)
 
 
-def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+def render_diagnostics(console: Console, item: TrajectoryReplay) -> None:
+    for diagnostic in item.diagnostics:
+        _render_diagnostic(console, diagnostic)
+
+
+def concise_line(item: TrajectoryReplay) -> Text:
+    """One line per trajectory: path, matter, score and how the episode ended."""
+    line = Text(_display_path(item.trajectory), style="bold")
+    line.append(f"  {item.matter_id or '-'}  ", style="dim")
+    if item.replay is None:
+        errors = sum(1 for d in item.diagnostics if d.severity is Severity.ERROR)
+        line.append(f"not replayed ({errors} error{'s' if errors != 1 else ''})", style="red")
+        return line
+    result = item.replay.result
+    ending = "terminated" if result["terminated"] else ("truncated" if result["truncated"] else "unfinished")
+    steps = result["steps"]
+    line.append(f"raw {result['raw_score']:g} / max {result['max_score']:g}  ")
+    line.append(f"normalized {result['normalized_score']:g}", style="bold")
+    line.append(f"  {ending} after {steps} step{'' if steps == 1 else 's'}")
+    if result["critical_failure"]:
+        line.append("  critical failure", style="bold red")
+    return line
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
     return {
         "code": diagnostic.code,
         "name": diagnostic.name,
@@ -128,50 +146,39 @@ def _diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
-def report_json(report: ReplayReport) -> dict[str, Any]:
-    replays = []
-    for item in report.items:
-        if item.replay is None:
-            continue
-        replays.append(
-            {
-                "trajectory": _display_path(item.trajectory),
-                "matter_id": item.matter_id,
-                "steps": [
-                    {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)}
-                    for r in item.replay.steps
-                ],
-                "result": item.replay.result,
-            }
-        )
+def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
+    """The `replays` entry of one trajectory; None when it could not be replayed."""
+    if item.replay is None:
+        return None
     return {
-        "version": JSON_FORMAT_VERSION,
-        "replays": replays,
-        "diagnostics": [_diagnostic_json(d) for d in report.diagnostics],
-        "errors": list(report.usage_errors),
+        "trajectory": _display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": [
+            {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)} for r in item.replay.steps
+        ],
+        "result": item.replay.result,
     }
 
 
-def render_json(report: ReplayReport) -> str:
-    return json.dumps(report_json(report), indent=2, ensure_ascii=False)
+def jsonl_record(item: TrajectoryReplay) -> dict[str, Any]:
+    """The JSON Lines record of one trajectory: every input gets one, replayed or not."""
+    entry = replay_json(item)
+    return {
+        "trajectory": _display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": entry["steps"] if entry is not None else None,
+        "result": entry["result"] if entry is not None else None,
+        "diagnostics": [diagnostic_json(d) for d in item.diagnostics],
+    }
 
 
-def trace_json(report: ReplayReport) -> str:
-    return json.dumps(
-        {
-            "version": JSON_FORMAT_VERSION,
-            "replays": [
-                {
-                    "trajectory": _display_path(item.trajectory),
-                    "matter_id": item.matter_id,
-                    "steps": step_trace(item),
-                    "result": item.replay.result,
-                }
-                for item in report.items
-                if item.replay is not None
-            ],
-        },
-        indent=2,
-        ensure_ascii=False,
-        default=repr,
-    )
+def trace_entry(item: TrajectoryReplay) -> dict[str, Any] | None:
+    """The `--trace` entry of one trajectory: every step's action, events and budgets."""
+    if item.replay is None:
+        return None
+    return {
+        "trajectory": _display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": step_trace(item),
+        "result": item.replay.result,
+    }

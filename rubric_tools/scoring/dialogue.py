@@ -8,16 +8,24 @@ from typing import Any
 from rubric_tools.scoring.fields import text_field
 from rubric_tools.scoring.model import MatchItem
 from rubric_tools.scoring.state import StepContext
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
+from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
 
 def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem | None:
     """Matching is first-wins in rubric order, over concepts then each alias list."""
+    # Plain loops rather than any()/all() over generators: this runs for every question
+    # and escalation, over every variant of every rubric item.
     for item in items:
-        if any(variant_matches(variant, normalized_text) for variant in item.variants):
-            return item
+        for variant in item.variants:
+            if not variant:
+                continue
+            for concept in variant:
+                if concept not in normalized_text:
+                    break
+            else:
+                return item
     return None
 
 
@@ -32,7 +40,7 @@ def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if section is not None:
         ctx.state.read_citations.add(format_citation(document.id, str(section)))
     else:
-        ctx.state.read_citations.update(format_citation(document.id, t) for t in document.sections)
+        ctx.state.read_citations.update(document.citations)
     return 0.0
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring import dialogue, negotiation, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
@@ -39,8 +39,9 @@ class EpisodeFinished(RuntimeError):
     """`step` was called on an episode that has terminated or been truncated."""
 
 
-@dataclass(frozen=True)
-class Budgets:
+# Step records are NamedTuples, not frozen dataclasses: as immutable, and a replay makes
+# one per step, where a frozen dataclass's __init__ alone cost more than the text work.
+class Budgets(NamedTuple):
     """What is left after a step."""
 
     steps: int
@@ -49,8 +50,7 @@ class Budgets:
     negotiation_rounds: int
 
 
-@dataclass(frozen=True)
-class StepRecord:
+class StepRecord(NamedTuple):
     step: int
     type: Any
     action: Any
@@ -85,17 +85,16 @@ class Episode:
 
     def step(self, action: object) -> StepRecord:
         """Score one action and return what happened."""
+        # The hot path of every replay: kept to plain local operations on purpose.
         state = self.state
-        if state.done:
+        if state.terminated or state.truncated:
             raise EpisodeFinished("the episode has already ended")
         state.steps += 1
         ctx = StepContext(self.matter, state, self.gate_timeout, observer=self.observer)
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
-        fields: Mapping[str, Any] | None = (
-            action if isinstance(action, dict) or isinstance(action, Mapping) else None
-        )
+        fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
         action_type = fields.get("type") if fields is not None else None
-        handler = HANDLERS.get(action_type) if isinstance(action_type, str) else None
+        handler = HANDLERS.get(action_type) if type(action_type) is str or isinstance(action_type, str) else None
         if fields is None:
             ctx.warnings.append(f"action is not an object ({type(action).__name__})")
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
@@ -103,23 +102,30 @@ class Episode:
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
         else:
             reward = handler(ctx, fields)
-        if state.steps >= self.matter.constraints.maximum_steps and not state.terminated:
+        limits = self.matter.constraints
+        if state.steps >= limits.maximum_steps and not state.terminated:
             state.truncated = True
+        budgets = Budgets(
+            limits.maximum_steps - state.steps,
+            limits.maximum_client_questions - state.questions_asked_total,
+            limits.maximum_escalations - state.escalations_total,
+            limits.maximum_negotiation_rounds - state.rounds_used,
+        )
+        # Events are never mutated once recorded, so the record may share them.
         return StepRecord(
-            step=state.steps,
-            type=action_type,
-            action=action,
-            reward=reward,
-            # Events are never mutated once recorded, so the record may share them.
-            events=tuple(ctx.new_events),
-            raw_score=state.raw_score,
-            terminated=state.terminated,
-            truncated=state.truncated,
-            budgets=self.budgets(),
-            penalty_reason=ctx.penalty_reason,
-            warnings=tuple(ctx.warnings),
-            gate_timeouts=tuple(ctx.gate_timeouts),
-            gate_errors=tuple(ctx.gate_errors),
+            state.steps,
+            action_type,
+            action,
+            reward,
+            tuple(ctx.new_events),
+            state.raw_score,
+            state.terminated,
+            state.truncated,
+            budgets,
+            ctx.penalty_reason,
+            tuple(ctx.warnings) if ctx.warnings else (),
+            ctx.gate_timeouts,
+            ctx.gate_errors,
         )
 
     def budgets(self) -> Budgets:
@@ -159,8 +165,9 @@ def replay(
     `observer`, when given, sees what each matching and gate decision looked at."""
     episode = Episode(matter, gate_timeout=gate_timeout, observer=observer)
     records: list[StepRecord] = []
+    state, step, append = episode.state, episode.step, records.append
     for action in actions:
-        records.append(episode.step(action))
-        if episode.done:
+        append(step(action))
+        if state.terminated or state.truncated:
             break
     return Replay(episode.result(), tuple(records))

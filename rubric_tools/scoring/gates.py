@@ -16,6 +16,7 @@ from typing import Literal
 
 import regex
 
+from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT as DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring import dialect
 
 NegationScope = Literal["span", "before"]
@@ -28,9 +29,6 @@ SENTENCE_BOUNDARY_PATTERN = r"(?:\.(?!\d)|[?!])(?=\s|$)|[\r\n]"
 # The engine's own two regexes run on `re`, as there: both are linear, so need no time limit.
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 _BOUNDARY = re.compile(SENTENCE_BOUNDARY_PATTERN)
-
-#: Default per-search time limit, in seconds.
-DEFAULT_SEARCH_TIMEOUT = 1.0
 
 
 class GateTimeout(Exception):
@@ -169,6 +167,10 @@ class GateCheck:
         return self.fired[-1] if self.fired else None
 
 
+#: A gate list that found nothing (immutable, so shared).
+NOTHING_FOUND = GateCheck()
+
+
 def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
     """Run every gate of a list on `text` (already normalized)."""
     fired: list[str] = []
@@ -182,4 +184,6 @@ def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARC
             timed_out.append(gate.pattern)
         except GateError as exc:
             errors.append(f"{exc.pattern}: {exc.message}")
+    if not fired and not timed_out and not errors:
+        return NOTHING_FOUND  # the common case, without building a new check per text
     return GateCheck(tuple(fired), tuple(timed_out), tuple(errors))

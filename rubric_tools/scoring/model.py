@@ -14,7 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from rubric_tools.scoring.gates import Gate
-from rubric_tools.scoring.text import normalize
+from rubric_tools.scoring.text import format_citation, normalize
 
 SEVERITIES = ("low", "medium", "high", "critical")
 
@@ -53,6 +53,11 @@ class Document:
     def normalized_sections(self) -> Mapping[str, str]:
         return MappingProxyType({token: normalize(text) for token, text in self.sections.items()})
 
+    @cached_property
+    def citations(self) -> frozenset[str]:
+        """Every `<id> §<token>` of the document: what reading it whole makes read."""
+        return frozenset(format_citation(self.id, token) for token in self.sections)
+
 
 @dataclass(frozen=True)
 class MatchItem:
@@ -65,7 +70,7 @@ class MatchItem:
     required: bool = False
     critical_if_missed: bool = False
 
-    @property
+    @cached_property  # read for every question and escalation a replay scores
     def variants(self) -> tuple[Variant, ...]:
         """`concepts` first, then each alias list, in rubric order."""
         return (self.concepts, *self.aliases)
@@ -173,6 +178,12 @@ class Matter:
     @property
     def negotiation_enabled(self) -> bool:
         return bool(self.positions)
+
+    @cached_property
+    def citation_memo(self) -> dict[str, Any]:
+        """Scratch space for the scorer to remember what citation strings resolve to: the
+        answer depends on the matter alone, and agents cite the same few sections."""
+        return {}
 
     def resolve(self, document_id: str, token: str) -> str | None:
         """Normalized text of `<document_id> §<token>`, or None when it does not exist."""

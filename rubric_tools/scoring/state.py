@@ -45,12 +45,19 @@ WORK_PRODUCT_EVENTS = frozenset(
 )
 
 
-@dataclass
+@dataclass(eq=False, slots=True)
 class Submission:
-    """An issue or redline submission, kept so that a revision can re-score it."""
+    """An issue or redline submission, kept so that a revision can re-score it.
+
+    `memo` keeps what scoring it found, keyed by the little state it depends on (was the
+    anchor read, is the issue already matched): a revision re-scores every earlier
+    submission, and with the memo that costs a look-up, not the text work again, and
+    yields the very same event objects, so memory stays flat in episode length.
+    """
 
     kind: str  # "issue" or "redline"
     action: Mapping[str, Any]
+    memo: dict[Any, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -86,19 +93,41 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
-@dataclass
 class StepContext:
-    """What one step may touch: the matter, the state, and its own notes."""
+    """What one step may touch: the matter, the state, and its own notes.
 
-    matter: Matter
-    state: EpisodeState
-    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
-    new_events: list[Event] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    gate_timeouts: list[str] = field(default_factory=list)
-    gate_errors: list[str] = field(default_factory=list)
-    penalty_reason: str | None = None
-    observer: Observer | None = None
+    A plain class with slots: one is made per step, and a dataclass with four list
+    factories cost as much as a typical step's text work."""
+
+    __slots__ = (
+        "matter",
+        "state",
+        "gate_timeout",
+        "new_events",
+        "warnings",
+        "gate_timeouts",
+        "gate_errors",
+        "penalty_reason",
+        "observer",
+    )
+
+    def __init__(
+        self,
+        matter: Matter,
+        state: EpisodeState,
+        gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+        observer: Observer | None = None,
+    ) -> None:
+        self.matter = matter
+        self.state = state
+        self.gate_timeout = gate_timeout
+        self.new_events: list[Event] = []
+        self.warnings: list[str] = []
+        # Tuples, grown only when a gate times out or fails: most steps never touch them.
+        self.gate_timeouts: tuple[str, ...] = ()
+        self.gate_errors: tuple[str, ...] = ()
+        self.penalty_reason: str | None = None
+        self.observer = observer
 
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
@@ -120,10 +149,10 @@ class StepContext:
         return points
 
     def note_gates(self, check: GateCheck) -> None:
-        self.gate_timeouts.extend(check.timed_out)
-        self.gate_errors.extend(check.errors)
+        if check.timed_out:
+            self.gate_timeouts += check.timed_out
+        if check.errors:
+            self.gate_errors += check.errors
 
     def warn_malformed(self, field_name: str, value: object) -> None:
-        self.warnings.append(
-            f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent"
-        )
+        self.warnings.append(f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent")

@@ -37,8 +37,10 @@ def format_citation(document_id: str, token: str) -> str:
 def concept_fraction(concepts: tuple[str, ...], normalized_text: str) -> tuple[list[str], list[str]]:
     """Split already-normalized concepts into (found, missing) in `normalized_text`."""
     found = [c for c in concepts if c in normalized_text]
-    missing = [c for c in concepts if c not in normalized_text]
-    return found, missing
+    if len(found) == len(concepts):
+        return found, []
+    # Membership in the short `found` list, not a second substring search of the text.
+    return found, [c for c in concepts if c not in found]
 
 
 def variant_matches(variant: tuple[str, ...], normalized_text: str) -> bool:

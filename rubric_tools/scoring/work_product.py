@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
-from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import Issue
+from rubric_tools.scoring.gates import GateCheck, run_gates
+from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, StepContext, Submission
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
@@ -27,8 +27,9 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not has_fields(action, ISSUE_FIELDS):
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
-    ctx.state.submissions.append(Submission("issue", action))
-    return score_issue(ctx, action)
+    submission = Submission("issue", action)
+    ctx.state.submissions.append(submission)
+    return score_issue(ctx, action, submission.memo)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -36,8 +37,9 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     if not _target_exists(ctx, action):
         return ctx.penalty(-0.75, "redline target document or section not found")
-    ctx.state.submissions.append(Submission("redline", action))
-    return score_redline(ctx, action)
+    submission = Submission("redline", action)
+    ctx.state.submissions.append(submission)
+    return score_redline(ctx, action, submission.memo)
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -90,9 +92,9 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state.critical_failure = any(_is_critical(e) for e in state.events)
     for submission in state.submissions:
         if submission.kind == "issue":
-            score_issue(ctx, submission.action)
+            score_issue(ctx, submission.action, submission.memo)
         else:
-            score_redline(ctx, submission.action)
+            score_redline(ctx, submission.action, submission.memo)
     return state.raw_score - before
 
 
@@ -109,44 +111,116 @@ def _is_critical(event: Mapping[str, Any]) -> bool:
 # ----------------------------------------------------------------- scoring
 
 
-def score_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    state, matter = ctx.state, ctx.matter
-    label = label_of(action)
-    citations = [str(c) for c in iterable_field(ctx, action, "citations")]
+class _IssueTarget(NamedTuple):
+    """What an issue submission's citations resolve to: no state involved."""
+
+    label: Any
+    valid: set[str]
+    invalid: tuple[str, ...]
+    issue: Issue | None
+    warnings: tuple[str, ...]
+
+
+class _Scored(NamedTuple):
+    """The outcome of scoring a submission's text, replayed as is on a re-score."""
+
+    event: dict[str, Any]
+    points: float
+    critical: bool
+    gates: GateCheck
+    surface: str  # the gate list that ran, for the observer: gates:issue or gates:redline
+    text: str  # the normalized text it ran on
+    fabricated_quotes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+def _memo_event(memo: dict[Any, Any], key: object, event: dict[str, Any]) -> dict[str, Any]:
+    """The event recorded the last time this submission took this branch, else `event`:
+    a re-score then shares the earlier (never mutated) event instead of a copy."""
+    return memo.setdefault(("event", key), event)  # type: ignore[no-any-return]
+
+
+CITATION_MEMO_LIMIT = 4096
+
+
+def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None]:
+    """Whether `citation` names an existing section, and the issue it is the anchor of."""
+    memo = matter.citation_memo
+    known: tuple[bool, Issue | None] | None = memo.get(citation)
+    if known is None:
+        parsed = split_citation(citation)
+        resolves = parsed is not None and matter.resolve(*parsed) is not None
+        known = (resolves, matter.rubric.anchors.get(citation.strip()) if resolves else None)
+        if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
+            memo.clear()
+        memo[citation] = known
+    return known
+
+
+def _issue_target(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any]) -> _IssueTarget:
+    target: _IssueTarget | None = memo.get("target")
+    if target is not None:
+        ctx.warnings.extend(target.warnings)
+        return target
+    warned = len(ctx.warnings)
     valid: set[str] = set()
     invalid: list[str] = []
-    for citation in citations:
-        parsed = split_citation(citation)
-        if parsed is not None and matter.resolve(*parsed) is not None:
+    issue: Issue | None = None
+    for item in iterable_field(ctx, action, "citations"):
+        citation = str(item)
+        resolves, anchored = _resolve_citation(ctx.matter, citation)
+        if resolves:
             valid.add(citation)
+            if issue is None:
+                issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    penalty = INVALID_CITATION_PENALTY * len(invalid)
-    issue = next(
-        (matter.rubric.anchors[c.strip()] for c in citations
-         if c in valid and c.strip() in matter.rubric.anchors),
-        None,
-    )
-    state.valid_citation_count += len(valid)
-    state.invalid_citations.extend(invalid)
+    target = _IssueTarget(label_of(action), valid, tuple(invalid), issue, tuple(ctx.warnings[warned:]))
+    memo["target"] = target
+    return target
+
+
+def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
+    """Score an issue submission; `memo` is its Submission's memo (a fresh one when None)."""
+    state = ctx.state
+    memo = {} if memo is None else memo
+    target = _issue_target(ctx, action, memo)
+    label, issue = target.label, target.issue
+    penalty = INVALID_CITATION_PENALTY * len(target.invalid)
+    state.valid_citation_count += len(target.valid)
+    state.invalid_citations.extend(target.invalid)
     if issue is None or issue.anchor not in state.read_citations:
         state.unsupported_issues.append(label)
         kind, reason = (
-            ("unsupported_issue", REASON_NO_ANCHOR) if issue is None
-            else ("unread_anchor_issue", REASON_UNREAD_ANCHOR)
+            ("unsupported_issue", REASON_NO_ANCHOR) if issue is None else ("unread_anchor_issue", REASON_UNREAD_ANCHOR)
         )
-        return ctx.record({"type": kind, "criterion": label, "reason": reason}, -0.5 - penalty)
+        event = _memo_event(memo, kind, {"type": kind, "criterion": label, "reason": reason})
+        return ctx.record(event, -0.5 - penalty)
     if issue.id in state.matched_issues:
-        return ctx.record({"type": "duplicate_issue", "criterion": issue.id}, -0.2)
+        return ctx.record(_memo_event(memo, "duplicate", {"type": "duplicate_issue", "criterion": issue.id}), -0.2)
     state.matched_issues.add(issue.id)
     state.issue_labels[label] = issue.id
-    return _score_matched_issue(ctx, action, issue, valid, penalty)
+    scored: _Scored | None = memo.get("issue")
+    if scored is None:
+        scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
+    else:
+        ctx.warnings.extend(scored.warnings)
+    return _apply(ctx, scored)
+
+
+def _apply(ctx: StepContext, scored: _Scored) -> float:
+    ctx.note_gates(scored.gates)
+    ctx.observe(scored.surface, scored.event["criterion"], scored.text, scored.gates)
+    if scored.critical:
+        ctx.state.critical_failure = True
+    ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
+    return ctx.record(scored.event, scored.points)
 
 
 def _score_matched_issue(
     ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: set[str], penalty: float
-) -> float:
-    state = ctx.state
+) -> _Scored:
+    warned = len(ctx.warnings)
     components: dict[str, float] = {"base": issue.base_points}
     severity_ok = action.get("severity") == issue.severity
     components["severity"] = issue.severity_points if severity_ok else 0.0
@@ -156,15 +230,13 @@ def _score_matched_issue(
     if penalty:
         components["invalid_citation_penalty"] = -penalty
     text = normalize(
-        f"{text_field(action, 'title')} {text_field(action, 'analysis')} "
-        f"{text_field(action, 'recommendation')}"
+        f"{text_field(action, 'title')} {text_field(action, 'analysis')} {text_field(action, 'recommendation')}"
     )
     found, _ = concept_fraction(issue.required_concepts, text)
     components["concepts"] = (
-        issue.concept_points * len(found) / len(issue.required_concepts)
-        if issue.required_concepts else 0.0
+        issue.concept_points * len(found) / len(issue.required_concepts) if issue.required_concepts else 0.0
     )
-    quote_statuses, quote_points = _score_quotes(ctx, action, issue)
+    quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
     components["quotes"] = quote_points
     event: dict[str, Any] = {"type": "issue", "criterion": issue.id, "components": components}
     if missing_citations:
@@ -173,18 +245,19 @@ def _score_matched_issue(
     if quote_statuses:
         event["quotes"] = quote_statuses
     check = run_gates(issue.critical_failure_patterns, text, ctx.gate_timeout)
-    ctx.note_gates(check)
-    ctx.observe("gates:issue", issue.id, text, check)
     if check.last_fired is not None:
-        state.critical_failure = True
         event["critical_failure_pattern"] = check.last_fired
-    return ctx.record(event, sum(components.values()))
+    critical = bool(fabricated) or check.last_fired is not None
+    points = sum(components.values())
+    return _Scored(event, points, critical, check, "gates:issue", text, tuple(fabricated), tuple(ctx.warnings[warned:]))
 
 
 def _score_quotes(
     ctx: StepContext, action: Mapping[str, Any], issue: Issue
-) -> tuple[list[dict[str, str]], float]:
+) -> tuple[list[dict[str, str]], float, list[str]]:
+    """Quote statuses, their points, and the fabricated quotes (each a critical failure)."""
     statuses: list[dict[str, str]] = []
+    fabricated: list[str] = []
     points = 0.0
     verified = False
     for quote in iterable_field(ctx, action, "quotes"):
@@ -205,40 +278,46 @@ def _score_quotes(
             else:
                 points -= 1.0
                 status = "fabricated"
-                ctx.state.critical_failure = True
-                ctx.state.fabricated_quotes.append(citation or normalized[:60])
+                fabricated.append(citation or normalized[:60])
         statuses.append({"citation": citation, "status": status})
     if verified:
         points += issue.quote_points
-    return statuses, points
+    return statuses, points, fabricated
 
 
-def score_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
+def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
+    """Score a redline submission; `memo` is its Submission's memo (a fresh one when None)."""
     state, rubric = ctx.state, ctx.matter.rubric
+    memo = {} if memo is None else memo
     label = label_of(action)
     target = format_citation(str(action.get("document_id")), str(action.get("section")))
     issue_id = state.issue_labels.get(label)
     issue = rubric.issues_by_id.get(issue_id) if issue_id is not None else rubric.anchors.get(target)
     if issue is None:
         unsupported = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
-        return ctx.record(unsupported, -0.5)
+        return ctx.record(_memo_event(memo, "unsupported", unsupported), -0.5)
     if issue.id in state.matched_redlines:
-        return ctx.record({"type": "duplicate_redline", "criterion": issue.id}, -0.2)
+        duplicate = {"type": "duplicate_redline", "criterion": issue.id}
+        return ctx.record(_memo_event(memo, ("duplicate", issue.id), duplicate), -0.2)
     state.matched_redlines.add(issue.id)
+    scored: _Scored | None = memo.get(("redline", issue.id))
+    if scored is None:
+        scored = memo[("redline", issue.id)] = _score_redline_text(ctx, action, issue)
+    return _apply(ctx, scored)
+
+
+def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> _Scored:
     text = normalize(text_field(action, "replacement_text"))
     check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
-    ctx.note_gates(check)
-    ctx.observe("gates:redline", issue.id, text, check)
-    if check.last_fired is not None:
-        state.critical_failure = True
+    critical = check.last_fired is not None
     scored = bool(issue.redline_concepts) and bool(issue.redline_points)
     event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.id}
     # An unscored redline still records the gate that fired, as the engine does.
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
     if not scored:
-        return ctx.record(event, 0.0)
+        return _Scored(event, 0.0, critical, check, "gates:redline", text)
     found, _ = concept_fraction(issue.redline_concepts, text)
     event["matched_redline_concepts"] = found
     points = issue.redline_points * len(found) / len(issue.redline_concepts)
-    return ctx.record(event, points)
+    return _Scored(event, points, critical, check, "gates:redline", text)

@@ -1,0 +1,143 @@
+"""Cheap argument conversion for the command line.
+
+Recent typer releases convert every parameter through a pydantic `TypeAdapter`: importing
+pydantic and building the adapters costs about 0.1 s per command, half of a warm
+`rubric lint`. Our parameters are plain (text, numbers, flags, choices, paths, lists of
+them), so we convert those directly, with typer's own choice and path helpers (same
+checks, same messages), and leave anything else to typer. With a typer that lacks these
+internals (older releases convert through click), nothing is changed.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin
+
+Converter = Callable[[Any, Any, Any], Any]  # (value, param, ctx) -> converted value
+
+
+def _optional_inner(annotation: Any) -> Any:
+    """`X | None` -> X; anything else unchanged."""
+    if get_origin(annotation) in (Union, types.UnionType):
+        members = [arg for arg in get_args(annotation) if arg is not type(None)]
+        if len(members) == 1:
+            return members[0]
+    return annotation
+
+
+def _number(kind: type[Any], low: float | None, high: float | None, bad_parameter: Any) -> Converter:
+    name = "integer" if kind is int else "number"
+
+    def convert(value: Any, param: Any, ctx: Any) -> Any:
+        try:
+            number = kind(value)
+        except (TypeError, ValueError):
+            raise bad_parameter(f"{value!r} is not a valid {name}.", ctx=ctx, param=param) from None
+        if (low is not None and number < low) or (high is not None and number > high):
+            bounds = f"{'' if low is None else f'>= {low:g}'}{' and ' if low is not None and high is not None else ''}"
+            bounds += "" if high is None else f"<= {high:g}"
+            raise bad_parameter(f"{value!r} is not {bounds}.", ctx=ctx, param=param)
+        return number
+
+    return convert
+
+
+_TRUE, _FALSE = frozenset({"1", "true", "t", "yes", "y", "on"}), frozenset({"0", "false", "f", "no", "n", "off", ""})
+
+
+def _flag(bad_parameter: Any) -> Converter:
+    def convert(value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, bool):
+            return value
+        word = str(value).strip().lower()
+        if word in _TRUE or word in _FALSE:
+            return word in _TRUE
+        raise bad_parameter(f"{value!r} is not a valid boolean.", ctx=ctx, param=param)
+
+    return convert
+
+
+def _leaf_converter(annotation: Any, info: Any) -> Converter | None:
+    """A converter for one plain value, or None to leave the parameter to typer."""
+    from typer._click.exceptions import BadParameter
+    from typer._param_types import coerce_cli_choice, coerce_cli_path, lenient_issubclass
+
+    if getattr(info, "parser", None) is not None or getattr(info, "clamp", False):
+        return None
+    if annotation is str:
+        return lambda value, param, ctx: value if isinstance(value, str) else str(value)
+    if annotation in (int, float):
+        return _number(annotation, info.min, info.max, BadParameter)
+    if lenient_issubclass(annotation, Enum):
+        choices, sensitive = list(annotation), info.case_sensitive
+
+        def choose(value: Any, param: Any, ctx: Any) -> Any:
+            try:
+                return coerce_cli_choice(value, choices=choices, case_sensitive=sensitive, ctx=ctx)
+            except ValueError as exc:
+                raise BadParameter(str(exc), ctx=ctx, param=param) from None
+
+        return choose
+    if annotation is bool:
+        return _flag(BadParameter)
+    if lenient_issubclass(annotation, Path):
+        # Handing typer a Path already made keeps it from building a pydantic adapter.
+        return lambda value, param, ctx: coerce_cli_path(
+            value if isinstance(value, annotation) else annotation(value),
+            info,
+            path_type=annotation,
+            param=param,
+            ctx=ctx,
+        )
+    return None
+
+
+def _converter(annotation: Any, info: Any) -> Converter | None:
+    annotation = _optional_inner(annotation)
+    if get_origin(annotation) is list:
+        (item_type,) = get_args(annotation) or (None,)
+        convert_item = _leaf_converter(item_type, info)
+        if convert_item is None:
+            return None
+
+        def convert_list(value: Any, param: Any, ctx: Any) -> list[Any]:
+            items = value if isinstance(value, list | tuple) else [value]
+            return [convert_item(item, param, ctx) for item in items]
+
+        return convert_list
+    return _leaf_converter(annotation, info)
+
+
+def install() -> None:
+    """Route plain parameters of every typer command around pydantic (idempotent)."""
+    try:
+        from typer import _coercion, core
+    except ImportError:
+        return
+    original: Any = getattr(core, "build_runtime_param", None)
+    base = getattr(_coercion, "RuntimeParam", None)
+    if original is None or base is None or getattr(original, "plain_parameters_installed", False):
+        return
+
+    @dataclass(frozen=True)
+    class PlainRuntimeParam(base):  # type: ignore[misc,valid-type]
+        convert: Converter
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            return self.convert(value, param, ctx)
+
+    def build_runtime_param(descriptor: Any) -> Any:
+        if getattr(descriptor, "file_annotation", None) is None:
+            convert = _converter(descriptor.annotation, descriptor.parameter_info)
+            if convert is not None:
+                return PlainRuntimeParam(
+                    annotation=descriptor.annotation, parameter_info=descriptor.parameter_info, convert=convert
+                )
+        return original(descriptor)
+
+    build_runtime_param.plain_parameters_installed = True  # type: ignore[attr-defined]
+    setattr(core, "build_runtime_param", build_runtime_param)  # noqa: B010  core's own global, on purpose

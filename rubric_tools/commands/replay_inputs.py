@@ -1,0 +1,96 @@
+"""Expand `rubric replay`'s arguments into trajectory files, lazily and in order.
+
+An argument is a file, a folder (every `*.jsonl` below it, and the `*.yaml`/`*.yml`
+trajectories of `trajectories/` and `examples/` folders below it, sorted), a glob (`**` allowed,
+matches sorted), `@LISTFILE` (one argument per line: blank lines and lines starting with
+`#` skipped) or `-` (the same, read from stdin). Lists are read a line at a time, so
+100,000 trajectories need neither a giant command line nor a list held in memory.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+TRAJECTORY_SUFFIX = ".jsonl"
+YAML_SUFFIXES = (".yaml", ".yml")
+#: A folder's YAML files are trajectories only in these folders (elsewhere they are matter
+#: files, probes, expectations), the layouts `rubric check` finds trajectories in.
+TRAJECTORY_FOLDERS = frozenset({"trajectories", "examples"})
+STDIN_ARGUMENT = "-"
+LIST_PREFIX = "@"
+_GLOB_CHARACTERS = frozenset("*?[")
+
+
+@dataclass(frozen=True)
+class InputError:
+    """An argument that names no trajectory."""
+
+    message: str
+
+
+def _folder_trajectories(folder: Path) -> list[str]:
+    found: list[str] = []
+    root_name = Path(os.path.abspath(folder)).name
+    for parent, folders, files in os.walk(folder):
+        folders.sort()
+        # Only the named folder and what is below it count, not where the repository sits.
+        below = Path(parent).relative_to(folder).parts
+        yaml_here = not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
+        for name in files:
+            suffix = os.path.splitext(name)[1].lower()
+            if suffix == TRAJECTORY_SUFFIX or (yaml_here and suffix in YAML_SUFFIXES):
+                found.append(os.path.join(parent, name))
+    return sorted(found)
+
+
+def _list_lines(lines: Iterable[str]) -> Iterator[str]:
+    for line in lines:
+        entry = line.strip()
+        if entry and not entry.startswith("#"):
+            yield entry
+
+
+def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | InputError]:
+    if argument == STDIN_ARGUMENT and depth == 0:
+        for entry in _list_lines(stdin):
+            yield from _expand_one(entry, stdin, depth + 1)
+        return
+    if argument.startswith(LIST_PREFIX) and depth == 0:
+        list_file = argument[len(LIST_PREFIX) :]
+        try:
+            with open(list_file, encoding="utf-8") as handle:
+                for entry in _list_lines(handle):
+                    yield from _expand_one(entry, stdin, depth + 1)
+        except (OSError, UnicodeDecodeError) as exc:
+            yield InputError(f"{list_file}: cannot read the list file: {getattr(exc, 'strerror', None) or exc}")
+        return
+    if os.path.isdir(argument):
+        matches = _folder_trajectories(Path(argument))
+        if not matches:
+            yield InputError(f"{argument}: folder holds no trajectory")
+        yield from matches
+        return
+    if not os.path.exists(argument) and _GLOB_CHARACTERS & set(argument):
+        matches = sorted(path for path in glob.iglob(argument, recursive=True) if os.path.isfile(path))
+        if not matches:
+            yield InputError(f"{argument}: pattern matches no trajectory file")
+        yield from matches
+        return
+    if os.path.isfile(argument):
+        yield argument
+    else:
+        yield InputError(f"{argument}: no such trajectory file")
+
+
+def expand_arguments(arguments: Iterable[str], stdin: TextIO) -> Iterator[Path | InputError]:
+    """Every trajectory file the arguments name, in argument order; an InputError in place
+    of an argument that names none. Entries of a list are not themselves lists (no `@`
+    recursion, no `-`)."""
+    for argument in arguments:
+        for entry in _expand_one(argument, stdin, 0):
+            yield entry if isinstance(entry, InputError) else Path(entry)

@@ -1,0 +1,124 @@
+"""Replay one trajectory into encoded output: the unit of work of a streaming `rubric replay`.
+
+A worker (this process, or one of a pool) loads each matter once, replays a trajectory and
+returns strings only: the stdout text of the chosen format, the stderr text, the JSON of
+its diagnostics and trace. Nothing of the replay outlives the call, so memory stays flat
+in the number of trajectories, and a pool sends back bytes rather than pickled objects.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from rich.console import Console
+
+from rubric_tools.commands.replay_inputs import InputError
+from rubric_tools.diagnostics import Severity
+from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
+from rubric_tools.reporting import replay as render
+
+#: Nested JSON elements of the streamed `--format json` document sit at this depth.
+ELEMENT_INDENT = "    "
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """What a worker needs to encode a trajectory (picklable)."""
+
+    output_format: str  # "text", "concise", "json" or "jsonl"
+    matter_root: Path | None
+    gate_timeout: float
+    trace: bool = False
+    color_system: str | None = None  # rich's colour system of the real stdout; None: plain
+    width: int = 80
+
+
+class Encoded(NamedTuple):
+    """One input's contribution to every output stream, already encoded."""
+
+    output: str = ""
+    errors: str = ""
+    diagnostics: tuple[str, ...] = ()  # each a JSON element for the `diagnostics` array
+    trace: str = ""  # a JSON element for the trace's `replays` array; "" when not replayed
+    usage_error: str = ""
+    input_error: bool = False
+    gate_timeout: bool = False
+
+
+def element_json(value: Any, **options: Any) -> str:
+    """`value` encoded exactly as `json.dumps(document, indent=2)` prints an array element."""
+    return json.dumps(value, indent=2, ensure_ascii=False, **options).replace("\n", "\n" + ELEMENT_INDENT)
+
+
+def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
+    colour = settings.color_system is not None
+    return Console(
+        file=buffer,
+        width=settings.width,
+        force_terminal=colour,
+        no_color=not colour,
+        color_system=settings.color_system if colour else None,  # type: ignore[arg-type]
+        highlight=False,
+    )
+
+
+def _text(settings: StreamSettings, item: TrajectoryReplay) -> tuple[str, str]:
+    output, errors = io.StringIO(), io.StringIO()
+    if settings.output_format == "concise":
+        _console(settings, output).print(render.concise_line(item), soft_wrap=True)  # one line, never wrapped
+    else:
+        render.render_item(_console(settings, output), item)
+    render.render_diagnostics(_console(settings, errors), item)
+    return output.getvalue(), errors.getvalue()
+
+
+def encode_item(settings: StreamSettings, cache: MatterCache, entry: Path | InputError) -> Encoded:
+    """Replay one trajectory file and encode what every stream gets from it."""
+    if isinstance(entry, InputError):
+        return Encoded(usage_error=entry.message)
+    try:
+        return _encode(settings, cache, entry)
+    except Exception as exc:  # a bug on one trajectory must not stop the others
+        return Encoded(usage_error=f"{entry}: internal error while replaying, please report it: {exc!r}")
+
+
+def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encoded:
+    item = replay_file(entry, settings.matter_root, cache, settings.gate_timeout)
+    input_error = any(d.severity is Severity.ERROR and d.code != "T004" for d in item.diagnostics)
+    gate_timeout = any(d.code == "T004" for d in item.diagnostics)
+    trace = ""
+    if settings.trace:
+        entry_json = render.trace_entry(item)
+        trace = element_json(entry_json, default=repr) if entry_json is not None else ""
+    output, errors = "", ""
+    diagnostics: tuple[str, ...] = ()
+    if settings.output_format == "jsonl":
+        output = json.dumps(render.jsonl_record(item), ensure_ascii=False) + "\n"
+    elif settings.output_format == "json":
+        replay_entry = render.replay_json(item)
+        output = element_json(replay_entry) if replay_entry is not None else ""
+        diagnostics = tuple(element_json(render.diagnostic_json(d)) for d in item.diagnostics)
+    else:
+        output, errors = _text(settings, item)
+    return Encoded(output, errors, diagnostics, trace, "", input_error, gate_timeout)
+
+
+# ----------------------------------------------------------------- pool workers
+
+_worker_settings: StreamSettings | None = None
+_worker_cache: MatterCache | None = None
+
+
+def init_worker(settings: StreamSettings) -> None:
+    """Pool initializer: each worker process keeps its own matter cache for the run."""
+    global _worker_settings, _worker_cache
+    _worker_settings, _worker_cache = settings, MatterCache()
+
+
+def encode_in_worker(entry: Path | InputError) -> Encoded:
+    assert _worker_settings is not None and _worker_cache is not None, "init_worker was not called"
+    return encode_item(_worker_settings, _worker_cache, entry)

@@ -332,3 +332,15 @@ def test_the_json_fix_object_matches_the_output_schema(tmp_path: Path) -> None:
     assert document["summary"]["fixable"] == 1 and document["summary"]["unsafe_fixable"] == 1
     bad = {**document, "diagnostics": [{**document["diagnostics"][0], "fix": {"message": "x"}}]}
     assert not jsonschema.Draft202012Validator(schema).is_valid(bad)
+
+
+def test_fixing_a_matter_with_a_fifo_does_not_hang(tmp_path: Path) -> None:
+    import os
+
+    root = base_copy(tmp_path)
+    seed(root / "rubric.yaml", 'anchor: "hosting §3.1"', 'anchor: "hosting § 3.1"')
+    os.mkfifo(root / "documents" / "pipe.md")  # opening it for reading would block forever
+    (root / "loop").symlink_to(root)  # a folder link back into itself
+    _trajectory(tmp_path, NEUTRAL_AGENT)
+    assert len(fix_paths([root], CONFIG).changes) == 1
+    assert (root / "rubric.yaml").read_bytes() == (BASE / "rubric.yaml").read_bytes()

@@ -11,7 +11,6 @@ move are downgraded. A comparison stops at the first witness that differs.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,6 +21,7 @@ from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.apply_fixes import apply_fixes
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.lint.witnesses import Witnesses, find_witnesses, observe_each
+from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.scoring.model import Matter
 
 
@@ -34,7 +34,7 @@ def _fixed_matter(root: Path, fixes: Sequence[Fix]) -> Matter | None:
         return None
     with tempfile.TemporaryDirectory(prefix="rubric-fix-proof-") as folder:
         copy = Path(folder) / root.name
-        shutil.copytree(root, copy, symlinks=True)
+        copy_matter(root, copy)
         for result in results:
             try:
                 relative = result.path.resolve().relative_to(root.resolve())

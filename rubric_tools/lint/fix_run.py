@@ -10,7 +10,7 @@ interrupted `--fix` leaves each file either as it was or fully fixed.
 
 from __future__ import annotations
 
-import shutil
+import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,6 +19,7 @@ from pathlib import Path
 from rubric_tools.lint.apply_fixes import BOM, apply_fixes, read_for_edit
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import discover_matters, lint_source, selected_rules
+from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.matter import load_matter_source
 
 MAX_ROUNDS = 10
@@ -64,8 +65,16 @@ def _inside(path: Path, folder: Path) -> bool:
 
 
 def _collect(copy: Path, original: Path, run: FixRun) -> None:
-    for path in sorted(p for p in copy.rglob("*") if p.is_file() and not p.is_symlink()):
+    regular = [
+        Path(folder) / name
+        for folder, _, names in os.walk(copy)  # never into a symlinked folder
+        for name in names
+        if (Path(folder) / name).is_file() and not (Path(folder) / name).is_symlink()
+    ]
+    for path in sorted(regular):
         target = original / path.relative_to(copy)
+        if target.is_symlink() or not target.is_file():
+            continue
         before, after = read_for_edit(target), read_for_edit(path)
         if before is None or after is None:
             continue
@@ -81,7 +90,7 @@ def fix_paths(paths: Sequence[Path], config: LintConfig, *, unsafe: bool = False
     for root in roots:
         with tempfile.TemporaryDirectory(prefix="rubric-fix-") as folder:
             copy = Path(folder) / root.name
-            shutil.copytree(root, copy, symlinks=True)
+            copy_matter(root, copy)
             _fix_copy(copy, root, config, unsafe, run)
             _collect(copy, root, run)
     if write:

@@ -24,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.diagnostics import Diagnostic, InstancePath, Severity, Span
 from rubric_tools.lint.engine import INTERNAL_ERROR_CODE
+from rubric_tools.loading import files
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
+from rubric_tools.scoring.sections import editor_lines
 
 BASELINE_VERSION = 1
 STALE_CODE = "X201"
@@ -79,36 +81,54 @@ def _render_path(data: Any, path: Sequence[str | int]) -> str:
     return "".join(parts)
 
 
-def yaml_path_at(source: YamlSource, span: Span | None) -> str:
+Point = tuple[int, int]
+NodeStarts = dict[Point, InstancePath]
+
+
+def node_starts(source: YamlSource) -> NodeStarts:
+    """Where each node (key or value) starts → the deepest path starting there."""
+    starts: NodeStarts = {}
+    for path, position in source.positions.items():
+        for span in (position.value, position.key):
+            if span is not None:
+                point = (span.line, span.column)
+                if len(path) >= len(starts.get(point, ())):
+                    starts[point] = path
+    return starts
+
+
+def yaml_path_at(source: YamlSource, span: Span | None, starts: NodeStarts | None = None) -> str:
     """The YAML path of the deepest node (key or value) that starts where `span` starts,
     else of the deepest node containing that point; "" for the document itself."""
     if span is None or source.data is None:
         return ""
     point = (span.line, span.column)
-    exact, containing = None, None
-    for path, position in source.positions.items():
-        spans = [position.value] + ([position.key] if position.key is not None else [])
-        if any((s.line, s.column) == point for s in spans) and (exact is None or len(path) > len(exact)):
-            exact = path
-        value = position.value
-        if (value.line, value.column) <= point < (value.end_line, value.end_column) and (
-            containing is None or len(path) > len(containing)
-        ):
-            containing = path
-    chosen = exact if exact is not None else containing
+    chosen = (starts if starts is not None else node_starts(source)).get(point)
+    if chosen is None:  # rare: a finding inside a node; a scan is fine
+        for path, position in source.positions.items():
+            value = position.value
+            inside = (value.line, value.column) <= point < (value.end_line, value.end_column)
+            if inside and (chosen is None or len(path) > len(chosen)):
+                chosen = path
     return _render_path(source.data, [p for p in chosen if p != "<key>"]) if chosen else ""
 
 
-def _document_key(lines: list[str], line: int) -> tuple[str, str]:
-    section = ""
-    for number in range(min(line, len(lines)), 0, -1):
-        heading = _HEADING.match(lines[number - 1])
+def _sections(lines: list[str]) -> list[str]:
+    """The section token each line lies in (the heading above it; "" before the first),
+    computed in one pass so that many findings in one document cost linear time."""
+    found, section = [], ""
+    for text in lines:
+        heading = _HEADING.match(text)
         if heading:
             title = heading.group("title").split()
             section = title[0].rstrip(".") if title else ""
-            break
+        found.append(section)
+    return found
+
+
+def _fingerprint(lines: list[str], line: int) -> str:
     text = " ".join(lines[line - 1].split()) if 0 < line <= len(lines) else ""
-    return section, hashlib.sha256(text.encode()).hexdigest()[:16]
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class KeyMaker:
@@ -116,8 +136,9 @@ class KeyMaker:
 
     def __init__(self, base: Path) -> None:
         self.base = base
-        self._yaml: dict[Path, YamlSource] = {}
+        self._yaml: dict[Path, tuple[YamlSource, NodeStarts]] = {}
         self._lines: dict[Path, list[str]] = {}
+        self._sections: dict[Path, list[str]] = {}
 
     def relative(self, path: Path) -> str:
         return Path(os.path.relpath(path.absolute(), self.base.absolute())).as_posix()
@@ -127,15 +148,19 @@ class KeyMaker:
         file = self.relative(path)
         if path.suffix.lower() in (".yaml", ".yml"):
             if path not in self._yaml:
-                self._yaml[path] = load_yaml(path)
-            return Key(diagnostic.code, file, path=yaml_path_at(self._yaml[path], diagnostic.span))
+                source = load_yaml(path)
+                self._yaml[path] = (source, node_starts(source))
+            source, starts = self._yaml[path]
+            return Key(diagnostic.code, file, path=yaml_path_at(source, diagnostic.span, starts))
         if path not in self._lines:
-            try:
-                self._lines[path] = path.read_text(encoding="utf-8", errors="replace").split("\n")
-            except OSError:
-                self._lines[path] = []
-        section, fingerprint = _document_key(self._lines[path], diagnostic.line)
-        return Key(diagnostic.code, file, section=section, fingerprint=fingerprint)
+            # Under the file-system policy: a finding may sit on a FIFO, which must never be opened.
+            content = files.read_regular_file(path, files.MAX_DOCUMENT_BYTES)
+            text = "" if isinstance(content, files.Refused) else content.decode("utf-8", errors="replace")
+            self._lines[path] = editor_lines(text.removeprefix("\ufeff"))
+            self._sections[path] = _sections(self._lines[path])
+        lines, sections = self._lines[path], self._sections[path]
+        section = sections[min(diagnostic.line, len(sections)) - 1] if sections else ""
+        return Key(diagnostic.code, file, section=section, fingerprint=_fingerprint(lines, diagnostic.line))
 
 
 # --------------------------------------------------------------------------- file

@@ -344,3 +344,10 @@ def test_fixing_a_matter_with_a_fifo_does_not_hang(tmp_path: Path) -> None:
     _trajectory(tmp_path, NEUTRAL_AGENT)
     assert len(fix_paths([root], CONFIG).changes) == 1
     assert (root / "rubric.yaml").read_bytes() == (BASE / "rubric.yaml").read_bytes()
+
+
+def test_diff_says_when_only_unsafe_fixes_are_left(tmp_path: Path) -> None:
+    root = base_copy(tmp_path)
+    seed(root / "matter.yaml", "maximum_negotiation_rounds: 4", "negotiation_rounds: 4")
+    code, out, err = run(tmp_path, root, diff=True)
+    assert code == 0 and out == "" and "1 unsafe fix not shown: add --unsafe-fixes." in err

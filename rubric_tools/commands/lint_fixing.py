@@ -47,6 +47,11 @@ def run_diff(paths: Sequence[Path], config: LintConfig, unsafe: bool, stdout: Te
         print(f"Would apply {_plural(run.applied, 'fix')} to {_plural(len(run.changes), 'file')}.", file=stderr)
     else:
         print("No fixes available." if run.applied == 0 else "No changes.", file=stderr)
+    if run.unsafe_left:
+        print(
+            f"{run.unsafe_left} unsafe fix{'' if run.unsafe_left == 1 else 'es'} not shown: add --unsafe-fixes.",
+            file=stderr,
+        )
     if run.problems:
         return EXIT_USAGE
     return EXIT_FINDINGS if run.changes else EXIT_OK

@@ -41,6 +41,7 @@ class FixRun:
     rejected: list[str] = field(default_factory=list)  # "file: fix message" that did not re-parse
     problems: list[str] = field(default_factory=list)  # paths that hold no matter
     write_errors: list[str] = field(default_factory=list)
+    unsafe_left: int = 0  # unsafe fixes not applied (no --unsafe-fixes), counted after the last round
 
 
 def _fix_copy(copy: Path, original: Path, config: LintConfig, unsafe: bool, run: FixRun) -> None:
@@ -54,6 +55,7 @@ def _fix_copy(copy: Path, original: Path, config: LintConfig, unsafe: bool, run:
         # Never write through a symlink: it may point at the original, or out of the matter.
         applied = [result for result in results if result.applied and _inside(result.path, copy)]
         if not applied:
+            run.unsafe_left += sum(1 for d in report.diagnostics if d.fix is not None and not (unsafe or d.fix.safe))
             return
         for result in applied:
             result.path.write_bytes(result.after.encode("utf-8"))

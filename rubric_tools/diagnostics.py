@@ -6,9 +6,12 @@ check-jsonschema model): checks never print, reporters never check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
+from typing import Any
+
+InstancePath = tuple[str | int, ...]
 
 
 class Severity(StrEnum):
@@ -57,6 +60,48 @@ class Span:
         return cls(line, column, line, column + max(width, 1))
 
 
+class Applicability(StrEnum):
+    """Whether `rubric lint --fix` may apply a fix (safe), or only with --unsafe-fixes."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace `old` at `span` (1-based, end-exclusive line:column) of `file` by `new`.
+
+    `yaml_path`/`expected`: after splicing, the node there must hold `expected`
+    (`renamed_from`: a renamed key, which must then be gone)."""
+
+    file: Path
+    span: Span
+    old: str
+    new: str
+    yaml_path: InstancePath | None = None
+    expected: Any = None
+    renamed_from: str | None = None
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A finding's fix as data (see `rubric_tools.lint.fixes`): what it does, its edits,
+    and whether --fix may apply it."""
+
+    message: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability = Applicability.SAFE
+    #: Why a fix declared safe was downgraded (the replay proof found a score that moved).
+    downgraded: str | None = None
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability is Applicability.SAFE
+
+    def downgrade(self, reason: str) -> Fix:
+        return replace(self, applicability=Applicability.UNSAFE, downgraded=reason)
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding: a stable code, where it is, what is wrong and how to fix it."""
@@ -70,6 +115,8 @@ class Diagnostic:
     fix_hint: str | None = None
     matter: str | None = None
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+    #: The edit that resolves the finding, when its rule can compute one (`rubric lint --fix`).
+    fix: Fix | None = field(default=None, compare=False, hash=False)
 
     @property
     def line(self) -> int:

@@ -34,6 +34,8 @@ FAMILY_TITLES = {
     "negotiation": "Negotiation",
     "final": "Final submission",
     "provenance": "Provenance",
+    "quoting": "YAML quoting",
+    "suppressions": "Suppressions",
 }
 
 

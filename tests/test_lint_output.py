@@ -217,6 +217,10 @@ def test_json_output_is_one_schema_valid_document(project: Path) -> None:
         "fail_level": "error",
         "failed": True,
         "exit_code": 1,
+        "fixable": 0,
+        "unsafe_fixable": 0,
+        "fixed": 0,
+        "baselined": 0,
     }
     assert [m["matter_id"] for m in document["matters"]] == ["acme", "clean"]
     severity = next(d for d in document["diagnostics"] if d["code"] == "Z901")
@@ -232,6 +236,7 @@ def test_json_output_is_one_schema_valid_document(project: Path) -> None:
         "end_line": SEVERITY_LINE,
         "end_column": SEVERITY_END_COLUMN,
         "matter": "acme",
+        "fix": None,
     }
 
 

@@ -53,6 +53,8 @@ def _cases() -> list[Any]:
         spec = _load(path)
         for index, case in enumerate(spec["cases"]):
             case_id = f"{spec['rule']}:{case.get('name', index)}"
+            # `also_run` (per file): rules whose findings the case's rule depends on (X103).
+            case = {**case, "also_run": spec.get("also_run", [])}
             params.append(pytest.param(spec["rule"], case, id=case_id))
     return params
 
@@ -100,9 +102,12 @@ def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
     rule = find_rule(code)
     assert rule is not None, f"no rule registered as {code}"
     root = _build_matter(tmp_path, case)
-    report = lint_source(load_matter_source(root), _config(case), [rule])
+    also = [find_rule(other) for other in case["also_run"]]
+    report = lint_source(load_matter_source(root), _config(case), [rule, *(r for r in also if r is not None)])
     got = []
     for diagnostic in report.diagnostics:
+        if diagnostic.code in case["also_run"]:
+            continue
         assert diagnostic.code == code, diagnostic
         assert diagnostic.span is not None, f"{code} finding without a position: {diagnostic}"
         got.append(
@@ -117,8 +122,10 @@ def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
             }
         )
     expected = case.get("expect") or []
-    trimmed = [{k: g[k] for k in ("file", "line", "column", *(k for k in e if k.startswith("end_")))}
-               for g, e in zip(sorted(got, key=_key), sorted(expected, key=_key), strict=False)]
+    trimmed = [
+        {k: g[k] for k in ("file", "line", "column", *(k for k in e if k.startswith("end_")))}
+        for g, e in zip(sorted(got, key=_key), sorted(expected, key=_key), strict=False)
+    ]
     assert len(got) == len(expected), f"expected {expected}, got {got}"
     assert trimmed == sorted(expected, key=_key)
 

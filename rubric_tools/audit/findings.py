@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.diagnostics import Diagnostic, Fix, Severity, Span
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ class AuditFinding:
     proposal: Proposal | None = None
     subject: dict[str, Any] = field(default_factory=dict)  # issue, surface, entry/concept
     severity: Severity | None = None  # None: the code's declared severity
+    fix: Fix | None = None  # a verified proposal written into the entry (issue 11): always unsafe
 
     def to_diagnostic(self, matter_id: str, max_evidence: int) -> Diagnostic:
         from rubric_tools.audit.codes import code_info
@@ -106,4 +107,5 @@ class AuditFinding:
             fix_hint=hint,
             matter=matter_id,
             extra=extra,
+            fix=self.fix,
         )

@@ -12,7 +12,8 @@ from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import Fix, Severity
+from rubric_tools.lint.gate_edits import guard_fix
 from rubric_tools.lint.gate_firing import (
     AuditedEntry,
     FireText,
@@ -104,6 +105,13 @@ class _ListAudit:
         rubric = self.source.files[RUBRIC_FILE]
         return AuditFinding(code, message, rubric.path, rubric.span(entry.path), evidence, subject=entry.subject())
 
+    def _guard_fix(self, entry: AuditedEntry, finding: AuditFinding) -> Fix | None:
+        """The verified proposal as an unsafe fix of rubric.yaml (`rubric audit --fix --unsafe-fixes`)."""
+        proposal = finding.proposal
+        if proposal is None or not proposal.verified:
+            return None
+        return guard_fix(self.source.files[RUBRIC_FILE], entry.path, proposal.change, proposal.description)
+
     @staticmethod
     def _g010(entry: AuditedEntry, known: KnownText) -> bool:
         """Whether lint rule G010 already reports this: one rewarded concept of the entry's own
@@ -136,6 +144,7 @@ class _ListAudit:
             finding.severity = Severity.WARNING
             finding.message += " (a position document's sentence that this issue does not cite)"
         finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
+        finding.fix = self._guard_fix(entry, finding)
         yield finding
 
     def _frames(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
@@ -159,6 +168,7 @@ class _ListAudit:
             evidence,
         )
         finding.proposal = propose_for_false_positive(self.texts, index, [text for _, text in hits])
+        finding.fix = self._guard_fix(entry, finding)
         yield finding
 
     def _dodges(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
@@ -186,6 +196,7 @@ class _ListAudit:
             evidence,
         )
         finding.proposal = propose_for_dodges(self.texts, index, dodged)
+        finding.fix = self._guard_fix(entry, finding)
         yield finding
 
 

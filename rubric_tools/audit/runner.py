@@ -16,6 +16,7 @@ from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
 from rubric_tools.audit.settings import AuditSettings
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint.suppressions import apply_suppressions, matter_suppressions
 from rubric_tools.loading.matter import MatterSource
 
 
@@ -52,4 +53,6 @@ def audit_source(source: MatterSource, settings: AuditSettings, inputs: AuditInp
     diagnostics = [
         f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore
     ]
+    # Inline `# rubric: ignore[U003] -- why` comments silence audit findings as they do lint's.
+    diagnostics = apply_suppressions(diagnostics, matter_suppressions(source))
     return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -13,41 +13,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rubric_tools.lint.engine import discover_matters
+from rubric_tools.lint.witnesses import MATTERS_FOLDER, probe_paths, trajectory_paths
 from rubric_tools.loading.matter import MATTER_FILE, find_matter_root
-from rubric_tools.loading.trajectory import TRAJECTORY_SUFFIXES
 from rubric_tools.replaying import locate_matter
-
-MATTERS_FOLDER = "matters"
-
-
-def _repository_base(matter_root: Path) -> Path | None:
-    parent = matter_root.parent
-    return parent.parent if parent.name == MATTERS_FOLDER else None
-
-
-def _trajectories_in(folder: Path) -> list[Path]:
-    """JSONL and YAML trajectories of one folder, sorted by name."""
-    return sorted(p for p in folder.glob("*") if p.suffix.lower() in TRAJECTORY_SUFFIXES and p.is_file())
 
 
 def trajectory_files(matter_root: Path) -> list[Path]:
-    files = _trajectories_in(matter_root / "trajectories")
-    base = _repository_base(matter_root)
-    if base is not None:
-        for layout in ("examples", "trajectories"):
-            files += _trajectories_in(base / layout / matter_root.name)
-    return files
+    # One definition of the layouts, shared with the lint engine's fix proof and cache.
+    return trajectory_paths(matter_root)
 
 
 def probe_files(matter_root: Path) -> list[Path]:
-    candidates = [matter_root / "probes.yaml"]
-    base = _repository_base(matter_root)
-    if base is not None:
-        candidates += [
-            base / "tests" / "gate_probes" / f"{matter_root.name}.yaml",
-            base / "probes" / f"{matter_root.name}.yaml",
-        ]
-    return [path for path in candidates if path.is_file()]
+    return probe_paths(matter_root)
 
 
 def _owner(path: Path) -> Path | None:

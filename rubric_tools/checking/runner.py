@@ -23,6 +23,7 @@ from rubric_tools.checking.probes import run_probe_file
 from rubric_tools.checking.repository import duplicate_ids, id_mismatch
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint.baseline import configured_baseline, hide_baselined
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
 from rubric_tools.loading.action_check import SCHEMA_CODES
@@ -258,6 +259,9 @@ def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = Non
     cache.add(source)
     check = MatterCheck(source.root, source.matter_id)
     check.lint = lint_source(source, config, selected_rules(config))
+    baseline = configured_baseline(config.source, config.baseline)  # issue 11: only new findings gate
+    if baseline is not None:
+        check.lint.diagnostics = hide_baselined(check.lint.diagnostics, baseline)
     check.rows.append(_lint_row(check.lint, config))
     matter_data = source.data("matter.yaml")
     declared_id = matter_data.get("matter_id") if isinstance(matter_data, dict) else None

@@ -37,6 +37,11 @@ def audit_command(
     ] = False,
     config: Annotated[Path | None, typer.Option("--config", help="Configuration file to use.")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Matters audited in parallel.")] = None,
+    fix: Annotated[bool, typer.Option("--fix", help="Write the fixes (verified guards are unsafe fixes).")] = False,
+    diff: Annotated[bool, typer.Option("--diff", help="Print the fixes as a unified diff; write nothing.")] = False,
+    unsafe_fixes: Annotated[
+        bool, typer.Option("--unsafe-fixes", help="With --fix or --diff, apply unsafe fixes (every verified guard).")
+    ] = False,
 ) -> None:
     """Execute every gate and concept against texts whose verdict is known: witnesses of the
     gate's own regex, the matter's correct work, negated frames and meaning-preserving rewrites.
@@ -45,5 +50,5 @@ def audit_command(
     """
     from rubric_tools.commands.audit import AuditOptions, run_audit  # heavy: only when run
 
-    options = AuditOptions(paths or [], output_format.value, write_probes, config, jobs)
+    options = AuditOptions(paths or [], output_format.value, write_probes, config, jobs, fix, diff, unsafe_fixes)
     raise typer.Exit(run_audit(options, sys.stdout, sys.stderr))

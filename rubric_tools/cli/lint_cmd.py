@@ -70,6 +70,25 @@ def lint_command(
     ignore_non_matter_files: Annotated[
         bool, typer.Option("--ignore-non-matter-files", help=_IGNORE_OUTSIDE_HELP)
     ] = False,
+    fix: Annotated[bool, typer.Option("--fix", help="Apply safe fixes, then report what remains.")] = False,
+    unsafe_fixes: Annotated[
+        bool,
+        typer.Option("--unsafe-fixes", help="Apply (with --fix, --diff) and count as fixable the unsafe fixes too."),
+    ] = False,
+    diff: Annotated[
+        bool, typer.Option("--diff", help="Print the fixes as a unified diff and write nothing (exit 1 if any).")
+    ] = False,
+    baseline: Annotated[
+        Path | None,
+        typer.Option("--baseline", help="Report only findings not recorded in this baseline file.", dir_okay=False),
+    ] = None,
+    write_baseline: Annotated[
+        Path | None,
+        typer.Option("--write-baseline", help="Record today's findings in this baseline file.", dir_okay=False),
+    ] = None,
+    prune_baseline: Annotated[
+        bool, typer.Option("--prune-baseline", help="Drop stale entries from the baseline file.")
+    ] = False,
 ) -> None:
     """Check matters for authoring defects.
 
@@ -87,6 +106,12 @@ def lint_command(
         output=output,
         no_color=no_color,
         ignore_non_matter_files=ignore_non_matter_files,
+        fix=fix,
+        unsafe_fixes=unsafe_fixes,
+        diff=diff,
+        baseline=baseline,
+        write_baseline=write_baseline,
+        prune_baseline=prune_baseline,
     )
     raise typer.Exit(run_lint(options, sys.stdout, sys.stderr))
 

@@ -34,6 +34,10 @@ class AuditOptions:
     write_probes: bool = False
     config_file: Path | None = None
     jobs: int | None = None
+    # Issue 11: a verified guard proposal is an unsafe fix of rubric.yaml.
+    fix: bool = False
+    diff: bool = False
+    unsafe_fixes: bool = False
 
 
 def audit_matter(root: Path, settings: AuditSettings) -> MatterAudit:
@@ -91,6 +95,19 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
         stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
         return EXIT_USAGE
     exit_code = report.exit_code
+    if options.fix or options.diff:
+        from rubric_tools.commands.lint_fixing import apply_report_fixes
+
+        changed = apply_report_fixes(
+            report.diagnostics,
+            options.unsafe_fixes,
+            write=not options.diff,
+            stdout=stdout,
+            stderr=stderr,
+            cwd=Path.cwd(),
+        )
+        if options.diff:  # like `rubric lint --diff`: the diff only; exit 1 when it is not empty
+            return EXIT_USAGE if report.usage_errors else int(changed > 0)
     if options.output_format == "json":
         stdout.write(render_json(report))
     elif options.output_format == "sarif":

@@ -35,6 +35,13 @@ class LintOptions:
     no_color: bool = False
     cwd: Path | None = None
     ignore_non_matter_files: bool = False  # the pre-commit hooks' mode
+    # Fixes and baselines (issue 11).
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    baseline: Path | None = None
+    write_baseline: Path | None = None
+    prune_baseline: bool = False
 
 
 def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:
@@ -87,8 +94,21 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
         if not paths:
             return EXIT_OK  # every file handed over lies outside the matters: nothing to lint
     paths = paths or matter_paths(config, cwd) or [cwd]
+    from rubric_tools.commands import lint_fixing
+
     try:
+        if options.diff:
+            return lint_fixing.run_diff(paths, config, options.unsafe_fixes, stdout, stderr, cwd)
+        fixed, write_errors = (
+            lint_fixing.run_fix(paths, config, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
+        )
         report = lint_paths(paths, config)
+        report.fixed = fixed
+        report.unsafe_fixes = options.unsafe_fixes
+        report.usage_errors += write_errors
+        baseline_exit = lint_fixing.use_baseline(report, config, options, stderr, cwd)
+        if baseline_exit is not None:
+            return baseline_exit
         color = options.output is None and wants_color(stdout, options.no_color)
         text = render_report(report, options.output_format, color=color, cwd=cwd)
     except Exception:

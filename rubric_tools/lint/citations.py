@@ -93,6 +93,31 @@ def nearest_citation(citation: str, candidates: list[str]) -> str | None:
     return by_key[close[0]] if close else None
 
 
+def spelling_key(citation: str) -> str:
+    """Equal for two spellings of one citation: case, spaces and trailing dots ignored
+    (`MSA §4.2.` and `msa § 4.2` are both `msa §4.2`)."""
+    return squeeze(citation).rstrip(".")
+
+
+def canonical_match(citation: str, candidates: list[str]) -> str | None:
+    """The one real citation `citation` is a mere re-spelling of, if exactly one."""
+    same = {c for c in candidates if spelling_key(c) == spelling_key(citation)}
+    return same.pop() if len(same) == 1 else None
+
+
+#: How similar a citation must be to a real one to count as "near" it.
+NEAR_CUTOFF = 0.75
+
+
+def single_near_citation(citation: str, candidates: list[str]) -> str | None:
+    """The real citation nearest `citation` when it is the only one near it."""
+    by_key: dict[str, str] = {}
+    for candidate in candidates:
+        by_key.setdefault(spelling_key(candidate), candidate)
+    near = difflib.get_close_matches(spelling_key(citation), list(by_key), n=2, cutoff=NEAR_CUTOFF)
+    return by_key[near[0]] if len(near) == 1 else None
+
+
 def did_you_mean(citation: str, candidates: list[str]) -> str:
     nearest = nearest_citation(citation, candidates)
     if nearest is not None:

@@ -31,3 +31,6 @@ class LintConfig:
     check_strict: bool = False
     # `[tool.rubric.coverage]`: settings of `rubric coverage`, validated by rubric_tools.coverage.settings.
     coverage: dict[str, Any] = field(default_factory=dict)
+    # Fixes, suppressions and baselines (issue 11).
+    baseline: str | None = None  # `baseline = "…"`: a baseline file, relative to `source`'s folder
+    prove_fixes: bool = True  # replay the matter's trajectories to prove safe fixes safe

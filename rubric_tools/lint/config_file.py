@@ -34,8 +34,11 @@ PYPROJECT_TABLE = ("tool", "rubric")
 #: `coverage` is owned by `rubric coverage` (rubric_tools.coverage.settings validates it).
 KNOWN_KEYS = (
     "select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check", "coverage",
+    "baseline", "lint",
 )
 CHECK_KEYS = ("strict",)
+#: Keys of the `[tool.rubric.lint]` table (issue 11: baselines).
+LINT_TABLE_KEYS = ("baseline",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
 KeyPath = tuple[str, ...]
@@ -260,6 +263,26 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
         if not isinstance(table["coverage"], Mapping):
             raise settings.error("'coverage' must be a table (it holds `rubric coverage` settings)", ("coverage",))
         config = replace(config, coverage=dict(table["coverage"]))
+    config = _baseline_setting(table, settings, config)
+    return config
+
+
+def _baseline_setting(table: Mapping[str, Any], settings: _Settings, config: LintConfig) -> LintConfig:
+    """`baseline = "file"` at the top level or in `[tool.rubric.lint]` (relative to the config file)."""
+    lint = table.get("lint", {})
+    if not isinstance(lint, Mapping):
+        raise settings.error("'lint' must be a table (it holds `baseline`)", ("lint",))
+    for key in lint:
+        if key not in LINT_TABLE_KEYS:
+            raise settings.error(
+                f"unknown key {key!r} in 'lint' (known keys: {', '.join(LINT_TABLE_KEYS)})", ("lint", str(key))
+            )
+    for where, value in (((), table.get("baseline")), (("lint",), lint.get("baseline"))):
+        if value is None:
+            continue
+        if not isinstance(value, str) or not value:
+            raise settings.error("'baseline' must be a file name", (*where, "baseline"))
+        config = replace(config, baseline=value)
     return config
 
 

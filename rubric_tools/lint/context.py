@@ -10,6 +10,7 @@ from typing import Any
 
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.fixes import Fix
 from rubric_tools.loading.matter import (
     COUNTERPARTY_FILE,
     HIDDEN_FACTS_FILE,
@@ -36,6 +37,7 @@ class Finding:
     file: Path
     span: Span | None = None
     fix_hint: str | None = None
+    fix: Fix | None = None
 
 
 @dataclass(frozen=True)
@@ -142,13 +144,20 @@ class LintContext:
         *,
         key: bool = False,
         hint: str | None = None,
+        fix: Fix | None = None,
     ) -> Finding:
         """A finding at the YAML node `path` of `file_name` (its key with key=True)."""
-        return Finding(message, self.file_path(file_name), self.span(file_name, path, key=key), hint)
+        return Finding(message, self.file_path(file_name), self.span(file_name, path, key=key), hint, fix)
 
     def at_document(
-        self, document: DocumentSource, line: int, message: str, *, column: int = 1,
-        width: int | None = None, hint: str | None = None,
+        self,
+        document: DocumentSource,
+        line: int,
+        message: str,
+        *,
+        column: int = 1,
+        width: int | None = None,
+        hint: str | None = None,
     ) -> Finding:
         """A finding on a line of a Markdown document (1-based)."""
         lines = document.lines

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import traceback
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,10 +37,16 @@ class LintReport:
     matters: list[MatterReport] = field(default_factory=list)
     fail_level: Severity = Severity.ERROR
     usage_errors: list[str] = field(default_factory=list)
+    # Fixes and baselines (issue 11): findings outside any matter (stale baseline
+    # entries), how many findings the baseline hid, how many fixes `--fix` applied.
+    other: list[Diagnostic] = field(default_factory=list)
+    baselined: int = 0
+    fixed: int = 0
+    unsafe_fixes: bool = False  # --unsafe-fixes: unsafe fixes count as available, like ruff's
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        return [d for m in self.matters for d in m.diagnostics]
+        return [d for m in self.matters for d in m.diagnostics] + self.other
 
     def count(self, severity: Severity) -> int:
         return sum(1 for d in self.diagnostics if d.severity is severity)
@@ -94,15 +100,27 @@ def _severity(rule: Rule, config: LintConfig) -> Severity:
     return config.severity.get(rule.code) or config.severity.get(rule.name) or rule.severity
 
 
-def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] | None = None) -> MatterReport:
-    """Run `rules` (default: the configured selection) on one loaded matter."""
+def lint_source(
+    source: MatterSource,
+    config: LintConfig,
+    rules: Sequence[Rule] | None = None,
+    *,
+    witness_root: Path | None = None,
+) -> MatterReport:
+    """Run `rules` (default: the configured selection) on one loaded matter.
+
+    Inline suppressions are applied, unused ones reported (X103, when selected), and
+    every fix declared safe is replayed against the trajectories and probes of the
+    matter at `witness_root` (default: this matter) and downgraded if a score moves
+    (unless `config.prove_fixes` is off)."""
     # Imported here: a run whose matters all come from the result cache never needs the
     # loader, the scoring model or the rules.
     from rubric_tools.lint.context import LintContext
 
     context = LintContext(source, config)
     report = MatterReport(source.root, source.matter_id)
-    for rule in rules if rules is not None else selected_rules(config):
+    rules = list(rules if rules is not None else selected_rules(config))
+    for rule in rules:
         try:
             findings = list(rule.check(context))
         except Exception as exc:  # a rule bug must not hide other findings
@@ -130,10 +148,58 @@ def lint_source(source: MatterSource, config: LintConfig, rules: Sequence[Rule] 
                     span=finding.span,
                     fix_hint=finding.fix_hint,
                     matter=source.matter_id,
+                    fix=finding.fix,
                 )
             )
-    report.diagnostics = sorted(set(report.diagnostics), key=Diagnostic.sort_key)
+    report.diagnostics = _suppress(source, config, rules, report.diagnostics)
+    if config.prove_fixes:
+        from rubric_tools.lint.fix_proof import prove_safe_fixes
+
+        try:
+            report.diagnostics = prove_safe_fixes(
+                source.root, source.matter, report.diagnostics, witness_root=witness_root
+            )
+        except Exception as exc:  # unproven is unsafe; the findings themselves still stand
+            report.diagnostics = [
+                replace(d, fix=d.fix.downgrade(f"could not be proven safe: {exc!r}")) if d.fix and d.fix.safe else d
+                for d in report.diagnostics
+            ]
+    report.diagnostics = sorted(dict.fromkeys(report.diagnostics), key=Diagnostic.sort_key)
     return report
+
+
+def _suppress(
+    source: MatterSource, config: LintConfig, rules: Sequence[Rule], found: list[Diagnostic]
+) -> list[Diagnostic]:
+    """Drop what inline suppressions silence; report the unused ones when X103 runs."""
+    from rubric_tools.lint import suppressions
+
+    comments = suppressions.matter_suppressions(source)
+    if not comments:
+        return found
+    kept = suppressions.apply_suppressions(found, comments)
+    unused_rule = RULES.get(suppressions.UNUSED_CODE)
+    if unused_rule is None or unused_rule not in rules:
+        return kept
+    ran = {rule.code for rule in rules}
+    names = {rule.name: rule.code for rule in RULES.values()}
+    for comment in comments:
+        unused = suppressions.unused_codes(comment, ran, names)
+        if unused:
+            kept.append(
+                Diagnostic(
+                    code=unused_rule.code,
+                    name=unused_rule.name,
+                    severity=_severity(unused_rule, config),
+                    message=f"unused suppression of {', '.join(unused)}: nothing here is reported",
+                    file=comment.file,
+                    span=comment.span,
+                    fix_hint="remove it (`rubric lint --fix` does)",
+                    matter=source.matter_id,
+                    fix=suppressions.removal_fix(comment, unused),
+                )
+            )
+    return kept
 
 
 #: Below this many matters a worker pool costs more than it saves.
@@ -180,8 +246,12 @@ def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintR
     if misses:
         # Only now are the rule modules imported: a fully cached run never needs them.
         codes = tuple(rule.code for rule in selected_rules(config))
-        arguments = ([roots[i] for i in misses], [config] * len(misses), [codes] * len(misses),
-                     [keys[i] for i in misses])
+        arguments = (
+            [roots[i] for i in misses],
+            [config] * len(misses),
+            [codes] * len(misses),
+            [keys[i] for i in misses],
+        )
         workers = _worker_count(len(misses))
         if workers == 1:
             fresh = list(map(_lint_root, *arguments))

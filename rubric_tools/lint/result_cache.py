@@ -20,10 +20,12 @@ from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.fixes import fix_from_cache, fix_to_cache
+from rubric_tools.lint.witnesses import witness_files
 from rubric_tools.loading import files
 from rubric_tools.loading.yaml_cache import cache_dir
 
-RESULT_FORMAT = 1
+RESULT_FORMAT = 2
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 INTERNAL_ERROR_CODE = "X001"
 
@@ -51,6 +53,7 @@ def _config_fingerprint(config: LintConfig) -> str:
         "ignore": list(config.ignore),
         "severity": sorted((rule, severity.value) for rule, severity in config.severity.items()),
         "canary": config.canary,
+        "prove_fixes": config.prove_fixes,
     }
     return json.dumps(settings, sort_keys=True)
 
@@ -109,6 +112,9 @@ def matter_key(root: Path, config: LintConfig) -> str | None:
     digest = hashlib.sha256(fingerprint.encode())
     try:
         _hash_tree(root, digest)
+        # Trajectories and probes beside `matters/` decide whether a fix is proven safe.
+        for path in witness_files(root):
+            digest.update(str(path).encode("utf-8", "surrogateescape") + b"\0" + file_fingerprint(path))
     except (OSError, ValueError):
         return None  # an unreadable folder: lint it for real, which reports it
     return digest.hexdigest()
@@ -134,6 +140,7 @@ def restore(key: str, root: Path) -> tuple[str, list[Diagnostic]] | None:
                 span=Span(*item["span"]) if item["span"] else None,
                 fix_hint=item["fix_hint"],
                 matter=item["matter"],
+                fix=fix_from_cache(item.get("fix"), root),
             )
             for item in stored["diagnostics"]
         ]
@@ -151,19 +158,24 @@ def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -
         try:
             # The folder resolved, not the file: a finding may sit on a symlink (leading out, or a loop).
             relative = (diagnostic.file.parent.resolve() / diagnostic.file.name).relative_to(root.resolve())
+            if diagnostic.fix is not None:
+                fix_to_cache(diagnostic.fix, root)  # its edits must be re-anchorable too
         except (ValueError, OSError, RuntimeError):
             return  # a finding outside the matter folder cannot be re-anchored
         span = diagnostic.span
-        items.append({
-            "code": diagnostic.code,
-            "name": diagnostic.name,
-            "severity": diagnostic.severity.value,
-            "message": diagnostic.message,
-            "file": relative.as_posix(),
-            "span": [span.line, span.column, span.end_line, span.end_column] if span else None,
-            "fix_hint": diagnostic.fix_hint,
-            "matter": diagnostic.matter,
-        })
+        items.append(
+            {
+                "code": diagnostic.code,
+                "name": diagnostic.name,
+                "severity": diagnostic.severity.value,
+                "message": diagnostic.message,
+                "file": relative.as_posix(),
+                "span": [span.line, span.column, span.end_line, span.end_column] if span else None,
+                "fix_hint": diagnostic.fix_hint,
+                "matter": diagnostic.matter,
+                "fix": fix_to_cache(diagnostic.fix, root) if diagnostic.fix is not None else None,
+            }
+        )
     entry = _entry(key)
     try:
         entry.parent.mkdir(parents=True, exist_ok=True)

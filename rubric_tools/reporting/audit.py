@@ -11,8 +11,16 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.audit.runner import AuditReport, MatterAudit
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.lint.fixes import fix_to_data
 from rubric_tools.reporting.lint_common import display_path, printable
-from rubric_tools.reporting.lint_sarif import SARIF_LEVEL, SARIF_SCHEMA_URI, SARIF_VERSION, SRCROOT, _artifact_location
+from rubric_tools.reporting.lint_sarif import (
+    SARIF_LEVEL,
+    SARIF_SCHEMA_URI,
+    SARIF_VERSION,
+    SRCROOT,
+    _artifact_location,
+    sarif_fix,
+)
 
 JSON_VERSION = 1
 
@@ -99,6 +107,7 @@ def finding_record(diagnostic: Diagnostic, cwd: Path | None = None) -> dict[str,
         "evidence_total": diagnostic.extra.get("evidence_total", 0),
         "proposal": diagnostic.extra.get("proposal"),
         "fix_hint": diagnostic.fix_hint,
+        "fix": fix_to_data(diagnostic.fix, lambda path: display_path(path, cwd)) if diagnostic.fix else None,
     }
 
 
@@ -176,6 +185,7 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
                     "evidence": diagnostic.extra.get("evidence", []),
                     "proposal": diagnostic.extra.get("proposal"),
                 },
+                **({"fixes": [sarif_fix(diagnostic.fix, cwd)]} if diagnostic.fix else {}),
             }
         )
     base = (cwd or Path.cwd()).absolute().as_uri().rstrip("/") + "/"

@@ -70,6 +70,26 @@ def summary_line(report: LintReport) -> str:
     return line
 
 
+def fixable_line(report: LintReport) -> str:
+    """ruff's `[*] 2 fixable with the `--fix` option (1 hidden fix ...)`, plus what --fix
+    and the baseline did; empty when there is nothing to say."""
+    safe = sum(1 for d in report.diagnostics if d.fix is not None and d.fix.safe)
+    unsafe = sum(1 for d in report.diagnostics if d.fix is not None and not d.fix.safe)
+    parts = []
+    if report.fixed:
+        parts.append(f"Fixed {_plural(report.fixed, 'finding')}.")
+    if report.unsafe_fixes and safe + unsafe:
+        parts.append(f"[*] {safe + unsafe} fixable with `rubric lint --fix --unsafe-fixes`.")
+        unsafe = 0
+    elif safe:
+        parts.append(f"[*] {safe} fixable with `rubric lint --fix`.")
+    if unsafe:
+        parts.append(f"{unsafe} more fix{'' if unsafe == 1 else 'es'} available with `--fix --unsafe-fixes`.")
+    if report.baselined:
+        parts.append(f"{_plural(report.baselined, 'finding')} hidden by the baseline.")
+    return " ".join(parts)
+
+
 def string_console(color: bool, width: int = 100) -> Console:
     """A console that renders into a string; colour only when asked for."""
     return Console(

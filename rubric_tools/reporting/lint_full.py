@@ -20,11 +20,13 @@ from rich.text import Text
 
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.engine import LintReport
+from rubric_tools.lint.fixes import Fix
 from rubric_tools.reporting.lint_common import (
     SEVERITY_STYLE,
     SourceLines,
     console_text,
     display_path,
+    fixable_line,
     make_snippet,
     printable,
     string_console,
@@ -32,7 +34,9 @@ from rubric_tools.reporting.lint_common import (
 )
 
 
-def diagnostic_header(diagnostic: Diagnostic, cwd: Path | None, *, with_name: bool = True) -> Text:
+def diagnostic_header(
+    diagnostic: Diagnostic, cwd: Path | None, *, with_name: bool = True, unsafe_fixes: bool = False
+) -> Text:
     """`path:line:col: CODE [name] message`, coloured by severity."""
     header = Text()
     header.append(
@@ -41,6 +45,8 @@ def diagnostic_header(diagnostic: Diagnostic, cwd: Path | None, *, with_name: bo
     )
     header.append(" ")
     header.append(diagnostic.code, style=SEVERITY_STYLE[diagnostic.severity])
+    if diagnostic.fix is not None and (diagnostic.fix.safe or unsafe_fixes):
+        header.append(" [*]", style="bold cyan")  # ruff's marker: `--fix` resolves this one
     if with_name:
         header.append(f" [{diagnostic.name}]", style="dim")
     # One line per diagnostic, whatever the message holds.
@@ -56,8 +62,10 @@ def _gutter(text: str) -> Text:
     return line
 
 
-def _print_diagnostic(console: Console, diagnostic: Diagnostic, sources: SourceLines, cwd: Path | None) -> None:
-    console.print(diagnostic_header(diagnostic, cwd))
+def _print_diagnostic(
+    console: Console, diagnostic: Diagnostic, sources: SourceLines, cwd: Path | None, unsafe_fixes: bool
+) -> None:
+    console.print(diagnostic_header(diagnostic, cwd, unsafe_fixes=unsafe_fixes))
     snippet = make_snippet(sources.lines(diagnostic.file), diagnostic.span)
     gutter_width = len(str(snippet.line_number)) if snippet else 1
     pad = " " * (gutter_width + 1)
@@ -75,7 +83,17 @@ def _print_diagnostic(console: Console, diagnostic: Diagnostic, sources: SourceL
         hint = _gutter(pad + "= ").append("help", style="bold cyan")
         hint.append(f": {printable(diagnostic.fix_hint)}")
         console.print(hint)
+    if diagnostic.fix is not None:
+        console.print(_gutter(pad + "= ").append("fix", style="bold cyan").append(f": {fix_line(diagnostic.fix)}"))
     console.print()
+
+
+def fix_line(fix: Fix) -> str:
+    """`write 'msa §4.2' (safe: --fix)` or `... (unsafe: --fix --unsafe-fixes; why)`."""
+    if fix.safe:
+        return f"{printable(fix.message)} (safe fix available: --fix)"
+    why = f"; {printable(fix.downgraded)}" if fix.downgraded else ""
+    return f"{printable(fix.message)} (unsafe fix available: --fix --unsafe-fixes{why})"
 
 
 def render_full(report: LintReport, *, color: bool = False, cwd: Path | None = None) -> str:
@@ -83,6 +101,9 @@ def render_full(report: LintReport, *, color: bool = False, cwd: Path | None = N
     console = string_console(color)
     sources = SourceLines()
     for diagnostic in report.diagnostics:
-        _print_diagnostic(console, diagnostic, sources, cwd)
+        _print_diagnostic(console, diagnostic, sources, cwd, report.unsafe_fixes)
     console.print(Text(summary_line(report), style="bold"))
+    fixes = fixable_line(report)
+    if fixes:
+        console.print(Text(fixes))
     return console_text(console)

@@ -38,7 +38,11 @@ def github_command(diagnostic: Diagnostic, cwd: Path | None = None) -> str:
         ]
     properties.append(("title", f"{diagnostic.code} {diagnostic.name}"))
     rendered = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-    return f"::{GITHUB_COMMAND[diagnostic.severity]} {rendered}::{escape_data(diagnostic.message)}"
+    message = diagnostic.message
+    if diagnostic.fix is not None:
+        flag = "--fix" if diagnostic.fix.safe else "--fix --unsafe-fixes"
+        message += f" (fixable with `rubric lint {flag}`: {diagnostic.fix.message})"
+    return f"::{GITHUB_COMMAND[diagnostic.severity]} {rendered}::{escape_data(message)}"
 
 
 def render_github(report: LintReport, *, cwd: Path | None = None) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport, MatterReport
+from rubric_tools.lint.fixes import fix_to_data
 from rubric_tools.reporting.lint_common import display_path
 
 JSON_OUTPUT_VERSION = 1
@@ -48,6 +49,7 @@ def diagnostic_record(diagnostic: Diagnostic, cwd: Path | None) -> dict[str, Any
         "end_line": span.end_line if span else None,
         "end_column": span.end_column if span else None,
         "matter": diagnostic.matter,
+        "fix": fix_to_data(diagnostic.fix, lambda path: display_path(path, cwd)) if diagnostic.fix else None,
     }
 
 
@@ -65,6 +67,10 @@ def report_document(report: LintReport, cwd: Path | None = None) -> dict[str, An
             "fail_level": report.fail_level.value,
             "failed": report.failed,
             "exit_code": report.exit_code,
+            "fixable": sum(1 for d in diagnostics if d.fix is not None and d.fix.safe),
+            "unsafe_fixable": sum(1 for d in diagnostics if d.fix is not None and not d.fix.safe),
+            "fixed": report.fixed,
+            "baselined": report.baselined,
         },
         "usage_errors": list(report.usage_errors),
         "matters": [_matter(matter, cwd) for matter in report.matters],

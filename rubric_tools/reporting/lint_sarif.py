@@ -17,6 +17,7 @@ from urllib.parse import quote
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport
+from rubric_tools.lint.fixes import Fix
 from rubric_tools.lint.registry import Rule, all_rules
 from rubric_tools.reporting.lint_common import display_path
 
@@ -72,13 +73,42 @@ def _result(diagnostic: Diagnostic, rule_index: int, cwd: Path | None) -> dict[s
         properties["matter"] = diagnostic.matter
     if diagnostic.fix_hint:
         properties["fixHint"] = diagnostic.fix_hint
-    return {
+    result: dict[str, Any] = {
         "ruleId": diagnostic.code,
         "ruleIndex": rule_index,
         "level": SARIF_LEVEL[diagnostic.severity],
         "message": {"text": diagnostic.message},
         "locations": [{"physicalLocation": physical}],
         "properties": properties,
+    }
+    if diagnostic.fix is not None:
+        properties["fixApplicability"] = diagnostic.fix.applicability.value
+        result["fixes"] = [sarif_fix(diagnostic.fix, cwd)]
+    return result
+
+
+def sarif_fix(fix: Fix, cwd: Path | None) -> dict[str, Any]:
+    """A SARIF fix: one artifactChange per file, one replacement per edit."""
+    changes: dict[Path, list[dict[str, Any]]] = {}
+    for edit in fix.edits:
+        span = edit.span
+        changes.setdefault(edit.file, []).append(
+            {
+                "deletedRegion": {
+                    "startLine": span.line,
+                    "startColumn": span.column,
+                    "endLine": span.end_line,
+                    "endColumn": span.end_column,
+                },
+                "insertedContent": {"text": edit.new},
+            }
+        )
+    return {
+        "description": {"text": f"{fix.message} ({fix.applicability.value} fix)"},
+        "artifactChanges": [
+            {"artifactLocation": _artifact_location(path, cwd), "replacements": replacements}
+            for path, replacements in changes.items()
+        ],
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.citation_fixes import citation_fix, did_you_mean_fix
 from rubric_tools.lint.citations import (
     Citation,
     anchor_citations,
@@ -21,6 +22,7 @@ from rubric_tools.lint.citations import (
     unloaded_document_ids,
 )
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.fixes import Applicability
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.schema_overlap import schema_reported, schema_reports_missing_key
 from rubric_tools.loading.matter import RUBRIC_FILE
@@ -90,7 +92,7 @@ def missing_anchor(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-@rule("A002", "unresolved-citation", Severity.ERROR)
+@rule("A002", "unresolved-citation", Severity.ERROR, fixable=True)
 def unresolved_citation(ctx: LintContext) -> Iterator[Finding]:
     """An anchor or required citation does not name a real document section.
 
@@ -143,6 +145,7 @@ def unresolved_citation(ctx: LintContext) -> Iterator[Finding]:
             citation.path,
             f"{citation.role} {citation.text!r} of issue {citation.issue_id!r} {problem}: {consequence}",
             hint=did_you_mean(citation.text, candidates),
+            fix=did_you_mean_fix(ctx, citation, candidates),
         )
 
 
@@ -249,7 +252,7 @@ def anchor_not_required(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-@rule("A005", "non-canonical-anchor", Severity.ERROR)
+@rule("A005", "non-canonical-anchor", Severity.ERROR, fixable=True)
 def non_canonical_anchor(ctx: LintContext) -> Iterator[Finding]:
     """An anchor resolves but is not written exactly `<doc> §<token>`.
 
@@ -328,7 +331,7 @@ def anchor_on_preamble(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-@rule("A007", "non-canonical-citation", Severity.ERROR)
+@rule("A007", "non-canonical-citation", Severity.ERROR, fixable=True)
 def non_canonical_citation(ctx: LintContext) -> Iterator[Finding]:
     """A required citation resolves but is not written exactly `<doc> §<token>`.
 
@@ -375,4 +378,5 @@ def _non_canonical(ctx: LintContext, citations: Iterator[Citation], consequence:
             f"{citation.role} {citation.text!r} of issue {citation.issue_id!r} is not written "
             f"canonically: {consequence}",
             hint=f"write it exactly {canonical!r}",
+            fix=citation_fix(ctx, citation, canonical, f"write {canonical!r}", Applicability.SAFE),
         )

@@ -13,8 +13,10 @@ from typing import Any
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
+from rubric_tools.lint.yaml_edits import render_number, replace_value
 from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.model import Issue
@@ -32,8 +34,9 @@ def typed_issues(ctx: LintContext) -> Iterator[tuple[int, Mapping[str, Any], Iss
 
     The loader builds one typed issue per mapping entry, in order, so they align.
     """
-    yield from ((index, raw, typed)
-                for (index, raw), typed in zip(ctx.raw_issues(), ctx.matter.rubric.issues, strict=False))
+    yield from (
+        (index, raw, typed) for (index, raw), typed in zip(ctx.raw_issues(), ctx.matter.rubric.issues, strict=False)
+    )
 
 
 def _points_node(raw: Mapping[str, Any], index: int, key: str) -> InstancePath:
@@ -42,14 +45,17 @@ def _points_node(raw: Mapping[str, Any], index: int, key: str) -> InstancePath:
 
 
 def _constraint_finding(ctx: LintContext, key: str, message: str, hint: str) -> Finding:
-    written = key in ctx.matter_data.get("constraints", {}) if isinstance(
-        ctx.matter_data.get("constraints"), Mapping) else False
+    written = (
+        key in ctx.matter_data.get("constraints", {})
+        if isinstance(ctx.matter_data.get("constraints"), Mapping)
+        else False
+    )
     value = getattr(ctx.matter.constraints, key)
     shown = f"{key} {value}" if written else f"{key} {value} (the default; not set in matter.yaml)"
     return ctx.at(MATTER_FILE, ("constraints", key), f"{message} {shown}", hint=hint)
 
 
-@rule("P001", "max-score-mismatch", Severity.ERROR)
+@rule("P001", "max-score-mismatch", Severity.ERROR, fixable=True)
 def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
     """The declared max_score differs from what the rubric awards.
 
@@ -98,11 +104,23 @@ def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
     ]
     arithmetic = " + ".join(f"{_number(value)} {name}" for name, value in parts if value)
     yield ctx.at(
-        RUBRIC_FILE, ("max_score",),
-        f"declared max_score {_number(declared)} but the rubric awards {_number(derived)} "
-        f"({arithmetic or '0'})",
+        RUBRIC_FILE,
+        ("max_score",),
+        f"declared max_score {_number(declared)} but the rubric awards {_number(derived)} ({arithmetic or '0'})",
         hint=f"delete max_score (the engine derives {_number(derived)}) or set it to {_number(derived)}",
+        fix=_max_score_fix(ctx, derived),
     )
+
+
+def _max_score_fix(ctx: LintContext, derived: float) -> Fix | None:
+    """Write the derived value: unsafe, since every normalized score changes with it."""
+    source = ctx.source.files.get(RUBRIC_FILE)
+    if source is None or not isinstance(ctx.rubric_data.get("max_score"), int | float):
+        return None
+    edit = replace_value(source, ("max_score",), render_number(derived), derived)
+    if edit is None:
+        return None
+    return Fix(f"set max_score to the derived {render_number(derived)}", (edit,), Applicability.UNSAFE)
 
 
 @rule("P002", "unearnable-concept-points", Severity.ERROR)
@@ -135,7 +153,8 @@ def unearnable_concept_points(ctx: LintContext) -> Iterator[Finding]:
     for index, raw, issue in typed_issues(ctx):
         if issue.concept_points > 0 and not issue.required_concepts:
             yield ctx.at(
-                RUBRIC_FILE, _points_node(raw, index, "concept_points"),
+                RUBRIC_FILE,
+                _points_node(raw, index, "concept_points"),
                 f"issue {issue.id!r} awards concept_points {_number(issue.concept_points)} "
                 "but has no required_concepts: they count in max_score and can never be earned",
                 hint="list the required_concepts, or set concept_points: 0",
@@ -174,7 +193,8 @@ def unearnable_redline_points(ctx: LintContext) -> Iterator[Finding]:
         if issue.redline_points > 0 and not issue.redline_concepts:
             default = "" if "redline_points" in raw else " (the default)"
             yield ctx.at(
-                RUBRIC_FILE, _points_node(raw, index, "redline_points"),
+                RUBRIC_FILE,
+                _points_node(raw, index, "redline_points"),
                 f"issue {issue.id!r} awards redline_points {_number(issue.redline_points)}{default} "
                 "but has no redline_concepts: they count in max_score and can never be earned",
                 hint="list the redline_concepts, or set redline_points: 0",
@@ -212,7 +232,8 @@ def unearnable_final_concept_points(ctx: LintContext) -> Iterator[Finding]:
     final = ctx.matter.rubric.final_submission
     if final.concept_points > 0 and not final.required_concepts:
         yield ctx.at(
-            RUBRIC_FILE, ("final_submission", "concept_points"),
+            RUBRIC_FILE,
+            ("final_submission", "concept_points"),
             f"final_submission awards concept_points {_number(final.concept_points)} but has no "
             "required_concepts: they count in max_score and can never be earned",
             hint="list the required_concepts the summary must name, or remove concept_points",
@@ -252,8 +273,11 @@ def question_budget(ctx: LintContext) -> Iterator[Finding]:
     scored = _scored([q.points for q in ctx.matter.rubric.questions])
     if scored > ctx.matter.constraints.maximum_client_questions:
         yield _constraint_finding(
-            ctx, "maximum_client_questions",
-            f"{scored} scored questions cannot all be asked within", "raise the budget or drop a question")
+            ctx,
+            "maximum_client_questions",
+            f"{scored} scored questions cannot all be asked within",
+            "raise the budget or drop a question",
+        )
 
 
 @rule("P006", "escalation-budget", Severity.ERROR)
@@ -285,8 +309,11 @@ def escalation_budget(ctx: LintContext) -> Iterator[Finding]:
     scored = _scored([e.points for e in ctx.matter.rubric.escalations])
     if scored > ctx.matter.constraints.maximum_escalations:
         yield _constraint_finding(
-            ctx, "maximum_escalations",
-            f"{scored} scored escalations cannot all be raised within", "raise the budget or drop an escalation")
+            ctx,
+            "maximum_escalations",
+            f"{scored} scored escalations cannot all be raised within",
+            "raise the budget or drop an escalation",
+        )
 
 
 @rule("P007", "negotiation-round-budget", Severity.ERROR)
@@ -327,7 +354,8 @@ def negotiation_round_budget(ctx: LintContext) -> Iterator[Finding]:
     budget = ctx.matter.constraints.maximum_negotiation_rounds
     if plan.total > budget:
         yield _constraint_finding(
-            ctx, "maximum_negotiation_rounds",
+            ctx,
+            "maximum_negotiation_rounds",
             f"settling every negotiated issue needs {plan.arithmetic()} rounds, more than",
             f"raise maximum_negotiation_rounds to at least {plan.total}, or lower resist_rounds",
         )
@@ -367,7 +395,8 @@ def step_budget(ctx: LintContext) -> Iterator[Finding]:
     budget = ctx.matter.constraints.maximum_steps
     if plan.total > budget:
         yield _constraint_finding(
-            ctx, "maximum_steps",
+            ctx,
+            "maximum_steps",
             f"a minimal perfect trajectory needs {plan.arithmetic()} steps, more than",
             f"raise maximum_steps to at least {plan.total}",
         )

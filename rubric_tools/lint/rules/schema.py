@@ -11,14 +11,32 @@ from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_check import SchemaErrorKind
+from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
+from rubric_tools.lint.yaml_edits import rename_key, value_at
 
 
 def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding]:
     for error in ctx.schema_errors:
         if error.kind == kind:
-            yield Finding(error.message, ctx.file_path(error.file_name), error.span, error.hint)
+            fix = _rename_fix(ctx, error) if kind == "unknown-key" else None
+            yield Finding(error.message, ctx.file_path(error.file_name), error.span, error.hint, fix)
+
+
+def _rename_fix(ctx: LintContext, error: SchemaError) -> Fix | None:
+    """Rename an unknown key to its single confident suggestion (unsafe: the setting
+    starts to take effect), unless the suggested key is already there."""
+    source = ctx.source.files.get(error.file_name)
+    if source is None or error.suggestion is None or not error.path or not isinstance(error.path[-1], str):
+        return None
+    parent = value_at(source.data, error.path[:-1])
+    if not isinstance(parent, dict) or error.suggestion in parent:
+        return None
+    edit = rename_key(source, error.path, error.suggestion)
+    if edit is None:
+        return None
+    return Fix(f"rename `{error.path[-1]}` to `{error.suggestion}`", (edit,), Applicability.UNSAFE)
 
 
 @rule("S001", "schema-type", Severity.ERROR)
@@ -133,7 +151,7 @@ def negative_points(ctx: LintContext) -> Iterator[Finding]:
     return _errors_of_kind(ctx, "minimum")
 
 
-@rule("S005", "unknown-key", Severity.ERROR)
+@rule("S005", "unknown-key", Severity.ERROR, fixable=True)
 def unknown_key(ctx: LintContext) -> Iterator[Finding]:
     """A key the engine does not know, usually a misspelling; the message suggests the intended key.
 

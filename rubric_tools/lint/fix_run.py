@@ -1,0 +1,108 @@
+"""`rubric lint --fix / --diff`: apply fixes round after round on a working copy.
+
+Each matter is copied to a temporary folder; there it is linted, its applicable fixes
+are spliced in, and it is linted again, until no fix applies (at most `MAX_ROUNDS`
+rounds, like ruff's fix loop). Safe fixes are proven against the original matter's
+trajectories and probes in every round. Only at the end is anything compared with, or
+written back to, the original files, so `--diff` never touches them and an
+interrupted `--fix` leaves each file either as it was or fully fixed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rubric_tools.lint.apply_fixes import BOM, apply_fixes, read_for_edit
+from rubric_tools.lint.config import LintConfig
+from rubric_tools.lint.engine import discover_matters, lint_source, selected_rules
+from rubric_tools.lint.working_copy import copy_matter
+from rubric_tools.loading.matter import load_matter_source
+
+MAX_ROUNDS = 10
+
+
+@dataclass
+class FileChange:
+    path: Path  # the original file
+    before: str
+    after: str
+
+
+@dataclass
+class FixRun:
+    """What fixing did: changed files, how many fixes went in, which were refused."""
+
+    changes: list[FileChange] = field(default_factory=list)
+    applied: int = 0
+    rejected: list[str] = field(default_factory=list)  # "file: fix message" that did not re-parse
+    problems: list[str] = field(default_factory=list)  # paths that hold no matter
+    write_errors: list[str] = field(default_factory=list)
+    unsafe_left: int = 0  # unsafe fixes not applied (no --unsafe-fixes), counted after the last round
+
+
+def _fix_copy(copy: Path, original: Path, config: LintConfig, unsafe: bool, run: FixRun) -> None:
+    rules = selected_rules(config)
+    for _ in range(MAX_ROUNDS):
+        report = lint_source(load_matter_source(copy), config, rules, witness_root=original)
+        fixes = [d.fix for d in report.diagnostics if d.fix is not None and (unsafe or d.fix.safe)]
+        results = apply_fixes(fixes)
+        for result in results:
+            run.rejected += [f"{result.path.relative_to(copy)}: {fix.message}" for fix in result.rejected]
+        # Never write through a symlink: it may point at the original, or out of the matter.
+        applied = [result for result in results if result.applied and _inside(result.path, copy)]
+        if not applied:
+            run.unsafe_left += sum(1 for d in report.diagnostics if d.fix is not None and not (unsafe or d.fix.safe))
+            return
+        for result in applied:
+            result.path.write_bytes(result.after.encode("utf-8"))
+            run.applied += len(result.applied)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return not path.is_symlink() and path.resolve().is_relative_to(folder.resolve())
+
+
+def _collect(copy: Path, original: Path, run: FixRun) -> None:
+    regular = [
+        Path(folder) / name
+        for folder, _, names in os.walk(copy)  # never into a symlinked folder
+        for name in names
+        if (Path(folder) / name).is_file() and not (Path(folder) / name).is_symlink()
+    ]
+    for path in sorted(regular):
+        target = original / path.relative_to(copy)
+        if target.is_symlink() or not target.is_file():
+            continue
+        before, after = read_for_edit(target), read_for_edit(path)
+        if before is None or after is None:
+            continue
+        if before != after:
+            bom = (BOM if before[1] else "", BOM if after[1] else "")
+            run.changes.append(FileChange(target, bom[0] + before[0], bom[1] + after[0]))
+
+
+def fix_paths(paths: Sequence[Path], config: LintConfig, *, unsafe: bool = False, write: bool = True) -> FixRun:
+    """Fix every matter under `paths`; write the results back when `write`."""
+    roots, problems = discover_matters(paths)
+    run = FixRun(problems=problems)
+    for root in roots:
+        with tempfile.TemporaryDirectory(prefix="rubric-fix-") as folder:
+            copy = Path(folder) / root.name
+            copy_matter(root, copy)
+            _fix_copy(copy, root, config, unsafe, run)
+            _collect(copy, root, run)
+    if write:
+        written = []
+        for change in run.changes:
+            try:
+                # Bytes, not text mode: line endings must stay exactly as they were.
+                change.path.write_bytes(change.after.encode("utf-8"))
+                written.append(change)
+            except OSError as exc:
+                run.write_errors.append(f"cannot write {change.path}: {exc.strerror or exc}")
+        run.changes = written
+    return run

@@ -1,0 +1,68 @@
+"""A verified `rubric audit` guard proposal is an unsafe fix of the gate entry (issue 11)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from rubric_tools.cli import main
+from rubric_tools.lint.engine import lint_paths
+from rubric_tools.schemas import load_schema
+from tests.audit_support import audit, make_matter
+
+GATES = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'  # the sin\n"
+NEGATED_GUIDE = "Never agree that uptime commitments are unenforceable; the credit is the remedy."
+GUARDED = "      - {pattern: 'uptime commitments are unenforceable', negation_guard: true}  # the sin\n"
+
+
+@pytest.fixture
+def matter(tmp_path: Path) -> Path:
+    return make_matter(tmp_path / "defective", GATES, guide=NEGATED_GUIDE)
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_diff_shows_the_guard_only_with_unsafe_fixes(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rubric = matter / "rubric.yaml"
+    before = rubric.read_bytes()
+    code, out, err = _run(capsys, "audit", str(matter), "--diff")
+    assert code == 0 and out == "" and "unsafe fixes available with --unsafe-fixes" in err
+    code, out, err = _run(capsys, "audit", str(matter), "--diff", "--unsafe-fixes")
+    assert code == 1 and "+" + GUARDED in out and "Would apply 1 fix to 1 file." in err
+    assert rubric.read_bytes() == before
+
+
+def test_fix_writes_the_guard_and_the_finding_is_gone(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rubric = matter / "rubric.yaml"
+    before = rubric.read_text(encoding="utf-8")
+    assert {"U002", "U003"} & {d.code for d in audit(matter)}
+    _run(capsys, "audit", str(matter), "--fix", "--unsafe-fixes")
+    assert rubric.read_text(encoding="utf-8") == before.replace(GATES.splitlines()[1] + "\n", GUARDED)
+    assert not {"U002", "U003"} & {d.code for d in audit(matter)}
+    assert not [d for d in lint_paths([matter]).diagnostics if d.code[0] in "LSG"]
+
+
+def test_the_json_finding_carries_the_fix(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = _run(capsys, "audit", str(matter), "--output-format", "json")
+    document = json.loads(out)
+    Draft202012Validator(load_schema("audit-output")).validate(document)
+    fixes = [f["fix"] for m in document["matters"] for f in m["findings"] if f["fix"]]
+    assert fixes and all(fix["applicability"] == "unsafe" for fix in fixes)
+
+
+def test_an_inline_suppression_silences_an_audit_finding(matter: Path) -> None:
+    assert "U003" in {d.code for d in audit(matter)}
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    rubric.write_text(
+        text.replace("  # the sin\n", "  # rubric: ignore[U002, U003] -- recitals are scored by hand\n"),
+        encoding="utf-8",
+    )
+    assert not {"U002", "U003"} & {d.code for d in audit(matter)}

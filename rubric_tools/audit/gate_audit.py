@@ -201,11 +201,17 @@ class _ListAudit:
 
 
 def gate_findings(
-    source: MatterSource, known: Sequence[KnownText], thesaurus: Mapping[str, Sequence[str]]
+    source: MatterSource,
+    known: Sequence[KnownText],
+    thesaurus: Mapping[str, Sequence[str]],
+    only_list: tuple[int, str] | None = None,
 ) -> Iterator[AuditFinding]:
-    """U002-U004 for every gate list of the matter."""
+    """U002-U004 for every gate list of the matter (or only the list `only_list` names:
+    (issue index, surface))."""
     rubric = source.files.get(RUBRIC_FILE)
     if rubric is None:
         return
     for gate_list in gate_lists(rubric.data):
+        if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
+            continue
         yield from _ListAudit(source, gate_list, known, thesaurus).findings()

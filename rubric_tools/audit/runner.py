@@ -7,11 +7,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
-from rubric_tools.audit.corpus import AuditInputs, known_texts
+from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
 from rubric_tools.audit.settings import AuditSettings
@@ -44,11 +45,22 @@ class AuditReport:
         return 1 if any(d.severity is Severity.ERROR for d in self.diagnostics) else 0
 
 
-def audit_source(source: MatterSource, settings: AuditSettings, inputs: AuditInputs | None = None) -> list[Diagnostic]:
+def audit_source(
+    source: MatterSource,
+    settings: AuditSettings,
+    inputs: AuditInputs | None = None,
+    *,
+    known: Sequence[KnownText] | None = None,
+    only_list: tuple[int, str] | None = None,
+) -> list[Diagnostic]:
     """Every audit finding on a loaded matter, sorted by position. `inputs` names the probe
-    files and trajectories (`rubric_tools.checking.audit_inputs` finds them)."""
+    files and trajectories (`rubric_tools.checking.audit_inputs` finds them); `known`, when
+    given, replaces the texts read from them. `only_list` ((issue index, gate surface))
+    restricts the gate verdicts U002-U004 to that one list: the recall benchmark re-audits
+    one seeded gate list many times."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
-    findings += gate_findings(source, known_texts(source, inputs or AuditInputs()), settings.thesaurus)
+    texts = known if known is not None else known_texts(source, inputs or AuditInputs())
+    findings += gate_findings(source, texts, settings.thesaurus, only_list)
     findings += concept_findings(source)
     diagnostics = [
         f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore

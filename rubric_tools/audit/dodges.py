@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.lint.witness import dotted_window_witness
+from rubric_tools.audit import inflection
+from rubric_tools.lint.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.
@@ -149,17 +150,70 @@ def _insertions(witness: str) -> Iterator[Dodge]:
 
 def _inflections(witness: str) -> Iterator[Dodge]:
     """A plural noun at the end made singular: only the unambiguous noun plurals
-    ("obligations", "remedies"), never a name ("united states") or a verb ("requires")."""
+    ("obligations", "remedies"), never a name ("united states") or a verb ("requires");
+    a count noun at the end made plural ("any claim" / "any claims")."""
     words = witness.split(" ")
     last = words[-1]
-    if len(last) >= 6 and last.isalpha():
-        if last.endswith("ies"):
-            singular = last[:-3] + "y"
-        elif last.endswith(("tions", "ments", "ities", "ances", "ences")):
-            singular = last[:-1]
-        else:
-            return
+    if len(last) >= 6 and last.isalpha() and last.endswith(("ies", "tions", "ments", "ities", "ances", "ences")):
+        singular = last[:-3] + "y" if last.endswith("ies") else last[:-1]
         yield Dodge("inflection", " ".join([*words[:-1], singular]))
+        return
+    plural = inflection.plural(last, words[-2] if len(words) > 1 else None)
+    if plural is not None:
+        yield Dodge("inflection (plural)", " ".join([*words[:-1], plural]))
+
+
+def _verb_inflections(witness: str) -> Iterator[Dodge]:
+    """A contract verb in another person or form, where the grammar allows it: a phrase
+    opening with the verb as a predicate ("re-identify the data" / "re-identifies the data" /
+    "re-identifying the data"; not a gerund subject or a participle), and "shall|will <verb>"
+    after a subject as the present tense ("provider shall indemnify" / "provider indemnifies")."""
+    words = witness.split(" ")
+    verb = inflection.base_form(words[0])
+    predicate = verb is not None and words[0] in (verb, inflection.third_person(verb))
+    if verb is not None and predicate and len(words) >= 2 and words[1] not in _OPENERS:
+        for name, form in inflection.forms(verb).items():
+            if form != words[0] and name != "past":
+                yield Dodge(f"inflection ({name})", " ".join([form, *words[1:]]))
+    if _NEGATOR.search(witness):
+        return  # "shall not use" is not "uses"
+    for index in range(1, len(words) - 1):
+        verb = inflection.base_form(words[index + 1])
+        if words[index] in ("shall", "will") and verb == words[index + 1]:
+            present = inflection.third_person(verb)
+            yield Dodge("inflection (present tense)", " ".join([*words[:index], present, *words[index + 2 :]]))
+            return
+
+
+#: Words that open a predicate: after a sentence end, "That" (or "Those") carries the subject on.
+_PREDICATE_OPENERS = frozenset(
+    "is was shall may will must can would should remains becomes has does constitutes means".split()
+)
+_PLURAL_OPENERS = frozenset("are were remain become have do constitute mean".split())
+_OPENERS = _PREDICATE_OPENERS | _PLURAL_OPENERS
+_DANGLING = frozenset("a an the of to in on for by with and or that this its their any all no not".split())
+
+
+def _split_clause(pattern: str) -> Iterator[Dodge]:
+    """Where a window that cannot cross a sentence end joins the two parts of the sin, the
+    sin said in two sentences ("uncapped liability. That is unenforceable"), and with a
+    parenthetical in the gap ("uncapped liability, as drafted, is unenforceable")."""
+    parts = gap_witness(pattern)
+    if parts is None:
+        return
+    left, right = parts
+    opener, last = right.split(" ")[0], left.split(" ")[-1]
+    if last in _DANGLING:
+        return
+    verb = inflection.base_form(opener)
+    if opener in _PREDICATE_OPENERS or (verb is not None and opener == inflection.third_person(verb)):
+        subject = "that"
+    elif opener in _PLURAL_OPENERS:
+        subject = "those"
+    else:
+        return  # the gap is not between a subject and its predicate: no natural split
+    yield Dodge("clause split across two sentences", f"{left}. {subject} {right}")
+    yield Dodge("parenthetical in the gap", f"{left}, as drafted, {right}")
 
 
 def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -> Iterator[Dodge]:
@@ -184,7 +238,9 @@ def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | 
     nominal = {verb: (phrase,) for verb, phrase in NOMINALIZATIONS.items()}
     found: list[Dodge] = []
     sources = [
+        _split_clause(pattern),
         _typographic(witness),
+        _verb_inflections(witness),
         _hyphens(witness),
         _insertions(witness),
         _inflections(witness),

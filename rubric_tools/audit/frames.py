@@ -34,6 +34,7 @@ class Frame:
 
 FRAMES: tuple[Frame, ...] = (
     Frame("state-then-negate", "it is not the case that {w}."),
+    Frame("no law requires", "no law requires that {w}."),
     Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
     Frame("savings clause", "nothing in this section means that {w}."),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.

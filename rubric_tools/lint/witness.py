@@ -30,6 +30,8 @@ MAX_WITNESS_LENGTH = 240
 FILLER_WORDS = ("the", "relevant", "terms", "of", "this", "agreement", "and", "its", "schedules")
 #: Characters tried, in order, when a class or wildcard must produce one character.
 _PREFERRED = "etaoinsrhldcumfpgwybvkxjqz0123456789 -'’,;:/()§%$&\"“”.!?"
+#: Stands for the gap of a window that cannot cross a sentence end, in `gap_witness`.
+GAP_MARK = "\x00"
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 
 
@@ -38,7 +40,7 @@ class Witness:
     """A string the regex matches, and how it was chosen."""
 
     text: str
-    strategy: str  # short | typical | long | alternative-N | dotted-window
+    strategy: str  # typical | short | full | long | alternative-N
 
     @property
     def typeable(self) -> bool:
@@ -64,12 +66,14 @@ def _pick_char(op: Any, av: Any, avoid: str = "") -> str | None:
 class _Builder:
     """One walk of the tree under one strategy."""
 
-    def __init__(self, strategy: str, alternative: int = 0, dotted: bool = False) -> None:
+    def __init__(self, strategy: str, alternative: int = 0, dotted: bool = False, mark_gap: bool = False) -> None:
         self.strategy = strategy
         self.alternative = alternative
         self.dotted = dotted
+        self.mark_gap = mark_gap
         self.groups: dict[int, str] = {}
         self.used_dot = False
+        self.used_gap = False
 
     def sequence(self, items: Sequence[Item]) -> str | None:
         parts = []
@@ -128,6 +132,8 @@ class _Builder:
             count = max(low, min(high, low + 2))
         elif self.strategy != "short" and high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL:
             count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
+        elif self.strategy == "full" and high == 1:
+            count = 1  # every optional part written out ("customer(?:'s)? (?:total )?liability")
         else:
             count = low  # optional parts left out: the plainest statement of the sin
         if count == 0:
@@ -159,6 +165,9 @@ class _Builder:
                 return ""  # `[a-z]*` after a stem ("indemnif[a-z]*"): the stem alone
             word = "".join(c for c in "relevant" if _in_class(op, av, c))
             return word[:high] if low <= len(word) and self.strategy != "short" else None
+        if self.mark_gap and not self.used_gap and not _in_class(op, av, ".") and high >= 1:
+            self.used_gap = True  # where prose between the two parts goes: see `gap_witness`
+            return GAP_MARK
         if self.dotted and not self.used_dot and not _in_class(op, av, ".") and high >= 12:
             self.used_dot = True  # the period of "§6.2" ends the window: kept on purpose
             return " under §6.2 of the agreement "[: min(high, MAX_WITNESS_LENGTH)]
@@ -186,7 +195,7 @@ def _window_class(body: Sequence[Item]) -> Item | None:
 
 
 def _strategies(alternatives: int) -> list[_Builder]:
-    builders = [_Builder("typical"), _Builder("short"), _Builder("long")]
+    builders = [_Builder("typical"), _Builder("short"), _Builder("full"), _Builder("long")]
     builders += [_Builder("alternative", index) for index in range(1, min(alternatives, MAX_WITNESSES))]
     return builders
 
@@ -277,3 +286,19 @@ def dotted_window_witness(pattern: str) -> str | None:
     if raw is None or not builder.used_dot:
         return None
     return _tidy(raw)
+
+
+def gap_witness(pattern: str) -> tuple[str, str] | None:
+    """The typical witness cut at its first window that cannot cross a sentence end
+    (`[^.]{0,80}`, `[^.;]*`): the text before the gap and the text after it. None when the
+    pattern has no such window, or nothing stands on one side of it."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    builder = _Builder("typical", mark_gap=True)
+    raw = builder.sequence(list(tree))
+    if raw is None or not builder.used_gap:
+        return None
+    left, _, right = raw.partition(GAP_MARK)
+    left, right = _tidy(left).strip(), _tidy(right).strip()
+    return (left, right) if left and right and GAP_MARK not in right else None

@@ -55,12 +55,12 @@ def main() -> int:
     elapsed = time.perf_counter() - started
     print(f"{len(sources)} matters, up to {args.max_sites} seeded nodes per operator per matter, {elapsed:.1f} s")
     print(f"{'operator':24} {'detected':>8} {'seeded':>6} {'rate':>6}  codes")
-    for operator in [*GATE_OPERATORS, *CONCEPT_OPERATORS]:
-        detected, seeded = report.rate(operator.name)
-        codes = Counter(code for s in report.seeded if s.operator == operator.name for code in s.codes)
+    for name in [o.name for o in GATE_OPERATORS] + [o.name for o in CONCEPT_OPERATORS]:
+        detected, seeded = report.rate(name)
+        codes = Counter(code for s in report.seeded if s.operator == name for code in s.codes)
         rate = f"{detected / seeded:6.0%}" if seeded else "     -"
         shown = ", ".join(f"{c} {n}" for c, n in sorted(codes.items()))
-        print(f"{operator.name:24} {detected:8} {seeded:6} {rate}  {shown}")
+        print(f"{name:24} {detected:8} {seeded:6} {rate}  {shown}")
     detected, seeded = report.rate()
     print(f"{'overall (no control)':24} {detected:8} {seeded:6} {detected / max(seeded, 1):6.0%}")
     controls = [s for s in report.seeded if s.control]

@@ -5,6 +5,7 @@ entry's YAML node, with its evidence and a verified guard proposal where one exi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from rubric_tools.audit.corpus import KnownText
@@ -93,6 +94,22 @@ class _ListAudit:
             if frame.applies(t.text, gate_list.surface)
         ]
         self.texts = ListTexts(gate_list.gates, tuple(witnesses + probes), tuple(silent + framed))
+        self.missed_probes = self._missed_probes()
+
+    def _missed_probes(self) -> dict[int, list[KnownText]]:
+        """Must-fire probes that no gate of the list fires on, each under the entry whose
+        pattern shares the most words with it (the first entry on a tie)."""
+        missed: dict[int, list[KnownText]] = {}
+        for known in self.known:
+            if known.kind != "probe" or not known.expect_fire or list_fires(self.gate_list.gates, known.text):
+                continue
+            words = set(re.findall(r"[a-z]{3,}", known.text.lower()))
+            entry = max(
+                self.gate_list.entries,
+                key=lambda e: len(words & set(re.findall(r"[a-z]{3,}", e.gate.pattern.lower()))),
+            )
+            missed.setdefault(entry.entry_index, []).append(known)
+        return missed
 
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
@@ -100,8 +117,8 @@ class _ListAudit:
             yield from self._correct_work(index, entry)
             if usable:
                 yield from self._frames(index, entry, usable)
-                if not self.gate_list.partial:
-                    yield from self._dodges(index, entry, usable)
+            if not self.gate_list.partial:
+                yield from self._dodges(index, entry, usable)
 
     def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
         rubric = self.source.files[RUBRIC_FILE]
@@ -183,24 +200,29 @@ class _ListAudit:
                 if dodge.kind not in seen_kinds and not list_fires(self.gate_list.gates, dodge.text):
                     seen_kinds.add(dodge.kind)
                     dodged.append((dodge.kind, fire_text.text, dodge.text))
-        if not dodged:
+        missed = self.missed_probes.get(entry.entry_index, [])
+        if not dodged and not missed:
             return
+        silent = "silent (no gate of the list fired)"
         evidence = [
-            Evidence(
-                text, f"rewrite of {original!r}", kind, "fire", "silent (no gate of the list fired)", entry.surface
-            )
+            Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in missed
+        ] + [
+            Evidence(text, f"rewrite of {original!r}", kind, "fire", silent, entry.surface)
             for kind, original, text in dodged
         ]
+        what = [f"{len(missed)} must-fire probe(s)"] if missed else []
+        what += [f"{len(dodged)} rewrite(s) of its own sin"] if dodged else []
+        first = f"{missed[0].source}: {missed[0].text!r}" if missed else f"{dodged[0][0]}: {dodged[0][2]!r}"
         finding = self._finding(
             "U004",
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
-            f"is dodged by {len(dodged)} rewrite(s) of its own sin ({dodged[0][0]}: "
-            f"{dodged[0][2]!r})",
+            f"is dodged by {' and '.join(what)} ({first})",
             evidence,
         )
-        finding.proposal = propose_for_dodges(self.texts, index, dodged)
-        finding.fix = self._guard_fix(entry, finding)
+        if dodged:
+            finding.proposal = propose_for_dodges(self.texts, index, dodged)
+            finding.fix = self._guard_fix(entry, finding)
         yield finding
 
 

@@ -78,9 +78,7 @@ def _new_at(
 ) -> tuple[str, ...]:
     rubric = source.files[RUBRIC_FILE]
     spans = {(s.line, s.column) for s in (rubric.span(p) for p in paths) if s is not None}
-    return tuple(
-        sorted({d.code for d in diagnostics if (d.line, d.column) in spans and _key(d) not in before})
-    )
+    return tuple(sorted({d.code for d in diagnostics if (d.line, d.column) in spans and _key(d) not in before}))
 
 
 def _gate_sites(source: MatterSource) -> Iterator[tuple[InstancePath, int, str, str, dict[str, Any]]]:
@@ -132,9 +130,10 @@ class _MatterRecall:
             yield Seeded(self.source.matter_id, operator.name, node.field, bool(new), new)
 
     def _clause(self, path: InstancePath) -> str | None:
-        if path[0] != "issues":
+        if path[0] != "issues" or not isinstance(path[1], int):
             return None
-        issue = build.as_mapping(build.as_list(build.as_mapping(self.source.data(RUBRIC_FILE)).get("issues"))[path[1]])
+        issues = build.as_list(build.as_mapping(self.source.data(RUBRIC_FILE)).get("issues"))
+        issue = build.as_mapping(issues[path[1]])
         parts = split_citation(str(issue.get("anchor", "")))
         return self.source.matter.resolve(*parts) if parts else None
 

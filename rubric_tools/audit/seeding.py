@@ -153,7 +153,9 @@ def _undotted_window(entry: GateEntry) -> GateEntry | None:
 
 def _frozen_inflection(entry: GateEntry) -> GateEntry | None:
     """`claims?`, `re-identif(?:y|ies)` → one form only."""
-    pattern = re.sub(r"(?<=[a-z])(?:s\?|\(\?:(\w+)(?:\|\w+)+\))(?=\\b|[ )]|$)", lambda m: m.group(1) or "", entry["pattern"], count=1)
+    pattern = re.sub(
+        r"(?<=[a-z])(?:s\?|\(\?:(\w+)(?:\|\w+)+\))(?=\\b|[ )]|$)", lambda m: m.group(1) or "", entry["pattern"], count=1
+    )
     return _with_pattern(entry, pattern)
 
 
@@ -161,19 +163,32 @@ GATE_OPERATORS: tuple[GateOperator, ...] = (
     GateOperator("drop-negation-guard", "remove negation_guard", _drop_key("negation_guard", "negation_scope")),
     GateOperator("drop-exclude-context", "remove exclude_context", _drop_key("exclude_context")),
     GateOperator("drop-require-context", "remove require_context", _drop_key("require_context")),
-    GateOperator("narrow-alternation", "keep only the first branch", lambda e: _with_pattern(e, narrow_alternation(e["pattern"]))),
+    GateOperator(
+        "narrow-alternation", "keep only the first branch", lambda e: _with_pattern(e, narrow_alternation(e["pattern"]))
+    ),
     GateOperator("anchor", "anchor with ^…$", lambda e: {**e, "pattern": f"^(?:{e['pattern']})$"}),
     GateOperator("unescaped-dollar", "an unescaped $ before a digit", _unescaped_dollar),
-    GateOperator("backspace-b", 'YAML\'s "\\b" (a backspace) for \\b', lambda e: _with_pattern(e, e["pattern"].replace("\\b", "\b"))),
+    GateOperator(
+        "backspace-b",
+        'YAML\'s "\\b" (a backspace) for \\b',
+        lambda e: _with_pattern(e, e["pattern"].replace("\\b", "\b")),
+    ),
     GateOperator("tighten-window", "a [^.]{0,N} window cut to 3 characters", _tighten_window),
-    GateOperator("exclude-everything", "exclude_context matching every sentence", lambda e: {**e, "exclude_context": "."}),
+    GateOperator(
+        "exclude-everything", "exclude_context matching every sentence", lambda e: {**e, "exclude_context": "."}
+    ),
     GateOperator("exclude-own-word", "exclude_context on a word of the pattern itself", _exclude_own_word),
     GateOperator("guard-negated-pattern", "negation_guard on a pattern that holds a negator", _guard_negated),
     GateOperator("straight-apostrophe", "['’] narrowed to a straight apostrophe", _straight_apostrophe),
     GateOperator("literal-hyphen", "an optional hyphen or space made a literal hyphen", _literal_hyphen),
     GateOperator("undotted-window", "a window that stops at the period of §6.2", _undotted_window),
     GateOperator("frozen-inflection", "one inflection only (claims? → claim)", _frozen_inflection),
-    GateOperator("control-equivalent", "wrap the pattern in (?:…) (a control)", lambda e: {**e, "pattern": f"(?:{e['pattern']})"}, control=True),
+    GateOperator(
+        "control-equivalent",
+        "wrap the pattern in (?:…) (a control)",
+        lambda e: {**e, "pattern": f"(?:{e['pattern']})"},
+        control=True,
+    ),
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
@@ -86,6 +87,11 @@ def _bases(witness: str, requirement: str | None) -> list[str]:
 def fire_texts(gate: Gate) -> list[FireText]:
     """Must-fire texts of one entry: its typeable witnesses (with a require_context
     witness beside them when it has one) that the entry fires on."""
+    return list(_fire_texts(gate))
+
+
+@lru_cache(maxsize=1024)
+def _fire_texts(gate: Gate) -> tuple[FireText, ...]:
     requirement = None
     if gate.require_context:
         found = [w for w in witnesses(gate.require_context) if w.typeable]
@@ -101,7 +107,7 @@ def fire_texts(gate: Gate) -> list[FireText]:
             if fires(gate, base):
                 texts.append(FireText(base, witness.strategy, bare_only=True))
                 break
-    return texts
+    return tuple(texts)
 
 
 _MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")

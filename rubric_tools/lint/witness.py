@@ -14,6 +14,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
@@ -234,9 +235,15 @@ def witnesses(pattern: str) -> list[Witness]:
 
     The strings are lowercase with single spaces, as normalized text is; a candidate
     whose tidying breaks the match is kept untidied (the pattern needs that text)."""
+    return list(_witnesses(pattern))
+
+
+@lru_cache(maxsize=2048)
+def _witnesses(pattern: str) -> tuple[Witness, ...]:
+    """Cached: the audit and lint rule U001 ask for the same patterns' witnesses many times."""
     tree = parse(pattern)
     if tree is None:
-        return []
+        return ()
     found: list[Witness] = []
     seen: set[str] = set()
     for builder in _strategies(_widest_branch(list(tree))):
@@ -258,7 +265,7 @@ def witnesses(pattern: str) -> list[Witness]:
                 break
         if len(found) >= MAX_WITNESSES:
             break
-    return found
+    return tuple(found)
 
 
 def raw_candidates(pattern: str) -> list[str]:

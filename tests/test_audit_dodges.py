@@ -1,0 +1,137 @@
+"""The second pass of dodges and frames: a clause split across two sentences, a
+parenthetical in a window's gap, verb and noun inflection, must-fire probes that walk past
+the list, and the "no law requires" frame; each on a fixture with the defect and one without."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.audit import inflection
+from rubric_tools.audit.dodges import dodges
+from rubric_tools.lint.witness import gap_witness
+from tests.audit_support import audit, codes, make_matter
+
+
+def _dodge_kinds(root: Path) -> set[str]:
+    return {e["kind"] for d in codes(audit(root), "U004") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+
+
+def _gate(pattern: str, guard: bool = True) -> str:
+    lines = f"    critical_failure_patterns:\n      - pattern: '{pattern}'\n"
+    return lines + ("        negation_guard: true\n" if guard else "")
+
+
+# ------------------------------------------------------------------ the gap of a window
+
+
+def test_gap_of_a_window_that_cannot_cross_a_sentence_end() -> None:
+    assert gap_witness(r"uncapped liability[^.]{0,80}is unenforceable") == ("uncapped liability", "is unenforceable")
+    assert gap_witness(r"uncapped liability.{0,80}is unenforceable") is None  # `.` crosses the sentence end
+    assert gap_witness(r"uncapped\s+liability") is None  # no window: adjacent words
+
+
+def test_clause_split_across_two_sentences_dodges_a_sentence_bound_window(tmp_path: Path) -> None:
+    split = "clause split across two sentences"
+    root = make_matter(tmp_path / "m", _gate("uncapped liability[^.]{0,80}is unenforceable"))
+    assert split in _dodge_kinds(root)
+    [finding] = codes(audit(root), "U004")
+    sentences = [e["sentence"] for e in finding.extra["evidence"] if e["kind"] == split]  # type: ignore[attr-defined]
+    assert sentences == ["uncapped liability. that is unenforceable"]
+    # A gap that may cross the sentence end catches the split.
+    assert split not in _dodge_kinds(make_matter(tmp_path / "ok", _gate("uncapped liability.{0,80}is unenforceable")))
+
+
+def test_no_split_where_the_gap_is_not_between_subject_and_predicate() -> None:
+    kinds = {d.kind for d in dodges("notify within ninety hours", r"notify[^.]{0,80}within ninety hours")}
+    assert "clause split across two sentences" not in kinds and "parenthetical in the gap" not in kinds
+
+
+def test_parenthetical_in_a_narrow_gap(tmp_path: Path) -> None:
+    narrow = make_matter(tmp_path / "m", _gate("uncapped liability[^.]{0,4}is unenforceable"))
+    assert "parenthetical in the gap" in _dodge_kinds(narrow)
+    wide = make_matter(tmp_path / "ok", _gate("uncapped liability[^.]{0,40}is unenforceable"))
+    assert "parenthetical in the gap" not in _dodge_kinds(wide)
+
+
+# ------------------------------------------------------------------ inflection
+
+
+def test_inflected_forms_of_contract_verbs() -> None:
+    assert inflection.forms("re-identify") == {
+        "base": "re-identify",
+        "3rd person": "re-identifies",
+        "past": "re-identified",
+        "gerund": "re-identifying",
+    }
+    assert (inflection.third_person("pass"), inflection.past("permit"), inflection.gerund("use")) == (
+        "passes",
+        "permitted",
+        "using",
+    )
+    assert inflection.base_form("notifies") == "notify" and inflection.base_form("notwithstanding") is None
+    assert inflection.plural("claim", "any") == "claims" and inflection.plural("claim", "each") is None
+
+
+def test_verb_inflection_dodges_a_frozen_verb(tmp_path: Path) -> None:
+    kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("re-?identify (?:the )?patients")))
+    assert {"inflection (3rd person)", "inflection (gerund)"} <= kinds
+    fixed = make_matter(tmp_path / "ok", _gate("re-?identif(?:y|ies|ying) (?:the )?patients"))
+    assert not any(kind.startswith("inflection") for kind in _dodge_kinds(fixed))
+
+
+def test_shall_verb_is_dodged_by_the_present_tense(tmp_path: Path) -> None:
+    kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("provider shall indemnify customer")))
+    assert "inflection (present tense)" in kinds
+    fixed = make_matter(tmp_path / "ok", _gate("provider (?:shall indemnify|indemnifies) customer"))
+    assert "inflection (present tense)" not in _dodge_kinds(fixed)
+
+
+@pytest.mark.parametrize(
+    ("witness", "absent"),
+    [
+        ("selling patient data is unlawful", "inflection (3rd person)"),  # a gerund subject, not a predicate
+        ("permitted to re-identify patients", "inflection (base)"),  # a participle
+        ("provider shall not indemnify customer", "inflection (present tense)"),  # "does not" is another claim
+    ],
+)
+def test_no_inflection_where_grammar_or_meaning_would_change(witness: str, absent: str) -> None:
+    assert absent not in {d.kind for d in dodges(witness, witness)}
+
+
+def test_a_count_noun_made_plural(tmp_path: Path) -> None:
+    assert "inflection (plural)" in _dodge_kinds(make_matter(tmp_path / "m", _gate(r"any data breach claim\b")))
+    assert "inflection (plural)" not in _dodge_kinds(make_matter(tmp_path / "ok", _gate(r"any data breach claims?\b")))
+
+
+# ------------------------------------------------------------------ must-fire probes
+
+
+def _probe(text: str) -> dict[str, str]:
+    return {
+        "probes.yaml": (
+            f'probes:\n  - surface: issue\n    criterion: uptime_credit\n    text: "{text}"\n    expect_fire: true\n'
+        )
+    }
+
+
+def test_a_must_fire_probe_the_list_walks_past_is_a_dodge(tmp_path: Path) -> None:
+    gates = _gate("uptime commitments are (?:unenforceable|invalid|void)")
+    root = make_matter(tmp_path / "m", gates, files=_probe("Uptime commitments are not binding at all."))
+    [finding] = codes(audit(root), "U004")
+    [evidence] = [e for e in finding.extra["evidence"] if e["kind"] == "probe"]  # type: ignore[attr-defined]
+    assert evidence["source"] == "probes.yaml:2" and "not binding" in evidence["sentence"]
+    ok = make_matter(tmp_path / "ok", gates, files=_probe("Uptime commitments are void."))
+    assert codes(audit(ok), "U004") == []
+
+
+# ------------------------------------------------------------------ frames
+
+
+def test_no_law_requires_frame(tmp_path: Path) -> None:
+    root = make_matter(tmp_path / "m", _gate("the regulation requires a service credit", guard=False))
+    kinds = {e["kind"] for d in codes(audit(root), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "no law requires" in kinds
+    guarded = make_matter(tmp_path / "ok", _gate("the regulation requires a service credit"))
+    assert codes(audit(guarded), "U003") == []

@@ -44,7 +44,7 @@ _declare(
 A gate fires when careful drafting states the sin only to negate or strike it.
 
 Each must-fire witness of the gate is wrapped the way correct work disclaims it:
-state-then-negate ("it is not the case that …"), a belt-and-braces prohibition
+state-then-negate ("it is not the case that …", "no law requires that …"), a belt-and-braces prohibition
 ("neither party shall agree that …"), a savings clause ("nothing in this section
 means that …"), a deletion or replacement recital ("the words "…" are deleted"), a
 rejection ("we do not accept that …"). The gate fires on the frames named in the
@@ -60,11 +60,14 @@ A meaning-preserving rewrite of the sin walks past every gate of the list.
 
 The audit rewrites each gate's typical witness one way at a time — typographic
 apostrophe or quotes, hyphen to space or joined, an inserted adverb or adjective, an
-inflection, a dotted section reference inside a bounded window, a swapped idiom, a
-nominalization, a synonym from the legal thesaurus (`[tool.rubric.audit] thesaurus`
-extends it) — and no gate of the same list fires on the rewrite. The finding
-proposes a widened pattern and says whether it was verified (the rewrite now fires
-and no correct-work text does).
+inflection ("re-identify" / "re-identifies" / "re-identifying", "any claim" / "any
+claims"), a dotted section reference inside a bounded window, the clause split across
+two sentences where a `[^.]{0,N}` window separates subject and predicate ("X. That is
+Y") or a parenthetical in that gap, a swapped idiom, a nominalization, a synonym from the
+legal thesaurus (`[tool.rubric.audit] thesaurus` extends it) — and no gate of the same
+list fires on the rewrite. A must-fire probe that no gate of the list fires on is
+reported the same way. The finding proposes a widened pattern and says whether it was
+verified (the rewrite now fires and no correct-work text does).
 """,
 )
 _declare(

@@ -27,6 +27,9 @@ from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import split_citation
 
 FindingKey = tuple[str, int, int, str]
+#: The evidence is compared, not only the codes: a gate already dodged one way and now
+#: dodged another has a new finding. Every item is kept for the comparison.
+_ALL_EVIDENCE = 10_000
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,21 @@ def _key(diagnostic: Diagnostic) -> FindingKey:
     return diagnostic.code, diagnostic.line or 0, diagnostic.column or 0, str(concept)
 
 
+def _evidence(diagnostic: Diagnostic) -> set[str]:
+    """What a finding says, independent of the pattern's own words: the correct-work texts
+    (by source) a gate fires on, the frame and dodge kinds, the probes walked past."""
+    items = diagnostic.extra.get("evidence")
+    found: set[str] = set()
+    for item in items if isinstance(items, list) else []:
+        kind, source = str(item.get("kind")), str(item.get("source"))
+        found.add(kind if diagnostic.code in ("U003", "U004") and kind != "probe" else f"{kind} {source}")
+    return found
+
+
+def _findings(diagnostics: Sequence[Diagnostic]) -> dict[FindingKey, set[str]]:
+    return {_key(d): _evidence(d) for d in diagnostics}
+
+
 def _with_rubric(source: MatterSource, data: Any) -> MatterSource:
     yaml = replace(source.files[RUBRIC_FILE], data=data)
     matter = replace(source.matter, rubric=build.rubric(data))
@@ -74,11 +92,23 @@ def _set(data: Any, path: InstancePath, value: Any) -> Any:
 
 
 def _new_at(
-    source: MatterSource, diagnostics: Sequence[Diagnostic], before: set[FindingKey], paths: Sequence[InstancePath]
+    source: MatterSource,
+    diagnostics: Sequence[Diagnostic],
+    before: dict[FindingKey, set[str]],
+    paths: Sequence[InstancePath],
 ) -> tuple[str, ...]:
+    """Codes of the findings at `paths` that are new, or say something new (new evidence)."""
     rubric = source.files[RUBRIC_FILE]
     spans = {(s.line, s.column) for s in (rubric.span(p) for p in paths) if s is not None}
-    return tuple(sorted({d.code for d in diagnostics if (d.line, d.column) in spans and _key(d) not in before}))
+    return tuple(
+        sorted(
+            {
+                d.code
+                for d in diagnostics
+                if (d.line, d.column) in spans and (_key(d) not in before or not _evidence(d) <= before[_key(d)])
+            }
+        )
+    )
 
 
 def _gate_sites(source: MatterSource) -> Iterator[tuple[InstancePath, int, str, str, dict[str, Any]]]:
@@ -96,10 +126,10 @@ def _gate_sites(source: MatterSource) -> Iterator[tuple[InstancePath, int, str, 
 class _MatterRecall:
     def __init__(self, source: MatterSource, inputs: AuditInputs, settings: AuditSettings) -> None:
         self.source = source
-        self.settings = settings
+        self.settings = replace(settings, max_evidence=_ALL_EVIDENCE)
         self.known: list[KnownText] = known_texts(source, inputs)
-        self.baseline = audit_source(source, settings, known=self.known)
-        self.before = {_key(d) for d in self.baseline}
+        self.baseline = audit_source(source, self.settings, known=self.known)
+        self.before = _findings(self.baseline)
 
     def gate(self, operator: GateOperator, max_sites: int) -> Iterator[Seeded]:
         sites = 0

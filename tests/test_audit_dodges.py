@@ -135,3 +135,23 @@ def test_no_law_requires_frame(tmp_path: Path) -> None:
     assert "no law requires" in kinds
     guarded = make_matter(tmp_path / "ok", _gate("the regulation requires a service credit"))
     assert codes(audit(guarded), "U003") == []
+
+
+# ------------------------------------------------------------------ a dead alternative
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("fees of (?:$5 million|five million dollars)", "unescaped `$`"),
+        ("(?:\buncapped|unlimited) liability", "control character U+0008"),
+    ],
+)
+def test_an_alternative_that_can_never_fire_is_reported(tmp_path: Path, pattern: str, why: str) -> None:
+    gates = f'    critical_failure_patterns:\n      - "{pattern}"\n'.replace("\\", "\\\\").replace("\b", "\\b")
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates)), "U001")
+    assert finding.severity.value == "warning" and why in finding.message
+    fixed = pattern.replace("$", "\\$").replace("\b", "\\b")
+    assert (
+        codes(audit(make_matter(tmp_path / "ok", f"    critical_failure_patterns:\n      - '{fixed}'\n")), "U001") == []
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.dodges import dodges
@@ -14,6 +15,7 @@ from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
 from rubric_tools.diagnostics import Fix, Severity
+from rubric_tools.lint.alternatives import alternative_patterns
 from rubric_tools.lint.gate_edits import guard_fix
 from rubric_tools.lint.gate_firing import (
     AuditedEntry,
@@ -28,6 +30,7 @@ from rubric_tools.lint.gate_firing import (
     never_fires_reason,
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
+from rubric_tools.loading.yaml_source import YamlSource
 from rubric_tools.scoring.text import show_pattern
 
 #: Witnesses per entry that are framed and rewritten (the typical one first).
@@ -45,6 +48,7 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
         for entry in gate_list.entries:
             reason = never_fires_reason(entry.gate)
             if reason is None:
+                yield from _dead_alternatives(rubric, entry)
                 continue
             message, tried = reason
             evidence = [
@@ -59,6 +63,36 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
                 evidence,
                 subject=entry.subject(),
             )
+
+
+def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[AuditFinding]:
+    """U001 for the alternatives of a gate that can fire which themselves never can (an
+    unescaped `$5`, YAML's backspace, a guard that defeats that branch): dead text in the
+    rubric, and usually the very wording the author meant to catch."""
+    dead: list[tuple[str, str, list[str]]] = []
+    for branch, variant in alternative_patterns(entry.gate.pattern):
+        reason = never_fires_reason(replace(entry.gate, pattern=variant))
+        if reason is not None and not any(branch in d[0] or d[0] in branch for d in dead):
+            dead.append((branch, *reason))
+    if not dead:
+        return
+    branch, why, _tried = dead[0]
+    more = f" (and {len(dead) - 1} more)" if len(dead) > 1 else ""
+    evidence = [
+        Evidence(branch, "alternative of the pattern", "dead alternative", "fire", why, entry.surface)
+        for branch, why, _tried in dead
+    ]
+    finding = AuditFinding(
+        "U001",
+        f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: its alternative {branch!r} "
+        f"can never fire{more}: {why}",
+        rubric.path,
+        rubric.span(entry.path),
+        evidence,
+        subject=entry.subject(),
+    )
+    finding.severity = Severity.WARNING  # the rest of the gate still works
+    yield finding
 
 
 def _framed(texts: Sequence[FireText]) -> list[FireText]:

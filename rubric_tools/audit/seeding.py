@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rubric_tools.lint.alternatives import group_body_start, scan_groups
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 GateEntry = dict[str, Any]
@@ -36,52 +37,13 @@ class ConceptOperator:
     apply: Callable[[str, str, str | None], str | None]
 
 
-def _scan_groups(pattern: str) -> tuple[list[int], list[tuple[int, int, list[int]]]]:
-    """Top-level `|` positions, and every group as (open, close, its own `|` positions)."""
-    top: list[int] = []
-    groups: list[tuple[int, int, list[int]]] = []
-    stack: list[tuple[int, list[int]]] = []
-    index, in_class = 0, False
-    while index < len(pattern):
-        char = pattern[index]
-        if char == "\\":
-            index += 2
-            continue
-        if in_class:
-            in_class = char != "]"
-        elif char == "[":
-            in_class = True
-            if pattern[index + 1 : index + 2] == "^":
-                index += 1
-            if pattern[index + 1 : index + 2] == "]":
-                index += 1  # a leading `]` is a literal
-        elif char == "(":
-            stack.append((index, []))
-        elif char == ")" and stack:
-            start, bars = stack.pop()
-            groups.append((start, index, bars))
-        elif char == "|":
-            (stack[-1][1] if stack else top).append(index)
-        index += 1
-    return top, sorted(groups)
-
-
-def _group_body_start(pattern: str, start: int) -> int | None:
-    """Where a capturing or non-capturing group's body starts; None for lookarounds and flags."""
-    if pattern.startswith("(?:", start):
-        return start + 3
-    if pattern.startswith("(?P<", start):
-        return pattern.index(">", start) + 1
-    return None if pattern.startswith("(?", start) else start + 1
-
-
 def narrow_alternation(pattern: str) -> str | None:
     """Only the first branch of the first alternation: the author forgot the other ways to say it."""
-    top, groups = _scan_groups(pattern)
+    top, groups = scan_groups(pattern)
     if top:
         return pattern[: top[0]]
     for start, end, bars in groups:
-        body = _group_body_start(pattern, start)
+        body = group_body_start(pattern, start)
         if bars and body is not None:
             return pattern[:body] + pattern[body : bars[0]] + pattern[end:]
     return None

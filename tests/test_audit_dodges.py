@@ -155,3 +155,26 @@ def test_an_alternative_that_can_never_fire_is_reported(tmp_path: Path, pattern:
     assert (
         codes(audit(make_matter(tmp_path / "ok", f"    critical_failure_patterns:\n      - '{fixed}'\n")), "U001") == []
     )
+
+
+# ------------------------------------------------------------------ the clause's own words
+
+
+def test_an_issue_gate_on_the_clause_wording_fires_on_its_quotation_and_deletion(tmp_path: Path) -> None:
+    # hosting §3.1, the clause under review, says "No credit is owed for downtime."
+    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'no credit is owed'\n")
+    [finding] = codes(audit(root), "U003")
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert {"deletion recommendation", "quotation of the clause"} <= kinds
+    quoted = make_matter(
+        tmp_path / "ok",
+        "    critical_failure_patterns:\n      - pattern: 'no credit is owed'\n        exclude_context: '\"'\n",
+    )
+    assert codes(audit(quoted), "U003") == []
+
+
+def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
+    kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("re-identification is illegal")))
+    assert "synonym: illegal → unlawful" in kinds
+    fixed = make_matter(tmp_path / "ok", _gate("re-identification is (?:illegal|unlawful)"))
+    assert "synonym: illegal → unlawful" not in _dodge_kinds(fixed)

@@ -283,5 +283,6 @@ def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     [finding] = codes(audit(make_matter(tmp_path / "m", gates)), "U004")
     assert finding.extra["evidence"][0]["sentence"] == "covers losses from the first-dollar"  # type: ignore[index]
     proposal = finding.extra["proposal"]
-    assert proposal["change"]["pattern"] == "covers losses from the first[- ]dollar"  # type: ignore[index]
+    # The inflection dodges ("cover", "covering") are widened too.
+    assert proposal["change"]["pattern"].endswith("losses from the first[- ]dollar")  # type: ignore[index]
     assert proposal["verified"] is True  # type: ignore[index]

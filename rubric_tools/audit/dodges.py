@@ -46,10 +46,27 @@ THESAURUS: Mapping[str, tuple[str, ...]] = {
     "notice": ("notification",),
     "statute": ("law",),
     "requires": ("mandates",),
-    "permitted": ("allowed",),
+    "permitted": ("allowed", "authorized"),
     "allowed": ("permitted",),
     "damages": ("losses",),
     "disclose": ("reveal",),
+    "illegal": ("unlawful",),
+    "unlawful": ("illegal",),
+    "authorized": ("permitted",),
+    "permits": ("allows",),
+    "allows": ("permits",),
+    "after": ("following",),
+    "following": ("after",),
+    "regardless of": ("irrespective of",),
+    "irrespective of": ("regardless of",),
+    "execute": ("sign",),
+    "sign": ("execute",),
+    "forfeits": ("loses",),
+    "loses": ("forfeits",),
+    "infects": ("contaminates",),
+    "contaminates": ("infects",),
+    "cap": ("limit",),
+    "violates": ("breaches",),
     "personal data": ("personal information",),
     "customer data": ("client data",),
 }
@@ -203,8 +220,8 @@ def _split_clause(pattern: str) -> Iterator[Dodge]:
         return
     left, right = parts
     opener, last = right.split(" ")[0], left.split(" ")[-1]
-    if last in _DANGLING:
-        return
+    if last in _DANGLING or len(left.split(" ")) < 2:
+        return  # a sentence needs more than one word ("provider. that may use …" is no rewrite)
     verb = inflection.base_form(opener)
     if opener in _PREDICATE_OPENERS or (verb is not None and opener == inflection.third_person(verb)):
         subject = "that"
@@ -240,10 +257,10 @@ def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | 
     sources = [
         _split_clause(pattern),
         _typographic(witness),
-        _verb_inflections(witness),
         _hyphens(witness),
         _insertions(witness),
         _inflections(witness),
+        _verb_inflections(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
         _phrase_swaps(witness, _synonyms(witness, thesaurus), "synonym"),

@@ -21,11 +21,16 @@ class Frame:
     template: str
     negates: bool = True  # a negating frame means nothing around a witness that is itself negative
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
+    #: Only around the clause's own words: an analysis recommends striking what the clause says.
+    clause_only: bool = False
 
-    def applies(self, witness: str, surface: str) -> bool:
-        """Whether the frame is correct work around `witness` on `surface`."""
-        if surface not in self.surfaces:
+    def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
+        """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
+        witness is the clause under review's own wording, which only recitals quote)."""
+        if surface not in self.surfaces or (self.clause_only and not from_clause):
             return False
+        if from_clause:
+            return not self.negates
         return not (self.negates and _NEGATOR.search(witness))
 
     def wrap(self, witness: str) -> str:
@@ -46,6 +51,8 @@ FRAMES: tuple[Frame, ...] = (
         ("redline", "settlement"),
     ),
     Frame("rejection", "we do not accept that {w}."),
+    Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, ("issue",), True),
+    Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, ("issue",), True),
 )
 
 #: Words a deletion, replacement or rejection frame rests on when it has no negator:

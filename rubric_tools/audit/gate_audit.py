@@ -18,6 +18,7 @@ from rubric_tools.diagnostics import Fix, Severity
 from rubric_tools.lint.alternatives import alternative_patterns
 from rubric_tools.lint.gate_edits import guard_fix
 from rubric_tools.lint.gate_firing import (
+    AUDIT_SEARCH_TIMEOUT,
     AuditedEntry,
     FireText,
     GateList,
@@ -31,7 +32,8 @@ from rubric_tools.lint.gate_firing import (
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.loading.yaml_source import YamlSource
-from rubric_tools.scoring.text import show_pattern
+from rubric_tools.scoring.gates import GateError, compile_pattern
+from rubric_tools.scoring.text import show_pattern, split_citation
 
 #: Witnesses per entry that are framed and rewritten (the typical one first).
 FRAMED_WITNESSES = 3
@@ -63,6 +65,14 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
                 evidence,
                 subject=entry.subject(),
             )
+
+
+def _first_match(pattern: str, text: str) -> str | None:
+    try:
+        match = compile_pattern(pattern).search(text, timeout=AUDIT_SEARCH_TIMEOUT)
+    except (GateError, TimeoutError):
+        return None
+    return match.group(0).strip() if match else None
 
 
 def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[AuditFinding]:
@@ -120,15 +130,37 @@ class _ListAudit:
         ]
         witnesses = [t.text for texts in self.fire_texts.values() for t in texts if not t.bare_only]
         silent = [k.text for k in self.known if not k.expect_fire]
+        self.clause_words = self._clause_words()
         framed = [
             frame.wrap(t.text)
             for texts in self.fire_texts.values()
             for t in _framed(texts)
             for frame in FRAMES
             if frame.applies(t.text, gate_list.surface)
+        ] + [
+            frame.wrap(words)
+            for words in self.clause_words.values()
+            for frame in FRAMES
+            if frame.applies(words, gate_list.surface, from_clause=True)
         ]
         self.texts = ListTexts(gate_list.gates, tuple(witnesses + probes), tuple(silent + framed))
         self.missed_probes = self._missed_probes()
+
+    def _clause_words(self) -> dict[int, str]:
+        """Per entry, the words of the clause under review that it matches: the wording a
+        deletion recital or recommendation quotes."""
+        issue = self.source.matter.rubric.issues_by_id.get(self.gate_list.issue_id)
+        parts = split_citation(issue.anchor) if issue else None
+        clause = self.source.matter.resolve(*parts) if parts else None
+        if not clause:
+            return {}
+        words: dict[int, str] = {}
+        for entry in self.gate_list.entries:
+            sentence = matched_sentence(entry.gate, clause) if fires(entry.gate, clause) else None
+            match = _first_match(entry.gate.pattern, sentence) if sentence else None
+            if match and len(match.split()) >= 2:
+                words[entry.entry_index] = match
+        return words
 
     def _missed_probes(self) -> dict[int, list[KnownText]]:
         """Must-fire probes that no gate of the list fires on, each under the entry whose
@@ -149,7 +181,7 @@ class _ListAudit:
         for index, entry in enumerate(self.gate_list.entries):
             usable = _framed(self.fire_texts[entry.entry_index])
             yield from self._correct_work(index, entry)
-            if usable:
+            if usable or entry.entry_index in self.clause_words:
                 yield from self._frames(index, entry, usable)
             if not self.gate_list.partial:
                 yield from self._dodges(index, entry, usable)
@@ -207,6 +239,14 @@ class _ListAudit:
             for frame in FRAMES
             if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))
         ]
+        clause_words = self.clause_words.get(entry.entry_index)
+        if clause_words is not None:
+            hits += [
+                (frame, frame.wrap(clause_words))
+                for frame in FRAMES
+                if frame.applies(clause_words, entry.surface, from_clause=True)
+                and fires(entry.gate, frame.wrap(clause_words))
+            ]
         if not hits:
             return
         fired = "fired"

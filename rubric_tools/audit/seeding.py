@@ -114,9 +114,10 @@ def _undotted_window(entry: GateEntry) -> GateEntry | None:
 
 
 def _frozen_inflection(entry: GateEntry) -> GateEntry | None:
-    """`claims?`, `re-identif(?:y|ies)` → one form only."""
+    """`claims? `, `re-identif(?:y|ies)\\b` → one form only (where a word boundary or a space
+    follows: at the end of a pattern the singular still matches inside the plural)."""
     pattern = re.sub(
-        r"(?<=[a-z])(?:s\?|\(\?:(\w+)(?:\|\w+)+\))(?=\\b|[ )]|$)", lambda m: m.group(1) or "", entry["pattern"], count=1
+        r"(?<=[a-z])(?:s\?|\(\?:(\w+)(?:\|\w+)+\))(?=\\b| )", lambda m: m.group(1) or "", entry["pattern"], count=1
     )
     return _with_pattern(entry, pattern)
 

@@ -94,8 +94,8 @@ def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[Audi
     ]
     finding = AuditFinding(
         "U001",
-        f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: its alternative {branch!r} "
-        f"can never fire{more}: {why}",
+        f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: "
+        f"its alternative {show_pattern(branch)} can never fire{more}: {why}",
         rubric.path,
         rubric.span(entry.path),
         evidence,

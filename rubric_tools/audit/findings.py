@@ -49,6 +49,8 @@ class Proposal:
     removes_finding: bool
     lost_must_fire: tuple[str, ...] = ()
     new_false_positives: tuple[str, ...] = ()
+    #: Dodge kinds no widening expresses (a clause split across sentences): left to the author.
+    uncovered: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +64,11 @@ class Proposal:
 
     def describe(self) -> str:
         keys = ", ".join(f"{k}: {v!r}" for k, v in self.change.items())
+        if self.uncovered and not (self.lost_must_fire or self.new_false_positives):
+            return (
+                f"tried ({keys}): accepts the other rewrites and keeps every must-fire text, but "
+                f"{', '.join(self.uncovered)} needs another entry"
+            )
         if self.verified:
             return f"proposed guard ({keys}) — verified: removes the finding and keeps every must-fire text"
         if not self.removes_finding:

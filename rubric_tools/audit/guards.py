@@ -8,6 +8,7 @@ list that was silent starts firing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -178,8 +179,9 @@ def propose_for_dodges(texts: ListTexts, index: int, dodged: Sequence[tuple[str,
     if pattern == gate.pattern:
         return None
     # Rewrites no widening expresses (a clause split in two sentences) are left to the author.
-    kinds = "" if len(covered) == len(dodged) else f" ({', '.join(kind for kind, _ in covered)})"
-    return _verify(
+    uncovered = tuple(dict.fromkeys(kind for kind, _o, _d in dodged if kind not in {k for k, _ in covered}))
+    kinds = f" ({', '.join(kind for kind, _ in covered)})" if uncovered else ""
+    proposal = _verify(
         texts,
         index,
         replace(gate, pattern=pattern),
@@ -188,3 +190,7 @@ def propose_for_dodges(texts: ListTexts, index: int, dodged: Sequence[tuple[str,
         [dodge for _kind, dodge in covered],
         want_fire=True,
     )
+    if not uncovered:
+        return proposal
+    # The finding stays until the author adds an entry for the rest: not verified (the contract).
+    return dataclasses.replace(proposal, verified=False, removes_finding=False, uncovered=uncovered)

@@ -178,3 +178,10 @@ def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
     assert "synonym: illegal → unlawful" in kinds
     fixed = make_matter(tmp_path / "ok", _gate("re-identification is (?:illegal|unlawful)"))
     assert "synonym: illegal → unlawful" not in _dodge_kinds(fixed)
+
+
+def test_the_tense_of_a_temporal_trigger(tmp_path: Path) -> None:
+    kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("notice is due only after provider confirms")))
+    assert "inflection (tense)" in kinds
+    fixed = make_matter(tmp_path / "ok", _gate("notice is due only after provider (?:has )?confirm(?:s|ed)"))
+    assert "inflection (tense)" not in _dodge_kinds(fixed)

@@ -192,6 +192,7 @@ def _verb_inflections(witness: str) -> Iterator[Dodge]:
         for name, form in inflection.forms(verb).items():
             if form != words[0] and name != "past":
                 yield Dodge(f"inflection ({name})", " ".join([form, *words[1:]]))
+    yield from _temporal_tense(words)
     if _NEGATOR.search(witness):
         return  # "shall not use" is not "uses"
     for index in range(1, len(words) - 1):
@@ -200,6 +201,23 @@ def _verb_inflections(witness: str) -> Iterator[Dodge]:
             present = inflection.third_person(verb)
             yield Dodge("inflection (present tense)", " ".join([*words[:index], present, *words[index + 2 :]]))
             return
+
+
+_TEMPORAL = frozenset("after once when until before upon following".split())
+
+
+def _temporal_tense(words: list[str]) -> Iterator[Dodge]:
+    """In a temporal clause the tense of the trigger does not change the meaning: "after
+    provider confirms" / "after provider has confirmed" / "after provider confirmed"."""
+    for index, word in enumerate(words):
+        verb = inflection.base_form(word)
+        opener = next((j for j in range(max(0, index - 3), index) if words[j] in _TEMPORAL), None)
+        if verb is None or opener is None or word != inflection.third_person(verb):
+            continue
+        done = inflection.past(verb)
+        for form in (f"has {done}", done):
+            yield Dodge("inflection (tense)", " ".join([*words[:index], form, *words[index + 1 :]]))
+        return
 
 
 #: Words that open a predicate: after a sentence end, "That" (or "Those") carries the subject on.

@@ -117,7 +117,10 @@ def _frozen_inflection(entry: GateEntry) -> GateEntry | None:
     """`claims? `, `re-identif(?:y|ies)\\b` → one form only (where a word boundary or a space
     follows: at the end of a pattern the singular still matches inside the plural)."""
     pattern = re.sub(
-        r"(?<=[a-z])(?:s\?|\(\?:(\w+)(?:\|\w+)+\))(?=\\b| )", lambda m: m.group(1) or "", entry["pattern"], count=1
+        r"(?<=[a-z])(?<!\\[a-z])(?:s\?|\(\?:([a-z]{1,5})(?:\|[a-z]{1,5})+\))(?=\\b| )",
+        lambda m: m.group(1) or "",
+        entry["pattern"],
+        count=1,
     )
     return _with_pattern(entry, pattern)
 

@@ -47,7 +47,7 @@ class Seeded:
 @dataclass
 class RecallReport:
     seeded: list[Seeded] = field(default_factory=list)
-    baseline: dict[str, list[Diagnostic]] = field(default_factory=dict)  # findings on the unmodified matters
+    baseline: dict[str, list[Diagnostic]] = field(default_factory=dict)  # by matter folder: unmodified findings
 
     def rate(self, operator: str | None = None) -> tuple[int, int]:
         """(detected, seeded) for one operator, or for every non-control operator."""
@@ -180,7 +180,7 @@ def measure(
     report = RecallReport()
     for source, inputs in sources:
         recall = _MatterRecall(source, inputs, settings or AuditSettings())
-        report.baseline[source.matter_id] = recall.baseline
+        report.baseline[str(source.root)] = recall.baseline  # matter ids repeat across repositories
         for gate_operator in gate_operators:
             report.seeded += recall.gate(gate_operator, max_sites)
         for concept_operator in concept_operators:

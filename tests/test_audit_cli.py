@@ -43,7 +43,7 @@ def test_text_report_per_matter_and_gate(capsys: pytest.CaptureFixture[str], def
     code, out, _ = _run(capsys, "audit", str(defective))
     assert code == 1  # U002 is an error
     assert "rubric.yaml:17:9 U002 [error] gate-fires-on-correct-work" in out
-    assert "[document · guide §2]" in out and "fix: proposed guard (negation_guard: True)" in out
+    assert "[document · guide §2]" in out and "fix: proposed guard (negation_guard: true)" in out
     assert out.rstrip().endswith("warnings (U002 1, U003 1, U004 1).")
 
 
@@ -140,3 +140,12 @@ def test_a_broken_matter_is_reported_and_the_others_still_audited(
     by_id = {m["path"].rsplit("/", 1)[-1]: m for m in document["matters"]}
     assert code == 2 and by_id["broken"]["problems"] and not by_id["broken"]["findings"]
     assert any(f["code"] == "U002" for f in by_id["good"]["findings"])
+
+
+def test_a_proposal_prints_its_pattern_as_written_in_yaml() -> None:
+    from rubric_tools.audit.findings import Proposal
+
+    proposal = Proposal({"pattern": r"\bit's (?:void|invalid)\b", "negation_guard": True}, "", True, True)
+    described = proposal.describe()
+    assert r"pattern: '\bit''s (?:void|invalid)\b'" in described
+    assert "negation_guard: true" in described and "\\\\b" not in described

@@ -63,7 +63,7 @@ class Proposal:
         }
 
     def describe(self) -> str:
-        keys = ", ".join(f"{k}: {v!r}" for k, v in self.change.items())
+        keys = ", ".join(f"{k}: {_as_yaml(v)}" for k, v in self.change.items())
         if self.uncovered and not (self.lost_must_fire or self.new_false_positives):
             return (
                 f"tried ({keys}): accepts the other rewrites and keeps every must-fire text, but "
@@ -76,6 +76,16 @@ class Proposal:
         lost = self.lost_must_fire[0] if self.lost_must_fire else self.new_false_positives[0]
         why = "loses must-fire text" if self.lost_must_fire else "fires on correct work"
         return f"tried ({keys}): NOT verified, it {why} {lost!r}"
+
+
+def _as_yaml(value: object) -> str:
+    """A value as the author would paste it into rubric.yaml: a pattern single-quoted with
+    its backslashes as written (no Python escaping), a flag as `true`/`false`."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return str(value)
 
 
 @dataclass

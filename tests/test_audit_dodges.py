@@ -157,6 +157,14 @@ def test_an_alternative_that_can_never_fire_is_reported(tmp_path: Path, pattern:
     )
 
 
+def test_branches_of_a_repeated_group_work_together_and_are_not_dead(tmp_path: Path) -> None:
+    # `\.(?=\d)` alone cannot carry the window, but with `[^.]` it lets "§6.2" through:
+    # the audit's own widening proposal must not come back as a dead alternative.
+    gate = r"\buncapped liability\b(?:[^.]|\.(?=\d)){0,60}?\bunenforceable\b"
+    gates = f"    critical_failure_patterns:\n      - '{gate}'\n"
+    assert codes(audit(make_matter(tmp_path / "m", gates)), "U001") == []
+
+
 # ------------------------------------------------------------------ the clause's own words
 
 

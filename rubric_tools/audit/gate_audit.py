@@ -80,7 +80,7 @@ def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[Audi
     unescaped `$5`, YAML's backspace, a guard that defeats that branch): dead text in the
     rubric, and usually the very wording the author meant to catch."""
     dead: list[tuple[str, str, list[str]]] = []
-    for branch, variant in alternative_patterns(entry.gate.pattern):
+    for branch, variant in alternative_patterns(entry.gate.pattern, skip_repeated=True):
         reason = never_fires_reason(replace(entry.gate, pattern=variant))
         if reason is not None and not any(branch in d[0] or d[0] in branch for d in dead):
             dead.append((branch, *reason))

@@ -60,12 +60,20 @@ def _branches(text: str, offset: int, bars: list[int]) -> list[str]:
     return [text[start - offset : end - offset] for start, end in zip(cuts, ends, strict=True)]
 
 
-def _group_variants(pattern: str) -> list[tuple[str, str]]:
+def _is_repeated(pattern: str, end: int) -> bool:
+    r"""Whether the group closing at `end` repeats (`*`, `+`, `{m,n}`): its branches then
+    combine within one match (`(?:[^.]|\.(?=\d)){0,60}`), so a branch alone proves nothing."""
+    return pattern[end + 1 : end + 2] in ("*", "+", "{")
+
+
+def _group_variants(pattern: str, skip_repeated: bool) -> list[tuple[str, str]]:
     _top, groups = scan_groups(pattern)
     variants: list[tuple[str, str]] = []
     for start, end, bars in groups:
         body = group_body_start(pattern, start)
         nested = any(s < start and end < e and b for s, e, b in groups)
+        if skip_repeated and _is_repeated(pattern, end):
+            continue
         if bars and body is not None and not nested:
             variants += [
                 (branch, pattern[:body] + branch + pattern[end:]) for branch in _branches(pattern[body:end], body, bars)
@@ -73,14 +81,15 @@ def _group_variants(pattern: str) -> list[tuple[str, str]]:
     return variants
 
 
-def alternative_patterns(pattern: str) -> list[tuple[str, str]]:
+def alternative_patterns(pattern: str, *, skip_repeated: bool = False) -> list[tuple[str, str]]:
     """(branch, pattern with only that branch) for every branch of the top-level alternation
     and of every group that is not inside another group's alternation (within each top-level
-    branch on its own); at most MAX_VARIANTS."""
+    branch on its own); at most MAX_VARIANTS. With `skip_repeated`, leave out the branches
+    of repeated groups, whose branches only work together."""
     top, _groups = scan_groups(pattern)
     if not top:
-        return _group_variants(pattern)[:MAX_VARIANTS]
+        return _group_variants(pattern, skip_repeated)[:MAX_VARIANTS]
     variants: list[tuple[str, str]] = []
     for branch in _branches(pattern, 0, top):
-        variants += [(branch, branch), *_group_variants(branch)]
+        variants += [(branch, branch), *_group_variants(branch, skip_repeated)]
     return variants[:MAX_VARIANTS]

@@ -17,6 +17,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+import referencing
 
 import rubric_tools
 from rubric_tools.cli import main
@@ -28,6 +29,12 @@ from tests.conftest import REPO_ROOT
 from tests.test_conformance import TOLERANCE, assert_same
 
 REPLAY_SCHEMA = json.loads((REPO_ROOT / "schemas" / "replay-output.schema.json").read_text(encoding="utf-8"))
+RECORD_VALIDATOR = jsonschema.Draft202012Validator(
+    json.loads((REPO_ROOT / "schemas" / "replay-record.schema.json").read_text(encoding="utf-8")),
+    registry=referencing.Registry().with_resource(
+        REPLAY_SCHEMA["$id"], referencing.Resource.from_contents(REPLAY_SCHEMA)
+    ),
+)
 
 #: Cases still expected to differ from the reference, with why. Strict: once a case passes, it
 #: must leave this set. Empty since the scorer keeps YAML 1.1 ids as the reference does (H08d, H32).
@@ -98,19 +105,29 @@ def test_edge_corpus_is_complete() -> None:
     assert set(PENDING) <= {case.name for case in _CASES}
 
 
+@pytest.mark.parametrize("output_format", ["json", "jsonl"])
 @pytest.mark.parametrize("name", ["H08d-yaml11-date-issue-id", "H32-yaml11-yes-matter-id"])
 def test_replay_json_of_a_yaml_11_id_is_valid_json_as_the_reference_writes_it(
-    name: str, capsys: pytest.CaptureFixture[str]
+    name: str, output_format: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A date issue id and a boolean matter_id reach `rubric replay --output-format json` as
-    strict JSON (the date as ISO text), valid against the output schema, equal to the reference."""
+    """A date issue id and a boolean matter_id reach `rubric replay`'s JSON outputs as strict
+    JSON (the date as ISO text), valid against the output schemas, equal to the reference."""
     case = require_edge_corpus() / name
-    code = main(["replay", str(case / "trajectory.jsonl"), "--matter", str(case / "matter"), "--output-format", "json"])
-    document = json.loads(capsys.readouterr().out, parse_constant=_reject_constant)
-    jsonschema.validate(document, REPLAY_SCHEMA)
+    arguments = [str(case / "trajectory.jsonl"), "--matter", str(case / "matter"), "--output-format", output_format]
+    code = main(["replay", *arguments])
+    output = capsys.readouterr().out
+    if output_format == "json":
+        document = json.loads(output, parse_constant=_reject_constant)
+        jsonschema.validate(document, REPLAY_SCHEMA)
+        result = document["replays"][0]["result"]
+    else:
+        (line,) = output.splitlines()
+        record = json.loads(line, parse_constant=_reject_constant)
+        RECORD_VALIDATOR.validate(record)
+        result = record["result"]
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     assert code == 0
-    assert_same(document["replays"][0]["result"], expected["result"])
+    assert_same(result, expected["result"])
 
 
 def _reject_constant(name: str) -> None:

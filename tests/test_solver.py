@@ -8,6 +8,7 @@ concepts 0.5 over two, quote 0.25, redline 1 over one concept), settlement 1, fi
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -390,3 +391,23 @@ def test_degenerate_input_is_explained_not_raised(tmp_path: Path, mutation: Muta
     # Negative components are out of the trajectory: the raw score may exceed max_score.
     assert solution.unexplained_points <= 1e-9
     assert len(solution.actions) <= 10_000
+
+
+def test_an_issue_id_yaml_11_reads_as_a_date_loses_only_its_redline(tmp_path: Path) -> None:
+    """The engine scores no redline of an issue whose id is not text (conformance-edge H08d):
+    the plan earns everything else and names the redline points as unreachable."""
+    day = datetime.date(2024, 1, 1)
+
+    def dated(data: dict[str, Any]) -> None:
+        issue(data)["id"] = day
+        data["rubric.yaml"]["final_submission"]["required_issue_ids"] = [day]
+        positions = data["counterparty.yaml"]["positions"]
+        positions[day] = positions.pop("uptime_credit")
+
+    solution = _solve(tmp_path, dated)
+    _assert_explained(solution)
+    assert [(s.reason, s.points) for s in solution.shortfalls] == [(Reason.UNREACHABLE_COMPONENT, 1.0)]
+    assert "date" in solution.shortfalls[0].message
+    assert solution.raw_score == pytest.approx(BASE_MAX - 1.0)
+    assert solution.result["breakdown"]["matched_issues"] == [day]
+    assert "propose_redline" not in _types(solution)

@@ -20,6 +20,7 @@ from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.reporting import replay as render
+from rubric_tools.scoring.json_values import json_default, json_default_or_repr
 
 #: Nested JSON elements of the streamed `--format json` document sit at this depth.
 ELEMENT_INDENT = "    "
@@ -93,14 +94,14 @@ def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encode
     trace = ""
     if settings.trace:
         entry_json = render.trace_entry(item)
-        trace = element_json(entry_json, default=repr) if entry_json is not None else ""
+        trace = element_json(entry_json, default=json_default_or_repr) if entry_json is not None else ""
     output, errors = "", ""
     diagnostics: tuple[str, ...] = ()
     if settings.output_format == "jsonl":
-        output = json.dumps(render.jsonl_record(item), ensure_ascii=False) + "\n"
+        output = json.dumps(render.jsonl_record(item), ensure_ascii=False, default=json_default) + "\n"
     elif settings.output_format == "json":
         replay_entry = render.replay_json(item)
-        output = element_json(replay_entry) if replay_entry is not None else ""
+        output = element_json(replay_entry, default=json_default) if replay_entry is not None else ""
         diagnostics = tuple(element_json(render.diagnostic_json(d)) for d in item.diagnostics)
     else:
         output, errors = _text(settings, item)

@@ -6,6 +6,7 @@ rules of `rubric lint` are what report it. Building never raises.
 
 from __future__ import annotations
 
+import datetime
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +22,7 @@ from rubric_tools.scoring.model import (
     Rubric,
     Variant,
     normalized_variant,
+    yaml_id,
 )
 
 
@@ -66,6 +68,12 @@ def text(mapping: Mapping[str, Any], key: str, default: str = "") -> str:
     return value if isinstance(value, str) else default
 
 
+def native_id(value: Any) -> int | float | bool | datetime.date | None:
+    """An id YAML 1.1 read as something other than text (a date, a number, a boolean), which the
+    reference keeps as it is (see `YamlId`); None when the id is text or absent."""
+    return value if isinstance(value, int | float | datetime.date) else None
+
+
 def string_tuple(value: Any) -> tuple[str, ...]:
     return tuple(str(item) for item in as_list(value))
 
@@ -108,6 +116,7 @@ def issue(raw: Mapping[str, Any]) -> Issue:
     severity = raw.get("severity")
     return Issue(
         id=str(raw.get("id", "")),
+        native_id=native_id(raw.get("id")),
         anchor=str(raw.get("anchor", "")),
         severity=severity if isinstance(severity, str) else None,
         base_points=number(raw, "base_points", 1.0),
@@ -132,7 +141,7 @@ def final_submission(raw: Mapping[str, Any]) -> FinalSubmission:
     return FinalSubmission(
         points=number(raw, "points", 0.5),
         minimum_characters=integer(raw, "minimum_characters", 80),
-        required_issue_ids=string_tuple(raw.get("required_issue_ids")),
+        required_issue_ids=tuple(yaml_id(item) for item in as_list(raw.get("required_issue_ids"))),
         missing_required_issue_penalty=number(raw, "missing_required_issue_penalty", 0.25),
         missed_escalation_penalty=number(raw, "missed_escalation_penalty", 0.5),
         required_concepts=normalized_variant(as_list(raw.get("required_concepts"))),

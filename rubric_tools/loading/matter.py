@@ -95,16 +95,22 @@ def _document_diagnostic(
 #: How a refused document path is reported: (code, name, hint).
 _DOCUMENT_REFUSALS = {
     policy.Refusal.OUTSIDE: (
-        "D002", "document-outside-matter", "keep documents inside the matter folder, e.g. documents/<id>.md"
+        "D002",
+        "document-outside-matter",
+        "keep documents inside the matter folder, e.g. documents/<id>.md",
     ),
     policy.Refusal.MISSING: ("D001", "document-missing", "fix the path, relative to the matter folder"),
     policy.Refusal.DIRECTORY: ("D007", "document-not-regular-file", "point the path at the Markdown file itself"),
     policy.Refusal.SPECIAL: ("D007", "document-not-regular-file", "replace it with a regular Markdown file"),
     policy.Refusal.BAD_NAME: (
-        "D008", "document-path-invalid", "use a short path of printable characters, e.g. documents/<id>.md"
+        "D008",
+        "document-path-invalid",
+        "use a short path of printable characters, e.g. documents/<id>.md",
     ),
     policy.Refusal.TOO_LARGE: (
-        "D009", "document-too-large", f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes"
+        "D009",
+        "document-too-large",
+        f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes",
     ),
     policy.Refusal.UNREADABLE: ("L003", "unreadable-file", "make the file readable, or fix the path"),
 }
@@ -182,14 +188,13 @@ def load_matter_source(path: Path | str) -> MatterSource:
     counterparty = files.get(COUNTERPARTY_FILE)
     matter = Matter(
         matter_id=str(matter_data.get("matter_id") or root.name),
+        native_matter_id=build.native_id(matter_data.get("matter_id")),
         title=build.text(matter_data, "title"),
         rubric=build.rubric(files[RUBRIC_FILE].data if RUBRIC_FILE in files else None),
         documents=MappingProxyType(seen),
         constraints=build.constraints(matter_data.get("constraints")),
         positions=MappingProxyType(build.positions(counterparty.data if counterparty else None)),
         client_answers=MappingProxyType(build.answers(hidden.data if hidden else None, "client_answers")),
-        escalation_answers=MappingProxyType(
-            build.answers(hidden.data if hidden else None, "escalation_answers")
-        ),
+        escalation_answers=MappingProxyType(build.answers(hidden.data if hidden else None, "escalation_answers")),
     )
     return MatterSource(root=root, matter=matter, files=files, documents=documents, diagnostics=diagnostics)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from rubric_tools.prove.moves import Move
 from rubric_tools.prove.shortfalls import RUBRIC_FILE, Reason, Shortfall
 from rubric_tools.prove.wording import summary_text, winning_escalation, winning_question
-from rubric_tools.scoring.model import MatchItem, Matter
+from rubric_tools.scoring.model import MatchItem, Matter, YamlId
 from rubric_tools.scoring.text import concept_fraction, normalize
 
 #: Beyond this many characters a summary minimum is treated as unattainable rather than
@@ -181,7 +181,7 @@ def final_shortfalls(matter: Matter) -> list[Shortfall]:
                 ("final_submission", "minimum_characters"),
             )
         )
-    known = {issue.id for issue in matter.rubric.issues}
+    known = {issue.criterion for issue in matter.rubric.issues}  # required ids compare as YAML read them
     for index, issue_id in enumerate(final.required_issue_ids):
         if issue_id not in known and final.missing_required_issue_penalty > 0:
             shortfalls.append(
@@ -197,7 +197,9 @@ def final_shortfalls(matter: Matter) -> list[Shortfall]:
     return shortfalls
 
 
-def final_move(matter: Matter, matched_issues: set[str], raised_escalations: set[str], labels: Sequence[str]) -> Move:
+def final_move(
+    matter: Matter, matched_issues: set[YamlId], raised_escalations: set[str], labels: Sequence[str]
+) -> Move:
     """The closing summary, and the points the engine will award for it given what the
     rest of the plan matches and raises."""
     rubric = matter.rubric

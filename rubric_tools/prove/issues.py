@@ -95,7 +95,7 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
     final = matter.rubric.final_submission
     path = ("issues", index)
     what = f"issue {issue.id!r}"
-    penalty_avoided = final.missing_required_issue_penalty * final.required_issue_ids.count(issue.id)
+    penalty_avoided = final.missing_required_issue_penalty * final.required_issue_ids.count(issue.criterion)
     components = (
         issue.base_points,
         issue.severity_points,
@@ -155,7 +155,7 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
 
 
 def _penalty_shortfall(matter: Matter, issue: Issue, penalty: float, reason: Reason) -> Shortfall:
-    position = matter.rubric.final_submission.required_issue_ids.index(issue.id)
+    position = matter.rubric.final_submission.required_issue_ids.index(issue.criterion)
     return Shortfall(
         reason,
         penalty,
@@ -284,6 +284,18 @@ def redline_moves(matter: Matter, index: int, label: str, document_id: str, toke
                 "so every redline scores 0",
                 RUBRIC_FILE,
                 (*path, "redline_points"),
+            )
+        )
+        return analysis
+    if issue.native_id is not None:
+        analysis.shortfalls.append(
+            Shortfall(
+                Reason.UNREACHABLE_COMPONENT,
+                issue.redline_points,
+                f"issue {issue.id!r}: YAML 1.1 reads this id as a {type(issue.native_id).__name__}, not text, "
+                "and the engine scores no redline of such an issue (quote the id)",
+                RUBRIC_FILE,
+                (*path, "id"),
             )
         )
         return analysis

@@ -19,7 +19,7 @@ from rubric_tools.prove.settle import negotiation_moves
 from rubric_tools.prove.shortfalls import MATTER_FILE, RUBRIC_FILE, Reason, Shortfall
 from rubric_tools.scoring.episode import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
-from rubric_tools.scoring.model import Matter
+from rubric_tools.scoring.model import Matter, YamlId
 from rubric_tools.scoring.result import derived_max_score, effective_max_score
 from rubric_tools.scoring.text import split_citation
 
@@ -193,7 +193,8 @@ def solve(matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> So
     kept, dropped = fit_budgets(matter, analysis.moves)
     kept.sort(key=Move.sort_key)
     reads = _reads(kept) + _courtesy_reads(matter, kept, max(matter.constraints.maximum_steps, 1) - 1)
-    matched = {matter.rubric.issues[m.issue_index].id for m in kept if m.kind == "issue" and m.issue_index is not None}
+    issue_indices = [m.issue_index for m in kept if m.kind == "issue" and m.issue_index is not None]
+    matched: set[YamlId] = {matter.rubric.issues[index].criterion for index in issue_indices}
     raised = {matter.rubric.escalations[int(m.path[1])].id for m in kept if m.kind == "escalation"}
     labels = [m.actions[0]["issue_id"] for m in kept if m.kind == "issue"]
     final = final_move(matter, matched, raised, labels)

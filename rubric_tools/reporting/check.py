@@ -13,6 +13,7 @@ from rich.text import Text
 
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.checking.runner import CheckReport
+from rubric_tools.scoring.json_values import json_default
 
 JSON_FORMAT_VERSION = 1
 
@@ -59,8 +60,9 @@ def render_text(report: CheckReport, console: Console) -> None:
                 continue
             where = f"{_relative(row.file, cwd)}:{row.line}" if row.file and row.line else _relative(row.file, cwd)
             label, style = ("warn", "bold yellow") if row.passed else ("FAIL", "bold red")
-            console.print(Text(f"{label} {row.kind} {row.name}", style=style)
-                          + Text(f"  {where}" if where else "", style="dim"))
+            console.print(
+                Text(f"{label} {row.kind} {row.name}", style=style) + Text(f"  {where}" if where else "", style="dim")
+            )
             console.print(Text(f"  expected: {row.expected}"))
             console.print(Text(f"  got:      {row.got}"))
             for line in row.detail.splitlines():
@@ -110,7 +112,7 @@ def render_json(report: CheckReport, cwd: Path | None = None) -> str:
         ],
         "errors": list(report.usage_errors),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False)
+    return json.dumps(document, indent=2, ensure_ascii=False, default=json_default)
 
 
 def render_junit(report: CheckReport, cwd: Path | None = None) -> str:

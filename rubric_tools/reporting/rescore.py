@@ -17,6 +17,7 @@ from rich.table import Table
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.rescore.run import RescoreRun
+from rubric_tools.scoring.json_values import json_default
 
 MAX_CAUSES = 2
 MAX_ITEM_CHANGES = 3
@@ -146,7 +147,7 @@ class JsonStream:
 
     def row(self, row: dict[str, Any]) -> None:
         self._start()
-        self.stream.write(("\n" if self.count == 0 else ",\n") + json.dumps(row, allow_nan=False))
+        self.stream.write(("\n" if self.count == 0 else ",\n") + json.dumps(row, allow_nan=False, default=json_default))
         self.count += 1
 
     def finish(self, run: RescoreRun) -> None:

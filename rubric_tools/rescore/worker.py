@@ -19,6 +19,7 @@ from rubric_tools.rescore import compare
 from rubric_tools.rescore.bases import current_matter, folder_named, matter_digest
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, recorded_score
 from rubric_tools.scoring import replay
+from rubric_tools.scoring.json_values import json_default
 
 
 @dataclass(frozen=True)
@@ -172,8 +173,9 @@ def score_with_brief(item: WorkItem) -> Scored:
     try:
         result = _scored(item)
         if "row" not in result:
-            return json.dumps(result), None
-        return ROW_PREFIX + json.dumps(result["row"], allow_nan=False) + ROW_SUFFIX, brief(result["row"])
+            return json.dumps(result, default=json_default), None
+        row = json.dumps(result["row"], allow_nan=False, default=json_default)
+        return ROW_PREFIX + row + ROW_SUFFIX, brief(result["row"])
     except Exception as exc:  # noqa: BLE001  one record must never stop the run: report it, go on
         message = f"cannot score this trajectory: {type(exc).__name__}: {exc}"
         return json.dumps(_problem(item, "R006", "rescore-failed", message, "please report it")), None

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rubric_tools.scoring.fields import text_field
-from rubric_tools.scoring.model import MatchItem
+from rubric_tools.scoring.model import MatchItem, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
@@ -59,8 +59,7 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not question.strip():
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
-    return _score_match(ctx, ctx.matter.rubric.questions, normalize(question), state.asked_questions,
-                        kind="question")
+    return _score_match(ctx, ctx.matter.rubric.questions, normalize(question), state.asked_questions, kind="question")
 
 
 def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -71,13 +70,12 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
-    return _score_match(ctx, ctx.matter.rubric.escalations, normalize(f"{topic} {reason}"),
-                        state.raised_escalations, kind="escalation")
+    return _score_match(
+        ctx, ctx.matter.rubric.escalations, normalize(f"{topic} {reason}"), state.raised_escalations, kind="escalation"
+    )
 
 
-def _score_match(
-    ctx: StepContext, items: tuple[MatchItem, ...], text: str, already: set[str], kind: str
-) -> float:
+def _score_match(ctx: StepContext, items: tuple[MatchItem, ...], text: str, already: set[str], kind: str) -> float:
     item = first_match(items, text)
     if item is None:
         points = -0.1 if kind == "question" else -0.25
@@ -96,7 +94,8 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     final = rubric.final_submission
     summary = text_field(action, "summary", "")
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
-    missing = sorted({i for i in final.required_issue_ids if i not in state.matched_issues})  # a set there
+    # A set there; ids compared as YAML 1.1 read them on both sides (a date matches a date).
+    missing = sorted_ids({i for i in final.required_issue_ids if i not in state.matched_issues})
     points -= final.missing_required_issue_penalty * len(missing)
     event: dict[str, Any] = {"type": "final_submission", "criterion": "final", "missing_issues": missing}
     if rubric.escalations:

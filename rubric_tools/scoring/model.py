@@ -7,7 +7,8 @@ normalized text.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -19,6 +20,30 @@ from rubric_tools.scoring.text import format_citation, normalize
 SEVERITIES = ("low", "medium", "high", "critical")
 
 Variant = tuple[str, ...]
+
+#: An id as YAML 1.1 reads an unquoted scalar: `2024-01-01` is a date, `yes` a boolean, `7` an
+#: integer. The reference engine keeps such a value as it is, so the scorer does too where the
+#: result depends on it (the matter id it reports, an issue's criterion); everywhere else ids are
+#: text. `rubric lint` reports these scalars (Y001), since an author almost never means them.
+YamlId = str | int | float | bool | datetime.date
+
+
+def yaml_id(value: object) -> YamlId:
+    """`value` itself when it is a scalar the reference keeps as an id, else its `str()`."""
+    if isinstance(value, str | int | float | bool | datetime.date):
+        return value
+    return str(value)
+
+
+def sorted_ids(ids: Iterable[YamlId]) -> list[YamlId]:
+    """`sorted()`, as the engine sorts its id sets; ids of kinds Python cannot order together
+    (a date and a text, where the engine raises) are grouped by kind instead of failing."""
+    values = list(ids)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=lambda value: (type(value).__name__, str(value)))
+
 
 #: The three gate lists of an issue, by the surface (text) they run on.
 GATE_SURFACES = {
@@ -96,6 +121,16 @@ class Issue:
     critical_failure_patterns: tuple[Gate, ...] = ()
     redline_critical_failure_patterns: tuple[Gate, ...] = ()
     settlement_critical_failure_patterns: tuple[Gate, ...] = ()
+    #: The id as YAML 1.1 read it when that is not text (see `YamlId`); None for a text id.
+    native_id: int | float | bool | datetime.date | None = None
+
+    @property
+    def criterion(self) -> YamlId:
+        """The issue's identity in an episode: what events, matched sets and labels hold.
+
+        The reference keeps the YAML value of the id there (a date stays a date), so results
+        show it as that value and comparisons with text never match it."""
+        return self.id if self.native_id is None else self.native_id
 
     def gates(self, surface: str) -> tuple[Gate, ...]:
         """The gate list that runs on `surface`: issue, redline or settlement text."""
@@ -118,7 +153,7 @@ class Issue:
 class FinalSubmission:
     points: float = 0.5
     minimum_characters: int = 80
-    required_issue_ids: tuple[str, ...] = ()
+    required_issue_ids: tuple[YamlId, ...] = ()  # as YAML 1.1 read them: compared with criteria
     missing_required_issue_penalty: float = 0.25
     missed_escalation_penalty: float = 0.5
     required_concepts: Variant = ()
@@ -145,6 +180,15 @@ class Rubric:
     @cached_property
     def issues_by_id(self) -> Mapping[str, Issue]:
         return MappingProxyType({issue.id: issue for issue in self.issues})
+
+    def redline_issue(self, criterion: YamlId) -> Issue | None:
+        """The issue a redline's criterion (from the agent's label, else the anchor it targets)
+        scores against, as the reference finds it.
+
+        Both ways give the issue's criterion, its id as YAML 1.1 read it; the reference then
+        finds the issue among the ids' text, so one whose id is not text (a date, a number, a
+        boolean) is never found and every redline of it is unsupported (conformance-edge H08d)."""
+        return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
 
 
 @dataclass(frozen=True)
@@ -174,6 +218,14 @@ class Matter:
     client_answers: Mapping[str, str] = field(default_factory=_empty)
     escalation_answers: Mapping[str, str] = field(default_factory=_empty)
     title: str = ""
+    #: `matter_id` as YAML 1.1 read it when that is not text (`matter_id: yes` is True): the
+    #: reference reports that value in its result (conformance-edge H32). None for a text id.
+    native_matter_id: int | float | bool | datetime.date | None = None
+
+    @property
+    def reported_matter_id(self) -> YamlId:
+        """The matter id an episode result reports: the YAML value, as the reference does."""
+        return self.matter_id if self.native_matter_id is None else self.native_matter_id
 
     @property
     def negotiation_enabled(self) -> bool:

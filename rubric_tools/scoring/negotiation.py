@@ -7,6 +7,7 @@ from typing import Any
 
 from rubric_tools.scoring.fields import has_fields, label_of, text_field
 from rubric_tools.scoring.gates import run_gates
+from rubric_tools.scoring.model import Matter, Position, YamlId
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
 
@@ -29,15 +30,15 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     issue_id = state.issue_labels.get(label)
     if issue_id is None:
         anchored = matter.rubric.anchors.get(target)
-        issue_id = anchored.id if anchored else None
+        issue_id = anchored.criterion if anchored else None
     state.rounds_used += 1
     if issue_id is None:
-        event = {"type": "unsupported_markup", "criterion": label, "reason": REASON_NO_MARKUP_TARGET}
-        return ctx.record(event, -0.5)
-    position = matter.positions.get(issue_id)
+        unanchored: dict[str, Any] = {"type": "unsupported_markup", "criterion": label}
+        return ctx.record({**unanchored, "reason": REASON_NO_MARKUP_TARGET}, -0.5)
+    position = _position(matter, issue_id)
     if position is None:
-        event = {"type": "unsupported_markup", "criterion": issue_id, "reason": REASON_NO_POSITION}
-        return ctx.record(event, -0.5)
+        unheld: dict[str, Any] = {"type": "unsupported_markup", "criterion": issue_id, "reason": REASON_NO_POSITION}
+        return ctx.record(unheld, -0.5)
     state.markup_labels[label] = issue_id
     if issue_id in state.settled_issues:
         return ctx.record({"type": "duplicate_settlement", "criterion": issue_id}, -0.2)
@@ -67,7 +68,7 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     issue_id = state.markup_labels.get(label)
     if issue_id is None:
         issue_id = state.issue_labels.get(label)
-    if issue_id is None or issue_id not in matter.positions:
+    if issue_id is None or _position(matter, issue_id) is None:
         return ctx.penalty(-0.25, "no negotiation is open under that label")
     if issue_id in state.settled_issues:
         return ctx.penalty(-0.25, "that point is already closed")
@@ -78,10 +79,16 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return settle(ctx, issue_id, counter.text, closed_by="theirs")
 
 
-def settle(ctx: StepContext, issue_id: str, closing_text: str, closed_by: str) -> float:
+def _position(matter: Matter, criterion: YamlId) -> Position | None:
+    # Positions are keyed by the text of the issue id, as an issue's `id` is: no conformance
+    # case shows the reference negotiating over an issue id that is not text.
+    return matter.positions.get(str(criterion))
+
+
+def settle(ctx: StepContext, issue_id: YamlId, closing_text: str, closed_by: str) -> float:
     """Score the language an issue closed on, once per issue."""
     state = ctx.state
-    issue = ctx.matter.rubric.issues_by_id[issue_id]
+    issue = ctx.matter.rubric.issues_by_id[str(issue_id)]
     text = normalize(closing_text)
     if issue.settlement_concepts:
         found, missing = concept_fraction(issue.settlement_concepts, text)
@@ -97,7 +104,7 @@ def settle(ctx: StepContext, issue_id: str, closing_text: str, closed_by: str) -
     }
     check = run_gates(issue.settlement_critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
-    ctx.observe("gates:settlement", issue_id, text, check)
+    ctx.observe("gates:settlement", issue.id, text, check)
     if check.last_fired is not None:
         state.critical_failure = True
         event["critical_failure_pattern"] = check.last_fired

@@ -5,11 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rubric_tools.scoring.model import Matter, Rubric
+from rubric_tools.scoring.model import Matter, Rubric, sorted_ids
 from rubric_tools.scoring.state import EpisodeState
 
 ISSUE_COMPONENTS = (
-    "base_points", "severity_points", "citation_points", "concept_points", "quote_points", "redline_points",
+    "base_points",
+    "severity_points",
+    "citation_points",
+    "concept_points",
+    "quote_points",
+    "redline_points",
 )
 
 
@@ -69,11 +74,13 @@ def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> 
 def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
     maximum = effective_max_score(matter)
     return {
-        "matter_id": matter.matter_id,
+        "matter_id": matter.reported_matter_id,
         "raw_score": round(state.raw_score, 4),
         "max_score": maximum,
         "normalized_score": normalized_score(
-            state.raw_score, maximum, state.critical_failure,
+            state.raw_score,
+            maximum,
+            state.critical_failure,
             matter.rubric.critical_failure_score_cap,
         ),
         "critical_failure": state.critical_failure,
@@ -85,9 +92,9 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "questions_asked_total": state.questions_asked_total,
             "raised_escalations": sorted(state.raised_escalations),
             "escalations_total": state.escalations_total,
-            "matched_issues": sorted(state.matched_issues),
-            "matched_redlines": sorted(state.matched_redlines),
-            "settled_issues": sorted(state.settled_issues),
+            "matched_issues": sorted_ids(state.matched_issues),
+            "matched_redlines": sorted_ids(state.matched_redlines),
+            "settled_issues": sorted_ids(state.settled_issues),
             "valid_citation_count": state.valid_citation_count,
             "invalid_citations": list(state.invalid_citations),
             "unsupported_issues": list(state.unsupported_issues),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateCheck
-from rubric_tools.scoring.model import Counter, Matter
+from rubric_tools.scoring.model import Counter, Matter, YamlId
 
 Event = dict[str, Any]
 
@@ -62,6 +62,9 @@ class Submission:
 
 @dataclass
 class EpisodeState:
+    """What an episode has done so far. Issue criteria are `Issue.criterion` values: the id as
+    YAML 1.1 read it, as the reference keeps it (a date issue id stays a date)."""
+
     steps: int = 0
     raw_score: float = 0.0
     critical_failure: bool = False
@@ -73,20 +76,20 @@ class EpisodeState:
     questions_asked_total: int = 0
     raised_escalations: set[str] = field(default_factory=set)
     escalations_total: int = 0
-    matched_issues: set[str] = field(default_factory=set)
-    matched_redlines: set[str] = field(default_factory=set)
-    settled_issues: set[str] = field(default_factory=set)
-    issue_labels: dict[str, str] = field(default_factory=dict)
-    markup_labels: dict[str, str] = field(default_factory=dict)
+    matched_issues: set[YamlId] = field(default_factory=set)
+    matched_redlines: set[YamlId] = field(default_factory=set)
+    settled_issues: set[YamlId] = field(default_factory=set)
+    issue_labels: dict[str, YamlId] = field(default_factory=dict)
+    markup_labels: dict[str, YamlId] = field(default_factory=dict)
     valid_citation_count: int = 0
     invalid_citations: list[str] = field(default_factory=list)
     unsupported_issues: list[str] = field(default_factory=list)
     fabricated_quotes: list[str] = field(default_factory=list)
     submissions: list[Submission] = field(default_factory=list)
     rounds_used: int = 0
-    issue_rounds: dict[str, int] = field(default_factory=dict)
-    counters_served: dict[str, int] = field(default_factory=dict)
-    outstanding_counters: dict[str, Counter] = field(default_factory=dict)
+    issue_rounds: dict[YamlId, int] = field(default_factory=dict)
+    counters_served: dict[YamlId, int] = field(default_factory=dict)
+    outstanding_counters: dict[YamlId, Counter] = field(default_factory=dict)
 
     @property
     def done(self) -> bool:

@@ -196,10 +196,11 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         )
         event = _memo_event(memo, kind, {"type": kind, "criterion": label, "reason": reason})
         return ctx.record(event, -0.5 - penalty)
-    if issue.id in state.matched_issues:
-        return ctx.record(_memo_event(memo, "duplicate", {"type": "duplicate_issue", "criterion": issue.id}), -0.2)
-    state.matched_issues.add(issue.id)
-    state.issue_labels[label] = issue.id
+    if issue.criterion in state.matched_issues:
+        duplicate = {"type": "duplicate_issue", "criterion": issue.criterion}
+        return ctx.record(_memo_event(memo, "duplicate", duplicate), -0.2)
+    state.matched_issues.add(issue.criterion)
+    state.issue_labels[label] = issue.criterion
     scored: _Scored | None = memo.get("issue")
     if scored is None:
         scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
@@ -210,7 +211,7 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
 
 def _apply(ctx: StepContext, scored: _Scored) -> float:
     ctx.note_gates(scored.gates)
-    ctx.observe(scored.surface, scored.event["criterion"], scored.text, scored.gates)
+    ctx.observe(scored.surface, str(scored.event["criterion"]), scored.text, scored.gates)
     if scored.critical:
         ctx.state.critical_failure = True
     ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
@@ -238,7 +239,7 @@ def _score_matched_issue(
     )
     quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
     components["quotes"] = quote_points
-    event: dict[str, Any] = {"type": "issue", "criterion": issue.id, "components": components}
+    event: dict[str, Any] = {"type": "issue", "criterion": issue.criterion, "components": components}
     if missing_citations:
         event["missing_citations"] = missing_citations
     event["matched_concepts"] = found
@@ -291,15 +292,18 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
     memo = {} if memo is None else memo
     label = label_of(action)
     target = format_citation(str(action.get("document_id")), str(action.get("section")))
-    issue_id = state.issue_labels.get(label)
-    issue = rubric.issues_by_id.get(issue_id) if issue_id is not None else rubric.anchors.get(target)
+    criterion = state.issue_labels.get(label)
+    if criterion is None:  # only a label no matched issue registered falls back to the target
+        anchored = rubric.anchors.get(target)
+        criterion = anchored.criterion if anchored is not None else None
+    issue = rubric.redline_issue(criterion) if criterion is not None else None
     if issue is None:
         unsupported = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
         return ctx.record(_memo_event(memo, "unsupported", unsupported), -0.5)
-    if issue.id in state.matched_redlines:
-        duplicate = {"type": "duplicate_redline", "criterion": issue.id}
+    if issue.criterion in state.matched_redlines:
+        duplicate = {"type": "duplicate_redline", "criterion": issue.criterion}
         return ctx.record(_memo_event(memo, ("duplicate", issue.id), duplicate), -0.2)
-    state.matched_redlines.add(issue.id)
+    state.matched_redlines.add(issue.criterion)
     scored: _Scored | None = memo.get(("redline", issue.id))
     if scored is None:
         scored = memo[("redline", issue.id)] = _score_redline_text(ctx, action, issue)
@@ -311,7 +315,7 @@ def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issu
     check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
     critical = check.last_fired is not None
     scored = bool(issue.redline_concepts) and bool(issue.redline_points)
-    event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.id}
+    event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.criterion}
     # An unscored redline still records the gate that fired, as the engine does.
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired

@@ -3,14 +3,13 @@ regex does not compile, and where a character of a YAML scalar sits in the file.
 
 from __future__ import annotations
 
-import re
-import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.context import GateEntry, LintContext
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource
+from rubric_tools.scoring.dialect import PatternRefused
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Every key a structured gate may carry (engine.md §4); anything else is an error.
@@ -87,22 +86,20 @@ def valid_regex_fields(ctx: LintContext) -> Iterator[RegexField]:
 class RegexProblem:
     message: str
     position: int | None  # 0-based index into the pattern, when the error has one
+    too_costly: bool = False  # refused for its size or compile cost (G016), not invalid (G003)
 
 
 def regex_problem(pattern: str) -> RegexProblem | None:
-    """Why `pattern` does not compile, for the reference engine (`re`) or the scorer."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # FutureWarnings about set syntax are not errors
-        try:
-            re.compile(pattern, re.IGNORECASE)
-        except re.error as exc:
-            return RegexProblem(exc.msg, exc.pos)
-        except (RecursionError, OverflowError, ValueError) as exc:
-            return RegexProblem(str(exc) or type(exc).__name__, None)
+    """Why `pattern` does not compile, for the reference engine (`re`) or the scorer.
+
+    The scorer's `compile_pattern` parses and compiles with `re` first (after bounding
+    the pattern's size and compile cost), then with `regex`."""
     try:
         compile_pattern(pattern)
     except GateError as exc:
         cause = exc.__cause__
+        if isinstance(cause, PatternRefused):
+            return RegexProblem(cause.message, cause.position, cause.too_costly)
         position = getattr(cause, "pos", None)
         return RegexProblem(exc.message, position if isinstance(position, int) else None)
     return None

@@ -10,7 +10,9 @@ Two questions are answered here:
 - `unnormalized_requirement`: can the pattern only match text that normalization
   has removed (a newline, a tab, two whitespace characters in a row)?
 - `backtracking_risk`: does an unbounded repeat contain a part that can split the
-  same text in many ways (`(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`)?
+  same text in many ways (`(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`), or does
+  `re`'s search tree on a failing attack text exceed a bound (`(a|aa)+$`,
+  `(?:a?){30}a{30}`; see `lint.regex_backtracking`)?
 
 Both answers are conservative: when the tree holds something we cannot reason
 about (a back-reference, a lookaround body), we assume the harmless case.
@@ -22,9 +24,12 @@ import re
 import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
+
+from rubric_tools.lint.regex_backtracking import WORK_LIMIT, backtracking_work
 
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
 
@@ -382,11 +387,18 @@ def _duplicate_alternatives(body: list[Item]) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def backtracking_risk(pattern: str) -> str | None:
     """Why `pattern` may backtrack catastrophically in `re`, or None."""
     tree = parse(pattern)
     if tree is None:
         return None
+    work = backtracking_work(tree, lambda op, av, char: bool(_single_char_matches(op, av, char)))
+    if work > WORK_LIMIT:
+        return (
+            f"on a run of repeated characters it cannot match, `re` explores over {WORK_LIMIT:,} ways "
+            "to match it (the shape of `(a|aa)+$`, `(a+)+$` or `(?:a?){30}a{30}`)"
+        )
     for item in _walk(list(tree)):
         op, av = item
         if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or av[1] < OUTER_REPEAT_THRESHOLD:

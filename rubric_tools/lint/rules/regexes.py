@@ -87,7 +87,7 @@ def invalid_regex(ctx: LintContext) -> Iterator[Finding]:
     for entry in ctx.gate_entries():
         for field in regex_fields(entry):
             problem = regex_problem(field.text)
-            if problem is None:
+            if problem is None or problem.too_costly:  # G016 reports those
                 continue
             message = f"invalid regex in `{field.key}` of {describe(entry)}: {problem.message}"
             hint = "fix the regex; test it with Python's re module"
@@ -281,18 +281,21 @@ def gate_fires_on_anchor_text(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-@rule("G012", "catastrophic-backtracking", Severity.WARNING)
+@rule("G012", "catastrophic-backtracking", Severity.ERROR)
 def catastrophic_backtracking(ctx: LintContext) -> Iterator[Finding]:
     """A gate regex has nested or ambiguous repetition that can take exponential time.
 
-    What it catches: an unbounded repeat around a part that can split the same
-    text in several ways: `(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`. Repeats whose
-    parts are separated by characters they cannot share, like `(?:\\s+\\w+)*`, are
-    fine.
+    What it catches: a repeat around a part that can split the same text in
+    several ways: `(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`, `(a|aa)+$`, and
+    counted ones such as `(?:a?){30}a{30}`. Besides the shape, the rule counts the
+    steps of `re`'s search on runs of repeated characters the regex cannot match,
+    and flags it above ten million. Repeats whose parts are separated by characters
+    they cannot share, like `(?:\\s+\\w+)*`, are fine.
 
     Why it matters: on a long submission that almost matches, Python's `re` (the
     reference engine) backtracks through every split and a single search can run
-    for minutes, hanging scoring.
+    for minutes (27 s on 37 characters for `(a|aa)+$`), hanging scoring. The
+    scorer's own searches stop at a time limit, so its score would differ too.
 
     Bad:
 

@@ -1,0 +1,130 @@
+"""Regex dialect and cost rules (G015, G016): gates whose meaning or cost depends on the engine.
+
+The reference engine runs gates with Python's `re`; authors often test them with the
+`regex` package or a web tester, which read some syntax differently. And a pattern
+can be cheap for `re` and ruinous for other engines to compile. The scorer runs every
+gate with `re`'s meaning (`scoring.dialect`) and refuses patterns too costly to
+compile; these rules tell the author before that matters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.gate_fields import describe, regex_fields, regex_problem
+from rubric_tools.lint.registry import rule
+from rubric_tools.loading.matter import RUBRIC_FILE
+
+#: `regex`'s fuzzy-matching constraint, e.g. `{e<=2}`, `{i<=1,d<=1}`, `{1<=e<=3}`, `{e}`:
+#: `re` reads the braces and their contents as literal text.
+_FUZZY = re.compile(
+    r"(?<!\\)(?:\\\\)*\{\s*(?:\d+\s*<=?\s*)?[eisd](?:\s*<=?\s*\d+)?(?:\s*[,+]\s*(?:\d+\s*<=?\s*)?[eisd](?:\s*<=?\s*\d+)?)*"
+    r"(?:\s*[,:][^{}]*)?\}"
+)
+#: A POSIX class such as `[:digit:]` inside a set: `re` reads `[[:digit:]]` as the set
+#: `[:digt` followed by a literal `]`.
+_POSIX_CLASS = re.compile(
+    r"(?<!\\)\[:\^?(?:alnum|alpha|ascii|blank|cntrl|digit|graph|lower|print|punct|space|upper|word|xdigit):\]"
+)
+
+
+def dialect_difference(pattern: str) -> str | None:
+    """What `regex` (and most regex testers) would read differently from `re` in `pattern`."""
+    fuzzy = _FUZZY.search(pattern)
+    if fuzzy:
+        constraint = fuzzy.group().lstrip("\\")
+        return (
+            f"`{constraint}` is fuzzy matching in the `regex` package, but Python's `re` (the reference engine) "
+            "reads it as literal text"
+        )
+    posix = _POSIX_CLASS.search(pattern)
+    if posix:
+        return (
+            f"`{posix.group()}` is a POSIX class in other engines, but Python's `re` (the reference engine) "
+            "reads it as a set of characters followed by a literal `]`"
+        )
+    return None
+
+
+@rule("G015", "regex-dialect", Severity.ERROR)
+def regex_dialect(ctx: LintContext) -> Iterator[Finding]:
+    """A gate regex uses syntax that Python's `re` reads differently from other engines.
+
+    What it catches: fuzzy-matching constraints of the `regex` package
+    (`(?:unenforceable){e<=2}`) and POSIX classes (`[[:digit:]]`). Python's `re`,
+    which the reference engine runs, accepts both but reads them as something else:
+    the braces as literal text, the POSIX class as a set of punctuation and letters
+    followed by `]`.
+
+    Why it matters: the gate was written for a meaning it does not have in scoring:
+    `(?:unenforceable){e<=2}` only fires on the literal text `unenforceable{e<=2}`,
+    and `cap of [[:digit:]]+ months` never fires on `cap of 12 months`.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - "(?:unenforceable){e<=2}"
+      - "cap of [[:digit:]]+ months"
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - "un-?enforce?able"
+      - "cap of [0-9]+ months"
+    ```
+    """
+    for entry in ctx.gate_entries():
+        for field in regex_fields(entry):
+            difference = dialect_difference(field.text)
+            if difference is not None and regex_problem(field.text) is None:
+                yield ctx.at(
+                    RUBRIC_FILE,
+                    field.path,
+                    f"`{field.key}` of {describe(entry)}: {difference}",
+                    hint="write it in Python `re` syntax: list the spellings, or use `[0-9]`, `\\d`, `[a-z]`",
+                )
+
+
+@rule("G016", "regex-too-costly", Severity.ERROR)
+def regex_too_costly(ctx: LintContext) -> Iterator[Finding]:
+    """A gate regex is too long, or its counted repeats expand it too far, to compile safely.
+
+    What it catches: a pattern over 10,000 characters, or one whose counted repeats,
+    written out, exceed 100,000 elements: `(?:a{65535}){65535}`,
+    `(?:x{1000}|y{1000}){1000}`, a pasted 3 MB literal.
+
+    Why it matters: engines that expand counted repeats when compiling (the `regex`
+    package, which the scorer uses for its time limit, among them) take minutes and
+    gigabytes on such a pattern. The scorer refuses it, so the gate never fires
+    there, while the reference engine may run it.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - "(?:\\\\w{1000}\\\\s){1000}"
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - "(?:\\\\w+\\\\s){3}uncapped"
+    ```
+    """
+    for entry in ctx.gate_entries():
+        for field in regex_fields(entry):
+            problem = regex_problem(field.text)
+            if problem is not None and problem.too_costly:
+                yield ctx.at(
+                    RUBRIC_FILE,
+                    field.path,
+                    f"`{field.key}` of {describe(entry)} is refused: {problem.message}",
+                    hint="bound the repeats with small counts, or use `+`/`*`",
+                )

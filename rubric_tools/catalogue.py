@@ -26,6 +26,7 @@ _CODE_MODULES: tuple[str, ...] = (
     "rubric_tools.authoring_codes",
     "rubric_tools.codes",
     "rubric_tools.coverage.codes",
+    "rubric_tools.internal_codes",
     "rubric_tools.lint.fix_codes",
     "rubric_tools.rescore.codes",
 )

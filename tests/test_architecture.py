@@ -22,7 +22,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "rubric_tools"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"_version", "defaults", "diagnostics"}),
     frozenset({"catalogue", "schemas"}),
-    frozenset({"codes", "authoring_codes"}),
+    frozenset({"codes", "authoring_codes", "internal_codes"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)
     frozenset({"loading"}),
     frozenset({"prove", "replaying"}),

@@ -66,7 +66,7 @@ def test_a_crashing_rule_exits_2_with_a_message_not_a_traceback(project: Path) -
     finally:
         RULES.pop("Z990")
     assert code == 2 and "Traceback" not in out + err
-    assert "X001 rule Z990 (test-explodes) crashed: RuntimeError('boom')" in out
+    assert "I002 rule Z990 (test-explodes) crashed: RuntimeError('boom')" in out
 
 
 def test_broken_yaml_next_to_a_good_matter_reports_both(project: Path) -> None:

@@ -304,12 +304,12 @@ def test_sarif_rule_descriptors_carry_the_rule_documentation(project: Path) -> N
 
 
 def test_sarif_gives_unregistered_codes_a_descriptor(tmp_path: Path) -> None:
-    crash = Diagnostic("X001", "internal-error", Severity.ERROR, "rule crashed", tmp_path / "matter.yaml")
+    crash = Diagnostic("I002", "rule-crashed", Severity.ERROR, "rule crashed", tmp_path / "matter.yaml")
     log = sarif_log(LintReport(matters=[MatterReport(tmp_path, "m", [crash])]), cwd=tmp_path)
     jsonschema.Draft7Validator(SARIF_SUBSET).validate(log)
     run = log["runs"][0]
     result = run["results"][0]
-    assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "X001"
+    assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "I002"
     assert "region" not in result["locations"][0]["physicalLocation"]  # no span, no region
     assert run["invocations"][0]["executionSuccessful"] is False
 

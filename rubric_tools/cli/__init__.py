@@ -4,6 +4,7 @@ it parses arguments and calls one library function that returns an exit code."""
 from __future__ import annotations
 
 import sys
+from typing import TextIO, cast
 
 from rubric_tools.cli.app import app
 
@@ -22,12 +23,27 @@ USAGE_ERROR = 2
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the `rubric` console script."""
+    """Entry point of the `rubric` console script.
+
+    Every output goes through a stream that replaces unencodable text (a lone surrogate
+    in a matter or a trajectory), and an exception no command caught is reported as one
+    line with code I001 and exit 2 (its traceback only with `--debug`)."""
+    from rubric_tools.commands.common import report_internal_error, set_debug
+    from rubric_tools.reporting.safe_output import CleanStream
+
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = cast(TextIO, CleanStream(stdout)), cast(TextIO, CleanStream(stderr))
     try:
         app(args=argv, standalone_mode=True)
     except SystemExit as exit_:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else USAGE_ERROR)
+    except Exception as exc:  # a bug: one line, never a traceback unless asked for
+        command = next((a for a in (argv if argv is not None else sys.argv[1:]) if not a.startswith("-")), "rubric")
+        return report_internal_error(sys.stderr, exc, f"running `rubric {command}`")
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+        set_debug(False)
     return 0
 
 

@@ -71,5 +71,11 @@ def _root(
     version: bool = typer.Option(
         False, "--version", callback=_print_version, is_eager=True, help="Show the version and exit."
     ),
+    debug: bool = typer.Option(
+        False, "--debug", help="On an internal error (a bug, code I001), print the traceback too."
+    ),
 ) -> None:
     """Lint, replay and check evaluation matters for legal-work agents."""
+    from rubric_tools.commands.common import set_debug
+
+    set_debug(debug)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import TextIO
 from rich.console import Console
 
 from rubric_tools.checking.runner import check_paths
-from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
 from rubric_tools.reporting.check import render_json, render_junit, render_text
 from rubric_tools.reporting.formats import CheckFormat
@@ -60,11 +59,11 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
             except CoverageSettingsError as exc:
                 errors.print(f"error: {exc}", markup=False)
                 return EXIT_USAGE
-    except Exception:  # never a traceback for the user; keep the cause for the bug report
-        errors.print("internal error in rubric check, please report it:\n" + traceback.format_exc())
-        return EXIT_USAGE
+    except Exception as exc:  # never a traceback for the user (unless --debug): one line, code I001
+        return report_internal_error(stderr, exc, "checking")
     if options.output_format is CheckFormat.TEXT:
-        target = options.output.open("w", encoding="utf-8") if options.output else stdout
+        # errors="replace": text taken from a matter may hold a lone surrogate.
+        target = options.output.open("w", encoding="utf-8", errors="replace") if options.output else stdout
         try:
             # A pipe or a file gets a fixed, comfortable width instead of rich's 80 columns.
             width = None if target.isatty() else 120
@@ -80,7 +79,7 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
     else:
         text = render_json(report) if options.output_format is CheckFormat.JSON else render_junit(report)
         if options.output is not None:
-            options.output.write_text(text + "\n", encoding="utf-8")
+            options.output.write_text(text + "\n", encoding="utf-8", errors="replace")
         else:
             stdout.write(text + "\n")
     for problem in report.usage_errors:  # usage errors go to stderr whatever the format

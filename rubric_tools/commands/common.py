@@ -35,3 +35,35 @@ def wants_color(stream: TextIO, no_color: bool) -> bool:
         return bool(isatty and isatty())
     except (OSError, ValueError):
         return False
+
+
+# --------------------------------------------------------------- internal errors
+
+#: Set by the global `--debug` option (or RUBRIC_DEBUG=1): internal errors then print
+#: their traceback after the one-line report.
+_debug = False
+
+
+def set_debug(enabled: bool) -> None:
+    global _debug
+    _debug = enabled
+
+
+def debug_enabled() -> bool:
+    return _debug or os.environ.get("RUBRIC_DEBUG") == "1"
+
+
+def report_internal_error(stderr: TextIO, exc: BaseException, what: str) -> int:
+    """Report a bug as one line with code I001 (the traceback only with --debug); exit 2."""
+    from rubric_tools.internal_codes import INTERNAL_ERROR
+
+    detail = " ".join(f"{type(exc).__name__}: {exc}".split())
+    if len(detail) > 300:
+        detail = detail[:297] + "..."
+    if debug_enabled():
+        import traceback
+
+        stderr.write("".join(traceback.format_exception(exc)))
+    hint = "" if debug_enabled() else "; run with --debug for the traceback"
+    stderr.write(f"error: {INTERNAL_ERROR} internal error while {what}: {detail} (a bug in rubric-tools{hint})\n")
+    return EXIT_USAGE

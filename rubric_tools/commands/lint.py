@@ -7,18 +7,19 @@ configuration or internal error. Nothing here ever lets a traceback escape.
 
 from __future__ import annotations
 
-import traceback
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, wants_color
+from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, report_internal_error, wants_color
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_paths, resolve_config
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat
+from rubric_tools.reporting.safe_output import clean_text
 
 
 @dataclass
@@ -65,13 +66,9 @@ def render_report(report: LintReport, output_format: OutputFormat, *, color: boo
 
 
 def _internal_error(stderr: TextIO, what: str) -> int:
-    last = traceback.format_exc().strip().splitlines()[-1]
-    print(f"error: internal error while {what}: {last}", file=stderr)
-    print(
-        "This is a bug in rubric-tools; please report it with the input that caused it.",
-        file=stderr,
-    )
-    return EXIT_USAGE
+    exc = sys.exc_info()[1]
+    assert exc is not None  # only called from an `except` block
+    return report_internal_error(stderr, exc, what)
 
 
 def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
@@ -118,7 +115,7 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
     if options.output is not None:
         target = options.output if options.output.is_absolute() else cwd / options.output
         try:
-            target.write_text(text, encoding="utf-8")
+            target.write_text(clean_text(text), encoding="utf-8")
         except OSError as exc:
             print(f"error: cannot write {options.output}: {exc.strerror or exc}", file=stderr)
             return EXIT_USAGE

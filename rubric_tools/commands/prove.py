@@ -8,7 +8,6 @@ a matter file that cannot be read, an unwritable --write file, a bad configurati
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -23,6 +22,7 @@ from rubric_tools.lint.config_file import ConfigError, resolve_config
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
 from rubric_tools.prove.solver import solve
+from rubric_tools.reporting import safe_output
 from rubric_tools.scoring.json_values import json_default
 
 
@@ -102,7 +102,7 @@ def run_solve(
         document["trajectory"] = list(solution.actions)
         if write is not None:
             document["written_to"] = str(write)
-        out.write(json.dumps(document, indent=2, ensure_ascii=False, default=json_default) + "\n")
+        out.write(safe_output.dumps(document, default=json_default) + "\n")
     else:
         render_solution_text(solution, Console(file=out, no_color=no_color, highlight=False, width=output_width(out)))
         if write is not None:
@@ -129,7 +129,7 @@ def run_attack(
     lint_failed = lint_errors_noted(source, "attack", err, config)
     report = attack_matter(source, thresholds)
     if output_format == "json":
-        out.write(json.dumps(report.to_json(), indent=2, ensure_ascii=False, default=json_default) + "\n")
+        out.write(safe_output.dumps(report.to_json(), default=json_default) + "\n")
     else:
         render_attack_text(report, Console(file=out, no_color=no_color, highlight=False, width=output_width(out)))
     return EXIT_FINDINGS if lint_failed else report.exit_code

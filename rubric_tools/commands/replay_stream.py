@@ -20,6 +20,7 @@ from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.reporting import replay as render
+from rubric_tools.reporting.safe_output import json_safe
 from rubric_tools.scoring.json_values import json_default, json_default_or_repr
 
 #: Nested JSON elements of the streamed `--format json` document sit at this depth.
@@ -52,7 +53,9 @@ class Encoded(NamedTuple):
 
 def element_json(value: Any, **options: Any) -> str:
     """`value` encoded exactly as `json.dumps(document, indent=2)` prints an array element."""
-    return json.dumps(value, indent=2, ensure_ascii=False, **options).replace("\n", "\n" + ELEMENT_INDENT)
+    # json_safe: no NaN/Infinity (null instead) and no lone surrogates in the output.
+    text = json.dumps(json_safe(value), indent=2, ensure_ascii=False, allow_nan=False, **options)
+    return text.replace("\n", "\n" + ELEMENT_INDENT)
 
 
 def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
@@ -98,7 +101,8 @@ def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encode
     output, errors = "", ""
     diagnostics: tuple[str, ...] = ()
     if settings.output_format == "jsonl":
-        output = json.dumps(render.jsonl_record(item), ensure_ascii=False, default=json_default) + "\n"
+        record = json_safe(render.jsonl_record(item))
+        output = json.dumps(record, ensure_ascii=False, allow_nan=False, default=json_default) + "\n"
     elif settings.output_format == "json":
         replay_entry = render.replay_json(item)
         output = element_json(replay_entry, default=json_default) if replay_entry is not None else ""

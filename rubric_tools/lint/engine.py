@@ -22,7 +22,7 @@ from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
 if TYPE_CHECKING:
     from rubric_tools.loading.matter import MatterSource
 
-INTERNAL_ERROR_CODE = "X001"
+INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
 
 
 @dataclass
@@ -127,7 +127,7 @@ def lint_source(
             report.diagnostics.append(
                 Diagnostic(
                     code=INTERNAL_ERROR_CODE,
-                    name="internal-error",
+                    name="rule-crashed",
                     severity=Severity.ERROR,
                     message=f"rule {rule.code} ({rule.name}) crashed: {exc!r}",
                     file=source.root / MATTER_FILE,

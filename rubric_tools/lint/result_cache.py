@@ -27,7 +27,7 @@ from rubric_tools.loading.yaml_cache import cache_dir
 
 RESULT_FORMAT = 2
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-INTERNAL_ERROR_CODE = "X001"
+INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
 
 
 @lru_cache(maxsize=1)

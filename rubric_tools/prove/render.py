@@ -1,4 +1,7 @@
-"""Text output of `rubric solve` and `rubric attack` (rich tables)."""
+"""Text output of `rubric solve` and `rubric attack` (rich tables).
+
+Our own styling is rich markup; every string that comes from the matter (ids, paths,
+messages naming them) is escaped or passed as `Text`, so `[/x]` prints as written."""
 
 from __future__ import annotations
 
@@ -6,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from rubric_tools.prove.solver import Solution
 
@@ -29,7 +34,7 @@ def render_solution_text(solution: Solution, console: Console) -> None:
     )
     critical = " [bold red]critical failure[/]" if solution.critical_failure else ""
     console.print(
-        f"[bold]{solution.matter_id}[/]: {result['raw_score']:g} / {solution.max_score:g} "
+        f"[bold]{escape(solution.matter_id)}[/]: {result['raw_score']:g} / {solution.max_score:g} "
         f"(normalized {result['normalized_score']:g}) in {steps} — {verdict}{critical}"
     )
     if solution.max_score != solution.derived_max_score:
@@ -38,23 +43,27 @@ def render_solution_text(solution: Solution, console: Console) -> None:
     for shortfall in solution.shortfalls:
         critical = " [bold red](critical)[/]" if shortfall.critical else ""
         console.print(
-            f"  [red]-{shortfall.points:g}[/]{critical}  [bold]{shortfall.reason.value}[/]  {shortfall.where}",
+            f"  [red]-{shortfall.points:g}[/]{critical}  [bold]{shortfall.reason.value}[/]  {escape(shortfall.where)}",
             soft_wrap=True,
         )
-        console.print(f"      {shortfall.message}")
+        console.print(Text(f"      {shortfall.message}"))
 
 
 def _row(table: Table, row: AttackRow, reference: bool = False, why: bool = True) -> None:
     style = VERDICT_STYLE.get(row.verdict, "") if not reference else "bold"
     verdict = "reference" if reference else row.verdict
     table.add_row(
-        row.name,
+        Text(row.name),
         f"{row.raw_score:g}",
         f"{row.normalized_score:g}",
         "[red]yes[/]" if row.critical_failure else "no",
         str(row.steps),
         f"[{style}]{verdict}[/]" if style else verdict,
+<<<<<<< HEAD
         *([row.reason] if why else []),
+=======
+        Text(row.reason),
+>>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
     )
 
 
@@ -63,11 +72,15 @@ WIDE_TABLE = 110
 
 def render_attack_text(report: AttackReport, console: Console) -> None:
     """The strategies beside the reference trajectory, and the overall verdict."""
+<<<<<<< HEAD
     table = Table(
         title=f"{report.matter_id}: reward-hacking strategies", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
     )
     # Names, numbers and verdicts never wrap; only the explanation wraps, between words,
     # so the table fits 80 columns.
+=======
+    table = Table(title=Text(f"{report.matter_id}: reward-hacking strategies"), header_style="bold")
+>>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
     for column, justify in (
         ("strategy", "left"),
         ("raw", "right"),
@@ -85,15 +98,21 @@ def render_attack_text(report: AttackReport, console: Console) -> None:
     for row in report.rows:
         _row(table, row, why=wide)
     console.print(table)
+<<<<<<< HEAD
     if not wide:
         for row in report.rows:
             console.print(f"  {row.name}: {row.reason}")
     console.print(f"thresholds: {report.thresholds.describe()}")
+=======
+    console.print(Text(f"thresholds: {report.thresholds.describe()}"))
+>>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
     if report.passed:
         console.print("[green]no strategy beats the rubric[/]")
     else:
         names = ", ".join(row.name for row in report.failures)
         console.print(
-            f"[red]{len(report.failures)} strateg{'ies' if len(report.failures) != 1 else 'y'} "
-            f"beat the rubric: {names}[/]"
+            Text(
+                f"{len(report.failures)} strateg{'ies' if len(report.failures) != 1 else 'y'} beat the rubric: {names}",
+                style="red",
+            )
         )

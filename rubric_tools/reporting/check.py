@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -13,6 +12,7 @@ from rich.text import Text
 
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.checking.runner import CheckReport
+from rubric_tools.reporting import safe_output
 from rubric_tools.scoring.json_values import json_default
 
 JSON_FORMAT_VERSION = 1
@@ -112,7 +112,7 @@ def render_json(report: CheckReport, cwd: Path | None = None) -> str:
         ],
         "errors": list(report.usage_errors),
     }
-    return json.dumps(document, indent=2, ensure_ascii=False, default=json_default)
+    return safe_output.dumps(document, default=json_default)
 
 
 def render_junit(report: CheckReport, cwd: Path | None = None) -> str:
@@ -149,4 +149,5 @@ def render_junit(report: CheckReport, cwd: Path | None = None) -> str:
         case = ElementTree.SubElement(suite, "testcase", classname="usage", name="arguments")
         ElementTree.SubElement(case, "error", message=problem)
     ElementTree.indent(suites)
-    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suites, encoding="unicode")
+    xml = ElementTree.tostring(suites, encoding="unicode")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + safe_output.xml_text(xml)

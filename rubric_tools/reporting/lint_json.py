@@ -4,7 +4,6 @@ change; adding a key is compatible."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport, MatterReport
 from rubric_tools.lint.fixes import fix_to_data
+from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import display_path
 
 JSON_OUTPUT_VERSION = 1
@@ -79,4 +79,4 @@ def report_document(report: LintReport, cwd: Path | None = None) -> dict[str, An
 
 
 def render_json(report: LintReport, *, cwd: Path | None = None) -> str:
-    return json.dumps(report_document(report, cwd), indent=2, ensure_ascii=False) + "\n"
+    return safe_output.dumps(report_document(report, cwd)) + "\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -14,6 +13,7 @@ from rich.text import Text
 from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.registry import Rule
+from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import SEVERITY_STYLE, console_text, string_console
 
 
@@ -29,7 +29,7 @@ def rule_record(rule: Rule) -> dict[str, Any]:
 
 
 def render_rules_json(rules: Sequence[Rule]) -> str:
-    return json.dumps([rule_record(rule) for rule in rules], indent=2, ensure_ascii=False) + "\n"
+    return safe_output.dumps([rule_record(rule) for rule in rules]) + "\n"
 
 
 def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int = 120) -> str:

@@ -9,7 +9,6 @@ recorded as the `%SRCROOT%` base.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -19,6 +18,7 @@ from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.lint.registry import Rule, all_rules
+from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import display_path
 
 SARIF_VERSION = "2.1.0"
@@ -146,4 +146,4 @@ def sarif_log(report: LintReport, *, cwd: Path | None = None) -> dict[str, Any]:
 
 
 def render_sarif(report: LintReport, *, cwd: Path | None = None) -> str:
-    return json.dumps(sarif_log(report, cwd=cwd), indent=2, ensure_ascii=False) + "\n"
+    return safe_output.dumps(sarif_log(report, cwd=cwd)) + "\n"

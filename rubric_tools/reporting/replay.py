@@ -71,7 +71,7 @@ def _render_item(console: Console, item: TrajectoryReplay) -> None:
             f"{record.reward:+.4g}", style="green" if record.reward > 0 else ("red" if record.reward < 0 else "dim")
         )
         table.add_row(
-            str(record.step), _action_label(record), _what_happened(record), points, f"{record.raw_score:.4g}"
+            str(record.step), Text(_action_label(record)), _what_happened(record), points, f"{record.raw_score:.4g}"
         )
     console.print(table)
     result = item.replay.result

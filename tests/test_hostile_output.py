@@ -164,3 +164,16 @@ def test_check_reports_an_internal_error_in_one_line(
     monkeypatch.setattr(check, "check_paths", explode)
     code, _, err = _run(capsys, "check", str(hostile))
     assert code == 2 and "Traceback" not in err and err.count("\n") == 1 and "I001" in err
+
+
+def test_huge_json_integer_is_a_t001_diagnostic(
+    capsys: pytest.CaptureFixture[str], hostile: Path, tmp_path: Path
+) -> None:
+    bad = tmp_path / "huge.jsonl"
+    bad.write_text('{"type": "read_document", "document_id": ' + "9" * 5000 + "}\n", encoding="utf-8")
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"type": "submit_final", "summary": "done"}\n', encoding="utf-8")
+    code, out, err = _run(capsys, "replay", str(bad), str(good), "--matter", str(hostile), "--no-color")
+    assert code == 2
+    assert "T001" in out + err and "4300 digits" in out + err and "Traceback" not in out + err
+    assert "good.jsonl" in out

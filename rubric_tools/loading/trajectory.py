@@ -81,9 +81,10 @@ def parse_trajectory(path: Path, text: str) -> Trajectory:
             continue
         try:
             action = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
+        # ValueError besides JSONDecodeError: an integer over 4,300 digits is refused by int().
+        except (ValueError, RecursionError) as exc:
             column = getattr(exc, "colno", 1)
-            reason = getattr(exc, "msg", "nesting too deep")
+            reason = getattr(exc, "msg", None) or (str(exc).split(";")[0] if str(exc) else "nesting too deep")
             trajectory.diagnostics.append(
                 _problem(
                     path,

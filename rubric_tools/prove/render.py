@@ -59,11 +59,7 @@ def _row(table: Table, row: AttackRow, reference: bool = False, why: bool = True
         "[red]yes[/]" if row.critical_failure else "no",
         str(row.steps),
         f"[{style}]{verdict}[/]" if style else verdict,
-<<<<<<< HEAD
-        *([row.reason] if why else []),
-=======
-        Text(row.reason),
->>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
+        *([Text(row.reason)] if why else []),
     )
 
 
@@ -72,15 +68,14 @@ WIDE_TABLE = 110
 
 def render_attack_text(report: AttackReport, console: Console) -> None:
     """The strategies beside the reference trajectory, and the overall verdict."""
-<<<<<<< HEAD
     table = Table(
-        title=f"{report.matter_id}: reward-hacking strategies", header_style="bold", box=box.SIMPLE_HEAD, pad_edge=False
+        title=Text(f"{report.matter_id}: reward-hacking strategies"),
+        header_style="bold",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
     )
     # Names, numbers and verdicts never wrap; only the explanation wraps, between words,
     # so the table fits 80 columns.
-=======
-    table = Table(title=Text(f"{report.matter_id}: reward-hacking strategies"), header_style="bold")
->>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
     for column, justify in (
         ("strategy", "left"),
         ("raw", "right"),
@@ -98,14 +93,10 @@ def render_attack_text(report: AttackReport, console: Console) -> None:
     for row in report.rows:
         _row(table, row, why=wide)
     console.print(table)
-<<<<<<< HEAD
     if not wide:
         for row in report.rows:
-            console.print(f"  {row.name}: {row.reason}")
-    console.print(f"thresholds: {report.thresholds.describe()}")
-=======
+            console.print(Text(f"  {row.name}: {row.reason}"))
     console.print(Text(f"thresholds: {report.thresholds.describe()}"))
->>>>>>> 95db13d (Safe output: JSON never carries NaN/Infinity or lone surrogates, text streams replace unencodable text, JUnit stays valid XML, user strings never parsed as rich markup; internal errors as one line with I001 and exit 2 (traceback with the global --debug), rubric check included; lint rule crashes are I002 (was X001, X belongs to issue 11))
     if report.passed:
         console.print("[green]no strategy beats the rubric[/]")
     else:

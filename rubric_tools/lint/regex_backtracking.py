@@ -140,8 +140,12 @@ class _Counter:
             tried_total = self.add(tried_total, self.then(current, body_tried))
             current = self.then(current, body_full if count < low else nonempty)
             count += 1
-            if count > low and not any(any(row) for row in current):
-                break
+            if not any(any(row) for row in current):
+                break  # no text this short holds more iterations
+            if ATTACK_LENGTH < count < low:
+                # Beyond ATTACK_LENGTH iterations the rest of the minimum can only match
+                # emptily: skip to it rather than iterate up to a count such as 65535.
+                count = low
             if count > low + ATTACK_LENGTH:
                 break
         if op == sre.POSSESSIVE_REPEAT:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import string
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -55,10 +56,12 @@ _CATEGORY_CLASSES = {
 
 def parse(pattern: str) -> Any | None:
     """The `re` parse tree of `pattern` (compiled IGNORECASE, as the engine does), or None."""
-    try:
-        return sre_parse.parse(pattern, re.IGNORECASE)
-    except (re.error, RecursionError, OverflowError, ValueError, TypeError):
-        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax are not findings
+        try:
+            return sre_parse.parse(pattern, re.IGNORECASE)
+        except (re.error, RecursionError, OverflowError, ValueError, TypeError):
+            return None
 
 
 # ------------------------------------------------------------ character sets

@@ -1,0 +1,649 @@
+"""Structure-aware mutations of matters and trajectories, and one run of the toolkit on them.
+
+Shared by the property-based tests (`tests/test_fuzz.py`, driven by hypothesis) and the
+long campaign (`benchmarks/fuzz.py`): both draw a `random.Random`, so a failing case
+is reproduced from its seed alone.
+
+A case starts from one of our own matters (`tests/rule_cases/_base`, `matters/*`) and
+its trajectories, and changes a few places: a YAML value replaced by a hostile scalar
+(non-finite and huge numbers, YAML 1.1 forms, surrogates, rich markup, empty and
+enormous strings), a gate regex replaced by a hostile pattern (compile bombs,
+catastrophic backtracking, dialect syntax), document lines with odd separators and
+headings, trajectory fields of the wrong type, and file-system tricks (a symlink to a
+sentinel file outside the matter). `run_case` then loads, lints, replays, and sometimes
+solves, attacks and runs the command line, and says what went wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+import os
+import random
+import shutil
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ruamel.yaml import YAML
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SEED_MATTERS = [REPO_ROOT / "tests" / "rule_cases" / "_base", *sorted((REPO_ROOT / "matters").glob("*/"))]
+YAML_FILES = ("matter.yaml", "rubric.yaml", "hidden_facts.yaml", "counterparty.yaml")
+
+
+class Raw(str):
+    """A YAML fragment written as is (a YAML 1.1 form, a tag, an alias)."""
+
+
+HOSTILE_SCALARS: list[Any] = [
+    math.inf,
+    -math.inf,
+    math.nan,
+    1e308 * 10,
+    10**5000,
+    -1,
+    0,
+    2**63,
+    1e-320,
+    0.1,
+    True,
+    False,
+    None,
+    "",
+    " ",
+    "\ud800",
+    "x\udfffy",
+    "[/x]",
+    "[Customer]",
+    "[bold]b[/bold]",
+    "\x00",
+    "\x07",
+    "\u2028",
+    "\x85",
+    "\f",
+    "\r",
+    "İİ",
+    "ß",
+    "e\u0301",
+    "§",
+    "msa §1",
+    "msa §",
+    "§§",
+    "a" * 5000,
+    "x" * 200_000,
+    "{e<=2}",
+    Raw("yes"),
+    Raw("no"),
+    Raw("on"),
+    Raw("0o17"),
+    Raw("010"),
+    Raw("1:30"),
+    Raw("1e2"),
+    Raw("2024-01-01"),
+    Raw("!!int June 1"),
+    Raw("!custom x"),
+    Raw("="),
+    Raw("~"),
+    Raw(".inf"),
+    Raw(".nan"),
+    Raw("[" * 60 + "]" * 60),
+    Raw("&a [1, *a]"),
+    Raw("<<: {a: 1}"),
+    Raw("!!binary AAAA"),
+    Raw('"\\ud800"'),
+]
+HOSTILE_PATTERNS: list[str] = [
+    "(?:a{65535}){65535}",
+    "(?:x{1000}|y{1000}){1000}",
+    "(a|aa)+$",
+    "(?:a?){30}a{30}",
+    "(a+)+$",
+    "(\\w+\\s?)*unenforceable",
+    "(.*,)*x",
+    "(?:unenforceable){e<=2}",
+    "cap of [[:digit:]]+ months",
+    "\\bvoid\\b",
+    "\\p{L}",
+    "(",
+    "[",
+    "a{2,1}",
+    "(?<=a+)b",
+    "",
+    "|",
+    "(?i)(?s)(?m).",
+    "\\",
+    "[/x]",
+    "(?P<a>x)(?P=a)",
+    "(?(1)a|b)",
+    "x" * 20_000,
+    "\\d{1,3}(?:,\\d{3})*",
+    "(?:\\S+\\s*){0,10}ten",
+    "(?>a+)+b",
+    "a++b",
+    "(?u)\\w",
+    "(?a:\\w)",
+    "[^\\W\\d]+",
+    "\\N{BULLET}",
+    "\ud800",
+    "\\Z",
+    "\\B",
+]
+DOCUMENT_LINES: list[str] = [
+    "## ",
+    "##  ",
+    "## \f",
+    "## 9. Term",
+    "## 9. Term",
+    "\f## 4.2 Heading",
+    "line\u2028## 7 Sep",
+    "a\x85## 8 Nel",
+    "a\r## 5 Cr",
+    "### not a heading",
+    "## full",
+    "## 1",
+    "## 1.",
+    "## \u00a0x",
+    "\ud800",
+    "[/x]",
+    "x" * 100_000,
+]
+ODD_VALUES: list[Any] = [
+    None,
+    True,
+    7,
+    2024,
+    -1,
+    1.5,
+    math.inf,
+    math.nan,
+    10**5000,
+    "",
+    " ",
+    "\ud800",
+    "[/x]",
+    "İİ",
+    [],
+    {},
+    [1, [2]],
+    {"a": 1},
+    "msa §1",
+    "msa",
+    "hosting §3.1",
+    "hosting",
+    "x" * 10_000,
+    ["hosting §3.1", 7, None],
+]
+ACTION_TYPES = [
+    "read_document",
+    "search_matter",
+    "ask_client",
+    "escalate",
+    "submit_issue",
+    "propose_redline",
+    "revise_issue",
+    "revise_redline",
+    "send_markup",
+    "accept_counterparty",
+    "submit_final",
+    "unknown",
+    None,
+    7,
+]
+ACTION_FIELDS = [
+    "document_id",
+    "section",
+    "query",
+    "question",
+    "topic",
+    "reason",
+    "issue_id",
+    "title",
+    "severity",
+    "citations",
+    "analysis",
+    "recommendation",
+    "quotes",
+    "replacement_text",
+    "rationale",
+    "proposed_text",
+    "summary",
+]
+
+
+# ---------------------------------------------------------------- YAML text
+
+
+def emit(value: Any) -> str:
+    """YAML (flow style) for any value, hostile ones included: JSON-quoted strings carry
+    `\\ud800` as an escape; `.inf`/`.nan` and huge integers are written as YAML reads them."""
+    if isinstance(value, Raw):
+        return str(value)
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return str(value) if value.bit_length() < 14_000 else "9" * 5000
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ".nan"
+        if math.isinf(value):
+            return ".inf" if value > 0 else "-.inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{emit(k)}: {emit(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(emit(v) for v in value) + "]"
+    return json.dumps(str(value))
+
+
+def _load(path: Path) -> Any:
+    return YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8"))
+
+
+def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths of every node of a YAML tree."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _nodes(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _nodes(item, (*path, index))
+    return found
+
+
+def _set(tree: Any, path: tuple[Any, ...], value: Any) -> Any:
+    if not path:
+        return value
+    parent = tree
+    for key in path[:-1]:
+        parent = parent[key]
+    parent[path[-1]] = value
+    return tree
+
+
+def _gate_paths(tree: Any) -> list[tuple[Any, ...]]:
+    return [p for p in _nodes(tree) if any(isinstance(k, str) and k.endswith("critical_failure_patterns") for k in p)]
+
+
+def mutate_yaml(rng: random.Random, name: str, tree: Any) -> Any:
+    """One structural change to a YAML file's data."""
+    paths = _nodes(tree)
+    choice = rng.random()
+    gates = _gate_paths(tree) if name == "rubric.yaml" else []
+    if gates and choice < 0.3:
+        path = rng.choice(gates)
+        pattern = rng.choice(HOSTILE_PATTERNS)
+        if rng.random() < 0.3:
+            pattern = {
+                "pattern": pattern,
+                rng.choice(["require_context", "exclude_context"]): rng.choice(HOSTILE_PATTERNS),
+                "negation_guard": rng.choice([True, False, Raw("yes")]),
+            }
+        return _set(tree, path, pattern)
+    path = rng.choice(paths)
+    if choice < 0.75 or not path:
+        return _set(tree, path, rng.choice(HOSTILE_SCALARS))
+    parent_path, key = path[:-1], path[-1]
+    parent = tree
+    for step in parent_path:
+        parent = parent[step]
+    if isinstance(parent, dict) and choice < 0.85:
+        del parent[key]
+    elif isinstance(parent, list) and choice < 0.95:
+        parent.append(json.loads(json.dumps(parent[key], default=str)) if rng.random() < 0.5 else parent[key])
+    else:
+        _set(tree, path, [rng.choice(HOSTILE_SCALARS) for _ in range(rng.randint(0, 3))])
+    return tree
+
+
+# ---------------------------------------------------------------- cases
+
+
+@dataclass
+class Case:
+    """One input. `kind` says what is mutated: a whole matter (written to disk, loaded,
+    linted, replayed...), only a trajectory (replayed on a seed matter loaded once), or
+    only gate regexes (analysed by the lint helpers and run by the scorer on texts)."""
+
+    kind: str = "matter"  # matter | trajectory | gate
+    seed: Path = SEED_MATTERS[0]
+    files: dict[str, str] = field(default_factory=dict)  # relative path -> text
+    symlinks: dict[str, str] = field(default_factory=dict)  # relative path -> "SENTINEL" or a path
+    trajectory: list[str] = field(default_factory=list)  # JSONL lines
+    patterns: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    operations: tuple[str, ...] = ("lint", "replay")
+    cli: list[str] = field(default_factory=list)  # the command line run when "cli" is an operation
+
+
+def _trajectory_lines(rng: random.Random, seed: Path) -> list[str]:
+    files = sorted(seed.glob("trajectories/*.jsonl")) + sorted(seed.glob("**/*.jsonl"))
+    if files and rng.random() < 0.8:
+        lines = [line for line in rng.choice(files).read_text(encoding="utf-8").splitlines() if line.strip()]
+    else:
+        lines = [json.dumps({"type": "read_document", "document_id": "hosting"})]
+    actions = [json.loads(line) for line in lines]
+    for _ in range(rng.randint(0, 4)):
+        roll = rng.random()
+        if roll < 0.4 and actions:
+            action = rng.choice(actions)
+            action[rng.choice(ACTION_FIELDS)] = rng.choice(ODD_VALUES)
+        elif roll < 0.7:
+            action = {"type": rng.choice(ACTION_TYPES)}
+            for name in rng.sample(ACTION_FIELDS, rng.randint(0, 6)):
+                action[name] = rng.choice(ODD_VALUES)
+            actions.insert(rng.randint(0, len(actions)), action)
+        elif roll < 0.8:
+            actions = actions[: rng.randint(0, len(actions))]
+        else:
+            actions = actions + actions[: rng.randint(0, 3)]
+    out = [json.dumps(a, default=str, allow_nan=True) if not _huge(a) else _huge_line() for a in actions]
+    if rng.random() < 0.1:
+        out.insert(rng.randint(0, len(out)), rng.choice(["{", "[1]", '"x"', _huge_line(), "[" * 5000, "null"]))
+    return out
+
+
+def _huge(action: Any) -> bool:
+    return any(isinstance(v, int) and not isinstance(v, bool) and v.bit_length() > 14_000 for v in action.values())
+
+
+def _huge_line() -> str:
+    return '{"type": "read_document", "document_id": ' + "9" * 5000 + "}"
+
+
+_REGEX_TOKENS = [
+    "a",
+    "aa",
+    "(",
+    ")",
+    "(?:",
+    "|",
+    "*",
+    "+",
+    "?",
+    "{2}",
+    "{0,30}",
+    "{e<=1}",
+    "[[:digit:]]",
+    "\\b",
+    "\\w",
+    "\\s",
+    ".",
+    "$",
+    "^",
+    "[^.]",
+    "\\d",
+    "x",
+    "(?=",
+    "(?<=a)",
+    "(?>",
+    "++",
+    "\\",
+    "[",
+    "]",
+]
+_GATE_TEXTS = [
+    "",
+    "a" * 40 + "!",
+    "aa" * 25 + "b",
+    "the cap is void\u0301 here",
+    "it is not\u0301 unlimited",
+    "cap of 12 months",
+    "unenforcable",
+    "x" * 5000,
+    "\ud800",
+    "[/x] no. not! never?",
+]
+
+
+def make_gate_case(rng: random.Random) -> Case:
+    patterns = []
+    for _ in range(rng.randint(1, 3)):
+        if rng.random() < 0.5:
+            patterns.append(rng.choice(HOSTILE_PATTERNS))
+        else:
+            patterns.append("".join(rng.choice(_REGEX_TOKENS) for _ in range(rng.randint(1, 12))))
+    texts = [json.loads(f'"{t}"') for t in rng.sample(_GATE_TEXTS, 3)]
+    return Case(kind="gate", patterns=patterns, texts=texts, operations=("gate",))
+
+
+def make_case(rng: random.Random, fs_tricks: bool = True) -> Case:
+    """A mutated input: a whole matter with a trajectory (a fifth of them), a trajectory
+    alone (two fifths) or gate regexes alone (two fifths)."""
+    seed = SEED_MATTERS[0] if rng.random() < 0.7 else rng.choice(SEED_MATTERS)
+    roll = rng.random()
+    if roll < 0.4:
+        return make_gate_case(rng)
+    if roll < 0.8:
+        extra = ("solve",) if rng.random() < 0.05 else ()
+        return Case(
+            kind="trajectory", seed=seed, trajectory=_trajectory_lines(rng, seed), operations=("replay", *extra)
+        )
+    case = Case(seed=seed)
+    data = {name: _load(seed / name) for name in YAML_FILES if (seed / name).is_file()}
+    for _ in range(rng.randint(1, 3)):
+        name = rng.choice(list(data))
+        data[name] = mutate_yaml(rng, name, data[name])
+    for name, tree in data.items():
+        case.files[name] = emit(tree) + "\n"
+    for document in sorted(seed.glob("documents/*.md")):
+        lines = document.read_text(encoding="utf-8").split("\n")
+        if rng.random() < 0.4:
+            for _ in range(rng.randint(1, 4)):
+                lines.insert(rng.randint(0, len(lines)), rng.choice(DOCUMENT_LINES))
+        if rng.random() < 0.002:
+            lines += ["## 1 Same"] * 20_000  # many duplicate headings (D006, issue 15a: quadratic)
+        case.files[f"documents/{document.name}"] = "\n".join(lines)
+    if fs_tricks and rng.random() < 0.1:
+        target = rng.choice([f"documents/{d.name}" for d in seed.glob("documents/*.md")] + list(YAML_FILES[1:]))
+        case.symlinks[target] = "SENTINEL"
+        case.files.pop(target, None)
+    case.trajectory = _trajectory_lines(rng, seed)
+    extra = [op for op, p in (("solve", 0.15), ("attack", 0.1), ("cli", 0.1)) if rng.random() < p]
+    case.cli = rng.choice(_CLI_COMMANDS)
+    case.operations = ("lint", "replay", *extra)
+    return case
+
+
+def write_case(case: Case, root: Path, sentinel: Path) -> Path:
+    """Write the matter into `root` (emptied first); return the trajectory's path.
+    A trajectory-only or gate case writes only its trajectory."""
+    trajectory = root.parent / f"{root.name}.jsonl"
+    if case.kind != "matter":
+        trajectory.write_text("\n".join(case.trajectory) + "\n", encoding="utf-8", errors="surrogatepass")
+        return trajectory
+    if root.exists():
+        shutil.rmtree(root)
+    (root / "documents").mkdir(parents=True)
+    for relative, text in case.files.items():
+        (root / relative).write_text(text, encoding="utf-8", errors="surrogatepass")
+    for relative, target in case.symlinks.items():
+        os.symlink(sentinel if target == "SENTINEL" else target, root / relative)
+    trajectory.write_text("\n".join(case.trajectory) + "\n", encoding="utf-8", errors="surrogatepass")
+    return trajectory
+
+
+# ---------------------------------------------------------------- running
+
+
+class OutsideReads:
+    """An audit hook that records every attempt to open a sentinel file. Audit hooks
+    cannot be removed, so one is installed per process and armed per case."""
+
+    _installed: OutsideReads | None = None
+
+    def __init__(self) -> None:
+        self.sentinels: set[str] = set()
+        self.opened: list[str] = []
+
+    @classmethod
+    def install(cls) -> OutsideReads:
+        if cls._installed is None:
+            cls._installed = cls()
+            sys.addaudithook(cls._installed._hook)
+        return cls._installed
+
+    def _hook(self, event: str, args: tuple[Any, ...]) -> None:
+        if event == "open" and self.sentinels and args and isinstance(args[0], str | bytes | os.PathLike):
+            try:
+                opened = os.path.realpath(os.fsdecode(args[0]))
+            except (TypeError, ValueError):
+                return
+            if opened in self.sentinels:
+                self.opened.append(opened)
+
+
+@dataclass
+class Outcome:
+    findings: list[tuple[str, str]] = field(default_factory=list)  # (class, signature)
+
+
+def signature(exc: BaseException) -> str:
+    """Exception type and where it was raised, to group findings."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f"{Path(f.filename).name}:{f.lineno}" for f in reversed(frames) if "rubric_tools" in f.filename), "?")
+    return f"{type(exc).__name__} at {where}: {str(exc)[:120]}"
+
+
+_SEED_SOURCES: dict[Path, Any] = {}
+
+
+def run_case(case: Case, root: Path, trajectory: Path, reads: OutsideReads) -> Outcome:
+    """Run one case; collect what went wrong."""
+    if case.kind == "gate":
+        return _run_gate_case(case)
+    if case.kind == "trajectory":
+        from rubric_tools.loading.matter import load_matter_source
+
+        if case.seed not in _SEED_SOURCES:
+            _SEED_SOURCES[case.seed] = load_matter_source(case.seed)
+        return _run_matter_case(case, case.seed, trajectory, reads, _SEED_SOURCES[case.seed])
+    return _run_matter_case(case, root, trajectory, reads, None)
+
+
+def _run_gate_case(case: Case) -> Outcome:
+    from rubric_tools.lint.gate_fields import regex_problem
+    from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
+    from rubric_tools.lint.rules.regex_limits import dialect_difference
+    from rubric_tools.scoring.gates import Gate, run_gates
+
+    outcome = Outcome()
+    try:
+        gates = []
+        for index, pattern in enumerate(case.patterns):
+            regex_problem(pattern)
+            backtracking_risk(pattern)
+            unnormalized_requirement(pattern)
+            dialect_difference(pattern)
+            other = case.patterns[(index + 1) % len(case.patterns)]
+            gates.append(Gate(pattern, negation_guard=index % 2 == 1, require_context=other if index == 2 else None))
+        for text in case.texts:
+            run_gates(tuple(gates), text, timeout=0.2)
+    except Exception as exc:  # noqa: BLE001  every escaping exception is a finding
+        outcome.findings.append(("traceback", f"gate: {signature(exc)}"))
+    return outcome
+
+
+def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideReads, loaded: Any) -> Outcome:
+    """Load, lint, replay (and maybe solve, attack, run the CLI); collect what went wrong."""
+    operations = case.operations
+    from rubric_tools.lint.config import LintConfig
+    from rubric_tools.lint.engine import lint_source
+    from rubric_tools.loading.matter import load_matter_source
+    from rubric_tools.loading.trajectory import load_trajectory
+    from rubric_tools.scoring import replay
+
+    outcome = Outcome()
+    steps: list[tuple[str, Callable[[], Any]]] = []
+    state: dict[str, Any] = {}
+
+    def load() -> None:
+        state["source"] = loaded if loaded is not None else load_matter_source(root)
+
+    def lint() -> None:
+        report = lint_source(state["source"], LintConfig())
+        for diagnostic in report.diagnostics:
+            if diagnostic.code.startswith("I"):
+                outcome.findings.append(("internal-error", diagnostic.message[:160]))
+
+    def play() -> None:
+        loaded = load_trajectory(trajectory)
+        replay(state["source"].matter, loaded.actions)
+
+    steps = [("load", load)] + [(name, step) for name, step in (("lint", lint), ("replay", play)) if name in operations]
+    if "solve" in operations:
+        steps.append(("solve", lambda: _solve(state["source"])))
+    if "attack" in operations:
+        steps.append(("attack", lambda: _attack(state["source"])))
+    if "cli" in operations:
+        steps.append(("cli", lambda: _cli(case.cli, root, trajectory, outcome)))
+    for name, step in steps:
+        try:
+            step()
+        except MemoryError:
+            outcome.findings.append(("memory", f"MemoryError in {name}"))
+            break
+        except Exception as exc:  # noqa: BLE001  every escaping exception is a finding
+            outcome.findings.append(("traceback", f"{name}: {signature(exc)}"))
+            if name == "load":
+                break
+    if reads.opened:
+        outcome.findings.append(("outside-read", "opened the sentinel file behind a symlink"))
+    return outcome
+
+
+def _solve(source: Any) -> None:
+    from rubric_tools.prove.solver import solve
+
+    solve(source.matter)
+
+
+def _attack(source: Any) -> None:
+    from rubric_tools.prove.attacks import attack_matter
+    from rubric_tools.prove.thresholds import thresholds_from_config
+
+    attack_matter(source, thresholds_from_config({}, None))
+
+
+_CLI_COMMANDS = [
+    ["lint", "{root}", "--output-format", "full"],
+    ["lint", "{root}", "--output-format", "json"],
+    ["lint", "{root}", "--output-format", "sarif"],
+    ["lint", "{root}", "--output-format", "github"],
+    ["replay", "{trajectory}", "--matter", "{root}"],
+    ["replay", "{trajectory}", "--matter", "{root}", "--format", "json"],
+    ["max-score", "{root}"],
+    ["solve", "{root}", "--format", "json"],
+    ["check", "{root}", "--output-format", "junit"],
+]
+
+
+def _cli(command: list[str], root: Path, trajectory: Path, outcome: Outcome) -> None:
+    from rubric_tools.cli import main
+
+    argv = [a.format(root=root, trajectory=trajectory) for a in command]
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(argv)
+    text = out.getvalue() + err.getvalue()
+    if code not in (0, 1, 2):
+        outcome.findings.append(("exit-code", f"{argv[0]} exited {code}"))
+    if "Traceback" in text or "I001" in text:
+        outcome.findings.append(("internal-error", f"{argv[0]}: {text.strip().splitlines()[-1][:160]}"))
+    if argv[-1] in ("json", "sarif") and code != 2:
+        try:
+            json.loads(out.getvalue(), parse_constant=_reject_constant)
+        except ValueError as exc:
+            outcome.findings.append(("bad-output", f"{' '.join(argv[:1] + argv[2:])}: {exc}"[:160]))
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"JSON output contains {name}")

@@ -177,3 +177,13 @@ def test_huge_json_integer_is_a_t001_diagnostic(
     assert code == 2
     assert "T001" in out + err and "4300 digits" in out + err and "Traceback" not in out + err
     assert "good.jsonl" in out
+
+
+def test_check_rows_print_bracketed_names_literally(capsys: pytest.CaptureFixture[str], hostile: Path) -> None:
+    trajectories = hostile / "trajectories"
+    trajectories.mkdir()
+    (trajectories / "[bold]t.jsonl").write_text('{"type": "submit_final", "summary": "[/x]"}\n', encoding="utf-8")
+    (hostile / "expectations.yaml").write_text('trajectories:\n  "[bold]t": {normalized_score: 0}\n', encoding="utf-8")
+    code, out, err = _run(capsys, "check", str(hostile), "--no-color")
+    assert code in (0, 1, 2) and "Traceback" not in out + err
+    assert any(line.startswith("trajectory") and "[bold]t.jsonl" in line for line in out.splitlines()), out

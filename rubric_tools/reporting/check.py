@@ -53,7 +53,8 @@ def render_text(report: CheckReport, console: Console) -> None:
         table.add_column("got", overflow="fold")
         for row in matter.rows:
             status = _status(row)
-            table.add_row(row.kind, row.name, status, row.got)
+            # Names and results quote the matter (ids, trajectory names): Text, never markup.
+            table.add_row(row.kind, Text(row.name), status, Text(row.got))
         console.print(table)
         for row in matter.rows:
             if row.passed and not row.warning:

@@ -31,6 +31,22 @@ _POSIX_CLASS = re.compile(
 )
 
 
+_WORD_SYNTAX = re.compile(r"(?<!\\)(?:\\\\)*\\[bBwW]")
+
+
+def _word_character_disagreement(pattern: str) -> str | None:
+    """A character of the pattern that `re` and `regex` class differently as a word
+    character (combining marks, some symbols), when the pattern uses \\b or \\w."""
+    if pattern.isascii() or not _WORD_SYNTAX.search(pattern):
+        return None
+    import regex
+
+    for char in dict.fromkeys(c for c in pattern if not c.isascii()):
+        if bool(re.match(r"\w", char)) != bool(regex.match(r"\w", char)):
+            return char
+    return None
+
+
 def dialect_difference(pattern: str) -> str | None:
     """What `regex` (and most regex testers) would read differently from `re` in `pattern`."""
     fuzzy = _FUZZY.search(pattern)
@@ -46,6 +62,12 @@ def dialect_difference(pattern: str) -> str | None:
             f"`{posix.group()}` is a POSIX class in other engines, but Python's `re` (the reference engine) "
             "reads it as a set of characters followed by a literal `]`"
         )
+    char = _word_character_disagreement(pattern)
+    if char is not None:
+        return (
+            f"U+{ord(char):04X} is a word character for `\\b` and `\\w` in other engines but not in Python's "
+            "`re` (the reference engine), so the word boundaries around it fall elsewhere"
+        )
     return None
 
 
@@ -54,10 +76,12 @@ def regex_dialect(ctx: LintContext) -> Iterator[Finding]:
     """A gate regex uses syntax that Python's `re` reads differently from other engines.
 
     What it catches: fuzzy-matching constraints of the `regex` package
-    (`(?:unenforceable){e<=2}`) and POSIX classes (`[[:digit:]]`). Python's `re`,
-    which the reference engine runs, accepts both but reads them as something else:
-    the braces as literal text, the POSIX class as a set of punctuation and letters
-    followed by `]`.
+    (`(?:unenforceable){e<=2}`), POSIX classes (`[[:digit:]]`), and `\\b`/`\\w` in a
+    pattern holding a character that Python's `re` does not count as a word character
+    while Unicode-aware engines do (a combining accent such as U+0301). Python's `re`,
+    which the reference engine runs, accepts all of them but reads them as something
+    else: the braces as literal text, the POSIX class as a set of punctuation and
+    letters followed by `]`, the word boundary at another place.
 
     Why it matters: the gate was written for a meaning it does not have in scoring:
     `(?:unenforceable){e<=2}` only fires on the literal text `unenforceable{e<=2}`,

@@ -8,10 +8,13 @@ but only `regex` can stop a search after a time limit. So a pattern is parsed by
 own parser and written back out in a form `regex` cannot misread: every literal escaped,
 every set spelled out, and the word, digit and space categories replaced by classes
 that are `re`'s definitions. `regex` then runs a pattern that means exactly what the
-reference runs, with its time limit. (One known difference remains, in case-insensitive
-matching: `re` also folds the dotless and dotted i (ı, İ) with i, the Kelvin sign with
-k and the long s with s, through its own extra table; `regex` does not. A random
-differential test, tests/scoring/test_dialect.py, holds everything else equal.)
+reference runs, with its time limit. Case-insensitive `re` also treats a few letters
+as equal that `regex` does not (ı and i, ſ and s, ϐ and β...: `re._casefix`); both
+the pattern's literals and the searched text map each such letter to one
+representative (`fold`), one character for one, so match positions are unchanged
+(not in a pattern with a case-sensitive `(?-i:...)` or an `(?a)` scope, where folding is
+off: there those letters can still differ). A random differential test
+(tests/scoring/test_dialect.py) holds the two equal.
 
 Before any of that, the pattern's compile cost is bounded: a size cap on the pattern
 and a cap on its size with every counted repeat expanded, computed on the parse tree,
@@ -117,9 +120,68 @@ def check_cost(tree: Any) -> None:
         )
 
 
-def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int]:
-    """`pattern` rewritten for `regex` (VERSION0) with `re`'s meaning, and the global flags
-    (`re` flag values, within GLOBAL_FLAGS) it must be compiled with.
+def _fold_table() -> dict[int, int]:
+    """Each letter of `re`'s extra case-insensitive equivalences -> its group's smallest."""
+    from re import _casefix  # type: ignore[attr-defined]
+
+    groups: dict[int, set[int]] = {}
+    for code, extras in _casefix._EXTRA_CASES.items():
+        group = {code, *extras}
+        for member in list(group):
+            group |= groups.get(member, set())
+        for member in group:
+            groups[member] = group
+    table = {code: min(group) for code, group in groups.items() if code != min(group)}
+    # İ lowercases to i for `re` (one code point: `_sre.unicode_tolower`); `regex`'s simple
+    # case folding leaves it alone.
+    table[0x130] = table.get(ord("i"), ord("i"))
+    return table
+
+
+FOLD = _fold_table()
+_FOLDABLE = re.compile("[" + "".join(re.escape(chr(code)) for code in sorted(FOLD)) + "]")
+
+
+def fold(text: str) -> str:
+    """`text` with each letter of `re`'s extra case equivalences replaced by its group's
+    representative (one character for one: positions are unchanged)."""
+    return text.translate(FOLD) if _FOLDABLE.search(text) else text
+
+
+def _folds_safely(tree: Any, flags: int) -> bool:
+    """Folding text is exact when the whole pattern is Unicode case-insensitive (no
+    `(?-i:...)` or `(?a)` scope, where `re` does not apply its extra equivalences)."""
+    if not flags & sre.SRE_FLAG_IGNORECASE or flags & sre.SRE_FLAG_ASCII:
+        return False
+    for op, av in tree:
+        if op == sre.SUBPATTERN and (av[2] & sre.SRE_FLAG_IGNORECASE or av[1] & sre.SRE_FLAG_ASCII):
+            return False
+        for child in _subtrees(op, av):
+            if not _folds_safely(child, flags):
+                return False
+    return True
+
+
+def _subtrees(op: Any, av: Any) -> list[Any]:
+    if op == sre.SUBPATTERN:
+        return [av[3]]
+    if op == sre.BRANCH:
+        return list(av[1])
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT):
+        return [av[2]]
+    if op in (sre.ASSERT, sre.ASSERT_NOT):
+        return [av[1]]
+    if op == sre.ATOMIC_GROUP:
+        return [av]
+    if op == sre.GROUPREF_EXISTS:
+        return [av[1]] + ([av[2]] if av[2] else [])
+    return []
+
+
+def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int, bool]:
+    """`pattern` rewritten for `regex` (VERSION0) with `re`'s meaning, the global flags
+    (`re` flag values, within GLOBAL_FLAGS) it must be compiled with, and whether texts
+    must be passed through `fold` before it searches them.
 
     Raises PatternRefused for a pattern `re` rejects or one too costly to compile.
     """
@@ -134,7 +196,8 @@ def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int]:
         except (RecursionError, OverflowError) as exc:
             raise PatternRefused(f"cannot compile the pattern ({type(exc).__name__})", too_costly=True) from exc
     state_flags = tree.state.flags
-    return _Writer().sequence(tree, state_flags), state_flags & GLOBAL_FLAGS
+    folds = _folds_safely(tree, state_flags)
+    return _Writer(folds).sequence(tree, state_flags), state_flags & GLOBAL_FLAGS, folds
 
 
 def _char(code: int) -> str:
@@ -151,15 +214,21 @@ def _char(code: int) -> str:
 class _Writer:
     """Writes a parse tree back as a `regex` pattern string."""
 
+    def __init__(self, folds: bool) -> None:
+        self.folds = folds
+
+    def char(self, code: int) -> str:
+        return _char(FOLD.get(code, code) if self.folds else code)
+
     def sequence(self, tree: Any, flags: int) -> str:
         return "".join(self.node(op, av, flags) for op, av in tree)
 
     def node(self, op: Any, av: Any, flags: int) -> str:
         ascii_only = bool(flags & sre.SRE_FLAG_ASCII)
         if op == sre.LITERAL:
-            return _char(av)
+            return self.char(av)
         if op == sre.NOT_LITERAL:
-            return f"[^{_char(av)}]"
+            return f"[^{self.char(av)}]"
         if op == sre.ANY:
             return "." if not flags & sre.SRE_FLAG_DOTALL else _ANY
         if op == sre.IN:
@@ -218,9 +287,11 @@ class _Writer:
         categories: list[str] = []
         for op, av in items[1:] if negated else items:
             if op == sre.LITERAL:
-                plain.append(_char(av))
+                plain.append(self.char(av))
             elif op == sre.RANGE:
                 plain.append(f"{_char(av[0])}-{_char(av[1])}")
+                if self.folds:  # folded text holds the representatives of the range's letters
+                    plain.extend(_char(rep) for code, rep in FOLD.items() if av[0] <= code <= av[1])
             elif op == sre.CATEGORY:
                 categories.append(_category(av, ascii_only))
             else:

@@ -10,6 +10,7 @@ compile is refused and reported like an invalid one.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Literal
@@ -56,8 +57,23 @@ _REGEX_FLAGS = {
 }
 
 
+@dataclass(frozen=True)
+class GateRegex:
+    """A compiled gate regex: `regex` with `re`'s meaning; texts are folded first when
+    the translation needs it (see `dialect.fold`), which keeps every position."""
+
+    compiled: regex.Pattern[str]
+    folds: bool = False
+
+    def search(self, text: str, timeout: float | None = None) -> regex.Match[str] | None:
+        return self.compiled.search(dialect.fold(text) if self.folds else text, timeout=timeout)
+
+    def finditer(self, text: str, timeout: float | None = None) -> Iterator[regex.Match[str]]:
+        return self.compiled.finditer(dialect.fold(text) if self.folds else text, timeout=timeout)
+
+
 @lru_cache(maxsize=4096)
-def compile_pattern(pattern: str) -> regex.Pattern[str]:
+def compile_pattern(pattern: str) -> GateRegex:
     """Compile a rubric regex to search as the engine's `re.search(pattern, text,
     re.IGNORECASE)` does, on `regex` for its time limit (see `scoring.dialect`).
 
@@ -66,7 +82,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     if not isinstance(pattern, str):
         raise GateError(str(pattern), "a pattern must be a string")
     try:
-        translated, re_flags = dialect.translate(pattern)
+        translated, re_flags, folds = dialect.translate(pattern)
     except dialect.PatternRefused as exc:
         raise GateError(pattern, exc.message) from exc
     flags = regex.VERSION0
@@ -74,7 +90,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
         if re_flags & re_flag:
             flags |= regex_flag
     try:
-        return regex.compile(translated, flags)
+        return GateRegex(regex.compile(translated, flags), folds)
     except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
         raise GateError(pattern, str(exc)) from exc
 
@@ -95,7 +111,7 @@ class Gate:
         return self.negation_guard or bool(self.require_context) or bool(self.exclude_context)
 
     @cached_property
-    def _compiled(self) -> tuple[regex.Pattern[str], regex.Pattern[str] | None, regex.Pattern[str] | None]:
+    def _compiled(self) -> tuple[GateRegex, GateRegex | None, GateRegex | None]:
         require = compile_pattern(self.require_context) if self.require_context else None
         exclude = compile_pattern(self.exclude_context) if self.exclude_context else None
         return compile_pattern(self.pattern), require, exclude
@@ -122,8 +138,8 @@ class Gate:
         text: str,
         start: int,
         end: int,
-        require: regex.Pattern[str] | None,
-        exclude: regex.Pattern[str] | None,
+        require: GateRegex | None,
+        exclude: GateRegex | None,
         timeout: float,
     ) -> bool:
         sentence_start, sentence_end = sentence_bounds(text, start, end)

@@ -110,10 +110,10 @@ def test_invalid_pattern_keeps_re_position() -> None:
     assert refused.value.position == 0 and not refused.value.too_costly
 
 
-# Pattern pieces and text characters for the differential property below. The dotless
-# and dotted i (ı, İ), the Kelvin sign and the long s are left out: `re` folds them
-# with i, k and s under IGNORECASE through its own extra table, `regex` does not (the
-# one known difference, documented in scoring.dialect).
+# Pattern pieces and text characters for the differential property below, with the
+# letters `re` alone treats as case-insensitively equal (ı, İ, ſ, ς, µ, ϐ: see
+# `dialect.fold`). Left out: a case-sensitive scope `(?-i:...)` together with those
+# letters, where folding is off (the one known difference, documented there).
 _TOKENS = [
     "a",
     "b",
@@ -165,6 +165,16 @@ _TOKENS = [
     "-",
     "[é-ü]",
     "\\u00c9",
+    "İ",
+    "ı",
+    "I",
+    "ſ",
+    "σ",
+    "ς",
+    "[ı-ſ]",
+    "[^h-j]",
+    "µ",
+    "\u212a",
 ]
 _CHARS = [
     "a",
@@ -198,14 +208,27 @@ _CHARS = [
     "ü",
     "Ω",
     "\U0001f600",
+    "İ",
+    "i\u0307",
+    "ı",
+    "\u212a",
+    "\u017f",
+    "σ",
+    "ς",
+    "µ",
+    "μ",
+    "ϐ",
+    "β",
 ]
 
 
 @pytest.mark.filterwarnings("ignore::FutureWarning")
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=500, deadline=None, derandomize=True, database=None)
 @given(st.lists(st.sampled_from(_TOKENS), min_size=1, max_size=6), st.lists(st.sampled_from(_CHARS), max_size=12))
 def test_translation_agrees_with_re_everywhere(tokens: list[str], chars: list[str]) -> None:
     pattern, text = "".join(tokens), "".join(chars)
+    if "(?-i:" in pattern and any(c in pattern + text for c in "İıſσςµμϐβ\u212a"):
+        return  # folding is off in a case-sensitive scope (documented in scoring.dialect)
     try:
         expected = re.search(pattern, text, re.IGNORECASE)
     except re.error:

@@ -187,3 +187,12 @@ def test_check_rows_print_bracketed_names_literally(capsys: pytest.CaptureFixtur
     code, out, err = _run(capsys, "check", str(hostile), "--no-color")
     assert code in (0, 1, 2) and "Traceback" not in out + err
     assert any(line.startswith("trajectory") and "[bold]t.jsonl" in line for line in out.splitlines()), out
+
+
+def test_max_score_error_quoting_markup_prints_literally(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    root = tmp_path / "[bold]m"
+    root.mkdir()
+    (root / "matter.yaml").write_text("matter_id: [/x\n", encoding="utf-8")
+    code, out, err = _run(capsys, "max-score", str(root))
+    assert code == 2 and "I001" not in err and "Traceback" not in err
+    assert "[bold]m" in err

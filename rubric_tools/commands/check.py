@@ -30,7 +30,7 @@ class CheckOptions:
 
 
 def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
-    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False, markup=False)  # user paths, text
     try:
         config = resolve_config(list(options.paths), options.config_file)
     except ConfigError as exc:

@@ -79,7 +79,6 @@ def test_hostile_gate_regexes_are_bounded(workspace: tuple[Path, Path, OutsideRe
     _check(make_case(rng, kind="gate"), workspace)
 
 
-@pytest.mark.xfail(strict=True, reason="pending issue 15a: the loader file-system policy (symlinks out)")
 def test_a_symlink_out_of_the_matter_is_never_opened(workspace: tuple[Path, Path, OutsideReads]) -> None:
     case = make_case(random.Random(0), fs_tricks=False, kind="matter")
     case.symlinks = {"documents/hosting.md": "SENTINEL", "hidden_facts.yaml": "SENTINEL"}

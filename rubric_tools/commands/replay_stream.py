@@ -67,6 +67,7 @@ def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
         no_color=not colour,
         color_system=settings.color_system if colour else None,  # type: ignore[arg-type]
         highlight=False,
+        markup=False,  # replays quote the agent's text: never read as markup
     )
 
 

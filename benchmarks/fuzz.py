@@ -156,7 +156,8 @@ def campaign(inputs: int, workers: int, seed: int, fs_tricks: bool) -> int:
     for kind, details in sorted(findings.items()):
         print(f"  {kind}: {sum(details.values())} ({len(details)} distinct)")
         for detail, times in details.most_common(5):
-            print(f"    {times:>6} x {detail}  [case seed {examples[f'{kind}|{detail}']}]")
+            seed_note = examples.get(f"{kind}|{detail}")
+            print(f"    {times:>6} x {detail}" + (f"  [case seed {seed_note}]" if seed_note else ""))
     return 1
 
 

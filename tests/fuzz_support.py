@@ -17,6 +17,7 @@ solves, attacks and runs the command line, and says what went wrong.
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import math
@@ -298,7 +299,7 @@ def mutate_yaml(rng: random.Random, name: str, tree: Any) -> Any:
     if isinstance(parent, dict) and choice < 0.85:
         del parent[key]
     elif isinstance(parent, list) and choice < 0.95:
-        parent.append(json.loads(json.dumps(parent[key], default=str)) if rng.random() < 0.5 else parent[key])
+        parent.append(copy.deepcopy(parent[key]) if rng.random() < 0.5 else parent[key])
     else:
         _set(tree, path, [rng.choice(HOSTILE_SCALARS) for _ in range(rng.randint(0, 3))])
     return tree

@@ -196,3 +196,17 @@ def test_max_score_error_quoting_markup_prints_literally(capsys: pytest.CaptureF
     code, out, err = _run(capsys, "max-score", str(root))
     assert code == 2 and "I001" not in err and "Traceback" not in err
     assert "[bold]m" in err
+
+
+def test_reporters_write_json_only_through_the_safe_encoder() -> None:
+    # `safe_output.dumps` turns NaN/Infinity into null and lone surrogates into U+FFFD;
+    # a reporter calling json.dumps itself could emit invalid JSON or crash on encoding.
+    # (The HTML report embeds its data with ensure_ascii=True for a <script> block.)
+    reporting = Path(__file__).resolve().parents[1] / "rubric_tools" / "reporting"
+    allowed = {"safe_output.py", "coverage_html.py"}
+    offenders = [
+        path.name
+        for path in sorted(reporting.glob("*.py"))
+        if path.name not in allowed and "json.dumps(" in path.read_text(encoding="utf-8")
+    ]
+    assert offenders == []

@@ -3,7 +3,6 @@ by `schemas/audit-output.schema.json`) and SARIF 2.1.0. They only render."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from rubric_tools.reporting.lint_sarif import (
     _artifact_location,
     sarif_fix,
 )
+from rubric_tools.reporting.safe_output import dumps as safe_dumps
 
 JSON_VERSION = 1
 
@@ -132,7 +132,7 @@ def report_document(report: AuditReport, cwd: Path | None = None) -> dict[str, A
 
 
 def render_json(report: AuditReport, cwd: Path | None = None) -> str:
-    return json.dumps(report_document(report, cwd), indent=2, ensure_ascii=False) + "\n"
+    return safe_dumps(report_document(report, cwd), indent=2) + "\n"
 
 
 # ------------------------------------------------------------------ sarif
@@ -197,6 +197,6 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         "results": results,
     }
     return (
-        json.dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2, ensure_ascii=False)
+        safe_dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2)
         + "\n"
     )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from rubric_tools.coverage.model import MatterCoverage, MutationResult
 from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.reporting.coverage_text import display_path
+from rubric_tools.reporting.safe_output import dumps as safe_dumps
 
 JSON_FORMAT_VERSION = 1
 
@@ -65,7 +65,7 @@ def _matter(matter: MatterCoverage) -> dict[str, Any]:
 
 def render_json(run: CoverageRun) -> str:
     settings = run.settings
-    return json.dumps(
+    return safe_dumps(
         {
             "version": JSON_FORMAT_VERSION,
             "matters": [_matter(m) for m in run.matters],

@@ -6,7 +6,6 @@ renders it: a `[bold]` in a file name is printed as is.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import IO, Any
 
@@ -16,6 +15,7 @@ from rich.table import Table
 
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.reporting.safe_output import dumps as safe_dumps
 from rubric_tools.rescore.run import RescoreRun
 from rubric_tools.scoring.json_values import json_default
 
@@ -142,12 +142,12 @@ class JsonStream:
 
     def _start(self) -> None:
         if not self.started:
-            self.stream.write(f'{{"tool_version": {json.dumps(__version__)}, "rows": [')
+            self.stream.write(f'{{"tool_version": {safe_dumps(__version__)}, "rows": [')
             self.started = True
 
     def row(self, row: dict[str, Any]) -> None:
         self._start()
-        self.stream.write(("\n" if self.count == 0 else ",\n") + json.dumps(row, allow_nan=False, default=json_default))
+        self.stream.write(("\n" if self.count == 0 else ",\n") + safe_dumps(row, indent=None, default=json_default))
         self.count += 1
 
     def finish(self, run: RescoreRun) -> None:
@@ -169,4 +169,4 @@ class JsonStream:
             ],
             "exit_code": run.exit_code,
         }
-        self.stream.write("\n], " + json.dumps(tail, allow_nan=False)[1:] + "\n")
+        self.stream.write("\n], " + safe_dumps(tail, indent=None)[1:] + "\n")

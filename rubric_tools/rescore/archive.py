@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import zlib
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -175,16 +176,61 @@ def _actions_problem(actions: Any) -> str | None:
 
 
 def _read_episodes(path: Path, raw: bool) -> Iterator[Item | RawEpisode]:
-    """One episode per line; with `raw`, the lines are left for a worker to parse."""
+    """One episode per line; with `raw`, the lines are left for a worker to parse (and,
+    in an uncompressed file, to read: only their byte range is passed on)."""
+    if raw and not _is_gzip(path):
+        yield from _episode_ranges(path)
+        return
     for index, (number, line) in enumerate(_lines(path)):
         episode = RawEpisode(str(path), index, number, line)
         yield episode if raw else parse_episode(episode)
 
 
+def _is_gzip(path: Path) -> bool:
+    with path.open("rb") as probe:
+        return probe.read(2) == GZIP_MAGIC
+
+
+def _episode_ranges(path: Path) -> Iterator[RawEpisode]:
+    """Where each non-blank line of an uncompressed JSONL of episodes lies in the file."""
+    offset, index = 0, 0
+    with path.open("rb") as stream:
+        for number, line in enumerate(stream, start=1):
+            if line.strip() and (len(line) > 16 or line.decode("utf-8", "replace").strip()):
+                yield RawEpisode(str(path), index, number, "", offset, len(line))
+                index += 1
+            offset += len(line)
+
+
+def episode_text(episode: RawEpisode) -> str | None:
+    """The episode's line: carried with it, or read from its byte range (None when those
+    bytes are not UTF-8)."""
+    if episode.offset < 0:
+        return episode.text
+    stream = _open_archives.get(episode.file)
+    if stream is None:
+        if len(_open_archives) >= 8:  # a worker keeps a few archives open, not every one
+            _open_archives.pop(next(iter(_open_archives))).close()
+        stream = _open_archives[episode.file] = open(episode.file, "rb")  # noqa: SIM115  (kept open on purpose)
+    # pread, not seek + read: forked workers may share the open file (and so its offset).
+    data = os.pread(stream.fileno(), episode.length, episode.offset)
+    try:
+        return data.decode("utf-8-sig" if episode.offset == 0 else "utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+#: Archives a worker process has open, by path (see `episode_text`).
+_open_archives: dict[str, IO[bytes]] = {}
+
+
 def parse_episode(episode: RawEpisode) -> Item:
     """One line of a JSONL of episodes: the record, or why it is malformed."""
     path, number, index = Path(episode.file), episode.line, episode.index
-    value, problem = _json_line(path, number, episode.text)
+    text = episode_text(episode)
+    if text is None:
+        return record_problem(path, number, "R002", "malformed-record", "the line is not valid UTF-8")
+    value, problem = _json_line(path, number, text)
     if problem is not None:
         return problem
     if not isinstance(value, dict):

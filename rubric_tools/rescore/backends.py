@@ -20,7 +20,7 @@ from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, score_file, 
 
 #: Trajectories sent to a worker at once: enough to amortize the hand-over, few enough
 #: that what is in flight stays small.
-CHUNK = 16
+CHUNK = 64
 #: Chunks queued per worker beyond the one it is scoring.
 QUEUED_PER_WORKER = 2
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.rescore.archive import episode_text
 from rubric_tools.rescore.records import RawEpisode, RawFile
 from rubric_tools.rescore.worker import Resolver, Scored, WorkItem, brief
 
@@ -36,7 +37,7 @@ def _staged(index: int, item: WorkItem | RawEpisode, generation: str) -> str:
     if isinstance(item, RawEpisode):
         row: dict[str, Any] = {
             "generation": generation,
-            "episode": item.text,
+            "episode": episode_text(item) or "",  # staged whole: Ray workers read no archive themselves
             "source_file": item.file,
             "source_index": item.index,
             "source_line": item.line,

@@ -16,6 +16,8 @@ import re
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from rubric_tools.scoring.text import has_unencodable
+
 REPLACEMENT = "\ufffd"
 
 
@@ -34,14 +36,6 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 def xml_text(text: str) -> str:
     """`text` with every character XML 1.0 cannot carry replaced by U+FFFD."""
     return _XML_INVALID.sub(REPLACEMENT, text)
-
-
-def has_unencodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def json_safe(value: Any) -> Any:

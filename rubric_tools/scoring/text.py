@@ -46,3 +46,13 @@ def concept_fraction(concepts: tuple[str, ...], normalized_text: str) -> tuple[l
 def variant_matches(variant: tuple[str, ...], normalized_text: str) -> bool:
     """A non-empty variant matches when every concept is a substring of the text."""
     return bool(variant) and all(concept in normalized_text for concept in variant)
+
+
+def has_unencodable(text: str) -> bool:
+    """Whether `text` holds a lone surrogate (from `"\\ud800"` in JSON or YAML), which UTF-8
+    cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

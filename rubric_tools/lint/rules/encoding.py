@@ -9,14 +9,7 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.yaml_source import InstancePath
-
-
-def has_unencodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
+from rubric_tools.scoring.text import has_unencodable
 
 
 def _strings(value: Any, path: InstancePath) -> Iterator[tuple[InstancePath, str, bool]]:

@@ -10,21 +10,21 @@ so the command line can stop with exit code 2 and a message that points at the k
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from rubric_tools.config.discovery import (
     KeyPath,
-    TomlKeyLines,
     discovery_start,
     find_config_file,
     read_settings_table,
 )
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.model import parse_check_section, parse_lint_section
+from rubric_tools.config.table import SettingsTable, suggest
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.registry import Rule, all_rules
@@ -45,38 +45,10 @@ KNOWN_KEYS = (
     "baseline",
     "lint",
 )
-CHECK_KEYS = ("strict",)
-#: Keys of the `[tool.rubric.lint]` table (issue 11: baselines).
-LINT_TABLE_KEYS = ("baseline",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 
 
 # --------------------------------------------------------------------------- validation
-class _Settings:
-    """The raw settings table of one file plus what is needed to locate its keys."""
-
-    def __init__(
-        self,
-        table: Mapping[str, Any],
-        file: Path | None,
-        lines: TomlKeyLines | None,
-        prefix: KeyPath,
-    ) -> None:
-        self.table = table
-        self.file = file
-        self.lines = lines
-        self.prefix = prefix
-
-    def error(self, message: str, key: KeyPath = (), value: str | None = None) -> ConfigError:
-        line = self.lines.line((*self.prefix, *key), value) if self.lines is not None else None
-        return ConfigError(message, self.file, line)
-
-
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 def _rule_words(rules: Sequence[Rule]) -> list[str]:
     return [word for r in rules for word in (r.code, r.name)]
 
@@ -92,7 +64,7 @@ def _selector_rules(selector: str, rules: Sequence[Rule]) -> tuple[list[Rule], i
     return [], 0
 
 
-def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Settings) -> tuple[str, ...]:
+def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: SettingsTable) -> tuple[str, ...]:
     """Validate a `select`/`ignore` list: every entry must name at least one rule."""
     if not isinstance(values, list):
         raise settings.error(f"'{key}' must be a list of rule codes, prefixes or names", (key,))
@@ -102,7 +74,7 @@ def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Set
             raise settings.error(f"'{key}' entries must be non-empty strings, got {value!r}", (key,))
         if not _selector_rules(value, rules)[0]:
             raise settings.error(
-                f"unknown rule code, prefix or name {value!r} in '{key}'" + _suggest(value.strip(), _rule_words(rules)),
+                f"unknown rule code, prefix or name {value!r} in '{key}'" + suggest(value.strip(), _rule_words(rules)),
                 (key,),
                 value,
             )
@@ -110,14 +82,14 @@ def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Set
     return tuple(checked)
 
 
-def _severity_value(value: Any, settings: _Settings, key: KeyPath) -> Severity:
+def _severity_value(value: Any, settings: SettingsTable, key: KeyPath) -> Severity:
     if isinstance(value, str) and value in SEVERITY_NAMES:
         return Severity(value)
-    hint = _suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
+    hint = suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
     raise settings.error(f"'{'.'.join(key)}' must be one of {', '.join(SEVERITY_NAMES)}, got {value!r}{hint}", key)
 
 
-def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> dict[str, Severity]:
+def _severity_table(value: Any, rules: Sequence[Rule], settings: SettingsTable) -> dict[str, Severity]:
     """Map every rule named by a key to its severity; the most specific key wins."""
     if not isinstance(value, Mapping):
         raise settings.error('\'severity\' must be a table of rule = "error"|"warning"|"info"', ("severity",))
@@ -129,7 +101,7 @@ def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> d
         if not matched:
             raise settings.error(
                 f"unknown rule code, prefix or name {selector!r} in 'severity'"
-                + _suggest(str(selector), _rule_words(rules)),
+                + suggest(str(selector), _rule_words(rules)),
                 key,
             )
         for matched_rule in matched:
@@ -138,20 +110,20 @@ def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> d
     return {code: severity for code, (_, severity) in chosen.items()}
 
 
-def _string_list(value: Any, key: str, settings: _Settings) -> tuple[str, ...]:
+def _string_list(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise settings.error(f"'{key}' must be a list of non-empty strings", (key,))
     return tuple(value)
 
 
-def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
+def settings_to_config(settings: SettingsTable, source: Path | None) -> LintConfig:
     """Validate a settings table and turn it into a LintConfig."""
     table = settings.table
     for key in table:
         if key not in KNOWN_KEYS:
             raise settings.error(
                 f"unknown configuration key {key!r}"
-                + _suggest(str(key).replace("_", "-"), KNOWN_KEYS)
+                + suggest(str(key).replace("_", "-"), KNOWN_KEYS)
                 + f" (known keys: {', '.join(KNOWN_KEYS)})",
                 (str(key),),
             )
@@ -182,57 +154,19 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
             raise settings.error("'audit' must be a table (it holds `rubric audit` settings)", ("audit",))
         config = replace(config, audit=dict(table["audit"]))
     if "check" in table:
-        config = replace(config, check_strict=_check_strict(table["check"], settings))
+        config = replace(config, check_strict=parse_check_section(table["check"], settings).strict)
     if "coverage" in table:
         if not isinstance(table["coverage"], Mapping):
             raise settings.error("'coverage' must be a table (it holds `rubric coverage` settings)", ("coverage",))
         config = replace(config, coverage=dict(table["coverage"]))
-    config = _baseline_setting(table, settings, config)
-    return config
-
-
-def _baseline_setting(table: Mapping[str, Any], settings: _Settings, config: LintConfig) -> LintConfig:
-    """`baseline = "file"` at the top level or in `[tool.rubric.lint]` (relative to the config file)."""
-    lint = table.get("lint", {})
-    if not isinstance(lint, Mapping):
-        raise settings.error("'lint' must be a table (it holds `baseline`)", ("lint",))
-    for key in lint:
-        if key not in LINT_TABLE_KEYS:
-            raise settings.error(
-                f"unknown key {key!r} in 'lint' (known keys: {', '.join(LINT_TABLE_KEYS)})", ("lint", str(key))
-            )
-    for where, value in (((), table.get("baseline")), (("lint",), lint.get("baseline"))):
-        if value is None:
-            continue
-        if not isinstance(value, str) or not value:
-            raise settings.error("'baseline' must be a file name", (*where, "baseline"))
-        config = replace(config, baseline=value)
-    return config
-
-
-def _check_strict(value: Any, settings: _Settings) -> bool:
-    """`[tool.rubric.check]`: today only `strict`, a boolean."""
-    if not isinstance(value, Mapping):
-        raise settings.error("'check' must be a table (it holds `rubric check` settings)", ("check",))
-    for key in value:
-        if key not in CHECK_KEYS:
-            raise settings.error(
-                f"unknown key {key!r} in [tool.rubric.check]"
-                + _suggest(str(key), CHECK_KEYS)
-                + f" (known keys: {', '.join(CHECK_KEYS)})",
-                ("check", str(key)),
-            )
-    strict = value.get("strict", False)
-    if not isinstance(strict, bool):
-        raise settings.error("'check.strict' must be true or false", ("check", "strict"))
-    return strict
+    return replace(config, baseline=parse_lint_section(settings).baseline)
 
 
 def load_config_file(path: Path) -> LintConfig:
     """Read one configuration file (pyproject.toml's [tool.rubric], or any other TOML file's
     top level) into a LintConfig; raises ConfigError."""
     table, lines, prefix = read_settings_table(path)
-    return settings_to_config(_Settings(table, path, lines, prefix), path)
+    return settings_to_config(SettingsTable(table, path, lines, prefix), path)
 
 
 def resolve_config(paths: Sequence[Path], config_file: Path | None = None, cwd: Path | None = None) -> LintConfig:
@@ -262,10 +196,10 @@ def apply_overrides(
     cli_ignore = [part for item in ignore for part in item.split(",") if part.strip()]
     rules = all_rules() if cli_select or cli_ignore else []
     if cli_select:
-        settings = _Settings({}, None, None, ())
+        settings = SettingsTable({}, None, None, ())
         config = replace(config, select=check_selectors(cli_select, "--select", rules, settings))
     if cli_ignore:
-        settings = _Settings({}, None, None, ())
+        settings = SettingsTable({}, None, None, ())
         config = replace(config, ignore=config.ignore + check_selectors(cli_ignore, "--ignore", rules, settings))
     if fail_level is not None:
         config = replace(config, fail_level=fail_level)

@@ -11,17 +11,11 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
+from rubric_tools.config.discovery import TomlKeyLines, find_config_file
+from rubric_tools.config.errors import ConfigError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.config_file import (
-    ConfigError,
-    TomlKeyLines,
-    apply_overrides,
-    find_config_file,
-    load_config_file,
-    matter_paths,
-    resolve_config,
-)
+from rubric_tools.lint.config_file import apply_overrides, load_config_file, matter_paths, resolve_config
 from rubric_tools.lint.engine import lint_paths
 from tests.lint_support import make_project, seeded_rules
 

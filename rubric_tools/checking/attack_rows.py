@@ -4,7 +4,8 @@ judged against the thresholds configured for the matter."""
 from __future__ import annotations
 
 from rubric_tools.checking.rows import CheckRow
-from rubric_tools.lint.config_file import ConfigError, resolve_config
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.lint.config_file import resolve_config
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.prove.attacks import FAIL, attack_matter
 from rubric_tools.prove.thresholds import ThresholdError, thresholds_from_config

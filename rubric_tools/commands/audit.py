@@ -22,8 +22,9 @@ from rubric_tools.audit.settings import AuditSettings, AuditSettingsError, setti
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.config.errors import ConfigError
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.lint.config_file import matter_paths, resolve_config
 from rubric_tools.loading.matter import load_matter_source
 
 

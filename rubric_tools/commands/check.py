@@ -11,7 +11,8 @@ from rich.console import Console
 
 from rubric_tools.checking.runner import check_paths
 from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
-from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.lint.config_file import matter_paths, resolve_config
 from rubric_tools.reporting.check import render_json, render_junit, render_text
 from rubric_tools.reporting.formats import CheckFormat
 

@@ -12,10 +12,11 @@ from typing import TextIO
 from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.config.errors import ConfigError
 from rubric_tools.coverage.runs import coverage_settings, measure
 from rubric_tools.coverage.settings import CoverageSettingsError
 from rubric_tools.coverage.verdict import CoverageRun
-from rubric_tools.lint.config_file import ConfigError, matter_paths, resolve_config
+from rubric_tools.lint.config_file import matter_paths, resolve_config
 from rubric_tools.reporting.formats import CoverageFormat
 
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, report_internal_error, wants_color
+from rubric_tools.config.errors import ConfigError
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config_file import ConfigError, apply_overrides, matter_paths, resolve_config
+from rubric_tools.lint.config_file import apply_overrides, matter_paths, resolve_config
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat

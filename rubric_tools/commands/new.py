@@ -7,7 +7,8 @@ from typing import TextIO
 
 from rubric_tools.authoring.new_matter import NewMatterOptions, create_matter, write_reference
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
-from rubric_tools.lint.config_file import ConfigError, resolve_config
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.lint.config_file import resolve_config
 
 
 def run_new(options: NewMatterOptions, out: TextIO, err: TextIO) -> int:

@@ -16,9 +16,10 @@ from typing import TextIO
 from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_USAGE, output_width
+from rubric_tools.config.errors import ConfigError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.config_file import ConfigError, resolve_config
+from rubric_tools.lint.config_file import resolve_config
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
 from rubric_tools.prove.solver import solve

@@ -1,12 +1,8 @@
-"""Find and read the lint configuration, the way ruff finds `[tool.ruff]`.
+"""Validate the project configuration into a LintConfig, and resolve it for a run.
 
-The settings live in `[tool.rubric]` of a `pyproject.toml`, or at the top level of a
-`rubric.toml`. Discovery walks upward from the linted path; the first folder that has
-either wins, `rubric.toml` beating `pyproject.toml` in the same folder, and a
-`pyproject.toml` without `[tool.rubric]` is skipped. When nothing is found above the
-linted paths, the configuration found upward from the working directory applies (as in
-ruff, so a project's settings also cover matters linted from outside it).
-`--config FILE` bypasses discovery.
+Finding and reading the file (with the line of every key) is `rubric_tools.config.discovery`;
+`--config FILE` bypasses discovery. When nothing is found above the given paths, nothing
+applies: a project's settings must not leak onto a corpus linted from inside it.
 
 Every mistake in a configuration file is a `ConfigError` carrying the file and line,
 so the command line can stop with exit code 2 and a message that points at the key.
@@ -14,145 +10,45 @@ so the command line can stop with exit code 2 and a message that points at the k
 
 from __future__ import annotations
 
-import difflib
-import os
 import re
-import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.config.discovery import (
+    KeyPath,
+    discovery_start,
+    find_config_file,
+    read_settings_table,
+)
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.model import parse_check_section, parse_lint_section
+from rubric_tools.config.table import SettingsTable, suggest
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.registry import Rule, all_rules
 
-RUBRIC_TOML = "rubric.toml"
-PYPROJECT_TOML = "pyproject.toml"
-PYPROJECT_TABLE = ("tool", "rubric")
 #: `attack` is a table owned by `rubric attack`: any keys are accepted inside it.
 #: `coverage` is owned by `rubric coverage` (rubric_tools.coverage.settings validates it).
 KNOWN_KEYS = (
-    "select", "ignore", "severity", "fail-level", "canary", "matter-dirs", "attack", "audit", "check", "coverage",
-    "baseline", "lint",
+    "select",
+    "ignore",
+    "severity",
+    "fail-level",
+    "canary",
+    "matter-dirs",
+    "attack",
+    "audit",
+    "check",
+    "coverage",
+    "baseline",
+    "lint",
 )
-CHECK_KEYS = ("strict",)
-#: Keys of the `[tool.rubric.lint]` table (issue 11: baselines).
-LINT_TABLE_KEYS = ("baseline",)
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
-
-KeyPath = tuple[str, ...]
-
-
-class ConfigError(Exception):
-    """A configuration problem, located at `file:line` when it comes from a file."""
-
-    def __init__(self, message: str, file: Path | None = None, line: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.file = file
-        self.line = line
-
-    def __str__(self) -> str:
-        if self.file is None:
-            return self.message
-        where = f"{self.file}:{self.line}" if self.line else str(self.file)
-        return f"{where}: {self.message}"
-
-
-# --------------------------------------------------------------------------- line lookup
-_HEADER = re.compile(r"^\s*\[\[?(?P<name>[^\[\]]+)\]\]?\s*(?:#.*)?$")
-_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
-_KEY_LINE = re.compile(rf"^\s*(?P<key>{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*)\s*=")
-
-
-def _key_parts(dotted: str) -> KeyPath:
-    return tuple(part.strip("\"'") for part in re.findall(_KEY_PART, dotted))
-
-
-class TomlKeyLines:
-    """Line numbers of keys and values in TOML text, found by a simple line scan.
-
-    tomllib gives data without positions; a scan of headers and `key =` lines is
-    enough to point an error at the right line, including keys of inline tables and
-    items of multi-line arrays (found by searching forward from their parent key).
-    """
-
-    def __init__(self, text: str) -> None:
-        self.lines = text.splitlines()
-        self.first_line: dict[KeyPath, int] = {}
-        self.boundaries: list[int] = []  # lines where a new key or table starts
-        table: KeyPath = ()
-        in_multiline_string = False
-        for number, line in enumerate(self.lines, start=1):
-            # Lines inside a multi-line string are data, not keys.
-            quotes = line.count('"""') + line.count("'''")
-            if in_multiline_string:
-                in_multiline_string = quotes % 2 == 0
-                continue
-            if quotes % 2 == 1:
-                in_multiline_string = True
-            header = _HEADER.match(line)
-            if header:
-                table = _key_parts(header.group("name"))
-                self.first_line.setdefault(table, number)
-                self.boundaries.append(number)
-                continue
-            key = _KEY_LINE.match(line)
-            if key:
-                self.first_line.setdefault((*table, *_key_parts(key.group("key"))), number)
-                self.boundaries.append(number)
-
-    def line(self, path: KeyPath, value: str | None = None) -> int | None:
-        """The line of key `path` (or of `value` written under it), best effort."""
-        if path in self.first_line and value is None:
-            return self.first_line[path]
-        ancestor = path
-        while ancestor and ancestor not in self.first_line:
-            ancestor = ancestor[:-1]
-        if ancestor not in self.first_line:
-            return None
-        start = self.first_line[ancestor]
-        end = next((b for b in self.boundaries if b > start), len(self.lines) + 1)
-        if value is not None:
-            needle = re.compile("[\"']" + re.escape(value) + "[\"']")
-        else:
-            needle = re.compile(r"(?<![\w-])[\"']?" + re.escape(path[-1]) + r"[\"']?\s*=")
-        for number in range(start, end):
-            text = self.lines[number - 1]
-            if number == start and "=" in text:
-                text = text.split("=", 1)[1]  # skip the parent key itself
-            if needle.search(text):
-                return number
-        return start
 
 
 # --------------------------------------------------------------------------- validation
-class _Settings:
-    """The raw settings table of one file plus what is needed to locate its keys."""
-
-    def __init__(
-        self,
-        table: Mapping[str, Any],
-        file: Path | None,
-        lines: TomlKeyLines | None,
-        prefix: KeyPath,
-    ) -> None:
-        self.table = table
-        self.file = file
-        self.lines = lines
-        self.prefix = prefix
-
-    def error(self, message: str, key: KeyPath = (), value: str | None = None) -> ConfigError:
-        line = self.lines.line((*self.prefix, *key), value) if self.lines is not None else None
-        return ConfigError(message, self.file, line)
-
-
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean {close[0]!r}?" if close else ""
-
-
 def _rule_words(rules: Sequence[Rule]) -> list[str]:
     return [word for r in rules for word in (r.code, r.name)]
 
@@ -168,7 +64,7 @@ def _selector_rules(selector: str, rules: Sequence[Rule]) -> tuple[list[Rule], i
     return [], 0
 
 
-def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Settings) -> tuple[str, ...]:
+def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: SettingsTable) -> tuple[str, ...]:
     """Validate a `select`/`ignore` list: every entry must name at least one rule."""
     if not isinstance(values, list):
         raise settings.error(f"'{key}' must be a list of rule codes, prefixes or names", (key,))
@@ -178,7 +74,7 @@ def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Set
             raise settings.error(f"'{key}' entries must be non-empty strings, got {value!r}", (key,))
         if not _selector_rules(value, rules)[0]:
             raise settings.error(
-                f"unknown rule code, prefix or name {value!r} in '{key}'" + _suggest(value.strip(), _rule_words(rules)),
+                f"unknown rule code, prefix or name {value!r} in '{key}'" + suggest(value.strip(), _rule_words(rules)),
                 (key,),
                 value,
             )
@@ -186,14 +82,14 @@ def check_selectors(values: Any, key: str, rules: Sequence[Rule], settings: _Set
     return tuple(checked)
 
 
-def _severity_value(value: Any, settings: _Settings, key: KeyPath) -> Severity:
+def _severity_value(value: Any, settings: SettingsTable, key: KeyPath) -> Severity:
     if isinstance(value, str) and value in SEVERITY_NAMES:
         return Severity(value)
-    hint = _suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
+    hint = suggest(str(value).lower(), SEVERITY_NAMES) if isinstance(value, str) else ""
     raise settings.error(f"'{'.'.join(key)}' must be one of {', '.join(SEVERITY_NAMES)}, got {value!r}{hint}", key)
 
 
-def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> dict[str, Severity]:
+def _severity_table(value: Any, rules: Sequence[Rule], settings: SettingsTable) -> dict[str, Severity]:
     """Map every rule named by a key to its severity; the most specific key wins."""
     if not isinstance(value, Mapping):
         raise settings.error('\'severity\' must be a table of rule = "error"|"warning"|"info"', ("severity",))
@@ -205,7 +101,7 @@ def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> d
         if not matched:
             raise settings.error(
                 f"unknown rule code, prefix or name {selector!r} in 'severity'"
-                + _suggest(str(selector), _rule_words(rules)),
+                + suggest(str(selector), _rule_words(rules)),
                 key,
             )
         for matched_rule in matched:
@@ -214,20 +110,20 @@ def _severity_table(value: Any, rules: Sequence[Rule], settings: _Settings) -> d
     return {code: severity for code, (_, severity) in chosen.items()}
 
 
-def _string_list(value: Any, key: str, settings: _Settings) -> tuple[str, ...]:
+def _string_list(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise settings.error(f"'{key}' must be a list of non-empty strings", (key,))
     return tuple(value)
 
 
-def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
+def settings_to_config(settings: SettingsTable, source: Path | None) -> LintConfig:
     """Validate a settings table and turn it into a LintConfig."""
     table = settings.table
     for key in table:
         if key not in KNOWN_KEYS:
             raise settings.error(
                 f"unknown configuration key {key!r}"
-                + _suggest(str(key).replace("_", "-"), KNOWN_KEYS)
+                + suggest(str(key).replace("_", "-"), KNOWN_KEYS)
                 + f" (known keys: {', '.join(KNOWN_KEYS)})",
                 (str(key),),
             )
@@ -258,130 +154,19 @@ def settings_to_config(settings: _Settings, source: Path | None) -> LintConfig:
             raise settings.error("'audit' must be a table (it holds `rubric audit` settings)", ("audit",))
         config = replace(config, audit=dict(table["audit"]))
     if "check" in table:
-        config = replace(config, check_strict=_check_strict(table["check"], settings))
+        config = replace(config, check_strict=parse_check_section(table["check"], settings).strict)
     if "coverage" in table:
         if not isinstance(table["coverage"], Mapping):
             raise settings.error("'coverage' must be a table (it holds `rubric coverage` settings)", ("coverage",))
         config = replace(config, coverage=dict(table["coverage"]))
-    config = _baseline_setting(table, settings, config)
-    return config
-
-
-def _baseline_setting(table: Mapping[str, Any], settings: _Settings, config: LintConfig) -> LintConfig:
-    """`baseline = "file"` at the top level or in `[tool.rubric.lint]` (relative to the config file)."""
-    lint = table.get("lint", {})
-    if not isinstance(lint, Mapping):
-        raise settings.error("'lint' must be a table (it holds `baseline`)", ("lint",))
-    for key in lint:
-        if key not in LINT_TABLE_KEYS:
-            raise settings.error(
-                f"unknown key {key!r} in 'lint' (known keys: {', '.join(LINT_TABLE_KEYS)})", ("lint", str(key))
-            )
-    for where, value in (((), table.get("baseline")), (("lint",), lint.get("baseline"))):
-        if value is None:
-            continue
-        if not isinstance(value, str) or not value:
-            raise settings.error("'baseline' must be a file name", (*where, "baseline"))
-        config = replace(config, baseline=value)
-    return config
-
-
-def _check_strict(value: Any, settings: _Settings) -> bool:
-    """`[tool.rubric.check]`: today only `strict`, a boolean."""
-    if not isinstance(value, Mapping):
-        raise settings.error("'check' must be a table (it holds `rubric check` settings)", ("check",))
-    for key in value:
-        if key not in CHECK_KEYS:
-            raise settings.error(
-                f"unknown key {key!r} in [tool.rubric.check]"
-                + _suggest(str(key), CHECK_KEYS)
-                + f" (known keys: {', '.join(CHECK_KEYS)})",
-                ("check", str(key)),
-            )
-    strict = value.get("strict", False)
-    if not isinstance(strict, bool):
-        raise settings.error("'check.strict' must be true or false", ("check", "strict"))
-    return strict
-
-
-# --------------------------------------------------------------------------- files
-def _read_toml(path: Path) -> tuple[dict[str, Any], TomlKeyLines]:
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read configuration file: {exc.strerror or exc}", path) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError("configuration file is not UTF-8", path) from exc
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        position = re.search(r"\(at line (\d+), column \d+\)", str(exc))
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise ConfigError(f"invalid TOML: {message}", path, int(position.group(1)) if position else None) from exc
-    return data, TomlKeyLines(text)
-
-
-def _is_pyproject(path: Path) -> bool:
-    return path.name == PYPROJECT_TOML
-
-
-def _pyproject_table(data: Mapping[str, Any]) -> Any:
-    tool = data.get("tool")
-    return tool.get("rubric") if isinstance(tool, Mapping) else None
-
-
-def _has_rubric_table(pyproject: Path) -> bool:
-    """Whether a pyproject.toml configures us; a broken one counts only if it mentions us."""
-    try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        try:
-            text = pyproject.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return False
-        return re.search(r"^\s*\[\s*tool\s*\.\s*rubric\s*[\].]", text, re.MULTILINE) is not None
-    return _pyproject_table(data) is not None
+    return replace(config, baseline=parse_lint_section(settings).baseline)
 
 
 def load_config_file(path: Path) -> LintConfig:
     """Read one configuration file (pyproject.toml's [tool.rubric], or any other TOML file's
     top level) into a LintConfig; raises ConfigError."""
-    data, lines = _read_toml(path)
-    if _is_pyproject(path):
-        table = _pyproject_table(data)
-        if table is None:
-            raise ConfigError("no [tool.rubric] table in this pyproject.toml", path)
-        if not isinstance(table, Mapping):
-            raise ConfigError("'tool.rubric' must be a table", path, lines.line(PYPROJECT_TABLE))
-        return settings_to_config(_Settings(table, path, lines, PYPROJECT_TABLE), path)
-    return settings_to_config(_Settings(data, path, lines, ()), path)
-
-
-def _existing_folder(start: Path) -> Path:
-    folder = start.absolute()
-    while not folder.is_dir() and folder != folder.parent:
-        folder = folder.parent
-    return folder
-
-
-def find_config_file(start: Path) -> Path | None:
-    """The configuration file that governs `start`: the nearest one upward."""
-    folder = _existing_folder(start)
-    for candidate in (folder, *folder.parents):
-        if (candidate / RUBRIC_TOML).is_file():
-            return candidate / RUBRIC_TOML
-        pyproject = candidate / PYPROJECT_TOML
-        if pyproject.is_file() and _has_rubric_table(pyproject):
-            return pyproject
-    return None
-
-
-def discovery_start(paths: Sequence[Path], cwd: Path) -> Path:
-    """Where discovery begins: the deepest folder holding every linted path (or cwd)."""
-    if not paths:
-        return cwd
-    absolute = [str(p if p.is_absolute() else cwd / p) for p in paths]
-    return Path(os.path.normpath(os.path.commonpath(absolute)))
+    table, lines, prefix = read_settings_table(path)
+    return settings_to_config(SettingsTable(table, path, lines, prefix), path)
 
 
 def resolve_config(paths: Sequence[Path], config_file: Path | None = None, cwd: Path | None = None) -> LintConfig:
@@ -411,10 +196,10 @@ def apply_overrides(
     cli_ignore = [part for item in ignore for part in item.split(",") if part.strip()]
     rules = all_rules() if cli_select or cli_ignore else []
     if cli_select:
-        settings = _Settings({}, None, None, ())
+        settings = SettingsTable({}, None, None, ())
         config = replace(config, select=check_selectors(cli_select, "--select", rules, settings))
     if cli_ignore:
-        settings = _Settings({}, None, None, ())
+        settings = SettingsTable({}, None, None, ())
         config = replace(config, ignore=config.ignore + check_selectors(cli_ignore, "--ignore", rules, settings))
     if fail_level is not None:
         config = replace(config, fail_level=fail_level)

@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from rubric_tools.cli.app import app
+from rubric_tools.cli.params import MatterPaths
 
 
 class AuditFormat(StrEnum):
@@ -20,14 +21,7 @@ class AuditFormat(StrEnum):
 
 @app.command("audit")
 def audit_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Matter folders, files of matters, or folders holding matters "
-            "\\[default: the configured matter-dirs, else .]",
-            show_default=False,
-        ),
-    ] = None,
+    paths: MatterPaths = None,
     output_format: Annotated[
         AuditFormat,
         typer.Option("--output-format", "--format", help="text, json or sarif.", case_sensitive=False),

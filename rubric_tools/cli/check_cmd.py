@@ -9,19 +9,13 @@ from typing import Annotated
 import typer
 
 from rubric_tools.cli.app import app
+from rubric_tools.cli.params import MatterPaths
 from rubric_tools.reporting.formats import CheckFormat
 
 
 @app.command("check")
 def check_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Matter folders, files of matters, or folders holding matters "
-            "\\[default: the configured matter-dirs, else .]",
-            show_default=False,
-        ),
-    ] = None,
+    paths: MatterPaths = None,
     output_format: Annotated[
         CheckFormat, typer.Option("--output-format", "--format", help="text, json or junit.", case_sensitive=False)
     ] = CheckFormat.TEXT,

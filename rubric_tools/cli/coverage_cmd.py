@@ -9,19 +9,13 @@ from typing import Annotated
 import typer
 
 from rubric_tools.cli.app import app
+from rubric_tools.cli.params import MatterPaths
 from rubric_tools.reporting.formats import CoverageFormat
 
 
 @app.command("coverage")
 def coverage_command(
-    paths: Annotated[
-        list[Path] | None,
-        typer.Argument(
-            help="Matter folders, files of matters, or folders holding matters "
-            "\\[default: the configured matter-dirs, else .]",
-            show_default=False,
-        ),
-    ] = None,
+    paths: MatterPaths = None,
     output_format: Annotated[
         CoverageFormat,
         typer.Option("--output-format", "--format", help="text or json.", case_sensitive=False),

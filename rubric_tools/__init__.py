@@ -16,9 +16,9 @@ nothing heavy itself: the API below loads YAML, `regex` and the scoring model on
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from rubric_tools._lazy import lazy_getattr
 from rubric_tools._version import __version__
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
 
@@ -42,13 +42,7 @@ _LAZY_NAMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later look-ups skip this hook
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY_NAMES)
 
 
 def load_matter(path: str | Path) -> MatterSource:

@@ -5,8 +5,9 @@ configuration, the result cache) does not import the loader and the scoring mode
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rubric_tools._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from rubric_tools.lint.config import LintConfig
@@ -30,11 +31,7 @@ _LAZY_NAMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _LAZY_NAMES)
 
 
 __all__ = [

@@ -6,8 +6,9 @@ The names below load on first use (PEP 562): importing a light submodule (the ca
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rubric_tools._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from rubric_tools.loading.matter import MatterSource, find_matter_root, load_matter_source
@@ -19,11 +20,7 @@ _LAZY_NAMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _LAZY_NAMES)
 
 
 __all__ = ["MatterSource", "find_matter_root", "load_matter_source"]

@@ -9,8 +9,9 @@ core (`sections`, `text`) does not import the whole state machine.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from rubric_tools._lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from rubric_tools.scoring.episode import ACTION_TYPES, Episode, Replay, StepRecord, replay
@@ -27,11 +28,7 @@ _LAZY_NAMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(import_module(module), name)
+__getattr__ = lazy_getattr(__name__, _LAZY_NAMES)
 
 
 __all__ = [

@@ -11,6 +11,7 @@ from typing import Any
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import Fix
+from rubric_tools.loading.elements import Element, Location, MatterModel
 from rubric_tools.loading.matter import (
     COUNTERPARTY_FILE,
     HIDDEN_FACTS_FILE,
@@ -19,7 +20,7 @@ from rubric_tools.loading.matter import (
     DocumentSource,
     MatterSource,
 )
-from rubric_tools.loading.yaml_source import InstancePath
+from rubric_tools.loading.yaml_source import InstancePath, YamlSource
 from rubric_tools.scoring.model import Matter
 
 GATE_LISTS = (
@@ -73,6 +74,18 @@ class LintContext:
     def matter(self) -> Matter:
         """The scorer's typed model (defaults filled in, bad values defaulted)."""
         return self.source.matter
+
+    @property
+    def model(self) -> MatterModel:
+        """The matter as written, typed and located: what rules read (`loading.elements`)."""
+        return self.source.model
+
+    def yaml_file(self, file_name: str) -> YamlSource | None:
+        """A YAML file's parse (node positions, lines, scalar notes), or None when absent.
+
+        Only for rules about YAML *syntax* (how a scalar is written, comments, encoding,
+        schema validation of the tree); rules about values read `model`."""
+        return self.source.files.get(file_name)
 
     def data(self, file_name: str) -> Any:
         """Raw YAML data of `matter.yaml`, `rubric.yaml`, ... (None when absent/broken)."""
@@ -148,6 +161,19 @@ class LintContext:
     ) -> Finding:
         """A finding at the YAML node `path` of `file_name` (its key with key=True)."""
         return Finding(message, self.file_path(file_name), self.span(file_name, path, key=key), hint, fix)
+
+    def report(
+        self,
+        node: Element | Location,
+        message: str,
+        *,
+        key: bool = False,
+        hint: str | None = None,
+        fix: Fix | None = None,
+    ) -> Finding:
+        """A finding at an element of the model (at its key with key=True)."""
+        location = node.location if isinstance(node, Element) else node
+        return Finding(message, location.file, location.key_span if key else location.span, hint, fix)
 
     def at_document(
         self,

@@ -92,8 +92,11 @@ def _normalized(concepts: list[Any]) -> tuple[str, ...]:
 
 def raw_items(ctx: LintContext, list_name: str) -> list[RawItem]:
     entries = ctx.rubric_data.get(list_name)
-    return [RawItem(list_name, i, e) for i, e in enumerate(entries if isinstance(entries, list) else [])
-            if isinstance(e, Mapping)]
+    return [
+        RawItem(list_name, i, e)
+        for i, e in enumerate(entries if isinstance(entries, list) else [])
+        if isinstance(e, Mapping)
+    ]
 
 
 def all_items(ctx: LintContext) -> Iterator[RawItem]:

@@ -200,3 +200,19 @@ def test_the_model_of_every_real_matter_agrees_with_the_scorer(use_conformance: 
         assert {p.issue_id for p in model.positions} == set(source.matter.positions)
         for gate in model.gates():
             assert gate.location.written and gate.location.span is not None
+
+
+@pytest.mark.parametrize("use_conformance", [False, True])
+def test_gate_lists_from_the_model_are_those_from_the_raw_rubric(use_conformance: bool) -> None:
+    from rubric_tools.lint.gate_firing import gate_lists
+
+    roots = _corpus_matters()
+    if use_conformance:
+        roots = sorted(p for p in (require_conformance() / "matters").iterdir() if (p / "matter.yaml").is_file())
+    for root in roots:
+        source = load_matter_source(root)
+        from_model = list(gate_lists(source.model))
+        assert from_model == list(gate_lists(source.data("rubric.yaml")))
+        assert all(
+            entry.element is not None and entry.element.gate is entry.gate for g in from_model for entry in g.entries
+        )

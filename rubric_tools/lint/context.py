@@ -87,6 +87,10 @@ class LintContext:
         schema validation of the tree); rules about values read `model`."""
         return self.source.files.get(file_name)
 
+    def yaml_files(self) -> Iterator[tuple[str, YamlSource]]:
+        """Every YAML file's parse, by name (for the syntax rules, as `yaml_file`)."""
+        yield from self.source.files.items()
+
     def data(self, file_name: str) -> Any:
         """Raw YAML data of `matter.yaml`, `rubric.yaml`, ... (None when absent/broken)."""
         return self.source.data(file_name)

@@ -16,7 +16,6 @@ from rubric_tools.lint.citations import Citation, canonical_match, single_near_c
 from rubric_tools.lint.context import LintContext
 from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.yaml_edits import replace_string
-from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.text import format_citation, split_citation
 
 #: How close a mistyped document id must be to a real one.
@@ -26,7 +25,7 @@ DOCUMENT_CUTOFF = 0.75
 def citation_fix(
     ctx: LintContext, citation: Citation, replacement: str, message: str, applicability: Applicability
 ) -> Fix | None:
-    source = ctx.source.files.get(RUBRIC_FILE)
+    source = citation.location.source
     edit = replace_string(source, citation.path, replacement) if source is not None else None
     return Fix(message, (edit,), applicability) if edit is not None else None
 

@@ -4,11 +4,11 @@ way the engine resolves them, with did-you-mean suggestions for the ones that fa
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from rubric_tools.lint.context import LintContext
+from rubric_tools.loading.elements import IssueElement, Location, TextElement
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
 
@@ -17,50 +17,46 @@ from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citat
 class Citation:
     """A citation written in the rubric: the anchor or a `required_citations` entry."""
 
-    issue_index: int
-    issue_id: str
-    path: InstancePath
-    text: str
+    issue: IssueElement
+    element: TextElement  # its text is `str()` of the value: the engine compares that
     role: str  # "anchor" or "required citation"
+
+    @property
+    def issue_id(self) -> str:
+        return self.issue.label
+
+    @property
+    def text(self) -> str:
+        return self.element.text
+
+    @property
+    def location(self) -> Location:
+        return self.element.location
+
+    @property
+    def path(self) -> InstancePath:
+        return self.element.location.path
 
     @property
     def parts(self) -> tuple[str, str] | None:
         return split_citation(self.text)
 
 
-def issue_label(issue: Mapping[str, Any], index: int) -> str:
-    return str(issue.get("id", f"#{index + 1}"))
-
-
-def has_anchor(issue: Mapping[str, Any]) -> bool:
-    anchor = issue.get("anchor")
-    return anchor is not None and not (isinstance(anchor, str) and not anchor.strip())
+def has_anchor(issue: IssueElement) -> bool:
+    """An anchor is written, and is not blank text."""
+    return issue.anchor is not None and not (issue.anchor.is_text and not issue.anchor.text.strip())
 
 
 def anchor_citations(ctx: LintContext) -> Iterator[Citation]:
-    for index, issue in ctx.raw_issues():
-        if has_anchor(issue):
-            yield Citation(
-                index,
-                issue_label(issue, index),
-                ("issues", index, "anchor"),
-                str(issue["anchor"]),
-                "anchor",
-            )
+    for issue in ctx.model.issues:
+        if issue.anchor is not None and has_anchor(issue):
+            yield Citation(issue, issue.anchor, "anchor")
 
 
 def required_citations(ctx: LintContext) -> Iterator[Citation]:
-    for index, issue in ctx.raw_issues():
-        entries = issue.get("required_citations")
-        for position, entry in enumerate(entries if isinstance(entries, list) else []):
-            # The engine compares str() of each entry, so we do too.
-            yield Citation(
-                index,
-                issue_label(issue, index),
-                ("issues", index, "required_citations", position),
-                str(entry),
-                "required citation",
-            )
+    for issue in ctx.model.issues:
+        for entry in issue.required_citations or ():
+            yield Citation(issue, entry, "required citation")
 
 
 def resolves(ctx: LintContext, parts: tuple[str, str]) -> bool:

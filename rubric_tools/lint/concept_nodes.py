@@ -11,16 +11,16 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from dataclasses import field as dataclass_field
 
-from rubric_tools.loading import build
-from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, MatterSource
+from rubric_tools.loading.elements import Location, VariantElement
+from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import normalize
 
 #: Regex syntax that no agent writes in prose: escapes, wildcards, groups, classes, alternation.
 _REGEX_SYNTAX = re.compile(r"\\[sSdDwWbB.()\[\]|?*+]|\.[*+?]|\(\?[:=!<]|\[[^\]\s]+\][*+?]?|(?<=\w)\|(?=\w)|[*+]\)")
-_ISSUE_FIELDS = {"required_concepts": "issue", "redline_concepts": "redline", "settlement_concepts": "settlement"}
+_ISSUE_SURFACES = {"required_concepts": "issue", "redline_concepts": "redline", "settlement_concepts": "settlement"}
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class ConceptNode:
     field: str  # "issue data_training required_concepts", "question q_x concepts", ...
     surface: str | None = None  # the gate surface whose text earns it, for issue concepts
     issue_id: str | None = None
+    location: Location | None = dataclass_field(default=None, compare=False)
 
     @property
     def normalized(self) -> str:
@@ -40,48 +41,32 @@ class ConceptNode:
 
 
 def _concept_list(
-    file_name: str, base: InstancePath, value: Any, field: str, surface: str | None = None, issue_id: str | None = None
+    variant: VariantElement | None, label: str, surface: str | None = None, issue_id: str | None = None
 ) -> Iterator[ConceptNode]:
-    for index, concept in enumerate(build.as_list(value)):
-        if isinstance(concept, str):
-            yield ConceptNode(file_name, (*base, index), concept, field, surface, issue_id)
+    """The string concepts of a variant (others are the schema rules' business)."""
+    for concept in variant.concepts if variant is not None else ():
+        if concept.is_text:
+            location = concept.location
+            yield ConceptNode(location.file_name, location.path, concept.text, label, surface, issue_id, location)
 
 
 def concept_nodes(source: MatterSource) -> Iterator[ConceptNode]:
     """Every concept string of the rubric and the counterparty script."""
-    rubric = build.as_mapping(source.data(RUBRIC_FILE))
-    for kind in ("questions", "escalations"):
-        for index, item in enumerate(build.as_list(rubric.get(kind))):
-            item = build.as_mapping(item)
-            label = f"{kind[:-1]} {item.get('id')}"
-            yield from _concept_list(RUBRIC_FILE, (kind, index, "concepts"), item.get("concepts"), f"{label} concepts")
-            for alias, variant in enumerate(build.as_list(item.get("aliases"))):
-                yield from _concept_list(RUBRIC_FILE, (kind, index, "aliases", alias), variant, f"{label} aliases")
-    for index, issue in enumerate(build.as_list(rubric.get("issues"))):
-        issue = build.as_mapping(issue)
-        issue_id = str(issue.get("id"))
-        for key, surface in _ISSUE_FIELDS.items():
-            yield from _concept_list(
-                RUBRIC_FILE, ("issues", index, key), issue.get(key), f"issue {issue_id} {key}", surface, issue_id
-            )
-    final = build.as_mapping(rubric.get("final_submission"))
-    yield from _concept_list(
-        RUBRIC_FILE,
-        ("final_submission", "required_concepts"),
-        final.get("required_concepts"),
-        "final_submission required_concepts",
-    )
-    positions = build.as_mapping(build.as_mapping(source.data(COUNTERPARTY_FILE)).get("positions"))
-    for issue_id, position in positions.items():
-        for variant_index, variant in enumerate(build.as_list(build.as_mapping(position).get("accept_concepts"))):
-            yield from _concept_list(
-                COUNTERPARTY_FILE,
-                ("positions", issue_id, "accept_concepts", variant_index),
-                variant,
-                f"counterparty {issue_id} accept_concepts",
-                "settlement",
-                str(issue_id),
-            )
+    model = source.model
+    for item in (*model.questions, *model.escalations):
+        label = f"{item.kind} {item.id}"
+        yield from _concept_list(item.concepts, f"{label} concepts")
+        for alias in item.aliases:
+            yield from _concept_list(alias, f"{label} aliases")
+    for issue in model.issues:
+        issue_id = str(issue.id)  # "None" for an issue without one, as it is shown
+        for key, surface in _ISSUE_SURFACES.items():
+            yield from _concept_list(issue.concepts(surface), f"issue {issue_id} {key}", surface, issue_id)
+    yield from _concept_list(model.final_submission.required_concepts, "final_submission required_concepts")
+    for position in model.positions:
+        for variant in position.accept_concepts:
+            label = f"counterparty {position.issue_id} accept_concepts"
+            yield from _concept_list(variant, label, "settlement", position.issue_id)
 
 
 def never_earnable(node: ConceptNode) -> str | None:

@@ -11,6 +11,7 @@ from typing import Any
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import Fix
+from rubric_tools.loading.elements import Element, Location, MatterModel
 from rubric_tools.loading.matter import (
     COUNTERPARTY_FILE,
     HIDDEN_FACTS_FILE,
@@ -19,14 +20,8 @@ from rubric_tools.loading.matter import (
     DocumentSource,
     MatterSource,
 )
-from rubric_tools.loading.yaml_source import InstancePath
+from rubric_tools.loading.yaml_source import InstancePath, YamlSource
 from rubric_tools.scoring.model import Matter
-
-GATE_LISTS = (
-    "critical_failure_patterns",
-    "redline_critical_failure_patterns",
-    "settlement_critical_failure_patterns",
-)
 
 
 @dataclass(frozen=True)
@@ -38,25 +33,6 @@ class Finding:
     span: Span | None = None
     fix_hint: str | None = None
     fix: Fix | None = None
-
-
-@dataclass(frozen=True)
-class GateEntry:
-    """One entry of one gate list of one issue, with where to find it."""
-
-    issue_index: int
-    issue: Mapping[str, Any]
-    list_name: str
-    entry_index: int
-    entry: Any
-
-    @property
-    def path(self) -> InstancePath:
-        return ("issues", self.issue_index, self.list_name, self.entry_index)
-
-    @property
-    def pattern(self) -> Any:
-        return self.entry.get("pattern") if isinstance(self.entry, Mapping) else self.entry
 
 
 class LintContext:
@@ -74,6 +50,24 @@ class LintContext:
         """The scorer's typed model (defaults filled in, bad values defaulted)."""
         return self.source.matter
 
+    @property
+    def model(self) -> MatterModel:
+        """The matter as written, typed and located: what rules read (`loading.elements`)."""
+        return self.source.model
+
+    def yaml_file(self, file_name: str) -> YamlSource | None:
+        """A YAML file's parse (node positions, lines, scalar notes), or None when absent.
+
+        Only for rules about YAML *syntax* (how a scalar is written, comments, encoding,
+        schema validation of the tree); rules about values read `model`."""
+        return self.source.files.get(file_name)
+
+    def yaml_files(self) -> Iterator[tuple[str, YamlSource]]:
+        """Every YAML file's parse, by name (for the syntax rules, as `yaml_file`)."""
+        yield from self.source.files.items()
+
+    # The raw views below remain only for the rule modules not yet moved to `model`
+    # (tests/test_model_boundary.py lists them); they go when the last one moves.
     def data(self, file_name: str) -> Any:
         """Raw YAML data of `matter.yaml`, `rubric.yaml`, ... (None when absent/broken)."""
         return self.source.data(file_name)
@@ -100,15 +94,6 @@ class LintContext:
         for index, issue in enumerate(issues if isinstance(issues, list) else []):
             if isinstance(issue, Mapping):
                 yield index, issue
-
-    def gate_entries(self) -> Iterator[GateEntry]:
-        """Every entry of every gate list of every issue, in file order."""
-        for index, issue in self.raw_issues():
-            for list_name in GATE_LISTS:
-                entries = issue.get(list_name)
-                if isinstance(entries, list):
-                    for entry_index, entry in enumerate(entries):
-                        yield GateEntry(index, issue, list_name, entry_index, entry)
 
     @property
     def documents(self) -> list[DocumentSource]:
@@ -148,6 +133,19 @@ class LintContext:
     ) -> Finding:
         """A finding at the YAML node `path` of `file_name` (its key with key=True)."""
         return Finding(message, self.file_path(file_name), self.span(file_name, path, key=key), hint, fix)
+
+    def report(
+        self,
+        node: Element | Location,
+        message: str,
+        *,
+        key: bool = False,
+        hint: str | None = None,
+        fix: Fix | None = None,
+    ) -> Finding:
+        """A finding at an element of the model (at its key with key=True)."""
+        location = node.location if isinstance(node, Element) else node
+        return Finding(message, location.file, location.key_span if key else location.span, hint, fix)
 
     def at_document(
         self,

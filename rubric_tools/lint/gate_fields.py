@@ -3,81 +3,60 @@ regex does not compile, and where a character of a YAML scalar sits in the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.context import GateEntry, LintContext
-from rubric_tools.loading.yaml_source import InstancePath, YamlSource
+from rubric_tools.lint.context import LintContext
+from rubric_tools.loading.element_build import NEGATION_SCOPES as NEGATION_SCOPES
+from rubric_tools.loading.elements import GateElement, Location
+from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.dialect import PatternRefused
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Every key a structured gate may carry (engine.md §4); anything else is an error.
 GATE_KEYS = ("pattern", "negation_guard", "negation_scope", "require_context", "exclude_context")
-NEGATION_SCOPES = ("span", "before")
 REGEX_KEYS = ("pattern", "require_context", "exclude_context")
-
-#: Which concepts describe the correct answer on each gate list's surface.
-SURFACE_CONCEPTS = {
-    "critical_failure_patterns": "required_concepts",
-    "redline_critical_failure_patterns": "redline_concepts",
-    "settlement_critical_failure_patterns": "settlement_concepts",
-}
 
 
 @dataclass(frozen=True)
 class RegexField:
     """One regex of a gate: its pattern or one of its context regexes."""
 
-    entry: GateEntry
+    gate: GateElement
     key: str  # "pattern", "require_context" or "exclude_context"
-    path: InstancePath
+    location: Location
     text: str
 
+    @property
+    def path(self) -> InstancePath:
+        return self.location.path
 
-def describe(entry: GateEntry) -> str:
+
+def describe(gate: GateElement) -> str:
     """How a finding names a gate: its list, its index and its issue."""
-    return f"{entry.list_name}[{entry.entry_index}] of issue {str(entry.issue.get('id', '?'))!r}"
+    return gate.name()
 
 
-def kind_of(value: object) -> str:
-    """A YAML author's name for the type of `value`."""
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return "a string" if isinstance(value, str) else type(value).__name__
-
-
-def pattern_path(entry: GateEntry) -> InstancePath:
-    """Where the gate's pattern is written: the entry itself, or its `pattern` key."""
-    return (*entry.path, "pattern") if isinstance(entry.entry, Mapping) else entry.path
-
-
-def regex_fields(entry: GateEntry) -> Iterator[RegexField]:
+def regex_fields(gate: GateElement) -> Iterator[RegexField]:
     """The string regexes of a gate entry (non-strings are other rules' business)."""
-    if isinstance(entry.entry, str):
-        yield RegexField(entry, "pattern", entry.path, entry.entry)
+    if gate.form == "string" and gate.pattern is not None:
+        yield RegexField(gate, "pattern", gate.location, gate.pattern)
         return
-    if not isinstance(entry.entry, Mapping):
-        return
-    for key in REGEX_KEYS:
-        value = entry.entry.get(key)
+    for key, value in (
+        ("pattern", gate.pattern),
+        ("require_context", gate.require_context),
+        ("exclude_context", gate.exclude_context),
+    ):
         # An empty context regex is skipped by the engine; an empty pattern is not.
-        if isinstance(value, str) and (value or key == "pattern"):
-            yield RegexField(entry, key, (*entry.path, key), value)
+        if value is not None and (value or key == "pattern"):
+            yield RegexField(gate, key, gate.at(key), value)
 
 
 def valid_regex_fields(ctx: LintContext) -> Iterator[RegexField]:
     """Every regex of every gate that compiles (G003 reports the others)."""
-    for entry in ctx.gate_entries():
-        for field in regex_fields(entry):
+    for gate in ctx.model.gates():
+        for field in regex_fields(gate):
             if regex_problem(field.text) is None:
                 yield field
 
@@ -105,15 +84,16 @@ def regex_problem(pattern: str) -> RegexProblem | None:
     return None
 
 
-def scalar_character_span(source: YamlSource, path: InstancePath, value: str, index: int) -> Span | None:
-    """The span of character `index` of the string scalar at `path`, or None.
+def scalar_character_span(location: Location, value: str, index: int) -> Span | None:
+    """The span of character `index` of the string scalar at `location`, or None.
 
     Only exact when the scalar sits on one line and is written without escapes
     (plain, or quoted with nothing to unescape): then its source text is the value
     itself, after the opening quote.
     """
-    position = source.positions.get(path)
-    if position is None or position.value.line != position.value.end_line:
+    source = location.source
+    position = source.positions.get(location.path) if source is not None else None
+    if source is None or position is None or position.value.line != position.value.end_line:
         return None
     span = position.value
     if not 0 < span.line <= len(source.lines):

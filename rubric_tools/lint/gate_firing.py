@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.witness import raw_candidates, witnesses
 from rubric_tools.loading import build
+from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
 from rubric_tools.scoring.model import GATE_SURFACES
@@ -178,6 +179,8 @@ class AuditedEntry:
     surface: str
     entry_index: int
     gate: Gate
+    #: The entry in the matter's model (None only when built from raw data).
+    element: GateElement | None = field(default=None, compare=False)
 
     @property
     def path(self) -> InstancePath:
@@ -209,8 +212,29 @@ class GateList:
         return tuple(entry.gate for entry in self.entries)
 
 
-def gate_lists(rubric_data: Any) -> Iterator[GateList]:
-    """Every non-empty gate list of the rubric, each entry with its position."""
+def gate_lists(model: MatterModel | Any) -> Iterator[GateList]:
+    """Every non-empty gate list of the matter's rubric, each entry with its position.
+
+    Takes the matter's model; rubric.yaml's raw data is still accepted while the audit
+    moves to the model (that path goes then)."""
+    if not isinstance(model, MatterModel):
+        yield from _raw_gate_lists(model)
+        return
+    for issue in model.issues:
+        for surface in GATE_SURFACES:
+            entries, partial = [], False
+            for element in issue.gate_list(surface):
+                if element.gate is not None and runnable(element.gate):
+                    entries.append(
+                        AuditedEntry(issue.index, str(issue.id), surface, element.index, element.gate, element)
+                    )
+                else:
+                    partial = True
+            if entries:
+                yield GateList(issue.index, str(issue.id), surface, entries, partial)
+
+
+def _raw_gate_lists(rubric_data: Any) -> Iterator[GateList]:
     issues = build.as_mapping(rubric_data).get("issues")
     for issue_index, issue in enumerate(build.as_list(issues)):
         if not isinstance(issue, Mapping):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.lint.context import LintContext
+from rubric_tools.loading.elements import Location, MatchItemElement, VariantElement
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.text import normalize
 
 #: rubric list → (hidden_facts key holding its answers, what one item is called)
 KINDS: dict[str, tuple[str, str]] = {
@@ -26,11 +26,19 @@ KINDS: dict[str, tuple[str, str]] = {
 
 
 @dataclass(frozen=True)
-class RawVariant:
-    """One variant of an item: its node path and its normalized concepts."""
+class ItemVariant:
+    """One variant of an item: where it is and its normalized concepts."""
 
-    path: InstancePath
+    element: VariantElement
     concepts: tuple[str, ...]
+
+    @property
+    def location(self) -> Location:
+        return self.element.location
+
+    @property
+    def path(self) -> InstancePath:
+        return self.element.location.path
 
     @property
     def label(self) -> str:
@@ -41,64 +49,74 @@ class RawVariant:
 
 
 @dataclass(frozen=True)
-class RawItem:
-    """A question or escalation as written, with where it sits."""
+class Item:
+    """A question or escalation of the model, as the first-wins matcher sees it."""
 
-    list_name: str
-    index: int
-    data: Mapping[str, Any]
+    element: MatchItemElement
+
+    @property
+    def list_name(self) -> str:
+        return self.element.list_name
+
+    @property
+    def index(self) -> int:
+        return self.element.index
+
+    @property
+    def location(self) -> Location:
+        return self.element.location
 
     @property
     def path(self) -> InstancePath:
-        return (self.list_name, self.index)
+        return self.element.location.path
 
     @property
     def id(self) -> str | None:
-        value = self.data.get("id")
-        return str(value) if value is not None else None
+        return self.element.id
 
     @property
     def kind(self) -> str:
-        return KINDS[self.list_name][1]
+        return self.element.kind
+
+    @property
+    def data(self) -> Mapping[Any, Any]:
+        """The keys as written. Compatibility for the question and answer rules until they
+        read the element (`element`) instead; do not use in new code."""
+        return {field.key: field.value for field in self.element.fields}
 
     def name(self) -> str:
-        return f"{self.kind} {self.id!r}" if self.id is not None else f"{self.list_name}[{self.index}]"
+        return self.element.name()
 
-    def variants(self) -> list[RawVariant]:
+    def variants(self) -> list[ItemVariant]:
         """`concepts` then every `aliases` list, in the matcher's order."""
-        found: list[RawVariant] = []
-        concepts = self.data.get("concepts")
-        if isinstance(concepts, list):
-            found.append(RawVariant((*self.path, "concepts"), _normalized(concepts)))
-        aliases = self.data.get("aliases")
-        for alias_index, alias in enumerate(aliases if isinstance(aliases, list) else []):
-            if isinstance(alias, list):
-                found.append(RawVariant((*self.path, "aliases", alias_index), _normalized(alias)))
-        return found
+        return [ItemVariant(variant, variant.normalized) for variant in self.element.variants]
 
     def malformed(self) -> bool:
         """`concepts` or `aliases` of the wrong type: the schema rules report it, and what
         the engine would make of it is not ours to guess."""
-        return any(key in self.data and not isinstance(self.data[key], list) for key in ("concepts", "aliases"))
+        return self.element.malformed
 
-    def live_variants(self) -> list[RawVariant]:
+    def live_variants(self) -> list[ItemVariant]:
         """The variants that can match at all: the engine skips empty ones."""
         return [v for v in self.variants() if v.concepts]
 
 
-def _normalized(concepts: list[Any]) -> tuple[str, ...]:
-    return tuple(normalize(str(concept)) for concept in concepts)
+#: The former names, kept while the question and answer rules move to the model.
+RawItem = Item
+RawVariant = ItemVariant
 
 
-def raw_items(ctx: LintContext, list_name: str) -> list[RawItem]:
-    entries = ctx.rubric_data.get(list_name)
-    return [RawItem(list_name, i, e) for i, e in enumerate(entries if isinstance(entries, list) else [])
-            if isinstance(e, Mapping)]
+def items(ctx: LintContext, list_name: str) -> list[Item]:
+    """The questions or escalations of the matter, in file order."""
+    return [Item(element) for element in ctx.model.match_items(list_name)]
 
 
-def all_items(ctx: LintContext) -> Iterator[RawItem]:
+raw_items = items  # the former name
+
+
+def all_items(ctx: LintContext) -> Iterator[Item]:
     for list_name in KINDS:
-        yield from raw_items(ctx, list_name)
+        yield from items(ctx, list_name)
 
 
 def shadows(earlier: tuple[str, ...], later: tuple[str, ...]) -> bool:
@@ -106,26 +124,26 @@ def shadows(earlier: tuple[str, ...], later: tuple[str, ...]) -> bool:
     return bool(earlier) and bool(later) and all(any(e in w for w in later) for e in earlier)
 
 
-def shadowing_of(items: list[RawItem], position: int, variant: RawVariant) -> tuple[RawItem, RawVariant] | None:
+def shadowing_of(found: list[Item], position: int, variant: ItemVariant) -> tuple[Item, ItemVariant] | None:
     """The first earlier item variant that always wins over `variant`, if any."""
-    for earlier in items[:position]:
+    for earlier in found[:position]:
         for candidate in earlier.live_variants():
             if shadows(candidate.concepts, variant.concepts):
                 return earlier, candidate
     return None
 
 
-Shadowing = tuple[RawVariant, RawItem, RawVariant]  # (shadowed variant, winner, winning variant)
+Shadowing = tuple[ItemVariant, Item, ItemVariant]  # (shadowed variant, winner, winning variant)
 
 
-def shadow_report(ctx: LintContext) -> Iterator[tuple[RawItem, list[Shadowing]]]:
+def shadow_report(ctx: LintContext) -> Iterator[tuple[Item, list[Shadowing]]]:
     """Every item with at least one shadowed variant, and what shadows each."""
     for list_name in KINDS:
-        items = raw_items(ctx, list_name)
-        for position, item in enumerate(items):
+        found = items(ctx, list_name)
+        for position, item in enumerate(found):
             shadowed: list[Shadowing] = []
             for variant in item.live_variants():
-                winner = shadowing_of(items, position, variant)
+                winner = shadowing_of(found, position, variant)
                 if winner is not None:
                     shadowed.append((variant, *winner))
             if shadowed:

@@ -128,10 +128,13 @@ def step_plan(matter: Matter) -> Plan:
     # Only the first issue with a given anchor can ever be matched (another rule's finding).
     matchable = list(rubric.anchors.values())
     submitted = [i for i in matchable if i.work_product_points - i.redline_points > 0]
-    anchor_documents = sorted({
-        parsed[0] for issue in submitted
-        if (parsed := split_citation(issue.anchor)) is not None and parsed[0] in matter.documents
-    })
+    anchor_documents = sorted(
+        {
+            parsed[0]
+            for issue in submitted
+            if (parsed := split_citation(issue.anchor)) is not None and parsed[0] in matter.documents
+        }
+    )
     redlines = [i for i in matchable if i.redline_points > 0 and i.redline_concepts]
     read_term = "read_document (one whole-document read per document holding an anchor"
     read_term += f": {', '.join(anchor_documents)})" if anchor_documents else ")"
@@ -144,6 +147,7 @@ def step_plan(matter: Matter) -> Plan:
         (round_plan(matter).total if matter.negotiation_enabled else 0, "negotiation round"),
         (1, "submit_final"),
     ]
-    terms = tuple(f"{count} {name}{'s' if name == 'negotiation round' and count > 1 else ''}"
-                  for count, name in counts if count)
+    terms = tuple(
+        f"{count} {name}{'s' if name == 'negotiation round' and count > 1 else ''}" for count, name in counts if count
+    )
     return Plan(sum(count for count, _ in counts), terms)

@@ -100,9 +100,7 @@ def validate_matter(source: MatterSource) -> list[SchemaError]:
     return errors
 
 
-def validate_yaml(
-    yaml_source: YamlSource, schema_name: str, file_name: str | None = None
-) -> list[SchemaError]:
+def validate_yaml(yaml_source: YamlSource, schema_name: str, file_name: str | None = None) -> list[SchemaError]:
     """Schema errors of one parsed YAML file (e.g. a probes file) against `schema_name`."""
     name = file_name or yaml_source.path.name
     found: dict[tuple[InstancePath, str, str], SchemaError] = {}
@@ -165,8 +163,15 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
     schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
     validator_value: Any = error.validator_value
 
-    def at(kind: SchemaErrorKind, message: str, hint: str | None, *, suggestion: str | None = None,
-           node: InstancePath = path, key: bool = False) -> SchemaError:
+    def at(
+        kind: SchemaErrorKind,
+        message: str,
+        hint: str | None,
+        *,
+        suggestion: str | None = None,
+        node: InstancePath = path,
+        key: bool = False,
+    ) -> SchemaError:
         span = source.span(node, key=key) or Span.point(1, 1)
         return SchemaError(file_name, node, kind, message, hint, span, suggestion)
 
@@ -180,8 +185,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
                 hint = f"rename it to `{suggestion}`; as written it has no effect"
             else:
                 hint = f"remove it; allowed keys here: {', '.join(allowed) or 'none'}"
-            yield at("unknown-key", message, hint, suggestion=suggestion,
-                     node=(*path, extra), key=True)
+            yield at("unknown-key", message, hint, suggestion=suggestion, node=(*path, extra), key=True)
         return
 
     if validator == "required" and isinstance(value, Mapping):
@@ -201,8 +205,11 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         wanted = " or ".join(_TYPE_NAMES.get(t, t) for t in expected)
         if not path:
             found = "empty" if value is None else _describe(value)
-            yield at("type", f"the file must hold {wanted}, but it is {found}",
-                     "write the file's top-level `key: value` lines (see its schema)")
+            yield at(
+                "type",
+                f"the file must hold {wanted}, but it is {found}",
+                "write the file's top-level `key: value` lines (see its schema)",
+            )
             return
         description = schema.get("description") if validator != "type" else None
         examples = [_TYPE_EXAMPLES[t] for t in expected if t in _TYPE_EXAMPLES]
@@ -244,11 +251,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
 def _extra_keys(instance: Mapping[Any, Any], schema: Mapping[str, Any]) -> list[Any]:
     properties = schema.get("properties", {})
     patterns = list(schema.get("patternProperties", {}))
-    return [
-        key
-        for key in instance
-        if key not in properties and not any(re.search(p, str(key)) for p in patterns)
-    ]
+    return [key for key in instance if key not in properties and not any(re.search(p, str(key)) for p in patterns)]
 
 
 def _property_description(schema: Mapping[str, Any], key: str) -> str | None:

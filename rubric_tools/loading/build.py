@@ -1,11 +1,14 @@
 """Turn plain YAML data into the scorer's typed models, leniently.
 
 A value of the wrong type falls back to the engine's default here; the schema
-rules of `rubric lint` are what report it. Building never raises.
+rules of `rubric lint` are what report it. Building never raises. The defaults are
+the scorer dataclasses' own field defaults (`scoring.model` is their one source;
+`schemas/` are tested against it), never written again here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import math
 from collections.abc import Mapping
@@ -26,6 +29,21 @@ from rubric_tools.scoring.model import (
 )
 
 
+def _defaults(model: type) -> Mapping[str, Any]:
+    """The default of every field of a scorer dataclass that has a plain one."""
+    return {f.name: f.default for f in dataclasses.fields(model) if f.default is not dataclasses.MISSING}
+
+
+_MATCH_ITEM = _defaults(MatchItem)
+_ISSUE = _defaults(Issue)
+_FINAL = _defaults(FinalSubmission)
+_RUBRIC = _defaults(Rubric)
+_CONSTRAINTS = _defaults(Constraints)
+_POSITION = _defaults(Position)
+_COUNTER = _defaults(Counter)
+_GATE = _defaults(Gate)
+
+
 def as_mapping(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
@@ -38,8 +56,11 @@ def number(mapping: Mapping[str, Any], key: str, default: float) -> float:
     """A float field. Infinities are kept (the engine computes with them, H27); an integer
     too large for a float becomes an infinity; lint reports both (S007+)."""
     value = mapping.get(key, default)
-    if not is_number(value):
-        return default
+    return as_float(value) if is_number(value) else default
+
+
+def as_float(value: int | float) -> float:
+    """A YAML number as a float; an integer too large for one becomes an infinity."""
     try:
         return float(value)
     except OverflowError:
@@ -86,11 +107,10 @@ def gate(entry: Any) -> Gate | None:
     if isinstance(entry, str):
         return Gate(entry)
     if isinstance(entry, Mapping) and isinstance(entry.get("pattern"), str):
-        scope = entry.get("negation_scope", "span")
         return Gate(
             pattern=entry["pattern"],
             negation_guard=entry.get("negation_guard") is True,
-            negation_scope="before" if scope == "before" else "span",
+            negation_scope="before" if entry.get("negation_scope") == "before" else _GATE["negation_scope"],
             require_context=entry.get("require_context") if isinstance(entry.get("require_context"), str) else None,
             exclude_context=entry.get("exclude_context") if isinstance(entry.get("exclude_context"), str) else None,
         )
@@ -104,7 +124,7 @@ def gates(value: Any) -> tuple[Gate, ...]:
 def match_item(raw: Mapping[str, Any]) -> MatchItem:
     return MatchItem(
         id=str(raw.get("id", "")),
-        points=number(raw, "points", 0.5),
+        points=number(raw, "points", _MATCH_ITEM["points"]),
         concepts=normalized_variant(as_list(raw.get("concepts"))),
         aliases=variants(raw.get("aliases")),
         required=flag(raw, "required"),
@@ -119,13 +139,13 @@ def issue(raw: Mapping[str, Any]) -> Issue:
         native_id=native_id(raw.get("id")),
         anchor=str(raw.get("anchor", "")),
         severity=severity if isinstance(severity, str) else None,
-        base_points=number(raw, "base_points", 1.0),
-        severity_points=number(raw, "severity_points", 0.25),
-        citation_points=number(raw, "citation_points", 0.25),
-        concept_points=number(raw, "concept_points", 0.5),
-        quote_points=number(raw, "quote_points", 0.25),
-        redline_points=number(raw, "redline_points", 1.0),
-        settlement_points=number(raw, "settlement_points", 1.0),
+        base_points=number(raw, "base_points", _ISSUE["base_points"]),
+        severity_points=number(raw, "severity_points", _ISSUE["severity_points"]),
+        citation_points=number(raw, "citation_points", _ISSUE["citation_points"]),
+        concept_points=number(raw, "concept_points", _ISSUE["concept_points"]),
+        quote_points=number(raw, "quote_points", _ISSUE["quote_points"]),
+        redline_points=number(raw, "redline_points", _ISSUE["redline_points"]),
+        settlement_points=number(raw, "settlement_points", _ISSUE["settlement_points"]),
         required_citations=string_tuple(raw.get("required_citations")),
         required_concepts=normalized_variant(as_list(raw.get("required_concepts"))),
         redline_concepts=normalized_variant(as_list(raw.get("redline_concepts"))),
@@ -139,21 +159,23 @@ def issue(raw: Mapping[str, Any]) -> Issue:
 
 def final_submission(raw: Mapping[str, Any]) -> FinalSubmission:
     return FinalSubmission(
-        points=number(raw, "points", 0.5),
-        minimum_characters=integer(raw, "minimum_characters", 80),
+        points=number(raw, "points", _FINAL["points"]),
+        minimum_characters=integer(raw, "minimum_characters", _FINAL["minimum_characters"]),
         required_issue_ids=tuple(yaml_id(item) for item in as_list(raw.get("required_issue_ids"))),
-        missing_required_issue_penalty=number(raw, "missing_required_issue_penalty", 0.25),
-        missed_escalation_penalty=number(raw, "missed_escalation_penalty", 0.5),
+        missing_required_issue_penalty=number(
+            raw, "missing_required_issue_penalty", _FINAL["missing_required_issue_penalty"]
+        ),
+        missed_escalation_penalty=number(raw, "missed_escalation_penalty", _FINAL["missed_escalation_penalty"]),
         required_concepts=normalized_variant(as_list(raw.get("required_concepts"))),
-        concept_points=number(raw, "concept_points", 0.0),
+        concept_points=number(raw, "concept_points", _FINAL["concept_points"]),
     )
 
 
 def rubric(raw: Any) -> Rubric:
     raw = as_mapping(raw)
     return Rubric(
-        critical_failure_score_cap=number(raw, "critical_failure_score_cap", 0.25),
-        max_score=number(raw, "max_score", 0.0) if is_number(raw.get("max_score")) else None,
+        critical_failure_score_cap=number(raw, "critical_failure_score_cap", _RUBRIC["critical_failure_score_cap"]),
+        max_score=as_float(raw["max_score"]) if is_number(raw.get("max_score")) else _RUBRIC["max_score"],
         questions=tuple(match_item(q) for q in as_list(raw.get("questions")) if isinstance(q, Mapping)),
         escalations=tuple(match_item(e) for e in as_list(raw.get("escalations")) if isinstance(e, Mapping)),
         issues=tuple(issue(i) for i in as_list(raw.get("issues")) if isinstance(i, Mapping)),
@@ -164,10 +186,12 @@ def rubric(raw: Any) -> Rubric:
 def constraints(raw: Any) -> Constraints:
     raw = as_mapping(raw)
     return Constraints(
-        maximum_steps=integer(raw, "maximum_steps", 30),
-        maximum_client_questions=integer(raw, "maximum_client_questions", 5),
-        maximum_escalations=integer(raw, "maximum_escalations", 2),
-        maximum_negotiation_rounds=integer(raw, "maximum_negotiation_rounds", 8),
+        maximum_steps=integer(raw, "maximum_steps", _CONSTRAINTS["maximum_steps"]),
+        maximum_client_questions=integer(raw, "maximum_client_questions", _CONSTRAINTS["maximum_client_questions"]),
+        maximum_escalations=integer(raw, "maximum_escalations", _CONSTRAINTS["maximum_escalations"]),
+        maximum_negotiation_rounds=integer(
+            raw, "maximum_negotiation_rounds", _CONSTRAINTS["maximum_negotiation_rounds"]
+        ),
     )
 
 
@@ -176,14 +200,18 @@ def positions(raw: Any) -> dict[str, Position]:
     for issue_id, position in as_mapping(as_mapping(raw).get("positions")).items():
         position = as_mapping(position)
         table[str(issue_id)] = Position(
-            resist_rounds=integer(position, "resist_rounds", 0),
+            resist_rounds=integer(position, "resist_rounds", _POSITION["resist_rounds"]),
             accept_concepts=variants(position.get("accept_concepts")),
             counters=tuple(
-                Counter(message=text(c, "message"), text=text(c, "text"), trap=flag(c, "trap"))
+                Counter(
+                    message=text(c, "message", _COUNTER["message"]),
+                    text=text(c, "text", _COUNTER["text"]),
+                    trap=flag(c, "trap"),
+                )
                 for c in as_list(position.get("counters"))
                 if isinstance(c, Mapping)
             ),
-            reject_message=text(position, "reject_message"),
+            reject_message=text(position, "reject_message", _POSITION["reject_message"]),
         )
     return table
 

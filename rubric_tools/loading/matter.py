@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import build
@@ -17,6 +17,9 @@ from rubric_tools.loading.layout import find_matter_root as find_matter_root
 from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
 from rubric_tools.scoring.model import Document, Matter
 from rubric_tools.scoring.sections import ParsedDocument, editor_lines, parse_sections
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.elements import MatterModel
 
 RUBRIC_FILE = "rubric.yaml"
 HIDDEN_FACTS_FILE = "hidden_facts.yaml"
@@ -64,6 +67,13 @@ class MatterSource:
     def data(self, name: str) -> Any:
         source = self.files.get(name)
         return source.data if source is not None else None
+
+    @cached_property
+    def model(self) -> MatterModel:
+        """The matter as written, typed and located (`loading.elements`), built on first use."""
+        from rubric_tools.loading.element_build import build_model
+
+        return build_model(self.root, self.files, self.documents, self.matter)
 
 
 def _missing_file(path: Path) -> Diagnostic:

@@ -15,7 +15,6 @@ from rubric_tools.lint.citations import (
     anchor_citations,
     did_you_mean,
     has_anchor,
-    issue_label,
     real_citations,
     required_citations,
     resolves,
@@ -25,7 +24,6 @@ from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.fixes import Applicability
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.schema_overlap import schema_reported, schema_reports_missing_key
-from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
 
@@ -65,29 +63,25 @@ def missing_anchor(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for index, issue in ctx.raw_issues():
+    for issue in ctx.model.issues:
         if has_anchor(issue):
             continue
-        issue_id = issue_label(issue, index)
         hint = 'add `anchor: "<document id> §<section>"`, the operative provision'
-        if "anchor" not in issue and schema_reports_missing_key(ctx, ("issues", index), "anchor"):
+        if not issue.has("anchor") and schema_reports_missing_key(ctx, issue.location.path, "anchor"):
             continue
-        if (("issues", index, "anchor"), "type") in reported:
+        if (issue.at("anchor").path, "type") in reported:
             continue
-        if "anchor" in issue:
-            yield ctx.at(
-                RUBRIC_FILE,
-                ("issues", index, "anchor"),
-                f"issue {issue_id!r} has an empty anchor: it can never be matched",
+        if issue.has("anchor"):
+            yield ctx.report(
+                issue.at("anchor"),
+                f"issue {issue.label!r} has an empty anchor: it can never be matched",
                 hint=hint,
             )
         else:
-            path = ("issues", index, "id") if "id" in issue else ("issues", index)
-            yield ctx.at(
-                RUBRIC_FILE,
-                path,
-                f"issue {issue_id!r} has no anchor: it can never be matched",
-                key="id" in issue,
+            yield ctx.report(
+                issue.at("id") if issue.has("id") else issue.location,
+                f"issue {issue.label!r} has no anchor: it can never be matched",
+                key=issue.has("id"),
                 hint=hint,
             )
 
@@ -140,9 +134,8 @@ def unresolved_citation(ctx: LintContext) -> Iterator[Finding]:
         consequence = (
             "the issue can never be matched" if citation.role == "anchor" else "the citation points can never be earned"
         )
-        yield ctx.at(
-            RUBRIC_FILE,
-            citation.path,
+        yield ctx.report(
+            citation.location,
             f"{citation.role} {citation.text!r} of issue {citation.issue_id!r} {problem}: {consequence}",
             hint=did_you_mean(citation.text, candidates),
             fix=did_you_mean_fix(ctx, citation, candidates),
@@ -186,10 +179,9 @@ def shared_anchor(ctx: LintContext) -> Iterator[Finding]:
         earlier = first.setdefault(citation.text, citation)
         if earlier is citation:
             continue
-        span = ctx.span(RUBRIC_FILE, earlier.path)
-        yield ctx.at(
-            RUBRIC_FILE,
-            citation.path,
+        span = earlier.location.span
+        yield ctx.report(
+            citation.location,
             f"anchor {citation.text!r} of issue {citation.issue_id!r} is already the anchor of "
             f"issue {earlier.issue_id!r} (line {span.line if span else '?'}): only that issue "
             "can ever match",
@@ -229,24 +221,23 @@ def anchor_not_required(ctx: LintContext) -> Iterator[Finding]:
         required_citations: ["msa §4.2", "playbook §3"]
     ```
     """
-    for index, issue in ctx.raw_issues():
-        required = issue.get("required_citations")
-        anchor = issue.get("anchor")
-        if not isinstance(required, list) or not isinstance(anchor, str):
+    for issue in ctx.model.issues:
+        required = [entry.text for entry in issue.required_citations or ()]
+        if issue.required_citations is None or issue.anchor is None or not issue.anchor.is_text:
             continue
+        anchor = issue.anchor.text
         anchor_parts = split_citation(anchor)
         if anchor_parts is None:
             continue  # not a citation at all: A002
-        if any(split_citation(str(entry)) == anchor_parts for entry in required):
+        if any(split_citation(entry) == anchor_parts for entry in required):
             continue
-        same_document = [str(e) for e in required if (split_citation(str(e)) or ("",))[0] == anchor_parts[0]]
+        same_document = [e for e in required if (split_citation(e) or ("",))[0] == anchor_parts[0]]
         hint = f"add {format_citation(*anchor_parts)!r} as the first required citation"
         if same_document:
             hint += f", or check whether {same_document[0]!r} was meant to be the anchor"
-        yield ctx.at(
-            RUBRIC_FILE,
-            ("issues", index, "required_citations"),
-            f"required_citations of issue {issue_label(issue, index)!r} do not include its anchor {anchor!r}",
+        yield ctx.report(
+            issue.at("required_citations"),
+            f"required_citations of issue {issue.label!r} do not include its anchor {anchor!r}",
             key=True,
             hint=hint,
         )
@@ -322,9 +313,8 @@ def anchor_on_preamble(ctx: LintContext) -> Iterator[Finding]:
             if tokens
             else "give the document '## ' section headings and anchor on one of them"
         )
-        yield ctx.at(
-            RUBRIC_FILE,
-            citation.path,
+        yield ctx.report(
+            citation.location,
             f"anchor {citation.text!r} of issue {citation.issue_id!r} is the document's preamble, "
             "the text before its first heading, not the whole document",
             hint=hint,
@@ -372,9 +362,8 @@ def _non_canonical(ctx: LintContext, citations: Iterator[Citation], consequence:
         canonical = format_citation(*parts)
         if citation.text == canonical:
             continue
-        yield ctx.at(
-            RUBRIC_FILE,
-            citation.path,
+        yield ctx.report(
+            citation.location,
             f"{citation.role} {citation.text!r} of issue {citation.issue_id!r} is not written "
             f"canonically: {consequence}",
             hint=f"write it exactly {canonical!r}",

@@ -81,7 +81,8 @@ def missing_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
             if answer is not None and str(answer).strip():
                 continue
             yield ctx.at(
-                RUBRIC_FILE, (*item.path, "id"),
+                RUBRIC_FILE,
+                (*item.path, "id"),
                 f"{item.name()} has no answer in hidden_facts.yaml {answers_key}",
                 hint=f"add {answers_key}.{item.id} to hidden_facts.yaml",
             )
@@ -118,7 +119,8 @@ def orphan_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
             if str(key) in ids:
                 continue
             yield ctx.at(
-                HIDDEN_FACTS_FILE, (answers_key, key),
+                HIDDEN_FACTS_FILE,
+                (answers_key, key),
                 f"{answers_key} entry {str(key)!r} matches no rubric {kind} id: no agent can ever receive it",
                 key=True,
                 hint=f"rename it to the id of the {kind} it answers, or delete it",
@@ -131,8 +133,7 @@ def distinctive_passages(answer: str) -> list[str]:
     passages = [s.strip() for s in _SENTENCE_END.split(normalized)]
     if len(passages) > 1:
         passages.insert(0, normalized)
-    return [p.rstrip(".!?;:") for p in passages
-            if len(p) >= MIN_LEAK_CHARACTERS and len(p.split()) >= MIN_LEAK_WORDS]
+    return [p.rstrip(".!?;:") for p in passages if len(p) >= MIN_LEAK_CHARACTERS and len(p.split()) >= MIN_LEAK_WORDS]
 
 
 @rule("Q009", "answer-in-documents", Severity.WARNING)
@@ -171,14 +172,22 @@ def answer_in_documents(ctx: LintContext) -> Iterator[Finding]:
         for key, answer in _answers(ctx, answers_key).items():
             if not isinstance(answer, str):
                 continue
-            leak = next(((passage, document) for passage in distinctive_passages(answer)
-                         for document, text in documents if passage in text), None)
+            leak = next(
+                (
+                    (passage, document)
+                    for passage in distinctive_passages(answer)
+                    for document, text in documents
+                    if passage in text
+                ),
+                None,
+            )
             if leak is None:
                 continue
             passage, document = leak
             shown = passage if len(passage) <= 80 else passage[:77] + "..."
             yield ctx.at(
-                HIDDEN_FACTS_FILE, (answers_key, key),
+                HIDDEN_FACTS_FILE,
+                (answers_key, key),
                 f"{answers_key}.{key} is printed verbatim in document {document.id!r} "
                 f"({document.path_text}): {shown!r}",
                 hint="keep the fact out of the documents, or reword the answer so asking adds something",

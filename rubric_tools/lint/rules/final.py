@@ -50,11 +50,11 @@ def unknown_required_issue(ctx: LintContext) -> Iterator[Finding]:
     for index, entry in enumerate(required):
         if str(entry) not in issue_ids:
             yield ctx.at(
-                RUBRIC_FILE, ("final_submission", "required_issue_ids", index),
+                RUBRIC_FILE,
+                ("final_submission", "required_issue_ids", index),
                 f"required issue {str(entry)!r} is not a rubric issue id: every run pays the "
                 "missing-issue penalty for it",
-                hint=f"use one of: {', '.join(sorted(issue_ids))}" if issue_ids
-                else "remove it, or add the issue",
+                hint=f"use one of: {', '.join(sorted(issue_ids))}" if issue_ids else "remove it, or add the issue",
             )
 
 
@@ -89,7 +89,8 @@ def non_positive_minimum_characters(ctx: LintContext) -> Iterator[Finding]:
         return  # absent (the default 80 applies) or not a number (a schema finding)
     if value <= 0:
         yield ctx.at(
-            RUBRIC_FILE, ("final_submission", "minimum_characters"),
+            RUBRIC_FILE,
+            ("final_submission", "minimum_characters"),
             f"minimum_characters is {value:g}: an empty summary earns the final points",
             hint="require a real summary, e.g. minimum_characters: 200 (the default is 80)",
         )

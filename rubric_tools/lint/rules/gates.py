@@ -10,19 +10,26 @@ reported once. What a gate's regexes match (G003, G007, G008, G010-G012) is the
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, describe, kind_of
+from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, REGEX_KEYS, describe
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.schema_overlap import schema_reported
-from rubric_tools.loading.matter import RUBRIC_FILE
+from rubric_tools.loading.elements import GateElement
 
 
 def _shown(value: object) -> str:
     """A value as the author wrote it, or `empty` for a key with no value."""
     return "empty" if value is None else repr(value)
+
+
+def _regex(gate: GateElement, key: str) -> str | None:
+    """The typed value of one of the gate's regex keys (None when absent or not text)."""
+    return {"pattern": gate.pattern, "require_context": gate.require_context, "exclude_context": gate.exclude_context}[
+        key
+    ]
 
 
 @rule("G001", "gate-entry-type", Severity.ERROR)
@@ -54,12 +61,11 @@ def gate_entry_type(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for entry in ctx.gate_entries():
-        if not isinstance(entry.entry, str | Mapping) and (entry.path, "type") not in reported:
-            yield ctx.at(
-                RUBRIC_FILE,
-                entry.path,
-                f"{describe(entry)} is {kind_of(entry.entry)}, not a regex string or a mapping with `pattern`",
+    for gate in ctx.model.gates():
+        if gate.form == "invalid" and (gate.location.path, "type") not in reported:
+            yield ctx.report(
+                gate,
+                f"{describe(gate)} is {gate.kind}, not a regex string or a mapping with `pattern`",
                 hint="write the regex as a quoted string, or as `- pattern: '...'`",
             )
 
@@ -94,17 +100,13 @@ def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for entry in ctx.gate_entries():
-        if not isinstance(entry.entry, Mapping):
-            continue
-        for key in entry.entry:
-            if key in GATE_KEYS or ((*entry.path, key), "unknown-key") in reported:
+    for gate in ctx.model.gates():
+        for field in gate.fields:
+            if field.key in GATE_KEYS or (field.location.path, "unknown-key") in reported:
                 continue
-            close = difflib.get_close_matches(str(key), GATE_KEYS, n=1, cutoff=0.5)
+            close = difflib.get_close_matches(str(field.key), GATE_KEYS, n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else f"gate keys are: {', '.join(GATE_KEYS)}"
-            yield ctx.at(
-                RUBRIC_FILE, (*entry.path, key), f"unknown gate key {key!r} in {describe(entry)}", key=True, hint=hint
-            )
+            yield ctx.report(field.location, f"unknown gate key {field.key!r} in {describe(gate)}", key=True, hint=hint)
 
 
 @rule("G004", "negation-guard-not-bool", Severity.ERROR)
@@ -139,15 +141,14 @@ def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for entry in ctx.gate_entries():
-        if isinstance(entry.entry, Mapping) and "negation_guard" in entry.entry:
-            value = entry.entry["negation_guard"]
-            if not isinstance(value, bool) and ((*entry.path, "negation_guard"), "type") not in reported:
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    (*entry.path, "negation_guard"),
-                    f"negation_guard of {describe(entry)} is {_shown(value)}, not true or false: the guard is off",
-                    key=value is None,  # an empty value has no text of its own to point at
+    for gate in ctx.model.gates():
+        field = gate.field("negation_guard")
+        if field is not None and gate.negation_guard is None:
+            if (field.location.path, "type") not in reported:
+                yield ctx.report(
+                    field.location,
+                    f"negation_guard of {describe(gate)} is {_shown(field.value)}, not true or false: the guard is off",
+                    key=field.value is None,  # an empty value has no text of its own to point at
                     hint="write `negation_guard: true` (unquoted)",
                 )
 
@@ -185,19 +186,17 @@ def bad_negation_scope(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for entry in ctx.gate_entries():
-        if isinstance(entry.entry, Mapping) and "negation_scope" in entry.entry:
-            value = entry.entry["negation_scope"]
-            if value in NEGATION_SCOPES or ((*entry.path, "negation_scope"), "enum") in reported:
-                continue
-            close = difflib.get_close_matches(str(value).lower(), NEGATION_SCOPES, n=1, cutoff=0.4)
-            yield ctx.at(
-                RUBRIC_FILE,
-                (*entry.path, "negation_scope"),
-                f"negation_scope of {describe(entry)} is {_shown(value)}: it must be 'span' or 'before'",
-                key=value is None,
-                hint=f"did you mean {close[0]!r}?" if close else "use 'span' (default) or 'before'",
-            )
+    for gate in ctx.model.gates():
+        field = gate.field("negation_scope")
+        if field is None or gate.negation_scope is not None or (field.location.path, "enum") in reported:
+            continue
+        close = difflib.get_close_matches(str(field.value).lower(), NEGATION_SCOPES, n=1, cutoff=0.4)
+        yield ctx.report(
+            field.location,
+            f"negation_scope of {describe(gate)} is {_shown(field.value)}: it must be 'span' or 'before'",
+            key=field.value is None,
+            hint=f"did you mean {close[0]!r}?" if close else "use 'span' (default) or 'before'",
+        )
 
 
 @rule("G006", "scope-without-guard", Severity.WARNING)
@@ -227,17 +226,14 @@ def scope_without_guard(ctx: LintContext) -> Iterator[Finding]:
         negation_scope: before
     ```
     """
-    for entry in ctx.gate_entries():
-        gate = entry.entry
-        if not isinstance(gate, Mapping) or gate.get("negation_scope") not in NEGATION_SCOPES:
+    for gate in ctx.model.gates():
+        if gate.negation_scope is None:
             continue
-        guard = gate.get("negation_guard")
-        if guard is True or ("negation_guard" in gate and not isinstance(guard, bool)):
+        if gate.negation_guard is True or (gate.has("negation_guard") and gate.negation_guard is None):
             continue  # guarded, or G004's business
-        yield ctx.at(
-            RUBRIC_FILE,
-            (*entry.path, "negation_scope"),
-            f"negation_scope of {describe(entry)} has no effect: negation_guard is not true",
+        yield ctx.report(
+            gate.at("negation_scope"),
+            f"negation_scope of {describe(gate)} has no effect: negation_guard is not true",
             key=True,
             hint="add `negation_guard: true`, or remove negation_scope",
         )
@@ -272,15 +268,12 @@ def settlement_gate_without_position(ctx: LintContext) -> Iterator[Finding]:
       settlement_critical_failure_patterns: ["within 30 days"]
     ```
     """
-    positions = ctx.matter.positions
-    for index, issue in ctx.raw_issues():
-        gates = issue.get("settlement_critical_failure_patterns")
-        if not isinstance(gates, list) or not gates or str(issue.get("id", "")) in positions:
+    for issue in ctx.model.issues:
+        if not issue.gate_list("settlement") or ctx.model.position(issue.scored.id) is not None:
             continue
-        yield ctx.at(
-            RUBRIC_FILE,
-            ("issues", index, "settlement_critical_failure_patterns"),
-            f"issue {str(issue.get('id', '?'))!r} has settlement gates but no counterparty "
+        yield ctx.report(
+            issue.at("settlement_critical_failure_patterns"),
+            f"issue {issue.id if issue.id is not None else '?'!r} has settlement gates but no counterparty "
             "position: they are never evaluated",
             key=True,
             hint="add a position for the issue in counterparty.yaml, or remove the gates",
@@ -317,26 +310,24 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     reported = schema_reported(ctx)
-    for entry in ctx.gate_entries():
-        gate = entry.entry
-        if not isinstance(gate, Mapping):
+    for gate in ctx.model.gates():
+        if gate.form != "mapping":
             continue
-        if "pattern" not in gate and (entry.path, "required") not in reported:
-            yield ctx.at(
-                RUBRIC_FILE,
-                entry.path,
-                f"{describe(entry)} has no `pattern`",
+        if not gate.has("pattern") and (gate.location.path, "required") not in reported:
+            yield ctx.report(
+                gate,
+                f"{describe(gate)} has no `pattern`",
                 hint="add `pattern: '<regex>'`: the regex the gate searches for",
             )
-        for key in ("pattern", "require_context", "exclude_context"):
-            value = gate.get(key)
-            wrong = key in gate and not isinstance(value, str) and not (key != "pattern" and value is None)
-            if wrong and ((*entry.path, key), "type") not in reported:
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    (*entry.path, key),
-                    f"`{key}` of {describe(entry)} is {_shown(value)}, not a regex string",
-                    key=value is None,
+        for key in REGEX_KEYS:
+            field = gate.field(key)
+            if field is None or _regex(gate, key) is not None or (key != "pattern" and field.value is None):
+                continue  # absent, a string, or an empty context (which turns the check off)
+            if (field.location.path, "type") not in reported:
+                yield ctx.report(
+                    field.location,
+                    f"`{key}` of {describe(gate)} is {_shown(field.value)}, not a regex string",
+                    key=field.value is None,
                     hint="write the regex as a quoted string",
                 )
 
@@ -368,15 +359,13 @@ def empty_gate_regex(ctx: LintContext) -> Iterator[Finding]:
       - pattern: "uptime commitments are unenforceable"
     ```
     """
-    for entry in ctx.gate_entries():
-        gate = entry.entry
-        if not isinstance(gate, Mapping):
+    for gate in ctx.model.gates():
+        if gate.form != "mapping":
             continue
-        for key in ("pattern", "require_context", "exclude_context"):
-            if gate.get(key) == "" and isinstance(gate.get(key), str):
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    (*entry.path, key),
-                    f"`{key}` of {describe(entry)} is an empty string: the reference engine refuses the gate",
+        for key in REGEX_KEYS:
+            if _regex(gate, key) == "":
+                yield ctx.report(
+                    gate.at(key),
+                    f"`{key}` of {describe(gate)} is an empty string: the reference engine refuses the gate",
                     hint="write a regex" if key == "pattern" else f"remove `{key}` to check no context",
                 )

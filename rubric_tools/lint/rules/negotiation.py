@@ -26,7 +26,7 @@ DEAD_WITHOUT_POSITION = ("non_negotiable", "settlement_concepts", "settlement_po
 def _positions(ctx: LintContext) -> Iterator[tuple[Any, Mapping[str, Any]]]:
     data = ctx.counterparty_data or {}
     positions = data.get("positions")
-    for key, position in (positions.items() if isinstance(positions, Mapping) else []):
+    for key, position in positions.items() if isinstance(positions, Mapping) else []:
         if isinstance(position, Mapping):
             yield key, position
 
@@ -71,11 +71,13 @@ def position_for_unknown_issue(ctx: LintContext) -> Iterator[Finding]:
     for key, _ in _positions(ctx):
         if str(key) not in issue_ids:
             yield ctx.at(
-                COUNTERPARTY_FILE, ("positions", key),
+                COUNTERPARTY_FILE,
+                ("positions", key),
                 f"position {str(key)!r} is not a rubric issue id; the engine never uses it",
                 key=True,
                 hint=f"rename it to the id of the issue it negotiates (one of: {', '.join(sorted(issue_ids))})"
-                if issue_ids else "add the issue to rubric.yaml or delete the position",
+                if issue_ids
+                else "add the issue to rubric.yaml or delete the position",
             )
 
 
@@ -114,7 +116,8 @@ def missing_accept_concepts(ctx: LintContext) -> Iterator[Finding]:
             present = "accept_concepts" in position
             what = "an empty accept_concepts" if present else "no accept_concepts"
             yield ctx.at(
-                COUNTERPARTY_FILE, ("positions", key, "accept_concepts") if present else ("positions", key),
+                COUNTERPARTY_FILE,
+                ("positions", key, "accept_concepts") if present else ("positions", key),
                 f"position {str(key)!r} has {what}: the agent's language can never close it",
                 key=True,
                 hint='add the concept lists the counterparty accepts, e.g. accept_concepts: [["service credit"]]',
@@ -123,7 +126,8 @@ def missing_accept_concepts(ctx: LintContext) -> Iterator[Finding]:
         for index, variant in enumerate(variants):
             if isinstance(variant, list) and not variant:
                 yield ctx.at(
-                    COUNTERPARTY_FILE, ("positions", key, "accept_concepts", index),
+                    COUNTERPARTY_FILE,
+                    ("positions", key, "accept_concepts", index),
                     f"position {str(key)!r}: accept_concepts[{index}] is empty and never matches any text",
                     hint="write the concepts this variant needs, or delete it",
                 )
@@ -159,7 +163,8 @@ def missing_reject_message(ctx: LintContext) -> Iterator[Finding]:
             present = "reject_message" in position
             what = "a blank reject_message" if present else "no reject_message"
             yield ctx.at(
-                COUNTERPARTY_FILE, ("positions", key, "reject_message") if present else ("positions", key),
+                COUNTERPARTY_FILE,
+                ("positions", key, "reject_message") if present else ("positions", key),
                 f"position {str(key)!r} has {what}: a markup refused after the last counter gets an empty reply",
                 key=True,
                 hint="add reject_message: the counterparty's final refusal, in its own words",
@@ -204,10 +209,14 @@ def incomplete_counter(ctx: LintContext) -> Iterator[Finding]:
                 value = counter.get(name)
                 # Absent or non-string values are the schema's findings; blank strings pass it.
                 if isinstance(value, str) and not value.strip():
-                    what = "the agent sees an empty reply" if name == "message" \
+                    what = (
+                        "the agent sees an empty reply"
+                        if name == "message"
                         else "accepting it closes the issue on an empty clause"
+                    )
                     yield ctx.at(
-                        COUNTERPARTY_FILE, ("positions", key, "counters", index, name),
+                        COUNTERPARTY_FILE,
+                        ("positions", key, "counters", index, name),
                         f"position {str(key)!r} counter {index + 1} has a blank {name}: {what}",
                         hint="a counter needs message (what is said) and text (the clause offered)",
                     )
@@ -263,7 +272,8 @@ def settlement_scaffold(ctx: LintContext) -> Iterator[Finding]:
             continue
         node = next((k for k in ("settlement_concepts", "settlement_points") if k in raw), None)
         yield ctx.at(
-            RUBRIC_FILE, ("issues", index, node) if node else ("issues", index),
+            RUBRIC_FILE,
+            ("issues", index, node) if node else ("issues", index),
             f"issue {issue.id!r} is negotiated but has no settlement_concepts: any closing text, "
             f"however bad, earns the full settlement_points {issue.settlement_points:g}",
             key=node is not None,
@@ -302,7 +312,8 @@ def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
     for index, raw, negotiated in _issues_with_positions(ctx):
         if negotiated and raw.get("non_negotiable") is True and not _has_concepts(raw):
             yield ctx.at(
-                RUBRIC_FILE, ("issues", index, "non_negotiable"),
+                RUBRIC_FILE,
+                ("issues", index, "non_negotiable"),
                 f"issue {raw.get('id')!r} is non_negotiable but has no settlement_concepts: "
                 "the non-negotiable gate can never fire",
                 hint="list the settlement_concepts that must survive the negotiation",
@@ -338,16 +349,19 @@ def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
       anchor: "hosting §3.1"
     ```
     """
-    where = "counterparty.yaml has no position for it" if ctx.counterparty_data is not None \
+    where = (
+        "counterparty.yaml has no position for it"
+        if ctx.counterparty_data is not None
         else "the matter has no counterparty.yaml"
+    )
     for index, raw, negotiated in _issues_with_positions(ctx):
         if negotiated:
             continue
-        dead = [key for key in DEAD_WITHOUT_POSITION
-                if key in raw and (key != "non_negotiable" or raw[key] is True)]
+        dead = [key for key in DEAD_WITHOUT_POSITION if key in raw and (key != "non_negotiable" or raw[key] is True)]
         for key in dead:
             yield ctx.at(
-                RUBRIC_FILE, ("issues", index, key),
+                RUBRIC_FILE,
+                ("issues", index, key),
                 f"issue {raw.get('id')!r}: {key} has no effect, {where}",
                 key=True,
                 hint="add a counterparty position for this issue, or delete the field",
@@ -403,7 +417,8 @@ def trap_not_a_trap(ctx: LintContext) -> Iterator[Finding]:
                 continue
             partial = f" and still earns {outcome.points:g} of {issue.settlement_points:g}"
             yield ctx.at(
-                COUNTERPARTY_FILE, ("positions", key, "counters", index, "trap"),
+                COUNTERPARTY_FILE,
+                ("positions", key, "counters", index, "trap"),
                 f"counter {index + 1} of {str(key)!r} is marked as a trap, but accepting it trips no "
                 f"settlement gate and misses no non-negotiable concept{partial}",
                 hint="add a settlement_critical_failure_patterns entry matching its text, "

@@ -9,17 +9,14 @@ crashes on `int()` (`maximum_steps: .inf`) or computes nonsense (`citation_point
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.schema_overlap import schema_reported
+from rubric_tools.loading.element_build import NUMERIC_FILES
 from rubric_tools.loading.yaml_source import InstancePath
-
-#: The files whose numbers the engine reads.
-NUMERIC_FILES = ("matter.yaml", "rubric.yaml", "counterparty.yaml")
 
 _POINTS_LIMIT = 10_000
 #: Upper bounds by key: far above any real rubric, far below anything that overflows.
@@ -41,20 +38,6 @@ def _upper_bound(key: str) -> float | None:
     if key == "points" or key.endswith("_points") or key.endswith("_penalty"):
         return _POINTS_LIMIT
     return None
-
-
-def _numbers(value: Any, path: InstancePath) -> Iterator[tuple[InstancePath, float | int]]:
-    """Every number in a YAML tree (booleans excluded), with its path."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int | float):
-        yield path, value
-    elif isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _numbers(item, (*path, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _numbers(item, (*path, index))
 
 
 def _is_finite(value: float | int) -> bool:
@@ -93,21 +76,17 @@ def non_finite_number(ctx: LintContext) -> Iterator[Finding]:
         citation_points: 0.25
     ```
     """
-    for file_name in NUMERIC_FILES:
-        source = ctx.source.files.get(file_name)
-        if source is None:
+    reported = {name: schema_reported(ctx, name) for name in NUMERIC_FILES}
+    for number in ctx.model.numbers:
+        value, path = number.value, number.location.path
+        if _is_finite(value) or (path, "type") in reported[number.location.file_name]:
             continue
-        reported = schema_reported(ctx, file_name)
-        for path, value in _numbers(source.data, ()):
-            if _is_finite(value) or (path, "type") in reported:
-                continue
-            shown = "not a number" if isinstance(value, float) and math.isnan(value) else "infinite"
-            yield ctx.at(
-                file_name,
-                path,
-                f"`{'.'.join(str(p) for p in path)}` is {shown}: the engine cannot compute with it",
-                hint="write a finite number",
-            )
+        shown = "not a number" if isinstance(value, float) and math.isnan(value) else "infinite"
+        yield ctx.report(
+            number,
+            f"`{_dotted(path)}` is {shown}: the engine cannot compute with it",
+            hint="write a finite number",
+        )
 
 
 @rule("S008", "number-out-of-range", Severity.ERROR)
@@ -137,18 +116,18 @@ def number_out_of_range(ctx: LintContext) -> Iterator[Finding]:
       minimum_characters: 80
     ```
     """
-    for file_name in NUMERIC_FILES:
-        source = ctx.source.files.get(file_name)
-        if source is None:
+    for number in ctx.model.numbers:
+        value, path = number.value, number.location.path
+        key = path[-1] if path else None
+        bound = _upper_bound(key) if isinstance(key, str) else None
+        if bound is None or not _is_finite(value) or value <= bound:
             continue
-        for path, value in _numbers(source.data, ()):
-            key = path[-1] if path else None
-            bound = _upper_bound(key) if isinstance(key, str) else None
-            if bound is None or not _is_finite(value) or value <= bound:
-                continue
-            yield ctx.at(
-                file_name,
-                path,
-                f"`{'.'.join(str(p) for p in path)}` is {value:,}, above the sane limit of {bound:,}",
-                hint="check for a typo; no rubric needs a value this large",
-            )
+        yield ctx.report(
+            number,
+            f"`{_dotted(path)}` is {value:,}, above the sane limit of {bound:,}",
+            hint="check for a typo; no rubric needs a value this large",
+        )
+
+
+def _dotted(path: InstancePath) -> str:
+    return ".".join(str(part) for part in path)

@@ -8,8 +8,7 @@ can reach 1.0 — never a guess.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
@@ -17,9 +16,8 @@ from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.yaml_edits import render_number, replace_value
-from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE
-from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.model import Issue
+from rubric_tools.loading.elements import IssueElement, Location
+from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.result import derived_max_score
 
 TOLERANCE = 1e-9
@@ -29,30 +27,16 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
-def typed_issues(ctx: LintContext) -> Iterator[tuple[int, Mapping[str, Any], Issue]]:
-    """Raw issue (with its index) side by side with the scorer's typed issue.
-
-    The loader builds one typed issue per mapping entry, in order, so they align.
-    """
-    yield from (
-        (index, raw, typed) for (index, raw), typed in zip(ctx.raw_issues(), ctx.matter.rubric.issues, strict=False)
-    )
-
-
-def _points_node(raw: Mapping[str, Any], index: int, key: str) -> InstancePath:
+def _points_node(issue: IssueElement, key: str) -> Location:
     # Point at the points where they are written; a defaulted value belongs to the issue.
-    return ("issues", index, key) if key in raw else ("issues", index)
+    return issue.at(key) if issue.has(key) else issue.location
 
 
 def _constraint_finding(ctx: LintContext, key: str, message: str, hint: str) -> Finding:
-    written = (
-        key in ctx.matter_data.get("constraints", {})
-        if isinstance(ctx.matter_data.get("constraints"), Mapping)
-        else False
-    )
-    value = getattr(ctx.matter.constraints, key)
-    shown = f"{key} {value}" if written else f"{key} {value} (the default; not set in matter.yaml)"
-    return ctx.at(MATTER_FILE, ("constraints", key), f"{message} {shown}", hint=hint)
+    constraints = ctx.model.constraints
+    value = getattr(constraints.scored, key)
+    shown = f"{key} {value}" if constraints.has(key) else f"{key} {value} (the default; not set in matter.yaml)"
+    return ctx.report(constraints.at(key), f"{message} {shown}", hint=hint)
 
 
 @rule("P001", "max-score-mismatch", Severity.ERROR, fixable=True)
@@ -103,9 +87,8 @@ def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
         ("final", final.points + final.concept_points),
     ]
     arithmetic = " + ".join(f"{_number(value)} {name}" for name, value in parts if value)
-    yield ctx.at(
-        RUBRIC_FILE,
-        ("max_score",),
+    yield ctx.report(
+        ctx.model.file(RUBRIC_FILE).at("max_score"),
         f"declared max_score {_number(declared)} but the rubric awards {_number(derived)} ({arithmetic or '0'})",
         hint=f"delete max_score (the engine derives {_number(derived)}) or set it to {_number(derived)}",
         fix=_max_score_fix(ctx, derived),
@@ -114,8 +97,8 @@ def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
 
 def _max_score_fix(ctx: LintContext, derived: float) -> Fix | None:
     """Write the derived value: unsafe, since every normalized score changes with it."""
-    source = ctx.source.files.get(RUBRIC_FILE)
-    if source is None or not isinstance(ctx.rubric_data.get("max_score"), int | float):
+    source = ctx.model.file(RUBRIC_FILE).location.source
+    if source is None or ctx.model.max_score is None:
         return None
     edit = replace_value(source, ("max_score",), render_number(derived), derived)
     if edit is None:
@@ -150,11 +133,11 @@ def unearnable_concept_points(ctx: LintContext) -> Iterator[Finding]:
       required_concepts: ["service credit", "99.9"]
     ```
     """
-    for index, raw, issue in typed_issues(ctx):
+    for element in ctx.model.issues:
+        issue = element.scored
         if issue.concept_points > 0 and not issue.required_concepts:
-            yield ctx.at(
-                RUBRIC_FILE,
-                _points_node(raw, index, "concept_points"),
+            yield ctx.report(
+                _points_node(element, "concept_points"),
                 f"issue {issue.id!r} awards concept_points {_number(issue.concept_points)} "
                 "but has no required_concepts: they count in max_score and can never be earned",
                 hint="list the required_concepts, or set concept_points: 0",
@@ -189,12 +172,12 @@ def unearnable_redline_points(ctx: LintContext) -> Iterator[Finding]:
       redline_concepts: ["service credit"]
     ```
     """
-    for index, raw, issue in typed_issues(ctx):
+    for element in ctx.model.issues:
+        issue = element.scored
         if issue.redline_points > 0 and not issue.redline_concepts:
-            default = "" if "redline_points" in raw else " (the default)"
-            yield ctx.at(
-                RUBRIC_FILE,
-                _points_node(raw, index, "redline_points"),
+            default = "" if element.has("redline_points") else " (the default)"
+            yield ctx.report(
+                _points_node(element, "redline_points"),
                 f"issue {issue.id!r} awards redline_points {_number(issue.redline_points)}{default} "
                 "but has no redline_concepts: they count in max_score and can never be earned",
                 hint="list the redline_concepts, or set redline_points: 0",
@@ -231,9 +214,8 @@ def unearnable_final_concept_points(ctx: LintContext) -> Iterator[Finding]:
     """
     final = ctx.matter.rubric.final_submission
     if final.concept_points > 0 and not final.required_concepts:
-        yield ctx.at(
-            RUBRIC_FILE,
-            ("final_submission", "concept_points"),
+        yield ctx.report(
+            ctx.model.final_submission.at("concept_points"),
             f"final_submission awards concept_points {_number(final.concept_points)} but has no "
             "required_concepts: they count in max_score and can never be earned",
             hint="list the required_concepts the summary must name, or remove concept_points",

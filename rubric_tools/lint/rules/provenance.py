@@ -53,15 +53,21 @@ def not_synthetic(ctx: LintContext) -> Iterator[Finding]:
         return
     provenance = ctx.matter_data.get("provenance")
     if not isinstance(provenance, Mapping):
-        yield ctx.at(MATTER_FILE, ("provenance",), "matter.yaml has no provenance block with synthetic: true",
-                     key=True, hint="add provenance: {synthetic: true, ...}")
+        yield ctx.at(
+            MATTER_FILE,
+            ("provenance",),
+            "matter.yaml has no provenance block with synthetic: true",
+            key=True,
+            hint="add provenance: {synthetic: true, ...}",
+        )
         return
     value = provenance.get("synthetic")
     if value is True:
         return
     shown = "missing" if "synthetic" not in provenance else f"{value!r}, not true"
     yield ctx.at(
-        MATTER_FILE, ("provenance", "synthetic"),
+        MATTER_FILE,
+        ("provenance", "synthetic"),
         f"provenance.synthetic is {shown}: the matter is not attested as invented material",
         hint="set synthetic: true once every document and fact is invented",
     )
@@ -99,11 +105,16 @@ def canary_mismatch(ctx: LintContext) -> Iterator[Finding]:
     if value == expected:
         return
     if "canary" not in ctx.matter_data:
-        yield ctx.at(MATTER_FILE, (), f"matter.yaml has no canary; the configuration requires {expected!r}",
-                     hint=f"add canary: {expected}")
+        yield ctx.at(
+            MATTER_FILE,
+            (),
+            f"matter.yaml has no canary; the configuration requires {expected!r}",
+            hint=f"add canary: {expected}",
+        )
         return
     yield ctx.at(
-        MATTER_FILE, ("canary",),
+        MATTER_FILE,
+        ("canary",),
         f"canary is {value!r}, but the configuration requires {expected!r}",
         hint=f"set canary: {expected}",
     )

@@ -50,7 +50,8 @@ def missing_concepts(ctx: LintContext) -> Iterator[Finding]:
             continue
         key = "concepts" if "concepts" in item.data else "id"
         yield ctx.at(
-            RUBRIC_FILE, (*item.path, key),
+            RUBRIC_FILE,
+            (*item.path, key),
             f"{item.name()} has no concepts and no alias to match on: no text can ever match it",
             key=key == "concepts",
             hint='list the phrases that identify it, e.g. concepts: ["backup", "region"]',
@@ -93,7 +94,8 @@ def aliases_without_concepts(ctx: LintContext) -> Iterator[Finding]:
             continue
         present = "concepts" in item.data
         yield ctx.at(
-            RUBRIC_FILE, (*item.path, "concepts" if present else "id"),
+            RUBRIC_FILE,
+            (*item.path, "concepts" if present else "id"),
             f"{item.name()} has {'an empty' if present else 'no'} concepts list and matches only through aliases",
             key=present,
             hint="move the item's primary phrase list from aliases into concepts",
@@ -136,10 +138,14 @@ def empty_concept(ctx: LintContext) -> Iterator[Finding]:
             for concept_index, concept in enumerate(variant.concepts):
                 if concept:
                     continue
-                effect = ("this variant then matches every text" if catch_all
-                          else "it is contained in every text, so it adds nothing")
+                effect = (
+                    "this variant then matches every text"
+                    if catch_all
+                    else "it is contained in every text, so it adds nothing"
+                )
                 yield ctx.at(
-                    RUBRIC_FILE, (*variant.path, concept_index),
+                    RUBRIC_FILE,
+                    (*variant.path, concept_index),
                     f"{item.name()}: empty concept in {variant.label}; {effect}",
                     hint="remove the empty string or write the phrase it was meant to hold",
                 )
@@ -183,7 +189,8 @@ def duplicate_item_id(ctx: LintContext) -> Iterator[Finding]:
                 continue
             if item.id in first_index:
                 yield ctx.at(
-                    RUBRIC_FILE, (*item.path, "id"),
+                    RUBRIC_FILE,
+                    (*item.path, "id"),
                     f"{item.kind} id {item.id!r} is already used by {list_name}[{first_index[item.id]}]; "
                     "the engine scores an id once, so one item's points can never be earned",
                     hint="give each item its own id (and its own hidden answer)",
@@ -235,7 +242,8 @@ def shadowed_variant(ctx: LintContext) -> Iterator[Finding]:
             continue  # the whole item is unreachable: Q008's finding
         for variant, winner, winning_variant in shadowed:
             yield ctx.at(
-                RUBRIC_FILE, variant.path,
+                RUBRIC_FILE,
+                variant.path,
                 f"{item.name()} {variant.label} {variant.shown()} can never match: "
                 f"{winner.name()} {winning_variant.label} {winning_variant.shown()} comes first and "
                 "matches every text this variant matches",
@@ -279,7 +287,8 @@ def unreachable_item(ctx: LintContext) -> Iterator[Finding]:
             continue
         winners = sorted({winner.name() for _, winner, _ in shadowed})
         yield ctx.at(
-            RUBRIC_FILE, (*item.path, "id"),
+            RUBRIC_FILE,
+            (*item.path, "id"),
             f"{item.name()} can never be matched: every variant is shadowed by "
             f"{', '.join(winners)}, which come{'s' if len(winners) == 1 else ''} first",
             hint="move this item above the items that shadow it, or give it distinguishing concepts",

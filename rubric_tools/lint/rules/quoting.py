@@ -10,7 +10,6 @@ from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.gate_fields import describe, regex_fields
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.yaml_edits import node_text, replace_value
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 #: What a double-quoted YAML escape became, and the regex escape the author meant.
 _INTENDED = {
@@ -62,25 +61,22 @@ def gate_escape_became_control_character(ctx: LintContext) -> Iterator[Finding]:
       - '\\bwaive all claims\\b'
     ```
     """
-    source = ctx.source.files.get(RUBRIC_FILE)
-    if source is None:
-        return
-    for entry in ctx.gate_entries():
-        for field in regex_fields(entry):
+    for gate in ctx.model.gates():
+        for field in regex_fields(gate):
             controls = _control_characters(field.text)
-            position = source.positions.get(field.path)
-            written = node_text(source, position.value) if position is not None else None
-            if not controls or written is None or not written.startswith('"') or "\\" not in written:
+            source = field.location.source
+            position = source.positions.get(field.path) if source is not None else None
+            written = node_text(source, position.value) if source is not None and position is not None else None
+            if source is None or not controls or written is None or not written.startswith('"') or "\\" not in written:
                 continue
             shown = ", ".join(repr(c) for c in controls)
             intended = _intended(field.text)
             quoted = "'" + intended.replace("'", "''") + "'"
             edit = replace_value(source, field.path, quoted, intended)
             fix = Fix("write it single-quoted, keeping the escapes", (edit,), Applicability.SAFE) if edit else None
-            yield ctx.at(
-                RUBRIC_FILE,
-                field.path,
-                f"`{field.key}` of {describe(entry)} is double-quoted, so YAML turned its escapes into "
+            yield ctx.report(
+                field.location,
+                f"`{field.key}` of {describe(gate)} is double-quoted, so YAML turned its escapes into "
                 f"control characters ({shown}): the regex looks for them, not for what the escapes mean",
                 hint=f"write it single-quoted: {quoted}",
                 fix=fix,

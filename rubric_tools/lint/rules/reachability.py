@@ -7,7 +7,7 @@ node responsible. The solver's paths index the well-formed entries of each rubri
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -92,18 +92,14 @@ def _same_node(one: Finding, other: Finding) -> bool:
     )
 
 
-def _file_index(ctx: LintContext, list_name: str, model_index: int) -> int:
-    """File index of the `model_index`-th well-formed (mapping) entry of a rubric list."""
-    entries = ctx.rubric_data.get(list_name)
-    mappings = [i for i, e in enumerate(entries if isinstance(entries, list) else []) if isinstance(e, Mapping)]
-    return mappings[model_index] if model_index < len(mappings) else model_index
-
-
 def file_path(ctx: LintContext, shortfall: Shortfall) -> InstancePath:
-    """The shortfall's instance path with rubric list indices mapped to the file's."""
+    """The shortfall's instance path with rubric list indices mapped to the file's: the solver
+    indexes the scorer's lists, which the model's lists mirror, each element knowing its file index."""
     path: list[Any] = list(shortfall.path)
     if shortfall.file == RUBRIC_FILE and len(path) > 1 and path[0] in MODEL_LISTS and isinstance(path[1], int):
-        path[1] = _file_index(ctx, path[0], path[1])
+        elements = ctx.model.rubric_list(path[0])
+        if path[1] < len(elements):
+            path[1] = elements[path[1]].index
     return tuple(path)
 
 

@@ -16,7 +16,6 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_fields import describe, regex_fields, regex_problem
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 #: `regex`'s fuzzy-matching constraint, e.g. `{e<=2}`, `{i<=1,d<=1}`, `{1<=e<=3}`, `{e}`:
 #: `re` reads the braces and their contents as literal text.
@@ -103,14 +102,13 @@ def regex_dialect(ctx: LintContext) -> Iterator[Finding]:
       - "cap of [0-9]+ months"
     ```
     """
-    for entry in ctx.gate_entries():
-        for field in regex_fields(entry):
+    for gate in ctx.model.gates():
+        for field in regex_fields(gate):
             difference = dialect_difference(field.text)
             if difference is not None and regex_problem(field.text) is None:
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    field.path,
-                    f"`{field.key}` of {describe(entry)}: {difference}",
+                yield ctx.report(
+                    field.location,
+                    f"`{field.key}` of {describe(gate)}: {difference}",
                     hint="write it in Python `re` syntax: list the spellings, or use `[0-9]`, `\\d`, `[a-z]`",
                 )
 
@@ -142,13 +140,12 @@ def regex_too_costly(ctx: LintContext) -> Iterator[Finding]:
       - "(?:\\\\w+\\\\s){3}uncapped"
     ```
     """
-    for entry in ctx.gate_entries():
-        for field in regex_fields(entry):
+    for gate in ctx.model.gates():
+        for field in regex_fields(gate):
             problem = regex_problem(field.text)
             if problem is not None and problem.too_costly:
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    field.path,
-                    f"`{field.key}` of {describe(entry)} is refused: {problem.message}",
+                yield ctx.report(
+                    field.location,
+                    f"`{field.key}` of {describe(gate)} is refused: {problem.message}",
                     hint="bound the repeats with small counts, or use `+`/`*`",
                 )

@@ -12,11 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.context import GATE_LISTS, Finding, LintContext
+from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_fields import (
-    SURFACE_CONCEPTS,
     describe,
-    pattern_path,
     regex_fields,
     regex_problem,
     scalar_character_span,
@@ -24,8 +22,7 @@ from rubric_tools.lint.gate_fields import (
 )
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading import build
-from rubric_tools.loading.matter import RUBRIC_FILE
+from rubric_tools.loading.elements import GateElement
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, GateError, compile_pattern, run_gates
 from rubric_tools.scoring.text import normalize, split_citation
 
@@ -46,10 +43,18 @@ def _matches_any_text(pattern: str) -> bool:
         return False
 
 
-def _runnable_gate(entry_value: object) -> Gate | None:
+#: Which concepts describe the correct answer on each gate list's surface.
+_SURFACE_CONCEPTS = {
+    "issue": "required_concepts",
+    "redline": "redline_concepts",
+    "settlement": "settlement_concepts",
+}
+
+
+def _runnable_gate(element: GateElement) -> Gate | None:
     """The scorer's gate for an entry, unless it is broken (G003) or matches any text
     (G007): either finding already says everything about where it fires."""
-    gate = build.gate(entry_value)
+    gate = element.gate
     if gate is None:
         return None
     regexes = [text for text in (gate.pattern, gate.require_context, gate.exclude_context) if text]
@@ -83,22 +88,21 @@ def invalid_regex(ctx: LintContext) -> Iterator[Finding]:
       - "(unenforceable|void) as a matter of law"
     ```
     """
-    source = ctx.source.files.get(RUBRIC_FILE)
-    for entry in ctx.gate_entries():
-        for field in regex_fields(entry):
+    for gate in ctx.model.gates():
+        for field in regex_fields(gate):
             problem = regex_problem(field.text)
             if problem is None or problem.too_costly:  # G016 reports those
                 continue
-            message = f"invalid regex in `{field.key}` of {describe(entry)}: {problem.message}"
+            message = f"invalid regex in `{field.key}` of {describe(gate)}: {problem.message}"
             hint = "fix the regex; test it with Python's re module"
             span = None
-            if problem.position is not None and source is not None:
-                span = scalar_character_span(source, field.path, field.text, problem.position)
+            if problem.position is not None:
+                span = scalar_character_span(field.location, field.text, problem.position)
             if span is None or problem.position is None:
-                yield ctx.at(RUBRIC_FILE, field.path, message, hint=hint)
+                yield ctx.report(field.location, message, hint=hint)
             else:
                 message += f" (at character {problem.position + 1} of the regex)"
-                yield Finding(message, ctx.file_path(RUBRIC_FILE), span, hint)
+                yield Finding(message, field.location.file, span, hint)
 
 
 @rule("G007", "gate-matches-empty", Severity.ERROR)
@@ -135,10 +139,9 @@ def gate_matches_empty(ctx: LintContext) -> Iterator[Finding]:
     }
     for field in valid_regex_fields(ctx):
         if _matches_any_text(field.text):
-            yield ctx.at(
-                RUBRIC_FILE,
-                field.path,
-                f"`{field.key}` of {describe(field.entry)} matches the empty string: {consequences[field.key]}",
+            yield ctx.report(
+                field.location,
+                f"`{field.key}` of {describe(field.gate)} matches the empty string: {consequences[field.key]}",
                 hint="remove the empty alternative or the optional-everything quantifier",
             )
 
@@ -177,10 +180,9 @@ def gate_needs_unnormalized_text(ctx: LintContext) -> Iterator[Finding]:
     for field in valid_regex_fields(ctx):
         needed = unnormalized_requirement(field.text)
         if needed is not None:
-            yield ctx.at(
-                RUBRIC_FILE,
-                field.path,
-                f"`{field.key}` of {describe(field.entry)} needs {needed}, which normalized "
+            yield ctx.report(
+                field.location,
+                f"`{field.key}` of {describe(field.gate)} needs {needed}, which normalized "
                 f"text never contains: {consequences[field.key]}",
                 hint="match whitespace with a single ' ' or '\\s+'",
             )
@@ -215,17 +217,17 @@ def gate_fires_on_correct_answer(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    for entry in ctx.gate_entries():
-        concepts_key = SURFACE_CONCEPTS[entry.list_name]
-        text = normalize(" ".join(build.string_tuple(entry.issue.get(concepts_key))))
-        gate = _runnable_gate(entry.entry)
-        if not text or gate is None:
-            continue
-        if run_gates((gate,), text).fired:
-            yield ctx.at(
-                RUBRIC_FILE,
-                pattern_path(entry),
-                f"{describe(entry)} fires on the issue's own {concepts_key} ({text[:80]!r}): "
+    for issue in ctx.model.issues:
+        for element in issue.gates:
+            concepts_key = _SURFACE_CONCEPTS[element.surface]
+            concepts = issue.concepts(element.surface)
+            text = normalize(" ".join(concepts.texts if concepts is not None else ()))
+            gate = _runnable_gate(element)
+            if not text or gate is None or not run_gates((gate,), text).fired:
+                continue
+            yield ctx.report(
+                element.pattern_location,
+                f"{describe(element)} fires on the issue's own {concepts_key} ({text[:80]!r}): "
                 "the answer the rubric rewards trips the critical failure",
                 hint="narrow the pattern to the wrong claim, or guard it (negation_guard, "
                 "require_context, exclude_context)",
@@ -261,20 +263,19 @@ def gate_fires_on_anchor_text(ctx: LintContext) -> Iterator[Finding]:
         require_context: '\\b(acceptable|permitted|fine|no concern)\\b'
     ```
     """
-    for entry in ctx.gate_entries():
-        if entry.list_name != GATE_LISTS[0]:
-            continue
-        anchor = entry.issue.get("anchor")
-        parts = split_citation(anchor) if isinstance(anchor, str) else None
+    for issue in ctx.model.issues:
+        anchor = issue.anchor.text if issue.anchor is not None and issue.anchor.is_text else None
+        parts = split_citation(anchor) if anchor is not None else None
         section = ctx.matter.resolve(*parts) if parts else None
-        gate = _runnable_gate(entry.entry)
-        if not section or gate is None:
+        if not section:
             continue
-        if run_gates((gate,), section).fired:
-            yield ctx.at(
-                RUBRIC_FILE,
-                pattern_path(entry),
-                f"{describe(entry)} fires on the text of its own anchor {anchor!r}: an analysis "
+        for element in issue.gate_list("issue"):
+            gate = _runnable_gate(element)
+            if gate is None or not run_gates((gate,), section).fired:
+                continue
+            yield ctx.report(
+                element.pattern_location,
+                f"{describe(element)} fires on the text of its own anchor {anchor!r}: an analysis "
                 "that quotes the clause trips the critical failure",
                 hint="add negation_guard: true, or require_context naming the endorsement "
                 "(e.g. 'acceptable|no concern'), so quoting the clause does not fire",
@@ -314,10 +315,9 @@ def catastrophic_backtracking(ctx: LintContext) -> Iterator[Finding]:
     for field in valid_regex_fields(ctx):
         risk = backtracking_risk(field.text)
         if risk is not None:
-            yield ctx.at(
-                RUBRIC_FILE,
-                field.path,
-                f"`{field.key}` of {describe(field.entry)}: {risk}",
+            yield ctx.report(
+                field.location,
+                f"`{field.key}` of {describe(field.gate)}: {risk}",
                 hint="make the repeated parts unable to share characters, e.g. "
                 "'(?:\\w+\\s)*' instead of '(\\w+\\s?)*', or bound the repeat",
             )

@@ -29,7 +29,7 @@ _TYPE_READINGS = frozenset({Reading.TRUTHY, Reading.DATE, Reading.FLOAT_12, Read
 
 
 def _notes(ctx: LintContext) -> Iterator[tuple[str, ScalarNote]]:
-    for file_name, source in ctx.source.files.items():
+    for file_name, source in ctx.yaml_files():
         for note in source.notes:
             yield file_name, note
 

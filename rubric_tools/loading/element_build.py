@@ -1,0 +1,341 @@
+"""Build the located model (`loading.elements`) from a loaded matter's YAML files.
+
+Runs once per matter, after the scorer's `Matter` is built, and links each element to
+the scorer's object for it. Never raises: a value of the wrong type leaves its typed
+field None (the schema rules report it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.loading import build
+from rubric_tools.loading.elements import (
+    AnswerElement,
+    ConstraintsElement,
+    CounterElement,
+    DocumentElement,
+    Element,
+    Field,
+    FinalSubmissionElement,
+    GateElement,
+    IssueElement,
+    Location,
+    MatchItemElement,
+    MatterModel,
+    NumberElement,
+    PositionElement,
+    SectionElement,
+    TextElement,
+    VariantElement,
+)
+from rubric_tools.loading.matter import (
+    COUNTERPARTY_FILE,
+    HIDDEN_FACTS_FILE,
+    MATTER_FILE,
+    RUBRIC_FILE,
+    YAML_FILES,
+    DocumentSource,
+)
+from rubric_tools.loading.yaml_convert import InstancePath
+from rubric_tools.loading.yaml_source import YamlSource
+from rubric_tools.scoring.model import GATE_SURFACES, Issue, MatchItem, Matter, yaml_id
+
+#: The files whose numbers the engine computes with.
+NUMERIC_FILES = (MATTER_FILE, RUBRIC_FILE, COUNTERPARTY_FILE)
+NEGATION_SCOPES = ("span", "before")
+
+
+def yaml_kind(value: object) -> str:
+    """A YAML author's name for the type of `value`."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "a mapping"
+    return "a string" if isinstance(value, str) else type(value).__name__
+
+
+class _Builder:
+    """Locations within one matter's files."""
+
+    def __init__(self, root: Path, files: Mapping[str, YamlSource]) -> None:
+        self.root = root
+        self.files = files
+
+    def location(self, file_name: str, path: InstancePath) -> Location:
+        source = self.files.get(file_name)
+        file = source.path if source is not None else self.root / file_name
+        return Location(file, file_name, path, source)
+
+    def data(self, file_name: str) -> Any:
+        source = self.files.get(file_name)
+        return source.data if source is not None else None
+
+
+def _fields(location: Location, value: Any) -> tuple[Field, ...]:
+    if not isinstance(value, Mapping):
+        return ()
+    return tuple(Field(key, location.child(key), item) for key, item in value.items())
+
+
+def _text(location: Location, index: int, value: Any) -> TextElement:
+    return TextElement(location=location, index=index, text=str(value), is_text=isinstance(value, str))
+
+
+def _variant(location: Location, value: Any) -> VariantElement | None:
+    """A list of concepts; None when the value is absent or not a list."""
+    if not isinstance(value, list):
+        return None
+    return VariantElement(
+        location=location, concepts=tuple(_text(location.child(i), i, item) for i, item in enumerate(value))
+    )
+
+
+def _string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _gate(
+    issue_location: Location, issue_index: int, issue_id: str | None, surface: str, index: int, raw: Any, scored: Any
+) -> GateElement:
+    list_name = GATE_SURFACES[surface]
+    location = issue_location.child(list_name, index)
+    common: dict[str, Any] = {
+        "location": location,
+        "issue_index": issue_index,
+        "issue_id": issue_id,
+        "surface": surface,
+        "list_name": list_name,
+        "index": index,
+        "kind": yaml_kind(raw),
+        "gate": scored,
+    }
+    if isinstance(raw, str):
+        return GateElement(form="string", pattern=raw, **common)
+    if not isinstance(raw, Mapping):
+        return GateElement(form="invalid", **common)
+    guard, scope = raw.get("negation_guard"), raw.get("negation_scope")
+    return GateElement(
+        form="mapping",
+        fields=_fields(location, raw),
+        pattern=_string(raw.get("pattern")),
+        negation_guard=guard if isinstance(guard, bool) else None,
+        negation_scope=scope if isinstance(scope, str) and scope in NEGATION_SCOPES else None,
+        require_context=_string(raw.get("require_context")),
+        exclude_context=_string(raw.get("exclude_context")),
+        **common,
+    )
+
+
+def _gates(
+    location: Location, index: int, issue_id: str | None, raw: Mapping[str, Any], scored: Issue
+) -> tuple[GateElement, ...]:
+    found: list[GateElement] = []
+    for surface, list_name in GATE_SURFACES.items():
+        scored_gates = iter(scored.gates(surface))
+        for entry_index, entry in enumerate(build.as_list(raw.get(list_name))):
+            gate = next(scored_gates, None) if build.gate(entry) is not None else None
+            found.append(_gate(location, index, issue_id, surface, entry_index, entry, gate))
+    return tuple(found)
+
+
+def _issue(location: Location, index: int, raw: Mapping[str, Any], scored: Issue) -> IssueElement:
+    issue_id = str(raw["id"]) if "id" in raw else None
+    anchor = raw.get("anchor")
+    citations = raw.get("required_citations")
+    return IssueElement(
+        location=location,
+        fields=_fields(location, raw),
+        index=index,
+        id=issue_id,
+        scored=scored,
+        anchor=_text(location.child("anchor"), 0, anchor) if anchor is not None else None,
+        required_citations=(
+            tuple(_text(location.child("required_citations", i), i, c) for i, c in enumerate(citations))
+            if isinstance(citations, list)
+            else None
+        ),
+        required_concepts=_variant(location.child("required_concepts"), raw.get("required_concepts")),
+        redline_concepts=_variant(location.child("redline_concepts"), raw.get("redline_concepts")),
+        settlement_concepts=_variant(location.child("settlement_concepts"), raw.get("settlement_concepts")),
+        gates=_gates(location, index, issue_id, raw, scored),
+    )
+
+
+def _match_item(
+    location: Location, list_name: str, index: int, raw: Mapping[str, Any], scored: MatchItem
+) -> MatchItemElement:
+    aliases = raw.get("aliases")
+    return MatchItemElement(
+        location=location,
+        fields=_fields(location, raw),
+        list_name=list_name,
+        index=index,
+        id=str(raw["id"]) if raw.get("id") is not None else None,
+        scored=scored,
+        concepts=_variant(location.child("concepts"), raw.get("concepts")),
+        aliases=tuple(
+            variant
+            for i, alias in enumerate(build.as_list(aliases))
+            if (variant := _variant(location.child("aliases", i), alias)) is not None
+        ),
+        malformed=any(key in raw and not isinstance(raw[key], list) for key in ("concepts", "aliases")),
+    )
+
+
+def _mapping_entries(value: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
+    """(file index, entry) of every mapping entry of a list: those the scorer builds."""
+    for index, entry in enumerate(build.as_list(value)):
+        if isinstance(entry, Mapping):
+            yield index, entry
+
+
+def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
+    positions = build.as_mapping(build.as_mapping(make.data(COUNTERPARTY_FILE)).get("positions"))
+    found: list[PositionElement] = []
+    for key, raw in positions.items():
+        location = make.location(COUNTERPARTY_FILE, ("positions", key))
+        raw_map = build.as_mapping(raw)
+        scored = matter.positions[str(key)]
+        counters = [(i, c) for i, c in _mapping_entries(raw_map.get("counters"))]
+        accept = build.as_list(raw_map.get("accept_concepts"))
+        found.append(
+            PositionElement(
+                location=location,
+                fields=_fields(location, raw),
+                issue_id=str(key),
+                scored=scored,
+                accept_concepts=tuple(
+                    variant
+                    for i, item in enumerate(accept)
+                    if (variant := _variant(location.child("accept_concepts", i), item)) is not None
+                ),
+                counters=tuple(
+                    CounterElement(
+                        location=location.child("counters", i),
+                        fields=_fields(location.child("counters", i), counter),
+                        index=i,
+                        scored=typed,
+                    )
+                    for (i, counter), typed in zip(counters, scored.counters, strict=False)
+                ),
+            )
+        )
+    return tuple(found)
+
+
+def _answers(make: _Builder, kind: str) -> tuple[AnswerElement, ...]:
+    table = build.as_mapping(build.as_mapping(make.data(HIDDEN_FACTS_FILE)).get(kind))
+    return tuple(
+        AnswerElement(location=make.location(HIDDEN_FACTS_FILE, (kind, key)), kind=kind, id=str(key), text=str(value))
+        for key, value in table.items()
+    )
+
+
+def _documents(make: _Builder, documents: list[DocumentSource]) -> tuple[DocumentElement, ...]:
+    entries = build.as_list(build.as_mapping(make.data(MATTER_FILE)).get("documents"))
+    found: list[DocumentElement] = []
+    for source in documents:
+        location = make.location(MATTER_FILE, ("documents", source.index))
+        parsed = source.parsed
+        sections = (
+            tuple(SectionElement(token, parsed.token_lines.get(token, 1)) for token in parsed.sections)
+            if parsed is not None
+            else ()
+        )
+        raw = entries[source.index] if source.index < len(entries) else None
+        found.append(
+            DocumentElement(
+                location=location,
+                fields=_fields(location, raw),
+                index=source.index,
+                id=source.id,
+                source=source,
+                sections=sections,
+            )
+        )
+    return tuple(found)
+
+
+def _numbers(location: Location, value: Any) -> Iterator[NumberElement]:
+    """Every number of a YAML tree (booleans excluded), in file order."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        yield NumberElement(location=location, value=value)
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _numbers(location.child(key), item)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _numbers(location.child(index), item)
+
+
+def build_model(
+    root: Path, files: Mapping[str, YamlSource], documents: list[DocumentSource], matter: Matter
+) -> MatterModel:
+    """The located model of a loaded matter; `matter` is the scorer's model built from the same files."""
+    make = _Builder(root, files)
+    rubric = build.as_mapping(make.data(RUBRIC_FILE))
+    issues = tuple(
+        _issue(make.location(RUBRIC_FILE, ("issues", index)), index, raw, scored)
+        for (index, raw), scored in zip(_mapping_entries(rubric.get("issues")), matter.rubric.issues, strict=False)
+    )
+    items = {
+        list_name: tuple(
+            _match_item(make.location(RUBRIC_FILE, (list_name, index)), list_name, index, raw, scored)
+            for (index, raw), scored in zip(_mapping_entries(rubric.get(list_name)), typed, strict=False)
+        )
+        for list_name, typed in (("questions", matter.rubric.questions), ("escalations", matter.rubric.escalations))
+    }
+    final_location = make.location(RUBRIC_FILE, ("final_submission",))
+    final_raw = build.as_mapping(rubric.get("final_submission"))
+    constraints_location = make.location(MATTER_FILE, ("constraints",))
+    constraints_raw = build.as_mapping(make.data(MATTER_FILE)).get("constraints")
+    numbers = tuple(
+        number
+        for name in NUMERIC_FILES
+        if name in files
+        for number in _numbers(make.location(name, ()), files[name].data)
+    )
+    return MatterModel(
+        matter_id=matter.matter_id,
+        title=matter.title,
+        native_matter_id=matter.native_matter_id,
+        files={
+            name: Element(location=(top := make.location(name, ())), fields=_fields(top, make.data(name)))
+            for name in YAML_FILES
+        },
+        issues=issues,
+        questions=items["questions"],
+        escalations=items["escalations"],
+        final_submission=FinalSubmissionElement(
+            location=final_location,
+            fields=_fields(final_location, final_raw),
+            scored=matter.rubric.final_submission,
+            required_concepts=_variant(final_location.child("required_concepts"), final_raw.get("required_concepts")),
+            required_issue_ids=tuple(
+                (final_location.child("required_issue_ids", i), yaml_id(item))
+                for i, item in enumerate(build.as_list(final_raw.get("required_issue_ids")))
+            ),
+        ),
+        constraints=ConstraintsElement(
+            location=constraints_location,
+            fields=_fields(constraints_location, constraints_raw),
+            scored=matter.constraints,
+        ),
+        positions=_positions(make, matter),
+        client_answers=_answers(make, "client_answers"),
+        escalation_answers=_answers(make, "escalation_answers"),
+        documents=_documents(make, documents),
+        numbers=numbers,
+        max_score=matter.rubric.max_score,
+    )

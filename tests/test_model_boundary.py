@@ -1,0 +1,101 @@
+"""Rules read the matter through its typed, located model (`ctx.model`), not raw YAML mappings.
+
+The raw views — `LintContext.data()`, `rubric_data`, `matter_data`, `hidden_facts_data`,
+`counterparty_data`, `raw_issues()`, `gate_entries()`, `GateEntry`, a YAML file's `.data`,
+`ctx.source.files` — give values without types and positions without elements, and every
+rule that used them re-derived both by hand. Only the rules about YAML *syntax* may look at
+a file's parse, and they do it through `ctx.yaml_file()` / `ctx.yaml_files()`.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "rubric_tools"
+RULES = PACKAGE / "lint" / "rules"
+
+#: Attribute names that reach the raw mappings.
+RAW_ATTRIBUTES = frozenset(
+    {
+        "data",
+        "rubric_data",
+        "matter_data",
+        "hidden_facts_data",
+        "counterparty_data",
+        "raw_issues",
+        "gate_entries",
+        "files",
+    }
+)
+RAW_NAMES = frozenset({"GateEntry"})
+
+#: Rules about how the YAML is written, not what it says: they inspect the parse.
+SYNTAX_RULES = frozenset({"yaml11.py", "encoding.py", "suppressions.py", "schema.py"})
+#: Rule modules not yet moved to the model (the model-consumers work, issue 8). Remove each
+#: one as it moves; the test then keeps it moved.
+NOT_YET_MOVED = frozenset(
+    {"negotiation.py", "provenance.py", "answers.py", "questions.py", "documents.py", "final.py", "audit.py", "load.py"}
+)
+#: The lint helper modules that rules read the matter through.
+HELPERS = tuple(
+    PACKAGE / "lint" / name
+    for name in (
+        "gate_fields.py",
+        "gate_firing.py",
+        "match_items.py",
+        "concept_nodes.py",
+        "citations.py",
+        "citation_fixes.py",
+    )
+)
+#: Where a raw read stays on purpose, and why.
+ALLOWED: dict[tuple[str, str], str] = {
+    # Accepts rubric.yaml's raw data until the audit passes the model (model consumers, issue 8).
+    ("gate_firing.py", "_raw_gate_lists"): "compatibility",
+}
+
+
+def _raw_uses(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[str] = []
+    for function in [tree, *(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef))]:
+        name = function.name if isinstance(function, ast.FunctionDef) else "<module>"
+        if (path.name, name) in ALLOWED:
+            continue
+        body = (
+            function.body
+            if isinstance(function, ast.FunctionDef)
+            else [n for n in tree.body if not isinstance(n, ast.FunctionDef | ast.ClassDef)]
+        )
+        for statement in body:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Attribute) and node.attr in RAW_ATTRIBUTES:
+                    found.append(f"{path.name}:{node.lineno} .{node.attr}")
+                elif isinstance(node, ast.Name) and node.id in RAW_NAMES:
+                    found.append(f"{path.name}:{node.lineno} {node.id}")
+    return sorted(set(found))
+
+
+def _checked_modules() -> list[Path]:
+    rules = [p for p in sorted(RULES.glob("*.py")) if p.name not in SYNTAX_RULES | NOT_YET_MOVED]
+    return [*rules, *HELPERS]
+
+
+def test_rules_and_their_helpers_read_the_model_not_raw_mappings() -> None:
+    modules = _checked_modules()
+    assert len(modules) >= 14
+    offenders = [use for path in modules for use in _raw_uses(path)]
+    assert offenders == [], "read ctx.model (rubric_tools/loading/elements.py) instead: " + ", ".join(offenders)
+
+
+def test_the_check_sees_a_raw_read(tmp_path: Path) -> None:
+    module = tmp_path / "rule.py"
+    module.write_text("def rule(ctx):\n    return ctx.rubric_data.get('issues'), ctx.source.files\n", encoding="utf-8")
+    assert _raw_uses(module) == ["rule.py:2 .files", "rule.py:2 .rubric_data"]
+
+
+def test_the_lists_name_real_modules() -> None:
+    names = {p.name for p in RULES.glob("*.py")}
+    assert SYNTAX_RULES <= names and NOT_YET_MOVED <= names
+    assert all(path.is_file() for path in HELPERS)

@@ -59,9 +59,10 @@ WARM_LINT_MODULES = (
     "rubric_tools.commands.lint_fixing",
     "rubric_tools.config",
     "rubric_tools.config.*",
+    "rubric_tools.catalogue",  # diagnostic-code declarations: constants
+    "rubric_tools.*codes",
     "rubric_tools.lint",
-    "rubric_tools.lint.config",
-    "rubric_tools.lint.config_file",
+    "rubric_tools.lint.config*",
     "rubric_tools.lint.engine",
     "rubric_tools.lint.fixes",
     "rubric_tools.lint.registry",

@@ -169,3 +169,20 @@ def test_a_clean_report_is_printed_as_the_rich_renderers_print_it(tmp_path: Path
     for matters in ([], [MatterReport(tmp_path, "a")], [MatterReport(tmp_path, "a"), MatterReport(tmp_path, "b")]):
         report = LintReport(matters=matters, fail_level=Severity.WARNING, fixed=fixed, baselined=baselined)
         assert clean_summary(report) == render_full(report, color=False) == render_concise(report, color=False)
+
+
+def test_the_tool_fingerprint_covers_every_source_file_and_schema(tmp_path: Path) -> None:
+    from rubric_tools.lint import result_cache
+
+    for folder in (result_cache.PACKAGE_ROOT, REPO_ROOT / "schemas"):
+        expected = {
+            path.relative_to(folder).as_posix()
+            for path in folder.rglob("*")
+            if path.suffix in (".py", ".json") and path.is_file() and "__pycache__" not in path.parts
+        }
+        assert {relative for relative, _, _ in result_cache._source_files(folder)} == expected
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    (tmp_path / "pkg" / "sub" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    before = result_cache._source_files(tmp_path / "pkg")
+    (tmp_path / "pkg" / "sub" / "a.py").write_text("x = 22\n", encoding="utf-8")
+    assert result_cache._source_files(tmp_path / "pkg") != before  # the size moved

@@ -52,7 +52,17 @@ class ColourHelpFormatter(HelpFormatter):
         super().write_dl(styled, col_max=col_max, col_spacing=col_spacing)
 
 
-def help_formatter(ctx: Any) -> HelpFormatter:
-    """The formatter for a help screen of `ctx`'s command: coloured on a terminal."""
+def unescape_help_texts(command: Any) -> None:
+    """Take the Markdown-mode escapes out of a click command's text and its parameters'."""
+    for item in (command, *command.params):
+        text = getattr(item, "help", None)
+        if isinstance(text, str):
+            item.help = plain_help(text)
+
+
+def render_help(command: Any, ctx: Any) -> str:
+    """`command`'s help screen in click's layout, coloured when stdout is a terminal."""
     formatter_class = ColourHelpFormatter if wants_color(sys.stdout, no_color=False) else HelpFormatter
-    return formatter_class(width=ctx.terminal_width, max_width=ctx.max_content_width)
+    formatter = formatter_class(width=ctx.terminal_width, max_width=ctx.max_content_width)
+    command.format_help(ctx, formatter)
+    return formatter.getvalue().rstrip("\n")

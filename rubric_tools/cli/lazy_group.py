@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import inspect
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from importlib import import_module
 from typing import Any, ClassVar
 
@@ -21,30 +21,24 @@ import typer.core
 import typer.main
 import typer.models
 
-from rubric_tools.cli.help import first_paragraph, help_formatter, plain_help
+from rubric_tools.cli.help import first_paragraph, plain_help, render_help, unescape_help_texts
 
 
 class PlainHelpCommand(typer.core.TyperCommand):
     """A typer command whose help is click's plain layout (see `rubric_tools.cli.help`)."""
 
     def __init__(self, name: str | None, **attributes: Any) -> None:
-        attributes["help"] = plain_help(attributes.get("help"))
         super().__init__(name, **attributes)
-        for parameter in self.params:
-            parameter_help = getattr(parameter, "help", None)
-            if isinstance(parameter_help, str):
-                parameter.help = plain_help(parameter_help)  # type: ignore[attr-defined]
+        unescape_help_texts(self)
 
     def get_help(self, ctx: Any) -> str:
-        formatter = help_formatter(ctx)
-        self.format_help(ctx, formatter)
-        return formatter.getvalue().rstrip("\n")
+        return render_help(self, ctx)
 
 
 class _LazyCommands(MutableMapping[str, Any]):
     """A group's commands by name; each built on first access by `build(name)`."""
 
-    def __init__(self, names: list[str], build: Any, built: Mapping[str, Any]) -> None:
+    def __init__(self, names: list[str], build: Callable[[str], Any], built: Mapping[str, Any]) -> None:
         self._names = names + [name for name in built if name not in names]
         self._build = build
         self._built = dict(built)
@@ -81,8 +75,8 @@ class LazyTyperGroup(typer.core.TyperGroup):
     command_modules: ClassVar[Mapping[str, str]]
 
     def __init__(self, **attributes: Any) -> None:
-        attributes["help"] = plain_help(attributes.get("help"))
         super().__init__(**attributes)
+        unescape_help_texts(self)
         self.commands = _LazyCommands(list(self.command_modules), self._build_command, self.commands)
 
     @classmethod
@@ -106,9 +100,7 @@ class LazyTyperGroup(typer.core.TyperGroup):
         return list(self.commands)
 
     def get_help(self, ctx: Any) -> str:
-        formatter = help_formatter(ctx)
-        self.format_help(ctx, formatter)
-        return formatter.getvalue().rstrip("\n")
+        return render_help(self, ctx)
 
     def format_commands(self, ctx: Any, formatter: Any) -> None:
         """Each command with the first paragraph of its text, read from its registration:

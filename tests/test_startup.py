@@ -186,3 +186,14 @@ def test_the_tool_fingerprint_covers_every_source_file_and_schema(tmp_path: Path
     before = result_cache._source_files(tmp_path / "pkg")
     (tmp_path / "pkg" / "sub" / "a.py").write_text("x = 22\n", encoding="utf-8")
     assert result_cache._source_files(tmp_path / "pkg") != before  # the size moved
+
+
+def test_a_warm_lint_with_findings_needs_rich_to_show_them_but_no_yaml(tmp_path: Path, conformance: Path) -> None:
+    matter = str(conformance / "matters" / "public_merger_target_011")  # one finding, in matter.yaml
+    _loaded_after(["lint", matter], tmp_path)
+    code, loaded = _loaded_after(["lint", matter], tmp_path)
+    assert code == 1
+    assert _third_party(loaded) - _typer_third_party() == {"rich"}  # lays out the findings and their snippets
+    assert [name for name in HEAVY if name in loaded] == []
+    shown = ("rubric_tools.reporting.lint_full", "rubric_tools.loading.lines", "rubric_tools.scoring.sections")
+    assert _unlisted(loaded, (*WARM_LINT_MODULES, *shown)) == []

@@ -150,7 +150,7 @@ def _read_lines(path: Path) -> list[str] | None:
     # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
     # Imported here: a report without findings (a warm, clean lint) never reads a line.
-    from rubric_tools.loading.yaml_source import yaml_lines
+    from rubric_tools.loading.lines import yaml_lines
     from rubric_tools.scoring.sections import editor_lines
 
     if path.suffix.lower() in _YAML_SUFFIXES:

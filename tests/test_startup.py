@@ -63,6 +63,8 @@ WARM_LINT_MODULES = (
     "rubric_tools.*codes",
     "rubric_tools.lint",
     "rubric_tools.lint.config*",
+    "rubric_tools.lint.vocabulary",  # what the configuration may name (the configuration rework, issue 8)
+    "rubric_tools.regular_files",  # the file-system policy for one file (likewise)
     "rubric_tools.lint.engine",
     "rubric_tools.lint.fixes",
     "rubric_tools.lint.registry",

@@ -1,5 +1,7 @@
 """The `rubric` command line. Each command lives in its own module of this package:
-it parses arguments and calls one library function that returns an exit code."""
+it parses arguments and calls one library function that returns an exit code. A command
+module is imported only when its command runs (or `rubric --help` lists it): see
+`COMMAND_MODULES` in `rubric_tools.cli.app`."""
 
 from __future__ import annotations
 
@@ -7,17 +9,6 @@ import sys
 from typing import TextIO, cast
 
 from rubric_tools.cli.app import app
-
-# Importing a command module registers its command(s) on `app`.
-from rubric_tools.cli import replay_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import lint_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import prove_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import check_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import max_score_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import rescore_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import audit_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import authoring_cmd  # noqa: E402,F401  isort: skip
-from rubric_tools.cli import coverage_cmd  # noqa: E402,F401  isort: skip
 
 USAGE_ERROR = 2
 

@@ -1,4 +1,5 @@
-"""The typer application object shared by every command module."""
+"""The typer application: the root `rubric` group, and `commands`, on which every command
+module registers its commands (built only when used, see `rubric_tools.cli.lazy_group`)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import typer
 import typer.core
 
 from rubric_tools.cli import coercion
+from rubric_tools.cli.lazy_group import LazyTyperGroup
 
 _TYPE_LABEL = re.compile(r"^<(?:list\[)?([^\]>]*)\]?>(\.\.\.)?$")
 _PLAIN = {
@@ -47,13 +49,43 @@ for _param_class in (getattr(typer.core, "TyperOption", None), getattr(typer.cor
 
 coercion.install()  # plain parameters convert without building pydantic adapters
 
+#: Where the command modules register their commands: `@commands.command("lint")`.
+commands = typer.Typer(add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None)
+
+#: Every command, in the order help lists them, and the module that registers it: only
+#: the module of the command being run is imported (`tests/test_cli_help.py` checks that
+#: this table and the registrations agree).
+COMMAND_MODULES = {
+    "replay": "rubric_tools.cli.replay_cmd",
+    "lint": "rubric_tools.cli.lint_cmd",
+    "explain": "rubric_tools.cli.lint_cmd",
+    "rules": "rubric_tools.cli.lint_cmd",
+    "solve": "rubric_tools.cli.prove_cmd",
+    "attack": "rubric_tools.cli.prove_cmd",
+    "check": "rubric_tools.cli.check_cmd",
+    "max-score": "rubric_tools.cli.max_score_cmd",
+    "rescore": "rubric_tools.cli.rescore_cmd",
+    "audit": "rubric_tools.cli.audit_cmd",
+    "new": "rubric_tools.cli.authoring_cmd",
+    "convert": "rubric_tools.cli.authoring_cmd",
+    "coverage": "rubric_tools.cli.coverage_cmd",
+}
+
+
+class RubricGroup(LazyTyperGroup):
+    registry = commands
+    command_modules = COMMAND_MODULES
+
+
+# rich_markup_mode=None: help and usage errors are click's plain text (rubric_tools.cli.help).
 app = typer.Typer(
     name="rubric",
+    cls=RubricGroup,
     help="Lint, replay and check evaluation matters for legal-work agents.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode="markdown",
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 from rubric_tools.cli.params import MatterPaths
 
 
@@ -19,7 +19,7 @@ class AuditFormat(StrEnum):
     sarif = "sarif"
 
 
-@app.command("audit")
+@commands.command("audit")
 def audit_command(
     paths: MatterPaths = None,
     output_format: Annotated[

@@ -9,10 +9,10 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 
 
-@app.command("new")
+@commands.command("new")
 def new_command(
     matter_id: Annotated[
         str, typer.Argument(help="The new matter's id, also its folder name.", show_default=False, metavar="MATTER_ID")
@@ -33,7 +33,7 @@ def new_command(
     raise typer.Exit(run_new(NewMatterOptions(matter_id, directory, config), sys.stdout, sys.stderr))
 
 
-@app.command("convert")
+@commands.command("convert")
 def convert_command(
     source: Annotated[
         Path, typer.Argument(help="Trajectory to read (.jsonl, .yaml or .yml).", show_default=False, metavar="IN")

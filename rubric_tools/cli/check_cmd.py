@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 from rubric_tools.cli.params import MatterPaths
 from rubric_tools.reporting.formats import CheckFormat
 
 
-@app.command("check")
+@commands.command("check")
 def check_command(
     paths: MatterPaths = None,
     output_format: Annotated[
@@ -37,10 +37,12 @@ def check_command(
             help="Skip given files that belong to no matter instead of failing (the pre-commit hooks pass it).",
         ),
     ] = False,
-    coverage: Annotated[bool, typer.Option("--coverage", help="Also check rubric coverage "
-                                           "against \\[tool.rubric.coverage].")] = False,
-    mutation: Annotated[bool, typer.Option("--mutation", help="Also run mutation testing "
-                                           "(implies --coverage).")] = False,
+    coverage: Annotated[
+        bool, typer.Option("--coverage", help="Also check rubric coverage against \\[tool.rubric.coverage].")
+    ] = False,
+    mutation: Annotated[
+        bool, typer.Option("--mutation", help="Also run mutation testing (implies --coverage).")
+    ] = False,
 ) -> None:
     """Lint each matter, replay every trajectory against its expectations, run every
     gate probe. Exit 0 when every check passes, 1 when one fails, 2 on usage errors."""

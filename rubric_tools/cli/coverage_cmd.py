@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 from rubric_tools.cli.params import MatterPaths
 from rubric_tools.reporting.formats import CoverageFormat
 
 
-@app.command("coverage")
+@commands.command("coverage")
 def coverage_command(
     paths: MatterPaths = None,
     output_format: Annotated[

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 from rubric_tools.diagnostics import Severity
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat
 
@@ -19,7 +19,7 @@ _SELECTOR_HELP = "rule codes, code prefixes (G, G0) or rule names; comma-separat
 _IGNORE_OUTSIDE_HELP = "Skip given files that belong to no matter instead of failing (the pre-commit hooks pass it)."
 
 
-@app.command("lint")
+@commands.command("lint")
 def lint_command(
     paths: Annotated[
         list[Path] | None,
@@ -116,7 +116,7 @@ def lint_command(
     raise typer.Exit(run_lint(options, sys.stdout, sys.stderr))
 
 
-@app.command("explain")
+@commands.command("explain")
 def explain_command(
     rule: Annotated[str, typer.Argument(help="A rule code (G003) or name (invalid-regex).")],
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
@@ -127,7 +127,7 @@ def explain_command(
     raise typer.Exit(run_explain(rule, sys.stdout, sys.stderr, no_color=no_color))
 
 
-@app.command("rules")
+@commands.command("rules")
 def rules_command(
     output_format: Annotated[
         RulesFormat, typer.Option("--output-format", "--format", help="A table, or JSON.", case_sensitive=False)

@@ -8,10 +8,10 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 
 
-@app.command("max-score")
+@commands.command("max-score")
 def max_score_command(
     matter: Annotated[Path, typer.Argument(help="The matter folder.")],
     output_format: Annotated[str, typer.Option("--output-format", "--format", help="text or json.")] = "text",

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 
 
 class ProveFormat(StrEnum):
@@ -22,7 +22,7 @@ _MATTER_HELP = "The matter folder (the one holding matter.yaml)."
 _NO_COLOR_HELP = "Never colour the output."
 
 
-@app.command("solve")
+@commands.command("solve")
 def solve_command(
     matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False, metavar="MATTER")],
     write: Annotated[
@@ -43,7 +43,7 @@ def solve_command(
     raise typer.Exit(run_solve(matter, write, output_format.value, sys.stdout, sys.stderr, no_color=no_color))
 
 
-@app.command("attack")
+@commands.command("attack")
 def attack_command(
     matter: Annotated[Path, typer.Argument(help=_MATTER_HELP, show_default=False, metavar="MATTER")],
     output_format: Annotated[

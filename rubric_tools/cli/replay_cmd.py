@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.reporting.formats import ReplayFormat
 
 
-@app.command("replay")
+@commands.command("replay")
 def replay_command(
     # Plain strings: click converts and checks each Path one by one, which costs seconds
     # on 100k arguments; run_replay expands and checks them itself, lazily.

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from rubric_tools.cli.app import app
+from rubric_tools.cli.app import commands
 
 
 class RescoreFormat(StrEnum):
@@ -23,7 +23,7 @@ class Backend(StrEnum):
     RAY = "ray"
 
 
-@app.command("rescore")
+@commands.command("rescore")
 def rescore_command(
     archives: Annotated[
         list[Path],

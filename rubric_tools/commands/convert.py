@@ -10,7 +10,8 @@ from typing import TextIO
 
 from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.loading.trajectory import TRAJECTORY_SUFFIXES, is_yaml_trajectory, load_trajectory
+from rubric_tools.loading.layout import TRAJECTORY_SUFFIXES
+from rubric_tools.loading.trajectory import is_yaml_trajectory, load_trajectory
 from rubric_tools.loading.trajectory_writer import actions_to_jsonl, actions_to_yaml, has_non_finite
 
 

@@ -8,7 +8,7 @@ configuration or internal error. Nothing here ever lets a traceback escape.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -49,21 +49,31 @@ class LintOptions:
 def render_report(report: LintReport, output_format: OutputFormat, *, color: bool, cwd: Path | None) -> str:
     """The report in the requested format (a summary line only for full and concise).
 
-    Each renderer is imported when chosen: SARIF, say, pulls in every rule's docs."""
-    from rubric_tools.reporting.lint_concise import render_concise
-    from rubric_tools.reporting.lint_full import render_full
-    from rubric_tools.reporting.lint_github import render_github
-    from rubric_tools.reporting.lint_json import render_json
-    from rubric_tools.reporting.lint_sarif import render_sarif
+    Only the chosen renderer is imported (SARIF, say, pulls in every rule's docs), and a
+    report without findings is printed without rich when it is not coloured."""
+    if output_format in (OutputFormat.FULL, OutputFormat.CONCISE) and not report.diagnostics and not color:
+        from rubric_tools.reporting.lint_common import clean_summary
 
-    renderers: dict[OutputFormat, Callable[[], str]] = {
-        OutputFormat.FULL: lambda: render_full(report, color=color, cwd=cwd),
-        OutputFormat.CONCISE: lambda: render_concise(report, color=color, cwd=cwd),
-        OutputFormat.JSON: lambda: render_json(report, cwd=cwd),
-        OutputFormat.SARIF: lambda: render_sarif(report, cwd=cwd),
-        OutputFormat.GITHUB: lambda: render_github(report, cwd=cwd),
-    }
-    return renderers[output_format]()
+        return clean_summary(report)
+    if output_format is OutputFormat.FULL:
+        from rubric_tools.reporting.lint_full import render_full
+
+        return render_full(report, color=color, cwd=cwd)
+    if output_format is OutputFormat.CONCISE:
+        from rubric_tools.reporting.lint_concise import render_concise
+
+        return render_concise(report, color=color, cwd=cwd)
+    if output_format is OutputFormat.JSON:
+        from rubric_tools.reporting.lint_json import render_json
+
+        return render_json(report, cwd=cwd)
+    if output_format is OutputFormat.SARIF:
+        from rubric_tools.reporting.lint_sarif import render_sarif
+
+        return render_sarif(report, cwd=cwd)
+    from rubric_tools.reporting.lint_github import render_github
+
+    return render_github(report, cwd=cwd)
 
 
 def _internal_error(stderr: TextIO, what: str) -> int:

@@ -7,7 +7,6 @@ pool replays in parallel and sends back encoded strings; input order is kept.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -72,6 +71,8 @@ def _encoded_results(options: ReplayOptions, settings: StreamSettings, stdin: Te
         for entry in entries:
             yield encode_item(settings, cache, entry)
         return
+    import multiprocessing  # only with --jobs: a one-process replay need not load it
+
     with multiprocessing.Pool(jobs, initializer=init_worker, initargs=(settings,)) as pool:
         yield from pool.imap(encode_in_worker, entries, chunksize=POOL_CHUNK)
 

@@ -38,12 +38,8 @@ def tool_fingerprint() -> str:
     if (PACKAGE_ROOT.parent / "pyproject.toml").is_file():  # a source checkout keeps them beside it
         folders.append(PACKAGE_ROOT.parent / "schemas")
     for folder in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.rglob("*")):
-            if path.suffix in (".py", ".json") and path.is_file():
-                stat = path.stat()
-                digest.update(f"{path.relative_to(folder)}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+        for relative, size, mtime_ns in sorted(_source_files(folder)):
+            digest.update(f"{relative}:{size}:{mtime_ns};".encode())
     return digest.hexdigest()
 
 
@@ -184,3 +180,26 @@ def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -
         temporary.replace(entry)
     except OSError:
         return
+
+
+def _source_files(folder: Path) -> list[tuple[str, int, int]]:
+    """(path relative to `folder`, size, mtime) of every .py and .json file below it.
+
+    Every warm `rubric lint` computes this: os.scandir reads each folder once and builds
+    no Path objects (pathlib's rglob costs several milliseconds over the package)."""
+    found: list[tuple[str, int, int]] = []
+    pending = [("", str(folder))]
+    while pending:
+        prefix, directory = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                if entry.name != "__pycache__":
+                    pending.append((f"{prefix}{entry.name}/", entry.path))
+            elif entry.name.endswith((".py", ".json")) and entry.is_file():
+                stat = entry.stat()
+                found.append((prefix + entry.name, stat.st_size, stat.st_mtime_ns))
+    return found

@@ -33,7 +33,7 @@ def _repository_base(matter_root: Path) -> Path | None:
 
 def _trajectories_in(folder: Path) -> list[Path]:
     """JSONL and YAML trajectories of one folder, sorted by name."""
-    from rubric_tools.loading.trajectory import TRAJECTORY_SUFFIXES
+    from rubric_tools.loading.layout import TRAJECTORY_SUFFIXES  # not the YAML parser: see above
 
     return sorted(p for p in folder.glob("*") if p.suffix.lower() in TRAJECTORY_SUFFIXES and p.is_file())
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 MATTER_FILE = "matter.yaml"
+YAML_SUFFIXES = (".yaml", ".yml")
+#: A trajectory is JSONL or YAML (`rubric_tools.loading.trajectory` reads both).
+TRAJECTORY_SUFFIXES = (".jsonl", *YAML_SUFFIXES)
 
 
 def find_matter_root(path: Path) -> Path | None:

@@ -17,10 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.layout import YAML_SUFFIXES
 from rubric_tools.loading.yaml_source import YamlSource, parse_yaml_text, read_text
-
-YAML_SUFFIXES = (".yaml", ".yml")
-TRAJECTORY_SUFFIXES = (".jsonl", *YAML_SUFFIXES)
 
 FieldPath = tuple[str | int, ...]
 

@@ -23,6 +23,7 @@ from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import files, yaml_cache
+from rubric_tools.loading.lines import yaml_lines
 from rubric_tools.loading.yaml11 import Reading, ScalarNote
 from rubric_tools.loading.yaml_convert import (
     MAX_EXPANDED_NODES,
@@ -241,13 +242,6 @@ def read_text(
 
 
 _FAILED = object()
-#: The line breaks of YAML 1.1, which the marks count (`splitlines()` knows more).
-_YAML_LINE_BREAK = re.compile("\r\n|\r|\n|\x85|\u2028|\u2029")
-
-
-def yaml_lines(text: str) -> list[str]:
-    """The lines of a YAML text as its marks number them."""
-    return _YAML_LINE_BREAK.split(text)
 
 
 def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:

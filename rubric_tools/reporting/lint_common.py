@@ -9,13 +9,17 @@ import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
-from rich.cells import cell_len
-from rich.console import Console
+from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+# rich is imported where a report is laid out: a clean report (a warm `rubric lint` of an
+# unchanged matter) is printed without it, see `clean_summary`.
 
 SEVERITY_STYLE = {
     Severity.ERROR: "bold red",
@@ -90,8 +94,17 @@ def fixable_line(report: LintReport) -> str:
     return " ".join(parts)
 
 
+def clean_summary(report: LintReport) -> str:
+    """What the `full` and `concise` formats print without colour for a report without
+    findings (the summary line and what `--fix` and the baseline did), without rich."""
+    assert not report.diagnostics
+    return "".join(f"{line}\n" for line in (summary_line(report), fixable_line(report)) if line)
+
+
 def string_console(color: bool, width: int = 100) -> Console:
     """A console that renders into a string; colour only when asked for."""
+    from rich.console import Console
+
     return Console(
         file=io.StringIO(),
         force_terminal=color,
@@ -137,7 +150,7 @@ def _read_lines(path: Path) -> list[str] | None:
     # Undecodable bytes show as U+FFFD; one character each, like the loader counts them.
     text = raw.decode("utf-8", errors="replace").removeprefix("\ufeff")
     # Imported here: a report without findings (a warm, clean lint) never reads a line.
-    from rubric_tools.loading.yaml_source import yaml_lines
+    from rubric_tools.loading.lines import yaml_lines
     from rubric_tools.scoring.sections import editor_lines
 
     if path.suffix.lower() in _YAML_SUFFIXES:
@@ -174,6 +187,8 @@ class Snippet:
 def make_snippet(lines: list[str] | None, span: Span | None) -> Snippet | None:
     """The first line of `span` with caret positions; carets run to the end of the line
     for a multi-line span, and are at least one wide (also for an empty span)."""
+    from rich.cells import cell_len
+
     if lines is None or span is None or not 1 <= span.line <= len(lines):
         return None
     text = lines[span.line - 1]

@@ -57,10 +57,13 @@ class Submission:
 
     kind: str  # "issue" or "redline"
     action: Mapping[str, Any]
+    #: What a revision names it by: the label of an issue, (label, document, section) of a
+    #: redline. Worked out once, so a revision finds its submission by a look-up.
+    key: object = None
     memo: dict[Any, Any] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class EpisodeState:
     """What an episode has done so far. Issue criteria are `Issue.criterion` values: the id as
     YAML 1.1 read it, as the reference keeps it (a date issue id stays a date)."""
@@ -86,6 +89,8 @@ class EpisodeState:
     unsupported_issues: list[str] = field(default_factory=list)
     fabricated_quotes: list[str] = field(default_factory=list)
     submissions: list[Submission] = field(default_factory=list)
+    #: (kind, key) → index in `submissions` of the first submission so named.
+    submission_index: dict[tuple[str, object], int] = field(default_factory=dict)
     rounds_used: int = 0
     issue_rounds: dict[YamlId, int] = field(default_factory=dict)
     counters_served: dict[YamlId, int] = field(default_factory=dict)
@@ -99,8 +104,8 @@ class EpisodeState:
 class StepContext:
     """What one step may touch: the matter, the state, and its own notes.
 
-    A plain class with slots: one is made per step, and a dataclass with four list
-    factories cost as much as a typical step's text work."""
+    A plain class with slots, made once per episode and emptied by `Episode.step` after
+    each step: building one per step cost as much as a typical step's text work."""
 
     __slots__ = (
         "matter",
@@ -141,8 +146,9 @@ class StepContext:
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
         event["points"] = round(points, 4)
-        self.state.events.append(event)
-        self.state.raw_score += points
+        state = self.state
+        state.events.append(event)
+        state.raw_score += points
         self.new_events.append(event)
         return points
 

@@ -237,6 +237,12 @@ class Matter:
         answer depends on the matter alone, and agents cite the same few sections."""
         return {}
 
+    @cached_property
+    def derived_memo(self) -> dict[str, Any]:
+        """Scratch space for values the scorer derives from the matter alone (the derived
+        max_score every episode result divides by)."""
+        return {}
+
     def resolve(self, document_id: str, token: str) -> str | None:
         """Normalized text of `<document_id> §<token>`, or None when it does not exist."""
         document = self.documents.get(document_id)

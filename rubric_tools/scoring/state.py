@@ -101,6 +101,12 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
+#: Points → `round(points, 4)`: events carry a handful of distinct point values, and `round`
+#: with digits is as slow as the rest of recording an event. Bounded, as agents' input is not.
+_ROUNDED: dict[float, float] = {}
+ROUNDED_MEMO_LIMIT = 4096
+
+
 class StepContext:
     """What one step may touch: the matter, the state, and its own notes.
 
@@ -145,7 +151,14 @@ class StepContext:
 
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
-        event["points"] = round(points, 4)
+        rounded = _ROUNDED.get(points) if type(points) is float else None
+        if rounded is None:
+            rounded = round(points, 4)
+            # Only non-zero floats are remembered: 0.0 and -0.0 (and 1 and 1.0) are equal
+            # keys whose rounded values print differently.
+            if type(points) is float and points and len(_ROUNDED) < ROUNDED_MEMO_LIMIT:
+                _ROUNDED[points] = rounded
+        event["points"] = rounded
         state = self.state
         state.events.append(event)
         state.raw_score += points

@@ -10,6 +10,7 @@ import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rubric_tools.scoring.model import Matter
@@ -79,6 +80,9 @@ def _char(text: str, index: int) -> str:
     return f"{char!r} (U+{ord(char):04X}{' ' + name if name else ''})"
 
 
+# Remembered (bounded): the alignment is the costly part of an explanation, and agents
+# repeat a fabricated quote across steps and episodes of the same matter.
+@lru_cache(maxsize=512)
 def closest_passage(quote: str, section: str) -> tuple[str, int] | None:
     """The part of `section` the quote most likely meant, aligned at a shared run of
     text, and the index of the first character where the two differ; None when

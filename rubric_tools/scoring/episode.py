@@ -82,6 +82,7 @@ class Episode:
         # One context for the whole episode, emptied after each step: building one per
         # step cost as much as a read_document's whole scoring.
         self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
+        self._limits = matter.constraints
 
     @property
     def done(self) -> bool:
@@ -106,7 +107,7 @@ class Episode:
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
         else:
             reward = handler(ctx, fields)
-        limits = self.matter.constraints
+        limits = self._limits
         if state.steps >= limits.maximum_steps and not state.terminated:
             state.truncated = True
         # tuple.__new__ rather than the NamedTuple constructors: the same immutable records

@@ -104,6 +104,6 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "unsupported_issues": list(state.unsupported_issues),
             "fabricated_quotes": list(state.fabricated_quotes),
             "read_citations": sorted(state.read_citations),
-            "reward_events": [dict(event) for event in state.events],
+            "reward_events": list(map(dict, state.events)),  # copies: a result never aliases the records
         },
     }

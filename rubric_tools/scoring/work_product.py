@@ -104,7 +104,11 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state.invalid_citations.clear()
     state.unsupported_issues.clear()
     state.fabricated_quotes.clear()
-    state.critical_failure = any(_is_critical(e) for e in kept)
+    state.critical_failure = False
+    for event in kept:  # a loop, not any() over a generator: this runs on every revision
+        if _is_critical(event):
+            state.critical_failure = True
+            break
     for submission in state.submissions:
         if submission.kind == "issue":
             score_issue(ctx, submission.action, submission.memo)
@@ -150,6 +154,7 @@ class _Scored(NamedTuple):
 
 
 CITATION_MEMO_LIMIT = 4096
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per submission
 
 
 def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None]:
@@ -182,7 +187,8 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> _IssueTarget:
                 issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    return _IssueTarget(label_of(action), valid, tuple(invalid), issue, tuple(ctx.warnings[warned:]))
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(_IssueTarget, (label_of(action), valid, tuple(invalid), issue, warnings))
 
 
 def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateCheck
 from rubric_tools.scoring.model import Counter, Matter, YamlId
@@ -45,22 +45,29 @@ WORK_PRODUCT_EVENTS = frozenset(
 )
 
 
-@dataclass(eq=False, slots=True)
-class Submission:
+class Submission(NamedTuple):
     """An issue or redline submission, kept so that a revision can re-score it.
 
     `memo` keeps what scoring it found, keyed by the little state it depends on (was the
     anchor read, is the issue already matched): a revision re-scores every earlier
     submission, and with the memo that costs a look-up, not the text work again, and
     yields the very same event objects, so memory stays flat in episode length.
+    (A NamedTuple, made with `new_submission`: one is made per submission and revision.)
     """
 
     kind: str  # "issue" or "redline"
     action: Mapping[str, Any]
     #: What a revision names it by: the label of an issue, (label, document, section) of a
     #: redline. Worked out once, so a revision finds its submission by a look-up.
-    key: object = None
-    memo: dict[Any, Any] = field(default_factory=dict)
+    key: object
+    memo: dict[Any, Any]
+
+
+def new_submission(kind: str, action: Mapping[str, Any], key: object) -> Submission:
+    return _new_tuple(Submission, (kind, action, key, {}))
+
+
+_new_tuple = tuple.__new__
 
 
 @dataclass(slots=True)

@@ -8,7 +8,14 @@ from typing import Any, NamedTuple
 from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
 from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck, run_gates
 from rubric_tools.scoring.model import Issue, Matter
-from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, StepContext, Submission
+from rubric_tools.scoring.state import (
+    WORK_PRODUCT_EVENTS,
+    EpisodeState,
+    Event,
+    StepContext,
+    Submission,
+    new_submission,
+)
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
 ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
@@ -49,7 +56,7 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     index = ctx.state.submission_index.get(("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
-    return _revise(ctx, index, Submission("issue", action, label))
+    return _revise(ctx, index, new_submission("issue", action, label))
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -61,13 +68,13 @@ def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     index = ctx.state.submission_index.get(("redline", key))
     if index is None:
         return ctx.penalty(-0.25, "revise_redline names no earlier redline")
-    return _revise(ctx, index, Submission("redline", action, key))
+    return _revise(ctx, index, new_submission("redline", action, key))
 
 
 def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
     """Keep a submission for later re-scoring; a revision finds the first one of its name
     (a revision keeps the name, so the index never goes stale)."""
-    submission = Submission(kind, action, key)
+    submission = new_submission(kind, action, key)
     state.submission_index.setdefault((kind, key), len(state.submissions))
     state.submissions.append(submission)
     return submission
@@ -257,9 +264,8 @@ def _score_matched_issue(
     components["citations"] = 0.0 if missing_citations else issue.citation_points
     if penalty:
         components["invalid_citation_penalty"] = -penalty
-    text = normalize(
-        f"{text_field(action, 'title')} {text_field(action, 'analysis')} {text_field(action, 'recommendation')}"
-    )
+    field = action.get  # formatting a value in an f-string is str() of it, as text_field does
+    text = normalize(f"{field('title', '')} {field('analysis', '')} {field('recommendation', '')}")
     found, _ = concept_fraction(issue.required_concepts, text)
     components["concepts"] = (
         issue.concept_points * len(found) / len(issue.required_concepts) if issue.required_concepts else 0.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an invalid action
@@ -75,6 +75,13 @@ def action_types() -> tuple[str, ...]:
 
 def _closest(word: str, choices: Sequence[str]) -> str | None:
     """A did-you-mean: close spelling, or one differing only by case or a plural `s`."""
+    return _closest_of(word, tuple(choices))
+
+
+# Remembered (bounded): difflib's search was a quarter of validating a corpus whose agents
+# repeat the same misspelling.
+@lru_cache(maxsize=1024)
+def _closest_of(word: str, choices: tuple[str, ...]) -> str | None:
     folded = {choice.lower(): choice for choice in choices}
     if word.lower() in folded:
         return folded[word.lower()]

@@ -105,6 +105,10 @@ def _type_check(names: list[Any]) -> Check:
     return lambda value: any(_type_matches(value, str(name)) for name in names)
 
 
+#: JSON types that are exactly an isinstance check of the parsed value.
+_PLAIN_TYPES: dict[str, type] = {"string": str, "array": list, "object": dict, "null": type(None)}
+
+
 def _options_check(options: list[Any]) -> Check:
     if options and all(type(option) is str for option in options):
         # JSON equality with text is string equality: a set look-up, for a string only.
@@ -135,6 +139,36 @@ def _discriminator(items: list[Any]) -> tuple[str, dict[str, list[Any]]] | None:
         key = name
         table.setdefault(sub["const"], []).append(item["then"])
     return (key, table) if key is not None else None
+
+
+def _every(checks: list[Check]) -> Check:
+    """All of `checks` (a plain loop: all() over a generator cost more than the checks)."""
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda value: first(value) and second(value)
+
+    def check(value: Any) -> bool:
+        for each in checks:
+            if not each(value):
+                return False
+        return True
+
+    return check
+
+
+def _items_check(item_check: Check) -> Check:
+    def check(value: Any) -> bool:
+        if isinstance(value, list):
+            for item in value:
+                if not item_check(item):
+                    return False
+        return True
+
+    return check
 
 
 class SubsetChecker:
@@ -172,42 +206,54 @@ class SubsetChecker:
         checks: list[Check] = []
         if "$ref" in schema:
             checks.append(self._reference(schema["$ref"]))
-        if "type" in schema:
-            kinds = schema["type"]
+        kinds = schema.get("type")
+        objects_only = kinds == "object" or kinds == ["object"]
+        if kinds is not None and not objects_only:
             checks.append(_type_check(kinds if isinstance(kinds, list) else [kinds]))
         if "enum" in schema:
             checks.append(_options_check(list(schema["enum"])))
         if "const" in schema:
             checks.append(_options_check([schema["const"]]))
-        if "required" in schema or "properties" in schema or "additionalProperties" in schema:
-            checks.append(self._object_check(schema))
+        if objects_only or "required" in schema or "properties" in schema or "additionalProperties" in schema:
+            checks.append(self._object_check(schema, objects_only))
         if "items" in schema:
-            item_check = self._compile(schema["items"])
-            checks.append(lambda value: not isinstance(value, list) or all(item_check(item) for item in value))
+            checks.append(_items_check(self._compile(schema["items"])))
         if "allOf" in schema:
             checks.append(self._all_of(list(schema["allOf"])))
         if "if" in schema:
             condition = self._compile(schema["if"])
             then, otherwise = self._compile(schema.get("then", True)), self._compile(schema.get("else", True))
             checks.append(lambda value: then(value) if condition(value) else otherwise(value))
-        if not checks:
-            return _always
-        if len(checks) == 1:
-            return checks[0]
-        return lambda value: all(check(value) for check in checks)
+        return _every(checks)
 
-    def _object_check(self, schema: Mapping[str, Any]) -> Check:
+    def _object_check(self, schema: Mapping[str, Any], objects_only: bool) -> Check:
+        """`required`, `properties` and `additionalProperties` (and `type: object` when
+        `objects_only`) in one function: the check every action goes through."""
         required = tuple(schema.get("required", ()))
-        properties = {name: self._compile(sub) for name, sub in schema.get("properties", {}).items()}
+        # A property whose schema is only a JSON type (most are: text) is an isinstance check
+        # here, without a call; the others are compiled predicates.
+        typed: dict[Any, tuple[type, ...]] = {}
+        properties: dict[Any, Check] = {}
+        for name, sub in schema.get("properties", {}).items():
+            python_types = self._python_types(sub)
+            if python_types is not None:
+                typed[name] = python_types
+            else:
+                properties[name] = self._compile(sub)
         additional = self._compile(schema["additionalProperties"]) if "additionalProperties" in schema else None
 
         def check(value: Any) -> bool:
             if not isinstance(value, dict):
-                return True  # object keywords say nothing about other values
+                return not objects_only  # object keywords say nothing about other values
             for name in required:
                 if name not in value:
                     return False
             for key, item in value.items():
+                python_types = typed.get(key)
+                if python_types is not None:
+                    if not isinstance(item, python_types):
+                        return False
+                    continue
                 known = properties.get(key)
                 if known is not None:
                     if not known(item):
@@ -218,13 +264,30 @@ class SubsetChecker:
 
         return check
 
+    def _python_types(self, schema: Any) -> tuple[type, ...] | None:
+        """The Python types of a schema that says only `type: string|array|object|null` (one or
+        several, through local `$ref`s and annotations); None for any other schema."""
+        followed: set[str] = set()
+        while isinstance(schema, Mapping) and set(schema) - ANNOTATIONS == {"$ref"}:
+            if schema["$ref"] in followed:
+                return None  # a reference cycle: the compiled predicate says what it means
+            followed.add(schema["$ref"])
+            schema = self._resolve(schema["$ref"])
+        if not isinstance(schema, Mapping) or set(schema) - ANNOTATIONS != {"type"}:
+            return None
+        kinds = schema["type"]
+        names = kinds if isinstance(kinds, list) else [kinds]
+        if not names or not all(name in _PLAIN_TYPES for name in names):
+            return None  # boolean, integer and number need more than isinstance (true is not 1)
+        return tuple(_PLAIN_TYPES[name] for name in names)
+
     def _all_of(self, items: list[Any]) -> Check:
         discriminated = _discriminator(items)
         every = [self._compile(item) for item in items]
         if discriminated is None:
             return lambda value: all(check(value) for check in every)
         key, table = discriminated
-        branches = {constant: [self._compile(then) for then in thens] for constant, thens in table.items()}
+        branches = {constant: _every([self._compile(then) for then in thens]) for constant, thens in table.items()}
 
         def check(value: Any) -> bool:
             if not isinstance(value, dict):
@@ -232,6 +295,6 @@ class SubsetChecker:
             constant = value.get(key)
             # Only the branch whose constant the value equals applies (JSON equality: text only).
             chosen = branches.get(constant) if isinstance(constant, str) else None
-            return chosen is None or all(then(value) for then in chosen)
+            return chosen is None or chosen(value)
 
         return check

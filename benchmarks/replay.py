@@ -110,7 +110,8 @@ def _alternating_episode(corpus: Path, submissions: int) -> tuple[Any, list[obje
     issues = [a for a in actions if a["type"] == "submit_issue"]
     for index in range(submissions):
         episode.append({**issues[index % len(issues)], "issue_id": f"label-{index}"})
-        revised = issues[0]
+        # Revise the first submission: every revision then re-scores every submission so far.
+        revised = {**issues[0], "issue_id": "label-0"}
         episode.append({**revised, "type": "revise_issue", "analysis": f"{revised['analysis']} ({index})"})
     return matter, episode
 

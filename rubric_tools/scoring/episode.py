@@ -96,6 +96,10 @@ class Episode:
             raise EpisodeFinished("the episode has already ended")
         state.steps += 1
         ctx = self._ctx
+        # Emptied before the step rather than after it, so that nothing of a step that raised
+        # (an observer's exception) reaches the next one.
+        if ctx.new_events or ctx.warnings or ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
+            ctx.clear()
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
         fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
         action_type = fields.get("type") if fields is not None else None
@@ -141,12 +145,6 @@ class Episode:
                 ctx.gate_errors,
             ),
         )
-        if new_events:
-            new_events.clear()
-        if warnings:
-            warnings.clear()
-        if ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
-            ctx.penalty_reason, ctx.gate_timeouts, ctx.gate_errors = None, (), ()
         return record
 
     def budgets(self) -> Budgets:

@@ -117,7 +117,7 @@ ROUNDED_MEMO_LIMIT = 4096
 class StepContext:
     """What one step may touch: the matter, the state, and its own notes.
 
-    A plain class with slots, made once per episode and emptied by `Episode.step` after
+    A plain class with slots, made once per episode and emptied by `Episode.step` before
     each step: building one per step cost as much as a typical step's text work."""
 
     __slots__ = (
@@ -149,6 +149,14 @@ class StepContext:
         self.gate_errors: tuple[str, ...] = ()
         self.penalty_reason: str | None = None
         self.observer = observer
+
+    def clear(self) -> None:
+        """Forget the notes of the previous step (the context is reused for the next)."""
+        self.new_events.clear()
+        self.warnings.clear()
+        self.gate_timeouts = ()
+        self.gate_errors = ()
+        self.penalty_reason = None
 
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""

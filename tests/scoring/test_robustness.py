@@ -44,3 +44,21 @@ def test_every_field_of_every_action_accepts_any_json_value(action_type: str) ->
 def test_non_object_actions(value: Any) -> None:
     episode = Episode(matter())
     assert episode.step(value).reward == -0.5
+
+
+def test_a_step_that_raised_leaves_nothing_to_the_next() -> None:
+    """The step context is reused across steps: an observer's exception mid-step must not
+    carry that step's events or warnings into the next record."""
+    calls: list[object] = []
+
+    def failing_once(observation: object) -> None:
+        calls.append(observation)
+        if len(calls) == 1:
+            raise RuntimeError("observer failed")
+
+    episode = Episode(matter(), observer=failing_once)
+    episode.step(read("lease"))
+    with pytest.raises(RuntimeError):
+        episode.step({**issue_action(), "quotes": 7})  # a warning, then the observer raises
+    record = episode.step(read("lease", "2.1"))
+    assert record.events == () and record.warnings == () and record.penalty_reason is None

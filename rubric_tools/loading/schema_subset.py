@@ -171,6 +171,29 @@ def _items_check(item_check: Check) -> Check:
     return check
 
 
+def _declared_properties_check(
+    required: tuple[Any, ...], typed: dict[Any, tuple[type, ...]], properties: dict[Any, Check], objects_only: bool
+) -> Check:
+    """An object check without `additionalProperties`: only the declared properties are
+    looked at, however many other keys the value has."""
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return not objects_only
+        for name in required:
+            if name not in value:
+                return False
+        for name, python_types in typed.items():
+            if name in value and not isinstance(value[name], python_types):
+                return False
+        for name, known in properties.items():
+            if name in value and not known(value[name]):
+                return False
+        return True
+
+    return check
+
+
 class SubsetChecker:
     """The schema compiled once into nested predicates: checking an action is then a few
     dict look-ups and isinstance checks per field, with no walk of the schema."""
@@ -241,6 +264,8 @@ class SubsetChecker:
             else:
                 properties[name] = self._compile(sub)
         additional = self._compile(schema["additionalProperties"]) if "additionalProperties" in schema else None
+        if additional is None:
+            return _declared_properties_check(required, typed, properties, objects_only)
 
         def check(value: Any) -> bool:
             if not isinstance(value, dict):

@@ -73,15 +73,27 @@ def action_types() -> tuple[str, ...]:
     return tuple(load_schema("action")["properties"]["type"]["enum"])
 
 
+#: Did-you-means with a word and choices up to these sizes are remembered (an lru_cache of
+#: 1024): a cache of agents' keys must stay small whatever they send.
+REMEMBERED_WORD_LENGTH = 200
+REMEMBERED_CHOICES = 64
+
+
 def _closest(word: str, choices: Sequence[str]) -> str | None:
     """A did-you-mean: close spelling, or one differing only by case or a plural `s`."""
-    return _closest_of(word, tuple(choices))
+    # Remembered: difflib's search was a quarter of validating a corpus whose agents repeat
+    # the same misspelling.
+    if len(word) <= REMEMBERED_WORD_LENGTH and len(choices) <= REMEMBERED_CHOICES:
+        return _remembered_closest(word, tuple(choices))
+    return _closest_of(word, choices)
 
 
-# Remembered (bounded): difflib's search was a quarter of validating a corpus whose agents
-# repeat the same misspelling.
 @lru_cache(maxsize=1024)
-def _closest_of(word: str, choices: tuple[str, ...]) -> str | None:
+def _remembered_closest(word: str, choices: tuple[str, ...]) -> str | None:
+    return _closest_of(word, choices)
+
+
+def _closest_of(word: str, choices: Sequence[str]) -> str | None:
     folded = {choice.lower(): choice for choice in choices}
     if word.lower() in folded:
         return folded[word.lower()]

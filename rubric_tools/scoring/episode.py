@@ -79,7 +79,7 @@ class Episode:
         self.gate_timeout = gate_timeout
         self.observer = observer
         self.state = EpisodeState()
-        # One context for the whole episode, emptied after each step: building one per
+        # One context for the whole episode, emptied before each step: building one per
         # step cost as much as a read_document's whole scoring.
         self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
         self._limits = matter.constraints

@@ -10,18 +10,59 @@ import pytest
 from rubric_tools.scoring import ACTION_TYPES, Episode
 from tests.scoring.builders import issue_action, matter, read
 
-ODD_VALUES: list[Any] = [None, 0, 1.5, True, "", "x", "lease §2.1", [], [None], [1, [2]], {}, {"a": 1},
-                         [{"citation": None, "text": None}], [{"citation": 5, "text": ["x"]}]]
-FIELDS = ["type", "document_id", "section", "query", "question", "topic", "reason", "issue_id", "title",
-          "severity", "citations", "analysis", "recommendation", "quotes", "replacement_text", "rationale",
-          "proposed_text", "summary"]
+ODD_VALUES: list[Any] = [
+    None,
+    0,
+    1.5,
+    True,
+    "",
+    "x",
+    "lease §2.1",
+    [],
+    [None],
+    [1, [2]],
+    {},
+    {"a": 1},
+    [{"citation": None, "text": None}],
+    [{"citation": 5, "text": ["x"]}],
+]
+FIELDS = [
+    "type",
+    "document_id",
+    "section",
+    "query",
+    "question",
+    "topic",
+    "reason",
+    "issue_id",
+    "title",
+    "severity",
+    "citations",
+    "analysis",
+    "recommendation",
+    "quotes",
+    "replacement_text",
+    "rationale",
+    "proposed_text",
+    "summary",
+]
 
 
 def complete_action(action_type: str) -> dict[str, Any]:
     action = issue_action()
-    action.update(type=action_type, document_id="lease", section="2.1", query="rent", question="usage?",
-                  topic="defect", reason="authority", replacement_text="lessor defects", rationale="r",
-                  proposed_text="lessor defects", summary="done " * 20)
+    action.update(
+        type=action_type,
+        document_id="lease",
+        section="2.1",
+        query="rent",
+        question="usage?",
+        topic="defect",
+        reason="authority",
+        replacement_text="lessor defects",
+        rationale="r",
+        proposed_text="lessor defects",
+        summary="done " * 20,
+    )
     return action
 
 

@@ -59,29 +59,55 @@ class ReplayReport:
 def locate_matter(trajectory: Path) -> Path | None:
     """The trajectory's matter folder: the nearest ancestor holding matter.yaml; else,
     for `<dir>/<matter_id>/<name>.jsonl`, the folder `matters/<matter_id>` beside `<dir>`."""
-    owner = find_matter_root(trajectory.resolve())
+    return _locate_resolved(trajectory.resolve())
+
+
+def _locate_resolved(resolved: Path) -> Path | None:
+    owner = find_matter_root(resolved)
     if owner is not None:
         return owner
-    matter_id_dir = trajectory.resolve().parent
+    matter_id_dir = resolved.parent
     candidate = matter_id_dir.parent.parent / "matters" / matter_id_dir.name
     return candidate if (candidate / MATTER_FILE).is_file() else None
 
 
+#: Folders whose trajectories' matter a MatterCache remembers; past this it starts again.
+LOCATED_FOLDERS_LIMIT = 4096
+
+
 class MatterCache:
-    """Loads each matter folder once per run."""
+    """Loads each matter folder once per run, and finds the matter of each folder of
+    trajectories once (resolving paths and looking for matter.yaml up the tree cost more
+    than replaying a short trajectory)."""
 
     def __init__(self) -> None:
         self._loaded: dict[Path, MatterSource] = {}
+        self._resolved_roots: dict[Path, Path] = {}
+        self._located: dict[Path, Path | None] = {}
 
     def add(self, source: MatterSource) -> None:
         """Share a matter already loaded elsewhere (`rubric check` loads each one once)."""
         self._loaded[source.root.resolve()] = source
 
     def get(self, root: Path) -> MatterSource:
-        key = root.resolve()
+        key = self._resolved_roots.get(root)
+        if key is None:
+            key = self._resolved_roots[root] = root.resolve()
         if key not in self._loaded:
             self._loaded[key] = load_matter_source(key)
         return self._loaded[key]
+
+    def locate(self, trajectory: Path) -> Path | None:
+        """`locate_matter(trajectory)`, which for a file depends on its folder alone."""
+        resolved = trajectory.resolve()
+        if resolved.is_dir():
+            return _locate_resolved(resolved)
+        folder = resolved.parent
+        if folder not in self._located:
+            if len(self._located) >= LOCATED_FOLDERS_LIMIT:
+                self._located.clear()
+            self._located[folder] = _locate_resolved(resolved)
+        return self._located[folder]
 
 
 def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
@@ -128,7 +154,7 @@ def replay_file(
     path: Path, matter_root: Path | None, cache: MatterCache, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
 ) -> TrajectoryReplay:
     item = TrajectoryReplay(path)
-    root = matter_root or locate_matter(path)
+    root = matter_root or cache.locate(path)
     if root is None:
         item.diagnostics.append(
             Diagnostic(

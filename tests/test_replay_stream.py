@@ -217,3 +217,32 @@ def test_a_reader_that_stops_early_gets_no_traceback(layout: Path) -> None:  # n
     errors = process.stderr.read().decode()
     assert process.wait(timeout=60) in (0, 1, 2)
     assert "Traceback" not in errors and "BrokenPipe" not in errors
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": "x\ud800y", "b": [1.5, {"c": "\udfff", "d": None}], "e": ("t", True)},
+        {"a": float("nan"), "b": [float("inf"), "\ud800"]},
+        {"a": {"b": -float("inf"), "c": "plain"}},
+    ],
+)
+@pytest.mark.parametrize("indent", [None, 2])
+def test_text_keyed_records_encode_as_their_safe_copy(value: object, indent: int | None) -> None:
+    from rubric_tools.commands.replay_stream import safe_json
+    from rubric_tools.reporting.safe_output import json_safe
+
+    expected = json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, indent=indent)
+    assert safe_json(value, text_keys=True, indent=indent) == expected
+    assert safe_json(value, indent=indent) == expected
+
+
+def test_an_action_type_with_non_text_keys_is_written_as_the_safe_copy_writes_it(
+    layout: Path,  # noqa: F811
+) -> None:
+    trajectory = layout / "matters/base_fixture/runs/odd.yaml"
+    trajectory.parent.mkdir(exist_ok=True)
+    trajectory.write_text("- type: {true: 1, null: 2}\n", encoding="utf-8")
+    code, out, err = _run(str(trajectory), "--format", "jsonl")
+    record = json.loads(out)
+    assert record["steps"][0]["type"] == {"True": 1, "None": 2}, (out, err)

@@ -263,6 +263,11 @@ def _odd_actions() -> list[object]:
         {"type": "submit_final", "summary": "s", "extra": 1},
         {"type": "accept_counterparty", "issue_id": False},
         {"type": "search_matter", "query": 1e308},
+        {"type": True},
+        {"type": 1},
+        [{"type": "ask_client", "question": "q"}],  # not an object: every branch's `if` holds
+        "ask_client",
+        None,
     ]
 
 

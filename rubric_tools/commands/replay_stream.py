@@ -20,7 +20,7 @@ from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.reporting import replay as render
-from rubric_tools.reporting.safe_output import json_safe
+from rubric_tools.reporting.safe_output import clean_text, json_safe
 from rubric_tools.scoring.json_values import json_default, json_default_or_repr
 
 #: Nested JSON elements of the streamed `--format json` document sit at this depth.
@@ -51,11 +51,32 @@ class Encoded(NamedTuple):
     gate_timeout: bool = False
 
 
-def element_json(value: Any, **options: Any) -> str:
+def element_json(value: Any, *, text_keys: bool = False, **options: Any) -> str:
     """`value` encoded exactly as `json.dumps(document, indent=2)` prints an array element."""
-    # json_safe: no NaN/Infinity (null instead) and no lone surrogates in the output.
-    text = json.dumps(json_safe(value), indent=2, ensure_ascii=False, allow_nan=False, **options)
+    text = safe_json(value, text_keys=text_keys, indent=2, **options)
     return text.replace("\n", "\n" + ELEMENT_INDENT)
+
+
+def safe_json(value: Any, *, text_keys: bool = False, **options: Any) -> str:
+    """`json.dumps(json_safe(value))`: no NaN/Infinity (null instead), no lone surrogate.
+
+    `text_keys`: the caller knows every mapping in `value` has text keys only (a record the
+    scorer built). Then it is encoded as it is, which is what json_safe's copy would encode
+    (it changes only non-text keys, non-finite floats and surrogates), and the rare surrogate
+    (U+FFFD, one for one) or non-finite float (ValueError: the copy after all) is handled after.
+    """
+    if text_keys:
+        try:
+            return clean_text(json.dumps(value, ensure_ascii=False, allow_nan=False, **options))
+        except ValueError:
+            pass
+    return json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, **options)
+
+
+def _text_keys_only(item: TrajectoryReplay) -> bool:
+    """Whether the replay records of `item` hold text keys only: the scorer builds them with
+    text keys; only an action's `type` is the agent's value, and may be a mapping."""
+    return item.replay is None or not any(isinstance(record.type, dict | list) for record in item.replay.steps)
 
 
 def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
@@ -102,12 +123,15 @@ def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encode
     output, errors = "", ""
     diagnostics: tuple[str, ...] = ()
     if settings.output_format == "jsonl":
-        record = json_safe(render.jsonl_record(item))
-        output = json.dumps(record, ensure_ascii=False, allow_nan=False, default=json_default) + "\n"
+        record = render.jsonl_record(item)
+        output = safe_json(record, text_keys=_text_keys_only(item), default=json_default) + "\n"
     elif settings.output_format == "json":
         replay_entry = render.replay_json(item)
-        output = element_json(replay_entry, default=json_default) if replay_entry is not None else ""
-        diagnostics = tuple(element_json(render.diagnostic_json(d)) for d in item.diagnostics)
+        text_keys = _text_keys_only(item)
+        output = (
+            element_json(replay_entry, text_keys=text_keys, default=json_default) if replay_entry is not None else ""
+        )
+        diagnostics = tuple(element_json(render.diagnostic_json(d), text_keys=True) for d in item.diagnostics)
     else:
         output, errors = _text(settings, item)
     return Encoded(output, errors, diagnostics, trace, "", input_error, gate_timeout)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import difflib
 import json
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from functools import cache
-from typing import TYPE_CHECKING, Any
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:  # jsonschema is imported only to explain an invalid action
     from jsonschema import Draft202012Validator
@@ -68,26 +68,32 @@ def _value_sensitive_keys() -> frozenset[str]:
 Shape = Hashable
 
 
-def _shape(value: Any, key: str | None = None) -> Shape:
-    """What the action schema's verdict depends on: keys, JSON types, and the values of
-    enum/const properties. Equal shapes get equal verdicts, so each is validated once."""
-    if isinstance(value, dict):
-        items = sorted(((type(k).__name__, str(k)), _shape(v, str(k))) for k, v in value.items())
-        return ("object", tuple(items))
-    if isinstance(value, list):
-        return ("array", frozenset(_shape(item) for item in value))
-    if isinstance(value, str):
-        return ("str", value) if key in _value_sensitive_keys() else "str"
-    return type(value).__name__
-
-
 @cache
 def action_types() -> tuple[str, ...]:
     return tuple(load_schema("action")["properties"]["type"]["enum"])
 
 
+#: Did-you-means with a word and choices up to these sizes are remembered (an lru_cache of
+#: 1024): a cache of agents' keys must stay small whatever they send.
+REMEMBERED_WORD_LENGTH = 200
+REMEMBERED_CHOICES = 64
+
+
 def _closest(word: str, choices: Sequence[str]) -> str | None:
     """A did-you-mean: close spelling, or one differing only by case or a plural `s`."""
+    # Remembered: difflib's search was a quarter of validating a corpus whose agents repeat
+    # the same misspelling.
+    if len(word) <= REMEMBERED_WORD_LENGTH and len(choices) <= REMEMBERED_CHOICES:
+        return _remembered_closest(word, tuple(choices))
+    return _closest_of(word, choices)
+
+
+@lru_cache(maxsize=1024)
+def _remembered_closest(word: str, choices: tuple[str, ...]) -> str | None:
+    return _closest_of(word, choices)
+
+
+def _closest_of(word: str, choices: Sequence[str]) -> str | None:
     folded = {choice.lower(): choice for choice in choices}
     if word.lower() in folded:
         return folded[word.lower()]
@@ -138,19 +144,35 @@ def _diagnostic(
     )
 
 
-def _properties(error: ValidationError) -> list[str]:
-    """The field names the failing (sub)schema defines."""
+class _Explained(NamedTuple):
+    """What a diagnostic needs of one jsonschema error. All but `instance` (the value at
+    `path`) follow from the action's shape, so they are remembered per shape."""
+
+    validator: str
+    path: FieldPath
+    validator_value: Any
+    properties: tuple[str, ...]  # the field names the failing (sub)schema defines
+    instance: Any = None
+
+
+def _explained(error: ValidationError) -> _Explained:
     schema = error.schema
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
-    return [str(name) for name in properties]
+    return _Explained(
+        str(error.validator),
+        tuple(error.absolute_path),
+        error.validator_value,
+        tuple(str(name) for name in properties),
+        error.instance,
+    )
 
 
 def _listed(value: object) -> list[str]:
     return [str(item) for item in value] if isinstance(value, list | tuple) else [str(value)]
 
 
-def _convert(trajectory: Trajectory, index: int, error: ValidationError) -> Iterator[Diagnostic]:
-    path: FieldPath = tuple(error.absolute_path)
+def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[Diagnostic]:
+    path = error.path
     value = error.instance
     where = ".".join(str(p) for p in path)
     if error.validator == "enum" and path == ("type",):
@@ -166,7 +188,7 @@ def _convert(trajectory: Trajectory, index: int, error: ValidationError) -> Iter
             hint,
         )
     elif error.validator == "additionalProperties" and isinstance(value, dict):
-        allowed = _properties(error)
+        allowed = list(error.properties)
         for extra in sorted((k for k in value if k not in allowed), key=str):
             guess = _closest(str(extra), allowed)
             hint = f"did you mean {guess!r}?" if guess else "fields: " + ", ".join(allowed)
@@ -181,7 +203,7 @@ def _convert(trajectory: Trajectory, index: int, error: ValidationError) -> Iter
                 key=True,
             )
     elif error.validator == "required" and isinstance(value, dict):
-        defined = set(_properties(error))
+        defined = set(error.properties)
         unknown = [str(k) for k in value if k not in defined]
         for missing in _listed(error.validator_value):
             if missing in value:
@@ -228,35 +250,65 @@ def _fast_checker() -> SubsetChecker | None:
     return SubsetChecker(schema) if supports(schema) else None
 
 
-_VERDICTS: dict[tuple[Shape, str | None], bool] = {}
-MAX_VERDICTS = 8192
+def _is_valid(action: Any, action_type: str | None) -> bool:
+    fast = _fast_checker()
+    return fast.is_valid(action) if fast is not None else bool(_validator(action_type).is_valid(action))
 
 
-def _valid_by_shape(action: dict[str, Any], action_type: str | None) -> bool:
-    """Whether the action is valid, remembered per shape: hand-written trajectories and
-    corpora repeat a few shapes, and a cached verdict costs a fraction of a validation."""
-    key = (_shape(action), action_type)
-    verdict = _VERDICTS.get(key)
-    if verdict is None:
-        fast = _fast_checker()
-        verdict = fast.is_valid(action) if fast is not None else bool(_validator(action_type).is_valid(action))
-        if len(_VERDICTS) >= MAX_VERDICTS:
-            _VERDICTS.clear()
-        _VERDICTS[key] = verdict
-    return verdict
+def _ordered_shape(value: Any, key: str | None = None) -> Shape:
+    """What jsonschema's errors for the action depend on: keys and their order, JSON types,
+    list items in order (error paths hold their indices), and the values of enum/const
+    properties. Other values appear in messages only, read from the action itself."""
+    if isinstance(value, dict):
+        return ("object", tuple(((type(k).__name__, str(k)), _ordered_shape(v, str(k))) for k, v in value.items()))
+    if isinstance(value, list):
+        return ("array", tuple(_ordered_shape(item) for item in value))
+    if isinstance(value, str):
+        return ("str", value) if key in _value_sensitive_keys() else "str"
+    return type(value).__name__
+
+
+_EXPLANATIONS: dict[tuple[Shape, str | None], tuple[_Explained, ...]] = {}
+MAX_EXPLANATIONS = 4096
+
+
+def _value_at(action: Any, path: FieldPath) -> Any:
+    value = action
+    for part in path:
+        value = value[part]
+    return value
+
+
+def _explain(action: dict[str, Any], action_type: str | None) -> list[_Explained]:
+    """jsonschema's errors for an invalid action, in path order. Remembered per ordered shape
+    (agents repeat their mistakes): a remembered explanation reads only the values at its paths
+    from this action."""
+    key = (_ordered_shape(action), action_type)
+    known = _EXPLANATIONS.get(key)
+    if known is not None:
+        try:
+            return [error._replace(instance=_value_at(action, error.path)) for error in known]
+        except (KeyError, IndexError, TypeError):  # a key equal in shape but not in value: ask again
+            pass
+    errors = sorted(_validator(action_type).iter_errors(action), key=lambda e: [str(p) for p in e.absolute_path])
+    explained = [_explained(error) for error in errors]
+    if len(_EXPLANATIONS) >= MAX_EXPLANATIONS:
+        _EXPLANATIONS.clear()
+    _EXPLANATIONS[key] = tuple(error._replace(instance=None) for error in explained)
+    return explained
 
 
 def validate_actions(trajectory: Trajectory) -> list[Diagnostic]:
     """Schema diagnostics (warnings) for every action of a parsed trajectory."""
     found: list[Diagnostic] = []
+    types = action_types()
     for index, action in enumerate(trajectory.actions):
         kind = action.get("type")
-        known = kind if isinstance(kind, str) and kind in action_types() else None
-        if _valid_by_shape(action, known):
+        known = kind if isinstance(kind, str) and kind in types else None
+        if _is_valid(action, known):
             continue
-        errors = sorted(_validator(known).iter_errors(action), key=lambda e: [str(p) for p in e.absolute_path])
         seen: set[tuple[str, str]] = set()
-        for error in errors:
+        for error in _explain(action, known):
             for diagnostic in _convert(trajectory, index, error):
                 marker = (diagnostic.code, diagnostic.message)
                 if marker not in seen:

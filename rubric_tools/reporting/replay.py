@@ -3,6 +3,7 @@ records (the streaming writers in `rubric_tools.commands.replay_stream` assemble
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +19,22 @@ from rubric_tools.scoring.text import show_pattern
 
 
 def _display_path(path: Path) -> str:
+    return _relative_display(path, Path.cwd())
+
+
+# Remembered: every diagnostic of a trajectory shows the same path, and resolving it (and
+# the working folder) took a system call per path component each time.
+@lru_cache(maxsize=1024)
+def _relative_display(path: Path, cwd: Path) -> str:
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.resolve().relative_to(_resolved(cwd)))
     except ValueError:
         return str(path)
+
+
+@lru_cache(maxsize=16)
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
 
 
 def _what_happened(record: StepRecord) -> Text:

@@ -45,9 +45,9 @@ def critical_causes(result: Mapping[str, Any]) -> list[CriticalCause]:
     for event in result.get("breakdown", {}).get("reward_events", []):
         criterion = event.get("criterion")
         if "critical_failure_pattern" in event:
-            causes.append(CriticalCause(
-                "gate", criterion, SURFACE_OF_EVENT.get(event["type"]), event["critical_failure_pattern"]
-            ))
+            causes.append(
+                CriticalCause("gate", criterion, SURFACE_OF_EVENT.get(event["type"]), event["critical_failure_pattern"])
+            )
         for quote in event.get("quotes", []) if event.get("type") == "issue" else []:
             if quote.get("status") == "fabricated":
                 causes.append(CriticalCause("fabricated_quote", criterion, detail=quote.get("citation")))

@@ -30,17 +30,21 @@ def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    document_id = str(action.get("document_id"))
-    document = ctx.matter.documents.get(document_id)
+    document_id = action.get("document_id")
+    document = ctx.matter.documents.get(document_id if type(document_id) is str else str(document_id))
     if document is None:
-        return ctx.penalty(-0.2, f"unknown document {document_id!r}")
+        return ctx.penalty(-0.2, f"unknown document {str(document_id)!r}")
     section = action.get("section")
-    if section and str(section) not in document.sections:
-        return ctx.penalty(-0.1, f"document {document.id!r} has no section {str(section)!r}")
-    if section is not None:
-        ctx.state.read_citations.add(format_citation(document.id, str(section)))
-    else:
+    if section is None:
         ctx.state.read_citations.update(document.citations)
+        return 0.0
+    token = section if type(section) is str else str(section)
+    citation = document.section_citations.get(token)
+    if citation is None:  # not a token of the document
+        if section:
+            return ctx.penalty(-0.1, f"document {document.id!r} has no section {token!r}")
+        citation = format_citation(document.id, token)  # "" (or 0, false) is recorded as it is
+    ctx.state.read_citations.add(citation)
     return 0.0
 
 
@@ -75,17 +79,24 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     )
 
 
+#: Event types by kind of match: (off rubric, redundant, required).
+_MATCH_EVENTS = {
+    kind: (f"off_rubric_{kind}", f"redundant_{kind}", f"required_{kind}") for kind in ("question", "escalation")
+}
+
+
 def _score_match(ctx: StepContext, items: tuple[MatchItem, ...], text: str, already: set[str], kind: str) -> float:
+    off_rubric, redundant, required = _MATCH_EVENTS[kind]
     item = first_match(items, text)
     if item is None:
         points = -0.1 if kind == "question" else -0.25
-        event = {"type": f"off_rubric_{kind}", "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}
-        return ctx.record(event, points)
+        return ctx.record({"type": off_rubric, "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}, points)
     if item.id in already:
-        return ctx.record({"type": f"redundant_{kind}", "criterion": item.id}, -0.15)
+        return ctx.record({"type": redundant, "criterion": item.id}, -0.15)
     already.add(item.id)
-    ctx.observe(kind, item.id, text)
-    return ctx.record({"type": f"required_{kind}", "criterion": item.id}, item.points)
+    if ctx.observer is not None:
+        ctx.observe(kind, item.id, text)
+    return ctx.record({"type": required, "criterion": item.id}, item.points)
 
 
 def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:

@@ -33,6 +33,7 @@ HANDLERS: dict[str, Handler] = {
 }
 ACTION_TYPES = tuple(HANDLERS)
 UNKNOWN_ACTION_PENALTY = -0.5
+_new_tuple = tuple.__new__
 
 
 class EpisodeFinished(RuntimeError):
@@ -78,6 +79,10 @@ class Episode:
         self.gate_timeout = gate_timeout
         self.observer = observer
         self.state = EpisodeState()
+        # One context for the whole episode, emptied before each step: building one per
+        # step cost as much as a read_document's whole scoring.
+        self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
+        self._limits = matter.constraints
 
     @property
     def done(self) -> bool:
@@ -90,7 +95,11 @@ class Episode:
         if state.terminated or state.truncated:
             raise EpisodeFinished("the episode has already ended")
         state.steps += 1
-        ctx = StepContext(self.matter, state, self.gate_timeout, observer=self.observer)
+        ctx = self._ctx
+        # Emptied before the step rather than after it, so that nothing of a step that raised
+        # (an observer's exception) reaches the next one.
+        if ctx.new_events or ctx.warnings or ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
+            ctx.clear()
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
         fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
         action_type = fields.get("type") if fields is not None else None
@@ -102,31 +111,41 @@ class Episode:
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
         else:
             reward = handler(ctx, fields)
-        limits = self.matter.constraints
+        limits = self._limits
         if state.steps >= limits.maximum_steps and not state.terminated:
             state.truncated = True
-        budgets = Budgets(
-            limits.maximum_steps - state.steps,
-            limits.maximum_client_questions - state.questions_asked_total,
-            limits.maximum_escalations - state.escalations_total,
-            limits.maximum_negotiation_rounds - state.rounds_used,
+        # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
+        # without a Python-level __new__ call each, on a path run once per step.
+        budgets = _new_tuple(
+            Budgets,
+            (
+                limits.maximum_steps - state.steps,
+                limits.maximum_client_questions - state.questions_asked_total,
+                limits.maximum_escalations - state.escalations_total,
+                limits.maximum_negotiation_rounds - state.rounds_used,
+            ),
         )
         # Events are never mutated once recorded, so the record may share them.
-        return StepRecord(
-            state.steps,
-            action_type,
-            action,
-            reward,
-            tuple(ctx.new_events),
-            state.raw_score,
-            state.terminated,
-            state.truncated,
-            budgets,
-            ctx.penalty_reason,
-            tuple(ctx.warnings) if ctx.warnings else (),
-            ctx.gate_timeouts,
-            ctx.gate_errors,
+        new_events, warnings = ctx.new_events, ctx.warnings
+        record = _new_tuple(
+            StepRecord,
+            (
+                state.steps,
+                action_type,
+                action,
+                reward,
+                tuple(new_events) if new_events else (),
+                state.raw_score,
+                state.terminated,
+                state.truncated,
+                budgets,
+                ctx.penalty_reason,
+                tuple(warnings) if warnings else (),
+                ctx.gate_timeouts,
+                ctx.gate_errors,
+            ),
         )
+        return record
 
     def budgets(self) -> Budgets:
         limits, state = self.matter.constraints, self.state

@@ -81,7 +81,12 @@ class Document:
     @cached_property
     def citations(self) -> frozenset[str]:
         """Every `<id> §<token>` of the document: what reading it whole makes read."""
-        return frozenset(format_citation(self.id, token) for token in self.sections)
+        return frozenset(self.section_citations.values())
+
+    @cached_property
+    def section_citations(self) -> Mapping[str, str]:
+        """Token → `<id> §<token>`: what reading one section makes read."""
+        return MappingProxyType({token: format_citation(self.id, token) for token in self.sections})
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ class Issue:
     #: The id as YAML 1.1 read it when that is not text (see `YamlId`); None for a text id.
     native_id: int | float | bool | datetime.date | None = None
 
-    @property
+    @cached_property  # read several times for every issue and redline a replay scores
     def criterion(self) -> YamlId:
         """The issue's identity in an episode: what events, matched sets and labels hold.
 
@@ -235,6 +240,12 @@ class Matter:
     def citation_memo(self) -> dict[str, Any]:
         """Scratch space for the scorer to remember what citation strings resolve to: the
         answer depends on the matter alone, and agents cite the same few sections."""
+        return {}
+
+    @cached_property
+    def derived_memo(self) -> dict[str, Any]:
+        """Scratch space for values the scorer derives from the matter alone (the derived
+        max_score every episode result divides by)."""
         return {}
 
     def resolve(self, document_id: str, token: str) -> str | None:

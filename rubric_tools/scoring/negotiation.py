@@ -11,7 +11,7 @@ from rubric_tools.scoring.model import Matter, Position, YamlId
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
 
-MARKUP_FIELDS = ("issue_id", "document_id", "section", "proposed_text")
+MARKUP_FIELDS = frozenset(("issue_id", "document_id", "section", "proposed_text"))
 REASON_NO_MARKUP_TARGET = "markup matches no submitted issue label and no operative anchor"
 REASON_NO_POSITION = "the counterparty holds no position on that provision"
 

@@ -10,6 +10,7 @@ import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rubric_tools.scoring.model import Matter
@@ -79,10 +80,28 @@ def _char(text: str, index: int) -> str:
     return f"{char!r} (U+{ord(char):04X}{' ' + name if name else ''})"
 
 
+#: Quotes up to this length have their alignment remembered (an lru_cache of 512): a cache of
+#: agents' text must stay small whatever they send.
+REMEMBERED_QUOTE_LENGTH = 2_000
+
+
 def closest_passage(quote: str, section: str) -> tuple[str, int] | None:
     """The part of `section` the quote most likely meant, aligned at a shared run of
     text, and the index of the first character where the two differ; None when
     no run of `MINIMUM_SHARED` characters is shared."""
+    # Remembered: the alignment is the costly part of an explanation, and agents repeat a
+    # fabricated quote across steps and episodes of the same matter.
+    if len(quote) <= REMEMBERED_QUOTE_LENGTH:
+        return _remembered_passage(quote, section)
+    return _aligned_passage(quote, section)
+
+
+@lru_cache(maxsize=512)
+def _remembered_passage(quote: str, section: str) -> tuple[str, int] | None:
+    return _aligned_passage(quote, section)
+
+
+def _aligned_passage(quote: str, section: str) -> tuple[str, int] | None:
     matcher = difflib.SequenceMatcher(None, section, quote, autojunk=False)
     # Align on the shared run that starts earliest in the quote: aligning on the longest
     # one would shift the start whenever a word before it differs in length.

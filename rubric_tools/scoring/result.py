@@ -60,7 +60,11 @@ def effective_max_score(matter: Matter) -> float:
     """What the engine divides by: the declared value when present (it is trusted)."""
     if matter.rubric.max_score is not None:
         return matter.rubric.max_score
-    return derived_max_score(matter.rubric, matter.positions)
+    memo = matter.derived_memo
+    derived: float | None = memo.get("max_score")
+    if derived is None:  # the same for every episode of the matter
+        derived = memo["max_score"] = derived_max_score(matter.rubric, matter.positions)
+    return derived
 
 
 def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> float:
@@ -100,6 +104,6 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "unsupported_issues": list(state.unsupported_issues),
             "fabricated_quotes": list(state.fabricated_quotes),
             "read_citations": sorted(state.read_citations),
-            "reward_events": [dict(event) for event in state.events],
+            "reward_events": list(map(dict, state.events)),  # copies: a result never aliases the records
         },
     }

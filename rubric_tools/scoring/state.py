@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, GateCheck
 from rubric_tools.scoring.model import Counter, Matter, YamlId
@@ -45,22 +45,32 @@ WORK_PRODUCT_EVENTS = frozenset(
 )
 
 
-@dataclass(eq=False, slots=True)
-class Submission:
+class Submission(NamedTuple):
     """An issue or redline submission, kept so that a revision can re-score it.
 
     `memo` keeps what scoring it found, keyed by the little state it depends on (was the
     anchor read, is the issue already matched): a revision re-scores every earlier
     submission, and with the memo that costs a look-up, not the text work again, and
     yields the very same event objects, so memory stays flat in episode length.
+    (A NamedTuple, made with `new_submission`: one is made per submission and revision.)
     """
 
     kind: str  # "issue" or "redline"
     action: Mapping[str, Any]
-    memo: dict[Any, Any] = field(default_factory=dict)
+    #: What a revision names it by: the label of an issue, (label, document, section) of a
+    #: redline. Worked out once, so a revision finds its submission by a look-up.
+    key: object
+    memo: dict[Any, Any]
 
 
-@dataclass
+def new_submission(kind: str, action: Mapping[str, Any], key: object) -> Submission:
+    return _new_tuple(Submission, (kind, action, key, {}))
+
+
+_new_tuple = tuple.__new__
+
+
+@dataclass(slots=True)
 class EpisodeState:
     """What an episode has done so far. Issue criteria are `Issue.criterion` values: the id as
     YAML 1.1 read it, as the reference keeps it (a date issue id stays a date)."""
@@ -86,6 +96,8 @@ class EpisodeState:
     unsupported_issues: list[str] = field(default_factory=list)
     fabricated_quotes: list[str] = field(default_factory=list)
     submissions: list[Submission] = field(default_factory=list)
+    #: (kind, key) → index in `submissions` of the first submission so named.
+    submission_index: dict[tuple[str, object], int] = field(default_factory=dict)
     rounds_used: int = 0
     issue_rounds: dict[YamlId, int] = field(default_factory=dict)
     counters_served: dict[YamlId, int] = field(default_factory=dict)
@@ -96,11 +108,17 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
+#: Points → `round(points, 4)`: events carry a handful of distinct point values, and `round`
+#: with digits is as slow as the rest of recording an event. Bounded, as agents' input is not.
+_ROUNDED: dict[float, float] = {}
+ROUNDED_MEMO_LIMIT = 4096
+
+
 class StepContext:
     """What one step may touch: the matter, the state, and its own notes.
 
-    A plain class with slots: one is made per step, and a dataclass with four list
-    factories cost as much as a typical step's text work."""
+    A plain class with slots, made once per episode and emptied by `Episode.step` before
+    each step: building one per step cost as much as a typical step's text work."""
 
     __slots__ = (
         "matter",
@@ -132,6 +150,14 @@ class StepContext:
         self.penalty_reason: str | None = None
         self.observer = observer
 
+    def clear(self) -> None:
+        """Forget the notes of the previous step (the context is reused for the next)."""
+        self.new_events.clear()
+        self.warnings.clear()
+        self.gate_timeouts = ()
+        self.gate_errors = ()
+        self.penalty_reason = None
+
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
         if self.observer is not None:
@@ -140,9 +166,17 @@ class StepContext:
 
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
-        event["points"] = round(points, 4)
-        self.state.events.append(event)
-        self.state.raw_score += points
+        rounded = _ROUNDED.get(points) if type(points) is float else None
+        if rounded is None:
+            rounded = round(points, 4)
+            # Only non-zero floats are remembered: 0.0 and -0.0 (and 1 and 1.0) are equal
+            # keys whose rounded values print differently.
+            if type(points) is float and points and len(_ROUNDED) < ROUNDED_MEMO_LIMIT:
+                _ROUNDED[points] = rounded
+        event["points"] = rounded
+        state = self.state
+        state.events.append(event)
+        state.raw_score += points
         self.new_events.append(event)
         return points
 

@@ -6,13 +6,22 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
-from rubric_tools.scoring.gates import GateCheck, run_gates
+from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck, run_gates
 from rubric_tools.scoring.model import Issue, Matter
-from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, StepContext, Submission
+from rubric_tools.scoring.state import (
+    WORK_PRODUCT_EVENTS,
+    EpisodeState,
+    Event,
+    StepContext,
+    Submission,
+    new_submission,
+)
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
 ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
 REDLINE_FIELDS = ("issue_id", "document_id", "section", "replacement_text", "rationale")
+ISSUE_FIELD_SET = frozenset(ISSUE_FIELDS)
+REDLINE_FIELD_SET = frozenset(REDLINE_FIELDS)
 
 INVALID_CITATION_PENALTY = 0.75
 MINIMUM_QUOTE_LENGTH = 15
@@ -25,43 +34,50 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 
 
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, ISSUE_FIELDS):
+    if not has_fields(action, ISSUE_FIELD_SET):
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
-    submission = Submission("issue", action)
-    ctx.state.submissions.append(submission)
+    submission = _submit(ctx.state, "issue", action, label_of(action))
     return score_issue(ctx, action, submission.memo)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, REDLINE_FIELDS):
+    if not has_fields(action, REDLINE_FIELD_SET):
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     if not _target_exists(ctx, action):
         return ctx.penalty(-0.75, "redline target document or section not found")
-    submission = Submission("redline", action)
-    ctx.state.submissions.append(submission)
+    submission = _submit(ctx.state, "redline", action, _redline_key(action))
     return score_redline(ctx, action, submission.memo)
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, ISSUE_FIELDS):
+    if not has_fields(action, ISSUE_FIELD_SET):
         return ctx.penalty(-0.25, "revise_issue is missing a required field")
     label = label_of(action)
-    for index, submission in enumerate(ctx.state.submissions):
-        if submission.kind == "issue" and label_of(submission.action) == label:
-            return _revise(ctx, index, Submission("issue", action))
-    return ctx.penalty(-0.25, "revise_issue names no earlier submission")
+    index = ctx.state.submission_index.get(("issue", label))
+    if index is None:
+        return ctx.penalty(-0.25, "revise_issue names no earlier submission")
+    return _revise(ctx, index, new_submission("issue", action, label))
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, REDLINE_FIELDS):
+    if not has_fields(action, REDLINE_FIELD_SET):
         return ctx.penalty(-0.25, "revise_redline is missing a required field")
     if not _target_exists(ctx, action):
         return ctx.penalty(-0.75, "redline target document or section not found")
     key = _redline_key(action)
-    for index, submission in enumerate(ctx.state.submissions):
-        if submission.kind == "redline" and _redline_key(submission.action) == key:
-            return _revise(ctx, index, Submission("redline", action))
-    return ctx.penalty(-0.25, "revise_redline names no earlier redline")
+    index = ctx.state.submission_index.get(("redline", key))
+    if index is None:
+        return ctx.penalty(-0.25, "revise_redline names no earlier redline")
+    return _revise(ctx, index, new_submission("redline", action, key))
+
+
+def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
+    """Keep a submission for later re-scoring; a revision finds the first one of its name
+    (a revision keeps the name, so the index never goes stale)."""
+    submission = new_submission(kind, action, key)
+    state.submission_index.setdefault((kind, key), len(state.submissions))
+    state.submissions.append(submission)
+    return submission
 
 
 def _redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -78,10 +94,16 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state = ctx.state
     before = state.raw_score
     state.submissions[index] = replacement
-    removed = [e for e in state.events if e["type"] in WORK_PRODUCT_EVENTS]
-    state.events = [e for e in state.events if e["type"] not in WORK_PRODUCT_EVENTS]
-    # The engine subtracts the recorded (rounded) points, not the exact ones.
-    state.raw_score -= sum(e["points"] for e in removed)
+    kept: list[Event] = []
+    removed_points: list[float] = []
+    for event in state.events:  # one pass, where two list comprehensions walked the events twice
+        if event["type"] in WORK_PRODUCT_EVENTS:
+            removed_points.append(event["points"])
+        else:
+            kept.append(event)
+    state.events = kept
+    # The engine subtracts the recorded (rounded) points, not the exact ones; sum() as it does.
+    state.raw_score -= sum(removed_points)
     state.matched_issues.clear()
     state.matched_redlines.clear()
     state.issue_labels.clear()
@@ -89,7 +111,11 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state.invalid_citations.clear()
     state.unsupported_issues.clear()
     state.fabricated_quotes.clear()
-    state.critical_failure = any(_is_critical(e) for e in state.events)
+    state.critical_failure = False
+    for event in kept:  # a loop, not any() over a generator: this runs on every revision
+        if _is_critical(event):
+            state.critical_failure = True
+            break
     for submission in state.submissions:
         if submission.kind == "issue":
             score_issue(ctx, submission.action, submission.memo)
@@ -134,13 +160,8 @@ class _Scored(NamedTuple):
     warnings: tuple[str, ...] = ()
 
 
-def _memo_event(memo: dict[Any, Any], key: object, event: dict[str, Any]) -> dict[str, Any]:
-    """The event recorded the last time this submission took this branch, else `event`:
-    a re-score then shares the earlier (never mutated) event instead of a copy."""
-    return memo.setdefault(("event", key), event)  # type: ignore[no-any-return]
-
-
 CITATION_MEMO_LIMIT = 4096
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per submission
 
 
 def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None]:
@@ -157,64 +178,77 @@ def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None
     return known
 
 
-def _issue_target(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any]) -> _IssueTarget:
-    target: _IssueTarget | None = memo.get("target")
-    if target is not None:
-        ctx.warnings.extend(target.warnings)
-        return target
+def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> _IssueTarget:
     warned = len(ctx.warnings)
     valid: set[str] = set()
     invalid: list[str] = []
     issue: Issue | None = None
+    known_citations = ctx.matter.citation_memo
     for item in iterable_field(ctx, action, "citations"):
-        citation = str(item)
-        resolves, anchored = _resolve_citation(ctx.matter, citation)
+        citation = item if type(item) is str else str(item)
+        known = known_citations.get(citation)
+        resolves, anchored = known if known is not None else _resolve_citation(ctx.matter, citation)
         if resolves:
             valid.add(citation)
             if issue is None:
                 issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    target = _IssueTarget(label_of(action), valid, tuple(invalid), issue, tuple(ctx.warnings[warned:]))
-    memo["target"] = target
-    return target
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(_IssueTarget, (label_of(action), valid, tuple(invalid), issue, warnings))
 
 
 def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
-    """Score an issue submission; `memo` is its Submission's memo (a fresh one when None)."""
+    """Score an issue submission; `memo` is its Submission's memo (a fresh one when None).
+
+    The memo keeps what depends on the action alone (its target, the scored text) and the
+    event of each branch taken, so that a re-score records the very same event object."""
     state = ctx.state
     memo = {} if memo is None else memo
-    target = _issue_target(ctx, action, memo)
-    label, issue = target.label, target.issue
-    penalty = INVALID_CITATION_PENALTY * len(target.invalid)
+    target: _IssueTarget | None = memo.get("target")
+    if target is None:
+        target = memo["target"] = _issue_target(ctx, action)
+    elif target.warnings:
+        ctx.warnings.extend(target.warnings)
+    label, issue, invalid = target.label, target.issue, target.invalid
+    penalty = INVALID_CITATION_PENALTY * len(invalid)
     state.valid_citation_count += len(target.valid)
-    state.invalid_citations.extend(target.invalid)
+    if invalid:
+        state.invalid_citations.extend(invalid)
     if issue is None or issue.anchor not in state.read_citations:
         state.unsupported_issues.append(label)
-        kind, reason = (
-            ("unsupported_issue", REASON_NO_ANCHOR) if issue is None else ("unread_anchor_issue", REASON_UNREAD_ANCHOR)
-        )
-        event = _memo_event(memo, kind, {"type": kind, "criterion": label, "reason": reason})
+        kind = "unsupported_issue" if issue is None else "unread_anchor_issue"
+        event = memo.get(kind)
+        if event is None:
+            reason = REASON_NO_ANCHOR if issue is None else REASON_UNREAD_ANCHOR
+            event = memo[kind] = {"type": kind, "criterion": label, "reason": reason}
         return ctx.record(event, -0.5 - penalty)
-    if issue.criterion in state.matched_issues:
-        duplicate = {"type": "duplicate_issue", "criterion": issue.criterion}
-        return ctx.record(_memo_event(memo, "duplicate", duplicate), -0.2)
-    state.matched_issues.add(issue.criterion)
-    state.issue_labels[label] = issue.criterion
+    criterion = issue.criterion
+    if criterion in state.matched_issues:
+        event = memo.get("duplicate_issue")
+        if event is None:
+            event = memo["duplicate_issue"] = {"type": "duplicate_issue", "criterion": criterion}
+        return ctx.record(event, -0.2)
+    state.matched_issues.add(criterion)
+    state.issue_labels[label] = criterion
     scored: _Scored | None = memo.get("issue")
     if scored is None:
         scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
-    else:
+    elif scored.warnings:
         ctx.warnings.extend(scored.warnings)
     return _apply(ctx, scored)
 
 
 def _apply(ctx: StepContext, scored: _Scored) -> float:
-    ctx.note_gates(scored.gates)
-    ctx.observe(scored.surface, str(scored.event["criterion"]), scored.text, scored.gates)
+    gates = scored.gates
+    if gates is not NOTHING_FOUND:
+        ctx.note_gates(gates)
+    if ctx.observer is not None:
+        ctx.observe(scored.surface, str(scored.event["criterion"]), scored.text, gates)
     if scored.critical:
         ctx.state.critical_failure = True
-    ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
+    if scored.fabricated_quotes:
+        ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
     return ctx.record(scored.event, scored.points)
 
 
@@ -230,9 +264,8 @@ def _score_matched_issue(
     components["citations"] = 0.0 if missing_citations else issue.citation_points
     if penalty:
         components["invalid_citation_penalty"] = -penalty
-    text = normalize(
-        f"{text_field(action, 'title')} {text_field(action, 'analysis')} {text_field(action, 'recommendation')}"
-    )
+    field = action.get  # formatting a value in an f-string is str() of it, as text_field does
+    text = normalize(f"{field('title', '')} {field('analysis', '')} {field('recommendation', '')}")
     found, _ = concept_fraction(issue.required_concepts, text)
     components["concepts"] = (
         issue.concept_points * len(found) / len(issue.required_concepts) if issue.required_concepts else 0.0
@@ -290,23 +323,38 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
     """Score a redline submission; `memo` is its Submission's memo (a fresh one when None)."""
     state, rubric = ctx.state, ctx.matter.rubric
     memo = {} if memo is None else memo
-    label = label_of(action)
-    target = format_citation(str(action.get("document_id")), str(action.get("section")))
+    named: tuple[str, str] | None = memo.get("target")
+    if named is None:
+        named = memo["target"] = (
+            label_of(action),
+            format_citation(str(action.get("document_id")), str(action.get("section"))),
+        )
+    label, target = named
     criterion = state.issue_labels.get(label)
     if criterion is None:  # only a label no matched issue registered falls back to the target
         anchored = rubric.anchors.get(target)
         criterion = anchored.criterion if anchored is not None else None
     issue = rubric.redline_issue(criterion) if criterion is not None else None
     if issue is None:
-        unsupported = {"type": "unsupported_redline", "criterion": label, "reason": REASON_NO_REDLINE_TARGET}
-        return ctx.record(_memo_event(memo, "unsupported", unsupported), -0.5)
+        event = memo.get("unsupported_redline")
+        if event is None:
+            event = memo["unsupported_redline"] = {
+                "type": "unsupported_redline",
+                "criterion": label,
+                "reason": REASON_NO_REDLINE_TARGET,
+            }
+        return ctx.record(event, -0.5)
     if issue.criterion in state.matched_redlines:
-        duplicate = {"type": "duplicate_redline", "criterion": issue.criterion}
-        return ctx.record(_memo_event(memo, ("duplicate", issue.id), duplicate), -0.2)
+        duplicate_key = ("duplicate", issue.id)
+        event = memo.get(duplicate_key)
+        if event is None:
+            event = memo[duplicate_key] = {"type": "duplicate_redline", "criterion": issue.criterion}
+        return ctx.record(event, -0.2)
     state.matched_redlines.add(issue.criterion)
-    scored: _Scored | None = memo.get(("redline", issue.id))
+    scored_key = ("redline", issue.id)  # a tuple: an issue id may be any text, "target" too
+    scored: _Scored | None = memo.get(scored_key)
     if scored is None:
-        scored = memo[("redline", issue.id)] = _score_redline_text(ctx, action, issue)
+        scored = memo[scored_key] = _score_redline_text(ctx, action, issue)
     return _apply(ctx, scored)
 
 

@@ -72,7 +72,7 @@ class IssueTarget(NamedTuple):
     """What an issue submission's citations resolve to: no state involved."""
 
     label: Any
-    valid: set[str]
+    valid: frozenset[str]
     invalid: tuple[str, ...]
     issue: Issue | None
     warnings: tuple[str, ...]
@@ -110,13 +110,44 @@ def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None
 
 
 def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
+    citations = action.get("citations", [])
+    if type(citations) is list:
+        # A list of text only is remembered whole (it is hashable, and no other JSON or YAML
+        # value equals a string, so no other list finds its entry); anything else is resolved.
+        key = tuple(citations)
+        memo = ctx.matter.citation_list_memo
+        try:
+            known: tuple[frozenset[str], tuple[str, ...], Issue | None] | None = memo.get(key)
+        except TypeError:  # an unhashable item (a list, a mapping)
+            known = None
+        if known is None:
+            known, plain = _resolve_citations(ctx, citations)
+            if plain:
+                if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
+                    memo.clear()
+                memo[key] = known
+        return _new_tuple(IssueTarget, (label_of(action), *known, ()))
     warned = len(ctx.warnings)
+    known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(IssueTarget, (label_of(action), *known, warnings))
+
+
+def _resolve_citations(
+    ctx: StepContext, citations: list[Any]
+) -> tuple[tuple[frozenset[str], tuple[str, ...], Issue | None], bool]:
+    """(valid citations, invalid ones in order, the issue of the first valid anchor), and
+    whether every item was text."""
     valid: set[str] = set()
     invalid: list[str] = []
     issue: Issue | None = None
+    plain = True
     known_citations = ctx.matter.citation_memo
-    for item in iterable_field(ctx, action, "citations"):
-        citation = item if type(item) is str else str(item)
+    for item in citations:
+        if type(item) is str:
+            citation = item
+        else:
+            citation, plain = str(item), False
         known = known_citations.get(citation)
         resolves, anchored = known if known is not None else _resolve_citation(ctx.matter, citation)
         if resolves:
@@ -125,8 +156,7 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
                 issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(IssueTarget, (label_of(action), valid, tuple(invalid), issue, warnings))
+    return (frozenset(valid), tuple(invalid), issue), plain
 
 
 def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
@@ -184,7 +214,7 @@ def _apply(ctx: StepContext, scored: Scored) -> float:
 
 
 def _score_matched_issue(
-    ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: set[str], penalty: float
+    ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: frozenset[str], penalty: float
 ) -> Scored:
     warned = len(ctx.warnings)
     components: dict[str, float] = {"base": issue.base_points}

@@ -55,11 +55,17 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state.invalid_citations.clear()
     state.unsupported_issues.clear()
     state.fabricated_quotes.clear()
-    state.critical_failure = False
-    for event in kept:  # a loop, not any() over a generator: this runs on every revision
-        if _is_critical(event):
-            state.critical_failure = True
-            break
+    # The critical flag is recomputed from the kept events. They are the same events, in the
+    # same order, as the previous revision kept, plus those recorded since: only those are new
+    # to look at (an event that was critical stays critical, and stays kept).
+    critical = state.retained_critical
+    if not critical:
+        for event in kept[state.retained_checked :]:
+            if _is_critical(event):
+                critical = True
+                break
+    state.retained_checked = len(kept)
+    state.retained_critical = state.critical_failure = critical
     _rescore_submissions(ctx)
     return state.raw_score - before
 

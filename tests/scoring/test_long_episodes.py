@@ -143,3 +143,15 @@ def test_rescoring_in_place_equals_rescoring_through_the_handlers(monkeypatch: p
             theirs.raw_score,
             theirs.warnings,
         )
+
+
+def test_revisions_keep_a_critical_failure_of_kept_events_and_drop_one_of_work_product() -> None:
+    markup = {"type": "send_markup", "issue_id": "m", "document_id": "lease", "section": "2.1", "proposed_text": "x"}
+    void = {**issue_action("a"), "type": "revise_issue", "analysis": "repair clauses are void"}
+    clean = {**issue_action("a"), "type": "revise_issue"}
+    actions: list[dict[str, Any]] = [read("lease", "2.1"), issue_action("a"), void, clean]
+    episode = replay(_long_matter(20), actions)
+    assert not episode.result["critical_failure"]  # the gate's event went with the revision
+    trap = [*actions, markup, {"type": "accept_counterparty", "issue_id": "m"}, clean, clean, void, clean]
+    outcome = replay(_long_matter(20), trap)
+    assert outcome.result["critical_failure"]  # a settlement on the trap counter stays critical

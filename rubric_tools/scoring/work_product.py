@@ -12,7 +12,6 @@ from rubric_tools.scoring.state import (
     EpisodeState,
     StepContext,
     Submission,
-    new_submission,
 )
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
@@ -50,7 +49,7 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
 def submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
     """Keep a submission for later re-scoring; a revision finds the first one of its name
     (a revision keeps the name, so the index never goes stale)."""
-    submission = new_submission(kind, action, key)
+    submission = _new_tuple(Submission, (kind, action, key, {}))  # new_submission, without its call
     state.submission_index.setdefault((kind, key), len(state.submissions))
     state.submissions.append(submission)
     return submission
@@ -244,7 +243,8 @@ def _score_matched_issue(
         event["critical_failure_pattern"] = check.last_fired
     critical = bool(fabricated) or check.last_fired is not None
     points = sum(components.values())
-    return Scored(event, points, critical, check, "gates:issue", text, tuple(fabricated), tuple(ctx.warnings[warned:]))
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, tuple(fabricated), warnings))
 
 
 def _score_quotes(
@@ -329,8 +329,8 @@ def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issu
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
     if not scored:
-        return Scored(event, 0.0, critical, check, "gates:redline", text)
+        return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
     found, _ = concept_fraction(issue.redline_concepts, text)
     event["matched_redline_concepts"] = found
     points = issue.redline_points * len(found) / len(issue.redline_concepts)
-    return Scored(event, points, critical, check, "gates:redline", text)
+    return _new_tuple(Scored, (event, points, critical, check, "gates:redline", text, (), ()))

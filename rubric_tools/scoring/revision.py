@@ -80,80 +80,74 @@ def _rescore_submissions(ctx: StepContext) -> None:
     the same order as the handlers; anything else (a branch not taken before, warnings, gate
     timeouts or errors, an observer) goes through the handlers themselves. A memoized event
     already carries its rounded points: its points never change (they depend on the
-    submission alone), so they are not rounded and stored again."""
+    submission alone), so they are not rounded and stored again. The score and the citation
+    count are kept in locals, and written back around each handler call and at the end."""
     state = ctx.state
     read, matched_issues, matched_redlines = state.read_citations, state.matched_issues, state.matched_redlines
     issue_labels, unsupported = state.issue_labels, state.unsupported_issues
-    events, new_events = state.events, ctx.new_events
+    append_event, append_new = state.events.append, ctx.new_events.append
     anchors, redline_issue = ctx.matter.rubric.anchors, ctx.matter.rubric.redline_issue
     delegate_all = ctx.observer is not None
+    raw, valid_count = state.raw_score, state.valid_citation_count
     for submission in state.submissions:
         memo = submission.memo
-        if submission.kind == "issue":
+        event: Event | None = None
+        scored: work_product.Scored | None = None
+        if delegate_all:
+            pass
+        elif submission.kind == "issue":
             target: work_product.IssueTarget | None = memo.get("target")
-            if delegate_all or target is None or target.warnings:
-                work_product.score_issue(ctx, submission.action, memo)
-                continue
-            issue = target.issue
-            scored: work_product.Scored | None = None
-            unanchored = False
-            if issue is None or issue.anchor not in read:
-                unanchored = True
-                event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
-                points = -0.5 - work_product.INVALID_CITATION_PENALTY * len(target.invalid)
-            elif issue.criterion in matched_issues:
-                event, points = memo.get("duplicate_issue"), -0.2
-            else:
-                scored = memo.get("issue")
-                if scored is None or scored.warnings or scored.gates.timed_out or scored.gates.errors:
-                    work_product.score_issue(ctx, submission.action, memo)
-                    continue
-                event, points, criterion = scored.event, scored.points, issue.criterion
-            if event is None:
-                work_product.score_issue(ctx, submission.action, memo)
-                continue
-            state.valid_citation_count += len(target.valid)
-            if target.invalid:
-                state.invalid_citations.extend(target.invalid)
-            if unanchored:
-                unsupported.append(target.label)
-            elif scored is not None:
-                matched_issues.add(criterion)
-                issue_labels[target.label] = criterion
+            if target is not None and not target.warnings:
+                issue = target.issue
+                if issue is None or issue.anchor not in read:
+                    event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
+                    points = -0.5 - work_product.INVALID_CITATION_PENALTY * len(target.invalid)
+                    if event is not None:
+                        unsupported.append(target.label)
+                elif issue.criterion in matched_issues:
+                    event, points = memo.get("duplicate_issue"), -0.2
+                else:
+                    scored = memo.get("issue")
+                    if scored is not None and not (scored.warnings or scored.gates.timed_out or scored.gates.errors):
+                        event, points = scored.event, scored.points
+                        matched_issues.add(issue.criterion)
+                        issue_labels[target.label] = issue.criterion
+                if event is not None:
+                    valid_count += len(target.valid)
+                    if target.invalid:
+                        state.invalid_citations.extend(target.invalid)
         else:
             named: tuple[str, str] | None = memo.get("target")
-            if delegate_all or named is None:
-                work_product.score_redline(ctx, submission.action, memo)
-                continue
-            labelled = issue_labels.get(named[0])
-            if labelled is None:  # only a label no matched issue registered falls back to the target
-                anchored = anchors.get(named[1])
-                labelled = anchored.criterion if anchored is not None else None
-            redline = redline_issue(labelled) if labelled is not None else None
-            scored = None
-            if redline is None:
-                event, points = memo.get("unsupported_redline"), -0.5
-            elif redline.criterion in matched_redlines:
-                event, points = memo.get(("duplicate", redline.id)), -0.2
-            else:
-                scored = memo.get(("redline", redline.id))
-                if scored is None or scored.gates.timed_out or scored.gates.errors:
-                    work_product.score_redline(ctx, submission.action, memo)
-                    continue
-                event, points, criterion = scored.event, scored.points, redline.criterion
-            if event is None:
-                work_product.score_redline(ctx, submission.action, memo)
-                continue
-            if scored is not None:
-                matched_redlines.add(criterion)
+            if named is not None:
+                labelled = issue_labels.get(named[0])
+                if labelled is None:  # only a label no matched issue registered falls back to the target
+                    anchored = anchors.get(named[1])
+                    labelled = anchored.criterion if anchored is not None else None
+                redline = redline_issue(labelled) if labelled is not None else None
+                if redline is None:
+                    event, points = memo.get("unsupported_redline"), -0.5
+                elif redline.criterion in matched_redlines:
+                    event, points = memo.get(("duplicate", redline.id)), -0.2
+                else:
+                    scored = memo.get(("redline", redline.id))
+                    if scored is not None and not (scored.gates.timed_out or scored.gates.errors):
+                        event, points = scored.event, scored.points
+                        matched_redlines.add(redline.criterion)
+        if event is None:  # through the handler, which reads and writes the state itself
+            state.raw_score, state.valid_citation_count = raw, valid_count
+            score = work_product.score_issue if submission.kind == "issue" else work_product.score_redline
+            score(ctx, submission.action, memo)
+            raw, valid_count = state.raw_score, state.valid_citation_count
+            continue
         if scored is not None:
             if scored.critical:
                 state.critical_failure = True
             if scored.fabricated_quotes:
                 state.fabricated_quotes.extend(scored.fabricated_quotes)
-        events.append(event)
-        state.raw_score += points
-        new_events.append(event)
+        append_event(event)
+        raw += points
+        append_new(event)
+    state.raw_score, state.valid_citation_count = raw, valid_count
 
 
 def _is_critical(event: Mapping[str, Any]) -> bool:

@@ -164,12 +164,15 @@ def test_revise_redline_targets_label_document_and_section() -> None:
 def test_citation_lists_of_equal_non_text_values_resolve_each_on_its_own() -> None:
     # 1 == True == 1.0, but the engine cites str() of each: "1", "True", "1.0". Lists are
     # remembered per matter only when all their items are text.
-    outcome = replay(matter(), [
-        read("lease"),
-        issue_action("a", citations=[1]),
-        issue_action("b", citations=[True]),
-        issue_action("c", citations=[1.0]),
-        issue_action("d", citations=["lease §9"]),
-        issue_action("e", citations=["lease §9"]),
-    ])
+    outcome = replay(
+        matter(),
+        [
+            read("lease"),
+            issue_action("a", citations=[1]),
+            issue_action("b", citations=[True]),
+            issue_action("c", citations=[1.0]),
+            issue_action("d", citations=["lease §9"]),
+            issue_action("e", citations=["lease §9"]),
+        ],
+    )
     assert outcome.result["breakdown"]["invalid_citations"] == ["1", "True", "1.0", "lease §9", "lease §9"]

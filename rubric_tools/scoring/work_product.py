@@ -33,7 +33,7 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not has_fields(action, ISSUE_FIELD_SET):
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
-    submission = submit(ctx.state, "issue", action, label_of(action))
+    submission = _submit(ctx.state, "issue", action, label_of(action))
     return score_issue(ctx, action, submission.memo)
 
 
@@ -42,11 +42,11 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     if not target_exists(ctx, action):
         return ctx.penalty(-0.75, "redline target document or section not found")
-    submission = submit(ctx.state, "redline", action, redline_key(action))
+    submission = _submit(ctx.state, "redline", action, redline_key(action))
     return score_redline(ctx, action, submission.memo)
 
 
-def submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
+def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
     """Keep a submission for later re-scoring; a revision finds the first one of its name
     (a revision keeps the name, so the index never goes stale)."""
     submission = _new_tuple(Submission, (kind, action, key, {}))  # new_submission, without its call

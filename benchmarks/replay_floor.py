@@ -138,3 +138,33 @@ def _first_match(items: tuple[MatchItem, ...], text: str) -> MatchItem | None:
             else:
                 return item
     return None
+
+
+REVISIONS = frozenset({"revise_issue", "revise_redline"})
+
+
+def revision_floor_seconds(episodes: list[list[Any]], work_product_events: frozenset[str]) -> float:
+    """CPU seconds of the work a revision's contract itself demands, over whole episodes (their
+    step records): what no scorer of engine.md §3 can skip, however it remembers text work.
+
+    A revision removes every work-product event, subtracts their recorded points with one
+    `sum()`, then re-scores every submission in order, appending its event and adding its
+    exact points to `raw_score` one by one. Float addition is not associative, so the
+    identical `raw_score` (and step reward) needs those n additions in that order, from the
+    new starting value: Θ(n) per revision for n submissions, whatever is remembered. The
+    same holds for the event list, whose order (work product moved behind the other events)
+    the result reports. Here each event's recorded points stand in for its exact points
+    (the same number of additions). Other steps append their events and add their points."""
+    start = time.process_time()
+    for records in episodes:
+        events: list[dict[str, Any]] = []
+        raw = 0.0
+        for record in records:
+            if record.type in REVISIONS and record.events:
+                kept = [event for event in events if event["type"] not in work_product_events]
+                raw -= sum([event["points"] for event in events if event["type"] in work_product_events])
+                events = kept
+            for event in record.events:
+                events.append(event)
+                raw += event["points"]
+    return time.process_time() - start

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring import dialogue, negotiation, work_product
+from rubric_tools.scoring import dialogue, negotiation, revision, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.result import episode_result
@@ -25,8 +25,8 @@ HANDLERS: dict[str, Handler] = {
     "escalate": dialogue.escalate,
     "submit_issue": work_product.submit_issue,
     "propose_redline": work_product.propose_redline,
-    "revise_issue": work_product.revise_issue,
-    "revise_redline": work_product.revise_redline,
+    "revise_issue": revision.revise_issue,
+    "revise_redline": revision.revise_redline,
     "send_markup": negotiation.send_markup,
     "accept_counterparty": negotiation.accept_counterparty,
     "submit_final": dialogue.submit_final,
@@ -98,7 +98,10 @@ class Episode:
         ctx = self._ctx
         # Emptied before the step rather than after it, so that nothing of a step that raised
         # (an observer's exception) reaches the next one.
-        if ctx.new_events or ctx.warnings or ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
+        # Most steps record an event and nothing else: a fresh list is cheaper than a call.
+        if ctx.new_events:
+            ctx.new_events = []
+        if ctx.warnings or ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
             ctx.clear()
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
         fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None

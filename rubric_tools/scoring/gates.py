@@ -189,17 +189,25 @@ NOTHING_FOUND = GateCheck()
 
 def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
     """Run every gate of a list on `text` (already normalized)."""
-    fired: list[str] = []
-    timed_out: list[str] = []
-    errors: list[str] = []
+    # Lists only when something is found: most lists find nothing, and three empty lists
+    # per scored text cost more than the loop around the searches.
+    fired: list[str] | None = None
+    timed_out: list[str] | None = None
+    errors: list[str] | None = None
     for gate in gates:
         try:
             if gate.fires(text, timeout):
+                if fired is None:
+                    fired = []
                 fired.append(gate.pattern)
         except GateTimeout:
+            if timed_out is None:
+                timed_out = []
             timed_out.append(gate.pattern)
         except GateError as exc:
+            if errors is None:
+                errors = []
             errors.append(f"{exc.pattern}: {exc.message}")
-    if not fired and not timed_out and not errors:
+    if fired is None and timed_out is None and errors is None:
         return NOTHING_FOUND  # the common case, without building a new check per text
-    return GateCheck(tuple(fired), tuple(timed_out), tuple(errors))
+    return GateCheck(tuple(fired or ()), tuple(timed_out or ()), tuple(errors or ()))

@@ -243,6 +243,12 @@ class Matter:
         return {}
 
     @cached_property
+    def citation_list_memo(self) -> dict[tuple[str, ...], Any]:
+        """Scratch space for the scorer to remember what a whole list of citation strings
+        resolves to: agents cite the same few lists, and resolving one costs a loop."""
+        return {}
+
+    @cached_property
     def derived_memo(self) -> dict[str, Any]:
         """Scratch space for values the scorer derives from the matter alone (the derived
         max_score every episode result divides by)."""

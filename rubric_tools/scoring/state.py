@@ -98,6 +98,10 @@ class EpisodeState:
     submissions: list[Submission] = field(default_factory=list)
     #: (kind, key) → index in `submissions` of the first submission so named.
     submission_index: dict[tuple[str, object], int] = field(default_factory=dict)
+    #: How many of the events a revision keeps (the non-work-product ones, only ever appended
+    #: to) have been looked at for a critical failure, and whether one of them was critical.
+    retained_checked: int = 0
+    retained_critical: bool = False
     rounds_used: int = 0
     issue_rounds: dict[YamlId, int] = field(default_factory=dict)
     counters_served: dict[YamlId, int] = field(default_factory=dict)

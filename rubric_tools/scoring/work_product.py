@@ -1,4 +1,4 @@
-"""Handlers for issues, redlines and their revisions (engine.md §3)."""
+"""Handlers for issues and redlines, and their scoring (engine.md §3); `revision` revises them."""
 
 from __future__ import annotations
 
@@ -9,12 +9,9 @@ from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, te
 from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck, run_gates
 from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import (
-    WORK_PRODUCT_EVENTS,
     EpisodeState,
-    Event,
     StepContext,
     Submission,
-    new_submission,
 )
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
 
@@ -43,111 +40,44 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not has_fields(action, REDLINE_FIELD_SET):
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
-    if not _target_exists(ctx, action):
+    if not target_exists(ctx, action):
         return ctx.penalty(-0.75, "redline target document or section not found")
-    submission = _submit(ctx.state, "redline", action, _redline_key(action))
+    submission = _submit(ctx.state, "redline", action, redline_key(action))
     return score_redline(ctx, action, submission.memo)
-
-
-def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, ISSUE_FIELD_SET):
-        return ctx.penalty(-0.25, "revise_issue is missing a required field")
-    label = label_of(action)
-    index = ctx.state.submission_index.get(("issue", label))
-    if index is None:
-        return ctx.penalty(-0.25, "revise_issue names no earlier submission")
-    return _revise(ctx, index, new_submission("issue", action, label))
-
-
-def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, REDLINE_FIELD_SET):
-        return ctx.penalty(-0.25, "revise_redline is missing a required field")
-    if not _target_exists(ctx, action):
-        return ctx.penalty(-0.75, "redline target document or section not found")
-    key = _redline_key(action)
-    index = ctx.state.submission_index.get(("redline", key))
-    if index is None:
-        return ctx.penalty(-0.25, "revise_redline names no earlier redline")
-    return _revise(ctx, index, new_submission("redline", action, key))
 
 
 def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
     """Keep a submission for later re-scoring; a revision finds the first one of its name
     (a revision keeps the name, so the index never goes stale)."""
-    submission = new_submission(kind, action, key)
+    submission = _new_tuple(Submission, (kind, action, key, {}))  # new_submission, without its call
     state.submission_index.setdefault((kind, key), len(state.submissions))
     state.submissions.append(submission)
     return submission
 
 
-def _redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
+def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
     return (str(action.get("issue_id")), str(action.get("document_id")), str(action.get("section")))
 
 
-def _target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
+def target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
     document = ctx.matter.documents.get(str(action.get("document_id")))
     return document is not None and str(action.get("section")) in document.sections
-
-
-def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
-    """Replace a submission, drop all work-product events and re-score everything."""
-    state = ctx.state
-    before = state.raw_score
-    state.submissions[index] = replacement
-    kept: list[Event] = []
-    removed_points: list[float] = []
-    for event in state.events:  # one pass, where two list comprehensions walked the events twice
-        if event["type"] in WORK_PRODUCT_EVENTS:
-            removed_points.append(event["points"])
-        else:
-            kept.append(event)
-    state.events = kept
-    # The engine subtracts the recorded (rounded) points, not the exact ones; sum() as it does.
-    state.raw_score -= sum(removed_points)
-    state.matched_issues.clear()
-    state.matched_redlines.clear()
-    state.issue_labels.clear()
-    state.valid_citation_count = 0
-    state.invalid_citations.clear()
-    state.unsupported_issues.clear()
-    state.fabricated_quotes.clear()
-    state.critical_failure = False
-    for event in kept:  # a loop, not any() over a generator: this runs on every revision
-        if _is_critical(event):
-            state.critical_failure = True
-            break
-    for submission in state.submissions:
-        if submission.kind == "issue":
-            score_issue(ctx, submission.action, submission.memo)
-        else:
-            score_redline(ctx, submission.action, submission.memo)
-    return state.raw_score - before
-
-
-def _is_critical(event: Mapping[str, Any]) -> bool:
-    # Truthiness, as in the engine: a gate whose pattern is "" fires but is recorded as "".
-    return bool(
-        event.get("critical_failure_pattern")
-        or event.get("non_negotiable_missing")
-        or event.get("missed_critical_escalations")
-        or any(q.get("status") == "fabricated" for q in event.get("quotes", ()))
-    )
 
 
 # ----------------------------------------------------------------- scoring
 
 
-class _IssueTarget(NamedTuple):
+class IssueTarget(NamedTuple):
     """What an issue submission's citations resolve to: no state involved."""
 
     label: Any
-    valid: set[str]
+    valid: frozenset[str]
     invalid: tuple[str, ...]
     issue: Issue | None
     warnings: tuple[str, ...]
 
 
-class _Scored(NamedTuple):
+class Scored(NamedTuple):
     """The outcome of scoring a submission's text, replayed as is on a re-score."""
 
     event: dict[str, Any]
@@ -178,14 +108,45 @@ def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None
     return known
 
 
-def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> _IssueTarget:
+def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
+    citations = action.get("citations", [])
+    if type(citations) is list:
+        # A list of text only is remembered whole (it is hashable, and no other JSON or YAML
+        # value equals a string, so no other list finds its entry); anything else is resolved.
+        key = tuple(citations)
+        memo = ctx.matter.citation_list_memo
+        try:
+            known: tuple[frozenset[str], tuple[str, ...], Issue | None] | None = memo.get(key)
+        except TypeError:  # an unhashable item (a list, a mapping)
+            known = None
+        if known is None:
+            known, plain = _resolve_citations(ctx, citations)
+            if plain:
+                if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
+                    memo.clear()
+                memo[key] = known
+        return _new_tuple(IssueTarget, (label_of(action), *known, ()))
     warned = len(ctx.warnings)
+    known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(IssueTarget, (label_of(action), *known, warnings))
+
+
+def _resolve_citations(
+    ctx: StepContext, citations: list[Any]
+) -> tuple[tuple[frozenset[str], tuple[str, ...], Issue | None], bool]:
+    """(valid citations, invalid ones in order, the issue of the first valid anchor), and
+    whether every item was text."""
     valid: set[str] = set()
     invalid: list[str] = []
     issue: Issue | None = None
+    plain = True
     known_citations = ctx.matter.citation_memo
-    for item in iterable_field(ctx, action, "citations"):
-        citation = item if type(item) is str else str(item)
+    for item in citations:
+        if type(item) is str:
+            citation = item
+        else:
+            citation, plain = str(item), False
         known = known_citations.get(citation)
         resolves, anchored = known if known is not None else _resolve_citation(ctx.matter, citation)
         if resolves:
@@ -194,8 +155,7 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> _IssueTarget:
                 issue = anchored  # the first valid citation that is an anchor decides
         else:
             invalid.append(citation)
-    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(_IssueTarget, (label_of(action), valid, tuple(invalid), issue, warnings))
+    return (frozenset(valid), tuple(invalid), issue), plain
 
 
 def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
@@ -205,7 +165,7 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
     event of each branch taken, so that a re-score records the very same event object."""
     state = ctx.state
     memo = {} if memo is None else memo
-    target: _IssueTarget | None = memo.get("target")
+    target: IssueTarget | None = memo.get("target")
     if target is None:
         target = memo["target"] = _issue_target(ctx, action)
     elif target.warnings:
@@ -231,7 +191,7 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         return ctx.record(event, -0.2)
     state.matched_issues.add(criterion)
     state.issue_labels[label] = criterion
-    scored: _Scored | None = memo.get("issue")
+    scored: Scored | None = memo.get("issue")
     if scored is None:
         scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
     elif scored.warnings:
@@ -239,7 +199,7 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
     return _apply(ctx, scored)
 
 
-def _apply(ctx: StepContext, scored: _Scored) -> float:
+def _apply(ctx: StepContext, scored: Scored) -> float:
     gates = scored.gates
     if gates is not NOTHING_FOUND:
         ctx.note_gates(gates)
@@ -253,8 +213,8 @@ def _apply(ctx: StepContext, scored: _Scored) -> float:
 
 
 def _score_matched_issue(
-    ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: set[str], penalty: float
-) -> _Scored:
+    ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: frozenset[str], penalty: float
+) -> Scored:
     warned = len(ctx.warnings)
     components: dict[str, float] = {"base": issue.base_points}
     severity_ok = action.get("severity") == issue.severity
@@ -283,7 +243,8 @@ def _score_matched_issue(
         event["critical_failure_pattern"] = check.last_fired
     critical = bool(fabricated) or check.last_fired is not None
     points = sum(components.values())
-    return _Scored(event, points, critical, check, "gates:issue", text, tuple(fabricated), tuple(ctx.warnings[warned:]))
+    warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
+    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, tuple(fabricated), warnings))
 
 
 def _score_quotes(
@@ -352,13 +313,13 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
         return ctx.record(event, -0.2)
     state.matched_redlines.add(issue.criterion)
     scored_key = ("redline", issue.id)  # a tuple: an issue id may be any text, "target" too
-    scored: _Scored | None = memo.get(scored_key)
+    scored: Scored | None = memo.get(scored_key)
     if scored is None:
         scored = memo[scored_key] = _score_redline_text(ctx, action, issue)
     return _apply(ctx, scored)
 
 
-def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> _Scored:
+def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
     text = normalize(text_field(action, "replacement_text"))
     check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
     critical = check.last_fired is not None
@@ -368,8 +329,8 @@ def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issu
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
     if not scored:
-        return _Scored(event, 0.0, critical, check, "gates:redline", text)
+        return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
     found, _ = concept_fraction(issue.redline_concepts, text)
     event["matched_redline_concepts"] = found
     points = issue.redline_points * len(found) / len(issue.redline_concepts)
-    return _Scored(event, points, critical, check, "gates:redline", text)
+    return _new_tuple(Scored, (event, points, critical, check, "gates:redline", text, (), ()))

@@ -88,3 +88,70 @@ def test_memoized_rescoring_equals_scoring_afresh() -> None:
     assert outcome.result == fresh.result
     assert [s.events for s in outcome.steps] == [s.events for s in fresh.steps]
     assert [s.reward for s in outcome.steps] == [s.reward for s in fresh.steps]
+
+
+def _mixed_revisions() -> list[dict[str, Any]]:
+    """Revisions over every branch a re-score can take: unsupported, unread anchor (then
+    read), invalid citations, duplicates, a fired gate, a fabricated quote, redlines by
+    label, by target, duplicate and unsupported."""
+    redline = {"issue_id": "mine", "document_id": "lease", "section": "2.1", "rationale": "policy"}
+    fabricated = [{"citation": "lease §2.1", "text": "the lessor pays for everything forever"}]
+    return [
+        issue_action("early"),  # anchor not read yet
+        issue_action("nowhere", citations=["policy §1", "lease §9"]),  # no anchor, an invalid citation
+        {**redline, "type": "propose_redline", "replacement_text": "The lessor pays for defects."},
+        {**issue_action("early"), "type": "revise_issue"},
+        read("lease", "2.1"),
+        {**issue_action("early"), "type": "revise_issue", "analysis": "repair clauses are void"},
+        issue_action("mine", quotes=fabricated),  # a duplicate of the matched issue
+        {**redline, "type": "propose_redline", "issue_id": "other", "replacement_text": "Orchard Farms pays defects."},
+        {**redline, "type": "propose_redline", "issue_id": "x", "section": "3", "replacement_text": "no target"},
+        {**issue_action("nowhere", citations=["lease §9"]), "type": "revise_issue"},
+        {**redline, "type": "revise_redline", "replacement_text": "The lessor bears defects."},
+        {**issue_action("early"), "type": "revise_issue", "analysis": "The lessor pays manufacturer defects."},
+    ]
+
+
+def test_rescoring_in_place_equals_rescoring_through_the_handlers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A revision records remembered events in place; with an observer every submission goes
+    through the handlers instead. Both must give the very same episode."""
+    actions = _mixed_revisions()
+    calls: list[str] = []
+    original_score_issue = work_product.score_issue
+
+    def counting(ctx: Any, action: Any, memo: Any = None) -> float:
+        calls.append(str(action.get("issue_id")))
+        return original_score_issue(ctx, action, memo)
+
+    monkeypatch.setattr(work_product, "score_issue", counting)
+    in_place = replay(_long_matter(len(actions)), actions)
+    in_place_calls = len(calls)
+    calls.clear()
+    observations: list[Any] = []
+    through_handlers = replay(_long_matter(len(actions)), actions, observer=observations.append)
+    assert calls and in_place_calls < len(calls)  # the in-place path did run
+    assert observations
+    assert in_place.result == through_handlers.result
+    events = [event for step in in_place.steps for event in step.events]
+    kinds = {"issue", "unsupported_issue", "unread_anchor_issue", "duplicate_issue", "redline", "duplicate_redline"}
+    assert kinds | {"unsupported_redline"} <= {event["type"] for event in events}
+    assert any("critical_failure_pattern" in event for event in events)
+    for mine, theirs in zip(in_place.steps, through_handlers.steps, strict=True):
+        assert (mine.events, mine.reward, mine.raw_score, mine.warnings) == (
+            theirs.events,
+            theirs.reward,
+            theirs.raw_score,
+            theirs.warnings,
+        )
+
+
+def test_revisions_keep_a_critical_failure_of_kept_events_and_drop_one_of_work_product() -> None:
+    markup = {"type": "send_markup", "issue_id": "m", "document_id": "lease", "section": "2.1", "proposed_text": "x"}
+    void = {**issue_action("a"), "type": "revise_issue", "analysis": "repair clauses are void"}
+    clean = {**issue_action("a"), "type": "revise_issue"}
+    actions: list[dict[str, Any]] = [read("lease", "2.1"), issue_action("a"), void, clean]
+    episode = replay(_long_matter(20), actions)
+    assert not episode.result["critical_failure"]  # the gate's event went with the revision
+    trap = [*actions, markup, {"type": "accept_counterparty", "issue_id": "m"}, clean, clean, void, clean]
+    outcome = replay(_long_matter(20), trap)
+    assert outcome.result["critical_failure"]  # a settlement on the trap counter stays critical

@@ -159,3 +159,20 @@ def test_revise_redline_targets_label_document_and_section() -> None:
     record = episode.step({**redline("r"), "type": "revise_redline"})
     assert record.reward == pytest.approx(1.0)
     assert episode.step({**redline("r", section="1"), "type": "revise_redline"}).reward == -0.25
+
+
+def test_citation_lists_of_equal_non_text_values_resolve_each_on_its_own() -> None:
+    # 1 == True == 1.0, but the engine cites str() of each: "1", "True", "1.0". Lists are
+    # remembered per matter only when all their items are text.
+    outcome = replay(
+        matter(),
+        [
+            read("lease"),
+            issue_action("a", citations=[1]),
+            issue_action("b", citations=[True]),
+            issue_action("c", citations=[1.0]),
+            issue_action("d", citations=["lease §9"]),
+            issue_action("e", citations=["lease §9"]),
+        ],
+    )
+    assert outcome.result["breakdown"]["invalid_citations"] == ["1", "True", "1.0", "lease §9", "lease §9"]

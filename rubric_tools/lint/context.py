@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.config import LintConfig
@@ -23,6 +22,9 @@ from rubric_tools.loading.matter import (
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource
 from rubric_tools.scoring.model import Matter
 
+if TYPE_CHECKING:
+    from rubric_tools.lint.schema_stage import SchemaReport
+
 
 @dataclass(frozen=True)
 class Finding:
@@ -36,9 +38,11 @@ class Finding:
 
 
 class LintContext:
-    def __init__(self, source: MatterSource, config: LintConfig) -> None:
+    def __init__(self, source: MatterSource, config: LintConfig, schema: SchemaReport) -> None:
         self.source = source
         self.config = config
+        #: The schema stage's record, built by the engine before any rule runs.
+        self.schema = schema
 
     # ------------------------------------------------------------ data access
     @property
@@ -98,13 +102,6 @@ class LintContext:
     @property
     def documents(self) -> list[DocumentSource]:
         return self.source.documents
-
-    @cached_property
-    def schema_errors(self) -> list[Any]:
-        """Schema validation errors of every YAML file, computed once per matter."""
-        from rubric_tools.lint.schema_check import validate_matter
-
-        return validate_matter(self.source)
 
     def loader_findings(self, code: str) -> Iterator[Finding]:
         """Re-emit what the loader reported under `code` (load rules use this)."""

@@ -20,6 +20,7 @@ from rubric_tools.lint.registry import RULES, Rule, all_rules
 from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
 
 if TYPE_CHECKING:
+    from rubric_tools.lint.schema_stage import SchemaReport
     from rubric_tools.loading.matter import MatterSource
 
 INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
@@ -117,9 +118,10 @@ def lint_source(
     # loader, the scoring model or the rules.
     from rubric_tools.lint.context import LintContext
 
-    context = LintContext(source, config)
     report = MatterReport(source.root, source.matter_id)
-    rules = list(rules if rules is not None else selected_rules(config))
+    configured = selected_rules(config)
+    context = LintContext(source, config, _schema_stage(source, configured, report))
+    rules = list(rules if rules is not None else configured)
     for rule in rules:
         try:
             findings = list(rule.check(context))
@@ -166,6 +168,29 @@ def lint_source(
             ]
     report.diagnostics = sorted(dict.fromkeys(report.diagnostics), key=Diagnostic.sort_key)
     return report
+
+
+def _schema_stage(source: MatterSource, configured: Sequence[Rule], report: MatterReport) -> SchemaReport:
+    """Validate the matter once, before any rule, recording what the configured schema rules
+    report (whichever rules this run executes: a semantic rule defers to a schema rule the
+    configuration selects). A crash is an internal error; the rules then see no schema error."""
+    from rubric_tools.lint.schema_stage import SchemaReport, run_schema_stage
+
+    try:
+        return run_schema_stage(source, configured)
+    except Exception as exc:  # a validation bug must not hide the other rules' findings
+        report.diagnostics.append(
+            Diagnostic(
+                code=INTERNAL_ERROR_CODE,
+                name="rule-crashed",
+                severity=Severity.ERROR,
+                message=f"the schema stage crashed: {exc!r}",
+                file=source.root / MATTER_FILE,
+                fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],
+                matter=source.matter_id,
+            )
+        )
+        return SchemaReport()
 
 
 def _suppress(

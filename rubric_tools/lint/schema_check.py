@@ -11,6 +11,10 @@ the YAML node that is wrong, and carrying a fix hint. Two things need care:
   both branches, and jsonschema reports both. We keep only the branch whose type
   fits the value (its errors are the real ones), or a single type error when no
   branch fits.
+
+Each error also carries what went wrong as data (the failing keyword, the missing or
+unknown key, the accepted types, the allowed values, the limit), taken from
+jsonschema's error object, so that no caller ever needs to read the message.
 """
 
 from __future__ import annotations
@@ -77,6 +81,12 @@ class SchemaError:
     hint: str | None
     span: Span
     suggestion: str | None = None  # the did-you-mean replacement (a key or an enum value)
+    # What failed, as data (from jsonschema's `validator`, `validator_value` and `instance`):
+    validator: str = ""  # the JSON Schema keyword: "type", "required", "additionalProperties", "enum", ...
+    key: object = None  # required: the missing key; unknown-key: the key as the YAML holds it
+    expected_types: tuple[str, ...] = ()  # type: the JSON types the schema accepts at `path`
+    allowed_values: tuple[object, ...] = ()  # enum: the values the schema allows at `path`
+    limit: float | None = None  # minimum, maximum and their exclusive forms: the bound
 
 
 @cache
@@ -171,9 +181,26 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         suggestion: str | None = None,
         node: InstancePath = path,
         key: bool = False,
+        key_name: object = None,
+        expected_types: tuple[str, ...] = (),
+        allowed_values: tuple[object, ...] = (),
+        limit: float | None = None,
     ) -> SchemaError:
         span = source.span(node, key=key) or Span.point(1, 1)
-        return SchemaError(file_name, node, kind, message, hint, span, suggestion)
+        return SchemaError(
+            file_name,
+            node,
+            kind,
+            message,
+            hint,
+            span,
+            suggestion,
+            str(validator),
+            key_name,
+            expected_types,
+            allowed_values,
+            limit,
+        )
 
     if validator == "additionalProperties" and isinstance(value, Mapping):
         allowed = [str(k) for k in schema.get("properties", {})]
@@ -185,7 +212,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
                 hint = f"rename it to `{suggestion}`; as written it has no effect"
             else:
                 hint = f"remove it; allowed keys here: {', '.join(allowed) or 'none'}"
-            yield at("unknown-key", message, hint, suggestion=suggestion, node=(*path, extra), key=True)
+            yield at("unknown-key", message, hint, suggestion=suggestion, node=(*path, extra), key=True, key_name=extra)
         return
 
     if validator == "required" and isinstance(value, Mapping):
@@ -194,7 +221,7 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
                 continue
             description = _property_description(schema, missing)
             hint = f"add `{missing}:`" + (f" ({description})" if description else "")
-            yield at("required", f"{where} is missing the required key `{missing}`", hint, key=True)
+            yield at("required", f"{where} is missing the required key `{missing}`", hint, key=True, key_name=missing)
         return
 
     if validator in ("type", "oneOf", "anyOf"):
@@ -209,12 +236,15 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
                 "type",
                 f"the file must hold {wanted}, but it is {found}",
                 "write the file's top-level `key: value` lines (see its schema)",
+                expected_types=tuple(expected),
             )
             return
         description = schema.get("description") if validator != "type" else None
         examples = [_TYPE_EXAMPLES[t] for t in expected if t in _TYPE_EXAMPLES]
         hint = description or "; or ".join(examples)
-        yield at("type", f"{where} must be {wanted}, not {_describe(value)}", hint or None)
+        yield at(
+            "type", f"{where} must be {wanted}, not {_describe(value)}", hint or None, expected_types=tuple(expected)
+        )
         return
 
     if validator == "enum":
@@ -223,22 +253,28 @@ def _convert(error: ValidationError, source: YamlSource, file_name: str) -> Iter
         message = f"{where} is {value!r}, which is not one of: {', '.join(allowed_values)}"
         if suggestion:
             message += f" (did you mean {suggestion!r}?)"
-        yield at("enum", message, f"use one of: {', '.join(allowed_values)}", suggestion=suggestion)
+        yield at(
+            "enum",
+            message,
+            f"use one of: {', '.join(allowed_values)}",
+            suggestion=suggestion,
+            allowed_values=tuple(validator_value),
+        )
         return
 
     if validator in ("minimum", "exclusiveMinimum") and _is_number(value):
         limit = validator_value
         if value < 0 and _is_number(limit) and limit <= 0:
             message = f"{where} is {value}, but it must not be negative"
-            yield at("minimum", message, _negative_hint(path))
+            yield at("minimum", message, _negative_hint(path), limit=limit)
             return
         relation = "at least" if validator == "minimum" else "more than"
-        yield at("other", f"{where} must be {relation} {limit}, not {value}", None)
+        yield at("other", f"{where} must be {relation} {limit}, not {value}", None, limit=limit)
         return
 
     if validator in ("maximum", "exclusiveMaximum") and _is_number(value):
         relation = "at most" if validator == "maximum" else "less than"
-        yield at("other", f"{where} must be {relation} {validator_value}, not {value}", None)
+        yield at("other", f"{where} must be {relation} {validator_value}, not {value}", None, limit=validator_value)
         return
 
     if validator == "minLength":

@@ -23,7 +23,6 @@ from rubric_tools.lint.citations import (
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.fixes import Applicability
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_overlap import schema_reported, schema_reports_missing_key
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
 
@@ -62,14 +61,13 @@ def missing_anchor(ctx: LintContext) -> Iterator[Finding]:
         required_citations: ["msa §4.2", "playbook §3"]
     ```
     """
-    reported = schema_reported(ctx)
     for issue in ctx.model.issues:
         if has_anchor(issue):
             continue
         hint = 'add `anchor: "<document id> §<section>"`, the operative provision'
-        if not issue.has("anchor") and schema_reports_missing_key(ctx, issue.location.path, "anchor"):
+        if not issue.has("anchor") and ctx.schema.reports_missing_at(issue.location, "anchor"):
             continue
-        if (issue.at("anchor").path, "type") in reported:
+        if ctx.schema.reported_at(issue.at("anchor"), "type"):
             continue
         if issue.has("anchor"):
             yield ctx.report(

@@ -2,8 +2,8 @@
 critical-failure lists a well-formed gate, and is it ever evaluated?
 
 The schema rules check the same shapes generically; when they run, the shape rules
-here leave them the finding (see `lint.schema_overlap`), so that a defect is
-reported once. What a gate's regexes match (G003, G007, G008, G010-G012) is the
+here leave them the finding (`ctx.schema.reported_at`, see `lint.schema_stage`), so
+that a defect is reported once. What a gate's regexes match (G003, G007, G008, G010-G012) is the
 `regexes` family.
 """
 
@@ -16,7 +16,6 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_fields import GATE_KEYS, NEGATION_SCOPES, REGEX_KEYS, describe
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_overlap import schema_reported
 from rubric_tools.loading.elements import GateElement
 
 
@@ -60,9 +59,8 @@ def gate_entry_type(ctx: LintContext) -> Iterator[Finding]:
       - "unenforceable|void"
     ```
     """
-    reported = schema_reported(ctx)
     for gate in ctx.model.gates():
-        if gate.form == "invalid" and (gate.location.path, "type") not in reported:
+        if gate.form == "invalid" and not ctx.schema.reported_at(gate.location, "type"):
             yield ctx.report(
                 gate,
                 f"{describe(gate)} is {gate.kind}, not a regex string or a mapping with `pattern`",
@@ -99,10 +97,9 @@ def unknown_gate_key(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    reported = schema_reported(ctx)
     for gate in ctx.model.gates():
         for field in gate.fields:
-            if field.key in GATE_KEYS or (field.location.path, "unknown-key") in reported:
+            if field.key in GATE_KEYS or ctx.schema.reported_at(field.location, "unknown-key"):
                 continue
             close = difflib.get_close_matches(str(field.key), GATE_KEYS, n=1, cutoff=0.5)
             hint = f"did you mean {close[0]!r}?" if close else f"gate keys are: {', '.join(GATE_KEYS)}"
@@ -140,11 +137,10 @@ def negation_guard_not_bool(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    reported = schema_reported(ctx)
     for gate in ctx.model.gates():
         field = gate.field("negation_guard")
         if field is not None and gate.negation_guard is None:
-            if (field.location.path, "type") not in reported:
+            if not ctx.schema.reported_at(field.location, "type"):
                 yield ctx.report(
                     field.location,
                     f"negation_guard of {describe(gate)} is {_shown(field.value)}, not true or false: the guard is off",
@@ -185,10 +181,9 @@ def bad_negation_scope(ctx: LintContext) -> Iterator[Finding]:
         negation_scope: before
     ```
     """
-    reported = schema_reported(ctx)
     for gate in ctx.model.gates():
         field = gate.field("negation_scope")
-        if field is None or gate.negation_scope is not None or (field.location.path, "enum") in reported:
+        if field is None or gate.negation_scope is not None or ctx.schema.reported_at(field.location, "enum"):
             continue
         close = difflib.get_close_matches(str(field.value).lower(), NEGATION_SCOPES, n=1, cutoff=0.4)
         yield ctx.report(
@@ -309,11 +304,10 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
         require_context: '\\bas drafted\\b'
     ```
     """
-    reported = schema_reported(ctx)
     for gate in ctx.model.gates():
         if gate.form != "mapping":
             continue
-        if not gate.has("pattern") and (gate.location.path, "required") not in reported:
+        if not gate.has("pattern") and not ctx.schema.reports_missing_at(gate.location, "pattern"):
             yield ctx.report(
                 gate,
                 f"{describe(gate)} has no `pattern`",
@@ -323,7 +317,7 @@ def gate_regex_not_string(ctx: LintContext) -> Iterator[Finding]:
             field = gate.field(key)
             if field is None or _regex(gate, key) is not None or (key != "pattern" and field.value is None):
                 continue  # absent, a string, or an empty context (which turns the check off)
-            if (field.location.path, "type") not in reported:
+            if not ctx.schema.reported_at(field.location, "type"):
                 yield ctx.report(
                     field.location,
                     f"`{key}` of {describe(gate)} is {_shown(field.value)}, not a regex string",

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_overlap import schema_reported
-from rubric_tools.loading.element_build import NUMERIC_FILES
 from rubric_tools.loading.yaml_source import InstancePath
 
 _POINTS_LIMIT = 10_000
@@ -76,10 +74,9 @@ def non_finite_number(ctx: LintContext) -> Iterator[Finding]:
         citation_points: 0.25
     ```
     """
-    reported = {name: schema_reported(ctx, name) for name in NUMERIC_FILES}
     for number in ctx.model.numbers:
         value, path = number.value, number.location.path
-        if _is_finite(value) or (path, "type") in reported[number.location.file_name]:
+        if _is_finite(value) or ctx.schema.reported_at(number.location, "type"):
             continue
         shown = "not a number" if isinstance(value, float) and math.isnan(value) else "infinite"
         yield ctx.report(

@@ -1,8 +1,9 @@
 """Schema rules: each reports one kind of JSON Schema violation of the matter files.
 
-The validation itself runs once per matter (`LintContext.schema_errors`, see
-`rubric_tools.lint.schema_check`); the rules only split its errors by kind, so that
-a team can, say, downgrade unknown keys without silencing type errors.
+The validation itself is a stage of the engine that runs once per matter, before the
+rules (`LintContext.schema`, see `rubric_tools.lint.schema_stage`); each rule declares
+the kind it renders (`@renders_schema_kind`) and only renders that kind's errors, so
+that a team can, say, downgrade unknown keys without silencing type errors.
 """
 
 from __future__ import annotations
@@ -14,14 +15,14 @@ from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
+from rubric_tools.lint.schema_stage import renders_schema_kind
 from rubric_tools.lint.yaml_edits import rename_key, value_at
 
 
 def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding]:
-    for error in ctx.schema_errors:
-        if error.kind == kind:
-            fix = _rename_fix(ctx, error) if kind == "unknown-key" else None
-            yield Finding(error.message, ctx.file_path(error.file_name), error.span, error.hint, fix)
+    for error in ctx.schema.of_kind(kind):
+        fix = _rename_fix(ctx, error) if kind == "unknown-key" else None
+        yield Finding(error.message, ctx.file_path(error.file_name), error.span, error.hint, fix)
 
 
 def _rename_fix(ctx: LintContext, error: SchemaError) -> Fix | None:
@@ -40,6 +41,7 @@ def _rename_fix(ctx: LintContext, error: SchemaError) -> Fix | None:
 
 
 @rule("S001", "schema-type", Severity.ERROR)
+@renders_schema_kind("type")
 def schema_type(ctx: LintContext) -> Iterator[Finding]:
     """A value has the wrong type: text where a number belongs, a single item where a list belongs.
 
@@ -71,6 +73,7 @@ def schema_type(ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule("S002", "schema-required", Severity.ERROR)
+@renders_schema_kind("required")
 def schema_required(ctx: LintContext) -> Iterator[Finding]:
     """A required key is missing, such as an issue's `anchor` or a document's `path`.
 
@@ -99,6 +102,7 @@ def schema_required(ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule("S003", "schema-enum", Severity.ERROR)
+@renders_schema_kind("enum")
 def schema_enum(ctx: LintContext) -> Iterator[Finding]:
     """A value is not one of the allowed choices, e.g. a severity of `High` or `severe`.
 
@@ -126,6 +130,7 @@ def schema_enum(ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule("S004", "negative-points", Severity.ERROR)
+@renders_schema_kind("minimum")
 def negative_points(ctx: LintContext) -> Iterator[Finding]:
     """Points, penalties or other amounts that must be non-negative are negative.
 
@@ -152,6 +157,7 @@ def negative_points(ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule("S005", "unknown-key", Severity.ERROR, fixable=True)
+@renders_schema_kind("unknown-key")
 def unknown_key(ctx: LintContext) -> Iterator[Finding]:
     """A key the engine does not know, usually a misspelling; the message suggests the intended key.
 
@@ -178,6 +184,7 @@ def unknown_key(ctx: LintContext) -> Iterator[Finding]:
 
 
 @rule("S006", "schema-invalid", Severity.ERROR)
+@renders_schema_kind("other")
 def schema_invalid(ctx: LintContext) -> Iterator[Finding]:
     """Any other schema violation: an empty id, a budget of 0, a score cap above 1.
 

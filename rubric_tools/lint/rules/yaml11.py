@@ -35,7 +35,7 @@ def _notes(ctx: LintContext) -> Iterator[tuple[str, ScalarNote]]:
 
 
 def _rejected_paths(ctx: LintContext) -> set[tuple[str, tuple[object, ...]]]:
-    return {(error.file_name, tuple(error.path)) for error in ctx.schema_errors if error.kind in _VALUE_KINDS}
+    return {(error.file_name, tuple(error.path)) for error in ctx.schema.errors if error.kind in _VALUE_KINDS}
 
 
 def _changes_type(note: ScalarNote, file_name: str, rejected: set[tuple[str, tuple[object, ...]]]) -> bool:

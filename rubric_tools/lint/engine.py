@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.internal_codes import RULE_CRASHED
 from rubric_tools.lint import result_cache
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.registry import RULES, Rule, all_rules
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
     from rubric_tools.loading.matter import MatterSource
 
-INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
+INTERNAL_ERROR_CODE = RULE_CRASHED.code
 
 
 @dataclass
@@ -127,10 +128,8 @@ def lint_source(
             findings = list(rule.check(context))
         except Exception as exc:  # a rule bug must not hide other findings
             report.diagnostics.append(
-                Diagnostic(
-                    code=INTERNAL_ERROR_CODE,
-                    name="rule-crashed",
-                    severity=Severity.ERROR,
+                Diagnostic.of(
+                    RULE_CRASHED,
                     message=f"rule {rule.code} ({rule.name}) crashed: {exc!r}",
                     file=source.root / MATTER_FILE,
                     fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.internal_codes import RULE_CRASHED
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import fix_from_cache, fix_to_cache
 from rubric_tools.lint.witnesses import witness_files
@@ -27,7 +28,7 @@ from rubric_tools.loading.yaml_cache import cache_dir
 
 RESULT_FORMAT = 2
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
+INTERNAL_ERROR_CODE = RULE_CRASHED.code
 
 
 @lru_cache(maxsize=1)

@@ -7,6 +7,11 @@ here, with a name, a severity and its documentation, so that `rubric explain` kn
 and AUTHORING.md lists it. A feature declares its codes in a module of its own that
 calls `declare`, and names that module in `_CODE_MODULES` so the catalogue can import
 it on demand (commands that never explain a code never pay for the import).
+
+A code string is written once, in its declaration: `X = declare(...)` here,
+`X = declare_rule_code(...)` for a lint rule whose findings are detected where the rule
+cannot be imported (the loader's), or `@rule(...)`. Emitters build diagnostics with
+`Diagnostic.of(X, ...)` and compare with `X.code` (`tests/test_code_literals.py`).
 """
 
 from __future__ import annotations

@@ -28,7 +28,6 @@ from rubric_tools.loading.yaml_cache import cache_dir
 
 RESULT_FORMAT = 2
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-INTERNAL_ERROR_CODE = RULE_CRASHED.code
 
 
 @lru_cache(maxsize=1)
@@ -148,7 +147,7 @@ def restore(key: str, root: Path) -> tuple[str, list[Diagnostic]] | None:
 
 def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -> None:
     """Remember a report. Failing to write the cache is never an error."""
-    if any(d.code == INTERNAL_ERROR_CODE for d in diagnostics):
+    if any(d.has(RULE_CRASHED) for d in diagnostics):
         return
     items: list[dict[str, Any]] = []
     for diagnostic in diagnostics:

@@ -4,7 +4,8 @@ The loader (`rubric_tools.loading`) detects these while reading the matter, beca
 it has to decide what to do about them on the spot (skip a file, keep the last of
 two duplicate keys, stop expanding aliases). These rules only re-emit what it
 reported, so that they can be selected, ignored, re-graded and documented like any
-other rule. The names here must stay those the loader uses.
+other rule. Their codes, names and severities are declared once, in
+`rubric_tools.loading.codes`, where the loader finds them.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, InstancePath, Span
-from rubric_tools.lint.engine import INTERNAL_ERROR_CODE
+from rubric_tools.internal_codes import RULE_CRASHED
 from rubric_tools.lint.fix_codes import INVALID_BASELINE, STALE_BASELINE_ENTRY
 from rubric_tools.loading import files
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
@@ -33,7 +33,7 @@ from rubric_tools.scoring.sections import editor_lines
 
 BASELINE_VERSION = 1
 STALE_CODE = STALE_BASELINE_ENTRY.code
-INTERNAL_CODES = (INTERNAL_ERROR_CODE,)  # a crash is never baselined
+INTERNAL_CODES = (RULE_CRASHED.code,)  # a crash is never baselined
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.*)$")
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.internal_codes import RULE_CRASHED
 from rubric_tools.lint import result_cache
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.registry import RULES, Rule, all_rules
@@ -24,7 +23,12 @@ if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
     from rubric_tools.loading.matter import MatterSource
 
-INTERNAL_ERROR_CODE = RULE_CRASHED.code
+
+def _rule_crashed(diagnostic: Diagnostic) -> bool:
+    # Imported on use: a warm run with nothing to report never loads the catalogue.
+    from rubric_tools.internal_codes import RULE_CRASHED
+
+    return diagnostic.has(RULE_CRASHED)
 
 
 @dataclass
@@ -59,7 +63,7 @@ class LintReport:
 
     @property
     def exit_code(self) -> int:
-        if self.usage_errors or any(d.code == INTERNAL_ERROR_CODE for d in self.diagnostics):
+        if self.usage_errors or any(_rule_crashed(d) for d in self.diagnostics):
             return 2
         return 1 if self.failed else 0
 
@@ -127,6 +131,8 @@ def lint_source(
         try:
             findings = list(rule.check(context))
         except Exception as exc:  # a rule bug must not hide other findings
+            from rubric_tools.internal_codes import RULE_CRASHED
+
             report.diagnostics.append(
                 Diagnostic.of(
                     RULE_CRASHED,

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
-from rubric_tools.catalogue import RuleCode
 from rubric_tools.diagnostics import Severity
 
 if TYPE_CHECKING:
+    from rubric_tools.catalogue import RuleCode
     from rubric_tools.lint.context import Finding, LintContext
 
 Check = Callable[["LintContext"], Iterable["Finding"]]
@@ -69,7 +69,7 @@ def rule(
 
     `code` is the code string, or a `RuleCode` declared below lint, which gives the name
     and severity too."""
-    if isinstance(code, RuleCode):
+    if not isinstance(code, str):  # a RuleCode (not imported at run time: a warm lint never needs the catalogue)
         return _registrar(code.code, code.name, code.severity, fixable)
     if name is None or severity is None:
         raise TypeError(f"rule {code}: give its name and severity, or a RuleCode")

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.internal_codes import RULE_CRASHED
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import fix_from_cache, fix_to_cache
 from rubric_tools.lint.witnesses import witness_files
@@ -147,6 +146,8 @@ def restore(key: str, root: Path) -> tuple[str, list[Diagnostic]] | None:
 
 def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -> None:
     """Remember a report. Failing to write the cache is never an error."""
+    from rubric_tools.internal_codes import RULE_CRASHED  # imported on use: a warm run stores nothing
+
     if any(d.has(RULE_CRASHED) for d in diagnostics):
         return
     items: list[dict[str, Any]] = []

@@ -20,9 +20,10 @@ from rubric_tools.lint.registry import RULES, all_rules
 PACKAGE = Path(__file__).resolve().parents[1] / "rubric_tools"
 _MENTION = re.compile(r"\b[A-Z][0-9]{3}\b")
 _DECLARATIONS = frozenset({"declare", "declare_rule_code", "rule"})
-#: Help texts of the typer modules: they are built when `rubric` starts, before any command
-#: runs, so importing the declarations there would cost every invocation its start-up time
-#: (and a lint rule cannot be imported without all the rules). (module, code mentioned).
+#: Help texts of the typer modules: `rubric --help` imports every one of them, so importing
+#: the declarations there would cost it the catalogue's import (measured by
+#: benchmarks/startup.py), and a lint rule cannot be imported without all the rules.
+#: (module, code mentioned).
 _HELP_TEXT_MENTIONS = frozenset(
     {
         ("cli/app.py", "I001"),  # --debug

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-declare(
+UNKNOWN_ACTION_TYPE = declare(
     "T101",
     "unknown-action-type",
     Severity.WARNING,
@@ -23,7 +23,7 @@ type. `rubric replay` warns and scores the action as the engine would; `rubric c
 fails the trajectory unless its expectations say `malformed: true`.
 """,
 )
-declare(
+UNKNOWN_ACTION_FIELD = declare(
     "T102",
     "unknown-action-field",
     Severity.WARNING,
@@ -35,7 +35,7 @@ The engine ignores unknown fields, so the intended field is scored as absent. Th
 message names the closest field of that action type (or of the quote object).
 """,
 )
-declare(
+MISSING_ACTION_FIELD = declare(
     "T103",
     "missing-action-field",
     Severity.WARNING,
@@ -47,7 +47,7 @@ The engine scores a missing field as absent (an issue without `citations` earns 
 anchor). When a misspelt key is present instead, only T102 is reported.
 """,
 )
-declare(
+WRONG_FIELD_VALUE = declare(
     "T104",
     "wrong-field-value",
     Severity.WARNING,
@@ -59,7 +59,7 @@ For example `"severity": "High"` (severities are lower-case: `high`) or a number
 text is expected. The engine compares exactly, so such a value earns nothing.
 """,
 )
-declare(
+TRAJECTORY_NOT_LIST = declare(
     "T105",
     "trajectory-not-list",
     Severity.ERROR,
@@ -72,7 +72,7 @@ order (`- type: read_document`). An empty file or a top-level mapping is reporte
 that trajectory is not replayed.
 """,
 )
-declare(
+QUOTE_NOT_VERIFIED = declare(
     "T106",
     "quote-not-verified",
     Severity.WARNING,
@@ -88,7 +88,7 @@ a straight one, "12" for "twelve". `rubric check` adds the same lines to a faili
 trajectory's cause.
 """,
 )
-declare(
+DUPLICATE_MATTER_ID = declare(
     "M001",
     "duplicate-matter-id",
     Severity.ERROR,
@@ -101,7 +101,7 @@ silently replaces the first. `rubric check` fails both matters with a row naming
 other folder. Give each matter its own id.
 """,
 )
-declare(
+MATTER_ID_FOLDER_MISMATCH = declare(
     "M002",
     "matter-id-folder-mismatch",
     Severity.ERROR,
@@ -114,7 +114,7 @@ Tools find a matter by id beside `examples/<id>/`, `trajectories/<id>/` and
 folder or the id.
 """,
 )
-declare(
+TRAJECTORY_WITHOUT_EXPECTATION = declare(
     "M003",
     "trajectory-without-expectation",
     Severity.WARNING,

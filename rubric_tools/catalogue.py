@@ -7,6 +7,11 @@ here, with a name, a severity and its documentation, so that `rubric explain` kn
 and AUTHORING.md lists it. A feature declares its codes in a module of its own that
 calls `declare`, and names that module in `_CODE_MODULES` so the catalogue can import
 it on demand (commands that never explain a code never pay for the import).
+
+A code string is written once, in its declaration: `X = declare(...)` here,
+`X = declare_rule_code(...)` for a lint rule whose findings are detected where the rule
+cannot be imported (the loader's), or `@rule(...)`. Emitters build diagnostics with
+`Diagnostic.of(X, ...)` and compare with `X.code` (`tests/test_code_literals.py`).
 """
 
 from __future__ import annotations
@@ -50,19 +55,54 @@ class CodeDoc:
 _CODES: dict[str, CodeDoc] = {}
 
 
-def declare(code: str, name: str, severity: Severity, family: str, doc: str) -> CodeDoc:
-    """Declare a code once; the first line of `doc` is its summary."""
+@dataclass(frozen=True)
+class RuleCode:
+    """The code of a lint rule whose findings are detected where the rule cannot be
+    imported: below lint (the loader's L, D and Y problems) or by the lint engine itself.
+
+    Declared where it is detected, so that the detector need not import the rule; the
+    rule registered with `@rule(CODE)` takes its code, name and severity from here, and
+    its docstring is the documentation (`rubric explain`, AUTHORING.md)."""
+
+    code: str
+    name: str
+    severity: Severity
+
+
+_RULE_CODES: dict[str, RuleCode] = {}
+
+
+def _check_new(code: str, name: str) -> None:
     if not _CODE.match(code):
-        raise ValueError(f"code {code!r} must look like X123")
+        raise ValueError(f"code {code!r} must be one capital letter and three digits")
     if not _NAME.match(name):
         raise ValueError(f"code name {name!r} must be kebab-case")
-    if code in _CODES or any(c.name == name for c in _CODES.values()):
+    declared: list[CodeDoc | RuleCode] = [*_CODES.values(), *_RULE_CODES.values()]
+    if any(c.code == code or c.name == name for c in declared):
         raise ValueError(f"code {code}/{name} is declared twice")
+
+
+def declare(code: str, name: str, severity: Severity, family: str, doc: str) -> CodeDoc:
+    """Declare a code once; the first line of `doc` is its summary."""
+    _check_new(code, name)
     if not doc.strip():
         raise ValueError(f"code {code} needs documentation")
     entry = CodeDoc(code, name, severity, family, doc.strip())
     _CODES[code] = entry
     return entry
+
+
+def declare_rule_code(code: str, name: str, severity: Severity) -> RuleCode:
+    """Declare the code of a lint rule detected away from it; `@rule(<the result>)` documents it."""
+    _check_new(code, name)
+    entry = RuleCode(code, name, severity)
+    _RULE_CODES[code] = entry
+    return entry
+
+
+def rule_codes() -> list[RuleCode]:
+    """Every `RuleCode` declared so far (their modules are imported by the rules that use them)."""
+    return sorted(_RULE_CODES.values(), key=lambda c: c.code)
 
 
 def _load_all() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-declare(
+INVALID_JSON_LINE = declare(
     "T001",
     "invalid-json-line",
     Severity.ERROR,
@@ -21,7 +21,7 @@ reference engine crashes on such a line; `rubric replay` reports it at file:line
 and skips that trajectory, while the other trajectories still replay.
 """,
 )
-declare(
+ACTION_NOT_OBJECT = declare(
     "T002",
     "action-not-object",
     Severity.ERROR,
@@ -33,7 +33,7 @@ An action is an object with a `type` key: `{"type": "read_document", ...}`. A li
 string or a number on a line is reported and that trajectory is skipped.
 """,
 )
-declare(
+MALFORMED_FIELD = declare(
     "T003",
     "malformed-field",
     Severity.WARNING,
@@ -46,7 +46,7 @@ embedded scorer scores the field as absent so the rest of the trajectory still r
 and records this warning on the step.
 """,
 )
-declare(
+GATE_TIMEOUT = declare(
     "T004",
     "gate-timeout",
     Severity.ERROR,
@@ -58,7 +58,7 @@ The pattern backtracks catastrophically on the agent's text. `rubric replay` exi
 Rewrite the pattern (see lint rule G012).
 """,
 )
-declare(
+INVALID_GATE = declare(
     "T005",
     "invalid-gate",
     Severity.ERROR,
@@ -69,7 +69,7 @@ A gate regex does not compile, so it can never fire.
 Run `rubric lint` on the matter: rule G003 reports the failing character.
 """,
 )
-declare(
+MATTER_NOT_FOUND = declare(
     "T006",
     "matter-not-found",
     Severity.ERROR,
@@ -82,7 +82,7 @@ The trajectory's matter could not be found.
 folder. Pass `--matter DIR` otherwise.
 """,
 )
-declare(
+INVALID_EXPECTATIONS = declare(
     "E001",
     "invalid-expectations",
     Severity.ERROR,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 InstancePath = tuple[str | int, ...]
 
@@ -102,6 +102,22 @@ class Fix:
         return replace(self, applicability=Applicability.UNSAFE, downgraded=reason)
 
 
+class DeclaredCode(Protocol):
+    """A code as declared once: a catalogue entry (`rubric_tools.catalogue`) or a lint rule.
+
+    Everything that emits or compares a code refers to its declaration, so that the code
+    string, its name and its severity are written in one place only."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def severity(self) -> Severity: ...
+
+
 @dataclass(frozen=True)
 class Diagnostic:
     """One finding: a stable code, where it is, what is wrong and how to fix it."""
@@ -117,6 +133,35 @@ class Diagnostic:
     extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
     #: The edit that resolves the finding, when its rule can compute one (`rubric lint --fix`).
     fix: Fix | None = field(default=None, compare=False, hash=False)
+
+    @classmethod
+    def of(
+        cls,
+        declared: DeclaredCode,
+        message: str,
+        file: Path,
+        span: Span | None = None,
+        fix_hint: str | None = None,
+        *,
+        matter: str | None = None,
+        extra: dict[str, object] | None = None,
+    ) -> Diagnostic:
+        """A diagnostic of a declared code: its code, name and severity come from the declaration."""
+        return cls(
+            declared.code,
+            declared.name,
+            declared.severity,
+            message,
+            file,
+            span,
+            fix_hint,
+            matter,
+            extra if extra is not None else {},
+        )
+
+    def has(self, declared: DeclaredCode) -> bool:
+        """Whether this diagnostic is of the `declared` code."""
+        return self.code == declared.code
 
     @property
     def line(self) -> int:

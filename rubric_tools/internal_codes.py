@@ -8,11 +8,8 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-INTERNAL_ERROR = "I001"
-RULE_CRASHED = "I002"
-
-declare(
-    INTERNAL_ERROR,
+INTERNAL_ERROR = declare(
+    "I001",
     "internal-error",
     Severity.ERROR,
     "internal",
@@ -26,8 +23,8 @@ global `--debug` option (`rubric --debug lint ...`) to print the traceback as we
 and report it with the input that caused it.
 """,
 )
-declare(
-    RULE_CRASHED,
+RULE_CRASHED = declare(
+    "I002",
     "rule-crashed",
     Severity.ERROR,
     "internal",

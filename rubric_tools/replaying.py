@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.authoring_codes import QUOTE_NOT_VERIFIED
+from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATTER_NOT_FOUND
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
@@ -49,9 +51,9 @@ class ReplayReport:
 
     @property
     def exit_code(self) -> int:
-        if self.usage_errors or any(d.severity is Severity.ERROR and d.code != "T004" for d in self.diagnostics):
+        if self.usage_errors or any(d.severity is Severity.ERROR and not d.has(GATE_TIMEOUT) for d in self.diagnostics):
             return EXIT_INPUT_ERROR
-        if any(d.code == "T004" for d in self.diagnostics):
+        if any(d.has(GATE_TIMEOUT) for d in self.diagnostics):
             return EXIT_GATE_TIMEOUT
         return EXIT_OK
 
@@ -117,17 +119,11 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
         span = Span.point(line, 1)
         for warning in record.warnings:
-            found.append(
-                Diagnostic(
-                    "T003", "malformed-field", Severity.WARNING, f"step {record.step}: {warning}", item.trajectory, span
-                )
-            )
+            found.append(Diagnostic.of(MALFORMED_FIELD, f"step {record.step}: {warning}", item.trajectory, span))
         for pattern in record.gate_timeouts:
             found.append(
-                Diagnostic(
-                    "T004",
-                    "gate-timeout",
-                    Severity.ERROR,
+                Diagnostic.of(
+                    GATE_TIMEOUT,
                     f"step {record.step}: gate {show_pattern(pattern)} hit the search time limit; "
                     "its verdict is unknown",
                     item.trajectory,
@@ -137,10 +133,8 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
             )
         for error in record.gate_errors:
             found.append(
-                Diagnostic(
-                    "T005",
-                    "invalid-gate",
-                    Severity.ERROR,
+                Diagnostic.of(
+                    INVALID_GATE,
                     f"step {record.step}: gate regex does not compile: {error}",
                     item.trajectory,
                     span,
@@ -157,10 +151,8 @@ def replay_file(
     root = matter_root or cache.locate(path)
     if root is None:
         item.diagnostics.append(
-            Diagnostic(
-                "T006",
-                "matter-not-found",
-                Severity.ERROR,
+            Diagnostic.of(
+                MATTER_NOT_FOUND,
                 "cannot find this trajectory's matter: no matter.yaml above it and no "
                 "matters/<matter_id> beside its folder",
                 path,
@@ -187,10 +179,8 @@ def replay_file(
         line = item.line_numbers[mismatch.step - 1] if mismatch.step <= len(item.line_numbers) else 1
         explanation = mismatch.lines()
         item.diagnostics.append(
-            Diagnostic(
-                "T106",
-                "quote-not-verified",
-                Severity.WARNING,
+            Diagnostic.of(
+                QUOTE_NOT_VERIFIED,
                 explanation[0],
                 item.trajectory,
                 Span.point(line, 1),

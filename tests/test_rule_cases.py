@@ -34,6 +34,7 @@ from ruamel.yaml import YAML
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint import LintConfig, all_rules, find_rule, lint_source
 from rubric_tools.loading import load_matter_source
+from tests.code_support import assert_as_declared
 
 CASES_DIR = Path(__file__).parent / "rule_cases"
 BASE_MATTER = CASES_DIR / "_base"
@@ -103,7 +104,9 @@ def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
     assert rule is not None, f"no rule registered as {code}"
     root = _build_matter(tmp_path, case)
     also = [find_rule(other) for other in case["also_run"]]
-    report = lint_source(load_matter_source(root), _config(case), [rule, *(r for r in also if r is not None)])
+    source = load_matter_source(root)
+    assert_as_declared(source.diagnostics)  # the loader's findings: name and severity as their codes declare
+    report = lint_source(source, _config(case), [rule, *(r for r in also if r is not None)])
     got = []
     for diagnostic in report.diagnostics:
         if diagnostic.code in case["also_run"]:

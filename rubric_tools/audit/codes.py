@@ -10,17 +10,11 @@ from __future__ import annotations
 from rubric_tools.catalogue import CodeDoc, declare
 from rubric_tools.diagnostics import Severity
 
-CODES: dict[str, CodeDoc] = {}
-
-
-def _declare(code: str, name: str, severity: Severity, doc: str) -> None:
-    CODES[code] = declare(code, name, severity, "audit", doc)
-
-
-_declare(
+GATE_FIRES_ON_CORRECT_WORK = declare(
     "U002",
     "gate-fires-on-correct-work",
     Severity.ERROR,
+    "audit",
     """
 A gate fires on the matter's own correct work.
 
@@ -36,10 +30,11 @@ removes the finding without losing any must-fire text, the finding proposes it,
 marked verified.
 """,
 )
-_declare(
+GATE_FIRES_ON_NEGATED_FRAME = declare(
     "U003",
     "gate-fires-on-negated-frame",
     Severity.WARNING,
+    "audit",
     """
 A gate fires when careful drafting states the sin only to negate or strike it.
 
@@ -51,10 +46,11 @@ rejection ("we do not accept that …"). The gate fires on the frames named in t
 evidence. Add the verified guard the finding proposes, or a probe for the frame.
 """,
 )
-_declare(
+GATE_DODGED = declare(
     "U004",
     "gate-dodged",
     Severity.WARNING,
+    "audit",
     """
 A meaning-preserving rewrite of the sin walks past every gate of the list.
 
@@ -70,10 +66,11 @@ reported the same way. The finding proposes a widened pattern and says whether i
 verified (the rewrite now fires and no correct-work text does).
 """,
 )
-_declare(
+CONCEPT_EARNED_BY_UNRELATED_TEXT = declare(
     "U006",
     "concept-earned-by-unrelated-text",
     Severity.WARNING,
+    "audit",
     """
 A concept is so short, or so common a fragment, that unrelated text earns it.
 
@@ -83,10 +80,11 @@ The evidence names the common words that contain it. Use a longer phrase
 ("ip indemnity", "model training").
 """,
 )
-_declare(
+CONCEPT_EARNED_WITHOUT_WORK = declare(
     "U007",
     "concept-earned-without-work",
     Severity.WARNING,
+    "audit",
     """
 A redline concept is already in the clause under review.
 
@@ -96,10 +94,11 @@ pasting the clause back unchanged: the redline is paid for doing nothing. An err
 when every redline concept is already there. Use the wording only the fix contains.
 """,
 )
-_declare(
+CONCEPT_NOT_IN_READABLE_TEXT = declare(
     "U008",
     "concept-not-in-readable-text",
     Severity.WARNING,
+    "audit",
     """
 A concept appears in no document the agent can read and in no hidden answer.
 
@@ -109,10 +108,11 @@ and the counterparty's counters and messages. Use wording the materials contain,
 add an alias variant.
 """,
 )
-_declare(
+CONCEPT_PUNISHED_ON_OTHER_SURFACE = declare(
     "U009",
     "concept-punished-on-other-surface",
     Severity.ERROR,
+    "audit",
     """
 The same words are rewarded on one surface and punished on another.
 
@@ -123,6 +123,19 @@ counted: they describe the problem, which a redline gate may rightly punish. Sam
 conflicts are lint rule G010's.
 """,
 )
+
+CODES: dict[str, CodeDoc] = {
+    c.code: c
+    for c in (
+        GATE_FIRES_ON_CORRECT_WORK,
+        GATE_FIRES_ON_NEGATED_FRAME,
+        GATE_DODGED,
+        CONCEPT_EARNED_BY_UNRELATED_TEXT,
+        CONCEPT_EARNED_WITHOUT_WORK,
+        CONCEPT_NOT_IN_READABLE_TEXT,
+        CONCEPT_PUNISHED_ON_OTHER_SURFACE,
+    )
+}
 
 
 def code_info(code: str) -> tuple[str, Severity]:

@@ -11,9 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rubric_tools.audit.codes import (
+    CONCEPT_EARNED_BY_UNRELATED_TEXT,
+    CONCEPT_EARNED_WITHOUT_WORK,
+    CONCEPT_NOT_IN_READABLE_TEXT,
+    CONCEPT_PUNISHED_ON_OTHER_SURFACE,
+)
 from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.words import COMMON_WORDS
-from rubric_tools.lint.concept_nodes import ConceptNode, concept_nodes, never_earnable, never_earnable_message
+from rubric_tools.lint.concept_nodes import (
+    CONCEPT_NEVER_EARNABLE,
+    ConceptNode,
+    concept_nodes,
+    never_earnable,
+    never_earnable_message,
+)
 from rubric_tools.lint.gate_firing import fires, gate_lists
 from rubric_tools.loading import build
 from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE, MatterSource
@@ -43,7 +55,7 @@ def never_earnable_findings(source: MatterSource) -> Iterator[AuditFinding]:
     for node in concept_nodes(source):
         reason = never_earnable(node)
         if reason is not None:
-            yield _finding(source, "U005", node, never_earnable_message(node, reason), [])
+            yield _finding(source, CONCEPT_NEVER_EARNABLE.code, node, never_earnable_message(node, reason), [])
 
 
 def _unrelated_words(concept: str) -> list[str]:
@@ -65,7 +77,7 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
             evidence = [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
             yield _finding(
                 source,
-                "U006",
+                CONCEPT_EARNED_BY_UNRELATED_TEXT.code,
                 node,
                 f"concept {node.text!r} ({node.field}) is earned by unrelated text: {why}",
                 evidence,
@@ -98,7 +110,7 @@ def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
         ]
         finding = _finding(
             source,
-            "U007",
+            CONCEPT_EARNED_WITHOUT_WORK.code,
             node,
             f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
             f"appear in the clause under review {issue.anchor}: pasting it back unchanged earns "
@@ -156,7 +168,7 @@ def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
         names = ", ".join(repr(n.text) for n in nodes)
         yield _finding(
             source,
-            "U008",
+            CONCEPT_NOT_IN_READABLE_TEXT.code,
             nodes[0],
             f"{field}: {names} appear{'s' if len(nodes) == 1 else ''} in no "
             "document, answer or counter the agent can read: the agent must guess the wording",
@@ -189,7 +201,7 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
                 Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits
             ]
             yield AuditFinding(
-                "U009",
+                CONCEPT_PUNISHED_ON_OTHER_SURFACE.code,
                 f"gate {show_pattern(entry.gate.pattern)} on {gate_list.issue_id}/{gate_list.surface} "
                 f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
                 rubric.path,

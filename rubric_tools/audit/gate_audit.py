@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 
+from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.findings import AuditFinding, Evidence
@@ -19,6 +20,7 @@ from rubric_tools.lint.alternatives import alternative_patterns
 from rubric_tools.lint.gate_edits import guard_fix
 from rubric_tools.lint.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
+    GATE_NEVER_FIRES,
     AuditedEntry,
     FireText,
     GateList,
@@ -58,7 +60,7 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
                 for text in tried
             ]
             yield AuditFinding(
-                "U001",
+                GATE_NEVER_FIRES.code,
                 never_fires_message(entry, message),
                 rubric.path,
                 rubric.span(entry.path),
@@ -93,7 +95,7 @@ def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[Audi
         for branch, why, _tried in dead
     ]
     finding = AuditFinding(
-        "U001",
+        GATE_NEVER_FIRES.code,
         f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: "
         f"its alternative {show_pattern(branch)} can never fire{more}: {why}",
         rubric.path,
@@ -218,7 +220,7 @@ class _ListAudit:
         ]
         kinds = sorted({k.kind for k in hits})
         finding = self._finding(
-            "U002",
+            GATE_FIRES_ON_CORRECT_WORK.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
@@ -253,7 +255,7 @@ class _ListAudit:
         evidence = [Evidence(text, "frame", frame.kind, "silent", fired, entry.surface) for frame, text in hits]
         kinds = list(dict.fromkeys(frame.kind for frame, _ in hits))
         finding = self._finding(
-            "U003",
+            GATE_FIRES_ON_NEGATED_FRAME.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
@@ -288,7 +290,7 @@ class _ListAudit:
         what += [f"{len(dodged)} rewrite(s) of its own sin"] if dodged else []
         first = f"{missed[0].source}: {missed[0].text!r}" if missed else f"{dodged[0][0]}: {dodged[0][2]!r}"
         finding = self._finding(
-            "U004",
+            GATE_DODGED.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
             f"is dodged by {' and '.join(what)} ({first})",

@@ -17,11 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.yaml_source import load_yaml
 
 #: Verdict → what the probe must expect: correct work stays silent, a dodge must fire.
-EXPECT_FIRE = {"U002": False, "U003": False, "U004": True}
+EXPECT_FIRE = {GATE_FIRES_ON_CORRECT_WORK.code: False, GATE_FIRES_ON_NEGATED_FRAME.code: False, GATE_DODGED.code: True}
 DEFAULT_PROBE_FILE = "probes.yaml"
 #: Plain scalars YAML would not read as strings.
 _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})

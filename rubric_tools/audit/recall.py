@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.runner import audit_source
 from rubric_tools.audit.seeding import CONCEPT_OPERATORS, GATE_OPERATORS, ConceptOperator, GateOperator, as_entry
@@ -61,6 +62,10 @@ def _key(diagnostic: Diagnostic) -> FindingKey:
     return diagnostic.code, diagnostic.line or 0, diagnostic.column or 0, str(concept)
 
 
+#: Verdicts whose evidence is told apart by its kind alone (frames and dodges), not by source.
+_KIND_ONLY = (GATE_FIRES_ON_NEGATED_FRAME.code, GATE_DODGED.code)
+
+
 def _evidence(diagnostic: Diagnostic) -> set[str]:
     """What a finding says, independent of the pattern's own words: the correct-work texts
     (by source) a gate fires on, the frame and dodge kinds, the probes walked past."""
@@ -68,7 +73,8 @@ def _evidence(diagnostic: Diagnostic) -> set[str]:
     found: set[str] = set()
     for item in items if isinstance(items, list) else []:
         kind, source = str(item.get("kind")), str(item.get("source"))
-        found.add(kind if diagnostic.code in ("U003", "U004") and kind != "probe" else f"{kind} {source}")
+        by_kind = diagnostic.code in _KIND_ONLY and kind != "probe"
+        found.add(kind if by_kind else f"{kind} {source}")
     return found
 
 

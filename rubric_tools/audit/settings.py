@@ -19,8 +19,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.audit.codes import CONCEPT_PUNISHED_ON_OTHER_SURFACE, GATE_FIRES_ON_CORRECT_WORK
+from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
+
 #: The verdicts on the matter's own texts and the can-never kinds.
-DEFAULT_FAIL_ON = ("U001", "U002", "U005", "U009")
+DEFAULT_FAIL_ON = (
+    GATE_NEVER_FIRES.code,
+    GATE_FIRES_ON_CORRECT_WORK.code,
+    CONCEPT_NEVER_EARNABLE.code,
+    CONCEPT_PUNISHED_ON_OTHER_SURFACE.code,
+)
 KNOWN_SETTINGS = ("fail-on", "ignore", "max-evidence", "thesaurus")
 _AUDIT_CODE = re.compile(r"^U\d{3}$")
 
@@ -42,7 +51,8 @@ class AuditSettings:
 
 def _codes(value: Any, key: str, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and _AUDIT_CODE.match(v) for v in value):
-        raise AuditSettingsError(f'{where}: audit.{key} must be a list of audit codes such as "U002"')
+        example = GATE_FIRES_ON_CORRECT_WORK.code
+        raise AuditSettingsError(f'{where}: audit.{key} must be a list of audit codes such as "{example}"')
     return tuple(value)
 
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.codes import INVALID_EXPECTATIONS
+from rubric_tools.diagnostics import Diagnostic, Span
 from rubric_tools.lint.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
@@ -65,8 +66,8 @@ def _number(value: Any) -> float | None:
 
 
 def _problem(source: YamlSource, path: tuple[str | int, ...], message: str) -> Diagnostic:
-    return Diagnostic("E001", "invalid-expectations", Severity.ERROR, message, source.path,
-                      source.span(path) or Span.point(1, 1), "see AUTHORING.md, 'Expectations'")
+    return Diagnostic.of(INVALID_EXPECTATIONS, message, source.path,
+                         source.span(path) or Span.point(1, 1), "see AUTHORING.md, 'Expectations'")
 
 
 def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -> None:
@@ -113,8 +114,7 @@ def load_expectations(matter_root: Path) -> Expectations | None:
     if source.data is None:
         return found
     for error in validate_yaml(source, "expectations"):
-        found.diagnostics.append(Diagnostic("E001", "invalid-expectations", Severity.ERROR, error.message,
-                                            path, error.span, error.hint))
+        found.diagnostics.append(Diagnostic.of(INVALID_EXPECTATIONS, error.message, path, error.span, error.hint))
     trajectories = source.data.get("trajectories") if isinstance(source.data, Mapping) else None
     for stem, raw in (trajectories.items() if isinstance(trajectories, Mapping) else ()):
         _parse_entry(source, str(stem), raw, found)

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from rubric_tools.authoring_codes import MATTER_ID_FOLDER_MISMATCH
+
 REPOSITORY_MARKERS = (".git", "pyproject.toml", "rubric.toml")
 
 
@@ -33,7 +35,7 @@ def id_mismatch(root: Path, declared_id: object) -> str | None:
     """M002: why the declared matter_id does not name its folder, or None."""
     if not isinstance(declared_id, str) or declared_id == root.name:
         return None
-    return f"M002 matter_id {declared_id!r} differs from the folder name {root.name!r}"
+    return f"{MATTER_ID_FOLDER_MISMATCH.code} matter_id {declared_id!r} differs from the folder name {root.name!r}"
 
 
 def duplicate_ids(matters: Sequence[_Matter]) -> dict[Path, list[Path]]:

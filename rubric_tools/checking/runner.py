@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.authoring_codes import DUPLICATE_MATTER_ID, TRAJECTORY_WITHOUT_EXPECTATION
 from rubric_tools.checking.discovery import matters_to_check, probe_files, trajectory_files
 from rubric_tools.checking.expectations import (
     Expectation,
@@ -192,8 +193,8 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = Fa
         if problems:  # a failing trajectory: say why each unverified quote failed
             lines += [line for mismatch in item.quote_mismatches for line in mismatch.lines()]
         if unchecked:
-            lines.append(f"M003 no expectation: {path.name} is not in expectations.yaml and no naming convention "
-                         "covers it, so only its replay is checked")
+            lines.append(f"{TRAJECTORY_WITHOUT_EXPECTATION.code} no expectation: {path.name} is not in "
+                         "expectations.yaml and no naming convention covers it, so only its replay is checked")
         passed = not problems and not schema_problem and not (unchecked and strict)
         rows.append(CheckRow("trajectory", path.name, passed, expected, _got_text(result), "\n".join(lines), path,
                              findings[0].line if schema_problem else None, warning=unchecked and passed))
@@ -292,7 +293,8 @@ def check_paths(paths: Sequence[Path], config: LintConfig | None = None) -> Chec
     for matter in report.matters:
         for other in duplicate_ids(report.matters).get(matter.root, []):
             matter.rows.append(CheckRow("matter", "matter_id", False, "an id no other matter uses", "duplicate",
-                                        f"M001 {other} declares the same matter_id {matter.matter_id!r}",
+                                        f"{DUPLICATE_MATTER_ID.code} {other} declares the same matter_id "
+                                        f"{matter.matter_id!r}",
                                         matter.root / "matter.yaml"))
     return report
 

@@ -65,5 +65,5 @@ def report_internal_error(stderr: TextIO, exc: BaseException, what: str) -> int:
 
         stderr.write("".join(traceback.format_exception(exc)))
     hint = "" if debug_enabled() else "; run with --debug for the traceback"
-    stderr.write(f"error: {INTERNAL_ERROR} internal error while {what}: {detail} (a bug in rubric-tools{hint})\n")
+    stderr.write(f"error: {INTERNAL_ERROR.code} internal error while {what}: {detail} (a bug in rubric-tools{hint})\n")
     return EXIT_USAGE

@@ -49,8 +49,10 @@ def lint_errors_noted(source: MatterSource, command: str, err: TextIO, config: L
     of a rubric that does not lint is no green light. P100 is left out: its findings
     are the solver's shortfalls, which `rubric solve` prints itself."""
     from rubric_tools.lint.engine import lint_source, selected_rules
+    from rubric_tools.lint.rules.reachability import max_score_unreachable
 
-    settings = replace(config or LintConfig(), ignore=(*(config or LintConfig()).ignore, "P100"))
+    ignored = (*(config or LintConfig()).ignore, max_score_unreachable.code)
+    settings = replace(config or LintConfig(), ignore=ignored)
     report = lint_source(source, settings, selected_rules(settings))
     errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
     if not errors:

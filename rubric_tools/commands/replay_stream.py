@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from rich.console import Console
 
+from rubric_tools.codes import GATE_TIMEOUT
 from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
@@ -114,8 +115,8 @@ def encode_item(settings: StreamSettings, cache: MatterCache, entry: Path | Inpu
 
 def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encoded:
     item = replay_file(entry, settings.matter_root, cache, settings.gate_timeout)
-    input_error = any(d.severity is Severity.ERROR and d.code != "T004" for d in item.diagnostics)
-    gate_timeout = any(d.code == "T004" for d in item.diagnostics)
+    input_error = any(d.severity is Severity.ERROR and not d.has(GATE_TIMEOUT) for d in item.diagnostics)
+    gate_timeout = any(d.has(GATE_TIMEOUT) for d in item.diagnostics)
     trace = ""
     if settings.trace:
         entry_json = render.trace_entry(item)

@@ -41,7 +41,7 @@ def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
     mutation = matter.mutation
     if mutation is None:
         return None
-    failed = [f for f in matter_failures(matter, settings, mutation=True) if f.code == MUTATION_UNDER_THRESHOLD]
+    failed = [f for f in matter_failures(matter, settings, mutation=True) if f.code == MUTATION_UNDER_THRESHOLD.code]
     survivors = mutation.survivors
     lines = [f"{f.code} {f.message}" for f in failed]
     lines += [f"{m.file}:{m.line} survived {m.operator}: {m.description}" for m in survivors[:DETAIL_LIMIT]]
@@ -86,7 +86,7 @@ def add_coverage_rows(report: CheckReport, settings: CoverageSettings, mutation:
                     not overall,
                     f"≥ {settings.fail_under:g}% of all items covered",
                     f"{run.percent:.1f}% ({sum(m.covered for m in run.matters)}/{total})",
-                    "\n".join(f"{COVERAGE_UNDER_THRESHOLD} {f.message}" for f in overall),
+                    "\n".join(f"{COVERAGE_UNDER_THRESHOLD.code} {f.message}" for f in overall),
                 )
             ],
         )

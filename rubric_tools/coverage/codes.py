@@ -5,11 +5,7 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-COVERAGE_UNDER_THRESHOLD = "C001"
-MUTATION_UNDER_THRESHOLD = "C002"
-MATTER_NOT_MEASURED = "C003"
-
-declare(
+COVERAGE_UNDER_THRESHOLD = declare(
     "C001",
     "coverage-under-threshold",
     Severity.ERROR,
@@ -25,7 +21,7 @@ matters together) and `fail-under-matter` (each matter). Add the trajectories an
 probes the report lists as missing, each at its YAML line.
 """,
 )
-declare(
+MUTATION_UNDER_THRESHOLD = declare(
     "C002",
     "mutation-score-under-threshold",
     Severity.ERROR,
@@ -40,7 +36,7 @@ probes. A mutant no check notices survives: tighten an expectation (a `max_raw`,
 `critical_failure: false`) or add the trajectory or probe that depends on the item.
 """,
 )
-declare(
+MATTER_NOT_MEASURED = declare(
     "C003",
     "matter-not-measured",
     Severity.ERROR,

@@ -44,12 +44,12 @@ def _under(value: float, threshold: float) -> bool:
 def matter_failures(matter: MatterCoverage, settings: CoverageSettings, mutation: bool) -> list[ThresholdFailure]:
     found: list[ThresholdFailure] = []
     if matter.problems and not matter.items:
-        found.append(ThresholdFailure(MATTER_NOT_MEASURED, matter.matter_id, "; ".join(matter.problems)))
+        found.append(ThresholdFailure(MATTER_NOT_MEASURED.code, matter.matter_id, "; ".join(matter.problems)))
         return found
     if _under(matter.percent, settings.fail_under_matter):
         found.append(
             ThresholdFailure(
-                COVERAGE_UNDER_THRESHOLD,
+                COVERAGE_UNDER_THRESHOLD.code,
                 matter.matter_id,
                 f"coverage {matter.percent:.1f}% is below fail-under-matter "
                 f"{settings.fail_under_matter:g}% ({len(matter.missing)} items uncovered)",
@@ -60,7 +60,7 @@ def matter_failures(matter: MatterCoverage, settings: CoverageSettings, mutation
         assert matter.mutation is not None
         found.append(
             ThresholdFailure(
-                MUTATION_UNDER_THRESHOLD,
+                MUTATION_UNDER_THRESHOLD.code,
                 matter.matter_id,
                 f"mutation score {score:.1f}% is below mutation-fail-under "
                 f"{settings.mutation_fail_under:g}% ({len(matter.mutation.survivors)} survivors)",
@@ -75,7 +75,7 @@ def evaluate(matters: Sequence[MatterCoverage], settings: CoverageSettings, muta
     if matters and _under(total, settings.fail_under):
         found.append(
             ThresholdFailure(
-                COVERAGE_UNDER_THRESHOLD,
+                COVERAGE_UNDER_THRESHOLD.code,
                 None,
                 f"overall coverage {total:.1f}% is below fail-under {settings.fail_under:g}%",
             )

@@ -24,16 +24,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, InstancePath, Severity, Span
-from rubric_tools.lint.engine import INTERNAL_ERROR_CODE
+from rubric_tools.diagnostics import Diagnostic, InstancePath, Span
+from rubric_tools.internal_codes import RULE_CRASHED
+from rubric_tools.lint.fix_codes import INVALID_BASELINE, STALE_BASELINE_ENTRY
 from rubric_tools.loading import files
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 from rubric_tools.scoring.sections import editor_lines
 
 BASELINE_VERSION = 1
-STALE_CODE = "X201"
-INVALID_CODE = "X202"
-INTERNAL_CODES = (INTERNAL_ERROR_CODE,)  # a crash is never baselined
+STALE_CODE = STALE_BASELINE_ENTRY.code
+INTERNAL_CODES = (RULE_CRASHED.code,)  # a crash is never baselined
 _HEADING = re.compile(r"^#{1,6}\s+(?P<title>.*)$")
 
 
@@ -280,10 +280,8 @@ def stale_diagnostics(path: Path, stale: Sequence[tuple[Entry, int]]) -> list[Di
     for entry, gone in stale:
         where = entry.key.path if entry.key.path is not None else f"§{entry.key.section}"
         found.append(
-            Diagnostic(
-                code=STALE_CODE,
-                name="stale-baseline-entry",
-                severity=Severity.WARNING,
+            Diagnostic.of(
+                STALE_BASELINE_ENTRY,
                 message=f"baseline entry {entry.key.code} at {entry.key.file} {where or '(file)'} matches "
                 f"{'no finding' if gone == entry.count else f'{gone} fewer finding(s)'} any more",
                 file=path,
@@ -310,10 +308,8 @@ def hide_baselined(diagnostics: list[Diagnostic], path: Path) -> list[Diagnostic
     except BaselineError as error:
         return [
             *diagnostics,
-            Diagnostic(
-                code=INVALID_CODE,
-                name="invalid-baseline",
-                severity=Severity.ERROR,
+            Diagnostic.of(
+                INVALID_BASELINE,
                 message=str(error),
                 file=path,
                 fix_hint="fix the file, or write it again with `rubric lint --write-baseline FILE`",

@@ -13,10 +13,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
+from rubric_tools.catalogue import declare_rule_code
+from rubric_tools.diagnostics import Severity
 from rubric_tools.loading.elements import Location, VariantElement
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import normalize
+
+#: Lint rule U005 (`rubric_tools.lint.rules.audit`) and `rubric audit` report it alike.
+CONCEPT_NEVER_EARNABLE = declare_rule_code("U005", "concept-never-earnable", Severity.ERROR)
 
 #: Regex syntax that no agent writes in prose: escapes, wildcards, groups, classes, alternation.
 _REGEX_SYNTAX = re.compile(r"\\[sSdDwWbB.()\[\]|?*+]|\.[*+?]|\(\?[:=!<]|\[[^\]\s]+\][*+?]?|(?<=\w)\|(?=\w)|[*+]\)")

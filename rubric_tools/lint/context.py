@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rubric_tools.diagnostics import Span
+from rubric_tools.diagnostics import DeclaredCode, Span
 from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.loading.elements import Element, Location, MatterModel
@@ -103,10 +103,10 @@ class LintContext:
     def documents(self) -> list[DocumentSource]:
         return self.source.documents
 
-    def loader_findings(self, code: str) -> Iterator[Finding]:
-        """Re-emit what the loader reported under `code` (load rules use this)."""
+    def loader_findings(self, declared: DeclaredCode) -> Iterator[Finding]:
+        """Re-emit what the loader reported under the `declared` code (load rules use this)."""
         for diagnostic in self.source.diagnostics:
-            if diagnostic.code == code:
+            if diagnostic.has(declared):
                 yield Finding(diagnostic.message, diagnostic.file, diagnostic.span, diagnostic.fix_hint)
 
     # ------------------------------------------------------------ positions

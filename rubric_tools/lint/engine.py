@@ -23,7 +23,12 @@ if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
     from rubric_tools.loading.matter import MatterSource
 
-INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
+
+def _rule_crashed(diagnostic: Diagnostic) -> bool:
+    # Imported on use: a warm run with nothing to report never loads the catalogue.
+    from rubric_tools.internal_codes import RULE_CRASHED
+
+    return diagnostic.has(RULE_CRASHED)
 
 
 @dataclass
@@ -58,7 +63,7 @@ class LintReport:
 
     @property
     def exit_code(self) -> int:
-        if self.usage_errors or any(d.code == INTERNAL_ERROR_CODE for d in self.diagnostics):
+        if self.usage_errors or any(_rule_crashed(d) for d in self.diagnostics):
             return 2
         return 1 if self.failed else 0
 
@@ -126,11 +131,11 @@ def lint_source(
         try:
             findings = list(rule.check(context))
         except Exception as exc:  # a rule bug must not hide other findings
+            from rubric_tools.internal_codes import RULE_CRASHED
+
             report.diagnostics.append(
-                Diagnostic(
-                    code=INTERNAL_ERROR_CODE,
-                    name="rule-crashed",
-                    severity=Severity.ERROR,
+                Diagnostic.of(
+                    RULE_CRASHED,
                     message=f"rule {rule.code} ({rule.name}) crashed: {exc!r}",
                     file=source.root / MATTER_FILE,
                     fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],

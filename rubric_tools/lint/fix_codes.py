@@ -5,7 +5,7 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-declare(
+STALE_BASELINE_ENTRY = declare(
     "X201",
     "stale-baseline-entry",
     Severity.WARNING,
@@ -19,7 +19,7 @@ hide a future finding with the same key. Run `rubric lint --baseline FILE
 --prune-baseline` to drop stale entries (and lower the counts of partly stale ones).
 """,
 )
-declare(
+INVALID_BASELINE = declare(
     "X202",
     "invalid-baseline",
     Severity.ERROR,

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from rubric_tools.catalogue import declare_rule_code
+from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.witness import raw_candidates, witnesses
 from rubric_tools.loading import build
@@ -20,6 +22,9 @@ from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize
+
+#: Lint rule U001 (`rubric_tools.lint.rules.audit`) and `rubric audit` report it alike.
+GATE_NEVER_FIRES = declare_rule_code("U001", "gate-never-fires", Severity.ERROR)
 
 #: Neutral surroundings: a gate that fires only on the bare phrase fires on no real text.
 CONTEXT = "in our view {t} on these terms."

@@ -3,6 +3,10 @@
 Register a rule with the `@rule` decorator. Its docstring is its user
 documentation, shown by `rubric explain` and in AUTHORING.md: first line a
 summary, then what it catches, why it matters, and a bad and a good YAML example.
+The decorator's code string is the rule's one declaration: elsewhere, import the
+registered `Rule` (what `@rule` returns) and use its `.code`. A rule whose findings a
+lower layer detects registers with `@rule(CODE)`, CODE being that layer's
+`catalogue.declare_rule_code(...)`.
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ import inspect
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, overload
 
 from rubric_tools.diagnostics import Severity
 
 if TYPE_CHECKING:
+    from rubric_tools.catalogue import RuleCode
     from rubric_tools.lint.context import Finding, LintContext
 
 Check = Callable[["LintContext"], Iterable["Finding"]]
@@ -41,16 +46,40 @@ class Rule:
     def summary(self) -> str:
         return self.doc.split("\n", 1)[0].strip()
 
+    def __call__(self, ctx: LintContext) -> Iterable[Finding]:
+        """Run the rule's check (a registered rule is used like the function it decorates)."""
+        return self.check(ctx)
+
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> Callable[[Check], Check]:
-    """Register `check` as rule `code`/`name`. The family is the defining module's name."""
+@overload
+def rule(code: RuleCode, *, fixable: bool = False) -> Callable[[Check], Rule]: ...
 
-    def register(check: Check) -> Check:
+
+@overload
+def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> Callable[[Check], Rule]: ...
+
+
+def rule(
+    code: str | RuleCode, name: str | None = None, severity: Severity | None = None, *, fixable: bool = False
+) -> Callable[[Check], Rule]:
+    """Register `check` as rule `code`/`name`. The family is the defining module's name.
+
+    `code` is the code string, or a `RuleCode` declared below lint, which gives the name
+    and severity too."""
+    if not isinstance(code, str):  # a RuleCode (not imported at run time: a warm lint never needs the catalogue)
+        return _registrar(code.code, code.name, code.severity, fixable)
+    if name is None or severity is None:
+        raise TypeError(f"rule {code}: give its name and severity, or a RuleCode")
+    return _registrar(code, name, severity, fixable)
+
+
+def _registrar(code: str, name: str, severity: Severity, fixable: bool) -> Callable[[Check], Rule]:
+    def register(check: Check) -> Rule:
         if not _CODE.match(code):
-            raise ValueError(f"rule code {code!r} must look like X123")
+            raise ValueError(f"rule code {code!r} must be one capital letter and three digits")
         if not _NAME.match(name):
             raise ValueError(f"rule name {name!r} must be kebab-case")
         if code in RULES or any(r.name == name for r in RULES.values()):
@@ -58,8 +87,9 @@ def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> 
         if not inspect.getdoc(check):
             raise ValueError(f"rule {code} needs a docstring: it is the rule's documentation")
         family = check.__module__.rsplit(".", 1)[-1]
-        RULES[code] = Rule(code, name, severity, family, check, fixable)
-        return check
+        registered = Rule(code, name, severity, family, check, fixable)
+        RULES[code] = registered
+        return registered
 
     return register
 

@@ -27,7 +27,6 @@ from rubric_tools.loading.yaml_cache import cache_dir
 
 RESULT_FORMAT = 2
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
-INTERNAL_ERROR_CODE = "I002"  # rule-crashed (rubric_tools.internal_codes)
 
 
 @lru_cache(maxsize=1)
@@ -147,7 +146,9 @@ def restore(key: str, root: Path) -> tuple[str, list[Diagnostic]] | None:
 
 def store(key: str, root: Path, matter_id: str, diagnostics: list[Diagnostic]) -> None:
     """Remember a report. Failing to write the cache is never an error."""
-    if any(d.code == INTERNAL_ERROR_CODE for d in diagnostics):
+    from rubric_tools.internal_codes import RULE_CRASHED  # imported on use: a warm run stores nothing
+
+    if any(d.has(RULE_CRASHED) for d in diagnostics):
         return
     items: list[dict[str, Any]] = []
     for diagnostic in diagnostics:

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rubric_tools.diagnostics import Diagnostic, Span
+from rubric_tools.catalogue import declare_rule_code
+from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.lint.fixes import Applicability, Edit, Fix
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import YamlSource
@@ -31,7 +32,9 @@ _HTML_ATTEMPT = re.compile(r"<!--\s*rubric\s*:")
 _REASON = re.compile(r"^\s*(?:--|—|:)\s*(?P<reason>.*?)\s*$")
 _HEADING = re.compile(r"^#{1,6}\s")
 
-UNUSED_CODE = "X103"
+#: Computed by the engine once every other rule has run; the rule of this code documents it.
+UNUSED_SUPPRESSION = declare_rule_code("X103", "unused-suppression", Severity.WARNING)
+UNUSED_CODE = UNUSED_SUPPRESSION.code
 
 
 @dataclass

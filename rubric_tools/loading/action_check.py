@@ -19,12 +19,21 @@ if TYPE_CHECKING:  # jsonschema is imported only to explain an invalid action
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import ValidationError
 
-from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.authoring_codes import (
+    MISSING_ACTION_FIELD,
+    UNKNOWN_ACTION_FIELD,
+    UNKNOWN_ACTION_TYPE,
+    WRONG_FIELD_VALUE,
+)
+from rubric_tools.catalogue import CodeDoc
+from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.schema_subset import SubsetChecker, supports
 from rubric_tools.loading.trajectory import FieldPath, Trajectory
 from rubric_tools.schemas import load_schema
 
-SCHEMA_CODES = ("T101", "T102", "T103", "T104")
+SCHEMA_CODES = tuple(
+    declared.code for declared in (UNKNOWN_ACTION_TYPE, UNKNOWN_ACTION_FIELD, MISSING_ACTION_FIELD, WRONG_FIELD_VALUE)
+)
 
 
 @cache
@@ -125,22 +134,19 @@ def _json_type(value: Any) -> str:
 def _diagnostic(
     trajectory: Trajectory,
     index: int,
-    code: str,
-    name: str,
+    declared: CodeDoc,
     message: str,
     path: FieldPath,
     hint: str,
     *,
     key: bool = False,
 ) -> Diagnostic:
-    return Diagnostic(
-        code,
-        name,
-        Severity.WARNING,
+    return Diagnostic.of(
+        declared,
         f"step {index + 1}: {message}",
         trajectory.path,
         trajectory.span_of(index, path, key=key),
-        hint,
+        fix_hint=hint,
     )
 
 
@@ -181,8 +187,7 @@ def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[
         yield _diagnostic(
             trajectory,
             index,
-            "T101",
-            "unknown-action-type",
+            UNKNOWN_ACTION_TYPE,
             f"unknown action type {_shown(value)}; the engine penalizes it as invalid",
             path,
             hint,
@@ -195,8 +200,7 @@ def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[
             yield _diagnostic(
                 trajectory,
                 index,
-                "T102",
-                "unknown-action-field",
+                UNKNOWN_ACTION_FIELD,
                 f"unknown field {_shown(str(extra))}" + (f" in {where}" if where else "") + "; the engine ignores it",
                 (*path, extra),
                 hint,
@@ -215,8 +219,7 @@ def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[
             yield _diagnostic(
                 trajectory,
                 index,
-                "T103",
-                "missing-action-field",
+                MISSING_ACTION_FIELD,
                 f"missing field {_shown(missing)}"
                 + (f" in {where}" if where else "")
                 + "; the engine scores it as absent",
@@ -235,8 +238,7 @@ def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[
         yield _diagnostic(
             trajectory,
             index,
-            "T104",
-            "wrong-field-value",
+            WRONG_FIELD_VALUE,
             f"{where or 'action'} is {_shown(value)} ({_json_type(value)}), expected {expected}",
             path,
             hint,

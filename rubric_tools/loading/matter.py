@@ -9,9 +9,19 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from rubric_tools.catalogue import RuleCode
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading import build
 from rubric_tools.loading import files as policy
+from rubric_tools.loading.codes import (
+    DOCUMENT_MISSING,
+    DOCUMENT_NOT_REGULAR_FILE,
+    DOCUMENT_OUTSIDE_MATTER,
+    DOCUMENT_PATH_INVALID,
+    DOCUMENT_TOO_LARGE,
+    MISSING_FILE,
+    UNREADABLE_FILE,
+)
 from rubric_tools.loading.layout import MATTER_FILE as MATTER_FILE
 from rubric_tools.loading.layout import find_matter_root as find_matter_root
 from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
@@ -77,10 +87,8 @@ class MatterSource:
 
 
 def _missing_file(path: Path) -> Diagnostic:
-    return Diagnostic(
-        code="L005",
-        name="missing-file",
-        severity=Severity.ERROR,
+    return Diagnostic.of(
+        MISSING_FILE,
         message=f"required file {path.name} is missing from the matter",
         file=path,
         span=Span.point(1, 1),
@@ -89,12 +97,10 @@ def _missing_file(path: Path) -> Diagnostic:
 
 
 def _document_diagnostic(
-    matter_file: YamlSource, index: int, code: str, name: str, message: str, hint: str
+    matter_file: YamlSource, index: int, declared: RuleCode, message: str, hint: str
 ) -> Diagnostic:
-    return Diagnostic(
-        code=code,
-        name=name,
-        severity=Severity.ERROR,
+    return Diagnostic.of(
+        declared,
         message=message,
         file=matter_file.path,
         span=matter_file.span(("documents", index, "path")),
@@ -102,36 +108,33 @@ def _document_diagnostic(
     )
 
 
-#: How a refused document path is reported: (code, name, hint).
+#: How a refused document path is reported: (code, hint).
 _DOCUMENT_REFUSALS = {
     policy.Refusal.OUTSIDE: (
-        "D002",
-        "document-outside-matter",
+        DOCUMENT_OUTSIDE_MATTER,
         "keep documents inside the matter folder, e.g. documents/<id>.md",
     ),
-    policy.Refusal.MISSING: ("D001", "document-missing", "fix the path, relative to the matter folder"),
-    policy.Refusal.DIRECTORY: ("D007", "document-not-regular-file", "point the path at the Markdown file itself"),
-    policy.Refusal.SPECIAL: ("D007", "document-not-regular-file", "replace it with a regular Markdown file"),
+    policy.Refusal.MISSING: (DOCUMENT_MISSING, "fix the path, relative to the matter folder"),
+    policy.Refusal.DIRECTORY: (DOCUMENT_NOT_REGULAR_FILE, "point the path at the Markdown file itself"),
+    policy.Refusal.SPECIAL: (DOCUMENT_NOT_REGULAR_FILE, "replace it with a regular Markdown file"),
     policy.Refusal.BAD_NAME: (
-        "D008",
-        "document-path-invalid",
+        DOCUMENT_PATH_INVALID,
         "use a short path of printable characters, e.g. documents/<id>.md",
     ),
     policy.Refusal.TOO_LARGE: (
-        "D009",
-        "document-too-large",
+        DOCUMENT_TOO_LARGE,
         f"keep documents under {policy.MAX_DOCUMENT_BYTES:,} bytes",
     ),
-    policy.Refusal.UNREADABLE: ("L003", "unreadable-file", "make the file readable, or fix the path"),
+    policy.Refusal.UNREADABLE: (UNREADABLE_FILE, "make the file readable, or fix the path"),
 }
 
 
 def _document_refusal(matter_file: YamlSource, index: int, path_text: str, refused: policy.Refused) -> Diagnostic:
-    code, name, hint = _DOCUMENT_REFUSALS[refused.reason]
+    declared, hint = _DOCUMENT_REFUSALS[refused.reason]
     # D002 keeps its message: where the path leads outside is not needed to fix it.
     detail = "resolves outside the matter folder" if refused.reason is policy.Refusal.OUTSIDE else refused.detail
     shown = path_text.encode("utf-8", "backslashreplace").decode("utf-8")  # a lone surrogate stays printable
-    return _document_diagnostic(matter_file, index, code, name, f"document path {shown!r} {detail}", hint)
+    return _document_diagnostic(matter_file, index, declared, f"document path {shown!r} {detail}", hint)
 
 
 def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic]) -> list[DocumentSource]:

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.authoring_codes import TRAJECTORY_NOT_LIST
+from rubric_tools.catalogue import CodeDoc
+from rubric_tools.codes import ACTION_NOT_OBJECT, INVALID_JSON_LINE
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.layout import YAML_SUFFIXES
 from rubric_tools.loading.yaml_source import YamlSource, parse_yaml_text, read_text
@@ -66,8 +69,8 @@ def _jsonl_span(line: int, text: str, path: FieldPath) -> Span:
     return Span.point(line, column + 1, max(1, len(json.dumps(path[-1])) if path and column else 1))
 
 
-def _problem(path: Path, code: str, name: str, message: str, span: Span | None, hint: str) -> Diagnostic:
-    return Diagnostic(code, name, Severity.ERROR, message, path, span or Span.point(1, 1), hint)
+def _problem(path: Path, declared: CodeDoc, message: str, span: Span | None, hint: str) -> Diagnostic:
+    return Diagnostic.of(declared, message, path, span or Span.point(1, 1), fix_hint=hint)
 
 
 def parse_trajectory(path: Path, text: str) -> Trajectory:
@@ -86,8 +89,7 @@ def parse_trajectory(path: Path, text: str) -> Trajectory:
             trajectory.diagnostics.append(
                 _problem(
                     path,
-                    "T001",
-                    "invalid-json-line",
+                    INVALID_JSON_LINE,
                     f"line is not valid JSON: {reason}",
                     Span.point(number, column),
                     'each line must be one JSON object: {"type": ...}',
@@ -98,8 +100,7 @@ def parse_trajectory(path: Path, text: str) -> Trajectory:
             trajectory.diagnostics.append(
                 _problem(
                     path,
-                    "T002",
-                    "action-not-object",
+                    ACTION_NOT_OBJECT,
                     f"line is JSON but not an object (it is a {type(action).__name__})",
                     Span(number, 1, number, len(line) + 1),
                     'wrap the action in an object with a "type"',
@@ -122,8 +123,7 @@ def parse_yaml_trajectory(path: Path, text: str) -> Trajectory:
             trajectory.diagnostics.append(
                 _problem(
                     path,
-                    "T105",
-                    "trajectory-not-list",
+                    TRAJECTORY_NOT_LIST,
                     "the YAML trajectory is empty",
                     Span.point(1, 1),
                     "write the actions as a list: `- type: read_document`",
@@ -134,8 +134,7 @@ def parse_yaml_trajectory(path: Path, text: str) -> Trajectory:
         trajectory.diagnostics.append(
             _problem(
                 path,
-                "T105",
-                "trajectory-not-list",
+                TRAJECTORY_NOT_LIST,
                 f"a YAML trajectory must be a list of actions, not a {_yaml_kind(source.data)}",
                 source.span(()),
                 "write the actions as a list: `- type: read_document`",
@@ -148,8 +147,7 @@ def parse_yaml_trajectory(path: Path, text: str) -> Trajectory:
             trajectory.diagnostics.append(
                 _problem(
                     path,
-                    "T002",
-                    "action-not-object",
+                    ACTION_NOT_OBJECT,
                     f"action {index + 1} is not a mapping (it is a {_yaml_kind(action)})",
                     span,
                     "each list item must be a mapping with a `type` key",

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 from yaml.constructor import ConstructorError, SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.diagnostics import Diagnostic, Span
+from rubric_tools.loading.codes import DUPLICATE_KEY, YAML_UNCONSTRUCTIBLE
 from rubric_tools.loading.yaml11 import MERGE_TAG, Reading, ScalarNote, classify
 
 if TYPE_CHECKING:
@@ -96,10 +97,8 @@ class Converter:
 
     def _unconstructible(self, node: Node, problem: str) -> None:
         self.source.diagnostics.append(
-            Diagnostic(
-                code="Y005",
-                name="yaml-unconstructible",
-                severity=Severity.ERROR,
+            Diagnostic.of(
+                YAML_UNCONSTRUCTIBLE,
                 message=f"the engine's YAML loader (PyYAML safe_load) cannot load this value: {problem}",
                 file=self.source.path,
                 span=node_span(node),
@@ -164,10 +163,8 @@ class Converter:
             key_span = node_span(key_node)
             if key in first_seen:
                 self.source.diagnostics.append(
-                    Diagnostic(
-                        code="L002",
-                        name="duplicate-key",
-                        severity=Severity.ERROR,
+                    Diagnostic.of(
+                        DUPLICATE_KEY,
                         message=(
                             f"duplicate key {key!r} (first defined on line {first_seen[key]}); "
                             "the engine silently keeps this last value"

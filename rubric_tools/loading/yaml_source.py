@@ -21,8 +21,19 @@ import yaml
 from yaml.error import MarkedYAMLError, YAMLError
 from yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.catalogue import RuleCode
+from rubric_tools.diagnostics import Diagnostic, Span
 from rubric_tools.loading import files, yaml_cache
+from rubric_tools.loading.codes import (
+    FILE_OUTSIDE_MATTER,
+    FILE_TOO_LARGE,
+    NON_UTF8_FILE,
+    NOT_A_REGULAR_FILE,
+    UNREADABLE_FILE,
+    YAML_ALIAS_LIMIT,
+    YAML_NESTING_LIMIT,
+    YAML_SYNTAX,
+)
 from rubric_tools.loading.lines import yaml_lines
 from rubric_tools.loading.yaml11 import Reading, ScalarNote
 from rubric_tools.loading.yaml_convert import (
@@ -75,10 +86,8 @@ class YamlSource:
             probe = probe[:-1]
 
 
-def _limit_diagnostic(path: Path, code: str, name: str, message: str, span: Span, hint: str) -> Diagnostic:
-    return Diagnostic(
-        code=code, name=name, severity=Severity.ERROR, message=message, file=path, span=span, fix_hint=hint
-    )
+def _limit_diagnostic(path: Path, declared: RuleCode, message: str, span: Span, hint: str) -> Diagnostic:
+    return Diagnostic.of(declared, message=message, file=path, span=span, fix_hint=hint)
 
 
 def _point(mark: Any) -> Span:
@@ -88,8 +97,7 @@ def _point(mark: Any) -> Span:
 def _nesting_diagnostic(path: Path, span: Span) -> Diagnostic:
     return _limit_diagnostic(
         path,
-        "L010",
-        "yaml-nesting-limit",
+        YAML_NESTING_LIMIT,
         f"collections nest more than {MAX_DEPTH} levels deep here",
         span,
         "flatten the data: no matter file needs this much nesting",
@@ -131,8 +139,7 @@ def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
     if len(text) > MAX_YAML_CHARS:
         return _limit_diagnostic(
             path,
-            "L009",
-            "file-too-large",
+            FILE_TOO_LARGE,
             f"the file has {len(text):,} characters, over the {MAX_YAML_CHARS:,} limit",
             Span.point(1, 1),
             "split the data or shorten it",
@@ -155,8 +162,7 @@ def _precheck(path: Path, text: str, loader: type[Any]) -> Diagnostic | None:
                 if aliases > MAX_ALIASES:
                     return _limit_diagnostic(
                         path,
-                        "L006",
-                        "yaml-alias-limit",
+                        YAML_ALIAS_LIMIT,
                         f"more than {MAX_ALIASES:,} aliases",
                         _point(event.start_mark),
                         "write the repeated data out, or use fewer aliases",
@@ -177,10 +183,8 @@ def _syntax_diagnostic(path: Path, exc: YAMLError) -> Diagnostic:
         message = " ".join(part for part in (exc.context, exc.problem) if part)
     else:
         message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return Diagnostic(
-        code="L001",
-        name="yaml-syntax",
-        severity=Severity.ERROR,
+    return Diagnostic.of(
+        YAML_SYNTAX,
         message=f"YAML syntax error: {message or 'cannot parse'}",
         file=path,
         span=span,
@@ -189,19 +193,17 @@ def _syntax_diagnostic(path: Path, exc: YAMLError) -> Diagnostic:
 
 
 _REFUSAL_CODES = {
-    files.Refusal.OUTSIDE: ("L007", "file-outside-matter", "replace the symlink with the file itself"),
-    files.Refusal.SPECIAL: ("L008", "not-a-regular-file", "replace it with a regular file"),
-    files.Refusal.TOO_LARGE: ("L009", "file-too-large", "shorten the file"),
+    files.Refusal.OUTSIDE: (FILE_OUTSIDE_MATTER, "replace the symlink with the file itself"),
+    files.Refusal.SPECIAL: (NOT_A_REGULAR_FILE, "replace it with a regular file"),
+    files.Refusal.TOO_LARGE: (FILE_TOO_LARGE, "shorten the file"),
 }
 
 
 def refusal_diagnostic(path: Path, refused: files.Refused) -> Diagnostic:
     """The load diagnostic for a file the file-system policy refused to read."""
-    code, name, hint = _REFUSAL_CODES.get(refused.reason, ("L003", "unreadable-file", None))
-    return Diagnostic(
-        code=code,
-        name=name,
-        severity=Severity.ERROR,
+    declared, hint = _REFUSAL_CODES.get(refused.reason, (UNREADABLE_FILE, None))
+    return Diagnostic.of(
+        declared,
         message=f"{path.name} {refused.detail}",
         file=path,
         span=Span.point(1, 1),
@@ -216,10 +218,8 @@ def decode_text(path: Path, raw: bytes) -> tuple[str | None, Diagnostic | None]:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, Diagnostic(
-            code="L004",
-            name="non-utf8-file",
-            severity=Severity.ERROR,
+        return None, Diagnostic.of(
+            NON_UTF8_FILE,
             message=f"file is not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
             file=path,
             span=Span.point(line, column),
@@ -286,10 +286,8 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         source.notes = converter.notes
     except (AliasLimit, RecursionError):
         source.diagnostics.append(
-            Diagnostic(
-                code="L006",
-                name="yaml-alias-limit",
-                severity=Severity.ERROR,
+            Diagnostic.of(
+                YAML_ALIAS_LIMIT,
                 message=f"aliases expand to more than {MAX_EXPANDED_NODES:,} nodes (an alias bomb?)",
                 file=path,
                 span=Span.point(1, 1),
@@ -300,10 +298,8 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
         source.readable = False
     except AliasCycle:
         source.diagnostics.append(
-            Diagnostic(
-                code="L006",
-                name="yaml-alias-limit",
-                severity=Severity.ERROR,
+            Diagnostic.of(
+                YAML_ALIAS_LIMIT,
                 message="a recursive alias refers to itself",
                 file=path,
                 span=Span.point(1, 1),

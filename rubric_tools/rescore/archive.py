@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.rescore.codes import EMPTY_ARCHIVE, MALFORMED_RECORD, UNREADABLE_ARCHIVE
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, Source, record_problem
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -40,12 +41,12 @@ def archive_files(paths: Sequence[Path]) -> Iterator[Path | Diagnostic]:
         if path.is_dir():
             found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(ARCHIVE_SUFFIXES))
             if not found:
-                yield record_problem(path, 1, "R009", "empty-archive", "no *.jsonl or *.trace.json file here")
+                yield record_problem(path, 1, EMPTY_ARCHIVE, "no *.jsonl or *.trace.json file here")
             yield from found
         elif path.is_file():
             yield path
         else:
-            yield record_problem(path, 1, "R001", "unreadable-archive", "no such file or folder")
+            yield record_problem(path, 1, UNREADABLE_ARCHIVE, "no such file or folder")
 
 
 def _open_text(path: Path) -> IO[str]:
@@ -98,7 +99,7 @@ def read_archive(
             yield from read_file(entry, raw_episodes, raw_files)
         except (OSError, EOFError, zlib.error, UnicodeDecodeError, gzip.BadGzipFile) as exc:
             reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-            yield record_problem(entry, 1, "R001", "unreadable-archive", f"cannot read archive: {reason}")
+            yield record_problem(entry, 1, UNREADABLE_ARCHIVE, f"cannot read archive: {reason}")
 
 
 def read_file(path: Path, raw_episodes: bool = False, raw_files: bool = False) -> Iterator[Item | RawEpisode | RawFile]:
@@ -117,10 +118,10 @@ def _json_line(path: Path, number: int, line: str) -> tuple[Any, Diagnostic | No
         return json.loads(line), None
     except json.JSONDecodeError as exc:
         return None, record_problem(
-            path, number, "R002", "malformed-record", f"line is not valid JSON: {exc.msg}", column=exc.colno
+            path, number, MALFORMED_RECORD, f"line is not valid JSON: {exc.msg}", column=exc.colno
         )
     except (ValueError, RecursionError):
-        return None, record_problem(path, number, "R002", "malformed-record", "line is not valid JSON")
+        return None, record_problem(path, number, MALFORMED_RECORD, "line is not valid JSON")
 
 
 def _sidecar_result(path: Path) -> dict[str, Any] | None:
@@ -146,8 +147,7 @@ def _read_trajectory(path: Path) -> Iterator[Item]:
             problem = record_problem(
                 path,
                 number,
-                "R002",
-                "malformed-record",
+                MALFORMED_RECORD,
                 f"action is JSON but not an object (it is a {type(value).__name__})",
             )
         if problem is not None:
@@ -229,20 +229,19 @@ def parse_episode(episode: RawEpisode) -> Item:
     path, number, index = Path(episode.file), episode.line, episode.index
     text = episode_text(episode)
     if text is None:
-        return record_problem(path, number, "R002", "malformed-record", "the line is not valid UTF-8")
+        return record_problem(path, number, MALFORMED_RECORD, "the line is not valid UTF-8")
     value, problem = _json_line(path, number, text)
     if problem is not None:
         return problem
     if not isinstance(value, dict):
-        return record_problem(path, number, "R002", "malformed-record", "episode is not a JSON object")
+        return record_problem(path, number, MALFORMED_RECORD, "episode is not a JSON object")
     matter_id = _matter_id(value.get("matter_id", value.get("matter")))
     reason = "no `matter_id`" if matter_id is None else _actions_problem(value.get("actions"))
     if reason is not None:
         return record_problem(
             path,
             number,
-            "R002",
-            "malformed-record",
+            MALFORMED_RECORD,
             f"episode {index}: {reason}",
             'each line: {"matter_id": ..., "actions": [{"type": ...}, ...]}',
         )
@@ -258,7 +257,7 @@ def parse_episode(episode: RawEpisode) -> Item:
 
 def _read_trace(path: Path) -> Iterator[Item]:
     if path.stat().st_size > MAX_TRACE_BYTES:
-        yield record_problem(path, 1, "R002", "malformed-record", f"trace is larger than {MAX_TRACE_BYTES} bytes")
+        yield record_problem(path, 1, MALFORMED_RECORD, f"trace is larger than {MAX_TRACE_BYTES} bytes")
         return
     with _open_text(path) as stream:
         text = stream.read(MAX_TRACE_BYTES + 1)
@@ -266,11 +265,11 @@ def _read_trace(path: Path) -> Iterator[Item]:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         yield record_problem(
-            path, exc.lineno, "R002", "malformed-record", f"trace is not valid JSON: {exc.msg}", column=exc.colno
+            path, exc.lineno, MALFORMED_RECORD, f"trace is not valid JSON: {exc.msg}", column=exc.colno
         )
         return
     except (ValueError, RecursionError):
-        yield record_problem(path, 1, "R002", "malformed-record", "trace is not valid JSON")
+        yield record_problem(path, 1, MALFORMED_RECORD, "trace is not valid JSON")
         return
     matter_id = _matter_id(value.get("matter")) if isinstance(value, dict) else None
     events = value.get("events") if isinstance(value, dict) else None
@@ -278,8 +277,7 @@ def _read_trace(path: Path) -> Iterator[Item]:
         yield record_problem(
             path,
             1,
-            "R002",
-            "malformed-record",
+            MALFORMED_RECORD,
             "a trace is an object with `matter` and `events`",
             '{"matter": ..., "seed": ..., "events": [{"action": {...}}], "result": {...}}',
         )
@@ -288,9 +286,7 @@ def _read_trace(path: Path) -> Iterator[Item]:
     actions = [event["action"] for event in events if isinstance(event, dict) and "action" in event]
     reason = _actions_problem(actions)
     if reason is not None or any(not isinstance(event, dict) for event in events):
-        yield record_problem(
-            path, 1, "R002", "malformed-record", f"trace events: {reason or 'an event is not an object'}"
-        )
+        yield record_problem(path, 1, MALFORMED_RECORD, f"trace events: {reason or 'an event is not an object'}")
         return
     recorded = value.get("result")
     yield ArchiveRecord(

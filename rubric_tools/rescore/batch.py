@@ -28,10 +28,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import parse_episode
 from rubric_tools.rescore.bases import matter_digest
+from rubric_tools.rescore.codes import MALFORMED_RECORD, RESCORE_MATTER_NOT_FOUND
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, Source
 from rubric_tools.rescore.worker import Scored, WorkItem, problem_json, score_with_brief
 
@@ -72,10 +74,10 @@ def _optional_int(value: Any) -> int | None:
     return None if _missing(value) else int(value)
 
 
-def _problem(code: str, name: str, message: str, source: Source, hint: str | None = None) -> Scored:
+def _problem(declared: CodeDoc, message: str, source: Source, hint: str | None = None) -> Scored:
     problem = {
-        "code": code,
-        "name": name,
+        "code": declared.code,
+        "name": declared.name,
         "message": message,
         "file": source.file,
         "line": source.line or 1,
@@ -100,9 +102,9 @@ def _record(get: Callable[[str], Any], i: int) -> ArchiveRecord | Scored:
         actions = _json(get("actions") if get("actions") is not None else [])
         recorded = _json(get("recorded"))
     except ValueError as exc:
-        return _problem("R002", "malformed-record", f"invalid JSON: {exc}", source)
+        return _problem(MALFORMED_RECORD, f"invalid JSON: {exc}", source)
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-        return _problem("R002", "malformed-record", "`actions` must be a list of action objects", source)
+        return _problem(MALFORMED_RECORD, "`actions` must be a list of action objects", source)
     matter_id = str(get("matter_id") or "")
     return ArchiveRecord(source, tuple(actions), matter_id, None, recorded if isinstance(recorded, dict) else None)
 
@@ -119,8 +121,7 @@ def _score_row(columns: dict[str, list[Any]], i: int, matters: MatterFolders, ba
     current_root = get("matter_root") or _folder(matters, matter_id)
     if current_root is None:
         return _problem(
-            "R003",
-            "rescore-matter-not-found",
+            RESCORE_MATTER_NOT_FOUND,
             f"cannot find matter {matter_id!r}",
             record.source,
             "pass the matter folders in `matters`",

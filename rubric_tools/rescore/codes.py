@@ -5,7 +5,7 @@ from __future__ import annotations
 from rubric_tools.catalogue import declare
 from rubric_tools.diagnostics import Severity
 
-declare(
+UNREADABLE_ARCHIVE = declare(
     "R001",
     "unreadable-archive",
     Severity.ERROR,
@@ -17,7 +17,7 @@ It does not exist, cannot be opened, is a truncated or corrupt gzip, or is not U
 `rubric rescore` reports it and goes on with the other archives; it exits 2.
 """,
 )
-declare(
+MALFORMED_RECORD = declare(
     "R002",
     "malformed-record",
     Severity.ERROR,
@@ -32,7 +32,7 @@ are still scored; `rubric rescore` exits 2. In a one-action-per-line trajectory 
 line skips the whole trajectory, as in `rubric replay`.
 """,
 )
-declare(
+RESCORE_MATTER_NOT_FOUND = declare(
     "R003",
     "rescore-matter-not-found",
     Severity.ERROR,
@@ -45,7 +45,7 @@ folder layout `trajectories/<matter_id>/…` (or `examples/<matter_id>/…`) of 
 trajectory. Without it, the matter is found as `rubric replay` finds it.
 """,
 )
-declare(
+MATTER_INVALID = declare(
     "R004",
     "matter-invalid",
     Severity.ERROR,
@@ -56,7 +56,7 @@ The matter (current or base) does not load, so its trajectories are not scored.
 A required file is missing or a YAML file does not parse. Run `rubric lint` on it.
 """,
 )
-declare(
+MATTER_NOT_IN_BASE = declare(
     "R005",
     "matter-not-in-base",
     Severity.WARNING,
@@ -69,7 +69,7 @@ folder is not in a git repository. Its trajectories are still scored under the
 current rubric and compared with their recorded results.
 """,
 )
-declare(
+RESCORE_FAILED = declare(
     "R006",
     "rescore-failed",
     Severity.ERROR,
@@ -81,7 +81,7 @@ The message names the exception. The other trajectories are still scored and the
 exits 2. This is a bug in rubric-tools: please report it with the record.
 """,
 )
-declare(
+EMPTY_ARCHIVE = declare(
     "R009",
     "empty-archive",
     Severity.ERROR,

@@ -10,6 +10,7 @@ from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import Item, archive_files
 from rubric_tools.rescore.bases import BaseMatters, current_matter, matter_digest
+from rubric_tools.rescore.codes import RESCORE_MATTER_NOT_FOUND
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, record_problem
 from rubric_tools.rescore.worker import WorkItem
 
@@ -20,8 +21,7 @@ def _not_found(record: ArchiveRecord) -> Diagnostic:
     return record_problem(
         source.file,
         source.line or 1,
-        "R003",
-        "matter-not-found",
+        RESCORE_MATTER_NOT_FOUND,
         f"cannot find {what}",
         "pass --matters DIR (a folder of matter folders)",
     )

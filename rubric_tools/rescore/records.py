@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.catalogue import CodeDoc
+from rubric_tools.diagnostics import Diagnostic, Span
 
 #: The fields of a score, in the row's `current`, `base` and `recorded` objects.
 SCORE_FIELDS = ("raw_score", "normalized_score", "critical_failure")
@@ -90,7 +91,7 @@ def _finite(value: Any) -> float | None:
 
 
 def record_problem(
-    file: Path | str, line: int, code: str, name: str, message: str, hint: str | None = None, column: int = 1
+    file: Path | str, line: int, declared: CodeDoc, message: str, hint: str | None = None, column: int = 1
 ) -> Diagnostic:
     """A malformed record or file: reported with its position, then skipped."""
-    return Diagnostic(code, name, Severity.ERROR, message, Path(file), Span.point(max(line, 1), max(column, 1)), hint)
+    return Diagnostic.of(declared, message, Path(file), Span.point(max(line, 1), max(column, 1)), hint)

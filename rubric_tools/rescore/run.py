@@ -18,6 +18,7 @@ from rubric_tools.loading.matter import MATTER_FILE
 from rubric_tools.rescore.archive import read_archive
 from rubric_tools.rescore.backends import Outcome, Work, run_pool, run_serial
 from rubric_tools.rescore.bases import BaseError, BaseMatters, resolve_revision
+from rubric_tools.rescore.codes import MATTER_INVALID, MATTER_NOT_IN_BASE
 from rubric_tools.rescore.items import matters_digest, run_key, work_items
 from rubric_tools.rescore.outputs import OutputError, RowFile, check_output
 from rubric_tools.rescore.summary import Summary, Thresholds
@@ -134,13 +135,18 @@ def _skip(items: Iterator[Work | Diagnostic], done: int) -> Iterator[Work | Diag
 
 
 def problem_diagnostic(problem: dict[str, Any]) -> Diagnostic:
+    """The diagnostic of a problem a worker sent back as JSON; its name and severity are
+    those of its declared code."""
+    from rubric_tools.catalogue import find_code
     from rubric_tools.rescore.records import record_problem
 
+    declared = find_code(str(problem["code"]))
+    if declared is None:  # every problem is built from a declaration
+        raise ValueError(f"undeclared rescore problem code {problem['code']!r}")
     return record_problem(
         problem["file"],
         problem["line"],
-        problem["code"],
-        problem["name"],
+        declared,
         problem["message"],
         problem.get("hint"),
         problem.get("column", 1),
@@ -169,10 +175,8 @@ def _resolver(options: RescoreOptions, bases: BaseMatters, generation: str) -> R
 def _not_in_base(row: dict[str, Any], bases: BaseMatters) -> Diagnostic:
     reasons = sorted(set(bases.errors.values()))
     reason = f" ({reasons[0]})" if reasons else ""
-    return Diagnostic(
-        "R005",
-        "matter-not-in-base",
-        Severity.WARNING,
+    return Diagnostic.of(
+        MATTER_NOT_IN_BASE,
         f"matter {row['matter_id']} has no base version{reason}: its rows have base null",
         Path(row["source"]["file"]) if "source" in row else Path(str(row["matter_id"])),
         Span.point(1, 1),
@@ -235,10 +239,10 @@ def rescore(
                         _report(run, problem_diagnostic(each), on_diagnostic)
                     continue
                 problem = decoded["problem"]
-                if problem["code"] == "R004" and problem["message"] in said_once:
+                if problem["code"] == MATTER_INVALID.code and problem["message"] in said_once:
                     run.summary.skipped += 1  # a matter that does not load is said once, counted always
                     continue
-                if problem["code"] == "R004":
+                if problem["code"] == MATTER_INVALID.code:
                     said_once.add(problem["message"])
                 _report(run, problem_diagnostic(problem), on_diagnostic)
                 continue

@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools._version import __version__
+from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.rescore import compare
 from rubric_tools.rescore.bases import current_matter, folder_named, matter_digest
+from rubric_tools.rescore.codes import MATTER_INVALID, RESCORE_FAILED, RESCORE_MATTER_NOT_FOUND
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, recorded_score
 from rubric_tools.scoring import replay
 from rubric_tools.scoring.json_values import json_default
@@ -63,11 +65,11 @@ def _score(matter: LoadedMatter, actions: tuple[Any, ...]) -> tuple[dict[str, An
     return outcome.result, warnings
 
 
-def _problem(item: WorkItem, code: str, name: str, message: str, hint: str) -> dict[str, Any]:
+def _problem(item: WorkItem, declared: CodeDoc, message: str, hint: str) -> dict[str, Any]:
     source = item.record.source
     problem = {
-        "code": code,
-        "name": name,
+        "code": declared.code,
+        "name": declared.name,
         "message": message,
         "file": source.file,
         "line": source.line or 1,
@@ -103,8 +105,7 @@ def _scored(item: WorkItem) -> dict[str, Any]:
     if current.error is not None:
         return _problem(
             item,
-            "R004",
-            "matter-invalid",
+            MATTER_INVALID,
             f"matter {current.source.matter_id} does not load: {current.error}",
             "run `rubric lint` on the matter",
         )
@@ -112,8 +113,7 @@ def _scored(item: WorkItem) -> dict[str, Any]:
     if base is not None and base.error is not None:
         return _problem(
             item,
-            "R004",
-            "matter-invalid",
+            MATTER_INVALID,
             f"base matter {base.source.matter_id} does not load: {base.error}",
             "run `rubric lint` on the base matter",
         )
@@ -178,7 +178,7 @@ def score_with_brief(item: WorkItem) -> Scored:
         return ROW_PREFIX + row + ROW_SUFFIX, brief(result["row"])
     except Exception as exc:  # noqa: BLE001  one record must never stop the run: report it, go on
         message = f"cannot score this trajectory: {type(exc).__name__}: {exc}"
-        return json.dumps(_problem(item, "R006", "rescore-failed", message, "please report it")), None
+        return json.dumps(_problem(item, RESCORE_FAILED, message, "please report it")), None
 
 
 @dataclass(frozen=True)
@@ -244,8 +244,8 @@ def score_file(raw: RawFile, resolver: Resolver) -> Scored:
 def _not_found(record: ArchiveRecord) -> str:
     what = f"matter {record.matter_id!r}" if record.matter_id else "this trajectory's matter"
     problem = {
-        "code": "R003",
-        "name": "rescore-matter-not-found",
+        "code": RESCORE_MATTER_NOT_FOUND.code,
+        "name": RESCORE_MATTER_NOT_FOUND.name,
         "message": f"cannot find {what}",
         "file": record.source.file,
         "line": record.source.line or 1,

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
 from rubric_tools.lint.context import Finding, LintContext
+from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.matter import RUBRIC_FILE
 
 
-@rule("U001", "gate-never-fires", Severity.ERROR)
+@rule(GATE_NEVER_FIRES)
 def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
     """A gate can never fire: no text built from its own pattern trips it.
 
@@ -60,7 +61,7 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
                 yield ctx.at(RUBRIC_FILE, entry.path, never_fires_message(entry, message), hint=hint)
 
 
-@rule("U005", "concept-never-earnable", Severity.ERROR)
+@rule(CONCEPT_NEVER_EARNABLE)
 def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
     """A concept can never be earned: it is written as a regex, or holds a control character.
 

@@ -11,6 +11,13 @@ from collections.abc import Iterator, Mapping
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
+from rubric_tools.loading.codes import (
+    DOCUMENT_MISSING,
+    DOCUMENT_NOT_REGULAR_FILE,
+    DOCUMENT_OUTSIDE_MATTER,
+    DOCUMENT_PATH_INVALID,
+    DOCUMENT_TOO_LARGE,
+)
 from rubric_tools.loading.matter import MATTER_FILE, DocumentSource
 from rubric_tools.scoring.sections import HEADING_PREFIX, PREAMBLE_TOKEN
 
@@ -22,7 +29,7 @@ def _parsed_documents(ctx: LintContext) -> Iterator[DocumentSource]:
             yield document
 
 
-@rule("D001", "document-missing", Severity.ERROR)
+@rule(DOCUMENT_MISSING)
 def document_missing(ctx: LintContext) -> Iterator[Finding]:
     """A document listed in matter.yaml does not exist.
 
@@ -51,10 +58,10 @@ def document_missing(ctx: LintContext) -> Iterator[Finding]:
         path: documents/msa.md
     ```
     """
-    yield from ctx.loader_findings("D001")
+    yield from ctx.loader_findings(DOCUMENT_MISSING)
 
 
-@rule("D002", "document-outside-matter", Severity.ERROR)
+@rule(DOCUMENT_OUTSIDE_MATTER)
 def document_outside_matter(ctx: LintContext) -> Iterator[Finding]:
     """A document path leads outside the matter folder.
 
@@ -83,7 +90,7 @@ def document_outside_matter(ctx: LintContext) -> Iterator[Finding]:
         path: documents/msa.md        # copy the file into the matter
     ```
     """
-    yield from ctx.loader_findings("D002")
+    yield from ctx.loader_findings(DOCUMENT_OUTSIDE_MATTER)
 
 
 @rule("D003", "duplicate-document-id", Severity.ERROR)
@@ -287,7 +294,7 @@ def duplicate_section_token(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-@rule("D007", "document-not-regular-file", Severity.ERROR)
+@rule(DOCUMENT_NOT_REGULAR_FILE)
 def document_not_regular_file(ctx: LintContext) -> Iterator[Finding]:
     """A document path names a directory, a FIFO, a device or a socket.
 
@@ -318,10 +325,10 @@ def document_not_regular_file(ctx: LintContext) -> Iterator[Finding]:
         path: documents/msa.md
     ```
     """
-    yield from ctx.loader_findings("D007")
+    yield from ctx.loader_findings(DOCUMENT_NOT_REGULAR_FILE)
 
 
-@rule("D008", "document-path-invalid", Severity.ERROR)
+@rule(DOCUMENT_PATH_INVALID)
 def document_path_invalid(ctx: LintContext) -> Iterator[Finding]:
     """A document path is a name the operating system refuses.
 
@@ -350,10 +357,10 @@ def document_path_invalid(ctx: LintContext) -> Iterator[Finding]:
         path: documents/msa.md
     ```
     """
-    yield from ctx.loader_findings("D008")
+    yield from ctx.loader_findings(DOCUMENT_PATH_INVALID)
 
 
-@rule("D009", "document-too-large", Severity.ERROR)
+@rule(DOCUMENT_TOO_LARGE)
 def document_too_large(ctx: LintContext) -> Iterator[Finding]:
     """A document is larger than the toolkit reads (16 MiB).
 
@@ -381,4 +388,4 @@ def document_too_large(ctx: LintContext) -> Iterator[Finding]:
         path: documents/msa.md      # the agreement under review
     ```
     """
-    yield from ctx.loader_findings("D009")
+    yield from ctx.loader_findings(DOCUMENT_TOO_LARGE)

@@ -4,19 +4,31 @@ The loader (`rubric_tools.loading`) detects these while reading the matter, beca
 it has to decide what to do about them on the spot (skip a file, keep the last of
 two duplicate keys, stop expanding aliases). These rules only re-emit what it
 reported, so that they can be selected, ignored, re-graded and documented like any
-other rule. The names here must stay those the loader uses.
+other rule. Their codes, names and severities are declared once, in
+`rubric_tools.loading.codes`, where the loader finds them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
+from rubric_tools.loading.codes import (
+    DUPLICATE_KEY,
+    FILE_OUTSIDE_MATTER,
+    FILE_TOO_LARGE,
+    MISSING_FILE,
+    NON_UTF8_FILE,
+    NOT_A_REGULAR_FILE,
+    UNREADABLE_FILE,
+    YAML_ALIAS_LIMIT,
+    YAML_NESTING_LIMIT,
+    YAML_SYNTAX,
+)
 
 
-@rule("L001", "yaml-syntax", Severity.ERROR)
+@rule(YAML_SYNTAX)
 def yaml_syntax(ctx: LintContext) -> Iterator[Finding]:
     """A YAML file of the matter does not parse.
 
@@ -45,10 +57,10 @@ def yaml_syntax(ctx: LintContext) -> Iterator[Finding]:
         concepts: ["backup", "region"]
     ```
     """
-    yield from ctx.loader_findings("L001")
+    yield from ctx.loader_findings(YAML_SYNTAX)
 
 
-@rule("L002", "duplicate-key", Severity.ERROR)
+@rule(DUPLICATE_KEY)
 def duplicate_key(ctx: LintContext) -> Iterator[Finding]:
     """A mapping repeats a key; the engine silently keeps only the last value.
 
@@ -77,10 +89,10 @@ def duplicate_key(ctx: LintContext) -> Iterator[Finding]:
       concepts: ["backup", "region"]
     ```
     """
-    yield from ctx.loader_findings("L002")
+    yield from ctx.loader_findings(DUPLICATE_KEY)
 
 
-@rule("L003", "unreadable-file", Severity.ERROR)
+@rule(UNREADABLE_FILE)
 def unreadable_file(ctx: LintContext) -> Iterator[Finding]:
     """A matter file exists but cannot be read.
 
@@ -105,10 +117,10 @@ def unreadable_file(ctx: LintContext) -> Iterator[Finding]:
       q_backup_region: Backups must stay in the primary region.
     ```
     """
-    yield from ctx.loader_findings("L003")
+    yield from ctx.loader_findings(UNREADABLE_FILE)
 
 
-@rule("L004", "non-utf8-file", Severity.ERROR)
+@rule(NON_UTF8_FILE)
 def non_utf8_file(ctx: LintContext) -> Iterator[Finding]:
     """A matter file or document is not valid UTF-8.
 
@@ -134,10 +146,10 @@ def non_utf8_file(ctx: LintContext) -> Iterator[Finding]:
     anchor: "hosting §3.1"
     ```
     """
-    yield from ctx.loader_findings("L004")
+    yield from ctx.loader_findings(NON_UTF8_FILE)
 
 
-@rule("L005", "missing-file", Severity.ERROR)
+@rule(MISSING_FILE)
 def missing_file(ctx: LintContext) -> Iterator[Finding]:
     """A required matter file is missing.
 
@@ -163,10 +175,10 @@ def missing_file(ctx: LintContext) -> Iterator[Finding]:
     escalation_answers: {}
     ```
     """
-    yield from ctx.loader_findings("L005")
+    yield from ctx.loader_findings(MISSING_FILE)
 
 
-@rule("L006", "yaml-alias-limit", Severity.ERROR)
+@rule(YAML_ALIAS_LIMIT)
 def yaml_alias_limit(ctx: LintContext) -> Iterator[Finding]:
     """A YAML file's aliases expand to too much data, or refer to themselves.
 
@@ -197,10 +209,10 @@ def yaml_alias_limit(ctx: LintContext) -> Iterator[Finding]:
         aliases: *common
     ```
     """
-    yield from ctx.loader_findings("L006")
+    yield from ctx.loader_findings(YAML_ALIAS_LIMIT)
 
 
-@rule("L007", "file-outside-matter", Severity.ERROR)
+@rule(FILE_OUTSIDE_MATTER)
 def file_outside_matter(ctx: LintContext) -> Iterator[Finding]:
     """A matter YAML file is a symlink that leads outside the matter folder.
 
@@ -226,10 +238,10 @@ def file_outside_matter(ctx: LintContext) -> Iterator[Finding]:
     critical_failure_score_cap: 0.25
     ```
     """
-    yield from ctx.loader_findings("L007")
+    yield from ctx.loader_findings(FILE_OUTSIDE_MATTER)
 
 
-@rule("L008", "not-a-regular-file", Severity.ERROR)
+@rule(NOT_A_REGULAR_FILE)
 def not_a_regular_file(ctx: LintContext) -> Iterator[Finding]:
     """A matter YAML file is a FIFO, a device or a socket.
 
@@ -254,10 +266,10 @@ def not_a_regular_file(ctx: LintContext) -> Iterator[Finding]:
       q_backup_region: Backups must stay in the primary region.
     ```
     """
-    yield from ctx.loader_findings("L008")
+    yield from ctx.loader_findings(NOT_A_REGULAR_FILE)
 
 
-@rule("L009", "file-too-large", Severity.ERROR)
+@rule(FILE_TOO_LARGE)
 def file_too_large(ctx: LintContext) -> Iterator[Finding]:
     """A matter file is larger than the toolkit reads.
 
@@ -281,10 +293,10 @@ def file_too_large(ctx: LintContext) -> Iterator[Finding]:
     critical_failure_score_cap: 0.25
     ```
     """
-    yield from ctx.loader_findings("L009")
+    yield from ctx.loader_findings(FILE_TOO_LARGE)
 
 
-@rule("L010", "yaml-nesting-limit", Severity.ERROR)
+@rule(YAML_NESTING_LIMIT)
 def yaml_nesting_limit(ctx: LintContext) -> Iterator[Finding]:
     """A YAML file nests collections more than 100 levels deep.
 
@@ -308,4 +320,4 @@ def yaml_nesting_limit(ctx: LintContext) -> Iterator[Finding]:
     concepts: ["backup", "region"]
     ```
     """
-    yield from ctx.loader_findings("L010")
+    yield from ctx.loader_findings(YAML_NESTING_LIMIT)

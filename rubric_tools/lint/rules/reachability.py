@@ -13,7 +13,8 @@ from typing import Any
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.registry import rule
+from rubric_tools.lint.registry import Rule, rule
+from rubric_tools.lint.rules import anchors, final, negotiation, points, questions, regexes, schema
 from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.prove.shortfalls import InstancePath, Reason, Shortfall
 from rubric_tools.prove.solver import solve
@@ -35,17 +36,41 @@ MODEL_LISTS = ("questions", "escalations", "issues")
 # Rules that already explain a shortfall of this kind when they fire on the same node.
 # There P100 only states the points out of reach and names them ("see A002"), so a
 # defect is explained once; the point cost stays P100's.
-COVERING_RULES: dict[Reason, tuple[str, ...]] = {
-    Reason.BUDGET: ("P005", "P006", "P007", "P008"),
-    Reason.GATE_ON_REQUIRED_LANGUAGE: ("G007", "G010"),
-    Reason.SHADOWED_VARIANT: ("Q007", "Q008"),
-    Reason.SETTLEMENT_NEVER_ACCEPTED: ("N002", "N006"),
-    Reason.UNREACHABLE_COMPONENT: ("P002", "P003", "P004", "Q001", "Q003", "Q004", "A003", "A005", "A006"),
-    Reason.DECLARED_MAX_MISMATCH: ("P001",),
-    Reason.MISSING_ANCHOR: ("A001", "A002", "A005", "S001", "S002"),
-    Reason.UNRESOLVABLE_CITATION: ("A002", "A007"),
-    Reason.UNQUOTABLE_ANCHOR: ("A006",),
-    Reason.UNKNOWN_REQUIRED_ISSUE: ("F001",),
+COVERING_RULES: dict[Reason, tuple[Rule, ...]] = {
+    Reason.BUDGET: (
+        points.question_budget,
+        points.escalation_budget,
+        points.negotiation_round_budget,
+        points.step_budget,
+    ),
+    Reason.GATE_ON_REQUIRED_LANGUAGE: (regexes.gate_matches_empty, regexes.gate_fires_on_correct_answer),
+    Reason.SHADOWED_VARIANT: (questions.shadowed_variant, questions.unreachable_item),
+    Reason.SETTLEMENT_NEVER_ACCEPTED: (
+        negotiation.missing_accept_concepts,
+        negotiation.non_negotiable_without_concepts,
+    ),
+    Reason.UNREACHABLE_COMPONENT: (
+        points.unearnable_concept_points,
+        points.unearnable_redline_points,
+        points.unearnable_final_concept_points,
+        questions.missing_concepts,
+        questions.empty_concept,
+        questions.duplicate_item_id,
+        anchors.shared_anchor,
+        anchors.non_canonical_anchor,
+        anchors.anchor_on_preamble,
+    ),
+    Reason.DECLARED_MAX_MISMATCH: (points.max_score_mismatch,),
+    Reason.MISSING_ANCHOR: (
+        anchors.missing_anchor,
+        anchors.unresolved_citation,
+        anchors.non_canonical_anchor,
+        schema.schema_type,
+        schema.schema_required,
+    ),
+    Reason.UNRESOLVABLE_CITATION: (anchors.unresolved_citation, anchors.non_canonical_citation),
+    Reason.UNQUOTABLE_ANCHOR: (anchors.anchor_on_preamble,),
+    Reason.UNKNOWN_REQUIRED_ISSUE: (final.unknown_required_issue,),
 }
 
 
@@ -66,12 +91,10 @@ class _OtherFindings:
 
     def on_node(self, reason: Reason, finding: Finding) -> list[str]:
         """Codes of the selected covering rules that fire at the finding's node."""
-        from rubric_tools.lint.registry import find_rule
-
         codes = []
-        for code in COVERING_RULES.get(reason, ()):
-            rule_ = find_rule(code)
-            if rule_ is None or not self._active(code):
+        for rule_ in COVERING_RULES.get(reason, ()):
+            code = rule_.code
+            if not self._active(code):
                 continue
             if code not in self.by_code:
                 try:

@@ -11,7 +11,7 @@ from rubric_tools.catalogue import find_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import RULES, rule
-from rubric_tools.lint.suppressions import malformed_comments, matter_suppressions
+from rubric_tools.lint.suppressions import UNUSED_SUPPRESSION, malformed_comments, matter_suppressions
 
 
 @rule("X101", "suppression-without-reason", Severity.WARNING)
@@ -95,7 +95,7 @@ def unknown_suppression_code(ctx: LintContext) -> Iterator[Finding]:
         )
 
 
-@rule("X103", "unused-suppression", Severity.WARNING, fixable=True)
+@rule(UNUSED_SUPPRESSION, fixable=True)
 def unused_suppression(ctx: LintContext) -> Iterator[Finding]:
     """An inline suppression silenced nothing.
 

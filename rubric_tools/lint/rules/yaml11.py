@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
+from rubric_tools.loading.codes import YAML_UNCONSTRUCTIBLE
 from rubric_tools.loading.yaml11 import Reading, ScalarNote
 
 #: Schema-error kinds that mean "this value does not fit here" (not a key problem).
@@ -232,7 +233,7 @@ def yaml11_ambiguous_scalar(ctx: LintContext) -> Iterator[Finding]:
             )
 
 
-@rule("Y005", "yaml-unconstructible", Severity.ERROR)
+@rule(YAML_UNCONSTRUCTIBLE)
 def yaml_unconstructible(ctx: LintContext) -> Iterator[Finding]:
     """A YAML value the engine's loader (PyYAML `safe_load`) refuses, so the matter cannot load.
 
@@ -259,7 +260,7 @@ def yaml_unconstructible(ctx: LintContext) -> Iterator[Finding]:
       q_deadline: June 1
     ```
     """
-    yield from ctx.loader_findings("Y005")
+    yield from ctx.loader_findings(YAML_UNCONSTRUCTIBLE)
 
 
 @rule("Y006", "yaml-merge-key", Severity.WARNING)

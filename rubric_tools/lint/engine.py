@@ -184,11 +184,11 @@ def _schema_stage(source: MatterSource, configured: Sequence[Rule], report: Matt
     try:
         return run_schema_stage(source, configured)
     except Exception as exc:  # a validation bug must not hide the other rules' findings
+        from rubric_tools.internal_codes import RULE_CRASHED
+
         report.diagnostics.append(
-            Diagnostic(
-                code=INTERNAL_ERROR_CODE,
-                name="rule-crashed",
-                severity=Severity.ERROR,
+            Diagnostic.of(
+                RULE_CRASHED,
                 message=f"the schema stage crashed: {exc!r}",
                 file=source.root / MATTER_FILE,
                 fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from rubric_tools.config.attack import AttackSection, parse_attack_section
 from rubric_tools.config.audit import AuditSection, parse_audit_section
@@ -38,8 +38,7 @@ class ProjectConfig:
     source: Path | None = None  # the file the settings came from; relative paths in it start at its folder
 
 
-@dataclass(frozen=True)
-class SectionSpec:
+class SectionSpec(NamedTuple):
     """How one `ProjectConfig` field is read: the top-level keys it owns and its parser,
     which validates those keys of the settings table (raising `ConfigError`)."""
 

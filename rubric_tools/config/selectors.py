@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.config.discovery import KeyPath
 from rubric_tools.config.table import SettingsTable, suggest
-from rubric_tools.config.vocabulary import NamedRule
 from rubric_tools.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from rubric_tools.config.vocabulary import NamedRule
 
 SEVERITY_NAMES = tuple(s.value for s in sorted(Severity, key=lambda s: s.rank, reverse=True))
 

@@ -9,22 +9,22 @@ cached lint run, say) would otherwise not spend.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:  # a Protocol class costs start-up time; only the type checker needs it
+    from typing import Protocol
+
+    class NamedRule(Protocol):
+        """What selector validation needs of a lint rule: its code (`G003`) and name."""
+
+        @property
+        def code(self) -> str: ...
+
+        @property
+        def name(self) -> str: ...
 
 
-class NamedRule(Protocol):
-    """What selector validation needs of a lint rule: its code (`G003`) and name."""
-
-    @property
-    def code(self) -> str: ...
-
-    @property
-    def name(self) -> str: ...
-
-
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(NamedTuple):
     """Suppliers of the rules `select`/`ignore`/`severity` may name and of the
     strategies `attack.exempt` may name."""
 

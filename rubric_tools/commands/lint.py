@@ -109,9 +109,9 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
 
     try:
         if options.diff:
-            return lint_fixing.run_diff(paths, config, options.unsafe_fixes, stdout, stderr, cwd)
+            return lint_fixing.run_diff(paths, config.lint, options.unsafe_fixes, stdout, stderr, cwd)
         fixed, write_errors = (
-            lint_fixing.run_fix(paths, config, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
+            lint_fixing.run_fix(paths, config.lint, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
         )
         report = lint_paths(paths, config.lint)
         report.fixed = fixed

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from rubric_tools.config.lint import LintSection
 from rubric_tools.config.project import ProjectConfig
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.engine import LintReport
@@ -33,12 +34,12 @@ def unified_diff(path: Path, before: str, after: str, cwd: Path) -> str:
 
 
 def run_diff(
-    paths: Sequence[Path], config: ProjectConfig, unsafe: bool, stdout: TextIO, stderr: TextIO, cwd: Path
+    paths: Sequence[Path], config: LintSection, unsafe: bool, stdout: TextIO, stderr: TextIO, cwd: Path
 ) -> int:
     """Print what `--fix` would change; write nothing. Exit 1 when something would change (as ruff)."""
     from rubric_tools.lint.fix_run import fix_paths
 
-    run = fix_paths(paths, config.lint, unsafe=unsafe, write=False)
+    run = fix_paths(paths, config, unsafe=unsafe, write=False)
     for problem in run.problems:
         print(f"error: {problem}", file=stderr)
     for change in run.changes:
@@ -60,12 +61,12 @@ def run_diff(
 
 
 def run_fix(
-    paths: Sequence[Path], config: ProjectConfig, unsafe: bool, stderr: TextIO, cwd: Path
+    paths: Sequence[Path], config: LintSection, unsafe: bool, stderr: TextIO, cwd: Path
 ) -> tuple[int, list[str]]:
     """Write the fixes; return how many were applied and the files that could not be written."""
     from rubric_tools.lint.fix_run import fix_paths
 
-    run = fix_paths(paths, config.lint, unsafe=unsafe, write=True)
+    run = fix_paths(paths, config, unsafe=unsafe, write=True)
     for rejected in run.rejected:
         print(f"warning: fix not applied, the result would not parse as intended: {rejected}", file=stderr)
     if run.changes:

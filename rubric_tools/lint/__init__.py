@@ -1,7 +1,7 @@
 """`rubric lint`: schema validation then semantic rules, one result object out.
 
 The names below load on first use (PEP 562), so that importing a light submodule (the
-configuration, the result cache) does not import the loader and the scoring model."""
+configuration vocabulary, the result cache) does not import the loader and the scoring model."""
 
 from __future__ import annotations
 

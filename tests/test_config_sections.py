@@ -3,6 +3,8 @@ file is read with its errors at file:line, and names checked against an injected
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import textwrap
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -164,3 +166,19 @@ def test_command_line_selectors_use_the_injected_rules() -> None:
     with pytest.raises(ConfigError) as caught:
         apply_overrides(ProjectConfig(), VOCABULARY, select=["Q9"])
     assert caught.value.file is None and "'Q9' in '--select'" in caught.value.message
+
+
+def test_reading_the_configuration_imports_nothing_heavy(tmp_path: Path) -> None:
+    # Every command reads the configuration before its work: it must stay cheap to import.
+    (tmp_path / "rubric.toml").write_text("[coverage]\njobs = 1\n", encoding="utf-8")
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from rubric_tools.config.resolve import resolve_config\n"
+        "from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY\n"
+        f"resolve_config([Path({str(tmp_path)!r})], CONFIG_VOCABULARY)\n"
+        "heavy = ('yaml', 'ruamel', 'jsonschema', 'rich', 'regex', 'rubric_tools.lint.rules', 'rubric_tools.prove')\n"
+        "print(sorted(m for m in sys.modules if m.startswith(heavy)))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"

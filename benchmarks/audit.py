@@ -52,15 +52,15 @@ def main() -> int:
         return 2
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"
-    from rubric_tools.audit.settings import AuditSettings
     from rubric_tools.commands.audit import audit_matter
+    from rubric_tools.config.audit import AuditSection
 
     roots = sorted(p.parent for p in matters.glob("*/matter.yaml"))
     print(f"{len(roots)} matters, {os.cpu_count()} CPUs")
     total_findings = 0
     for root in roots:
         started = time.perf_counter()
-        report = audit_matter(root, AuditSettings())
+        report = audit_matter(root, AuditSection())
         total_findings += len(report.diagnostics)
         print(f"  {root.name:32} {time.perf_counter() - started:6.3f} s  {len(report.diagnostics):3} findings")
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []

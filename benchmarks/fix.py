@@ -73,7 +73,7 @@ def main() -> int:
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"
 
-    from rubric_tools.lint import LintConfig
+    from rubric_tools.config.lint import LintSection
     from rubric_tools.lint.engine import lint_paths
     from rubric_tools.lint.fix_run import fix_paths
 
@@ -81,7 +81,7 @@ def main() -> int:
         copy = Path(folder)
         seeded = _seeded_copy(corpus, copy)
         matters = copy / "matters"
-        unproven, proven = LintConfig(prove_fixes=False), LintConfig()
+        unproven, proven = LintSection(prove_fixes=False), LintSection()
         lint_paths([matters], proven)  # imports and first-run costs out of the figures
         reference = _best(args.rounds, lambda: lint_paths([matters], unproven))
         with_proof = _best(args.rounds, lambda: lint_paths([matters], proven))

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 from rubric_tools.audit.runner import audit_source
-from rubric_tools.audit.settings import AuditSettings
 from rubric_tools.checking.audit_inputs import audit_inputs
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.matter import load_matter_source
 
@@ -54,10 +54,10 @@ def make_matter(
     return root
 
 
-def audit(root: Path, settings: AuditSettings | None = None) -> list[Diagnostic]:
+def audit(root: Path, settings: AuditSection | None = None) -> list[Diagnostic]:
     source = load_matter_source(root)
     assert source.ok, [d.message for d in source.diagnostics]
-    return audit_source(source, settings or AuditSettings(), audit_inputs(root))
+    return audit_source(source, settings or AuditSection(), audit_inputs(root))
 
 
 def codes(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:

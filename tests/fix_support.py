@@ -7,13 +7,13 @@ import shutil
 from pathlib import Path
 
 from rubric_tools.commands.lint import LintOptions, run_lint
-from rubric_tools.lint import LintConfig
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint.engine import lint_paths
 from rubric_tools.reporting.formats import OutputFormat
 
 BASE = Path(__file__).parent / "rule_cases" / "_base"
 CANARY = "base-fixture-canary"
-CONFIG = LintConfig(canary=CANARY)
+CONFIG = LintSection(canary=CANARY)
 
 
 def base_copy(tmp_path: Path, name: str = "base_fixture") -> Path:
@@ -29,7 +29,7 @@ def seed(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
-def codes(root: Path, config: LintConfig = CONFIG) -> list[str]:
+def codes(root: Path, config: LintSection = CONFIG) -> list[str]:
     return [d.code for d in lint_paths([root], config).diagnostics]
 
 

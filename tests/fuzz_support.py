@@ -563,7 +563,7 @@ def _run_gate_case(case: Case) -> Outcome:
 def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideReads, loaded: Any) -> Outcome:
     """Load, lint, replay (and maybe solve, attack, run the CLI); collect what went wrong."""
     operations = case.operations
-    from rubric_tools.lint.config import LintConfig
+    from rubric_tools.config.lint import LintSection
     from rubric_tools.lint.engine import lint_source
     from rubric_tools.loading.matter import load_matter_source
     from rubric_tools.loading.trajectory import load_trajectory
@@ -577,7 +577,7 @@ def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideRea
         state["source"] = loaded if loaded is not None else load_matter_source(root)
 
     def lint() -> None:
-        report = lint_source(state["source"], LintConfig())
+        report = lint_source(state["source"], LintSection())
         for diagnostic in report.diagnostics:
             if diagnostic.code.startswith("I"):
                 outcome.findings.append(("internal-error", diagnostic.message[:160]))
@@ -615,10 +615,10 @@ def _solve(source: Any) -> None:
 
 
 def _attack(source: Any) -> None:
+    from rubric_tools.config.attack import AttackSection
     from rubric_tools.prove.attacks import attack_matter
-    from rubric_tools.prove.thresholds import thresholds_from_config
 
-    attack_matter(source, thresholds_from_config({}, None))
+    attack_matter(source, AttackSection())
 
 
 _CLI_COMMANDS = [

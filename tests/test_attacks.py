@@ -14,15 +14,18 @@ from typing import Any
 
 import pytest
 
+from rubric_tools.config.attack import CEILING_STRATEGY, AttackSection
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.project import config_from_mapping
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.prove.attacks import FAIL, PASS, REPORTED, AttackReport, attack_matter
 from rubric_tools.prove.strategies import STRATEGIES
-from rubric_tools.prove.thresholds import CEILING_STRATEGY, ThresholdError, Thresholds, thresholds_from_config
 from tests.prove_support import base_data, issue, write_matter
 
 Mutation = Callable[[dict[str, Any]], dict[str, str] | None]
 
 
-def _attack(tmp_path: Path, mutate: Mutation | None = None, thresholds: Thresholds | None = None) -> AttackReport:
+def _attack(tmp_path: Path, mutate: Mutation | None = None, thresholds: AttackSection | None = None) -> AttackReport:
     data = base_data()
     documents = mutate(data) if mutate else None
     return attack_matter(write_matter(tmp_path / "matter", data, documents), thresholds)
@@ -166,8 +169,13 @@ def test_ceiling_is_reported_not_failed_unless_configured(tmp_path: Path) -> Non
     report = _attack(tmp_path)
     ceiling = _row(report, CEILING_STRATEGY)
     assert ceiling.verdict == REPORTED and ceiling.normalized_score >= 0.5
-    strict = _attack(tmp_path, thresholds=Thresholds(exempt=()))
+    strict = _attack(tmp_path, thresholds=AttackSection(exempt=()))
     assert _row(strict, CEILING_STRATEGY).verdict == FAIL
+
+
+def thresholds_from_config(table: dict[str, Any]) -> AttackSection:
+    """The attack section of a configuration holding `table` as `[attack]`."""
+    return config_from_mapping({"attack": table}, CONFIG_VOCABULARY).attack
 
 
 def test_thresholds_are_configurable(tmp_path: Path) -> None:
@@ -187,7 +195,7 @@ def test_thresholds_are_configurable(tmp_path: Path) -> None:
     ],
 )
 def test_bad_thresholds_are_reported(table: dict[str, Any], message: str) -> None:
-    with pytest.raises(ThresholdError, match=message):
+    with pytest.raises(ConfigError, match=message):
         thresholds_from_config(table)
 
 

@@ -11,7 +11,8 @@ from jsonschema import Draft202012Validator
 
 from rubric_tools.checking import check_paths
 from rubric_tools.cli import main
-from rubric_tools.lint.config import LintConfig
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.config.project import ProjectConfig
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.schemas import load_schema
 from tests.audit_support import make_matter
@@ -109,12 +110,20 @@ def test_check_runs_the_audit_with_thresholds(tmp_path: Path) -> None:
     defective = make_matter(tmp_path / "defective", DEFECTIVE_GATES, guide=NEGATED_GUIDE)
     [row] = [r for r in check_paths([defective]).rows if r.kind == "audit"]
     assert not row.passed and "U002" in row.detail and row.line == 17
-    relaxed = LintConfig(audit={"fail-on": ["U001"]})
+    relaxed = ProjectConfig(audit=AuditSection(fail_on=("U001",)))
     [row] = [r for r in check_paths([defective], relaxed).rows if r.kind == "audit"]
     assert row.passed and "U002 1" in row.got
-    broken = LintConfig(audit={"fail-on": "U002"})
-    [row] = [r for r in check_paths([defective], broken).rows if r.kind == "audit"]
-    assert not row.passed and row.name == "thresholds"
+
+
+def test_check_stops_on_a_bad_audit_table(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # The configuration is validated when it is read: a broken [audit] table is a usage
+    # error of `rubric check` at its file and line, no longer a failing "thresholds" row.
+    defective = make_matter(tmp_path / "defective", DEFECTIVE_GATES, guide=NEGATED_GUIDE)
+    (tmp_path / "rubric.toml").write_text('[audit]\nfail-on = "U002"\n', encoding="utf-8")
+    code, out, err = _run(capsys, "check", str(defective))
+    assert (code, out) == (2, "")
+    message = "".join(err.split())  # rich wraps the line at the console width
+    assert "".join(f"{tmp_path / 'rubric.toml'}:2: audit.fail-on must be a list of audit codes".split()) in message
 
 
 def test_audit_codes_are_explained(capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.lint.gate_firing import never_fires_reason
 from rubric_tools.lint.witness import witnesses
 from rubric_tools.scoring.gates import Gate
@@ -227,7 +227,7 @@ def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
     )
     root = make_matter(tmp_path / "m", gates)
     assert codes(audit(root), "U004") == []
-    settings = AuditSettings(thesaurus={"uptime": ("availability",)})
+    settings = AuditSection(thesaurus={"uptime": ("availability",)})
     [finding] = codes(audit(root, settings), "U004")
     assert finding.extra["evidence"][0]["sentence"].startswith("availability commitments")  # type: ignore[index]
 

@@ -121,7 +121,8 @@ def test_a_broken_baseline_is_a_usage_error(tmp_path: Path) -> None:
 
 def test_check_gates_only_new_findings_under_a_configured_baseline(tmp_path: Path) -> None:
     from rubric_tools.checking.runner import check_paths
-    from rubric_tools.lint.config_file import resolve_config
+    from rubric_tools.config.resolve import resolve_config
+    from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 
     root = _defective(tmp_path)
     seed(root / "rubric.yaml", "critical_failure_score_cap: 0.25", "critical_failure_score_cap: 0.25\nmax_score: 1.0")
@@ -130,7 +131,7 @@ def test_check_gates_only_new_findings_under_a_configured_baseline(tmp_path: Pat
     (tmp_path / "rubric.toml").write_text(
         'canary = "base-fixture-canary"\nbaseline = "lint-baseline.json"\n', encoding="utf-8"
     )
-    config = resolve_config([root], cwd=tmp_path)
+    config = resolve_config([root], CONFIG_VOCABULARY, cwd=tmp_path)
     lint_row = next(row for row in check_paths([root], config).matters[0].rows if row.kind == "lint")
     assert lint_row.passed
     (tmp_path / "lint-baseline.json").write_text("{", encoding="utf-8")

@@ -11,7 +11,8 @@ import pytest
 
 from rubric_tools.checking import check_paths
 from rubric_tools.cli import main
-from rubric_tools.lint.config import LintConfig
+from rubric_tools.config.check import CheckSection
+from rubric_tools.config.project import ProjectConfig
 from tests.test_check import ASK, ESCALATE, FINAL, ISSUE, MARKUP, QUOTE, READ, rows, write_jsonl
 
 BASE = Path(__file__).parent / "rule_cases" / "_base"
@@ -62,7 +63,7 @@ def test_unchecked_trajectory_warns_and_strict_fails_it(matter: Path, capsys: py
     out = capsys.readouterr().out
     assert "warn trajectory stray.jsonl" in out and "(1 warning)" in out
     assert main(["check", str(matter), "--strict"]) == 1
-    strict = rows(check_paths([matter], LintConfig(check_strict=True)))[("trajectory", "stray.jsonl")]
+    strict = rows(check_paths([matter], ProjectConfig(check=CheckSection(strict=True))))[("trajectory", "stray.jsonl")]
     assert not strict.passed
 
 

@@ -180,10 +180,11 @@ def test_patterns_print_as_written_on_one_line(capsys: pytest.CaptureFixture[str
 
 
 def _lint(root: Path, select: str = "") -> list[dict[str, object]]:
-    from rubric_tools.lint import LintConfig, lint_source
+    from rubric_tools.config.lint import LintSection
+    from rubric_tools.lint import lint_source
     from rubric_tools.loading import load_matter_source
 
-    report = lint_source(load_matter_source(root), LintConfig(select=tuple(select.split(",")) if select else ()))
+    report = lint_source(load_matter_source(root), LintSection(select=tuple(select.split(",")) if select else ()))
     return [{"code": d.code, "line": d.line, "column": d.column, "message": d.message} for d in report.diagnostics]
 
 

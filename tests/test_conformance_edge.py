@@ -21,8 +21,8 @@ import referencing
 
 import rubric_tools
 from rubric_tools.cli import main
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import lint_paths
 from rubric_tools.scoring.json_values import json_default
 from tests.conftest import REPO_ROOT
@@ -83,7 +83,7 @@ def test_edge_case_behaves_as_reference(case: Path | None) -> None:
     assert case is not None
     expected = json.loads((case / "expected.json").read_text(encoding="utf-8"))
     if "reference_error" in expected:
-        report = lint_paths([case / "matter"], LintConfig())
+        report = lint_paths([case / "matter"], LintSection())
         errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
         assert errors, f"the reference raises {expected['reference_error']!r}; lint found no error"
         return

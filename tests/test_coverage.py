@@ -11,12 +11,14 @@ import pytest
 
 from rubric_tools.checking.expectations import Expectation
 from rubric_tools.cli import main
+from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.project import config_from_mapping
 from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matter, analyze_matters
 from rubric_tools.coverage.exercise import exercise_suite
 from rubric_tools.coverage.items import scorable_items
 from rubric_tools.coverage.mutation import MutationBudget
-from rubric_tools.coverage.settings import CoverageSettingsError, parse_settings
 from rubric_tools.coverage.suite import Suite, SuiteTrajectory
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring import replay
 from tests.conftest import MATTERS_DIR, REPO_ROOT
@@ -151,8 +153,8 @@ def test_bad_settings_are_usage_errors(
 
 
 def test_settings_reject_non_finite_numbers() -> None:
-    with pytest.raises(CoverageSettingsError):
-        parse_settings({"fail-under": float("nan")})
+    with pytest.raises(ConfigError, match="coverage.fail-under must be a finite number"):
+        config_from_mapping({"coverage": {"fail-under": float("nan")}}, CONFIG_VOCABULARY)
 
 
 def test_a_matter_that_does_not_load_is_reported_not_raised(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

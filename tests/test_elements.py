@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rubric_tools.lint.config import LintConfig
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint.context import LintContext
 from rubric_tools.lint.schema_stage import SchemaReport
 from rubric_tools.loading.matter import MatterSource, load_matter_source
@@ -156,7 +156,7 @@ positions:
 
 def test_report_is_the_finding_at_the_element(tmp_path: Path) -> None:
     source = _write_matter(tmp_path / "m1")
-    ctx = LintContext(source, LintConfig(), SchemaReport())  # the engine's schema stage is not under test here
+    ctx = LintContext(source, LintSection(), SchemaReport())  # the engine's schema stage is not under test here
     gate = ctx.model.issues[0].gate_list("issue")[2]
     path = ("issues", 1, "critical_failure_patterns", 2, "negation_guard")
     assert ctx.report(gate.at("negation_guard"), "m", key=True, hint="h") == ctx.at(

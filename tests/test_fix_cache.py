@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.lint import LintConfig, lint_paths, result_cache
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint import engine as lint_engine
+from rubric_tools.lint import lint_paths, result_cache
 from tests.fix_support import CONFIG, base_copy, seed
 
 
@@ -76,5 +77,5 @@ def test_suppressions_and_settings_are_part_of_the_key(tmp_path: Path, monkeypat
     lint_paths([root], CONFIG)
     seed(root / "rubric.yaml", 'anchor: "hosting § 3.1"', 'anchor: "hosting § 3.1"  # rubric: ignore[A005] -- legacy')
     assert "A005" not in [d.code for d in lint_paths([root], CONFIG).diagnostics]
-    keys = {result_cache.matter_key(root, LintConfig(canary="c", prove_fixes=flag)) for flag in (True, False)}
+    keys = {result_cache.matter_key(root, LintSection(canary="c", prove_fixes=flag)) for flag in (True, False)}
     assert len(keys) == 2

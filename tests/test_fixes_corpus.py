@@ -11,7 +11,7 @@ import pytest
 
 from rubric_tools import load_matter, replay
 from rubric_tools.checking.discovery import trajectory_files
-from rubric_tools.lint import LintConfig
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint.engine import lint_paths
 from rubric_tools.lint.fix_run import fix_paths
 from rubric_tools.loading.trajectory import load_trajectory
@@ -42,7 +42,7 @@ def test_fixing_twice_is_fixing_once_on_every_matter(tmp_path: Path) -> None:
         copy = tmp_path / str(index) / "matters" / matter.name
         shutil.copytree(matter, copy)
         copies.append(copy)
-    config = LintConfig(prove_fixes=False)  # no witnesses in the copies: nothing to prove
+    config = LintSection(prove_fixes=False)  # no witnesses in the copies: nothing to prove
     first = fix_paths(copies, config, unsafe=True)
     snapshot = {p: p.read_bytes() for c in copies for p in c.rglob("*") if p.is_file()}
     second = fix_paths(copies, config, unsafe=True)
@@ -77,7 +77,7 @@ def test_a_seeded_conformance_matter_once_fixed_is_the_original(tmp_path: Path, 
     seeded = seeded[:citation_at] + f'"{respelt}"' + seeded[citation_at + len(f'"{document} §{token}"') :]
     rubric.write_text(seeded, encoding="utf-8")
 
-    config = LintConfig()
+    config = LintSection()
     baseline_codes = sorted(d.code for d in lint_paths([original], config).diagnostics)
     seeded_findings = lint_paths([root], config).diagnostics
     assert {"A005", "A002"} <= {d.code for d in seeded_findings}

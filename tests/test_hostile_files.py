@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 import rubric_tools
-from rubric_tools.lint import LintConfig, find_rule, lint_paths, lint_source, result_cache
+from rubric_tools.config.lint import LintSection
+from rubric_tools.lint import find_rule, lint_paths, lint_source, result_cache
 from rubric_tools.loading import files, load_matter_source
 from rubric_tools.loading import matter as matter_module
 
@@ -158,7 +159,7 @@ def test_the_result_cache_key_follows_no_link_and_opens_no_fifo(
     (matter_dir / "documents" / "guide.md").unlink()
     (matter_dir / "documents" / "guide.md").symlink_to(outside)
     os.mkfifo(matter_dir / "documents" / "pipe.md")
-    config = LintConfig()
+    config = LintSection()
     opened.clear()
     first = finishes(lambda: result_cache.matter_key(matter_dir, config))
     assert str(outside) not in opened and not any(path.endswith("pipe.md") for path in opened)
@@ -174,7 +175,7 @@ def test_lint_over_a_hostile_matter_finishes_with_findings(matter_dir: Path) -> 
     set_document_path(matter_dir, "documents/pipe.md")
     (matter_dir / "counterparty.yaml").unlink()
     (matter_dir / "counterparty.yaml").symlink_to("/dev/zero")
-    report = finishes(lambda: lint_paths([matter_dir], LintConfig()))
+    report = finishes(lambda: lint_paths([matter_dir], LintSection()))
     assert {"D007", "L007"} <= {d.code for d in report.diagnostics}
 
 
@@ -193,7 +194,7 @@ def test_duplicate_headings_lint_in_linear_work(matter_dir: Path, monkeypatch: p
     (matter_dir / "documents" / "guide.md").write_text(document, encoding="utf-8")
     rule = find_rule("D006")
     assert rule is not None
-    report = lint_source(load_matter_source(matter_dir), LintConfig(), [rule])
+    report = lint_source(load_matter_source(matter_dir), LintSection(), [rule])
     assert len(report.diagnostics) == 19_999
     assert splits == 1  # the document's lines are computed once, not once per finding
 
@@ -208,7 +209,7 @@ def test_symlink_loops_and_broken_links_are_diagnosed_with_the_caches_on(
         (matter_dir / name).symlink_to(target)
     (matter_dir / "documents" / "guide.md").unlink()
     (matter_dir / "documents" / "guide.md").symlink_to("guide.md")
-    reports = [lint_paths([matter_dir], LintConfig()) for _ in range(2)]  # the second one from the cache
+    reports = [lint_paths([matter_dir], LintSection()) for _ in range(2)]  # the second one from the cache
     for report in reports:
         assert report.exit_code == 1
         found = sorted((d.code, d.file.name) for d in report.diagnostics if d.code.startswith(("L", "D")))

@@ -126,10 +126,15 @@ def test_default_output_is_full_with_summary_and_no_colour_when_piped(project: P
 
 def test_configuration_from_pyproject_applies_on_the_command_line(project: Path) -> None:
     (project / "pyproject.toml").write_text(
-        '[tool.rubric]\nselect = ["Z9"]\nignore = ["Z901"]\n\n[tool.rubric.attack]\nrounds = 5\n', encoding="utf-8"
+        '[tool.rubric]\nselect = ["Z9"]\nignore = ["Z901"]\n\n[tool.rubric.attack]\nmax-fraction-of-reference = 0.9\n',
+        encoding="utf-8",
     )
     code, out, _ = rubric("lint", "matters", "--output-format", "concise")
     assert code == 0 and "Z901" not in out and "Z902" in out
+    # Every section is validated when the file is read, whichever command reads it.
+    (project / "pyproject.toml").write_text("[tool.rubric.attack]\nrounds = 5\n", encoding="utf-8")
+    code, out, err = rubric("lint", "matters", "--output-format", "concise")
+    assert (code, out) == (2, "") and "pyproject.toml:2: unknown setting attack.rounds" in err
 
 
 def test_configuration_error_on_the_command_line(project: Path) -> None:

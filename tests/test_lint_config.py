@@ -7,16 +7,23 @@ import io
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
+from rubric_tools.config import resolve
+from rubric_tools.config.attack import AttackSection
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.config.check import CheckSection
+from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.config.discovery import TomlKeyLines, find_config_file
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.project import ProjectConfig
+from rubric_tools.config.resolve import matter_paths
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.config_file import apply_overrides, load_config_file, matter_paths, resolve_config
 from rubric_tools.lint.engine import lint_paths
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from tests.lint_support import make_project, seeded_rules
 
 
@@ -24,6 +31,18 @@ from tests.lint_support import make_project, seeded_rules
 def _seeded() -> Iterator[None]:
     with seeded_rules():
         yield
+
+
+def load_config_file(path: Path) -> ProjectConfig:
+    return resolve.load_config_file(path, CONFIG_VOCABULARY)
+
+
+def resolve_config(paths: list[Path], config_file: Path | None = None, cwd: Path | None = None) -> ProjectConfig:
+    return resolve.resolve_config(paths, CONFIG_VOCABULARY, config_file, cwd)
+
+
+def apply_overrides(config: ProjectConfig, **overrides: Any) -> ProjectConfig:
+    return resolve.apply_overrides(config, CONFIG_VOCABULARY, **overrides)
 
 
 def write(path: Path, text: str) -> Path:
@@ -52,7 +71,7 @@ def test_rubric_toml_beats_pyproject_in_the_same_folder(tmp_path: Path) -> None:
     write(tmp_path / "pyproject.toml", '[tool.rubric]\nselect = ["Z901"]\n')
     rubric = write(tmp_path / "rubric.toml", 'select = ["Z902"]\n')
     assert find_config_file(tmp_path) == rubric
-    assert resolve_config([tmp_path], cwd=tmp_path).select == ("Z902",)
+    assert resolve_config([tmp_path], cwd=tmp_path).lint.select == ("Z902",)
 
 
 def test_pyproject_without_tool_rubric_is_skipped(tmp_path: Path) -> None:
@@ -72,13 +91,13 @@ def test_discovery_starts_where_all_linted_paths_meet(tmp_path: Path) -> None:
     write(tmp_path / "rubric.toml", 'select = ["Z901"]\n')
     write(tmp_path / "a" / "rubric.toml", 'select = ["Z902"]\n')
     (tmp_path / "b").mkdir()
-    assert resolve_config([tmp_path / "a", tmp_path / "b"], cwd=tmp_path).select == ("Z901",)
-    assert resolve_config([tmp_path / "a" / "m1", tmp_path / "a" / "m2"], cwd=tmp_path).select == ("Z902",)
+    assert resolve_config([tmp_path / "a", tmp_path / "b"], cwd=tmp_path).lint.select == ("Z901",)
+    assert resolve_config([tmp_path / "a" / "m1", tmp_path / "a" / "m2"], cwd=tmp_path).lint.select == ("Z902",)
 
 
 def test_no_configuration_anywhere_gives_the_defaults(tmp_path: Path) -> None:
     config = resolve_config([tmp_path], cwd=tmp_path)
-    assert config.source is None and config.select == () and config.fail_level is Severity.ERROR
+    assert config == ProjectConfig() and config.lint.select == () and config.lint.fail_level is Severity.ERROR
 
 
 def test_configuration_is_found_only_upward_from_the_linted_paths(tmp_path: Path) -> None:
@@ -111,23 +130,42 @@ def test_every_key_is_read(tmp_path: Path) -> None:
         test-document-todo = "error"
 
         [tool.rubric.attack]
-        anything = {goes = [1, 2]}
-        budget = 3
+        unanchored-max-raw = 1
+        exempt = ["stuffed-summary"]
+
+        [tool.rubric.audit]
+        fail-on = ["U002"]
+        thesaurus = { "Terminate" = ["End"] }
+
+        [tool.rubric.check]
+        strict = true
+
+        [tool.rubric.coverage]
+        fail-under = 90
+        jobs = 4.0
+
+        [tool.rubric.lint]
+        baseline = "lint-baseline.json"
         """,
     )
     config = load_config_file(path)
-    assert config.select == ("Z9", "L") and config.ignore == ("test-long-alias",)
-    assert config.fail_level is Severity.WARNING and config.canary == "canary-123"
+    lint = config.lint
+    assert lint.select == ("Z9", "L") and lint.ignore == ("test-long-alias",)
+    assert lint.fail_level is Severity.WARNING and lint.canary == "canary-123"
     # the rule name is more specific than the prefix, whatever the order of the keys
-    assert config.severity == {"Z901": Severity.INFO, "Z902": Severity.ERROR, "Z903": Severity.INFO}
-    assert config.attack == {"anything": {"goes": [1, 2]}, "budget": 3}
+    assert lint.severity == {"Z901": Severity.INFO, "Z902": Severity.ERROR, "Z903": Severity.INFO}
+    assert lint.baseline == "lint-baseline.json"
+    assert config.attack == AttackSection(unanchored_max_raw=1.0, exempt=("stuffed-summary",))
+    assert config.audit == AuditSection(fail_on=("U002",), thesaurus={"terminate": ("end",)})
+    assert config.check == CheckSection(strict=True)
+    assert config.coverage == CoverageSection(fail_under=90.0, jobs=4)
     assert matter_paths(config) == [tmp_path / "matters", tmp_path / "extra" / "matters"]
     assert config.source == path
 
 
 def test_a_full_code_beats_a_prefix_in_severity(tmp_path: Path) -> None:
     path = write(tmp_path / "rubric.toml", 'severity = { Z901 = "warning", Z = "info" }\n')
-    severity = load_config_file(path).severity
+    severity = load_config_file(path).lint.severity
     assert severity["Z901"] is Severity.WARNING and severity["Z902"] is Severity.INFO
 
 
@@ -230,13 +268,13 @@ def test_key_lines_ignore_multi_line_strings() -> None:
 def test_command_line_select_replaces_and_ignore_extends(tmp_path: Path) -> None:
     config = load_config_file(write(tmp_path / "rubric.toml", 'select = ["Z901"]\nignore = ["Z902"]\n'))
     overridden = apply_overrides(config, select=["Z902,Z903"], ignore=["Z903"], fail_level=Severity.INFO)
-    assert overridden.select == ("Z902", "Z903") and overridden.ignore == ("Z902", "Z903")
-    assert overridden.fail_level is Severity.INFO and overridden.source == config.source
+    assert overridden.lint.select == ("Z902", "Z903") and overridden.lint.ignore == ("Z902", "Z903")
+    assert overridden.lint.fail_level is Severity.INFO and overridden.source == config.source
 
 
 def test_unknown_rule_on_the_command_line_is_an_error_without_a_file() -> None:
     with pytest.raises(ConfigError) as caught:
-        apply_overrides(LintConfig(), ignore=["Z9", "nope"])
+        apply_overrides(ProjectConfig(), ignore=["Z9", "nope"])
     assert caught.value.file is None and "'nope' in '--ignore'" in str(caught.value)
 
 
@@ -245,7 +283,7 @@ def codes(project: Path, config_text: str, *, fail_level: Severity | None = None
     """Lint `matters` with `config_text` as rubric.toml: exit code and (code, severity) found."""
     write(project / "rubric.toml", config_text)
     config = apply_overrides(resolve_config([project / "matters"], cwd=project), fail_level=fail_level)
-    report = lint_paths([project / "matters"], config)
+    report = lint_paths([project / "matters"], config.lint)
     return report.exit_code, [(d.code, d.severity.value) for d in report.diagnostics]
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint import LintConfig, all_rules, lint_paths
+from rubric_tools.lint import all_rules, lint_paths
 
 FAMILIES = ("documents", "anchors", "gates", "regexes")
 
@@ -27,7 +28,7 @@ def _family_codes() -> tuple[str, ...]:
 
 
 def _lint(conformance: Path) -> list[Diagnostic]:
-    report = lint_paths([conformance / "matters"], LintConfig(select=_family_codes()))
+    report = lint_paths([conformance / "matters"], LintSection(select=_family_codes()))
     assert not report.usage_errors
     assert len(report.matters) == 12
     return report.diagnostics

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint import LintConfig, all_rules, lint_paths
+from rubric_tools.lint import all_rules, lint_paths
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.loading import load_matter_source
 
@@ -40,7 +41,7 @@ def _corpus_canary(matters: Path) -> str:
 
 def _lint(conformance: Path) -> list[Diagnostic]:
     matters = conformance / "matters"
-    config = LintConfig(select=_family_codes(), canary=_corpus_canary(matters))
+    config = LintSection(select=_family_codes(), canary=_corpus_canary(matters))
     report = lint_paths([matters], config)
     assert not report.usage_errors
     assert len(report.matters) == 12

@@ -14,8 +14,8 @@ import pytest
 from rich.cells import cell_len
 
 from rubric_tools.commands.lint import LintOptions, OutputFormat, run_lint
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import LintReport, MatterReport, lint_paths
 from rubric_tools.lint.registry import find_rule
 from rubric_tools.reporting.lint_common import make_snippet
@@ -113,7 +113,7 @@ def test_full_output_ends_with_the_summary_and_has_no_colour_off_a_terminal(proj
 
 
 def test_colour_changes_nothing_but_the_escape_codes(project: Path) -> None:
-    report = lint_paths([project / "matters"], LintConfig(select=("Z9",)))
+    report = lint_paths([project / "matters"], LintSection(select=("Z9",)))
     coloured = render_full(report, color=True, cwd=project)
     assert ANSI.search(coloured)
     assert ANSI.sub("", coloured) == render_full(report, color=False, cwd=project)

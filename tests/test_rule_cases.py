@@ -13,7 +13,7 @@ the findings (file, line, column, optionally end_line/end_column) with `expect`.
         delete: [counterparty.yaml]
         symlinks: {rubric.yaml: /etc/passwd}   # optional: links (relative targets are kept relative)
         fifos: [hidden_facts.yaml]             # optional: named pipes (replacing any file)
-        config: {canary: "x"}      # optional LintConfig keyword arguments
+        config: {canary: "x"}      # optional LintSection keyword arguments
         expect:
           - {file: rubric.yaml, line: 12, column: 20}
       - name: a valid regex is silent
@@ -31,8 +31,9 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint import LintConfig, all_rules, find_rule, lint_source
+from rubric_tools.lint import all_rules, find_rule, lint_source
 from rubric_tools.loading import load_matter_source
 from tests.code_support import assert_as_declared
 
@@ -91,11 +92,11 @@ def _build_matter(tmp_path: Path, case: dict[str, Any]) -> Path:
     return root
 
 
-def _config(case: dict[str, Any]) -> LintConfig:
+def _config(case: dict[str, Any]) -> LintSection:
     settings = dict(case.get("config") or {})
     if "severity" in settings:
         settings["severity"] = {k: Severity(v) for k, v in settings["severity"].items()}
-    return LintConfig(**settings)
+    return LintSection(**settings)
 
 
 @pytest.mark.parametrize(("code", "case"), _cases())
@@ -138,7 +139,7 @@ def _key(item: dict[str, Any]) -> tuple[str, int, int]:
 
 
 def test_base_matter_is_clean() -> None:
-    report = lint_source(load_matter_source(BASE_MATTER), LintConfig(canary="base-fixture-canary"))
+    report = lint_source(load_matter_source(BASE_MATTER), LintSection(canary="base-fixture-canary"))
     assert report.diagnostics == []
 
 

@@ -13,8 +13,9 @@ from typing import get_args
 
 import pytest
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Severity, Span
-from rubric_tools.lint import LintConfig, all_rules, find_rule, lint_source
+from rubric_tools.lint import all_rules, find_rule, lint_source
 from rubric_tools.lint.engine import selected_rules
 from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
 from rubric_tools.lint.schema_stage import SchemaReport, run_schema_stage, schema_kind_of
@@ -47,8 +48,8 @@ def broken(tmp_path_factory: pytest.TempPathFactory) -> MatterSource:
     return load_matter_source(root)
 
 
-def _stage(source: MatterSource, config: LintConfig | None = None) -> SchemaReport:
-    return run_schema_stage(source, selected_rules(config or LintConfig()))
+def _stage(source: MatterSource, config: LintSection | None = None) -> SchemaReport:
+    return run_schema_stage(source, selected_rules(config or LintSection()))
 
 
 def _only(report: SchemaReport, kind: SchemaErrorKind) -> SchemaError:
@@ -97,7 +98,7 @@ def test_with_every_schema_rule_selected_the_record_reports_those_nodes(broken: 
 
 
 def test_with_s002_ignored_the_missing_key_is_not_reported_but_still_recorded(broken: MatterSource) -> None:
-    report = _stage(broken, LintConfig(ignore=("S002",)))
+    report = _stage(broken, LintSection(ignore=("S002",)))
     assert "required" not in report.reported_kinds
     assert not report.reports_missing(RUBRIC, ("issues", 0), "anchor")
     assert not report.reported(RUBRIC, ("issues", 0), "required")
@@ -106,14 +107,14 @@ def test_with_s002_ignored_the_missing_key_is_not_reported_but_still_recorded(br
 
 
 def test_a_schema_rule_that_is_not_selected_reports_nothing(broken: MatterSource) -> None:
-    report = _stage(broken, LintConfig(select=("A",)))
+    report = _stage(broken, LintSection(select=("A",)))
     assert report.reported_kinds == frozenset()
     assert report.reported_nodes == frozenset()
     assert len(report.errors) == 5
 
 
 def test_a_downgraded_schema_rule_still_reports(broken: MatterSource) -> None:
-    report = _stage(broken, LintConfig(severity={"S002": Severity.INFO}))
+    report = _stage(broken, LintSection(severity={"S002": Severity.INFO}))
     assert report.reports_missing(RUBRIC, ("issues", 0), "anchor")
 
 
@@ -128,15 +129,15 @@ def test_the_record_never_reads_the_message() -> None:
 @pytest.mark.parametrize(
     ("config", "speaks"),
     [
-        (LintConfig(), False),
-        (LintConfig(ignore=("S002",)), True),
-        (LintConfig(select=("A",)), True),
-        (LintConfig(ignore=("S001",)), False),
+        (LintSection(), False),
+        (LintSection(ignore=("S002",)), True),
+        (LintSection(select=("A",)), True),
+        (LintSection(ignore=("S001",)), False),
     ],
     ids=["S002-selected", "S002-ignored", "S002-not-selected", "only-S001-ignored"],
 )
 def test_a_rule_consulting_the_record_stays_quiet_or_speaks(
-    broken: MatterSource, config: LintConfig, speaks: bool
+    broken: MatterSource, config: LintSection, speaks: bool
 ) -> None:
     missing_anchor = find_rule("A001")
     assert missing_anchor is not None
@@ -149,7 +150,7 @@ def test_each_schema_rule_renders_exactly_the_errors_of_the_kind_it_declares(bro
     assert sorted(schema_rules.values()) == sorted(get_args(SchemaErrorKind))  # one rule per kind
     record = _stage(broken)
     for rule, kind in schema_rules.items():
-        found = lint_source(broken, LintConfig(prove_fixes=False), [rule]).diagnostics
+        found = lint_source(broken, LintSection(prove_fixes=False), [rule]).diagnostics
         assert [(d.message, d.span) for d in found] == [(e.message, e.span) for e in record.of_kind(kind)], rule.code
 
 
@@ -162,7 +163,7 @@ def test_a_crashing_stage_is_one_internal_error_and_the_rules_still_run(
     monkeypatch.setattr("rubric_tools.lint.schema_stage.validate_matter", crash)
     missing_anchor = find_rule("A001")
     assert missing_anchor is not None
-    report = lint_source(broken, LintConfig(), [missing_anchor])
+    report = lint_source(broken, LintSection(), [missing_anchor])
     codes = sorted(d.code for d in report.diagnostics)
     assert codes == ["A001", "I002"]  # no schema rule reports the anchor now, so A001 does
     assert "schema stage crashed" in next(d.message for d in report.diagnostics if d.code == "I002")

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.lint import LintConfig, lint_paths
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint import engine as lint_engine
+from rubric_tools.lint import lint_paths
 from rubric_tools.loading import yaml_cache
 from rubric_tools.loading.yaml_source import load_yaml
 
@@ -61,7 +62,7 @@ def test_parallel_lint_reports_exactly_what_serial_lint_does(tmp_path: Path, mon
         shutil.copytree(BASE, root)
         rubric = root / "rubric.yaml"
         rubric.write_text(rubric.read_text(encoding="utf-8") + f"max_score: {index + 1}\n", encoding="utf-8")
-    config = LintConfig()
+    config = LintSection()
     monkeypatch.setattr(lint_engine, "_worker_count", lambda matters: 1)
     serial = lint_paths([tmp_path / "matters"], config)
     monkeypatch.setattr(lint_engine, "_worker_count", lambda matters: 2)
@@ -89,9 +90,9 @@ def test_unchanged_matter_is_restored_without_linting(
     cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = _seeded_matter(tmp_path)
-    first = lint_paths([root], LintConfig())
+    first = lint_paths([root], LintSection())
     monkeypatch.setattr(lint_engine, "lint_source", _no_linting)
-    second = lint_paths([root], LintConfig())
+    second = lint_paths([root], LintSection())
     assert second.diagnostics == first.diagnostics and [d.code for d in first.diagnostics] == ["P001", "P100"]
     assert second.matters[0].matter_id == "base_fixture"
 
@@ -102,20 +103,20 @@ def test_any_change_to_files_settings_or_tool_lints_again(
     from rubric_tools.lint import result_cache
 
     root = _seeded_matter(tmp_path)
-    lint_paths([root], LintConfig())
+    lint_paths([root], LintSection())
     calls: list[Path] = []
     real = lint_engine.lint_source
     monkeypatch.setattr(lint_engine, "lint_source", lambda source, *a: calls.append(source.root) or real(source, *a))
     document = root / "documents" / "guide.md"
     document.write_text(document.read_text(encoding="utf-8") + "\nMore text.\n", encoding="utf-8")
-    lint_paths([root], LintConfig())
+    lint_paths([root], LintSection())
     assert len(calls) == 1
-    report = lint_paths([root], LintConfig(canary="another-canary"))
+    report = lint_paths([root], LintSection(canary="another-canary"))
     assert len(calls) == 2 and "V002" in [d.code for d in report.diagnostics]
     monkeypatch.setattr(result_cache, "tool_fingerprint", lambda: "a newer tool")
-    lint_paths([root], LintConfig())
+    lint_paths([root], LintSection())
     assert len(calls) == 3
-    lint_paths([root], LintConfig())
+    lint_paths([root], LintSection())
     assert len(calls) == 3
 
 
@@ -125,4 +126,4 @@ def test_result_cache_is_off_with_the_parse_cache(
     from rubric_tools.lint import result_cache
 
     monkeypatch.setenv("RUBRIC_NO_CACHE", "1")
-    assert result_cache.matter_key(_seeded_matter(tmp_path), LintConfig()) is None
+    assert result_cache.matter_key(_seeded_matter(tmp_path), LintSection()) is None

@@ -62,7 +62,6 @@ WARM_LINT_MODULES = (
     "rubric_tools.catalogue",  # diagnostic-code declarations: constants
     "rubric_tools.*codes",
     "rubric_tools.lint",
-    "rubric_tools.lint.config*",
     "rubric_tools.lint.vocabulary",  # what the configuration may name (the configuration rework, issue 8)
     "rubric_tools.regular_files",  # the file-system policy for one file (likewise)
     "rubric_tools.lint.engine",

@@ -3,10 +3,11 @@
 Modules: `corpus` (the matter's own texts of known verdict), `frames` and `dodges`
 (generated correct work and rewrites), `gate_audit` and `concepts` (the verdicts),
 `guards` (proposals and their verification), `findings` (evidence and diagnostics),
-`settings` (`[tool.rubric.audit]`), `codes` (the catalogue), `runner` and
+`codes` (the catalogue), `runner` and
 `probe_writer`; `inflection` (the contract-verb lexicon of the inflection dodges),
 `seeding` (generic defect operators) and `recall` (the seeded-defect benchmark's
 measurement). The cheap parts shared with lint rules U001/U005 live in `lint`:
 `witness` (matching strings from a regex's parse tree), `gate_firing` (running gates
-through the scorer) and `concept_nodes`. The command is `rubric_tools.commands.audit`.
+through the scorer) and `concept_nodes`. The settings (`[tool.rubric.audit]`) are
+`rubric_tools.config.audit`. The command is `rubric_tools.commands.audit`.
 """

@@ -18,7 +18,7 @@ from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.runner import audit_source
 from rubric_tools.audit.seeding import CONCEPT_OPERATORS, GATE_OPERATORS, ConceptOperator, GateOperator, as_entry
-from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.concept_nodes import concept_nodes
 from rubric_tools.loading import build
@@ -130,7 +130,7 @@ def _gate_sites(source: MatterSource) -> Iterator[tuple[InstancePath, int, str, 
 
 
 class _MatterRecall:
-    def __init__(self, source: MatterSource, inputs: AuditInputs, settings: AuditSettings) -> None:
+    def __init__(self, source: MatterSource, inputs: AuditInputs, settings: AuditSection) -> None:
         self.source = source
         self.settings = replace(settings, max_evidence=_ALL_EVIDENCE)
         self.known: list[KnownText] = known_texts(source, inputs)
@@ -176,7 +176,7 @@ class _MatterRecall:
 
 def measure(
     sources: Sequence[tuple[MatterSource, AuditInputs]],
-    settings: AuditSettings | None = None,
+    settings: AuditSection | None = None,
     *,
     gate_operators: Sequence[GateOperator] = GATE_OPERATORS,
     concept_operators: Sequence[ConceptOperator] = CONCEPT_OPERATORS,
@@ -185,7 +185,7 @@ def measure(
     """Seed every operator at up to `max_sites` nodes of each matter and re-audit."""
     report = RecallReport()
     for source, inputs in sources:
-        recall = _MatterRecall(source, inputs, settings or AuditSettings())
+        recall = _MatterRecall(source, inputs, settings or AuditSection())
         report.baseline[str(source.root)] = recall.baseline  # matter ids repeat across repositories
         for gate_operator in gate_operators:
             report.seeded += recall.gate(gate_operator, max_sites)

@@ -1,6 +1,6 @@
 """Audit a loaded matter: every verdict on every gate and concept, as diagnostics.
 
-    diagnostics = audit_source(load_matter_source(root), AuditSettings(), audit_inputs(root))
+    diagnostics = audit_source(load_matter_source(root), AuditSection(), audit_inputs(root))
 
 `rubric_tools.commands.audit` audits matter folders (in a process pool) and renders them.
 """
@@ -15,7 +15,7 @@ from rubric_tools.audit.concepts import concept_findings, never_earnable_finding
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
-from rubric_tools.audit.settings import AuditSettings
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.suppressions import apply_suppressions, matter_suppressions
 from rubric_tools.loading.matter import MatterSource
@@ -47,7 +47,7 @@ class AuditReport:
 
 def audit_source(
     source: MatterSource,
-    settings: AuditSettings,
+    settings: AuditSection,
     inputs: AuditInputs | None = None,
     *,
     known: Sequence[KnownText] | None = None,

@@ -7,21 +7,16 @@ from __future__ import annotations
 from collections import Counter
 
 from rubric_tools.audit.runner import audit_source
-from rubric_tools.audit.settings import AuditSettingsError, settings_from_config
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.rows import CheckRow
-from rubric_tools.lint.config import LintConfig
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.loading.matter import MatterSource
 
 #: Failing findings listed in a row's detail.
 MAX_DETAIL = 10
 
 
-def audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
-    try:
-        settings = settings_from_config(config.audit, config.source)
-    except AuditSettingsError as exc:
-        return [CheckRow("audit", "thresholds", False, "a valid [tool.rubric.audit] table", str(exc))]
+def audit_rows(source: MatterSource, settings: AuditSection) -> list[CheckRow]:
     diagnostics = audit_source(source, settings, audit_inputs(source.root))
     failing = [d for d in diagnostics if d.code in settings.fail_on]
     counts = Counter(d.code for d in diagnostics)

@@ -23,9 +23,10 @@ from rubric_tools.checking.expectations import (
 from rubric_tools.checking.probes import run_probe_file
 from rubric_tools.checking.repository import duplicate_ids, id_mismatch
 from rubric_tools.checking.rows import CheckRow
+from rubric_tools.config.lint import LintSection
+from rubric_tools.config.project import ProjectConfig
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.baseline import configured_baseline, hide_baselined
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
 from rubric_tools.loading.action_check import SCHEMA_CODES
 from rubric_tools.loading.matter import MatterSource, load_matter_source
@@ -65,7 +66,7 @@ class CheckReport:
 # ----------------------------------------------------------------- lint
 
 
-def _lint_row(report: MatterReport, config: LintConfig) -> CheckRow:
+def _lint_row(report: MatterReport, config: LintSection) -> CheckRow:
     failing = [d for d in report.diagnostics if d.severity >= config.fail_level]
     counts = {s: sum(1 for d in report.diagnostics if d.severity is s) for s in Severity}
     got = ", ".join(f"{n} {s.value}{'s' if n != 1 else ''}" for s, n in reversed(counts.items()) if n) or "clean"
@@ -245,32 +246,32 @@ def _attack_rows(source: MatterSource) -> list[CheckRow]:
 # ----------------------------------------------------------------- audit
 
 
-def _audit_rows(source: MatterSource, config: LintConfig) -> list[CheckRow]:
+def _audit_rows(source: MatterSource, config: ProjectConfig) -> list[CheckRow]:
     from rubric_tools.checking.audit_rows import audit_rows  # `rubric audit`'s adapter
 
-    return audit_rows(source, config)
+    return audit_rows(source, config.audit)
 
 
 # ----------------------------------------------------------------- driver
 
 
-def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = None) -> MatterCheck:
+def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = None) -> MatterCheck:
     source = load_matter_source(root)  # once: lint, replays, probes and attack share it
     cache = cache or MatterCache()
     cache.add(source)
     check = MatterCheck(source.root, source.matter_id)
-    check.lint = lint_source(source, config, selected_rules(config))
-    baseline = configured_baseline(config.source, config.baseline)  # issue 11: only new findings gate
+    check.lint = lint_source(source, config.lint, selected_rules(config.lint))
+    baseline = configured_baseline(config.source, config.lint.baseline)  # issue 11: only new findings gate
     if baseline is not None:
         check.lint.diagnostics = hide_baselined(check.lint.diagnostics, baseline)
-    check.rows.append(_lint_row(check.lint, config))
+    check.rows.append(_lint_row(check.lint, config.lint))
     matter_data = source.data("matter.yaml")
     declared_id = matter_data.get("matter_id") if isinstance(matter_data, dict) else None
     mismatch = id_mismatch(source.root, declared_id)
     if mismatch is not None:
         check.rows.append(CheckRow("matter", "matter_id", False, "the folder name", source.matter_id, mismatch,
                                    source.root / "matter.yaml"))
-    check.rows += _trajectory_rows(source, cache, config.check_strict)
+    check.rows += _trajectory_rows(source, cache, config.check.strict)
     if source.ok:
         check.rows += _probe_rows(source)
         check.rows += _attack_rows(source)
@@ -278,8 +279,8 @@ def check_matter(root: Path, config: LintConfig, cache: MatterCache | None = Non
     return check
 
 
-def check_paths(paths: Sequence[Path], config: LintConfig | None = None) -> CheckReport:
-    config = config or LintConfig()
+def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> CheckReport:
+    config = config or ProjectConfig()
     roots, problems = matters_to_check(paths)
     report = CheckReport(usage_errors=problems)
     workers = _check_workers(len(roots))

@@ -18,13 +18,14 @@ from typing import TextIO
 
 from rubric_tools.audit.probe_writer import write_probes
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_source
-from rubric_tools.audit.settings import AuditSettings, AuditSettingsError, settings_from_config
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.resolve import matter_paths, resolve_config
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config_file import matter_paths, resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.matter import load_matter_source
 
 
@@ -41,7 +42,7 @@ class AuditOptions:
     unsafe_fixes: bool = False
 
 
-def audit_matter(root: Path, settings: AuditSettings) -> MatterAudit:
+def audit_matter(root: Path, settings: AuditSection) -> MatterAudit:
     """Load and audit one matter folder (nothing is audited when it does not load cleanly)."""
     source = load_matter_source(root)
     audit = MatterAudit(source.root, source.matter_id)
@@ -51,11 +52,11 @@ def audit_matter(root: Path, settings: AuditSettings) -> MatterAudit:
     return audit
 
 
-def _audit_one(job: tuple[Path, AuditSettings]) -> MatterAudit:
+def _audit_one(job: tuple[Path, AuditSection]) -> MatterAudit:
     return audit_matter(*job)
 
 
-def audit_roots(roots: Sequence[Path], settings: AuditSettings, jobs: int | None = None) -> list[MatterAudit]:
+def audit_roots(roots: Sequence[Path], settings: AuditSection, jobs: int | None = None) -> list[MatterAudit]:
     """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count)."""
     workers = min(jobs or os.cpu_count() or 1, len(roots))
     if workers <= 1:
@@ -83,15 +84,14 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     from rubric_tools.reporting.audit import render_json, render_sarif, render_text
 
     try:
-        config = resolve_config(list(options.paths), options.config_file)
-        settings = settings_from_config(config.audit, config.source)
-    except (ConfigError, AuditSettingsError) as exc:
+        config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file)
+    except ConfigError as exc:
         stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
     roots, problems = matters_to_check(list(options.paths) or matter_paths(config))
     report = AuditReport(usage_errors=problems)
     try:
-        report.matters = audit_roots(roots, settings, options.jobs)
+        report.matters = audit_roots(roots, config.audit, options.jobs)
     except Exception:  # never a traceback for the user; keep the cause for the bug report
         stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
         return EXIT_USAGE

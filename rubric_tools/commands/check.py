@@ -12,7 +12,8 @@ from rich.console import Console
 from rubric_tools.checking.runner import check_paths
 from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.lint.config_file import matter_paths, resolve_config
+from rubric_tools.config.resolve import matter_paths, resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.reporting.check import render_json, render_junit, render_text
 from rubric_tools.reporting.formats import CheckFormat
 
@@ -33,12 +34,12 @@ class CheckOptions:
 def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
     errors = Console(file=stderr, no_color=options.no_color, highlight=False, markup=False)  # user paths, text
     try:
-        config = resolve_config(list(options.paths), options.config_file)
+        config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file)
     except ConfigError as exc:
         errors.print(f"error: {exc}")
         return EXIT_USAGE
     if options.strict:
-        config = replace(config, check_strict=True)
+        config = replace(config, check=replace(config.check, strict=True))
     paths = list(options.paths)
     if options.ignore_non_matter_files and paths:
         from rubric_tools.checking.discovery import files_outside_matters
@@ -52,14 +53,8 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
         report = check_paths(paths, config)
         if options.coverage or options.mutation:
             from rubric_tools.coverage.check_rows import add_coverage_rows
-            from rubric_tools.coverage.runs import coverage_settings
-            from rubric_tools.coverage.settings import CoverageSettingsError
 
-            try:
-                add_coverage_rows(report, coverage_settings(config), options.mutation)
-            except CoverageSettingsError as exc:
-                errors.print(f"error: {exc}", markup=False)
-                return EXIT_USAGE
+            add_coverage_rows(report, config.coverage, options.mutation)
     except Exception as exc:  # never a traceback for the user (unless --debug): one line, code I001
         return report_internal_error(stderr, exc, "checking")
     if options.output_format is CheckFormat.TEXT:

@@ -13,10 +13,10 @@ from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.coverage.runs import coverage_settings, measure
-from rubric_tools.coverage.settings import CoverageSettingsError
+from rubric_tools.config.resolve import matter_paths, resolve_config
+from rubric_tools.coverage.runs import measure
 from rubric_tools.coverage.verdict import CoverageRun
-from rubric_tools.lint.config_file import matter_paths, resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.reporting.formats import CoverageFormat
 
 
@@ -62,11 +62,11 @@ def _render(run: CoverageRun, options: CoverageOptions, stdout: TextIO) -> None:
 def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> int:
     errors = Console(file=stderr, no_color=options.no_color, highlight=False)
     try:
-        config = resolve_config(list(options.paths), options.config_file)
-        settings = coverage_settings(config)
-    except (ConfigError, CoverageSettingsError) as exc:
+        config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file)
+    except ConfigError as exc:
         errors.print(f"error: {exc}", markup=False)
         return EXIT_USAGE
+    settings = config.coverage
     if options.fail_under is not None:
         settings = replace(settings, fail_under=options.fail_under)
     paths = list(options.paths) or matter_paths(config)

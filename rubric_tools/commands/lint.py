@@ -15,10 +15,11 @@ from typing import TextIO
 
 from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, report_internal_error, wants_color
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.resolve import apply_overrides, matter_paths, resolve_config
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config_file import apply_overrides, matter_paths, resolve_config
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.registry import all_rules, find_rule
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.reporting.formats import OutputFormat, RulesFormat
 from rubric_tools.reporting.safe_output import clean_text
 
@@ -86,8 +87,10 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
     """Resolve the configuration, lint, write the report; return the exit code."""
     cwd = (options.cwd or Path.cwd()).absolute()
     try:
-        config = resolve_config(list(options.paths), options.config_file, cwd)
-        config = apply_overrides(config, select=options.select, ignore=options.ignore, fail_level=options.fail_level)
+        config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file, cwd)
+        config = apply_overrides(
+            config, CONFIG_VOCABULARY, select=options.select, ignore=options.ignore, fail_level=options.fail_level
+        )
     except ConfigError as error:
         print(f"error: {error}", file=stderr)
         return EXIT_USAGE
@@ -106,11 +109,11 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
 
     try:
         if options.diff:
-            return lint_fixing.run_diff(paths, config, options.unsafe_fixes, stdout, stderr, cwd)
+            return lint_fixing.run_diff(paths, config.lint, options.unsafe_fixes, stdout, stderr, cwd)
         fixed, write_errors = (
-            lint_fixing.run_fix(paths, config, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
+            lint_fixing.run_fix(paths, config.lint, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
         )
-        report = lint_paths(paths, config)
+        report = lint_paths(paths, config.lint)
         report.fixed = fixed
         report.unsafe_fixes = options.unsafe_fixes
         report.usage_errors += write_errors

@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
+from rubric_tools.config.lint import LintSection
+from rubric_tools.config.project import ProjectConfig
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.reporting.lint_common import display_path
 
@@ -32,7 +33,9 @@ def unified_diff(path: Path, before: str, after: str, cwd: Path) -> str:
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def run_diff(paths: Sequence[Path], config: LintConfig, unsafe: bool, stdout: TextIO, stderr: TextIO, cwd: Path) -> int:
+def run_diff(
+    paths: Sequence[Path], config: LintSection, unsafe: bool, stdout: TextIO, stderr: TextIO, cwd: Path
+) -> int:
     """Print what `--fix` would change; write nothing. Exit 1 when something would change (as ruff)."""
     from rubric_tools.lint.fix_run import fix_paths
 
@@ -58,7 +61,7 @@ def run_diff(paths: Sequence[Path], config: LintConfig, unsafe: bool, stdout: Te
 
 
 def run_fix(
-    paths: Sequence[Path], config: LintConfig, unsafe: bool, stderr: TextIO, cwd: Path
+    paths: Sequence[Path], config: LintSection, unsafe: bool, stderr: TextIO, cwd: Path
 ) -> tuple[int, list[str]]:
     """Write the fixes; return how many were applied and the files that could not be written."""
     from rubric_tools.lint.fix_run import fix_paths
@@ -72,18 +75,20 @@ def run_fix(
     return run.applied, run.write_errors
 
 
-def _baseline_file(config: LintConfig, options: LintOptions, cwd: Path) -> Path | None:
+def _baseline_file(config: ProjectConfig, options: LintOptions, cwd: Path) -> Path | None:
     from rubric_tools.lint.baseline import configured_baseline
 
     if options.baseline is not None:
         return options.baseline if options.baseline.is_absolute() else cwd / options.baseline
-    found = configured_baseline(config.source, config.baseline)
+    found = configured_baseline(config.source, config.lint.baseline)
     return found if found is None or found.is_absolute() else cwd / found
 
 
-def use_baseline(report: LintReport, config: LintConfig, options: LintOptions, stderr: TextIO, cwd: Path) -> int | None:
+def use_baseline(
+    report: LintReport, config: ProjectConfig, options: LintOptions, stderr: TextIO, cwd: Path
+) -> int | None:
     """Write, apply or prune the baseline; an exit code when the command ends here."""
-    if options.write_baseline is None and options.baseline is None and config.baseline is None:
+    if options.write_baseline is None and options.baseline is None and config.lint.baseline is None:
         if options.prune_baseline:
             print("error: --prune-baseline needs --baseline FILE (or `baseline` in the configuration)", file=stderr)
             return EXIT_USAGE

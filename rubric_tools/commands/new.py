@@ -8,18 +8,21 @@ from typing import TextIO
 from rubric_tools.authoring.new_matter import NewMatterOptions, create_matter, write_reference
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.lint.config_file import resolve_config
+from rubric_tools.config.resolve import resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 
 
 def run_new(options: NewMatterOptions, out: TextIO, err: TextIO) -> int:
     """`rubric new`: exit 0 with a skeleton that `rubric check` passes, 2 on a usage error."""
     try:
-        config = resolve_config([options.directory if options.directory.exists() else Path()], options.config_file)
+        config = resolve_config(
+            [options.directory if options.directory.exists() else Path()], CONFIG_VOCABULARY, options.config_file
+        )
     except ConfigError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     try:
-        result = create_matter(options, config.canary)
+        result = create_matter(options, config.lint.canary)
     except ValueError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
@@ -32,7 +35,7 @@ def run_new(options: NewMatterOptions, out: TextIO, err: TextIO) -> int:
         out.write(f"  {path.relative_to(result.root).as_posix()}\n")
     if result.schemas_written is not None:
         out.write(f"wrote the JSON Schemas the files' `$schema` lines point to into {result.schemas_written}\n")
-    if not config.canary:
+    if not config.lint.canary:
         out.write("note: no canary is configured ([tool.rubric] canary); matter.yaml has a placeholder comment\n")
     out.write(f"next: replace the example content, then run `rubric check {result.root}`\n")
     return EXIT_OK if reached else EXIT_FINDINGS

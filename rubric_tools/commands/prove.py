@@ -17,9 +17,10 @@ from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_USAGE, output_width
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.config.lint import LintSection
+from rubric_tools.config.resolve import resolve_config
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.config import LintConfig
-from rubric_tools.lint.config_file import resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
 from rubric_tools.prove.solver import solve
@@ -43,7 +44,7 @@ def load_for_proof(path: Path, err: TextIO) -> MatterSource | None:
     return None if load_errors else source
 
 
-def lint_errors_noted(source: MatterSource, command: str, err: TextIO, config: LintConfig | None = None) -> bool:
+def lint_errors_noted(source: MatterSource, command: str, err: TextIO, config: LintSection | None = None) -> bool:
     """True (with the findings on `err`) when the matter has lint errors. The proof still
     runs, since its output explains many of them, but the command then exits 1: a proof
     of a rubric that does not lint is no green light. P100 is left out: its findings
@@ -51,8 +52,8 @@ def lint_errors_noted(source: MatterSource, command: str, err: TextIO, config: L
     from rubric_tools.lint.engine import lint_source, selected_rules
     from rubric_tools.lint.rules.reachability import max_score_unreachable
 
-    ignored = (*(config or LintConfig()).ignore, max_score_unreachable.code)
-    settings = replace(config or LintConfig(), ignore=ignored)
+    configured = config or LintSection()
+    settings = replace(configured, ignore=(*configured.ignore, max_score_unreachable.code))
     report = lint_source(source, settings, selected_rules(settings))
     errors = [d for d in report.diagnostics if d.severity is Severity.ERROR]
     if not errors:
@@ -88,11 +89,11 @@ def run_solve(
     if source is None:
         return EXIT_USAGE
     try:
-        config = resolve_config([source.root])
+        config = resolve_config([source.root], CONFIG_VOCABULARY)
     except ConfigError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    lint_failed = lint_errors_noted(source, "solve", err, config)
+    lint_failed = lint_errors_noted(source, "solve", err, config.lint)
     solution = solve(source.matter)
     if write is not None:
         try:
@@ -118,19 +119,17 @@ def run_attack(
 ) -> int:
     """Replay every reward-hacking strategy against the matter at `path`."""
     from rubric_tools.prove.attacks import attack_matter
-    from rubric_tools.prove.thresholds import ThresholdError, thresholds_from_config
 
     source = load_for_proof(path, err)
     if source is None:
         return EXIT_USAGE
     try:
-        config = resolve_config([source.root], config_file)
-        thresholds = thresholds_from_config(config.attack, config.source)
-    except (ConfigError, ThresholdError) as exc:
+        config = resolve_config([source.root], CONFIG_VOCABULARY, config_file)
+    except ConfigError as exc:
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
-    lint_failed = lint_errors_noted(source, "attack", err, config)
-    report = attack_matter(source, thresholds)
+    lint_failed = lint_errors_noted(source, "attack", err, config.lint)
+    report = attack_matter(source, config.attack)
     if output_format == "json":
         out.write(safe_output.dumps(report.to_json(), default=json_default) + "\n")
     else:

@@ -6,6 +6,11 @@ either wins, `rubric.toml` beating `pyproject.toml` in the same folder, and a
 `pyproject.toml` without `[tool.rubric]` is skipped. Reading returns the settings table
 together with the TOML line positions of its keys, so that validation can point every
 error at `file:line`.
+
+The files are read like a matter's files (`rubric_tools.regular_files`): only a regular
+file no larger than a cap, so a FIFO, a device or a huge file named `rubric.toml` is a
+`ConfigError`, never a hang. Unlike a matter's files they may be symlinks leading
+anywhere: the configuration belongs to whoever runs the tool, not to the matter.
 """
 
 from __future__ import annotations
@@ -18,10 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.config.errors import ConfigError
+from rubric_tools.regular_files import Refusal, Refused, read_regular_file
 
 RUBRIC_TOML = "rubric.toml"
 PYPROJECT_TOML = "pyproject.toml"
 PYPROJECT_TABLE = ("tool", "rubric")
+#: The largest configuration file read (real ones are a few kilobytes).
+MAX_CONFIG_BYTES = 1024 * 1024
 
 KeyPath = tuple[str, ...]
 
@@ -94,11 +102,21 @@ class TomlKeyLines:
 
 
 # --------------------------------------------------------------------------- files
-def _read_toml(path: Path) -> tuple[dict[str, Any], TomlKeyLines]:
+def _read_bytes(path: Path) -> bytes | Refused:
+    """The bytes of a configuration file (symlinks followed) if it is a regular file under the cap."""
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read configuration file: {exc.strerror or exc}", path) from exc
+        resolved = path.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, a name the OS refuses
+        return Refused(Refusal.UNREADABLE, f"cannot be resolved: {getattr(exc, 'strerror', None) or exc}")
+    return read_regular_file(resolved, MAX_CONFIG_BYTES)
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], TomlKeyLines]:
+    content = _read_bytes(path)
+    if isinstance(content, Refused):
+        raise ConfigError(f"configuration file {content.detail}", path, 1)
+    try:
+        text = content.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError("configuration file is not UTF-8", path) from exc
     try:
@@ -119,17 +137,23 @@ def _pyproject_table(data: Mapping[str, Any]) -> Any:
     return tool.get("rubric") if isinstance(tool, Mapping) else None
 
 
+#: Refusals that make a found pyproject.toml count as ours: its content cannot be looked
+#: at, and skipping it silently could drop the project's settings; reading it then fails
+#: with the reason. (A pyproject.toml we may not read, or that vanished, is skipped.)
+_REPORTED_REFUSALS = frozenset({Refusal.SPECIAL, Refusal.TOO_LARGE})
+
+
 def _has_rubric_table(pyproject: Path) -> bool:
     """Whether a pyproject.toml configures us; a broken one counts only if it mentions us."""
+    data = _read_bytes(pyproject)
+    if isinstance(data, Refused):
+        return data.reason in _REPORTED_REFUSALS
+    text = data.decode("utf-8", errors="replace")
     try:
-        data = tomllib.loads(pyproject.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-        try:
-            text = pyproject.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return False
+        parsed = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
         return re.search(r"^\s*\[\s*tool\s*\.\s*rubric\s*[\].]", text, re.MULTILINE) is not None
-    return _pyproject_table(data) is not None
+    return _pyproject_table(parsed) is not None
 
 
 def read_settings_table(path: Path) -> tuple[Mapping[str, Any], TomlKeyLines, KeyPath]:
@@ -154,14 +178,23 @@ def _existing_folder(start: Path) -> Path:
     return folder
 
 
+def _is_candidate(path: Path) -> bool:
+    """Whether something named like a configuration file is there: anything but a folder.
+    A FIFO or a device counts, so that reading it reports the refusal instead of skipping."""
+    try:
+        return path.exists() and not path.is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def find_config_file(start: Path) -> Path | None:
     """The configuration file that governs `start`: the nearest one upward."""
     folder = _existing_folder(start)
     for candidate in (folder, *folder.parents):
-        if (candidate / RUBRIC_TOML).is_file():
+        if _is_candidate(candidate / RUBRIC_TOML):
             return candidate / RUBRIC_TOML
         pyproject = candidate / PYPROJECT_TOML
-        if pyproject.is_file() and _has_rubric_table(pyproject):
+        if _is_candidate(pyproject) and _has_rubric_table(pyproject):
             return pyproject
     return None
 

@@ -39,3 +39,10 @@ def suggest(word: str, choices: Iterable[str]) -> str:
     """`; did you mean 'x'?` for the closest choice, or nothing."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def suggest_in_parentheses(word: str, choices: Iterable[str]) -> str:
+    """` (did you mean 'x'?)` for the closest choice, or nothing: the form the messages of
+    the command sections (`attack`, `audit`, `coverage`) have always used."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""

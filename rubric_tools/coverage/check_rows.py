@@ -7,17 +7,17 @@ from pathlib import Path
 
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.checking.runner import CheckReport, MatterCheck
+from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.coverage.codes import COVERAGE_UNDER_THRESHOLD, MUTATION_UNDER_THRESHOLD
 from rubric_tools.coverage.model import MatterCoverage, printable
 from rubric_tools.coverage.runs import measure
-from rubric_tools.coverage.settings import CoverageSettings
 from rubric_tools.coverage.verdict import matter_failures
 
 DETAIL_LIMIT = 10
 OVERALL = "all matters"
 
 
-def _coverage_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRow:
+def _coverage_row(matter: MatterCoverage, settings: CoverageSection) -> CheckRow:
     failures = [f for f in matter_failures(matter, settings, mutation=False)]
     missing = matter.missing
     lines = [f"{f.code} {f.message}" for f in failures]
@@ -37,7 +37,7 @@ def _coverage_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
     )
 
 
-def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRow | None:
+def _mutation_row(matter: MatterCoverage, settings: CoverageSection) -> CheckRow | None:
     mutation = matter.mutation
     if mutation is None:
         return None
@@ -59,7 +59,7 @@ def _mutation_row(matter: MatterCoverage, settings: CoverageSettings) -> CheckRo
     )
 
 
-def add_coverage_rows(report: CheckReport, settings: CoverageSettings, mutation: bool) -> None:
+def add_coverage_rows(report: CheckReport, settings: CoverageSection, mutation: bool) -> None:
     """Measure the report's matters and append their coverage rows."""
     if not report.matters:
         return

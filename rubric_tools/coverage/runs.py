@@ -7,22 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rubric_tools.checking.discovery import matters_to_check
+from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matters
 from rubric_tools.coverage.mutation import MutationBudget
-from rubric_tools.coverage.settings import CoverageSettings, parse_settings
 from rubric_tools.coverage.verdict import CoverageRun, evaluate
-from rubric_tools.lint.config import LintConfig
-
-
-def coverage_settings(config: LintConfig) -> CoverageSettings:
-    """The `[tool.rubric.coverage]` table of the resolved configuration, validated."""
-    where = str(config.source) if config.source is not None else "[tool.rubric.coverage]"
-    return parse_settings(config.coverage, where)
 
 
 def measure(
     paths: Sequence[Path],
-    settings: CoverageSettings,
+    settings: CoverageSection,
     mutation: bool,
     keep_sources: bool = False,
     jobs: int | None = None,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.coverage.codes import COVERAGE_UNDER_THRESHOLD, MATTER_NOT_MEASURED, MUTATION_UNDER_THRESHOLD
 from rubric_tools.coverage.model import MatterCoverage, overall_percent
-from rubric_tools.coverage.settings import CoverageSettings
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class ThresholdFailure:
 @dataclass
 class CoverageRun:
     matters: list[MatterCoverage] = field(default_factory=list)
-    settings: CoverageSettings = field(default_factory=CoverageSettings)
+    settings: CoverageSection = field(default_factory=CoverageSection)
     mutation: bool = False
     failures: list[ThresholdFailure] = field(default_factory=list)
     usage_errors: list[str] = field(default_factory=list)
@@ -41,7 +41,7 @@ def _under(value: float, threshold: float) -> bool:
     return round(value, 2) < threshold
 
 
-def matter_failures(matter: MatterCoverage, settings: CoverageSettings, mutation: bool) -> list[ThresholdFailure]:
+def matter_failures(matter: MatterCoverage, settings: CoverageSection, mutation: bool) -> list[ThresholdFailure]:
     found: list[ThresholdFailure] = []
     if matter.problems and not matter.items:
         found.append(ThresholdFailure(MATTER_NOT_MEASURED.code, matter.matter_id, "; ".join(matter.problems)))
@@ -69,7 +69,7 @@ def matter_failures(matter: MatterCoverage, settings: CoverageSettings, mutation
     return found
 
 
-def evaluate(matters: Sequence[MatterCoverage], settings: CoverageSettings, mutation: bool) -> list[ThresholdFailure]:
+def evaluate(matters: Sequence[MatterCoverage], settings: CoverageSection, mutation: bool) -> list[ThresholdFailure]:
     found = [failure for matter in matters for failure in matter_failures(matter, settings, mutation)]
     total = overall_percent(list(matters))
     if matters and _under(total, settings.fail_under):

@@ -1,7 +1,7 @@
 """`rubric lint`: schema validation then semantic rules, one result object out.
 
 The names below load on first use (PEP 562), so that importing a light submodule (the
-configuration, the result cache) does not import the loader and the scoring model."""
+configuration vocabulary, the result cache) does not import the loader and the scoring model."""
 
 from __future__ import annotations
 
@@ -10,13 +10,11 @@ from typing import TYPE_CHECKING
 from rubric_tools._lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from rubric_tools.lint.config import LintConfig
     from rubric_tools.lint.context import Finding, LintContext
     from rubric_tools.lint.engine import LintReport, MatterReport, lint_paths, lint_source
     from rubric_tools.lint.registry import RULES, Rule, all_rules, find_rule, rule
 
 _LAZY_NAMES = {
-    "LintConfig": "rubric_tools.lint.config",
     "Finding": "rubric_tools.lint.context",
     "LintContext": "rubric_tools.lint.context",
     "LintReport": "rubric_tools.lint.engine",
@@ -37,7 +35,6 @@ __getattr__ = lazy_getattr(__name__, _LAZY_NAMES)
 __all__ = [
     "RULES",
     "Finding",
-    "LintConfig",
     "LintContext",
     "LintReport",
     "MatterReport",

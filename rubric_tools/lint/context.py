@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import DeclaredCode, Span
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.loading.elements import Element, Location, MatterModel
 from rubric_tools.loading.matter import (
@@ -38,7 +38,7 @@ class Finding:
 
 
 class LintContext:
-    def __init__(self, source: MatterSource, config: LintConfig, schema: SchemaReport) -> None:
+    def __init__(self, source: MatterSource, config: LintSection, schema: SchemaReport) -> None:
         self.source = source
         self.config = config
         #: The schema stage's record, built by the engine before any rule runs.

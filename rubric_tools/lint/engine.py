@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint import result_cache
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.registry import RULES, Rule, all_rules
 from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
 
@@ -95,20 +95,20 @@ def _matches(rule: Rule, selectors: Iterable[str]) -> bool:
     return any(rule.code.startswith(s.upper()) or rule.name == s.lower() for s in selectors)
 
 
-def selected_rules(config: LintConfig) -> list[Rule]:
+def selected_rules(config: LintSection) -> list[Rule]:
     rules = all_rules()
     if config.select:
         rules = [r for r in rules if _matches(r, config.select)]
     return [r for r in rules if not _matches(r, config.ignore)]
 
 
-def _severity(rule: Rule, config: LintConfig) -> Severity:
+def _severity(rule: Rule, config: LintSection) -> Severity:
     return config.severity.get(rule.code) or config.severity.get(rule.name) or rule.severity
 
 
 def lint_source(
     source: MatterSource,
-    config: LintConfig,
+    config: LintSection,
     rules: Sequence[Rule] | None = None,
     *,
     witness_root: Path | None = None,
@@ -199,7 +199,7 @@ def _schema_stage(source: MatterSource, configured: Sequence[Rule], report: Matt
 
 
 def _suppress(
-    source: MatterSource, config: LintConfig, rules: Sequence[Rule], found: list[Diagnostic]
+    source: MatterSource, config: LintSection, rules: Sequence[Rule], found: list[Diagnostic]
 ) -> list[Diagnostic]:
     """Drop what inline suppressions silence; report the unused ones when X103 runs."""
     from rubric_tools.lint import suppressions
@@ -236,7 +236,7 @@ def _suppress(
 PARALLEL_THRESHOLD = 4
 
 
-def _lint_root(root: Path, config: LintConfig, rule_codes: tuple[str, ...], key: str | None) -> MatterReport:
+def _lint_root(root: Path, config: LintSection, rule_codes: tuple[str, ...], key: str | None) -> MatterReport:
     from rubric_tools.loading.matter import load_matter_source
 
     rules = [RULES[code] for code in rule_codes]
@@ -256,14 +256,14 @@ def _worker_count(matters: int) -> int:
     return min(os.cpu_count() or 1, matters)
 
 
-def lint_paths(paths: Sequence[Path], config: LintConfig | None = None) -> LintReport:
+def lint_paths(paths: Sequence[Path], config: LintSection | None = None) -> LintReport:
     """Lint every matter under `paths`.
 
     A matter unchanged since it was last linted (same files, settings and tool) is
     taken from the result cache. The others are linted in forked worker processes
     when there are several and more than one CPU; the report is the same either way.
     """
-    config = config or LintConfig()
+    config = config or LintSection()
     roots, problems = discover_matters(paths)
     report = LintReport(fail_level=config.fail_level, usage_errors=problems)
     keys = [result_cache.matter_key(root, config) for root in roots]

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.lint.apply_fixes import BOM, apply_fixes, read_for_edit
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.engine import discover_matters, lint_source, selected_rules
 from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.matter import load_matter_source
@@ -44,7 +44,7 @@ class FixRun:
     unsafe_left: int = 0  # unsafe fixes not applied (no --unsafe-fixes), counted after the last round
 
 
-def _fix_copy(copy: Path, original: Path, config: LintConfig, unsafe: bool, run: FixRun) -> None:
+def _fix_copy(copy: Path, original: Path, config: LintSection, unsafe: bool, run: FixRun) -> None:
     rules = selected_rules(config)
     for _ in range(MAX_ROUNDS):
         report = lint_source(load_matter_source(copy), config, rules, witness_root=original)
@@ -85,7 +85,7 @@ def _collect(copy: Path, original: Path, run: FixRun) -> None:
             run.changes.append(FileChange(target, bom[0] + before[0], bom[1] + after[0]))
 
 
-def fix_paths(paths: Sequence[Path], config: LintConfig, *, unsafe: bool = False, write: bool = True) -> FixRun:
+def fix_paths(paths: Sequence[Path], config: LintSection, *, unsafe: bool = False, write: bool = True) -> FixRun:
     """Fix every matter under `paths`; write the results back when `write`."""
     roots, problems = discover_matters(paths)
     run = FixRun(problems=problems)

@@ -18,8 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.lint.config import LintConfig
 from rubric_tools.lint.fixes import fix_from_cache, fix_to_cache
 from rubric_tools.lint.witnesses import witness_files
 from rubric_tools.loading import files
@@ -42,7 +42,7 @@ def tool_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _config_fingerprint(config: LintConfig) -> str:
+def _config_fingerprint(config: LintSection) -> str:
     settings = {
         "select": list(config.select),
         "ignore": list(config.ignore),
@@ -99,7 +99,7 @@ def _hash_tree(root: Path, digest: Any) -> None:
         digest.update(relative.encode("utf-8", "surrogateescape") + b"\0" + fingerprint)
 
 
-def matter_key(root: Path, config: LintConfig) -> str | None:
+def matter_key(root: Path, config: LintSection) -> str | None:
     """The cache key of linting `root` under `config`, or None when caching is off."""
     if cache_dir() is None:
         return None

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rubric_tools.config.attack import AttackSection
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.prove.solver import solve
 from rubric_tools.prove.strategies import STRATEGIES, Strategy
-from rubric_tools.prove.thresholds import Thresholds
 from rubric_tools.scoring.episode import replay
 from rubric_tools.scoring.model import Matter
 
@@ -61,7 +61,7 @@ class AttackReport:
     matter_id: str
     reference: AttackRow
     rows: tuple[AttackRow, ...]
-    thresholds: Thresholds = field(default_factory=Thresholds)
+    thresholds: AttackSection = field(default_factory=AttackSection)
 
     @property
     def failures(self) -> list[AttackRow]:
@@ -113,7 +113,7 @@ CLEAN_MATTER_CEILING = "stuffed-summary"
 
 
 def judge(
-    row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: Thresholds, *, clean: bool = False
+    row: AttackRow, strategy: Strategy, reference: AttackRow, thresholds: AttackSection, *, clean: bool = False
 ) -> AttackRow:
     """The row with its verdict: exempt strategies are reported, the others pass or fail."""
     if strategy.name in thresholds.exempt:
@@ -141,12 +141,12 @@ def judge(
 
 def attack_matter(
     source: MatterSource | Matter,
-    thresholds: Thresholds | None = None,
+    thresholds: AttackSection | None = None,
     strategies: Sequence[Strategy] = STRATEGIES,
 ) -> AttackReport:
     """Replay every strategy and the solver's reference trajectory; judge each strategy."""
     matter = source.matter if isinstance(source, MatterSource) else source
-    thresholds = thresholds or Thresholds()
+    thresholds = thresholds or AttackSection()
     solution = solve(matter)
     reference = AttackRow(
         REFERENCE,

@@ -1,0 +1,82 @@
+"""`[tool.rubric.audit]`: the audit's thesaurus, evidence limit and the thresholds
+`rubric check` fails on.
+
+```toml
+[tool.rubric.audit]
+fail-on = ["U001", "U002", "U005", "U009"]   # codes that fail `rubric check` (the defaults)
+ignore = ["U008"]                            # codes never reported
+max-evidence = 3                             # evidence items shown per finding
+thesaurus = { "terminate" = ["end"], "licence" = ["license"] }   # extra dodge synonyms
+```
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
+from rubric_tools.config.vocabulary import Vocabulary
+
+#: The verdicts on the matter's own texts and the can-never kinds.
+DEFAULT_FAIL_ON = ("U001", "U002", "U005", "U009")
+AUDIT_KEYS = ("fail-on", "ignore", "max-evidence", "thesaurus")
+_AUDIT_CODE = re.compile(r"^U\d{3}$")
+
+
+@dataclass(frozen=True)
+class AuditSection:
+    """What `rubric audit` reports and which of its findings fail `rubric check`."""
+
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    ignore: tuple[str, ...] = ()
+    max_evidence: int = 3
+    thesaurus: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # word -> extra dodge synonyms
+
+    def describe(self) -> str:
+        return f"no finding {', '.join(self.fail_on)}" if self.fail_on else "findings are reported, never failed"
+
+
+def _codes(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and _AUDIT_CODE.match(v) for v in value):
+        raise settings.error(f'audit.{key} must be a list of audit codes such as "U002"', ("audit", key))
+    return tuple(value)
+
+
+def _max_evidence(value: Any, settings: SettingsTable) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise settings.error(f"audit.max-evidence must be a positive integer, not {value!r}", ("audit", "max-evidence"))
+    return value
+
+
+def _thesaurus(value: Any, settings: SettingsTable) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, Mapping):
+        raise settings.error("audit.thesaurus must be a table of word = [synonyms]", ("audit", "thesaurus"))
+    table: dict[str, tuple[str, ...]] = {}
+    for word, synonyms in value.items():
+        if not isinstance(synonyms, list) or not all(isinstance(s, str) and s.strip() for s in synonyms):
+            raise settings.error(f"audit.thesaurus.{word} must be a list of words", ("audit", "thesaurus", str(word)))
+        table[" ".join(str(word).lower().split())] = tuple(" ".join(s.lower().split()) for s in synonyms)
+    return table
+
+
+def parse_audit_section(table: Mapping[str, Any], settings: SettingsTable, vocabulary: Vocabulary) -> AuditSection:
+    """The `[tool.rubric.audit]` table; defaults for absent keys. (Audit codes are checked
+    by their shape, `U` and three digits, so the vocabulary is not needed.)"""
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "fail-on":
+            values["fail_on"] = _codes(value, key, settings)
+        elif key == "ignore":
+            values["ignore"] = _codes(value, key, settings)
+        elif key == "max-evidence":
+            values["max_evidence"] = _max_evidence(value, settings)
+        elif key == "thesaurus":
+            values["thesaurus"] = _thesaurus(value, settings)
+        else:
+            raise settings.error(
+                f"unknown setting audit.{key}{suggest_in_parentheses(str(key), AUDIT_KEYS)}", ("audit", str(key))
+            )
+    return AuditSection(**values)

@@ -6,44 +6,19 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rubric_tools.audit.codes import CONCEPT_PUNISHED_ON_OTHER_SURFACE, GATE_FIRES_ON_CORRECT_WORK
 from rubric_tools.audit.runner import audit_source
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.config.audit import AuditSection
-from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
-from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.loading.matter import MatterSource
 
 #: Failing findings listed in a row's detail.
 MAX_DETAIL = 10
 
-#: What fails the row unless `fail-on` says otherwise: the verdicts on the matter's own
-#: texts and the can-never kinds.
-DEFAULT_FAIL_ON = tuple(
-    declared.code
-    for declared in (
-        GATE_NEVER_FIRES,
-        GATE_FIRES_ON_CORRECT_WORK,
-        CONCEPT_NEVER_EARNABLE,
-        CONCEPT_PUNISHED_ON_OTHER_SURFACE,
-    )
-)
-
-
-def failing_codes(settings: AuditSection) -> tuple[str, ...]:
-    """The codes that fail `rubric check`'s audit row under these settings."""
-    return settings.fail_on if settings.fail_on is not None else DEFAULT_FAIL_ON
-
-
-def _describe(fail_on: tuple[str, ...]) -> str:
-    return f"no finding {', '.join(fail_on)}" if fail_on else "findings are reported, never failed"
-
 
 def audit_rows(source: MatterSource, settings: AuditSection) -> list[CheckRow]:
     diagnostics = audit_source(source, settings, audit_inputs(source.root))
-    fail_on = failing_codes(settings)
-    failing = [d for d in diagnostics if d.code in fail_on]
+    failing = [d for d in diagnostics if d.code in settings.fail_on]
     counts = Counter(d.code for d in diagnostics)
     got = ", ".join(f"{code} {count}" for code, count in sorted(counts.items())) or "no findings"
     detail = "\n".join(f"{d.file.name}:{d.line}:{d.column} {d.code} {d.message}" for d in failing[:MAX_DETAIL])
@@ -55,7 +30,7 @@ def audit_rows(source: MatterSource, settings: AuditSection) -> list[CheckRow]:
             "audit",
             "rubric audit",
             not failing,
-            _describe(fail_on),
+            settings.describe(),
             got,
             detail,
             first.file if first else source.root / "rubric.yaml",

@@ -20,6 +20,8 @@ from typing import Any
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
 
+#: The verdicts on the matter's own texts and the can-never kinds.
+DEFAULT_FAIL_ON = ("U001", "U002", "U005", "U009")
 AUDIT_KEYS = ("fail-on", "ignore", "max-evidence", "thesaurus")
 _AUDIT_CODE = re.compile(r"^U\d{3}$")
 
@@ -28,17 +30,18 @@ _AUDIT_CODE = re.compile(r"^U\d{3}$")
 class AuditSection:
     """What `rubric audit` reports and which of its findings fail `rubric check`."""
 
-    # None: the audit's defaults, which `rubric check` knows (rubric_tools.checking.audit_rows):
-    # the codes are declared above this package, so they are not written here.
-    fail_on: tuple[str, ...] | None = None
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     ignore: tuple[str, ...] = ()
     max_evidence: int = 3
     thesaurus: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # word -> extra dodge synonyms
 
+    def describe(self) -> str:
+        return f"no finding {', '.join(self.fail_on)}" if self.fail_on else "findings are reported, never failed"
+
 
 def _codes(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and _AUDIT_CODE.match(v) for v in value):
-        raise settings.error(f"audit.{key} must be a list of audit codes (U and three digits)", ("audit", key))
+        raise settings.error(f'audit.{key} must be a list of audit codes such as "U002"', ("audit", key))
     return tuple(value)
 
 

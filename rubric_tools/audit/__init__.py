@@ -9,5 +9,6 @@ Modules: `corpus` (the matter's own texts of known verdict), `frames` and `dodge
 measurement). The cheap parts shared with lint rules U001/U005 live in `lint`:
 `witness` (matching strings from a regex's parse tree), `gate_firing` (running gates
 through the scorer) and `concept_nodes`. The settings (`[tool.rubric.audit]`) are
-`rubric_tools.config.audit`. The command is `rubric_tools.commands.audit`.
+`rubric_tools.config.audit`; `thresholds` holds the default `fail-on` codes. The command
+is `rubric_tools.commands.audit`.
 """

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from rubric_tools.audit.runner import audit_source
+from rubric_tools.audit.thresholds import describe, failing_codes
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.rows import CheckRow
 from rubric_tools.config.audit import AuditSection
@@ -18,7 +19,8 @@ MAX_DETAIL = 10
 
 def audit_rows(source: MatterSource, settings: AuditSection) -> list[CheckRow]:
     diagnostics = audit_source(source, settings, audit_inputs(source.root))
-    failing = [d for d in diagnostics if d.code in settings.fail_on]
+    fail_on = failing_codes(settings)
+    failing = [d for d in diagnostics if d.code in fail_on]
     counts = Counter(d.code for d in diagnostics)
     got = ", ".join(f"{code} {count}" for code, count in sorted(counts.items())) or "no findings"
     detail = "\n".join(f"{d.file.name}:{d.line}:{d.column} {d.code} {d.message}" for d in failing[:MAX_DETAIL])
@@ -30,7 +32,7 @@ def audit_rows(source: MatterSource, settings: AuditSection) -> list[CheckRow]:
             "audit",
             "rubric audit",
             not failing,
-            settings.describe(),
+            describe(settings),
             got,
             detail,
             first.file if first else source.root / "rubric.yaml",

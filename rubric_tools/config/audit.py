@@ -20,8 +20,6 @@ from typing import Any
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
 
-#: The verdicts on the matter's own texts and the can-never kinds.
-DEFAULT_FAIL_ON = ("U001", "U002", "U005", "U009")
 AUDIT_KEYS = ("fail-on", "ignore", "max-evidence", "thesaurus")
 _AUDIT_CODE = re.compile(r"^U\d{3}$")
 
@@ -30,18 +28,17 @@ _AUDIT_CODE = re.compile(r"^U\d{3}$")
 class AuditSection:
     """What `rubric audit` reports and which of its findings fail `rubric check`."""
 
-    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    # None: not configured, the audit's own default set applies (`rubric_tools.audit.thresholds`,
+    # which can name the codes where they are declared, above this package).
+    fail_on: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     max_evidence: int = 3
     thesaurus: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # word -> extra dodge synonyms
 
-    def describe(self) -> str:
-        return f"no finding {', '.join(self.fail_on)}" if self.fail_on else "findings are reported, never failed"
-
 
 def _codes(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and _AUDIT_CODE.match(v) for v in value):
-        raise settings.error(f'audit.{key} must be a list of audit codes such as "U002"', ("audit", key))
+        raise settings.error(f"audit.{key} must be a list of audit codes (U and three digits)", ("audit", key))
     return tuple(value)
 
 

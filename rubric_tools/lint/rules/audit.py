@@ -52,7 +52,7 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
     """
     from rubric_tools.lint.gate_firing import gate_lists, never_fires_message, never_fires_reason
 
-    for gate_list in gate_lists(ctx.rubric_data):
+    for gate_list in gate_lists(ctx.model):
         for entry in gate_list.entries:
             reason = never_fires_reason(entry.gate)
             if reason is not None:

@@ -27,7 +27,6 @@ from rubric_tools.lint.concept_nodes import (
     never_earnable_message,
 )
 from rubric_tools.lint.gate_firing import fires, gate_lists
-from rubric_tools.loading import build
 from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE, MatterSource
 from rubric_tools.scoring.text import normalize, show_pattern, split_citation
 
@@ -85,19 +84,23 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
 
 
 def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
-    rubric = build.as_mapping(source.data(RUBRIC_FILE))
-    for index, raw in enumerate(build.as_list(rubric.get("issues"))):
-        raw = build.as_mapping(raw)
-        issue = source.matter.rubric.issues_by_id.get(str(raw.get("id")))
-        parts = split_citation(str(raw.get("anchor", "")))
+    for element in source.model.issues:
+        # By id, as the engine scores a redline: with a duplicate id the last issue's concepts count.
+        issue = source.matter.rubric.issues_by_id.get(str(element.id))
+        parts = split_citation(element.scored.anchor)
         if issue is None or parts is None or not issue.redline_concepts or issue.redline_points <= 0:
             continue
         clause = source.matter.resolve(*parts)
         present = [c for c in issue.redline_concepts if clause and c and c in clause]
         if not present:
             continue
+        where = element.at("redline_concepts")
         node = ConceptNode(
-            RUBRIC_FILE, ("issues", index, "redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts"
+            RUBRIC_FILE,
+            where.path,
+            ", ".join(present),
+            f"issue {issue.id} redline_concepts",
+            location=where,
         )
         everything = len(present) == len(issue.redline_concepts)
         share = (
@@ -128,8 +131,10 @@ def readable_text(source: MatterSource) -> str:
     """Everything the agent can read or be told, normalized, as one text."""
     matter = source.matter
     parts = [text for document in matter.documents.values() for text in document.normalized_sections.values()]
-    matter_data = build.as_mapping(source.data(MATTER_FILE))
-    parts += [normalize(str(matter_data.get(key, ""))) for key in ("assignment", "public_facts", "title")]
+    matter_file = source.model.file(MATTER_FILE)
+    for key in ("assignment", "public_facts", "title"):
+        written = matter_file.field(key)
+        parts.append(normalize(str(written.value) if written is not None else ""))  # what the agent is shown
     parts += [normalize(answer) for answer in (*matter.client_answers.values(), *matter.escalation_answers.values())]
     for position in matter.positions.values():
         parts += [normalize(f"{c.message} {c.text}") for c in position.counters] + [normalize(position.reject_message)]
@@ -187,7 +192,7 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
     if rubric is None:
         return
     nodes = list(concept_nodes(source))
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         rewarded = [
             n
             for n in nodes

@@ -48,7 +48,7 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
     rubric = source.files.get(RUBRIC_FILE)
     if rubric is None:
         return
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         for entry in gate_list.entries:
             reason = never_fires_reason(entry.gate)
             if reason is None:
@@ -310,10 +310,7 @@ def gate_findings(
 ) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter (or only the list `only_list` names:
     (issue index, surface))."""
-    rubric = source.files.get(RUBRIC_FILE)
-    if rubric is None:
-        return
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
         yield from _ListAudit(source, gate_list, known, thesaurus).findings()

@@ -215,6 +215,12 @@ def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[IssueElement, boo
         yield issue, issue_id is not None and issue_id in positions
 
 
+def _shown_id(issue: IssueElement) -> str:
+    """The id as YAML read it (`datetime.date(2024, 1, 1)` shows why it matches no position)."""
+    written = issue.field("id")
+    return repr(written.value if written is not None else None)
+
+
 def _has_concepts(issue: IssueElement) -> bool:
     """True unless settlement_concepts is absent or empty. A value of the wrong type is
     the schema rules' finding, so it is not reported again as missing here."""
@@ -302,7 +308,7 @@ def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
         if negotiated and issue.scored.non_negotiable and not _has_concepts(issue):
             yield ctx.report(
                 issue.at("non_negotiable"),
-                f"issue {issue.written_text('id')!r} is non_negotiable but has no settlement_concepts: "
+                f"issue {_shown_id(issue)} is non_negotiable but has no settlement_concepts: "
                 "the non-negotiable gate can never fire",
                 hint="list the settlement_concepts that must survive the negotiation",
             )
@@ -354,7 +360,7 @@ def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
         for key in dead:
             yield ctx.report(
                 issue.at(key),
-                f"issue {issue.written_text('id')!r}: {key} has no effect, {where}",
+                f"issue {_shown_id(issue)}: {key} has no effect, {where}",
                 key=True,
                 hint="add a counterparty position for this issue, or delete the field",
             )

@@ -8,7 +8,6 @@ from typing import Any
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import YAML_FILES
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import has_unencodable
 
@@ -53,9 +52,8 @@ def unencodable_text(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     # How a string is written (its escapes), not what it means: the YAML tree itself is read.
-    for file_name in YAML_FILES:
-        source = ctx.yaml_file(file_name)
-        for path, text, is_key in _strings(source.data if source is not None else None, ()):
+    for file_name, source in ctx.yaml_files():
+        for path, text, is_key in _strings(source.data, ()):
             if has_unencodable(text):
                 yield ctx.at(
                     file_name,

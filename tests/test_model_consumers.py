@@ -13,6 +13,7 @@ from rubric_tools.coverage.operators import mutants
 from rubric_tools.lint import LintConfig, find_rule, lint_source
 from rubric_tools.lint.registry import Rule
 from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.prove.solver import solve
 
 BASE = Path(__file__).parent / "rule_cases" / "_base"
 
@@ -154,3 +155,16 @@ def test_hidden_answers_are_keyed_by_text_as_the_engine_reads_them(tmp_path: Pat
     )
     assert source.matter.client_answers == {"7": "Backups stay in the region."}
     assert lint_source(source, LintConfig(), _rules("Q005", "Q006")).diagnostics == []
+
+
+def test_the_solver_places_shortfalls_at_the_file_entries(tmp_path: Path) -> None:
+    questions = QUESTIONS + '  - id: q_backup_region\n    points: 0.5\n    concepts: ["retention"]\n'
+    source = _matter(tmp_path, rubric_yaml=_rubric_with(questions))
+    (located,) = [s for s in solve(source.matter, model=source.model).shortfalls if s.path[0] == "questions"]
+    assert located.path == ("questions", 2, "id") and "shares its id with questions[1]" in located.message
+    # Without the model only the scorer's indices are known: the malformed entry is not counted.
+    (unlocated,) = [s for s in solve(source.matter).shortfalls if s.path[0] == "questions"]
+    assert unlocated.path == ("questions", 1, "id") and "questions[0]" in unlocated.message
+    (finding,) = lint_source(source, LintConfig(), _rules("P100")).diagnostics
+    assert finding.span is not None and finding.span.line == _line(source, "rubric.yaml", '["retention"]') - 2
+    assert finding.message.endswith("see Q004")  # the same node as Q004 finds, so it defers to it

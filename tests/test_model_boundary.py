@@ -47,11 +47,8 @@ HELPERS = tuple(
         "citation_fixes.py",
     )
 )
-#: Where a raw read stays on purpose, and why.
-ALLOWED: dict[tuple[str, str], str] = {
-    # Accepts rubric.yaml's raw data until the audit passes the model (model consumers, issue 8).
-    ("gate_firing.py", "_raw_gate_lists"): "compatibility",
-}
+#: Where a raw read stays on purpose, and why: (module, function) -> reason. None today.
+ALLOWED: dict[tuple[str, str], str] = {}
 
 
 def _raw_uses(path: Path) -> list[str]:

@@ -14,7 +14,6 @@ from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 
 @rule(GATE_NEVER_FIRES)
@@ -58,7 +57,7 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
             if reason is not None:
                 message, tried = reason
                 hint = f"tried: {', '.join(map(repr, tried[:2]))}" if tried else None
-                yield ctx.at(RUBRIC_FILE, entry.path, never_fires_message(entry, message), hint=hint)
+                yield ctx.report(entry.element, never_fires_message(entry, message), hint=hint)
 
 
 @rule(CONCEPT_NEVER_EARNABLE)

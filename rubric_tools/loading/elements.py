@@ -106,6 +106,12 @@ class Element:
     def has(self, name: str) -> bool:
         return self.field(name) is not None
 
+    def written_repr(self, name: str) -> str:
+        """`repr()` of the key's value as YAML read it (`None` when absent), for messages that
+        must show its type: `datetime.date(2024, 1, 1)` says why an id matches no text."""
+        written = self.field(name)
+        return repr(written.value if written is not None else None)
+
     def written_text(self, name: str) -> str | None:
         """`str()` of the key's value as YAML read it (an id, a path), None when the key is
         absent or its value is empty (`id:`): what another file can refer to."""

@@ -28,10 +28,6 @@ def _positions(ctx: LintContext) -> Iterator[PositionElement]:
     return (position for position in ctx.model.positions if position.mapping)
 
 
-def _blank(value: str | None) -> bool:
-    return value is None or not value.strip()
-
-
 @rule("N001", "position-for-unknown-issue", Severity.ERROR)
 def position_for_unknown_issue(ctx: LintContext) -> Iterator[Finding]:
     """A counterparty position is keyed to an id that is not a rubric issue.
@@ -150,7 +146,7 @@ def missing_reject_message(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for position in _positions(ctx):
-        if _blank(position.reject_message):
+        if position.reject_message is None or not position.reject_message.strip():
             present = position.has("reject_message")
             what = "a blank reject_message" if present else "no reject_message"
             yield ctx.report(
@@ -213,12 +209,6 @@ def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[IssueElement, boo
     for issue in ctx.model.issues:
         issue_id = issue.written_text("id")
         yield issue, issue_id is not None and issue_id in positions
-
-
-def _shown_id(issue: IssueElement) -> str:
-    """The id as YAML read it (`datetime.date(2024, 1, 1)` shows why it matches no position)."""
-    written = issue.field("id")
-    return repr(written.value if written is not None else None)
 
 
 def _has_concepts(issue: IssueElement) -> bool:
@@ -308,7 +298,7 @@ def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
         if negotiated and issue.scored.non_negotiable and not _has_concepts(issue):
             yield ctx.report(
                 issue.at("non_negotiable"),
-                f"issue {_shown_id(issue)} is non_negotiable but has no settlement_concepts: "
+                f"issue {issue.written_repr('id')} is non_negotiable but has no settlement_concepts: "
                 "the non-negotiable gate can never fire",
                 hint="list the settlement_concepts that must survive the negotiation",
             )
@@ -360,7 +350,7 @@ def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
         for key in dead:
             yield ctx.report(
                 issue.at(key),
-                f"issue {_shown_id(issue)}: {key} has no effect, {where}",
+                f"issue {issue.written_repr('id')}: {key} has no effect, {where}",
                 key=True,
                 hint="add a counterparty position for this issue, or delete the field",
             )

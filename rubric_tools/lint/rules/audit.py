@@ -89,4 +89,4 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
         reason = never_earnable(node)
         if reason is not None:
             message = never_earnable_message(node, reason)
-            yield ctx.at(node.file_name, node.path, message, hint="write the words an answer would contain")
+            yield ctx.report(node.location, message, hint="write the words an answer would contain")

@@ -8,9 +8,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from rubric_tools.config.lint import LintSection
 from rubric_tools.coverage.items import scorable_items
 from rubric_tools.coverage.operators import mutants
-from rubric_tools.lint import LintConfig, find_rule, lint_source
+from rubric_tools.lint import find_rule, lint_source
 from rubric_tools.lint.registry import Rule
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.prove.solver import solve
@@ -111,14 +112,14 @@ def test_an_absent_file_or_block_is_no_mapping(tmp_path: Path) -> None:
     (root / "counterparty.yaml").unlink()
     assert not load_matter_source(root).model.file("counterparty.yaml").mapping
     assert source.model.file("matter.yaml").mapping and not source.model.provenance.mapping
-    findings = lint_source(source, LintConfig(), _rules("V001")).diagnostics
+    findings = lint_source(source, LintSection(), _rules("V001")).diagnostics
     assert [(d.code, d.span.line if d.span else None) for d in findings] == [("V001", 2)]
 
 
 def test_counter_findings_and_items_sit_at_the_file_entry(tmp_path: Path) -> None:
     source = _matter(tmp_path, counterparty_yaml=COUNTERPARTY)
     counter_line = _line(source, "counterparty.yaml", "message: We can offer")
-    findings = lint_source(source, LintConfig(), _rules("N002", "N003", "N004")).diagnostics
+    findings = lint_source(source, LintSection(), _rules("N002", "N003", "N004")).diagnostics
     blank = next(d for d in findings if d.code == "N004")
     assert "counter 2 has a blank text" in blank.message
     assert blank.span is not None and blank.span.line == counter_line + 1
@@ -154,7 +155,7 @@ def test_hidden_answers_are_keyed_by_text_as_the_engine_reads_them(tmp_path: Pat
         "  esc_uptime_credit: yes\n",
     )
     assert source.matter.client_answers == {"7": "Backups stay in the region."}
-    assert lint_source(source, LintConfig(), _rules("Q005", "Q006")).diagnostics == []
+    assert lint_source(source, LintSection(), _rules("Q005", "Q006")).diagnostics == []
 
 
 def test_the_solver_places_shortfalls_at_the_file_entries(tmp_path: Path) -> None:
@@ -165,6 +166,6 @@ def test_the_solver_places_shortfalls_at_the_file_entries(tmp_path: Path) -> Non
     # Without the model only the scorer's indices are known: the malformed entry is not counted.
     (unlocated,) = [s for s in solve(source.matter).shortfalls if s.path[0] == "questions"]
     assert unlocated.path == ("questions", 1, "id") and "questions[0]" in unlocated.message
-    (finding,) = lint_source(source, LintConfig(), _rules("P100")).diagnostics
+    (finding,) = lint_source(source, LintSection(), _rules("P100")).diagnostics
     assert finding.span is not None and finding.span.line == _line(source, "rubric.yaml", '["retention"]') - 2
     assert finding.message.endswith("see Q004")  # the same node as Q004 finds, so it defers to it

@@ -16,7 +16,6 @@ from pathlib import Path
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import RULES, all_rules, rule
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 BASE_MATTER = Path(__file__).parent / "rule_cases" / "_base"
 SEVERITIES = ("low", "medium", "high", "critical")
@@ -34,12 +33,13 @@ def _issue_severity(ctx: LintContext) -> Iterator[Finding]:
 
     Registered by the lint output tests; it stands for any rule with a fix hint.
     """
-    for index, issue in ctx.raw_issues():
-        if issue.get("severity") not in SEVERITIES:
-            yield ctx.at(
-                RUBRIC_FILE,
-                ("issues", index, "severity"),
-                f"severity {issue.get('severity')!r} is not a severity",
+    for issue in ctx.model.issues:
+        written = issue.field("severity")
+        severity = written.value if written is not None else None
+        if severity not in SEVERITIES:
+            yield ctx.report(
+                issue.at("severity"),
+                f"severity {severity!r} is not a severity",
                 hint="use one of low, medium, high, critical",
             )
 
@@ -58,11 +58,9 @@ def _long_alias(ctx: LintContext) -> Iterator[Finding]:
 
     It reports the whole question, so its span covers several lines.
     """
-    questions = ctx.rubric_data.get("questions")
-    for index, question in enumerate(questions if isinstance(questions, list) else []):
-        aliases = question.get("aliases") if isinstance(question, dict) else None
-        if isinstance(aliases, list) and any(isinstance(a, list) and len(a) >= 3 for a in aliases):
-            yield ctx.at(RUBRIC_FILE, ("questions", index), "question has a long alias")
+    for question in ctx.model.questions:
+        if any(len(alias.concepts) >= 3 for alias in question.aliases):
+            yield ctx.report(question, "question has a long alias")
 
 
 SEEDED_RULES = (

@@ -204,16 +204,22 @@ def test_the_model_of_every_real_matter_agrees_with_the_scorer(use_conformance: 
 
 
 @pytest.mark.parametrize("use_conformance", [False, True])
-def test_gate_lists_from_the_model_are_those_from_the_raw_rubric(use_conformance: bool) -> None:
-    from rubric_tools.lint.gate_firing import gate_lists
+def test_gate_lists_hold_the_scored_runnable_gates_at_their_entries(use_conformance: bool) -> None:
+    from rubric_tools.lint.gate_firing import gate_lists, runnable
 
     roots = _corpus_matters()
     if use_conformance:
         roots = sorted(p for p in (require_conformance() / "matters").iterdir() if (p / "matter.yaml").is_file())
+    checked = 0
     for root in roots:
         source = load_matter_source(root)
-        from_model = list(gate_lists(source.model))
-        assert from_model == list(gate_lists(source.data("rubric.yaml")))
-        assert all(
-            entry.element is not None and entry.element.gate is entry.gate for g in from_model for entry in g.entries
-        )
+        lists = {(g.issue_index, g.surface): g for g in gate_lists(source.model)}
+        for issue in source.model.issues:
+            for surface in GATE_SURFACES:
+                listed = lists.get((issue.index, surface))
+                expected = tuple(gate for gate in issue.scored.gates(surface) if runnable(gate))
+                assert (listed.gates if listed is not None else ()) == expected
+        entries = [entry for g in lists.values() for entry in g.entries]
+        assert all(e.element.gate is e.gate and e.path == e.element.location.path for e in entries)
+        checked += len(entries)
+    assert checked

@@ -27,24 +27,19 @@ from rubric_tools.lint.concept_nodes import (
     never_earnable_message,
 )
 from rubric_tools.lint.gate_firing import fires, gate_lists
-from rubric_tools.loading import build
-from rubric_tools.loading.matter import MATTER_FILE, RUBRIC_FILE, MatterSource
+from rubric_tools.loading.matter import MATTER_FILE, MatterSource
 from rubric_tools.scoring.text import normalize, show_pattern, split_citation
 
 #: Concepts this short are earned by fragments of unrelated words.
 SHORT_CONCEPT = 2
 
 
-def _finding(
-    source: MatterSource, code: str, node: ConceptNode, message: str, evidence: list[Evidence], **subject: Any
-) -> AuditFinding:
-    yaml = source.files.get(node.file_name)
-    file = yaml.path if yaml is not None else source.root / node.file_name
+def _finding(code: str, node: ConceptNode, message: str, evidence: list[Evidence], **subject: Any) -> AuditFinding:
     return AuditFinding(
         code,
         message,
-        file,
-        yaml.span(node.path) if yaml else None,
+        node.location.file,
+        node.location.span,
         evidence,
         subject={"concept": node.text, "field": node.field, **subject},
     )
@@ -55,7 +50,7 @@ def never_earnable_findings(source: MatterSource) -> Iterator[AuditFinding]:
     for node in concept_nodes(source):
         reason = never_earnable(node)
         if reason is not None:
-            yield _finding(source, CONCEPT_NEVER_EARNABLE.code, node, never_earnable_message(node, reason), [])
+            yield _finding(CONCEPT_NEVER_EARNABLE.code, node, never_earnable_message(node, reason), [])
 
 
 def _unrelated_words(concept: str) -> list[str]:
@@ -76,7 +71,6 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
             why = f"common words contain it: {', '.join(words[:6])}" if words else "it is too short to mean anything"
             evidence = [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
             yield _finding(
-                source,
                 CONCEPT_EARNED_BY_UNRELATED_TEXT.code,
                 node,
                 f"concept {node.text!r} ({node.field}) is earned by unrelated text: {why}",
@@ -85,20 +79,17 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
 
 
 def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
-    rubric = build.as_mapping(source.data(RUBRIC_FILE))
-    for index, raw in enumerate(build.as_list(rubric.get("issues"))):
-        raw = build.as_mapping(raw)
-        issue = source.matter.rubric.issues_by_id.get(str(raw.get("id")))
-        parts = split_citation(str(raw.get("anchor", "")))
+    for element in source.model.issues:
+        # By id, as the engine scores a redline: with a duplicate id the last issue's concepts count.
+        issue = source.matter.rubric.issues_by_id.get(str(element.id))
+        parts = split_citation(element.scored.anchor)
         if issue is None or parts is None or not issue.redline_concepts or issue.redline_points <= 0:
             continue
         clause = source.matter.resolve(*parts)
         present = [c for c in issue.redline_concepts if clause and c and c in clause]
         if not present:
             continue
-        node = ConceptNode(
-            RUBRIC_FILE, ("issues", index, "redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts"
-        )
+        node = ConceptNode(element.at("redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts")
         everything = len(present) == len(issue.redline_concepts)
         share = (
             "every redline concept"
@@ -109,7 +100,6 @@ def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
             Evidence(concept, issue.anchor, "clause under review", "not earned", "earned") for concept in present
         ]
         finding = _finding(
-            source,
             CONCEPT_EARNED_WITHOUT_WORK.code,
             node,
             f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
@@ -128,8 +118,10 @@ def readable_text(source: MatterSource) -> str:
     """Everything the agent can read or be told, normalized, as one text."""
     matter = source.matter
     parts = [text for document in matter.documents.values() for text in document.normalized_sections.values()]
-    matter_data = build.as_mapping(source.data(MATTER_FILE))
-    parts += [normalize(str(matter_data.get(key, ""))) for key in ("assignment", "public_facts", "title")]
+    matter_file = source.model.file(MATTER_FILE)
+    for key in ("assignment", "public_facts", "title"):
+        written = matter_file.field(key)
+        parts.append(normalize(str(written.value) if written is not None else ""))  # what the agent is shown
     parts += [normalize(answer) for answer in (*matter.client_answers.values(), *matter.escalation_answers.values())]
     for position in matter.positions.values():
         parts += [normalize(f"{c.message} {c.text}") for c in position.counters] + [normalize(position.reject_message)]
@@ -167,7 +159,6 @@ def _unreadable(source: MatterSource) -> Iterator[AuditFinding]:
     for field, nodes in grouped.items():
         names = ", ".join(repr(n.text) for n in nodes)
         yield _finding(
-            source,
             CONCEPT_NOT_IN_READABLE_TEXT.code,
             nodes[0],
             f"{field}: {names} appear{'s' if len(nodes) == 1 else ''} in no "
@@ -183,11 +174,8 @@ FIX_SURFACES = ("redline", "settlement")
 
 
 def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
-    rubric = source.files.get(RUBRIC_FILE)
-    if rubric is None:
-        return
     nodes = list(concept_nodes(source))
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         rewarded = [
             n
             for n in nodes
@@ -204,8 +192,8 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
                 CONCEPT_PUNISHED_ON_OTHER_SURFACE.code,
                 f"gate {show_pattern(entry.gate.pattern)} on {gate_list.issue_id}/{gate_list.surface} "
                 f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
-                rubric.path,
-                rubric.span(entry.path),
+                entry.element.location.file,
+                entry.element.location.span,
                 evidence,
                 subject=entry.subject(),
             )

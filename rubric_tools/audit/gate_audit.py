@@ -33,7 +33,6 @@ from rubric_tools.lint.gate_firing import (
     never_fires_reason,
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
-from rubric_tools.loading.yaml_source import YamlSource
 from rubric_tools.scoring.gates import GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
 
@@ -45,14 +44,11 @@ _SPELLING_DODGES = ("typographic", "hyphen", "space to hyphen")
 
 def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
     """U001 for every entry that no text can trip (also lint rule U001)."""
-    rubric = source.files.get(RUBRIC_FILE)
-    if rubric is None:
-        return
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         for entry in gate_list.entries:
             reason = never_fires_reason(entry.gate)
             if reason is None:
-                yield from _dead_alternatives(rubric, entry)
+                yield from _dead_alternatives(entry)
                 continue
             message, tried = reason
             evidence = [
@@ -62,8 +58,8 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
             yield AuditFinding(
                 GATE_NEVER_FIRES.code,
                 never_fires_message(entry, message),
-                rubric.path,
-                rubric.span(entry.path),
+                entry.element.location.file,
+                entry.element.location.span,
                 evidence,
                 subject=entry.subject(),
             )
@@ -77,7 +73,7 @@ def _first_match(pattern: str, text: str) -> str | None:
     return match.group(0).strip() if match else None
 
 
-def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[AuditFinding]:
+def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
     """U001 for the alternatives of a gate that can fire which themselves never can (an
     unescaped `$5`, YAML's backspace, a guard that defeats that branch): dead text in the
     rubric, and usually the very wording the author meant to catch."""
@@ -98,8 +94,8 @@ def _dead_alternatives(rubric: YamlSource, entry: AuditedEntry) -> Iterator[Audi
         GATE_NEVER_FIRES.code,
         f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: "
         f"its alternative {show_pattern(branch)} can never fire{more}: {why}",
-        rubric.path,
-        rubric.span(entry.path),
+        entry.element.location.file,
+        entry.element.location.span,
         evidence,
         subject=entry.subject(),
     )
@@ -189,8 +185,8 @@ class _ListAudit:
                 yield from self._dodges(index, entry, usable)
 
     def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
-        rubric = self.source.files[RUBRIC_FILE]
-        return AuditFinding(code, message, rubric.path, rubric.span(entry.path), evidence, subject=entry.subject())
+        where = entry.element.location
+        return AuditFinding(code, message, where.file, where.span, evidence, subject=entry.subject())
 
     def _guard_fix(self, entry: AuditedEntry, finding: AuditFinding) -> Fix | None:
         """The verified proposal as an unsafe fix of rubric.yaml (`rubric audit --fix --unsafe-fixes`)."""
@@ -310,10 +306,7 @@ def gate_findings(
 ) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter (or only the list `only_list` names:
     (issue index, surface))."""
-    rubric = source.files.get(RUBRIC_FILE)
-    if rubric is None:
-        return
-    for gate_list in gate_lists(rubric.data):
+    for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
         yield from _ListAudit(source, gate_list, known, thesaurus).findings()

@@ -24,7 +24,6 @@ from rubric_tools.lint.concept_nodes import concept_nodes
 from rubric_tools.loading import build
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import split_citation
 
 FindingKey = tuple[str, int, int, str]
@@ -118,15 +117,11 @@ def _new_at(
 
 
 def _gate_sites(source: MatterSource) -> Iterator[tuple[InstancePath, int, str, str, dict[str, Any]]]:
-    issues = build.as_list(build.as_mapping(source.data(RUBRIC_FILE)).get("issues"))
-    for issue_index, issue in enumerate(issues):
-        issue = build.as_mapping(issue)
-        for surface, list_name in GATE_SURFACES.items():
-            for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
-                entry = as_entry(raw)
-                if entry is not None:
-                    path = ("issues", issue_index, list_name, entry_index)
-                    yield path, issue_index, surface, f"{issue.get('id')}/{surface}#{entry_index}", entry
+    for gate in source.model.gates():
+        entry = as_entry(gate)
+        if entry is not None:
+            label = f"{gate.issue_id}/{gate.surface}#{gate.index}"
+            yield gate.location.path, gate.issue_index, gate.surface, label, entry
 
 
 class _MatterRecall:
@@ -168,9 +163,8 @@ class _MatterRecall:
     def _clause(self, path: InstancePath) -> str | None:
         if path[0] != "issues" or not isinstance(path[1], int):
             return None
-        issues = build.as_list(build.as_mapping(self.source.data(RUBRIC_FILE)).get("issues"))
-        issue = build.as_mapping(issues[path[1]])
-        parts = split_citation(str(issue.get("anchor", "")))
+        issue = next((issue for issue in self.source.model.issues if issue.index == path[1]), None)
+        parts = split_citation(issue.scored.anchor) if issue is not None else None
         return self.source.matter.resolve(*parts) if parts else None
 
 

@@ -11,11 +11,12 @@ matter's text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.lint.alternatives import group_body_start, scan_groups
+from rubric_tools.loading.elements import GateElement
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 GateEntry = dict[str, Any]
@@ -182,10 +183,11 @@ CONCEPT_OPERATORS: tuple[ConceptOperator, ...] = (
 )
 
 
-def as_entry(raw: Any) -> GateEntry | None:
-    """A gate list entry as a mapping, or None when it is not a gate."""
-    if isinstance(raw, str):
-        return {"pattern": raw}
-    if isinstance(raw, Mapping) and isinstance(raw.get("pattern"), str):
-        return dict(raw)
-    return None
+def as_entry(gate: GateElement) -> GateEntry | None:
+    """A gate list entry as a mapping (a bare pattern becomes `{"pattern": ...}`), or None
+    when the scorer does not run it. The operators alter this copy of what is written."""
+    if gate.gate is None:
+        return None
+    if gate.form == "string":
+        return {"pattern": gate.pattern}
+    return {str(written.key): written.value for written in gate.fields}

@@ -29,7 +29,7 @@ from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.baseline import configured_baseline, hide_baselined
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
 from rubric_tools.loading.action_check import SCHEMA_CODES
-from rubric_tools.loading.matter import MatterSource, load_matter_source
+from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.scoring.causes import critical_causes
 from rubric_tools.scoring.text import show_pattern
@@ -265,9 +265,8 @@ def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = 
     if baseline is not None:
         check.lint.diagnostics = hide_baselined(check.lint.diagnostics, baseline)
     check.rows.append(_lint_row(check.lint, config.lint))
-    matter_data = source.data("matter.yaml")
-    declared_id = matter_data.get("matter_id") if isinstance(matter_data, dict) else None
-    mismatch = id_mismatch(source.root, declared_id)
+    declared = source.model.file(MATTER_FILE).field("matter_id")
+    mismatch = id_mismatch(source.root, declared.value if declared is not None else None)
     if mismatch is not None:
         check.rows.append(CheckRow("matter", "matter_id", False, "the folder name", source.matter_id, mismatch,
                                    source.root / "matter.yaml"))

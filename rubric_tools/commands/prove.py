@@ -94,7 +94,7 @@ def run_solve(
         err.write(f"error: {exc}\n")
         return EXIT_USAGE
     lint_failed = lint_errors_noted(source, "solve", err, config.lint)
-    solution = solve(source.matter)
+    solution = solve(source.matter, model=source.model)
     if write is not None:
         try:
             write_trajectory(solution.actions, write)

@@ -128,8 +128,7 @@ def run_mutation(source: MatterSource, suite: Suite, budget: MutationBudget) -> 
         if len(result.mutants) >= budget.max_mutants or time.monotonic() > deadline:
             result.not_run += 1
             continue
-        yaml_file = source.files.get(spec.file)
-        span = yaml_file.span(spec.path) if yaml_file is not None else None
+        span = spec.location.span
         mutant = Mutant(spec.id, spec.operator, spec.description, spec.file, span.line if span else 1)
         mutant.killed_by = _killer(spec, source, suite, baseline)
         result.mutants.append(mutant)

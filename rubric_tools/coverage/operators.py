@@ -8,12 +8,13 @@ variant that earns points, an anchor, a negotiating position.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from rubric_tools.coverage.items import gate_indices, raw_entries
-from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, MatterSource
+from rubric_tools.coverage.items import variant_location
+from rubric_tools.loading.elements import IssueElement, Location
+from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.model import GATE_SURFACES, Issue, MatchItem, Matter, Rubric
@@ -39,10 +40,17 @@ class MutantSpec:
     id: str
     operator: str
     description: str
-    file: str
-    path: InstancePath
+    location: Location  # the YAML node the mutant alters
     apply: Callable[[Matter], Matter]
     gate_list: tuple[str, str] | None = None  # (surface, issue id) when only that gate list changes
+
+    @property
+    def file(self) -> str:
+        return self.location.file_name
+
+    @property
+    def path(self) -> InstancePath:
+        return self.location.path
 
 
 def _changed(obj: _Frozen, field_name: str, value: object) -> _Frozen:
@@ -57,12 +65,13 @@ def _with_issue(matter: Matter, index: int, issue: Issue) -> Matter:
     return replace(matter, rubric=replace(matter.rubric, issues=tuple(issues)))
 
 
-def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[str, Any]) -> Iterator[MutantSpec]:
+def _gate_mutants(issue_index: int, element: IssueElement) -> Iterator[MutantSpec]:
+    issue = element.scored
     for surface, list_name in GATE_SURFACES.items():
-        gates = issue.gates(surface)
-        for number, yaml_gate in enumerate(gate_indices(raw.get(list_name))):
-            gate = gates[number]
-            path: InstancePath = ("issues", yaml_index, list_name, yaml_gate)
+        # The entries the scorer runs, numbered as it numbers them; each keeps its file position.
+        scored = [(entry, entry.gate) for entry in element.gate_list(surface) if entry.gate is not None]
+        for number, (entry, gate) in enumerate(scored):
+            where = entry.location
             base = f"issues.{issue.id}.{list_name}[{number}]"
 
             def delete(m: Matter, n: int = number, s: str = surface, ln: str = list_name) -> Matter:
@@ -74,8 +83,7 @@ def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[
                 f"{base}:delete-gate",
                 "delete-gate",
                 f"{issue.id}: {surface} gate {number} deleted",
-                RUBRIC_FILE,
-                path,
+                where,
                 delete,
                 gate_list=(surface, issue.id),
             )
@@ -90,14 +98,14 @@ def _gate_mutants(issue_index: int, yaml_index: int, issue: Issue, raw: Mapping[
                     f"{base}:unguard-gate",
                     "unguard-gate",
                     f"{issue.id}: {surface} gate {number} without its guards",
-                    RUBRIC_FILE,
-                    path,
+                    where,
                     unguard,
                     gate_list=(surface, issue.id),
                 )
 
 
-def _concept_mutants(issue_index: int, yaml_index: int, issue: Issue, negotiated: bool) -> Iterator[MutantSpec]:
+def _concept_mutants(issue_index: int, element: IssueElement, negotiated: bool) -> Iterator[MutantSpec]:
+    issue = element.scored
     lists = [
         ("required_concepts", bool(issue.concept_points)),
         ("redline_concepts", bool(issue.redline_points)),
@@ -116,8 +124,7 @@ def _concept_mutants(issue_index: int, yaml_index: int, issue: Issue, negotiated
                 f"issues.{issue.id}.{list_name}[{concept}]:drop-concept",
                 "drop-concept",
                 f"{issue.id}: {list_name} '{concept}' dropped",
-                RUBRIC_FILE,
-                ("issues", yaml_index, list_name, position),
+                element.at(list_name, position),
                 drop,
             )
 
@@ -137,11 +144,11 @@ def _next_section(matter: Matter, anchor: str) -> str | None:
 
 def _issue_mutants(source: MatterSource) -> Iterator[MutantSpec]:
     matter = source.matter
-    for issue_index, ((yaml_index, raw), issue) in enumerate(
-        zip(raw_entries(source.data(RUBRIC_FILE), "issues"), matter.rubric.issues, strict=False)
-    ):
-        yield from _gate_mutants(issue_index, yaml_index, issue, raw)
-        yield from _concept_mutants(issue_index, yaml_index, issue, issue.id in matter.positions)
+    # The model's issues are the scorer's, in its order: `issue_index` indexes both.
+    for issue_index, element in enumerate(source.model.issues):
+        issue = element.scored
+        yield from _gate_mutants(issue_index, element)
+        yield from _concept_mutants(issue_index, element, issue.id in matter.positions)
         moved = _next_section(matter, issue.anchor)
         if moved is not None:
 
@@ -152,8 +159,7 @@ def _issue_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 f"issues.{issue.id}.anchor:move-anchor",
                 "move-anchor",
                 f"{issue.id}: anchor moved from {issue.anchor} to {moved}",
-                RUBRIC_FILE,
-                ("issues", yaml_index, "anchor"),
+                element.at("anchor"),
                 move,
             )
         if issue.id in matter.positions:
@@ -167,17 +173,15 @@ def _issue_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 f"issues.{issue.id}.non_negotiable:flip-non-negotiable",
                 "flip-non-negotiable",
                 f"{issue.id}: made {state}",
-                RUBRIC_FILE,
-                ("issues", yaml_index, "non_negotiable"),
+                element.at("non_negotiable"),
                 flip,
             )
 
 
 def _variant_mutants(source: MatterSource, section: str) -> Iterator[MutantSpec]:
-    items: tuple[MatchItem, ...] = getattr(source.matter.rubric, section)
-    for item_index, ((yaml_index, _), item) in enumerate(
-        zip(raw_entries(source.data(RUBRIC_FILE), section), items, strict=False)
-    ):
+    # The model's items are the scorer's, in its order: `item_index` indexes both.
+    for item_index, element in enumerate(source.model.match_items(section)):
+        item = element.scored
         for number, variant in enumerate(item.variants):
             if not variant:
                 continue
@@ -194,21 +198,18 @@ def _variant_mutants(source: MatterSource, section: str) -> Iterator[MutantSpec]
                 rubric = _changed(m.rubric, section, tuple(listed))
                 return replace(m, rubric=rubric)
 
-            path: InstancePath = (
-                (section, yaml_index, "concepts") if number == 0 else (section, yaml_index, "aliases", number - 1)
-            )
             yield MutantSpec(
                 f"{section}.{item.id}.variants[{number}]:delete-variant",
                 "delete-variant",
                 f"{item.id}: variant {number} ({' + '.join(variant)}) deleted",
-                RUBRIC_FILE,
-                path,
+                variant_location(element, number),
                 delete,
             )
 
 
 def _final_mutants(source: MatterSource) -> Iterator[MutantSpec]:
-    final = source.matter.rubric.final_submission
+    element = source.model.final_submission
+    final = element.scored
     for position, concept in enumerate(final.required_concepts if final.concept_points else ()):
 
         def drop(m: Matter, p: int = position) -> Matter:
@@ -220,15 +221,16 @@ def _final_mutants(source: MatterSource) -> Iterator[MutantSpec]:
             f"final_submission.required_concepts[{concept}]:drop-concept",
             "drop-concept",
             f"final summary concept '{concept}' dropped",
-            RUBRIC_FILE,
-            ("final_submission", "required_concepts", position),
+            element.at("required_concepts", position),
             drop,
         )
 
 
 def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
     for issue_id, position in source.matter.positions.items():
-        at: InstancePath = ("positions", issue_id)
+        element = source.model.position(issue_id)
+        if element is None:
+            continue  # not reached: every scored position is written in counterparty.yaml
 
         def with_position(m: Matter, changed: object, key: str = issue_id) -> Matter:
             positions = dict(m.positions)
@@ -243,8 +245,7 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
             f"positions.{issue_id}.resist_rounds:raise-resist-rounds",
             "raise-resist-rounds",
             f"{issue_id}: resists one more round ({position.resist_rounds + 1})",
-            COUNTERPARTY_FILE,
-            (*at, "resist_rounds"),
+            element.at("resist_rounds"),
             resist,
         )
         for number, _ in enumerate(position.accept_concepts):
@@ -258,8 +259,7 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 f"positions.{issue_id}.accept_concepts[{number}]:delete-variant",
                 "delete-variant",
                 f"{issue_id}: acceptable language {number} deleted",
-                COUNTERPARTY_FILE,
-                (*at, "accept_concepts", number),
+                element.accept_concepts[number].location,  # the scorer's variants are the list entries
                 delete,
             )
         issue = source.matter.rubric.issues_by_id.get(issue_id)
@@ -277,8 +277,7 @@ def _position_mutants(source: MatterSource) -> Iterator[MutantSpec]:
                 f"positions.{issue_id}.counters[{number}]:soften-counter",
                 "soften-counter",
                 f"{issue_id}: counter {number} replaced by fully acceptable language",
-                COUNTERPARTY_FILE,
-                (*at, "counters", number),
+                element.counters[number].location,  # the scorer's counters are the mapping entries
                 soften,
             )
 

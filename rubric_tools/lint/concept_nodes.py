@@ -11,7 +11,6 @@ import re
 import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
@@ -32,13 +31,19 @@ _ISSUE_SURFACES = {"required_concepts": "issue", "redline_concepts": "redline", 
 class ConceptNode:
     """One concept string as written, where it is, and the surface that rewards it."""
 
-    file_name: str
-    path: InstancePath
+    location: Location
     text: str
     field: str  # "issue data_training required_concepts", "question q_x concepts", ...
     surface: str | None = None  # the gate surface whose text earns it, for issue concepts
     issue_id: str | None = None
-    location: Location | None = dataclass_field(default=None, compare=False)
+
+    @property
+    def file_name(self) -> str:
+        return self.location.file_name
+
+    @property
+    def path(self) -> InstancePath:
+        return self.location.path
 
     @property
     def normalized(self) -> str:
@@ -51,8 +56,7 @@ def _concept_list(
     """The string concepts of a variant (others are the schema rules' business)."""
     for concept in variant.concepts if variant is not None else ():
         if concept.is_text:
-            location = concept.location
-            yield ConceptNode(location.file_name, location.path, concept.text, label, surface, issue_id, location)
+            yield ConceptNode(concept.location, concept.text, label, surface, issue_id)
 
 
 def concept_nodes(source: MatterSource) -> Iterator[ConceptNode]:

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import DeclaredCode, Span
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.loading.elements import Element, Location, MatterModel
-from rubric_tools.loading.matter import (
-    COUNTERPARTY_FILE,
-    HIDDEN_FACTS_FILE,
-    MATTER_FILE,
-    RUBRIC_FILE,
-    DocumentSource,
-    MatterSource,
-)
+from rubric_tools.loading.matter import DocumentSource, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource
 from rubric_tools.scoring.model import Matter
 
@@ -69,35 +62,6 @@ class LintContext:
     def yaml_files(self) -> Iterator[tuple[str, YamlSource]]:
         """Every YAML file's parse, by name (for the syntax rules, as `yaml_file`)."""
         yield from self.source.files.items()
-
-    # The raw views below remain only for the rule modules not yet moved to `model`
-    # (tests/test_model_boundary.py lists them); they go when the last one moves.
-    def data(self, file_name: str) -> Any:
-        """Raw YAML data of `matter.yaml`, `rubric.yaml`, ... (None when absent/broken)."""
-        return self.source.data(file_name)
-
-    @property
-    def matter_data(self) -> Mapping[str, Any]:
-        return _mapping(self.data(MATTER_FILE))
-
-    @property
-    def rubric_data(self) -> Mapping[str, Any]:
-        return _mapping(self.data(RUBRIC_FILE))
-
-    @property
-    def hidden_facts_data(self) -> Mapping[str, Any]:
-        return _mapping(self.data(HIDDEN_FACTS_FILE))
-
-    @property
-    def counterparty_data(self) -> Mapping[str, Any] | None:
-        data = self.data(COUNTERPARTY_FILE)
-        return data if isinstance(data, Mapping) else None
-
-    def raw_issues(self) -> Iterator[tuple[int, Mapping[str, Any]]]:
-        issues = self.rubric_data.get("issues")
-        for index, issue in enumerate(issues if isinstance(issues, list) else []):
-            if isinstance(issue, Mapping):
-                yield index, issue
 
     @property
     def documents(self) -> list[DocumentSource]:
@@ -159,7 +123,3 @@ class LintContext:
         text = lines[line - 1] if 0 < line <= len(lines) else ""
         span = Span(line, column, line, column + (width if width is not None else max(len(text) - column + 1, 1)))
         return Finding(message, document.path or self.root / document.path_text, span, hint)
-
-
-def _mapping(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}

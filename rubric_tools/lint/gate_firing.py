@@ -7,7 +7,7 @@ lists with positions. Shared by lint rule U001 and `rubric audit`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -16,7 +16,6 @@ from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.witness import raw_candidates, witnesses
-from rubric_tools.loading import build
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
@@ -184,8 +183,8 @@ class AuditedEntry:
     surface: str
     entry_index: int
     gate: Gate
-    #: The entry in the matter's model (None only when built from raw data).
-    element: GateElement | None = field(default=None, compare=False)
+    #: The entry in the matter's model.
+    element: GateElement = field(compare=False)
 
     @property
     def path(self) -> InstancePath:
@@ -217,14 +216,8 @@ class GateList:
         return tuple(entry.gate for entry in self.entries)
 
 
-def gate_lists(model: MatterModel | Any) -> Iterator[GateList]:
-    """Every non-empty gate list of the matter's rubric, each entry with its position.
-
-    Takes the matter's model; rubric.yaml's raw data is still accepted while the audit
-    moves to the model (that path goes then)."""
-    if not isinstance(model, MatterModel):
-        yield from _raw_gate_lists(model)
-        return
+def gate_lists(model: MatterModel) -> Iterator[GateList]:
+    """Every non-empty gate list of the matter's rubric, each entry with its position."""
     for issue in model.issues:
         for surface in GATE_SURFACES:
             entries, partial = [], False
@@ -237,23 +230,6 @@ def gate_lists(model: MatterModel | Any) -> Iterator[GateList]:
                     partial = True
             if entries:
                 yield GateList(issue.index, str(issue.id), surface, entries, partial)
-
-
-def _raw_gate_lists(rubric_data: Any) -> Iterator[GateList]:
-    issues = build.as_mapping(rubric_data).get("issues")
-    for issue_index, issue in enumerate(build.as_list(issues)):
-        if not isinstance(issue, Mapping):
-            continue
-        for surface, list_name in GATE_SURFACES.items():
-            entries, partial = [], False
-            for entry_index, raw in enumerate(build.as_list(issue.get(list_name))):
-                gate = build.gate(raw)
-                if gate is not None and runnable(gate):
-                    entries.append(AuditedEntry(issue_index, str(issue.get("id")), surface, entry_index, gate))
-                else:
-                    partial = True
-            if entries:
-                yield GateList(issue_index, str(issue.get("id")), surface, entries, partial)
 
 
 def never_fires_message(entry: AuditedEntry, reason: str) -> str:

@@ -10,9 +10,8 @@ contains all of V, so V always wins.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from rubric_tools.lint.context import LintContext
 from rubric_tools.loading.elements import Location, MatchItemElement, VariantElement
@@ -78,12 +77,6 @@ class Item:
     def kind(self) -> str:
         return self.element.kind
 
-    @property
-    def data(self) -> Mapping[Any, Any]:
-        """The keys as written. Compatibility for the question and answer rules until they
-        read the element (`element`) instead; do not use in new code."""
-        return {field.key: field.value for field in self.element.fields}
-
     def name(self) -> str:
         return self.element.name()
 
@@ -101,17 +94,9 @@ class Item:
         return [v for v in self.variants() if v.concepts]
 
 
-#: The former names, kept while the question and answer rules move to the model.
-RawItem = Item
-RawVariant = ItemVariant
-
-
 def items(ctx: LintContext, list_name: str) -> list[Item]:
     """The questions or escalations of the matter, in file order."""
     return [Item(element) for element in ctx.model.match_items(list_name)]
-
-
-raw_items = items  # the former name
 
 
 def all_items(ctx: LintContext) -> Iterator[Item]:

@@ -86,6 +86,16 @@ def _fields(location: Location, value: Any) -> tuple[Field, ...]:
     return tuple(Field(key, location.child(key), item) for key, item in value.items())
 
 
+def _keys(location: Location, value: Any) -> dict[str, Any]:
+    """An element's `fields` and `mapping`, from the value YAML read."""
+    return {"fields": _fields(location, value), "mapping": isinstance(value, Mapping)}
+
+
+def _block(location: Location, value: Any) -> Element:
+    """A mapping the model has no element type for (a file's top level, `provenance`)."""
+    return Element(location=location, **_keys(location, value))
+
+
 def _text(location: Location, index: int, value: Any) -> TextElement:
     return TextElement(location=location, index=index, text=str(value), is_text=isinstance(value, str))
 
@@ -125,7 +135,7 @@ def _gate(
     guard, scope = raw.get("negation_guard"), raw.get("negation_scope")
     return GateElement(
         form="mapping",
-        fields=_fields(location, raw),
+        **_keys(location, raw),
         pattern=_string(raw.get("pattern")),
         negation_guard=guard if isinstance(guard, bool) else None,
         negation_scope=scope if isinstance(scope, str) and scope in NEGATION_SCOPES else None,
@@ -153,7 +163,7 @@ def _issue(location: Location, index: int, raw: Mapping[str, Any], scored: Issue
     citations = raw.get("required_citations")
     return IssueElement(
         location=location,
-        fields=_fields(location, raw),
+        **_keys(location, raw),
         index=index,
         id=issue_id,
         scored=scored,
@@ -176,7 +186,7 @@ def _match_item(
     aliases = raw.get("aliases")
     return MatchItemElement(
         location=location,
-        fields=_fields(location, raw),
+        **_keys(location, raw),
         list_name=list_name,
         index=index,
         id=str(raw["id"]) if raw.get("id") is not None else None,
@@ -210,7 +220,7 @@ def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
         found.append(
             PositionElement(
                 location=location,
-                fields=_fields(location, raw),
+                **_keys(location, raw),
                 issue_id=str(key),
                 scored=scored,
                 accept_concepts=tuple(
@@ -221,12 +231,15 @@ def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
                 counters=tuple(
                     CounterElement(
                         location=location.child("counters", i),
-                        fields=_fields(location.child("counters", i), counter),
+                        **_keys(location.child("counters", i), counter),
                         index=i,
                         scored=typed,
+                        message=_string(counter.get("message")),
+                        text=_string(counter.get("text")),
                     )
                     for (i, counter), typed in zip(counters, scored.counters, strict=False)
                 ),
+                reject_message=_string(raw_map.get("reject_message")),
             )
         )
     return tuple(found)
@@ -235,7 +248,14 @@ def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
 def _answers(make: _Builder, kind: str) -> tuple[AnswerElement, ...]:
     table = build.as_mapping(build.as_mapping(make.data(HIDDEN_FACTS_FILE)).get(kind))
     return tuple(
-        AnswerElement(location=make.location(HIDDEN_FACTS_FILE, (kind, key)), kind=kind, id=str(key), text=str(value))
+        AnswerElement(
+            location=make.location(HIDDEN_FACTS_FILE, (kind, key)),
+            kind=kind,
+            id=str(key),
+            text=str(value),
+            is_text=isinstance(value, str),
+            is_null=value is None,
+        )
         for key, value in table.items()
     )
 
@@ -255,7 +275,7 @@ def _documents(make: _Builder, documents: list[DocumentSource]) -> tuple[Documen
         found.append(
             DocumentElement(
                 location=location,
-                fields=_fields(location, raw),
+                **_keys(location, raw),
                 index=source.index,
                 id=source.id,
                 source=source,
@@ -300,6 +320,7 @@ def build_model(
     final_raw = build.as_mapping(rubric.get("final_submission"))
     constraints_location = make.location(MATTER_FILE, ("constraints",))
     constraints_raw = build.as_mapping(make.data(MATTER_FILE)).get("constraints")
+    provenance = build.as_mapping(make.data(MATTER_FILE)).get("provenance")
     numbers = tuple(
         number
         for name in NUMERIC_FILES
@@ -310,26 +331,27 @@ def build_model(
         matter_id=matter.matter_id,
         title=matter.title,
         native_matter_id=matter.native_matter_id,
-        files={
-            name: Element(location=(top := make.location(name, ())), fields=_fields(top, make.data(name)))
-            for name in YAML_FILES
-        },
+        files={name: _block(make.location(name, ()), make.data(name)) for name in YAML_FILES},
+        provenance=_block(make.location(MATTER_FILE, ("provenance",)), provenance),
         issues=issues,
         questions=items["questions"],
         escalations=items["escalations"],
         final_submission=FinalSubmissionElement(
             location=final_location,
-            fields=_fields(final_location, final_raw),
+            **_keys(final_location, rubric.get("final_submission")),
             scored=matter.rubric.final_submission,
             required_concepts=_variant(final_location.child("required_concepts"), final_raw.get("required_concepts")),
             required_issue_ids=tuple(
                 (final_location.child("required_issue_ids", i), yaml_id(item))
                 for i, item in enumerate(build.as_list(final_raw.get("required_issue_ids")))
             ),
+            minimum_characters=(
+                final_raw["minimum_characters"] if build.is_number(final_raw.get("minimum_characters")) else None
+            ),
         ),
         constraints=ConstraintsElement(
             location=constraints_location,
-            fields=_fields(constraints_location, constraints_raw),
+            **_keys(constraints_location, constraints_raw),
             scored=matter.constraints,
         ),
         positions=_positions(make, matter),

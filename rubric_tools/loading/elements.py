@@ -95,6 +95,9 @@ class Element:
 
     location: Location
     fields: tuple[Field, ...] = ()
+    #: Whether the node is a mapping: an empty mapping and a value of another type (null, a
+    #: list, a string) both have no fields, and rules that check a block's keys tell them apart.
+    mapping: bool = False
 
     def field(self, name: str) -> Field | None:
         """The key `name` as written, or None when it is absent (or this is no mapping)."""
@@ -102,6 +105,18 @@ class Element:
 
     def has(self, name: str) -> bool:
         return self.field(name) is not None
+
+    def written_repr(self, name: str) -> str:
+        """`repr()` of the key's value as YAML read it (`None` when absent), for messages that
+        must show its type: `datetime.date(2024, 1, 1)` says why an id matches no text."""
+        written = self.field(name)
+        return repr(written.value if written is not None else None)
+
+    def written_text(self, name: str) -> str | None:
+        """`str()` of the key's value as YAML read it (an id, a path), None when the key is
+        absent or its value is empty (`id:`): what another file can refer to."""
+        written = self.field(name)
+        return str(written.value) if written is not None and written.value is not None else None
 
     def at(self, *keys: object) -> Location:
         """The location of a node below this element (written or not)."""
@@ -235,6 +250,8 @@ class FinalSubmissionElement(Element):
     scored: FinalSubmission
     required_concepts: VariantElement | None = None
     required_issue_ids: tuple[tuple[Location, YamlId], ...] = ()
+    #: The number as written (the scorer truncates it to an integer); None when absent or not a number.
+    minimum_characters: int | float | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -246,6 +263,10 @@ class ConstraintsElement(Element):
 class CounterElement(Element):
     index: int
     scored: Counter
+    #: What the counterparty says and the clause it offers; None when absent or not text
+    #: (the scorer reads those as ""; the schema reports them).
+    message: str | None = None
+    text: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -256,6 +277,7 @@ class PositionElement(Element):
     scored: Position
     accept_concepts: tuple[VariantElement, ...] = ()  # the list entries; others are dropped
     counters: tuple[CounterElement, ...] = ()  # the mapping entries; others are dropped
+    reject_message: str | None = None  # None when absent or not text
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -265,6 +287,8 @@ class AnswerElement(Element):
     kind: str  # "client_answers" or "escalation_answers"
     id: str  # the key, as text
     text: str  # `str()` of the value, as the engine reads it
+    is_text: bool = True  # whether YAML read a string (a number or a date is `str()`-ed)
+    is_null: bool = False  # the value is empty (`q_x:`): `text` is then "None", as the engine reads it
 
 
 @dataclass(frozen=True)
@@ -300,6 +324,8 @@ class MatterModel:
     title: str
     #: The top-level mapping of each YAML file (no fields when it is absent or no mapping).
     files: dict[str, Element]
+    #: matter.yaml's `provenance` block (no fields when it is absent or no mapping).
+    provenance: Element
     issues: tuple[IssueElement, ...] = ()
     questions: tuple[MatchItemElement, ...] = ()
     escalations: tuple[MatchItemElement, ...] = ()
@@ -326,6 +352,11 @@ class MatterModel:
 
     def match_items(self, list_name: str) -> tuple[MatchItemElement, ...]:
         return self.questions if list_name == "questions" else self.escalations
+
+    def issue_ids(self) -> set[str]:
+        """The ids written on the rubric's issues, as text (absent and empty ids left out):
+        what counterparty positions and `required_issue_ids` refer to."""
+        return {issue_id for issue in self.issues if (issue_id := issue.written_text("id")) is not None}
 
     def gates(self) -> Iterator[GateElement]:
         """Every entry of every gate list of every issue, in file order."""

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rubric_tools.prove.moves import Move
-from rubric_tools.prove.shortfalls import RUBRIC_FILE, Reason, Shortfall
+from rubric_tools.prove.shortfalls import RUBRIC_FILE, UNLOCATED, Places, Reason, Shortfall
 from rubric_tools.prove.wording import summary_text, winning_escalation, winning_question
 from rubric_tools.scoring.model import MatchItem, Matter, YamlId
 from rubric_tools.scoring.text import concept_fraction, normalize
@@ -39,17 +39,19 @@ def _unmatchable(
     shadow: int | None,
     points: float,
     critical: bool,
+    places: Places,
 ) -> Shortfall | None:
     """Why item `index` cannot be matched for points, or None when it can."""
     item = items[index]
-    path = (list_name, index)
+    path = places.entry(list_name, index)
     name = f"{kind} {item.id!r}"
     suffix = "; never raising it is a critical failure" if critical else ""
     if item.id in asked:
         return Shortfall(
             Reason.UNREACHABLE_COMPONENT,
             points,
-            f"{name} shares its id with {list_name}[{asked[item.id]}]: matching it scores as redundant{suffix}",
+            f"{name} shares its id with {places.label(list_name, asked[item.id])}: matching it scores as redundant"
+            f"{suffix}",
             RUBRIC_FILE,
             (*path, "id"),
             critical,
@@ -68,7 +70,7 @@ def _unmatchable(
         return Shortfall(
             Reason.SHADOWED_VARIANT,
             points,
-            f"every variant of {name} is matched first by {list_name}[{shadow}] ({winner!r}), "
+            f"every variant of {name} is matched first by {places.label(list_name, shadow)} ({winner!r}), "
             f"which comes earlier in first-wins order{suffix}",
             RUBRIC_FILE,
             path,
@@ -78,7 +80,7 @@ def _unmatchable(
     return None
 
 
-def question_moves(matter: Matter) -> Analysis:
+def question_moves(matter: Matter, places: Places = UNLOCATED) -> Analysis:
     """One `ask_client` per scored question, worded from a variant that question wins."""
     analysis = Analysis()
     items = matter.rubric.questions
@@ -88,7 +90,7 @@ def question_moves(matter: Matter) -> Analysis:
             continue  # nothing to earn; asking would only spend budget
         text, shadow = winning_question(items, index)
         problem = _unmatchable(
-            items, index, "questions", "question", asked, text is not None, shadow, item.points, False
+            items, index, "questions", "question", asked, text is not None, shadow, item.points, False, places
         )
         if problem is not None or text is None:
             analysis.shortfalls.append(problem)  # type: ignore[arg-type]
@@ -102,14 +104,14 @@ def question_moves(matter: Matter) -> Analysis:
                 item.points,
                 f"question {item.id!r}",
                 RUBRIC_FILE,
-                ("questions", index),
+                places.entry("questions", index),
                 questions=1,
             )
         )
     return analysis
 
 
-def escalation_moves(matter: Matter) -> Analysis:
+def escalation_moves(matter: Matter, places: Places = UNLOCATED) -> Analysis:
     """One `escalate` per escalation that scores, is required or is critical if missed."""
     analysis = Analysis()
     items = matter.rubric.escalations
@@ -134,6 +136,7 @@ def escalation_moves(matter: Matter) -> Analysis:
             shadow,
             value,
             item.critical_if_missed and item.id not in raised,
+            places,
         )
         if problem is not None or words is None:
             analysis.shortfalls.append(problem)  # type: ignore[arg-type]
@@ -148,9 +151,10 @@ def escalation_moves(matter: Matter) -> Analysis:
                 value,
                 f"escalation {item.id!r}",
                 RUBRIC_FILE,
-                ("escalations", index),
+                places.entry("escalations", index),
                 escalations=1,
                 critical=item.critical_if_missed,
+                raises=item.id,
             )
         )
     return analysis

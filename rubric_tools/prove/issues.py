@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rubric_tools.prove.dialogue import Analysis
 from rubric_tools.prove.moves import Move
-from rubric_tools.prove.shortfalls import RUBRIC_FILE, Reason, Shortfall
+from rubric_tools.prove.shortfalls import RUBRIC_FILE, UNLOCATED, InstancePath, Places, Reason, Shortfall
 from rubric_tools.prove.wording import Wording, compose, pick_quote
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Issue, Matter
@@ -16,14 +16,14 @@ FRAMES = (("Finding on {anchor}", "Revise the provision as proposed."), ("", "")
 REDLINE_RATIONALE = "Brings the clause in line with the client's position."
 
 
-def anchor_blocker(matter: Matter, index: int) -> str | None:
+def anchor_blocker(matter: Matter, index: int, places: Places = UNLOCATED) -> str | None:
     """Why issue `index` can never be matched by a read, cited anchor; None when it can."""
     rubric = matter.rubric
     issue = rubric.issues[index]
     anchor = issue.anchor
     earlier_id = next((j for j in range(index) if rubric.issues[j].id == issue.id), None)
     if earlier_id is not None:
-        return f"its id is also issues[{earlier_id}]'s: matching it scores as a duplicate issue"
+        return f"its id is also {places.label('issues', earlier_id)}'s: matching it scores as a duplicate issue"
     owner = rubric.anchors.get(anchor)
     if owner is not None and owner is not issue:
         return f"its anchor {anchor!r} is also the anchor of an earlier issue ({owner.id!r}), which wins"
@@ -48,7 +48,7 @@ def anchor_blocker(matter: Matter, index: int) -> str | None:
 
 def _gate_shortfalls(
     issue: Issue,
-    index: int,
+    path: InstancePath,
     wording: Wording,
     concepts: tuple[str, ...],
     points: float,
@@ -67,7 +67,7 @@ def _gate_shortfalls(
                 f"trips the {gate_list} gate "
                 f"{blocked.gate!r} {how}",
                 RUBRIC_FILE,
-                ("issues", index, field, concepts.index(blocked.concept)),
+                (*path, field, concepts.index(blocked.concept)),
                 detail={"gate": blocked.gate, "concept": blocked.concept},
             )
         )
@@ -88,12 +88,14 @@ def _issue_wording(issue: Issue, timeout: float) -> tuple[Wording, str, str]:
     return wording, title, recommendation
 
 
-def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> Analysis:
+def issue_moves(
+    matter: Matter, index: int, label: str, timeout: float = DEFAULT_SEARCH_TIMEOUT, places: Places = UNLOCATED
+) -> Analysis:
     """The `submit_issue` (and redline) earning issue `index`'s work-product points."""
     analysis = Analysis()
     issue = matter.rubric.issues[index]
     final = matter.rubric.final_submission
-    path = ("issues", index)
+    path = places.entry("issues", index)
     what = f"issue {issue.id!r}"
     penalty_avoided = final.missing_required_issue_penalty * final.required_issue_ids.count(issue.criterion)
     components = (
@@ -103,7 +105,7 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
         issue.concept_points,
         issue.quote_points,
     )
-    blocker = anchor_blocker(matter, index)
+    blocker = anchor_blocker(matter, index, places)
     if blocker is not None:
         lost = sum(p for p in components if p > 0) + max(issue.redline_points, 0.0)
         analysis.shortfalls.append(
@@ -148,9 +150,10 @@ def issue_moves(matter: Matter, index: int, label: str, timeout: float = DEFAULT
                 penalty_avoided,
                 timeout,
                 analysis.shortfalls,
+                path,
             )
         )
-    analysis.extend(redline_moves(matter, index, label, document_id, token, timeout))
+    analysis.extend(redline_moves(matter, index, label, document_id, token, timeout, places))
     return analysis
 
 
@@ -178,9 +181,9 @@ def _submit_issue_move(
     penalty_avoided: float,
     timeout: float,
     shortfalls: list[Shortfall],
+    path: InstancePath,
 ) -> Move:
     issue = matter.rubric.issues[index]
-    path = ("issues", index)
     citations = [issue.anchor]
     unresolvable = []
     for position, citation in enumerate(issue.required_citations):
@@ -220,7 +223,7 @@ def _submit_issue_move(
         points += issue.concept_points * len(found) / len(issue.required_concepts)
         shortfalls += _gate_shortfalls(
             issue,
-            index,
+            path,
             wording,
             issue.required_concepts,
             issue.concept_points,
@@ -268,11 +271,19 @@ def _submit_issue_move(
     )
 
 
-def redline_moves(matter: Matter, index: int, label: str, document_id: str, token: str, timeout: float) -> Analysis:
+def redline_moves(
+    matter: Matter,
+    index: int,
+    label: str,
+    document_id: str,
+    token: str,
+    timeout: float,
+    places: Places = UNLOCATED,
+) -> Analysis:
     """The redline earning `redline_points`, aimed at the anchor section."""
     analysis = Analysis()
     issue = matter.rubric.issues[index]
-    path = ("issues", index)
+    path = places.entry("issues", index)
     if issue.redline_points <= 0:
         return analysis
     if not issue.redline_concepts:
@@ -317,7 +328,7 @@ def redline_moves(matter: Matter, index: int, label: str, document_id: str, toke
         return analysis
     analysis.shortfalls += _gate_shortfalls(
         issue,
-        index,
+        path,
         wording,
         issue.redline_concepts,
         issue.redline_points,

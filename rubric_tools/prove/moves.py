@@ -31,7 +31,8 @@ class Move:
     escalations: int = 0
     rounds: int = 0
     document: str | None = None  # an issue move needs this document read first
-    issue_index: int | None = None  # groups an issue's moves in the trajectory
+    issue_index: int | None = None  # the scorer's index of the issue: groups its moves in the trajectory
+    raises: str | None = None  # the id of the escalation an escalation move raises
     requires_issue: bool = False  # a markup reaching its issue only through the label
     critical: bool = False
     extra_shortfalls: list[Shortfall] = field(default_factory=list)  # added when dropped

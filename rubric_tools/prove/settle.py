@@ -12,7 +12,15 @@ from dataclasses import dataclass
 
 from rubric_tools.prove.dialogue import Analysis
 from rubric_tools.prove.moves import Action, Move
-from rubric_tools.prove.shortfalls import COUNTERPARTY_FILE, RUBRIC_FILE, Reason, Shortfall
+from rubric_tools.prove.shortfalls import (
+    COUNTERPARTY_FILE,
+    RUBRIC_FILE,
+    UNLOCATED,
+    InstancePath,
+    Places,
+    Reason,
+    Shortfall,
+)
 from rubric_tools.prove.wording import Wording, compose, non_acceptable_text
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, run_gates
 from rubric_tools.scoring.model import Issue, Matter, Position
@@ -105,7 +113,12 @@ def _counter_close(
 
 
 def negotiation_moves(
-    matter: Matter, index: int, label: str, issue_matchable: bool, timeout: float = DEFAULT_SEARCH_TIMEOUT
+    matter: Matter,
+    index: int,
+    label: str,
+    issue_matchable: bool,
+    timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    places: Places = UNLOCATED,
 ) -> Analysis:
     """The markups (and, only if unavoidable, the acceptance) that settle issue `index`."""
     analysis = Analysis()
@@ -113,7 +126,7 @@ def negotiation_moves(
     position = matter.positions.get(issue.id)
     if position is None or issue.settlement_points <= 0:
         return analysis
-    where = ("positions", issue.id)
+    where = places.position(issue.id)
     what = f"the settlement of issue {issue.id!r}"
     document_id, section, via_anchor = markup_target(matter, issue)
     if not via_anchor and not issue_matchable:
@@ -124,7 +137,7 @@ def negotiation_moves(
                 f"{what}: no markup can reach it: its anchor {issue.anchor!r} is not a '<doc> §<section>' "
                 "target of this issue and the issue itself can never be matched",
                 RUBRIC_FILE,
-                ("issues", index, "anchor"),
+                places.entry("issues", index, "anchor"),
             )
         )
         return analysis
@@ -152,7 +165,7 @@ def negotiation_moves(
         )
         return analysis
     if close is None:
-        close = _partial_close(matter, index, label, target, wordings, rounds, analysis)
+        close = _partial_close(matter, index, label, target, wordings, rounds, analysis, where)
     if close is None:
         return analysis
     analysis.moves.append(
@@ -180,11 +193,11 @@ def _partial_close(
     wordings: list[Wording],
     rounds: int,
     analysis: Analysis,
+    where: InstancePath,
 ) -> Close | None:
     """Settle on our best partial text; or explain why the point can never close fully."""
     issue = matter.rubric.issues[index]
     position = matter.positions[issue.id]
-    where = ("positions", issue.id)
     what = f"the settlement of issue {issue.id!r}"
     usable = [w for w in wordings if w.usable]
     if not position.accept_concepts or not any(position.accept_concepts):

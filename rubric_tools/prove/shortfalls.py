@@ -1,19 +1,53 @@
 """Why the solver could not earn a point: typed reasons, each tied to a YAML node.
 
 A shortfall names the points it costs, the file and instance path of the node
-responsible (rubric indices are those of the *model*, i.e. of the well-formed
-entries; the lint rule maps them back to the file) and a message an author can act on.
+responsible (as written in the file: see `Places`) and a message an author can act on.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.loading.matter import COUNTERPARTY_FILE, MATTER_FILE, RUBRIC_FILE
 
+if TYPE_CHECKING:
+    from rubric_tools.loading.elements import MatterModel
+
 InstancePath = tuple[str | int, ...]
+
+
+class Places:
+    """Where the entries the solver reasons about are written.
+
+    The solver computes with the scorer's `Matter`, whose `questions`, `escalations` and
+    `issues` hold only the mapping entries of each list, so its k-th issue is not always the
+    file's k-th. The matter's model (`loading.elements`) has an element for each scored entry,
+    at its file position; shortfalls and moves are placed there. Without a model (a `Matter`
+    built in memory) the scorer's indices are the only ones there are."""
+
+    def __init__(self, model: MatterModel | None = None) -> None:
+        self.model = model
+
+    def entry(self, list_name: str, index: int, *keys: str | int) -> InstancePath:
+        """The path of the scorer's `index`-th entry of `list_name`, or of `keys` below it."""
+        elements = self.model.rubric_list(list_name) if self.model is not None else ()
+        at: InstancePath = elements[index].location.path if index < len(elements) else (list_name, index)
+        return (*at, *keys)
+
+    def label(self, list_name: str, index: int | None) -> str:
+        """How a message names an entry: `issues[2]`, with its index in the file."""
+        return f"{list_name}[{self.entry(list_name, index)[1] if index is not None else None}]"
+
+    def position(self, issue_id: str) -> InstancePath:
+        """The path of the counterparty's position on an issue (its key as written)."""
+        element = self.model.position(issue_id) if self.model is not None else None
+        return element.location.path if element is not None else ("positions", issue_id)
+
+
+#: Placing by the scorer's own indices, for a `Matter` with no model.
+UNLOCATED = Places()
 
 
 class Reason(StrEnum):
@@ -90,7 +124,9 @@ __all__ = [
     "COUNTERPARTY_FILE",
     "MATTER_FILE",
     "RUBRIC_FILE",
+    "UNLOCATED",
     "InstancePath",
+    "Places",
     "Reason",
     "Shortfall",
     "budget_shortfall",

@@ -10,18 +10,21 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.prove.dialogue import Analysis, escalation_moves, final_move, final_shortfalls, question_moves
 from rubric_tools.prove.issues import anchor_blocker, issue_moves
 from rubric_tools.prove.moves import Action, Move
 from rubric_tools.prove.settle import negotiation_moves
-from rubric_tools.prove.shortfalls import MATTER_FILE, RUBRIC_FILE, Reason, Shortfall
+from rubric_tools.prove.shortfalls import MATTER_FILE, RUBRIC_FILE, UNLOCATED, Places, Reason, Shortfall
 from rubric_tools.scoring.episode import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter, YamlId
 from rubric_tools.scoring.result import derived_max_score, effective_max_score
 from rubric_tools.scoring.text import split_citation
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.elements import MatterModel
 
 #: Float noise allowed when comparing planned and replayed scores.
 EPSILON = 1e-6
@@ -98,14 +101,14 @@ def _labels(matter: Matter) -> list[str]:
     return labels
 
 
-def analyse(matter: Matter, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> Analysis:
+def analyse(matter: Matter, timeout: float = DEFAULT_SEARCH_TIMEOUT, places: Places = UNLOCATED) -> Analysis:
     """Every move that earns points, before any budget is applied."""
-    analysis = question_moves(matter)
-    analysis.extend(escalation_moves(matter))
+    analysis = question_moves(matter, places)
+    analysis.extend(escalation_moves(matter, places))
     for index, label in enumerate(_labels(matter)):
-        analysis.extend(issue_moves(matter, index, label, timeout))
+        analysis.extend(issue_moves(matter, index, label, timeout, places))
         matchable = anchor_blocker(matter, index) is None
-        analysis.extend(negotiation_moves(matter, index, label, matchable, timeout))
+        analysis.extend(negotiation_moves(matter, index, label, matchable, timeout, places))
     analysis.shortfalls += final_shortfalls(matter)
     return analysis
 
@@ -187,15 +190,19 @@ def _courtesy_reads(matter: Matter, moves: list[Move], slots: int) -> list[str]:
 # --------------------------------------------------------------------------- solve
 
 
-def solve(matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> Solution:
-    """Plan, replay and explain: the trajectory closest to max_score within every budget."""
-    analysis = analyse(matter, gate_timeout)
+def solve(
+    matter: Matter, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT, model: MatterModel | None = None
+) -> Solution:
+    """Plan, replay and explain: the trajectory closest to max_score within every budget.
+
+    With the matter's `model`, every shortfall sits at the node as written in the file."""
+    analysis = analyse(matter, gate_timeout, Places(model))
     kept, dropped = fit_budgets(matter, analysis.moves)
     kept.sort(key=Move.sort_key)
     reads = _reads(kept) + _courtesy_reads(matter, kept, max(matter.constraints.maximum_steps, 1) - 1)
     issue_indices = [m.issue_index for m in kept if m.kind == "issue" and m.issue_index is not None]
     matched: set[YamlId] = {matter.rubric.issues[index].criterion for index in issue_indices}
-    raised = {matter.rubric.escalations[int(m.path[1])].id for m in kept if m.kind == "escalation"}
+    raised = {m.raises for m in kept if m.raises is not None}
     labels = [m.actions[0]["issue_id"] for m in kept if m.kind == "issue"]
     final = final_move(matter, matched, raised, labels)
     actions: list[Action] = [_read_action(d) for d in reads]

@@ -8,16 +8,16 @@ facts. These rules share the Q codes of the question family they belong to.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 import regex
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.match_items import KINDS, raw_items
+from rubric_tools.lint.match_items import KINDS
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import HIDDEN_FACTS_FILE, RUBRIC_FILE
+from rubric_tools.loading.elements import AnswerElement
+from rubric_tools.loading.matter import HIDDEN_FACTS_FILE
 from rubric_tools.scoring.text import normalize
 
 #: A leaked sentence must be at least this long (normalized) to count as distinctive:
@@ -27,14 +27,13 @@ MIN_LEAK_WORDS = 6
 _SENTENCE_END = regex.compile(r"(?<=[.!?;:])\s+")
 
 
-def _answers(ctx: LintContext, key: str) -> Mapping[Any, Any]:
-    answers = ctx.hidden_facts_data.get(key)
-    return answers if isinstance(answers, Mapping) else {}
+def _answers(ctx: LintContext, key: str) -> tuple[AnswerElement, ...]:
+    return ctx.model.client_answers if key == "client_answers" else ctx.model.escalation_answers
 
 
 def _hidden_facts_loaded(ctx: LintContext) -> bool:
     # A missing or broken hidden_facts.yaml is the load rules' finding, not one per item.
-    return isinstance(ctx.data(HIDDEN_FACTS_FILE), Mapping)
+    return ctx.model.file(HIDDEN_FACTS_FILE).mapping
 
 
 @rule("Q005", "missing-hidden-answer", Severity.ERROR)
@@ -73,16 +72,16 @@ def missing_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
     if not _hidden_facts_loaded(ctx):
         return
     for list_name, (answers_key, _) in KINDS.items():
-        answers = _answers(ctx, answers_key)
-        for item in raw_items(ctx, list_name):
+        # Keys are read as text, as the engine reads them (`5:` answers question id 5).
+        answers = {answer.id: answer for answer in _answers(ctx, answers_key)}
+        for item in ctx.model.match_items(list_name):
             if item.id is None:
                 continue
             answer = answers.get(item.id)
-            if answer is not None and str(answer).strip():
+            if answer is not None and not answer.is_null and answer.text.strip():
                 continue
-            yield ctx.at(
-                RUBRIC_FILE,
-                (*item.path, "id"),
+            yield ctx.report(
+                item.at("id"),
                 f"{item.name()} has no answer in hidden_facts.yaml {answers_key}",
                 hint=f"add {answers_key}.{item.id} to hidden_facts.yaml",
             )
@@ -114,14 +113,13 @@ def orphan_hidden_answer(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for list_name, (answers_key, kind) in KINDS.items():
-        ids = {item.id for item in raw_items(ctx, list_name)}
-        for key in _answers(ctx, answers_key):
-            if str(key) in ids:
+        ids = {item.id for item in ctx.model.match_items(list_name)}
+        for answer in _answers(ctx, answers_key):
+            if answer.id in ids:
                 continue
-            yield ctx.at(
-                HIDDEN_FACTS_FILE,
-                (answers_key, key),
-                f"{answers_key} entry {str(key)!r} matches no rubric {kind} id: no agent can ever receive it",
+            yield ctx.report(
+                answer,
+                f"{answers_key} entry {answer.id!r} matches no rubric {kind} id: no agent can ever receive it",
                 key=True,
                 hint=f"rename it to the id of the {kind} it answers, or delete it",
             )
@@ -169,13 +167,13 @@ def answer_in_documents(ctx: LintContext) -> Iterator[Finding]:
     if not documents:
         return
     for answers_key, _ in KINDS.values():
-        for key, answer in _answers(ctx, answers_key).items():
-            if not isinstance(answer, str):
+        for answer in _answers(ctx, answers_key):
+            if not answer.is_text:
                 continue
             leak = next(
                 (
                     (passage, document)
-                    for passage in distinctive_passages(answer)
+                    for passage in distinctive_passages(answer.text)
                     for document, text in documents
                     if passage in text
                 ),
@@ -185,10 +183,9 @@ def answer_in_documents(ctx: LintContext) -> Iterator[Finding]:
                 continue
             passage, document = leak
             shown = passage if len(passage) <= 80 else passage[:77] + "..."
-            yield ctx.at(
-                HIDDEN_FACTS_FILE,
-                (answers_key, key),
-                f"{answers_key}.{key} is printed verbatim in document {document.id!r} "
+            yield ctx.report(
+                answer,
+                f"{answers_key}.{answer.id} is printed verbatim in document {document.id!r} "
                 f"({document.path_text}): {shown!r}",
                 hint="keep the fact out of the documents, or reword the answer so asking adds something",
             )

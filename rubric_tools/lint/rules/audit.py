@@ -14,7 +14,6 @@ from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 
 @rule(GATE_NEVER_FIRES)
@@ -52,13 +51,13 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
     """
     from rubric_tools.lint.gate_firing import gate_lists, never_fires_message, never_fires_reason
 
-    for gate_list in gate_lists(ctx.rubric_data):
+    for gate_list in gate_lists(ctx.model):
         for entry in gate_list.entries:
             reason = never_fires_reason(entry.gate)
             if reason is not None:
                 message, tried = reason
                 hint = f"tried: {', '.join(map(repr, tried[:2]))}" if tried else None
-                yield ctx.at(RUBRIC_FILE, entry.path, never_fires_message(entry, message), hint=hint)
+                yield ctx.report(entry.element, never_fires_message(entry, message), hint=hint)
 
 
 @rule(CONCEPT_NEVER_EARNABLE)
@@ -90,4 +89,4 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
         reason = never_earnable(node)
         if reason is not None:
             message = never_earnable_message(node, reason)
-            yield ctx.at(node.file_name, node.path, message, hint="write the words an answer would contain")
+            yield ctx.report(node.location, message, hint="write the words an answer would contain")

@@ -6,7 +6,7 @@ rules report is exactly what the engine will (or will not) be able to cite.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
@@ -18,7 +18,7 @@ from rubric_tools.loading.codes import (
     DOCUMENT_PATH_INVALID,
     DOCUMENT_TOO_LARGE,
 )
-from rubric_tools.loading.matter import MATTER_FILE, DocumentSource
+from rubric_tools.loading.matter import DocumentSource
 from rubric_tools.scoring.sections import HEADING_PREFIX, PREAMBLE_TOKEN
 
 
@@ -120,20 +120,18 @@ def duplicate_document_id(ctx: LintContext) -> Iterator[Finding]:
       - {id: dpa, title: Data Processing Addendum, path: documents/dpa.md}
     ```
     """
-    entries = ctx.matter_data.get("documents")
     first_lines: dict[str, int] = {}
-    for index, entry in enumerate(entries if isinstance(entries, list) else []):
-        if not isinstance(entry, Mapping) or entry.get("id") is None:
+    for document in ctx.model.documents:
+        document_id = document.written_text("id")
+        if document_id is None:
             continue
-        document_id = str(entry["id"])
-        path = ("documents", index, "id")
-        span = ctx.span(MATTER_FILE, path)
+        where = document.at("id")
+        span = where.span
         if document_id not in first_lines:
             first_lines[document_id] = span.line if span else 0
             continue
-        yield ctx.at(
-            MATTER_FILE,
-            path,
+        yield ctx.report(
+            where,
             f"document id {document_id!r} is already used on line {first_lines[document_id]}; "
             "the engine keeps the first document and this one can never be cited",
             hint="give every document its own id",

@@ -51,7 +51,8 @@ def unencodable_text(ctx: LintContext) -> Iterator[Finding]:
     required_concepts: ["liability cap"]
     ```
     """
-    for file_name, source in ctx.source.files.items():
+    # How a string is written (its escapes), not what it means: the YAML tree itself is read.
+    for file_name, source in ctx.yaml_files():
         for path, text, is_key in _strings(source.data, ()):
             if has_unencodable(text):
                 yield ctx.at(

@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import RUBRIC_FILE
-
-
-def _final(ctx: LintContext) -> Mapping[str, object]:
-    final = ctx.rubric_data.get("final_submission")
-    return final if isinstance(final, Mapping) else {}
 
 
 @rule("F001", "unknown-required-issue", Severity.ERROR)
@@ -43,15 +37,12 @@ def unknown_required_issue(ctx: LintContext) -> Iterator[Finding]:
       required_issue_ids: [uptime_credit]
     ```
     """
-    required = _final(ctx).get("required_issue_ids")
-    if not isinstance(required, list):
-        return
-    issue_ids = {str(raw.get("id")) for _, raw in ctx.raw_issues() if raw.get("id") is not None}
-    for index, entry in enumerate(required):
+    final = ctx.model.final_submission
+    issue_ids = ctx.model.issue_ids()
+    for location, entry in final.required_issue_ids:
         if str(entry) not in issue_ids:
-            yield ctx.at(
-                RUBRIC_FILE,
-                ("final_submission", "required_issue_ids", index),
+            yield ctx.report(
+                location,
                 f"required issue {str(entry)!r} is not a rubric issue id: every run pays the "
                 "missing-issue penalty for it",
                 hint=f"use one of: {', '.join(sorted(issue_ids))}" if issue_ids else "remove it, or add the issue",
@@ -84,13 +75,13 @@ def non_positive_minimum_characters(ctx: LintContext) -> Iterator[Finding]:
       minimum_characters: 200
     ```
     """
-    value = _final(ctx).get("minimum_characters")
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    final = ctx.model.final_submission
+    value = final.minimum_characters
+    if value is None:
         return  # absent (the default 80 applies) or not a number (a schema finding)
     if value <= 0:
-        yield ctx.at(
-            RUBRIC_FILE,
-            ("final_submission", "minimum_characters"),
+        yield ctx.report(
+            final.at("minimum_characters"),
             f"minimum_characters is {value:g}: an empty summary earns the final points",
             hint="require a real summary, e.g. minimum_characters: 200 (the default is 80)",
         )

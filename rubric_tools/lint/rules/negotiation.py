@@ -9,34 +9,23 @@ text exactly that way, with the scorer's own concept matching and gates.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.plans import closing_outcome
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE
+from rubric_tools.loading.elements import IssueElement, PositionElement
+from rubric_tools.loading.matter import COUNTERPARTY_FILE
 
 #: Fields read only when the issue has a position. (Settlement gates on an issue
 #: without one are reported by G009, settlement-gate-without-position.)
 DEAD_WITHOUT_POSITION = ("non_negotiable", "settlement_concepts", "settlement_points")
 
 
-def _positions(ctx: LintContext) -> Iterator[tuple[Any, Mapping[str, Any]]]:
-    data = ctx.counterparty_data or {}
-    positions = data.get("positions")
-    for key, position in positions.items() if isinstance(positions, Mapping) else []:
-        if isinstance(position, Mapping):
-            yield key, position
-
-
-def _issue_ids(ctx: LintContext) -> set[str]:
-    return {str(raw.get("id")) for _, raw in ctx.raw_issues() if raw.get("id") is not None}
-
-
-def _blank(value: Any) -> bool:
-    return not isinstance(value, str) or not value.strip()
+def _positions(ctx: LintContext) -> Iterator[PositionElement]:
+    """The positions written as mappings (any other value is the schema rules' finding)."""
+    return (position for position in ctx.model.positions if position.mapping)
 
 
 @rule("N001", "position-for-unknown-issue", Severity.ERROR)
@@ -67,13 +56,12 @@ def position_for_unknown_issue(ctx: LintContext) -> Iterator[Finding]:
         accept_concepts: [["service credit"]]
     ```
     """
-    issue_ids = _issue_ids(ctx)
-    for key, _ in _positions(ctx):
-        if str(key) not in issue_ids:
-            yield ctx.at(
-                COUNTERPARTY_FILE,
-                ("positions", key),
-                f"position {str(key)!r} is not a rubric issue id; the engine never uses it",
+    issue_ids = ctx.model.issue_ids()
+    for position in _positions(ctx):
+        if position.issue_id not in issue_ids:
+            yield ctx.report(
+                position,
+                f"position {position.issue_id!r} is not a rubric issue id; the engine never uses it",
                 key=True,
                 hint=f"rename it to the id of the issue it negotiates (one of: {', '.join(sorted(issue_ids))})"
                 if issue_ids
@@ -110,25 +98,24 @@ def missing_accept_concepts(ctx: LintContext) -> Iterator[Finding]:
         - ["service credit"]
     ```
     """
-    for key, position in _positions(ctx):
-        variants = position.get("accept_concepts")
-        if not isinstance(variants, list) or not variants:
-            present = "accept_concepts" in position
-            what = "an empty accept_concepts" if present else "no accept_concepts"
-            yield ctx.at(
-                COUNTERPARTY_FILE,
-                ("positions", key, "accept_concepts") if present else ("positions", key),
-                f"position {str(key)!r} has {what}: the agent's language can never close it",
+    for position in _positions(ctx):
+        written = position.field("accept_concepts")
+        # Any non-empty list can close the position, whatever its entries (the schema checks those).
+        if written is None or not isinstance(written.value, list) or not written.value:
+            what = "an empty accept_concepts" if written is not None else "no accept_concepts"
+            yield ctx.report(
+                written.location if written is not None else position.location,
+                f"position {position.issue_id!r} has {what}: the agent's language can never close it",
                 key=True,
                 hint='add the concept lists the counterparty accepts, e.g. accept_concepts: [["service credit"]]',
             )
             continue
-        for index, variant in enumerate(variants):
-            if isinstance(variant, list) and not variant:
-                yield ctx.at(
-                    COUNTERPARTY_FILE,
-                    ("positions", key, "accept_concepts", index),
-                    f"position {str(key)!r}: accept_concepts[{index}] is empty and never matches any text",
+        for variant in position.accept_concepts:
+            if not variant.concepts:
+                index = variant.location.path[-1]
+                yield ctx.report(
+                    variant,
+                    f"position {position.issue_id!r}: accept_concepts[{index}] is empty and never matches any text",
                     hint="write the concepts this variant needs, or delete it",
                 )
 
@@ -158,14 +145,14 @@ def missing_reject_message(ctx: LintContext) -> Iterator[Finding]:
       reject_message: That is our final offer on credits.
     ```
     """
-    for key, position in _positions(ctx):
-        if _blank(position.get("reject_message")):
-            present = "reject_message" in position
+    for position in _positions(ctx):
+        if position.reject_message is None or not position.reject_message.strip():
+            present = position.has("reject_message")
             what = "a blank reject_message" if present else "no reject_message"
-            yield ctx.at(
-                COUNTERPARTY_FILE,
-                ("positions", key, "reject_message") if present else ("positions", key),
-                f"position {str(key)!r} has {what}: a markup refused after the last counter gets an empty reply",
+            yield ctx.report(
+                position.at("reject_message") if present else position.location,
+                f"position {position.issue_id!r} has {what}: "
+                "a markup refused after the last counter gets an empty reply",
                 key=True,
                 hint="add reject_message: the counterparty's final refusal, in its own words",
             )
@@ -200,39 +187,37 @@ def incomplete_counter(ctx: LintContext) -> Iterator[Finding]:
         text: Host will provide a five percent service credit for each month below 99.9 percent.
     ```
     """
-    for key, position in _positions(ctx):
-        counters = position.get("counters")
-        for index, counter in enumerate(counters if isinstance(counters, list) else []):
-            if not isinstance(counter, Mapping):
-                continue
-            for name in ("message", "text"):
-                value = counter.get(name)
+    for position in _positions(ctx):
+        for counter in position.counters:
+            for name, value in (("message", counter.message), ("text", counter.text)):
                 # Absent or non-string values are the schema's findings; blank strings pass it.
-                if isinstance(value, str) and not value.strip():
+                if value is not None and not value.strip():
                     what = (
                         "the agent sees an empty reply"
                         if name == "message"
                         else "accepting it closes the issue on an empty clause"
                     )
-                    yield ctx.at(
-                        COUNTERPARTY_FILE,
-                        ("positions", key, "counters", index, name),
-                        f"position {str(key)!r} counter {index + 1} has a blank {name}: {what}",
+                    yield ctx.report(
+                        counter.at(name),
+                        f"position {position.issue_id!r} counter {counter.index + 1} has a blank {name}: {what}",
                         hint="a counter needs message (what is said) and text (the clause offered)",
                     )
 
 
-def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[int, Mapping[str, Any], bool]]:
+def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[IssueElement, bool]]:
     positions = ctx.matter.positions
-    for index, raw in ctx.raw_issues():
-        yield index, raw, raw.get("id") is not None and str(raw.get("id")) in positions
+    for issue in ctx.model.issues:
+        issue_id = issue.written_text("id")
+        yield issue, issue_id is not None and issue_id in positions
 
 
-def _has_concepts(raw: Mapping[str, Any]) -> bool:
+def _has_concepts(issue: IssueElement) -> bool:
     """True unless settlement_concepts is absent or empty. A value of the wrong type is
     the schema rules' finding, so it is not reported again as missing here."""
-    concepts = raw.get("settlement_concepts")
-    return bool(concepts) if isinstance(concepts, list) or concepts is None else True
+    if issue.settlement_concepts is not None:
+        return bool(issue.settlement_concepts.concepts)
+    written = issue.field("settlement_concepts")
+    return written is not None and written.value is not None
 
 
 @rule("N005", "settlement-scaffold", Severity.WARNING)
@@ -264,16 +249,16 @@ def settlement_scaffold(ctx: LintContext) -> Iterator[Finding]:
       settlement_concepts: ["service credit"]
     ```
     """
-    for index, raw, negotiated in _issues_with_positions(ctx):
-        issue = ctx.matter.rubric.issues_by_id.get(str(raw.get("id")))
-        if not negotiated or issue is None or _has_concepts(raw) or raw.get("non_negotiable") is True:
+    for element, negotiated in _issues_with_positions(ctx):
+        # By id, as the engine settles it: with a duplicate id the last issue's points count.
+        issue = ctx.matter.rubric.issues_by_id.get(str(element.id))
+        if not negotiated or issue is None or _has_concepts(element) or element.scored.non_negotiable:
             continue
         if issue.settlement_points <= 0:
             continue
-        node = next((k for k in ("settlement_concepts", "settlement_points") if k in raw), None)
-        yield ctx.at(
-            RUBRIC_FILE,
-            ("issues", index, node) if node else ("issues", index),
+        node = next((k for k in ("settlement_concepts", "settlement_points") if element.has(k)), None)
+        yield ctx.report(
+            element.at(node) if node else element.location,
             f"issue {issue.id!r} is negotiated but has no settlement_concepts: any closing text, "
             f"however bad, earns the full settlement_points {issue.settlement_points:g}",
             key=node is not None,
@@ -309,12 +294,11 @@ def non_negotiable_without_concepts(ctx: LintContext) -> Iterator[Finding]:
       settlement_concepts: ["service credit"]
     ```
     """
-    for index, raw, negotiated in _issues_with_positions(ctx):
-        if negotiated and raw.get("non_negotiable") is True and not _has_concepts(raw):
-            yield ctx.at(
-                RUBRIC_FILE,
-                ("issues", index, "non_negotiable"),
-                f"issue {raw.get('id')!r} is non_negotiable but has no settlement_concepts: "
+    for issue, negotiated in _issues_with_positions(ctx):
+        if negotiated and issue.scored.non_negotiable and not _has_concepts(issue):
+            yield ctx.report(
+                issue.at("non_negotiable"),
+                f"issue {issue.written_repr('id')} is non_negotiable but has no settlement_concepts: "
                 "the non-negotiable gate can never fire",
                 hint="list the settlement_concepts that must survive the negotiation",
             )
@@ -351,18 +335,22 @@ def dead_settlement_fields(ctx: LintContext) -> Iterator[Finding]:
     """
     where = (
         "counterparty.yaml has no position for it"
-        if ctx.counterparty_data is not None
+        if ctx.model.file(COUNTERPARTY_FILE).mapping
         else "the matter has no counterparty.yaml"
     )
-    for index, raw, negotiated in _issues_with_positions(ctx):
+    for issue, negotiated in _issues_with_positions(ctx):
         if negotiated:
             continue
-        dead = [key for key in DEAD_WITHOUT_POSITION if key in raw and (key != "non_negotiable" or raw[key] is True)]
+        # non_negotiable: false is harmless; only a true one misleads.
+        dead = [
+            key
+            for key in DEAD_WITHOUT_POSITION
+            if issue.has(key) and (key != "non_negotiable" or issue.scored.non_negotiable)
+        ]
         for key in dead:
-            yield ctx.at(
-                RUBRIC_FILE,
-                ("issues", index, key),
-                f"issue {raw.get('id')!r}: {key} has no effect, {where}",
+            yield ctx.report(
+                issue.at(key),
+                f"issue {issue.written_repr('id')}: {key} has no effect, {where}",
                 key=True,
                 hint="add a counterparty position for this issue, or delete the field",
             )
@@ -403,24 +391,21 @@ def trap_not_a_trap(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     issues = ctx.matter.rubric.issues_by_id
-    for key, position in _positions(ctx):
-        issue = issues.get(str(key))
-        counters = position.get("counters")
-        if issue is None or not isinstance(counters, list):
+    for position in _positions(ctx):
+        issue = issues.get(position.issue_id)
+        if issue is None:
             continue
-        for index, counter in enumerate(counters):
-            if not isinstance(counter, Mapping) or counter.get("trap") is not True:
+        for counter in position.counters:
+            if not counter.scored.trap:
                 continue
-            text = counter.get("text")
-            outcome = closing_outcome(issue, text if isinstance(text, str) else "")
+            outcome = closing_outcome(issue, counter.scored.text)
             if outcome.critical or outcome.undecided:
                 continue
             partial = f" and still earns {outcome.points:g} of {issue.settlement_points:g}"
-            yield ctx.at(
-                COUNTERPARTY_FILE,
-                ("positions", key, "counters", index, "trap"),
-                f"counter {index + 1} of {str(key)!r} is marked as a trap, but accepting it trips no "
-                f"settlement gate and misses no non-negotiable concept{partial}",
+            yield ctx.report(
+                counter.at("trap"),
+                f"counter {counter.index + 1} of {position.issue_id!r} is marked as a trap, but accepting it trips "
+                f"no settlement gate and misses no non-negotiable concept{partial}",
                 hint="add a settlement_critical_failure_patterns entry matching its text, "
                 "mark the issue non_negotiable, or drop trap: true",
             )

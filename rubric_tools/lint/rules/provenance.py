@@ -7,7 +7,7 @@ a model trainer find and exclude the matter from training data.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
@@ -17,7 +17,7 @@ from rubric_tools.loading.matter import MATTER_FILE
 
 def _matter_loaded(ctx: LintContext) -> bool:
     # A missing or broken matter.yaml is a load finding, not a provenance one.
-    return isinstance(ctx.data(MATTER_FILE), Mapping)
+    return ctx.model.file(MATTER_FILE).mapping
 
 
 @rule("V001", "not-synthetic", Severity.ERROR)
@@ -51,23 +51,21 @@ def not_synthetic(ctx: LintContext) -> Iterator[Finding]:
     """
     if not _matter_loaded(ctx):
         return
-    provenance = ctx.matter_data.get("provenance")
-    if not isinstance(provenance, Mapping):
-        yield ctx.at(
-            MATTER_FILE,
-            ("provenance",),
+    provenance = ctx.model.provenance
+    if not provenance.mapping:
+        yield ctx.report(
+            provenance,
             "matter.yaml has no provenance block with synthetic: true",
             key=True,
             hint="add provenance: {synthetic: true, ...}",
         )
         return
-    value = provenance.get("synthetic")
-    if value is True:
+    synthetic = provenance.field("synthetic")
+    if synthetic is not None and synthetic.value is True:
         return
-    shown = "missing" if "synthetic" not in provenance else f"{value!r}, not true"
-    yield ctx.at(
-        MATTER_FILE,
-        ("provenance", "synthetic"),
+    shown = "missing" if synthetic is None else f"{synthetic.value!r}, not true"
+    yield ctx.report(
+        provenance.at("synthetic"),
         f"provenance.synthetic is {shown}: the matter is not attested as invented material",
         hint="set synthetic: true once every document and fact is invented",
     )
@@ -101,20 +99,19 @@ def canary_mismatch(ctx: LintContext) -> Iterator[Finding]:
     expected = ctx.config.canary
     if not expected or not _matter_loaded(ctx):
         return
-    value = ctx.matter_data.get("canary")
-    if value == expected:
-        return
-    if "canary" not in ctx.matter_data:
-        yield ctx.at(
-            MATTER_FILE,
-            (),
+    matter_file = ctx.model.file(MATTER_FILE)
+    canary = matter_file.field("canary")
+    if canary is None:
+        yield ctx.report(
+            matter_file,
             f"matter.yaml has no canary; the configuration requires {expected!r}",
             hint=f"add canary: {expected}",
         )
         return
-    yield ctx.at(
-        MATTER_FILE,
-        ("canary",),
-        f"canary is {value!r}, but the configuration requires {expected!r}",
+    if canary.value == expected:
+        return
+    yield ctx.report(
+        canary.location,
+        f"canary is {canary.value!r}, but the configuration requires {expected!r}",
         hint=f"set canary: {expected}",
     )

@@ -11,9 +11,8 @@ from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.match_items import KINDS, all_items, raw_items, shadow_report
+from rubric_tools.lint.match_items import KINDS, all_items, items, shadow_report
 from rubric_tools.lint.registry import rule
-from rubric_tools.loading.matter import RUBRIC_FILE
 
 
 @rule("Q001", "missing-concepts", Severity.ERROR)
@@ -48,10 +47,9 @@ def missing_concepts(ctx: LintContext) -> Iterator[Finding]:
     for item in all_items(ctx):
         if item.live_variants() or item.malformed():
             continue
-        key = "concepts" if "concepts" in item.data else "id"
-        yield ctx.at(
-            RUBRIC_FILE,
-            (*item.path, key),
+        key = "concepts" if item.element.has("concepts") else "id"
+        yield ctx.report(
+            item.element.at(key),
             f"{item.name()} has no concepts and no alias to match on: no text can ever match it",
             key=key == "concepts",
             hint='list the phrases that identify it, e.g. concepts: ["backup", "region"]',
@@ -89,13 +87,12 @@ def aliases_without_concepts(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     for item in all_items(ctx):
-        concepts = item.data.get("concepts")
-        if isinstance(concepts, list) and concepts or not item.live_variants() or item.malformed():
+        concepts = item.element.concepts
+        if concepts is not None and concepts.concepts or not item.live_variants() or item.malformed():
             continue
-        present = "concepts" in item.data
-        yield ctx.at(
-            RUBRIC_FILE,
-            (*item.path, "concepts" if present else "id"),
+        present = item.element.has("concepts")
+        yield ctx.report(
+            item.element.at("concepts" if present else "id"),
             f"{item.name()} has {'an empty' if present else 'no'} concepts list and matches only through aliases",
             key=present,
             hint="move the item's primary phrase list from aliases into concepts",
@@ -143,9 +140,8 @@ def empty_concept(ctx: LintContext) -> Iterator[Finding]:
                     if catch_all
                     else "it is contained in every text, so it adds nothing"
                 )
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    (*variant.path, concept_index),
+                yield ctx.report(
+                    variant.element.concepts[concept_index],
                     f"{item.name()}: empty concept in {variant.label}; {effect}",
                     hint="remove the empty string or write the phrase it was meant to hold",
                 )
@@ -184,13 +180,12 @@ def duplicate_item_id(ctx: LintContext) -> Iterator[Finding]:
     """
     for list_name in KINDS:
         first_index: dict[str, int] = {}
-        for item in raw_items(ctx, list_name):
+        for item in items(ctx, list_name):
             if item.id is None:
                 continue
             if item.id in first_index:
-                yield ctx.at(
-                    RUBRIC_FILE,
-                    (*item.path, "id"),
+                yield ctx.report(
+                    item.element.at("id"),
                     f"{item.kind} id {item.id!r} is already used by {list_name}[{first_index[item.id]}]; "
                     "the engine scores an id once, so one item's points can never be earned",
                     hint="give each item its own id (and its own hidden answer)",
@@ -241,9 +236,8 @@ def shadowed_variant(ctx: LintContext) -> Iterator[Finding]:
         if len(shadowed) == len(item.live_variants()):
             continue  # the whole item is unreachable: Q008's finding
         for variant, winner, winning_variant in shadowed:
-            yield ctx.at(
-                RUBRIC_FILE,
-                variant.path,
+            yield ctx.report(
+                variant.element,
                 f"{item.name()} {variant.label} {variant.shown()} can never match: "
                 f"{winner.name()} {winning_variant.label} {winning_variant.shown()} comes first and "
                 "matches every text this variant matches",
@@ -286,9 +280,8 @@ def unreachable_item(ctx: LintContext) -> Iterator[Finding]:
         if len(shadowed) != len(item.live_variants()):
             continue
         winners = sorted({winner.name() for _, winner, _ in shadowed})
-        yield ctx.at(
-            RUBRIC_FILE,
-            (*item.path, "id"),
+        yield ctx.report(
+            item.element.at("id"),
             f"{item.name()} can never be matched: every variant is shadowed by "
             f"{', '.join(winners)}, which come{'s' if len(winners) == 1 else ''} first",
             hint="move this item above the items that shadow it, or give it distinguishing concepts",

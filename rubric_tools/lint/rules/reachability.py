@@ -1,22 +1,20 @@
 """Reachability rules (P1xx): can any trajectory earn the rubric's max_score?
 
 P100 runs `rubric solve`'s solver and reports each point it could not earn at the YAML
-node responsible. The solver's paths index the well-formed entries of each rubric list
-(the scorer's model skips malformed ones), so they are mapped back to file indices here.
+node responsible: given the matter's model, the solver places each shortfall at the node
+as written in the file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import Rule, rule
 from rubric_tools.lint.rules import anchors, final, negotiation, points, questions, regexes, schema
-from rubric_tools.loading.matter import RUBRIC_FILE
-from rubric_tools.prove.shortfalls import InstancePath, Reason, Shortfall
+from rubric_tools.prove.shortfalls import Reason
 from rubric_tools.prove.solver import solve
 
 HINTS: dict[Reason, str] = {
@@ -32,7 +30,6 @@ HINTS: dict[Reason, str] = {
     Reason.UNKNOWN_REQUIRED_ISSUE: "list only ids of issues in `issues`",
     Reason.REPLAY_MISMATCH: "this is a solver defect; run `rubric solve --format json` and report it",
 }
-MODEL_LISTS = ("questions", "escalations", "issues")
 # Rules that already explain a shortfall of this kind when they fire on the same node.
 # There P100 only states the points out of reach and names them ("see A002"), so a
 # defect is explained once; the point cost stays P100's.
@@ -115,17 +112,6 @@ def _same_node(one: Finding, other: Finding) -> bool:
     )
 
 
-def file_path(ctx: LintContext, shortfall: Shortfall) -> InstancePath:
-    """The shortfall's instance path with rubric list indices mapped to the file's: the solver
-    indexes the scorer's lists, which the model's lists mirror, each element knowing its file index."""
-    path: list[Any] = list(shortfall.path)
-    if shortfall.file == RUBRIC_FILE and len(path) > 1 and path[0] in MODEL_LISTS and isinstance(path[1], int):
-        elements = ctx.model.rubric_list(path[0])
-        if path[1] < len(elements):
-            path[1] = elements[path[1]].index
-    return tuple(path)
-
-
 def _has_load_errors(ctx: LintContext) -> bool:
     return any(d.code.startswith("L") and d.severity is Severity.ERROR for d in ctx.source.diagnostics)
 
@@ -177,12 +163,12 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
     if _has_load_errors(ctx):
         return  # the load rules report why the matter cannot be read as written
     others = _OtherFindings(ctx)
-    for shortfall in solve(ctx.matter).shortfalls:
+    for shortfall in solve(ctx.matter, model=ctx.model).shortfalls:
         cost = f"{shortfall.points:g} point{'s' if shortfall.points != 1 else ''} of max_score"
         critical = "; every trajectory is a critical failure" if shortfall.critical else ""
         finding = ctx.at(
             shortfall.file,
-            file_path(ctx, shortfall),
+            shortfall.path,
             f"{shortfall.message} ({shortfall.reason.value}: {cost}{critical})",
             hint=HINTS[shortfall.reason],
         )

@@ -82,9 +82,19 @@ def _yaml_parse_figures(corpus: Path, rounds: int) -> None:
 def _default_before() -> str | None:
     """The parent of the commit that introduced the C loader (yaml_convert.py)."""
     found = subprocess.run(
-        ["git", "-C", str(REPO_ROOT), "log", "--diff-filter=A", "--format=%H", "--",
-         "rubric_tools/loading/yaml_convert.py"],
-        capture_output=True, text=True, check=False,
+        [
+            "git",
+            "-C",
+            str(REPO_ROOT),
+            "log",
+            "--diff-filter=A",
+            "--format=%H",
+            "--",
+            "rubric_tools/loading/yaml_convert.py",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     ).stdout.split()
     return f"{found[-1]}^" if found else None
 
@@ -168,7 +178,10 @@ def main() -> int:
                 started = time.perf_counter()
                 process = subprocess.run(
                     [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"],
-                    capture_output=True, text=True, env={**base_environment, **extra}, check=False,
+                    capture_output=True,
+                    text=True,
+                    env={**base_environment, **extra},
+                    check=False,
                 )
                 timings.append(time.perf_counter() - started)
                 if process.returncode == 2:

@@ -54,9 +54,7 @@ def _locate(name: str) -> Traversable:
         candidate = folder.joinpath(file_name)
         if candidate.is_file():
             return candidate
-    raise SchemaNotFoundError(
-        f"no schema named {name!r}; available: {', '.join(available_schemas()) or 'none found'}"
-    )
+    raise SchemaNotFoundError(f"no schema named {name!r}; available: {', '.join(available_schemas()) or 'none found'}")
 
 
 def available_schemas() -> list[str]:
@@ -64,9 +62,7 @@ def available_schemas() -> list[str]:
     names: set[str] = set()
     for folder in _schema_folders():
         names.update(
-            entry.name.removesuffix(SCHEMA_SUFFIX)
-            for entry in folder.iterdir()
-            if entry.name.endswith(SCHEMA_SUFFIX)
+            entry.name.removesuffix(SCHEMA_SUFFIX) for entry in folder.iterdir() if entry.name.endswith(SCHEMA_SUFFIX)
         )
     return sorted(names)
 

@@ -103,8 +103,7 @@ def redline(label: str, section: str, text: str, document_id: str = "msa") -> di
 
 
 def markup(label: str, section: str, text: str) -> dict[str, Any]:
-    return {"type": "send_markup", "issue_id": label, "document_id": "msa", "section": section,
-            "proposed_text": text}
+    return {"type": "send_markup", "issue_id": label, "document_id": "msa", "section": section, "proposed_text": text}
 
 
 def accept(label: str) -> dict[str, Any]:
@@ -135,9 +134,7 @@ def rubric_issue(issue_id: str, matter: Any = AI) -> Any:
 def with_issue(matter: Any, issue_id: str, **changes: Any) -> Any:
     """An in-memory variant of `matter` with one rubric issue changed."""
     model = matter.matter
-    issues = tuple(
-        dataclasses.replace(i, **changes) if i.id == issue_id else i for i in model.rubric.issues
-    )
+    issues = tuple(dataclasses.replace(i, **changes) if i.id == issue_id else i for i in model.rubric.issues)
     return dataclasses.replace(model, rubric=dataclasses.replace(model.rubric, issues=issues))
 
 
@@ -152,24 +149,26 @@ CAP_FULL = dict(
     analysis="Data breach exposure far exceeds the cap.",
     recommendation="Twelve months general cap and a supercap of three times the annual fees.",
 )
-TRAINING_QUOTE = {"citation": "msa §4.2",
-                  "text": "perpetual and irrevocable license to host, copy, analyze"}
-CAP_QUOTE = {"citation": "msa §10.2",
-             "text": "is limited to the Fees Customer paid Provider during the six (6) months"}
+TRAINING_QUOTE = {"citation": "msa §4.2", "text": "perpetual and irrevocable license to host, copy, analyze"}
+CAP_QUOTE = {"citation": "msa §10.2", "text": "is limited to the Fees Customer paid Provider during the six (6) months"}
 
-GOOD_NOTICE = ("Provider shall notify Customer of any Security Incident without undue delay and in any "
-               "event within 48 hours after Provider becomes aware of it.")
-GOOD_CAP = ("General cap of the Fees for the twelve (12) months before the claim, plus a separate supercap "
-            "of three times the annual Fees for Data Breach Claims.")
+GOOD_NOTICE = (
+    "Provider shall notify Customer of any Security Incident without undue delay and in any "
+    "event within 48 hours after Provider becomes aware of it."
+)
+GOOD_CAP = (
+    "General cap of the Fees for the twelve (12) months before the claim, plus a separate supercap "
+    "of three times the annual Fees for Data Breach Claims."
+)
 LONG_NEUTRAL = "This closing note records where each point in the Sablewing paper stands today. " * 4
-PILOT_ESCALATION = escalate("Member emails uploaded in a pilot",
-                            "The pilot put real member emails into Sablewing's trial workspace.")
-CAP_ESCALATION = escalate("Sponsor offered Sablewing its standard liability terms",
-                          "The supercap is non-negotiable under playbook section 5.")
+PILOT_ESCALATION = escalate(
+    "Member emails uploaded in a pilot", "The pilot put real member emails into Sablewing's trial workspace."
+)
+CAP_ESCALATION = escalate(
+    "Sponsor offered Sablewing its standard liability terms", "The supercap is non-negotiable under playbook section 5."
+)
 
 
 def fires(issue_id: str, surface: str, text: str, matter: Any = AI) -> tuple[str, ...]:
     gates = getattr(rubric_issue(issue_id, matter), SURFACES[surface])
     return run_gates(gates, normalize(text)).fired
-
-

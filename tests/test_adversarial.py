@@ -5,7 +5,6 @@ Every number asserted here was computed by hand from the rubrics (summarized in
 scorer or to a rubric that moves a score makes a test fail.
 """
 
-
 from __future__ import annotations
 
 import pytest
@@ -80,7 +79,9 @@ def test_reference_earns_escalations_and_settlements() -> None:
     assert breakdown["settled_issues"] == ["incident_notice", "liability_cap"]
     settlements = [e for e in events(outcome) if e["type"] == "settlement"]
     assert [(e["criterion"], e["closed_by"], e["points"]) for e in settlements] == [
-        ("incident_notice", "ours", 1.0), ("liability_cap", "ours", 1.5)]
+        ("incident_notice", "ours", 1.0),
+        ("liability_cap", "ours", 1.5),
+    ]
     # the reference resisted the trap: both incident counters were served before it closed
     counters = [e for e in events(outcome) if e["type"] == "counterparty_counter"]
     assert [e["criterion"] for e in counters] == ["incident_notice", "incident_notice", "liability_cap"]
@@ -111,11 +112,18 @@ def test_clean_matter_decoys_are_unsupported_issues() -> None:
 
 
 def test_keyword_stuffed_analysis_without_an_anchor_scores_below_zero() -> None:
-    stuffed = " ".join(
-        c for i in AI.matter.rubric.issues for c in (*i.required_concepts, *i.redline_concepts))
-    outcome = replay(*READ_ALL, issue("everything", ["playbook §3", "playbook §4", "playbook §5", "msa §4.3"],
-                                      severity="critical", title=stuffed, analysis=stuffed,
-                                      recommendation=stuffed))
+    stuffed = " ".join(c for i in AI.matter.rubric.issues for c in (*i.required_concepts, *i.redline_concepts))
+    outcome = replay(
+        *READ_ALL,
+        issue(
+            "everything",
+            ["playbook §3", "playbook §4", "playbook §5", "msa §4.3"],
+            severity="critical",
+            title=stuffed,
+            analysis=stuffed,
+            recommendation=stuffed,
+        ),
+    )
     assert only_event(outcome, 5)["type"] == "unsupported_issue"
     assert outcome.result["raw_score"] == -0.5
     assert outcome.result["normalized_score"] == 0.0
@@ -123,8 +131,9 @@ def test_keyword_stuffed_analysis_without_an_anchor_scores_below_zero() -> None:
 
 def test_fabricated_quote_trips_the_gate() -> None:
     fabricated = {"citation": "msa §4.2", "text": "Provider may train on all member data forever"}
-    outcome = replay(read("msa"), issue("t", ["msa §4.2", "playbook §3"], **TRAINING_FULL,
-                                        quotes=[TRAINING_QUOTE, fabricated]))
+    outcome = replay(
+        read("msa"), issue("t", ["msa §4.2", "playbook §3"], **TRAINING_FULL, quotes=[TRAINING_QUOTE, fabricated])
+    )
     event = only_event(outcome, 2)
     # verified quote earns 0.25 once, the fabrication costs 1.0
     assert event["components"]["quotes"] == pytest.approx(0.25 - 1.0)
@@ -150,21 +159,31 @@ def test_uncited_string_quote_is_checked_against_nothing() -> None:
 
 
 def test_reversed_redline_trips_the_gate() -> None:
-    reversed_text = ("Customer shall notify Provider within 48 hours after Customer becomes aware of a "
-                     "Security Incident.")
+    reversed_text = (
+        "Customer shall notify Provider within 48 hours after Customer becomes aware of a Security Incident."
+    )
     outcome = replay(read("msa"), redline("n", "5.1", reversed_text))
     event = only_event(outcome, 2)
     assert event["type"] == "redline" and event["criterion"] == "incident_notice"
     assert event["points"] == 1.0  # both concepts are there: the gate, not the score, catches it
     assert event["critical_failure_pattern"] == (
-        r"\bcustomer (?:shall|will|must) (?:promptly )?notify (?:provider|sablewing)\b")
+        r"\bcustomer (?:shall|will|must) (?:promptly )?notify (?:provider|sablewing)\b"
+    )
     assert outcome.result["critical_failure"] is True
 
 
 def test_reversed_liability_redline_trips_the_gate() -> None:
-    outcome = replay(read("msa"), redline("c", "10.2", (
-        "Customer's aggregate liability for Data Breach Claims is subject to a supercap of three times "
-        "the Fees for the twelve months before the claim.")))
+    outcome = replay(
+        read("msa"),
+        redline(
+            "c",
+            "10.2",
+            (
+                "Customer's aggregate liability for Data Breach Claims is subject to a supercap of three times "
+                "the Fees for the twelve months before the claim."
+            ),
+        ),
+    )
     event = only_event(outcome, 2)
     assert event["points"] == 1.5
     assert event["critical_failure_pattern"].startswith(r"\bcustomer(?:['’]s)?")
@@ -172,8 +191,7 @@ def test_reversed_liability_redline_trips_the_gate() -> None:
 
 
 def test_accepting_the_trap_counter_trips_the_settlement_gate() -> None:
-    outcome = replay(read("msa"), markup("n", "5.1", GOOD_NOTICE), markup("n", "5.1", GOOD_NOTICE),
-                     accept("n"))
+    outcome = replay(read("msa"), markup("n", "5.1", GOOD_NOTICE), markup("n", "5.1", GOOD_NOTICE), accept("n"))
     event = only_event(outcome, 4)
     assert (event["type"], event["closed_by"]) == ("settlement", "theirs")
     assert event["matched_concepts"] == ["48 hours"] and event["missing_concepts"] == ["becomes aware"]
@@ -205,20 +223,16 @@ def test_conceding_a_non_negotiable_trips_the_gate() -> None:
 def test_conceding_the_second_non_negotiable_counter_also_trips() -> None:
     weak = "Provider offers a larger general cap."
     outcome = replay(read("msa"), markup("c", "10.2", GOOD_CAP), markup("c", "10.2", weak), accept("c"))
-    assert [e["type"] for e in events(outcome)] == [
-        "counterparty_counter", "counterparty_counter", "settlement"]
+    assert [e["type"] for e in events(outcome)] == ["counterparty_counter", "counterparty_counter", "settlement"]
     # the second counter's "two times" bucket is not a supercap of three times
     assert only_event(outcome, 4)["non_negotiable_missing"] == ["supercap", "three times"]
     assert outcome.result["critical_failure"] is True
 
 
 def test_leaving_a_non_negotiable_open_costs_nothing() -> None:
-    outcome = replay(PILOT_ESCALATION, markup("c", "10.2", "Provider accepts a larger cap."),
-                     final(LONG_NEUTRAL))
+    outcome = replay(PILOT_ESCALATION, markup("c", "10.2", "Provider accepts a larger cap."), final(LONG_NEUTRAL))
     # counter served, never accepted; final: 0.5 - 3 * 0.25 - 0.5 (cap escalation not raised)
     assert outcome.result["breakdown"]["settled_issues"] == []
     assert all("non_negotiable_missing" not in e for e in events(outcome))
     assert only_event(outcome, 3)["points"] == -0.75
     assert outcome.result["critical_failure"] is False
-
-

@@ -16,12 +16,23 @@ from tests.conftest import require_conformance
 BASE = Path(__file__).parent / "rule_cases" / "_base"
 
 READ = {"type": "read_document", "document_id": "hosting", "section": "3.1"}
-ISSUE = {"type": "submit_issue", "issue_id": "sla", "title": "No service credit", "severity": "medium",
-         "citations": ["hosting §3.1", "guide §2"], "analysis": "99.9 target, no service credit.",
-         "recommendation": "Add a service credit."}
+ISSUE = {
+    "type": "submit_issue",
+    "issue_id": "sla",
+    "title": "No service credit",
+    "severity": "medium",
+    "citations": ["hosting §3.1", "guide §2"],
+    "analysis": "99.9 target, no service credit.",
+    "recommendation": "Add a service credit.",
+}
 ASK = {"type": "ask_client", "question": "Which region holds the backups?"}
-MARKUP = {"type": "send_markup", "issue_id": "sla", "document_id": "hosting", "section": "3.1",
-          "proposed_text": "Host grants a ten percent service credit for each month below 99.9 percent."}
+MARKUP = {
+    "type": "send_markup",
+    "issue_id": "sla",
+    "document_id": "hosting",
+    "section": "3.1",
+    "proposed_text": "Host grants a ten percent service credit for each month below 99.9 percent.",
+}
 QUOTE = [{"citation": "hosting §3.1", "text": "No credit is owed for downtime."}]
 ESCALATE = {"type": "escalate", "topic": "service credit", "reason": "needs partner sign-off"}
 FINAL = {"type": "submit_final", "summary": "Asked for a service credit on the 99.9 percent target. " * 2}
@@ -38,8 +49,9 @@ def matter(tmp_path: Path) -> Path:
     root = tmp_path / "matters" / "base_fixture"
     shutil.copytree(BASE, root)
     # 0.5 question + 0.5 escalation + 2.25 issue + 1.0 settlement + 0.5 final = 4.75 of 5.75
-    write_jsonl(root / "trajectories" / "reference.jsonl",
-                [READ, ASK, ESCALATE, dict(ISSUE, quotes=QUOTE), MARKUP, FINAL])
+    write_jsonl(
+        root / "trajectories" / "reference.jsonl", [READ, ASK, ESCALATE, dict(ISSUE, quotes=QUOTE), MARKUP, FINAL]
+    )
     write_jsonl(root / "trajectories" / "bad_fabricated.jsonl", [READ, FABRICATED, FINAL])
     return root
 
@@ -79,8 +91,7 @@ def test_declared_expectations_report_expected_versus_got(matter: Path) -> None:
 
 
 def test_invalid_expectations_file_is_a_failing_row(matter: Path) -> None:
-    (matter / "expectations.yaml").write_text("trajectories:\n  reference:\n    min_normalised: 1\n",
-                                              encoding="utf-8")
+    (matter / "expectations.yaml").write_text("trajectories:\n  reference:\n    min_normalised: 1\n", encoding="utf-8")
     found = rows(check_paths([matter]))
     problem = found[("trajectory", "expectations.yaml")]
     assert not problem.passed and "min_normalised" in problem.detail and problem.line == 3
@@ -149,16 +160,16 @@ def test_conformance_corpus_is_green_but_for_its_two_known_defects() -> None:
 
 def test_attack_thresholds_fail_check_on_an_exploitable_rubric(matter: Path) -> None:
     rubric = matter / "rubric.yaml"
-    text = rubric.read_text(encoding="utf-8").replace("  required_issue_ids: [uptime_credit]\n",
-                                                       "  required_concepts: [service credit]\n  concept_points: 20\n")
+    text = rubric.read_text(encoding="utf-8").replace(
+        "  required_issue_ids: [uptime_credit]\n", "  required_concepts: [service credit]\n  concept_points: 20\n"
+    )
     rubric.write_text(text, encoding="utf-8")
     report = check_paths([matter])
     failing = [(row.kind, row.name) for row in report.rows if not row.passed]
     assert ("attack", "stuffed-summary") in failing
     assert report.exit_code == 1
     (matter / "rubric.toml").write_text('[attack]\nexempt = ["stuffed-summary"]\n', encoding="utf-8")
-    assert ("attack", "stuffed-summary") not in [(r.kind, r.name) for r in check_paths([matter]).rows
-                                                 if not r.passed]
+    assert ("attack", "stuffed-summary") not in [(r.kind, r.name) for r in check_paths([matter]).rows if not r.passed]
 
 
 def test_probe_files_are_checked_against_their_schema(matter: Path) -> None:

@@ -84,9 +84,7 @@ def _probes(path: Path) -> list[dict[str, Any]]:
     return data["probes"] if isinstance(data, dict) else data
 
 
-@pytest.mark.parametrize(
-    "probe_file", _PROBE_FILES or [None], ids=[p.stem for p in _PROBE_FILES] or ["corpus-absent"]
-)
+@pytest.mark.parametrize("probe_file", _PROBE_FILES or [None], ids=[p.stem for p in _PROBE_FILES] or ["corpus-absent"])
 def test_gate_probes_behave_as_declared(probe_file: Path | None) -> None:
     corpus = require_conformance()
     assert probe_file is not None

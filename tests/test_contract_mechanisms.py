@@ -4,7 +4,6 @@ Every number asserted here was computed by hand from the rubrics (summarized in
 `tests/contract_support.py`), never read back from the scorer.
 """
 
-
 from __future__ import annotations
 
 import dataclasses
@@ -63,8 +62,11 @@ def test_issue_label_is_only_a_label() -> None:
     event = only_event(outcome, 2)
     assert (event["type"], event["criterion"]) == ("issue", "data_training")
     # the label now carries the criterion: a redline on a non-anchor section is credited by label
-    outcome = replay(read("msa"), issue("training-clause-problem", ["msa §4.2"]),
-                     redline("training-clause-problem", "4.1", "Provider shall not use Customer Data to train."))
+    outcome = replay(
+        read("msa"),
+        issue("training-clause-problem", ["msa §4.2"]),
+        redline("training-clause-problem", "4.1", "Provider shall not use Customer Data to train."),
+    )
     assert only_event(outcome, 3)["criterion"] == "data_training"
 
 
@@ -95,8 +97,9 @@ def test_unsupported_issue_penalty_with_invalid_citations() -> None:
 
 
 def test_invalid_citation_penalty_on_a_matched_issue() -> None:
-    outcome = replay(read("msa"), issue("t", ["msa §4.2", "playbook §3", "playbook §9"], **TRAINING_FULL,
-                                        quotes=[TRAINING_QUOTE]))
+    outcome = replay(
+        read("msa"), issue("t", ["msa §4.2", "playbook §3", "playbook §9"], **TRAINING_FULL, quotes=[TRAINING_QUOTE])
+    )
     event = only_event(outcome, 2)
     assert event["components"]["invalid_citation_penalty"] == -0.75
     assert event["points"] == 2.25 - 0.75
@@ -121,11 +124,11 @@ def test_duplicate_issue() -> None:
 
 
 def test_every_component_of_a_perfect_issue() -> None:
-    outcome = replay(read("msa"), issue("c", ["msa §10.2", "playbook §5"], severity="critical", **CAP_FULL,
-                                        quotes=[CAP_QUOTE]))
+    outcome = replay(
+        read("msa"), issue("c", ["msa §10.2", "playbook §5"], severity="critical", **CAP_FULL, quotes=[CAP_QUOTE])
+    )
     event = only_event(outcome, 2)
-    assert event["components"] == {"base": 1.0, "severity": 0.5, "citations": 0.25, "concepts": 0.75,
-                                   "quotes": 0.25}
+    assert event["components"] == {"base": 1.0, "severity": 0.5, "citations": 0.25, "concepts": 0.75, "quotes": 0.25}
     assert event["points"] == 2.75
     assert event["matched_concepts"] == ["supercap", "data breach", "twelve months", "three times"]
 
@@ -133,8 +136,7 @@ def test_every_component_of_a_perfect_issue() -> None:
 def test_base_points_alone() -> None:
     outcome = replay(read("msa"), issue("c", ["msa §10.2"], severity="low"))
     event = only_event(outcome, 2)
-    assert event["components"] == {"base": 1.0, "severity": 0.0, "citations": 0.0, "concepts": 0.0,
-                                   "quotes": 0.0}
+    assert event["components"] == {"base": 1.0, "severity": 0.0, "citations": 0.0, "concepts": 0.0, "quotes": 0.0}
     assert event["missing_citations"] == ["playbook §5"]
 
 
@@ -184,21 +186,22 @@ def test_short_quotes_are_penalised_not_verified() -> None:
 
 def test_question_concepts_and_aliases() -> None:
     outcome = replay(
-        ask("Is there a signing deadline?"),            # concepts ["deadline"]
-        ask("What did the PILOT involve?"),             # concepts ["pilot"], case-folded
+        ask("Is there a signing deadline?"),  # concepts ["deadline"]
+        ask("What did the PILOT involve?"),  # concepts ["pilot"], case-folded
         ask("Which regulatory notification rules apply?"),  # alias ["regulatory", "notif"]
     )
     assert [only_event(outcome, i)["criterion"] for i in (1, 2, 3)] == [
-        "q_launch_deadline", "q_pilot_data", "q_regulatory_notice"]
+        "q_launch_deadline",
+        "q_pilot_data",
+        "q_regulatory_notice",
+    ]
     assert outcome.result["raw_score"] == 1.5
 
 
-@pytest.mark.parametrize("question", ["What is the launch date?", "When is go-live?",
-                                      "What is the signing timeline?"])
+@pytest.mark.parametrize("question", ["What is the launch date?", "When is go-live?", "What is the signing timeline?"])
 def test_launch_deadline_aliases(question: str) -> None:
     event = only_event(replay(ask(question)), 1)
-    assert (event["type"], event["criterion"], event["points"]) == (
-        "required_question", "q_launch_deadline", 0.5)
+    assert (event["type"], event["criterion"], event["points"]) == ("required_question", "q_launch_deadline", 0.5)
 
 
 def test_alias_needs_every_word_of_its_variant() -> None:
@@ -210,13 +213,17 @@ def test_alias_needs_every_word_of_its_variant() -> None:
 def test_redundant_and_off_rubric_questions_and_budget() -> None:
     outcome = replay(
         ask("When is go-live?"),
-        ask("Is the launch date firm?"),           # same question by another alias
+        ask("Is the launch date firm?"),  # same question by another alias
         ask("Who is Sablewing's auditor?"),
         ask("Any pilot?"),
         ask("What does the regulator require for incident reports?"),  # fifth: over budget
     )
     assert [e["type"] for e in events(outcome)] == [
-        "required_question", "redundant_question", "off_rubric_question", "required_question"]
+        "required_question",
+        "redundant_question",
+        "off_rubric_question",
+        "required_question",
+    ]
     assert [s.reward for s in outcome.steps] == [0.5, -0.15, -0.1, 0.5, -0.5]
     assert outcome.steps[4].events == () and outcome.steps[4].penalty_reason
     assert outcome.result["raw_score"] == pytest.approx(0.75)  # env penalty never reaches raw
@@ -229,12 +236,15 @@ def test_redundant_and_off_rubric_questions_and_budget() -> None:
 def test_escalation_matched_redundant_off_rubric_and_budget() -> None:
     outcome = replay(
         PILOT_ESCALATION,
-        escalate("Trial data", "Member data sits in a trial workspace."),   # alias, already raised
+        escalate("Trial data", "Member data sits in a trial workspace."),  # alias, already raised
         escalate("Governing law", "New York law governs."),
-        CAP_ESCALATION,                                                     # fourth: over budget
+        CAP_ESCALATION,  # fourth: over budget
     )
     assert [e["type"] for e in events(outcome)] == [
-        "required_escalation", "redundant_escalation", "off_rubric_escalation"]
+        "required_escalation",
+        "redundant_escalation",
+        "off_rubric_escalation",
+    ]
     assert [s.reward for s in outcome.steps] == [0.75, -0.15, -0.25, -0.5]
     assert outcome.result["raw_score"] == pytest.approx(0.35)
     assert outcome.result["breakdown"]["raised_escalations"] == ["esc_pilot_exposure"]
@@ -247,8 +257,11 @@ def test_escalation_matches_topic_and_reason_together() -> None:
 
 
 def test_escalation_matching_is_first_wins_in_rubric_order() -> None:
-    outcome = replay(escalate("Pilot member data and the liability cap",
-                              "Both the pilot and a non-negotiable liability point need you."))
+    outcome = replay(
+        escalate(
+            "Pilot member data and the liability cap", "Both the pilot and a non-negotiable liability point need you."
+        )
+    )
     assert only_event(outcome, 1)["criterion"] == "esc_pilot_exposure"
 
 
@@ -306,9 +319,9 @@ def test_redline_concepts_are_a_fraction() -> None:
 def test_duplicate_unsupported_and_missing_target_redlines() -> None:
     outcome = replay(
         redline("x", "5.1", GOOD_NOTICE),
-        redline("y", "5.1", GOOD_NOTICE),                 # same criterion again
+        redline("y", "5.1", GOOD_NOTICE),  # same criterion again
         redline("z", "4.3", "Usage metrics exclude Customer Data."),  # no label, no anchor
-        redline("z", "99", "Anything."),                  # no such section
+        redline("z", "99", "Anything."),  # no such section
     )
     assert [e["type"] for e in events(outcome)] == ["redline", "duplicate_redline", "unsupported_redline"]
     assert [s.reward for s in outcome.steps] == [1.0, -0.2, -0.5, -0.75]
@@ -334,15 +347,21 @@ def test_negation_guard() -> None:
 
 
 def test_negation_guard_span_sees_negators_inside_the_match() -> None:
-    assert not fires("incident_notice", "issue",
-                     "The 72-hour rule binds the credit union, and it does not require Sablewing to notify us.")
+    assert not fires(
+        "incident_notice",
+        "issue",
+        "The 72-hour rule binds the credit union, and it does not require Sablewing to notify us.",
+    )
 
 
 def test_negation_scope_before() -> None:
-    idiom = ("Provider shall notify Customer without undue delay and in no event later than 48 hours after "
-             "Provider confirms the Security Incident.")
-    disclaimer = ("It is not sufficient to give notice no later than 48 hours after Provider confirms the "
-                  "Security Incident.")
+    idiom = (
+        "Provider shall notify Customer without undue delay and in no event later than 48 hours after "
+        "Provider confirms the Security Incident."
+    )
+    disclaimer = (
+        "It is not sufficient to give notice no later than 48 hours after Provider confirms the Security Incident."
+    )
     gate = rubric_issue("incident_notice").settlement_critical_failure_patterns[0]
     assert gate.negation_scope == "before"
     assert gate.fires(normalize(idiom))
@@ -365,11 +384,13 @@ def test_exclude_context() -> None:
 
 def test_belt_and_braces_and_savings_clause_shapes() -> None:
     assert fires("data_training", "redline", "Provider may use Customer Data to train the Provider Models.")
-    assert not fires("data_training", "redline",
-                     "Neither Provider nor any Subprocessor may use Customer Data to train any model.")
+    assert not fires(
+        "data_training", "redline", "Neither Provider nor any Subprocessor may use Customer Data to train any model."
+    )
     assert fires("liability_cap", "redline", "This Section limits Customer's right to recover to the cap.")
-    assert not fires("liability_cap", "redline",
-                     "Nothing in this Section restricts Customer's right to recover up to the supercap.")
+    assert not fires(
+        "liability_cap", "redline", "Nothing in this Section restricts Customer's right to recover up to the supercap."
+    )
 
 
 def test_issue_gate_sets_critical_and_reports_the_last_gate_that_fired() -> None:
@@ -387,11 +408,15 @@ def test_issue_gate_sets_critical_and_reports_the_last_gate_that_fired() -> None
 def test_gates_never_fire_on_their_own_concepts_or_anchor() -> None:
     for rubric_item in AI.matter.rubric.issues:
         document_id, _, token = rubric_item.anchor.partition(" §")
-        texts = [AI.matter.resolve(document_id, token),
-                 " ".join(rubric_item.required_concepts), " ".join(rubric_item.redline_concepts),
-                 " ".join(rubric_item.settlement_concepts),
-                 *rubric_item.required_concepts, *rubric_item.redline_concepts,
-                 *rubric_item.settlement_concepts]
+        texts = [
+            AI.matter.resolve(document_id, token),
+            " ".join(rubric_item.required_concepts),
+            " ".join(rubric_item.redline_concepts),
+            " ".join(rubric_item.settlement_concepts),
+            *rubric_item.required_concepts,
+            *rubric_item.redline_concepts,
+            *rubric_item.settlement_concepts,
+        ]
         for surface in SURFACES.values():
             for text in texts:
                 assert not run_gates(getattr(rubric_item, surface), text).fired, (rubric_item.id, surface, text)
@@ -416,8 +441,12 @@ def test_probe_coverage() -> None:
                 outcomes = {p["expect_fire"] for p in mine if p["surface"] == surface}
                 assert outcomes == {True, False}, (rubric_item.id, surface)
     texts = " ".join(p["text"] for p in probes)
-    for shape in (r"\bNo law prohibits", r"\bNeither Provider nor", r"\bNothing in this Section",
-                  r"without undue delay and in no event later than"):
+    for shape in (
+        r"\bNo law prohibits",
+        r"\bNeither Provider nor",
+        r"\bNothing in this Section",
+        r"without undue delay and in no event later than",
+    ):
         assert re.search(shape, texts), shape
     assert not (CLEAN_DIR / "probes.yaml").exists()  # the clean matter has no gates
 
@@ -426,10 +455,8 @@ def test_probe_coverage() -> None:
 
 
 def test_settlement_on_our_language_after_resistance() -> None:
-    outcome = replay(markup("n", "5.1", GOOD_NOTICE), markup("n", "5.1", GOOD_NOTICE),
-                     markup("n", "5.1", GOOD_NOTICE))
-    assert [e["type"] for e in events(outcome)] == [
-        "counterparty_counter", "counterparty_counter", "settlement"]
+    outcome = replay(markup("n", "5.1", GOOD_NOTICE), markup("n", "5.1", GOOD_NOTICE), markup("n", "5.1", GOOD_NOTICE))
+    assert [e["type"] for e in events(outcome)] == ["counterparty_counter", "counterparty_counter", "settlement"]
     event = only_event(outcome, 3)
     assert (event["closed_by"], event["points"]) == ("ours", 1.0)
 
@@ -438,35 +465,38 @@ def test_settlement_on_their_language_scores_the_same_words() -> None:
     # the first counter concedes the awareness trigger but not the 48 hours: 1.0 * 1 / 2
     outcome = replay(markup("n", "5.1", GOOD_NOTICE), accept("n"))
     event = only_event(outcome, 2)
-    assert (event["closed_by"], event["matched_concepts"], event["points"]) == (
-        "theirs", ["becomes aware"], 0.5)
+    assert (event["closed_by"], event["matched_concepts"], event["points"]) == ("theirs", ["becomes aware"], 0.5)
     assert outcome.result["critical_failure"] is False
 
 
 def test_settlement_scores_once_and_duplicates_cost() -> None:
-    outcome = replay(markup("c", "10.2", GOOD_CAP), markup("c", "10.2", GOOD_CAP),
-                     markup("c", "10.2", GOOD_CAP), accept("c"))
+    outcome = replay(
+        markup("c", "10.2", GOOD_CAP), markup("c", "10.2", GOOD_CAP), markup("c", "10.2", GOOD_CAP), accept("c")
+    )
     assert [s.reward for s in outcome.steps] == [0.0, 1.5, -0.2, -0.25]
-    assert [e["type"] for e in events(outcome)] == [
-        "counterparty_counter", "settlement", "duplicate_settlement"]
+    assert [e["type"] for e in events(outcome)] == ["counterparty_counter", "settlement", "duplicate_settlement"]
     assert outcome.result["raw_score"] == pytest.approx(1.3)
 
 
 def test_counters_run_out_into_rejections() -> None:
     weak = "Provider will notify Customer promptly."
-    outcome = replay(markup("n", "5.1", weak), markup("n", "5.1", weak), markup("n", "5.1", weak),
-                     accept("n"))
+    outcome = replay(markup("n", "5.1", weak), markup("n", "5.1", weak), markup("n", "5.1", weak), accept("n"))
     assert [e["type"] for e in events(outcome)] == [
-        "counterparty_counter", "counterparty_counter", "counterparty_reject", "settlement"]
+        "counterparty_counter",
+        "counterparty_counter",
+        "counterparty_reject",
+        "settlement",
+    ]
     # the trap stays outstanding after the rejection, and accepting it is still the trap
     assert outcome.result["critical_failure"] is True
 
 
 def test_unsupported_markup_burns_a_round() -> None:
     outcome = replay(
-        read("msa"), issue("t", ["msa §4.2"]),
+        read("msa"),
+        issue("t", ["msa §4.2"]),
         markup("t", "4.2", "Provider shall not train shared models."),  # issue without a position
-        markup("nobody", "4.3", "Usage metrics only."),               # no label, no anchor
+        markup("nobody", "4.3", "Usage metrics only."),  # no label, no anchor
     )
     first, second = only_event(outcome, 3), only_event(outcome, 4)
     assert (first["type"], first["criterion"], first["points"]) == ("unsupported_markup", "data_training", -0.5)
@@ -477,10 +507,10 @@ def test_unsupported_markup_burns_a_round() -> None:
 
 def test_round_budget_and_rejected_actions() -> None:
     outcome = replay(
-        accept("n"),                                                # nothing open: no round used
+        accept("n"),  # nothing open: no round used
         {"type": "send_markup", "issue_id": "n", "document_id": "msa", "section": "5.1"},  # missing text
         *[markup("c", "10.2", "Provider accepts a larger cap.")] * 6,
-        markup("c", "10.2", GOOD_CAP),                               # seventh round: budget gone
+        markup("c", "10.2", GOOD_CAP),  # seventh round: budget gone
     )
     assert [s.reward for s in outcome.steps] == [-0.25, -0.25, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, -0.5]
     assert outcome.steps[-1].budgets.negotiation_rounds == 0
@@ -549,7 +579,8 @@ def test_derived_max_score_counts_settlements_only_for_positioned_issues() -> No
     assert rubric_issue("data_training").settlement_points == 1.0
     assert "data_training" not in AI.matter.positions
     with_training = dataclasses.replace(
-        AI.matter, positions=MappingProxyType({**AI.matter.positions, "data_training": Position()}))
+        AI.matter, positions=MappingProxyType({**AI.matter.positions, "data_training": Position()})
+    )
     assert effective_max_score(with_training) == MAX + 1.0
     without_counterparty = dataclasses.replace(AI.matter, positions=MappingProxyType({}))
     assert effective_max_score(without_counterparty) == MAX - 1.0 - 1.5
@@ -577,4 +608,3 @@ def test_matter_loads_cleanly_with_canary(root: Path) -> None:
     assert data["canary"] == "rubric-tools-canary-2f9c1e7a"
     assert data["provenance"]["synthetic"] is True
     assert data["provenance"]["confidential_source_material_used"] is False
-

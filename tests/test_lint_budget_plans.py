@@ -21,22 +21,27 @@ BASE_MATTER = Path(__file__).parent / "rule_cases" / "_base"
 LABEL = "credit-gap"
 
 ISSUE = {
-    "type": "submit_issue", "issue_id": LABEL, "title": "No service credit", "severity": "medium",
+    "type": "submit_issue",
+    "issue_id": LABEL,
+    "title": "No service credit",
+    "severity": "medium",
     "citations": ["hosting §3.1", "guide §2"],
     "analysis": "The 99.9 percent target carries no service credit.",
     "recommendation": "Require a service credit.",
     "quotes": [{"citation": "hosting §3.1", "text": "No credit is owed for downtime."}],
 }
 REDLINE = {
-    "type": "propose_redline", "issue_id": LABEL, "document_id": "hosting", "section": "3.1",
+    "type": "propose_redline",
+    "issue_id": LABEL,
+    "document_id": "hosting",
+    "section": "3.1",
     "replacement_text": "Host shall provide a service credit for each month below target.",
     "rationale": "Playbook requires a credit.",
 }
 
 
 def _markup(text: str) -> dict[str, Any]:
-    return {"type": "send_markup", "issue_id": LABEL, "document_id": "hosting", "section": "3.1",
-            "proposed_text": text}
+    return {"type": "send_markup", "issue_id": LABEL, "document_id": "hosting", "section": "3.1", "proposed_text": text}
 
 
 def _trajectory(*negotiation: dict[str, Any]) -> list[dict[str, Any]]:
@@ -69,8 +74,9 @@ def test_accepting_a_clean_counter_is_the_shorter_way_to_settle() -> None:
     plan = round_plan(matter)
     assert plan.total == 2  # not resist_rounds + 1 = 5
     tight = replace(matter, constraints=replace(matter.constraints, maximum_negotiation_rounds=plan.total))
-    actions = _trajectory(_markup("Host shall provide a service credit."),
-                          {"type": "accept_counterparty", "issue_id": LABEL})
+    actions = _trajectory(
+        _markup("Host shall provide a service credit."), {"type": "accept_counterparty", "issue_id": LABEL}
+    )
     result = replay(tight, actions).result
     assert result["normalized_score"] == 1.0
     assert result["breakdown"]["settled_issues"] == ["uptime_credit"]

@@ -84,8 +84,9 @@ def test_budget_plans_never_exceed_a_perfect_run(conformance: Path) -> None:
         matter = load_matter_source(conformance / "matters" / matter_id).matter
         steps = step_plan(matter)
         assert steps.total <= result["steps"], f"{matter_id}: {steps.arithmetic()} > {result['steps']}"
-        actions = [json.loads(line) for line in trajectory.read_text(encoding="utf-8").splitlines()
-                   if line.strip()][: int(result["steps"])]
+        actions = [json.loads(line) for line in trajectory.read_text(encoding="utf-8").splitlines() if line.strip()][
+            : int(result["steps"])
+        ]
         rounds = sum(1 for action in actions if action.get("type") in NEGOTIATION_ACTIONS)
         assert round_plan(matter).total <= rounds, f"{matter_id}: {round_plan(matter).arithmetic()}"
 

@@ -74,8 +74,7 @@ def test_tags_never_construct_objects(tmp_path: Path) -> None:
 
 def test_alias_bomb_is_bounded(tmp_path: Path) -> None:
     lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x, x]"]
-    lines += [f"a{i}: &a{i} [*a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}, *a{i-1}]"
-              for i in range(1, 9)]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 9)]
     source = load_yaml(write(tmp_path / "bomb.yaml", "\n".join(lines) + "\n"))
     assert source.data is None
     assert [d.code for d in source.diagnostics] == ["L006"]

@@ -40,8 +40,12 @@ def rubric_repo(tmp_path: Path) -> Path:
     with (repo / ".pre-commit-config.yaml").open("w", encoding="utf-8") as stream:
         YAML().dump(config, stream)
     (repo / "rubric.toml").write_text('canary = "base-fixture-canary"\n', encoding="utf-8")
-    for command in (["git", "init", "-q"], ["git", "config", "user.email", "t@example.com"],
-                    ["git", "config", "user.name", "t"], ["git", "add", "-A"]):
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "config", "user.email", "t@example.com"],
+        ["git", "config", "user.name", "t"],
+        ["git", "add", "-A"],
+    ):
         assert _run(command, repo).returncode == 0
     return repo
 
@@ -66,8 +70,9 @@ def test_hooks_fail_on_a_seeded_defect_and_pass_once_fixed(rubric_repo: Path) ->
 def test_a_changed_document_checks_its_whole_matter(rubric_repo: Path) -> None:
     hosting = rubric_repo / "matters" / "base_fixture" / "documents" / "hosting.md"
     # Renaming the anchor's section breaks the rubric, which is not among the changed files.
-    hosting.write_text(hosting.read_text(encoding="utf-8").replace("## 3.1 Availability", "## 3.2 Availability"),
-                       encoding="utf-8")
+    hosting.write_text(
+        hosting.read_text(encoding="utf-8").replace("## 3.1 Availability", "## 3.2 Availability"), encoding="utf-8"
+    )
     _run(["git", "add", "-A"], rubric_repo)
     result = _run([sys.executable, "-m", "pre_commit", "run", "rubric-lint", "--files", str(hosting)], rubric_repo)
     assert result.returncode == 1, result.stdout + result.stderr

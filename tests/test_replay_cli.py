@@ -18,10 +18,16 @@ SCHEMA = json.loads((REPO_ROOT / "schemas" / "replay-output.schema.json").read_t
 REFERENCE = [
     {"type": "read_document", "document_id": "hosting", "section": "3.1"},
     {"type": "ask_client", "question": "Where are the backups kept, which region?"},
-    {"type": "submit_issue", "issue_id": "sla", "title": "No service credit", "severity": "medium",
-     "citations": ["hosting §3.1", "guide §2"], "analysis": "Uptime is 99.9 but no service credit.",
-     "recommendation": "Add a service credit.",
-     "quotes": [{"citation": "hosting §3.1", "text": "No credit is owed for downtime."}]},
+    {
+        "type": "submit_issue",
+        "issue_id": "sla",
+        "title": "No service credit",
+        "severity": "medium",
+        "citations": ["hosting §3.1", "guide §2"],
+        "analysis": "Uptime is 99.9 but no service credit.",
+        "recommendation": "Add a service credit.",
+        "quotes": [{"citation": "hosting §3.1", "text": "No credit is owed for downtime."}],
+    },
     {"type": "submit_final", "summary": "x" * 90},
 ]
 
@@ -52,8 +58,11 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]
 
 
 def test_both_layouts_find_their_matter(layout: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, document = run_json(capsys, str(layout / "matters/base_fixture/trajectories/reference.jsonl"),
-                              str(layout / "examples/base_fixture/good.jsonl"))
+    code, document = run_json(
+        capsys,
+        str(layout / "matters/base_fixture/trajectories/reference.jsonl"),
+        str(layout / "examples/base_fixture/good.jsonl"),
+    )
     assert code == 0
     results = [r["result"] for r in document["replays"]]
     assert [r["matter_id"] for r in results] == ["base_fixture", "base_fixture"]
@@ -83,13 +92,17 @@ def test_malformed_fields_warn_with_the_line(layout: Path, capsys: pytest.Captur
     assert code == 0
     # The schema names the wrong type before scoring (T104); the scorer records what it did (T003).
     assert [(d["code"], d["line"], d["severity"]) for d in document["diagnostics"]] == [
-        ("T104", 2, "warning"), ("T003", 2, "warning")]
+        ("T104", 2, "warning"),
+        ("T003", 2, "warning"),
+    ]
 
 
 def test_gate_timeout_makes_replay_fail(layout: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rubric = layout / "matters/base_fixture/rubric.yaml"
-    rubric.write_text(rubric.read_text(encoding="utf-8").replace(
-        '- "uptime commitments are unenforceable"', "- '(a|aa)+$'"), encoding="utf-8")
+    rubric.write_text(
+        rubric.read_text(encoding="utf-8").replace('- "uptime commitments are unenforceable"', "- '(a|aa)+$'"),
+        encoding="utf-8",
+    )
     path = layout / "matters/base_fixture/trajectories/slow.jsonl"
     path.write_text(jsonl([REFERENCE[0], dict(REFERENCE[2], analysis="a" * 60 + "b")]), encoding="utf-8")
     code, document = run_json(capsys, "--gate-timeout", "0.05", str(path))
@@ -134,8 +147,11 @@ def test_conformance_layout_replays(capsys: pytest.CaptureFixture[str]) -> None:
     code, document = run_json(capsys, *map(str, paths))
     assert code == 0 and len(document["replays"]) == len(paths)
     for item in document["replays"]:
-        expected = json.loads(Path(corpus / "trajectories" / "nego_saas_010" /
-                                   (Path(item["trajectory"]).stem + ".expected.json")).read_text())
+        expected = json.loads(
+            Path(
+                corpus / "trajectories" / "nego_saas_010" / (Path(item["trajectory"]).stem + ".expected.json")
+            ).read_text()
+        )
         assert item["result"]["raw_score"] == expected["result"]["raw_score"]
 
 

@@ -117,7 +117,8 @@ def test_rule_case(tmp_path: Path, code: str, case: dict[str, Any]) -> None:
         got.append(
             {
                 # The folder resolved, not the file: a finding may sit on a symlink leading out.
-                "file": (diagnostic.file.parent.resolve() / diagnostic.file.name).relative_to(root.resolve())
+                "file": (diagnostic.file.parent.resolve() / diagnostic.file.name)
+                .relative_to(root.resolve())
                 .as_posix(),
                 "line": diagnostic.span.line,
                 "column": diagnostic.span.column,

@@ -36,8 +36,17 @@ BASE_MATTER = Path(__file__).parent / "rule_cases" / "_base"
 MATTER_FILE_SCHEMAS = ("matter", "rubric", "hidden_facts", "counterparty")
 OWN_SCHEMAS = (*MATTER_FILE_SCHEMAS, "probes", "action")
 ACTION_TYPES = (
-    "read_document", "search_matter", "ask_client", "escalate", "submit_issue", "propose_redline",
-    "revise_issue", "revise_redline", "send_markup", "accept_counterparty", "submit_final",
+    "read_document",
+    "search_matter",
+    "ask_client",
+    "escalate",
+    "submit_issue",
+    "propose_redline",
+    "revise_issue",
+    "revise_redline",
+    "send_markup",
+    "accept_counterparty",
+    "submit_final",
 )
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
@@ -119,9 +128,7 @@ def _field_defaults(model: type) -> dict[str, Any]:
         ("counterparty", ("$defs", "counter", "properties"), Counter),
     ],
 )
-def test_documented_defaults_are_the_scorers_defaults(
-    schema_name: str, pointer: tuple[str, ...], model: type
-) -> None:
+def test_documented_defaults_are_the_scorers_defaults(schema_name: str, pointer: tuple[str, ...], model: type) -> None:
     """Each `default` in a schema equals the scorer's default (engine.md §1)."""
     properties = _property(load_schema(schema_name), *pointer)
     model_defaults = _field_defaults(model)
@@ -131,10 +138,7 @@ def test_documented_defaults_are_the_scorers_defaults(
         if scalar_default and key in model_defaults:
             assert sub["default"] == model_defaults[key], f"{schema_name} {key}"
             compared += 1
-    numeric = [
-        k for k, v in model_defaults.items()
-        if isinstance(v, int | float) and k in properties
-    ]
+    numeric = [k for k, v in model_defaults.items() if isinstance(v, int | float) and k in properties]
     missing = [k for k in numeric if "default" not in properties[k]]
     assert missing == [], f"{schema_name}: numeric settings without a documented default: {missing}"
     assert compared > 0
@@ -178,7 +182,9 @@ def test_conformance_matters_validate_except_the_negotiation_rounds_keys(conform
         assert len(found) == 1
         (error,) = found
         assert (error.file_name, error.path, error.kind) == (
-            "matter.yaml", ("constraints", "negotiation_rounds"), "unknown-key"
+            "matter.yaml",
+            ("constraints", "negotiation_rounds"),
+            "unknown-key",
         )
         assert error.suggestion == "maximum_negotiation_rounds"
 
@@ -194,8 +200,11 @@ def test_every_action_of_the_reference_trajectories_validates(conformance: Path)
     validator = Draft202012Validator(load_schema("action"))
     actions = list(_actions(sorted(conformance.glob("trajectories/*/good.jsonl"))))
     assert len(actions) > 100
-    failures = {where: str(best_match(validator.iter_errors(action)))
-                for where, action in actions if not validator.is_valid(action)}
+    failures = {
+        where: str(best_match(validator.iter_errors(action)))
+        for where, action in actions
+        if not validator.is_valid(action)
+    }
     assert failures == {}
     assert {action["type"] for _, action in actions} <= set(ACTION_TYPES)
 
@@ -240,8 +249,10 @@ def _matter_with(tmp_path: Path, file_name: str, text: str) -> Path:
 
 
 def test_unknown_key_message_suggests_the_intended_key(tmp_path: Path) -> None:
-    text = (BASE_MATTER / "matter.yaml").read_text(encoding="utf-8").replace(
-        "maximum_negotiation_rounds", "negotiation_rounds"
+    text = (
+        (BASE_MATTER / "matter.yaml")
+        .read_text(encoding="utf-8")
+        .replace("maximum_negotiation_rounds", "negotiation_rounds")
     )
     (error,) = validate_matter(load_matter_source(_matter_with(tmp_path, "matter.yaml", text)))
     assert error.kind == "unknown-key"
@@ -254,12 +265,12 @@ def test_a_broken_gate_mapping_reports_its_own_problems_only(tmp_path: Path) -> 
     rubric = (
         "issues:\n"
         "  - id: uptime_credit\n"
-        "    anchor: \"hosting §3.1\"\n"
+        '    anchor: "hosting §3.1"\n'
         "    severity: medium\n"
         "    critical_failure_patterns:\n"
-        "      - pattern: \"unenforceable\"\n"
+        '      - pattern: "unenforceable"\n'
         "        negation_scope: after\n"
-        "        exclude_contxt: \"savings clause\"\n"
+        '        exclude_contxt: "savings clause"\n'
     )
     errors = validate_matter(load_matter_source(_matter_with(tmp_path, "rubric.yaml", rubric)))
     assert sorted(e.kind for e in errors) == ["enum", "unknown-key"]
@@ -271,7 +282,7 @@ def test_a_broken_gate_mapping_reports_its_own_problems_only(tmp_path: Path) -> 
 
 
 def test_a_missing_required_key_names_the_key(tmp_path: Path) -> None:
-    rubric = "issues:\n  - id: uptime_credit\n    anchor: \"hosting §3.1\"\n"
+    rubric = 'issues:\n  - id: uptime_credit\n    anchor: "hosting §3.1"\n'
     (error,) = validate_matter(load_matter_source(_matter_with(tmp_path, "rubric.yaml", rubric)))
     assert (error.kind, error.path) == ("required", ("issues", 0))
     assert "`severity`" in error.message
@@ -285,8 +296,7 @@ def test_a_file_that_does_not_parse_is_not_schema_checked(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("word", "candidates", "expected"),
     [
-        ("negotiation_rounds", ["maximum_steps", "maximum_negotiation_rounds"],
-         "maximum_negotiation_rounds"),
+        ("negotiation_rounds", ["maximum_steps", "maximum_negotiation_rounds"], "maximum_negotiation_rounds"),
         ("steps", ["maximum_steps", "maximum_escalations"], "maximum_steps"),
         ("redline_point", ["redline_points", "redline_concepts"], "redline_points"),
         ("High", ["low", "medium", "high", "critical"], "high"),
@@ -296,4 +306,3 @@ def test_a_file_that_does_not_parse_is_not_schema_checked(tmp_path: Path) -> Non
 )
 def test_did_you_mean(word: str, candidates: list[str], expected: str | None) -> None:
     assert did_you_mean(word, candidates) == expected
-

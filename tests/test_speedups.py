@@ -120,9 +120,7 @@ def test_any_change_to_files_settings_or_tool_lints_again(
     assert len(calls) == 3
 
 
-def test_result_cache_is_off_with_the_parse_cache(
-    cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_result_cache_is_off_with_the_parse_cache(cache: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from rubric_tools.lint import result_cache
 
     monkeypatch.setenv("RUBRIC_NO_CACHE", "1")

@@ -66,8 +66,13 @@ def _number(value: Any) -> float | None:
 
 
 def _problem(source: YamlSource, path: tuple[str | int, ...], message: str) -> Diagnostic:
-    return Diagnostic.of(INVALID_EXPECTATIONS, message, source.path,
-                         source.span(path) or Span.point(1, 1), "see AUTHORING.md, 'Expectations'")
+    return Diagnostic.of(
+        INVALID_EXPECTATIONS,
+        message,
+        source.path,
+        source.span(path) or Span.point(1, 1),
+        "see AUTHORING.md, 'Expectations'",
+    )
 
 
 def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -> None:
@@ -116,13 +121,17 @@ def load_expectations(matter_root: Path) -> Expectations | None:
     for error in validate_yaml(source, "expectations"):
         found.diagnostics.append(Diagnostic.of(INVALID_EXPECTATIONS, error.message, path, error.span, error.hint))
     trajectories = source.data.get("trajectories") if isinstance(source.data, Mapping) else None
-    for stem, raw in (trajectories.items() if isinstance(trajectories, Mapping) else ()):
+    for stem, raw in trajectories.items() if isinstance(trajectories, Mapping) else ():
         _parse_entry(source, str(stem), raw, found)
     for expectation in found.by_stem.values():
         if expectation.below is not None and expectation.below not in found.by_stem:
-            found.diagnostics.append(_problem(
-                source, ("trajectories", expectation.stem, "below"),
-                f"`below: {expectation.below}` names no trajectory in this file"))
+            found.diagnostics.append(
+                _problem(
+                    source,
+                    ("trajectories", expectation.stem, "below"),
+                    f"`below: {expectation.below}` names no trajectory in this file",
+                )
+            )
     return found
 
 
@@ -132,18 +141,28 @@ def conventional_expectations(stems: list[str]) -> Expectations:
     reference = next((s for s in REFERENCE_STEMS if s in stems), None)
     for stem in stems:
         if stem == reference:
-            found.by_stem[stem] = Expectation(stem, "reference trajectory (convention)",
-                                              min_normalized=CONVENTION_MIN_REFERENCE,
-                                              critical_failure=False, source="convention")
+            found.by_stem[stem] = Expectation(
+                stem,
+                "reference trajectory (convention)",
+                min_normalized=CONVENTION_MIN_REFERENCE,
+                critical_failure=False,
+                source="convention",
+            )
         elif stem.startswith("bad_"):
             critical = True if stem.startswith("bad_critical_") or "fabricated" in stem else None
-            found.by_stem[stem] = Expectation(stem, "adversarial trajectory (convention)",
-                                              critical_failure=critical, below=reference,
-                                              source="convention")
+            found.by_stem[stem] = Expectation(
+                stem,
+                "adversarial trajectory (convention)",
+                critical_failure=critical,
+                below=reference,
+                source="convention",
+            )
         elif "fabricated" in stem:
-            found.by_stem[stem] = Expectation(stem, "fabricated quote (convention)",
-                                              critical_failure=True, source="convention")
+            found.by_stem[stem] = Expectation(
+                stem, "fabricated quote (convention)", critical_failure=True, source="convention"
+            )
         elif stem.startswith(FUZZ_PREFIX):
-            found.by_stem[stem] = Expectation(stem, "generated fuzz case (convention)", malformed=True,
-                                              source="convention")
+            found.by_stem[stem] = Expectation(
+                stem, "generated fuzz case (convention)", malformed=True, source="convention"
+            )
     return found

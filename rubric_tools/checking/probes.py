@@ -74,8 +74,14 @@ def _run_probe(entry: Any, line: int, matter: Matter) -> ProbeOutcome:
     surface, criterion = str(entry.get("surface")), str(entry.get("criterion"))
     text, expect = entry.get("text"), entry.get("expect_fire")
     if surface not in GATE_SURFACES or not isinstance(text, str) or not isinstance(expect, bool):
-        return ProbeOutcome(line, surface, criterion, str(text), None,
-                            problem="a probe needs surface (issue|redline|settlement), text and expect_fire")
+        return ProbeOutcome(
+            line,
+            surface,
+            criterion,
+            str(text),
+            None,
+            problem="a probe needs surface (issue|redline|settlement), text and expect_fire",
+        )
     issue = matter.rubric.issues_by_id.get(criterion)
     if issue is None:
         return ProbeOutcome(line, surface, criterion, text, expect, problem=f"no issue {criterion!r} in the rubric")

@@ -73,8 +73,15 @@ def _lint_row(report: MatterReport, config: LintSection) -> CheckRow:
     detail = "\n".join(_describe(d) for d in failing[:10])
     if len(failing) > 10:
         detail += f"\n… and {len(failing) - 10} more (run `rubric lint`)"
-    return CheckRow("lint", "rubric lint", not failing, f"nothing at or above {config.fail_level.value}",
-                    got, detail, report.root / "matter.yaml")
+    return CheckRow(
+        "lint",
+        "rubric lint",
+        not failing,
+        f"nothing at or above {config.fail_level.value}",
+        got,
+        detail,
+        report.root / "matter.yaml",
+    )
 
 
 def _describe(diagnostic: Diagnostic) -> str:
@@ -126,10 +133,13 @@ def _failures(expectation: Expectation, result: dict[str, Any], reference_score:
     if expectation.cause is not None and result["critical_failure"]:
         wanted = expectation.cause
         causes = critical_causes(result)
-        if not any(c.kind == wanted.kind
-                   and (wanted.pattern is None or c.pattern == wanted.pattern)
-                   and (wanted.surface is None or c.surface == wanted.surface)
-                   and (wanted.criterion is None or c.criterion == wanted.criterion) for c in causes):
+        if not any(
+            c.kind == wanted.kind
+            and (wanted.pattern is None or c.pattern == wanted.pattern)
+            and (wanted.surface is None or c.surface == wanted.surface)
+            and (wanted.criterion is None or c.criterion == wanted.criterion)
+            for c in causes
+        ):
             problems.append(f"cause is not {wanted.kind}")
     return problems
 
@@ -156,18 +166,28 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = Fa
     declared = load_expectations(source.root)
     convention = conventional_expectations([p.stem for p in files])
     expectations: Expectations = declared or convention
-    rows = [CheckRow("trajectory", "expectations.yaml", False, "a valid file", "invalid",
-                     _describe(d), d.file, d.line) for d in expectations.diagnostics]
+    rows = [
+        CheckRow("trajectory", "expectations.yaml", False, "a valid file", "invalid", _describe(d), d.file, d.line)
+        for d in expectations.diagnostics
+    ]
     replays: dict[str, TrajectoryReplay] = {}
     for path in files:
         if path.stem in replays:
-            rows.append(CheckRow("trajectory", path.name, False, "one trajectory per stem", "duplicate stem",
-                                 f"{replays[path.stem].trajectory.name} has the same stem; expectations are "
-                                 "keyed by stem, so rename one", path))
+            rows.append(
+                CheckRow(
+                    "trajectory",
+                    path.name,
+                    False,
+                    "one trajectory per stem",
+                    "duplicate stem",
+                    f"{replays[path.stem].trajectory.name} has the same stem; expectations are "
+                    "keyed by stem, so rename one",
+                    path,
+                )
+            )
             continue
         replays[path.stem] = replay_file(path, source.root, cache)
-    scores = {stem: item.replay.result["normalized_score"] for stem, item in replays.items()
-              if item.replay is not None}
+    scores = {stem: item.replay.result["normalized_score"] for stem, item in replays.items() if item.replay is not None}
     for stem, item in replays.items():
         path = item.trajectory
         expectation = expectations.by_stem.get(stem) or convention.by_stem.get(stem)
@@ -177,9 +197,18 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = Fa
         expected = _bounds_text(expectation, reference)
         errors = [d for d in item.diagnostics if d.severity is Severity.ERROR]
         if item.replay is None or errors:
-            rows.append(CheckRow("trajectory", path.name, False, expected, "did not replay",
-                                 "\n".join(_describe(d) for d in errors[:5]), path,
-                                 errors[0].line if errors else None))
+            rows.append(
+                CheckRow(
+                    "trajectory",
+                    path.name,
+                    False,
+                    expected,
+                    "did not replay",
+                    "\n".join(_describe(d) for d in errors[:5]),
+                    path,
+                    errors[0].line if errors else None,
+                )
+            )
             continue
         result = item.replay.result
         problems = _failures(expectation, result, reference)
@@ -194,17 +223,39 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = Fa
         if problems:  # a failing trajectory: say why each unverified quote failed
             lines += [line for mismatch in item.quote_mismatches for line in mismatch.lines()]
         if unchecked:
-            lines.append(f"{TRAJECTORY_WITHOUT_EXPECTATION.code} no expectation: {path.name} is not in "
-                         "expectations.yaml and no naming convention covers it, so only its replay is checked")
+            lines.append(
+                f"{TRAJECTORY_WITHOUT_EXPECTATION.code} no expectation: {path.name} is not in "
+                "expectations.yaml and no naming convention covers it, so only its replay is checked"
+            )
         passed = not problems and not schema_problem and not (unchecked and strict)
-        rows.append(CheckRow("trajectory", path.name, passed, expected, _got_text(result), "\n".join(lines), path,
-                             findings[0].line if schema_problem else None, warning=unchecked and passed))
+        rows.append(
+            CheckRow(
+                "trajectory",
+                path.name,
+                passed,
+                expected,
+                _got_text(result),
+                "\n".join(lines),
+                path,
+                findings[0].line if schema_problem else None,
+                warning=unchecked and passed,
+            )
+        )
     for stem in sorted(set(expectations.by_stem) - set(replays)):
         missing = expectations.by_stem[stem]
         if missing.source != "convention":
-            rows.append(CheckRow("trajectory", stem, False, "the trajectory exists", "missing",
-                                 "expectations.yaml names a trajectory that was not found",
-                                 expectations.file, missing.span.line if missing.span else None))
+            rows.append(
+                CheckRow(
+                    "trajectory",
+                    stem,
+                    False,
+                    "the trajectory exists",
+                    "missing",
+                    "expectations.yaml names a trajectory that was not found",
+                    expectations.file,
+                    missing.span.line if missing.span else None,
+                )
+            )
     return rows
 
 
@@ -216,21 +267,37 @@ def _probe_rows(source: MatterSource) -> list[CheckRow]:
     for path in probe_files(source.root):
         result = run_probe_file(path, source.matter)
         if result.problem is not None:
-            rows.append(CheckRow("probes", path.name, False, "a readable probe file", "unreadable",
-                                 result.problem, path))
+            rows.append(
+                CheckRow("probes", path.name, False, "a readable probe file", "unreadable", result.problem, path)
+            )
             continue
         failures = result.failures
         total = len(result.outcomes)
-        detail = "\n".join([*result.schema_errors] + [
-            f"line {o.line}: {o.surface}/{o.criterion}: "
-            + (o.problem or f"expected {'fire' if o.expect_fire else 'silence'}, "
-               f"got {'fire ' + show_pattern(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}")
-            for o in failures[:10]
-        ])
+        detail = "\n".join(
+            [*result.schema_errors]
+            + [
+                f"line {o.line}: {o.surface}/{o.criterion}: "
+                + (
+                    o.problem
+                    or f"expected {'fire' if o.expect_fire else 'silence'}, "
+                    f"got {'fire ' + show_pattern(o.fired[-1]) if o.fired else 'silence'}: {o.text[:80]!r}"
+                )
+                for o in failures[:10]
+            ]
+        )
         declared = "1 probe behaves" if total == 1 else f"{total} probes behave"
-        rows.append(CheckRow("probes", path.name, result.passed, f"{declared} as declared",
-                             f"{total - len(failures)}/{total} behave", detail, path,
-                             failures[0].line if failures else None))
+        rows.append(
+            CheckRow(
+                "probes",
+                path.name,
+                result.passed,
+                f"{declared} as declared",
+                f"{total - len(failures)}/{total} behave",
+                detail,
+                path,
+                failures[0].line if failures else None,
+            )
+        )
     return rows
 
 
@@ -268,8 +335,11 @@ def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = 
     declared = source.model.file(MATTER_FILE).field("matter_id")
     mismatch = id_mismatch(source.root, declared.value if declared is not None else None)
     if mismatch is not None:
-        check.rows.append(CheckRow("matter", "matter_id", False, "the folder name", source.matter_id, mismatch,
-                                   source.root / "matter.yaml"))
+        check.rows.append(
+            CheckRow(
+                "matter", "matter_id", False, "the folder name", source.matter_id, mismatch, source.root / "matter.yaml"
+            )
+        )
     check.rows += _trajectory_rows(source, cache, config.check.strict)
     if source.ok:
         check.rows += _probe_rows(source)
@@ -292,10 +362,17 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
             report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
     for matter in report.matters:
         for other in duplicate_ids(report.matters).get(matter.root, []):
-            matter.rows.append(CheckRow("matter", "matter_id", False, "an id no other matter uses", "duplicate",
-                                        f"{DUPLICATE_MATTER_ID.code} {other} declares the same matter_id "
-                                        f"{matter.matter_id!r}",
-                                        matter.root / "matter.yaml"))
+            matter.rows.append(
+                CheckRow(
+                    "matter",
+                    "matter_id",
+                    False,
+                    "an id no other matter uses",
+                    "duplicate",
+                    f"{DUPLICATE_MATTER_ID.code} {other} declares the same matter_id {matter.matter_id!r}",
+                    matter.root / "matter.yaml",
+                )
+            )
     return report
 
 

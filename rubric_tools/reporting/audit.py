@@ -196,7 +196,4 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         "invocations": [{"executionSuccessful": exit_code != 2, "exitCode": exit_code}],
         "results": results,
     }
-    return (
-        safe_dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2)
-        + "\n"
-    )
+    return safe_dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2) + "\n"

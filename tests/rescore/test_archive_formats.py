@@ -146,4 +146,3 @@ def test_a_record_the_scorer_cannot_handle_is_reported_not_fatal(
     result, rows, problems = run([archive], matters=matters, jobs=1)
     assert [(p.code, p.line) for p in problems] == [("R006", 2)] and "boom" in problems[0].message
     assert len(rows) == 2 and result.exit_code == 2
-

@@ -37,10 +37,12 @@ The lessor must pay for defects it caused or that existed at delivery.
 
 
 def documents() -> MappingProxyType[str, Document]:
-    return MappingProxyType({
-        "lease": Document("lease", "Lease", "lease.md", MappingProxyType(parse_sections(LEASE).sections)),
-        "policy": Document("policy", "Policy", "policy.md", MappingProxyType(parse_sections(POLICY).sections)),
-    })
+    return MappingProxyType(
+        {
+            "lease": Document("lease", "Lease", "lease.md", MappingProxyType(parse_sections(LEASE).sections)),
+            "policy": Document("policy", "Policy", "policy.md", MappingProxyType(parse_sections(POLICY).sections)),
+        }
+    )
 
 
 REPAIRS = Issue(
@@ -73,26 +75,32 @@ def matter(**overrides: Any) -> Matter:
         ),
         issues=(REPAIRS, RENT),
         final_submission=FinalSubmission(
-            points=0.5, minimum_characters=40, required_issue_ids=("repairs",),
-            required_concepts=("repairs", "lessor"), concept_points=0.5,
+            points=0.5,
+            minimum_characters=40,
+            required_issue_ids=("repairs",),
+            required_concepts=("repairs", "lessor"),
+            concept_points=0.5,
         ),
     )
     fields: dict[str, Any] = {
         "matter_id": "lease_unit",
         "rubric": rubric,
         "documents": documents(),
-        "constraints": Constraints(maximum_steps=30, maximum_client_questions=3,
-                                   maximum_escalations=2, maximum_negotiation_rounds=5),
-        "positions": MappingProxyType({
-            "repairs": Position(
-                resist_rounds=1,
-                accept_concepts=(("lessor", "defects"),),
-                counters=(
-                    Counter("We could split it.", "Tractorline pays half of the cost of defects.", trap=True),
-                ),
-                reject_message="No.",
-            )
-        }),
+        "constraints": Constraints(
+            maximum_steps=30, maximum_client_questions=3, maximum_escalations=2, maximum_negotiation_rounds=5
+        ),
+        "positions": MappingProxyType(
+            {
+                "repairs": Position(
+                    resist_rounds=1,
+                    accept_concepts=(("lessor", "defects"),),
+                    counters=(
+                        Counter("We could split it.", "Tractorline pays half of the cost of defects.", trap=True),
+                    ),
+                    reject_message="No.",
+                )
+            }
+        ),
     }
     fields.update(overrides)
     return Matter(**fields)

@@ -45,8 +45,7 @@ def test_question_matching_aliases_redundancy_off_rubric_and_budget() -> None:
     assert step(episode, {"type": "ask_client", "question": "Favourite colour?"}) == -0.1
     assert step(episode, {"type": "ask_client", "question": "budget?"}) == -0.5  # budget of 3
     assert episode.state.questions_asked_total == 3
-    assert episode.state.events[2] == {"type": "off_rubric_question", "criterion": "favourite colour?",
-                                       "points": -0.1}
+    assert episode.state.events[2] == {"type": "off_rubric_question", "criterion": "favourite colour?", "points": -0.1}
     fresh = Episode(matter())
     assert step(fresh, {"type": "ask_client", "question": "Is there a BUDGET?"}) == 0.25
 

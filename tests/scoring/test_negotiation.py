@@ -12,8 +12,7 @@ from tests.scoring.builders import issue_action, matter, read
 
 
 def markup(label: str, text: str, section: str = "2.1") -> dict:
-    return {"type": "send_markup", "issue_id": label, "document_id": "lease", "section": section,
-            "proposed_text": text}
+    return {"type": "send_markup", "issue_id": label, "document_id": "lease", "section": section, "proposed_text": text}
 
 
 GOOD_TEXT = "The lessor pays for defects present at delivery."
@@ -41,8 +40,7 @@ def test_accepting_the_trap_counter_is_critical() -> None:
 
 
 def test_counters_run_out_into_rejections_and_closed_points_are_duplicates() -> None:
-    outcome = replay(matter(), [markup("l", "no"), markup("l", "no"), markup("l", GOOD_TEXT),
-                                markup("l", GOOD_TEXT)])
+    outcome = replay(matter(), [markup("l", "no"), markup("l", "no"), markup("l", GOOD_TEXT), markup("l", GOOD_TEXT)])
     assert kinds(outcome) == [
         ("counterparty_counter", "repairs", 0.0),
         ("counterparty_reject", "repairs", 0.0),
@@ -53,8 +51,9 @@ def test_counters_run_out_into_rejections_and_closed_points_are_duplicates() -> 
 
 def test_unsupported_markup_burns_a_round() -> None:
     m = matter(constraints=Constraints(maximum_negotiation_rounds=2))
-    outcome = replay(m, [markup("x", GOOD_TEXT, section="3"), markup("x", GOOD_TEXT, section="1"),
-                         markup("x", GOOD_TEXT)])
+    outcome = replay(
+        m, [markup("x", GOOD_TEXT, section="3"), markup("x", GOOD_TEXT, section="1"), markup("x", GOOD_TEXT)]
+    )
     assert [k[0] for k in kinds(outcome)] == ["unsupported_markup", "unsupported_markup"]
     reasons = [e["reason"] for e in outcome.result["breakdown"]["reward_events"]]
     assert reasons[1] == "the counterparty holds no position on that provision"

@@ -13,8 +13,15 @@ def events(outcome):  # type: ignore[no-untyped-def]
 
 
 def test_anchor_must_be_cited_and_read() -> None:
-    outcome = replay(matter(), [issue_action("a", ["policy §1"]), issue_action("b"), read("lease", "2.1"),
-                                issue_action("c", ["policy §1", "lease §2.1"])])
+    outcome = replay(
+        matter(),
+        [
+            issue_action("a", ["policy §1"]),
+            issue_action("b"),
+            read("lease", "2.1"),
+            issue_action("c", ["policy §1", "lease §2.1"]),
+        ],
+    )
     kinds = [e["type"] for e in events(outcome)]
     assert kinds == ["unsupported_issue", "unread_anchor_issue", "issue"]
     assert outcome.result["breakdown"]["unsupported_issues"] == ["a", "b"]
@@ -25,16 +32,19 @@ def test_full_issue_components() -> None:
     quote = {"citation": "lease §2.1", "text": "bears the cost of every repair"}
     outcome = replay(matter(), [read("lease", "2.1"), issue_action(quotes=[quote])])
     issue = events(outcome)[0]
-    assert issue["components"] == {"base": 1.0, "severity": 0.25, "citations": 0.25, "concepts": 0.5,
-                                   "quotes": 0.25}
+    assert issue["components"] == {"base": 1.0, "severity": 0.25, "citations": 0.25, "concepts": 0.5, "quotes": 0.25}
     assert issue["points"] == 2.25
     assert issue["quotes"] == [{"citation": "lease §2.1", "status": "verified"}]
 
 
 def test_invalid_citations_missing_citations_and_wrong_severity() -> None:
-    outcome = replay(matter(), [read("lease", "2.1"),
-                                issue_action(citations=["lease §2.1", "lease §77", "no section sign"],
-                                             severity="low", analysis="lessor")])
+    outcome = replay(
+        matter(),
+        [
+            read("lease", "2.1"),
+            issue_action(citations=["lease §2.1", "lease §77", "no section sign"], severity="low", analysis="lessor"),
+        ],
+    )
     issue = events(outcome)[0]
     assert issue["components"]["invalid_citation_penalty"] == -1.5
     assert issue["components"]["severity"] == 0.0
@@ -49,8 +59,9 @@ def test_first_citation_that_is_an_anchor_decides() -> None:
 
 
 def test_anchor_comparison_is_exact_after_strip() -> None:
-    outcome = replay(matter(), [read("lease"), issue_action(citations=["lease  §2.1"]),
-                                issue_action(citations=["  lease §2.1 "])])
+    outcome = replay(
+        matter(), [read("lease"), issue_action(citations=["lease  §2.1"]), issue_action(citations=["  lease §2.1 "])]
+    )
     assert [e["type"] for e in events(outcome)] == ["unsupported_issue", "issue"]
 
 
@@ -69,11 +80,17 @@ def test_quotes_short_fabricated_and_malformed() -> None:
     outcome = replay(matter(), [read("lease"), issue_action(quotes=quotes)])
     issue = events(outcome)[0]
     assert [q["status"] for q in issue["quotes"]] == [
-        "unverified_too_short", "fabricated", "fabricated", "unverified_too_short"]
+        "unverified_too_short",
+        "fabricated",
+        "fabricated",
+        "unverified_too_short",
+    ]
     assert issue["components"]["quotes"] == pytest.approx(-2.5)
     assert outcome.result["critical_failure"] is True
     assert outcome.result["breakdown"]["fabricated_quotes"] == [
-        "lease §1", "free text that is not anywhere in the lease"]
+        "lease §1",
+        "free text that is not anywhere in the lease",
+    ]
 
 
 def test_non_iterable_fields_are_scored_as_absent_with_a_warning() -> None:
@@ -95,8 +112,13 @@ def test_string_citations_are_iterated_character_by_character() -> None:
 
 
 def test_issue_gates_plain_and_guarded_last_one_wins() -> None:
-    outcome = replay(matter(), [read("lease"), issue_action(
-        analysis="Repair clauses are void. Under this lease the lessee pays nothing for defects.")])
+    outcome = replay(
+        matter(),
+        [
+            read("lease"),
+            issue_action(analysis="Repair clauses are void. Under this lease the lessee pays nothing for defects."),
+        ],
+    )
     issue = events(outcome)[0]
     assert issue["critical_failure_pattern"] == "lessee pays nothing"
     guarded = replay(matter(), [read("lease"), issue_action(analysis="It is not true that the lessee pays nothing.")])
@@ -113,22 +135,36 @@ def test_missing_field_is_an_environment_penalty() -> None:
 def redline(
     label: str, document: str = "lease", section: str = "2.1", text: str = "The lessor pays for defects."
 ) -> dict:
-    return {"type": "propose_redline", "issue_id": label, "document_id": document, "section": section,
-            "replacement_text": text, "rationale": "policy"}
+    return {
+        "type": "propose_redline",
+        "issue_id": label,
+        "document_id": document,
+        "section": section,
+        "replacement_text": text,
+        "rationale": "policy",
+    }
 
 
 def test_redlines_by_label_by_target_duplicate_unscored_and_unsupported() -> None:
-    outcome = replay(matter(), [
-        read("lease"), issue_action("mine"),
-        redline("mine", section="3"),          # label wins over target
-        redline("other"),                       # target anchor → same issue → duplicate
-        redline("rent-label", section="1"),     # target anchor rent: no redline points → unscored
-        redline("nothing", section="3"),        # no label, no anchor
-        redline("x", section="99"),             # target missing: env −0.75
-    ])
+    outcome = replay(
+        matter(),
+        [
+            read("lease"),
+            issue_action("mine"),
+            redline("mine", section="3"),  # label wins over target
+            redline("other"),  # target anchor → same issue → duplicate
+            redline("rent-label", section="1"),  # target anchor rent: no redline points → unscored
+            redline("nothing", section="3"),  # no label, no anchor
+            redline("x", section="99"),  # target missing: env −0.75
+        ],
+    )
     kinds = [(e["type"], e["criterion"], e["points"]) for e in events(outcome)[1:]]
-    assert kinds == [("redline", "repairs", 1.0), ("duplicate_redline", "repairs", -0.2),
-                     ("unscored_redline", "rent", 0.0), ("unsupported_redline", "nothing", -0.5)]
+    assert kinds == [
+        ("redline", "repairs", 1.0),
+        ("duplicate_redline", "repairs", -0.2),
+        ("unscored_redline", "rent", 0.0),
+        ("unsupported_redline", "nothing", -0.5),
+    ]
     assert outcome.steps[-1].reward == -0.75
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
+import io
 import os
 import tempfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -36,3 +40,22 @@ def require_conformance() -> Path:
 @pytest.fixture(scope="session")
 def conformance() -> Path:
     return require_conformance()
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """Every path opened while the test runs, through os.open or open() (Path.read_bytes()
+    opens through io.open): the file-system policy tests assert what was never opened."""
+    paths: list[str] = []
+
+    def recording(real: Callable[..., Any]) -> Callable[..., Any]:
+        def record(path: Any, *args: Any, **kwargs: Any) -> Any:
+            paths.append(os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path))
+            return real(path, *args, **kwargs)
+
+        return record
+
+    monkeypatch.setattr(os, "open", recording(os.open))
+    monkeypatch.setattr(io, "open", recording(io.open))
+    monkeypatch.setattr(builtins, "open", recording(builtins.open))
+    yield paths

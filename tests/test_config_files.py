@@ -3,12 +3,9 @@
 
 from __future__ import annotations
 
-import builtins
 import io
 import os
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,24 +15,6 @@ from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import resolve_config
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from tests.test_hostile_files import finishes
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every path opened while the test runs, through os.open or open()."""
-    paths: list[str] = []
-
-    def recording(real: Callable[..., Any]) -> Callable[..., Any]:
-        def record(path: Any, *args: Any, **kwargs: Any) -> Any:
-            paths.append(os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path))
-            return real(path, *args, **kwargs)
-
-        return record
-
-    monkeypatch.setattr(os, "open", recording(os.open))
-    monkeypatch.setattr(io, "open", recording(io.open))
-    monkeypatch.setattr(builtins, "open", recording(builtins.open))
-    yield paths
 
 
 def refusal(paths: list[Path], config_file: Path | None = None) -> ConfigError:

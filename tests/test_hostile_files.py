@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import builtins
-import io
 import os
 import shutil
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,24 +27,6 @@ def matter_dir(tmp_path: Path) -> Path:
     root = tmp_path / "matter"
     shutil.copytree(BASE, root)
     return root
-
-
-@pytest.fixture
-def opened(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every path opened while the test runs, through os.open, open() or Path.read_bytes()."""
-    paths: list[str] = []
-
-    def recording(real: Callable[..., Any]) -> Callable[..., Any]:
-        def record(path: Any, *args: Any, **kwargs: Any) -> Any:
-            paths.append(os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else str(path))
-            return real(path, *args, **kwargs)
-
-        return record
-
-    monkeypatch.setattr(os, "open", recording(os.open))
-    monkeypatch.setattr(io, "open", recording(io.open))
-    monkeypatch.setattr(builtins, "open", recording(builtins.open))
-    yield paths
 
 
 def finishes(call: Callable[[], Any]) -> Any:

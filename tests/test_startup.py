@@ -76,6 +76,32 @@ WARM_LINT_MODULES = (
     "rubric_tools.reporting.lint_common",
 )
 
+#: What `rubric explain CODE` may load besides the command line: the rule index (a lint
+#: rule's facts; its docstring is read from the source) or the catalogue's declaration
+#: modules (any other code), and the page's renderer. Not the rules, the lint engine, the
+#: loader or the scorer.
+EXPLAIN_MODULES = (
+    *(name for name in HELP_MODULES if name != "rubric_tools.cli.*"),
+    "rubric_tools.cli.app",
+    "rubric_tools.cli.coercion",
+    "rubric_tools.cli.help",
+    "rubric_tools.cli.lazy_group",
+    "rubric_tools.cli.lint_cmd",
+    "rubric_tools.commands.explain",
+    "rubric_tools.lint",
+    "rubric_tools.lint.rule_index",
+    "rubric_tools.catalogue",
+    "rubric_tools.*codes",
+    "rubric_tools.audit",  # the packages of declaration modules (`audit.codes`, …): empty __init__s
+    "rubric_tools.coverage",
+    "rubric_tools.rescore",
+    "rubric_tools.reporting.console",
+    "rubric_tools.reporting.explain",
+)
+
+#: rich lays the page out, its Markdown with markdown-it (and pygments, which rich.syntax imports).
+EXPLAIN_THIRD_PARTY = {"rich", "markdown_it", "mdurl", "pygments"}
+
 _PROBE = """
 import json, sys
 from rubric_tools.cli import main
@@ -196,5 +222,30 @@ def test_a_warm_lint_with_findings_needs_rich_to_show_them_but_no_yaml(tmp_path:
     assert code == 1
     assert _third_party(loaded) - _typer_third_party() == {"rich"}  # lays out the findings and their snippets
     assert [name for name in HEAVY if name in loaded] == []
-    shown = ("rubric_tools.reporting.lint_full", "rubric_tools.loading.lines", "rubric_tools.scoring.sections")
+    shown = (
+        "rubric_tools.reporting.lint_full",
+        "rubric_tools.reporting.console",
+        "rubric_tools.loading.lines",
+        "rubric_tools.scoring.sections",
+    )
     assert _unlisted(loaded, (*WARM_LINT_MODULES, *shown)) == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "G001",  # a lint rule, by code
+        "invalid-regex",  # … by name
+        "l001",  # a loader's rule, declared below lint
+        "T101",  # a replay code
+        "E001",  # a check code
+        "U003",  # an audit code
+        "I001",  # the internal-error code
+    ],
+)
+def test_explain_imports_only_what_its_page_needs(tmp_path: Path, query: str) -> None:
+    code, loaded = _loaded_after(["explain", query], tmp_path)
+    assert code == 0
+    assert _third_party(loaded) - _typer_third_party() <= EXPLAIN_THIRD_PARTY
+    assert [name for name in HEAVY if name in loaded] == []
+    assert _unlisted(loaded, EXPLAIN_MODULES) == []

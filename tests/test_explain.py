@@ -1,0 +1,93 @@
+"""`rubric explain` finds a lint rule through the generated rule index, without importing
+the rules: the index must give exactly what the registry gives, the page must not move,
+and a stale index must fail `python -m rubric_tools.docs --check`."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from rubric_tools import docs
+from rubric_tools.catalogue import all_codes
+from rubric_tools.commands.explain import run_explain
+from rubric_tools.lint import rule_index
+from rubric_tools.lint.registry import all_rules
+from rubric_tools.lint.rule_index import find_indexed_rule, indexed_codes
+from rubric_tools.reporting.explain import render_explain
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _facts(rule: object) -> tuple[object, ...]:
+    return tuple(getattr(rule, field) for field in ("code", "name", "severity", "family", "fixable", "doc"))
+
+
+def test_the_index_gives_every_rule_exactly_as_registered() -> None:
+    rules = all_rules()
+    assert indexed_codes() == [rule.code for rule in rules]
+    for rule in rules:
+        for query in (rule.code, rule.code.lower(), rule.name, f" {rule.name.upper()} "):
+            indexed = find_indexed_rule(query)
+            assert indexed is not None, query
+            assert _facts(indexed) == _facts(rule), query
+
+
+def test_the_index_knows_no_other_code() -> None:
+    for query in ("", "G999", "gate", *(code.code for code in all_codes()), *(code.name for code in all_codes())):
+        assert find_indexed_rule(query) is None, query
+
+
+@pytest.mark.parametrize("color", [False, True])
+def test_a_page_from_the_index_is_the_registered_rules_page(color: bool) -> None:
+    for rule in all_rules():
+        indexed = find_indexed_rule(rule.code)
+        assert indexed is not None
+        assert render_explain(indexed, color=color) == render_explain(rule, color=color)
+
+
+def test_without_the_rules_source_explain_asks_the_registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    expected = {}
+    for query in ("G001", "invalid-regex", "T101"):
+        out, err = _Terminal(), io.StringIO()
+        assert run_explain(query, out, err) == 0
+        expected[query] = out.getvalue()
+    monkeypatch.setattr(rule_index, "_RULES_DIR", tmp_path)  # an install with no .py files
+    assert find_indexed_rule("G001") is None
+    for query, page in expected.items():
+        out, err = _Terminal(), io.StringIO()
+        assert run_explain(query, out, err) == 0
+        assert (out.getvalue(), err.getvalue()) == (page, "")
+
+
+def test_an_unknown_query_suggests_close_rules() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run_explain("invalid-regx", out, err) == 2
+    assert out.getvalue() == ""
+    assert err.getvalue() == (
+        "error: unknown rule 'invalid-regx'. Did you mean G003 (invalid-regex)? Run `rubric rules` for the list.\n"
+    )
+
+
+@pytest.mark.parametrize("edit", ["drop a row", "change a severity", "rename a function"])
+def test_a_stale_index_fails_the_docs_check(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, edit: str) -> None:
+    source = docs.RULE_INDEX.read_text(encoding="utf-8")
+    row = next(line for line in source.splitlines() if line.startswith("G003 "))
+    stale = {
+        "drop a row": source.replace(row + "\n", ""),
+        "change a severity": source.replace(row, row.replace(" error ", " warning ")),
+        "rename a function": source.replace(row, row.replace("invalid_regex", "invalid_regexes")),
+    }[edit]
+    assert stale != source
+    copy = tmp_path / "rule_index.py"
+    copy.write_text(stale, encoding="utf-8")
+    monkeypatch.setattr(docs, "RULE_INDEX", copy)
+    authoring = tmp_path / "AUTHORING.md"  # in sync: only the index is stale
+    authoring.write_text(docs.AUTHORING.read_text(encoding="utf-8"), encoding="utf-8")
+    assert docs.main(["--check", "--file", str(authoring)]) == 1
+    assert docs.main(["--file", str(authoring)]) == 0  # regenerates it
+    assert copy.read_text(encoding="utf-8") == source

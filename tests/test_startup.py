@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.cli.app import COMMAND_MODULES
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.engine import LintReport, MatterReport
 from rubric_tools.reporting.lint_common import clean_summary
@@ -168,7 +169,7 @@ def test_the_package_and_help_import_nothing_heavy(tmp_path: Path) -> None:
     assert completed.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("arguments", [["--help"], ["lint", "--help"], ["replay", "--help"]])
+@pytest.mark.parametrize("arguments", [["--help"], *([name, "--help"] for name in COMMAND_MODULES)])
 def test_help_loads_only_typer_and_the_command_line(tmp_path: Path, arguments: list[str]) -> None:
     code, loaded = _loaded_after(arguments, tmp_path)
     assert code == 0
@@ -176,7 +177,7 @@ def test_help_loads_only_typer_and_the_command_line(tmp_path: Path, arguments: l
     assert _unlisted(loaded, HELP_MODULES) == []
     if arguments != ["--help"]:  # a command's help imports that command's module only
         command_modules = {name for name in loaded if name.endswith("_cmd")}
-        assert command_modules == {f"rubric_tools.cli.{arguments[0]}_cmd"}
+        assert command_modules == {COMMAND_MODULES[arguments[0]]}
 
 
 def test_a_warm_lint_imports_neither_the_loader_nor_the_scorer(tmp_path: Path) -> None:
@@ -251,3 +252,13 @@ def test_explain_imports_only_what_its_page_needs(tmp_path: Path, query: str) ->
     assert _third_party(loaded) - _typer_third_party() <= EXPLAIN_THIRD_PARTY
     assert [name for name in HEAVY if name in loaded] == []
     assert _unlisted(loaded, EXPLAIN_MODULES) == []
+
+
+@pytest.mark.parametrize("output_format", ["json", "jsonl"])
+def test_a_json_replay_imports_no_rich(tmp_path: Path, output_format: str) -> None:
+    """rich lays out the text formats only; JSON records are built without it."""
+    trajectory = MATTERS_DIR / "ai_saas_001" / "trajectories" / "reference.jsonl"
+    code, loaded = _loaded_after(["replay", str(trajectory), "--output-format", output_format], tmp_path)
+    assert code == 0
+    assert "rich" not in _third_party(loaded)
+    assert "rubric_tools.reporting.replay" not in loaded  # the text renderers

@@ -69,6 +69,7 @@ def _cases(matter: Path, trajectory: Path) -> dict[str, list[str]]:
         "rubric replay TRAJECTORY": [*rubric, "replay", str(trajectory), "--output-format", "concise"],
         "rubric explain G001": [*rubric, "explain", "G001"],  # a lint rule
         "rubric explain T101": [*rubric, "explain", "T101"],  # a replay code (the catalogue)
+        "rubric rules": [*rubric, "rules"],  # every rule, from the same index
     }
 
 

@@ -1,6 +1,7 @@
-"""`rubric explain` finds a lint rule through the generated rule index, without importing
-the rules: the index must give exactly what the registry gives, the page must not move,
-and a stale index must fail `python -m rubric_tools.docs --check`."""
+"""`rubric explain` and `rubric rules` find the lint rules through the generated rule
+index, without importing the rules: the index must give exactly what the registry
+gives, the output must not move, and a stale index must fail
+`python -m rubric_tools.docs --check`."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ import pytest
 
 from rubric_tools import docs
 from rubric_tools.catalogue import all_codes
-from rubric_tools.commands.explain import run_explain
+from rubric_tools.commands.explain import run_explain, run_rules
 from rubric_tools.lint import rule_index
 from rubric_tools.lint.registry import all_rules
-from rubric_tools.lint.rule_index import find_indexed_rule, indexed_codes
+from rubric_tools.lint.rule_index import find_indexed_rule, indexed_codes, indexed_rules
 from rubric_tools.reporting.explain import render_explain
+from rubric_tools.reporting.formats import RulesFormat
+from rubric_tools.reporting.lint_rules import render_rules_json, render_rules_table
 
 
 class _Terminal(io.StringIO):
@@ -24,12 +27,14 @@ class _Terminal(io.StringIO):
 
 
 def _facts(rule: object) -> tuple[object, ...]:
-    return tuple(getattr(rule, field) for field in ("code", "name", "severity", "family", "fixable", "doc"))
+    fields = ("code", "name", "severity", "family", "fixable", "doc", "summary")
+    return tuple(getattr(rule, field) for field in fields)
 
 
 def test_the_index_gives_every_rule_exactly_as_registered() -> None:
     rules = all_rules()
     assert indexed_codes() == [rule.code for rule in rules]
+    assert [_facts(rule) for rule in indexed_rules() or []] == [_facts(rule) for rule in rules]
     for rule in rules:
         for query in (rule.code, rule.code.lower(), rule.name, f" {rule.name.upper()} "):
             indexed = find_indexed_rule(query)
@@ -50,18 +55,35 @@ def test_a_page_from_the_index_is_the_registered_rules_page(color: bool) -> None
         assert render_explain(indexed, color=color) == render_explain(rule, color=color)
 
 
-def test_without_the_rules_source_explain_asks_the_registry(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    expected = {}
-    for query in ("G001", "invalid-regex", "T101"):
+@pytest.mark.parametrize("color", [False, True])
+def test_the_list_from_the_index_is_the_registered_rules_list(color: bool) -> None:
+    indexed = indexed_rules()
+    assert indexed is not None
+    assert render_rules_table(indexed, color=color) == render_rules_table(all_rules(), color=color)
+    assert render_rules_json(indexed) == render_rules_json(all_rules())
+
+
+def _outputs() -> list[tuple[int, str, str]]:
+    """`rubric explain` of a rule by code and by name and of a replay code, then `rubric rules`
+    in both formats: exit code, stdout, stderr."""
+    outputs = []
+    for run in (
+        *(lambda out, err, query=query: run_explain(query, out, err) for query in ("G001", "invalid-regex", "T101")),
+        lambda out, err: run_rules(RulesFormat.TABLE, out, err),
+        lambda out, err: run_rules(RulesFormat.JSON, out, err),
+    ):
         out, err = _Terminal(), io.StringIO()
-        assert run_explain(query, out, err) == 0
-        expected[query] = out.getvalue()
+        code = run(out, err)
+        outputs.append((code, out.getvalue(), err.getvalue()))
+    return outputs
+
+
+def test_without_the_rules_source_the_registry_answers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    expected = _outputs()
+    assert [code for code, _, _ in expected] == [0] * 5
     monkeypatch.setattr(rule_index, "_RULES_DIR", tmp_path)  # an install with no .py files
-    assert find_indexed_rule("G001") is None
-    for query, page in expected.items():
-        out, err = _Terminal(), io.StringIO()
-        assert run_explain(query, out, err) == 0
-        assert (out.getvalue(), err.getvalue()) == (page, "")
+    assert find_indexed_rule("G001") is None and indexed_rules() is None
+    assert _outputs() == expected
 
 
 def test_an_unknown_query_suggests_close_rules() -> None:

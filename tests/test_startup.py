@@ -78,10 +78,10 @@ WARM_LINT_MODULES = (
     "rubric_tools.reporting.lint_common",
 )
 
-#: What `rubric explain CODE` may load besides the command line: the rule index (a lint
-#: rule's facts; its docstring is read from the source) or the catalogue's declaration
-#: modules (any other code), and the page's renderer. Not the rules, the lint engine, the
-#: loader or the scorer.
+#: What `rubric explain CODE` and `rubric rules` may load besides the command line: the
+#: rule index (the rules' facts; their docstrings are read from the source) or the
+#: catalogue's declaration modules (any other code), and their renderers. Not the rules,
+#: the lint engine, the loader or the scorer.
 EXPLAIN_MODULES = (
     *(name for name in HELP_MODULES if name != "rubric_tools.cli.*"),
     "rubric_tools.cli.app",
@@ -93,6 +93,7 @@ EXPLAIN_MODULES = (
     "rubric_tools.commands.explain",
     "rubric_tools.lint",
     "rubric_tools.lint.rule_index",
+    "rubric_tools.lint.registry",  # rules registered from outside the rule modules (not the rules)
     "rubric_tools.catalogue",
     "rubric_tools.*codes",
     "rubric_tools.audit",  # the packages of declaration modules (`audit.codes`, …): empty __init__s
@@ -100,6 +101,7 @@ EXPLAIN_MODULES = (
     "rubric_tools.rescore",
     "rubric_tools.reporting.console",
     "rubric_tools.reporting.explain",
+    "rubric_tools.reporting.lint_rules",
 )
 
 #: rich lays the page out, its Markdown with markdown-it (and pygments, which rich.syntax imports).
@@ -247,7 +249,16 @@ def test_a_warm_lint_with_findings_needs_rich_to_show_them_but_no_yaml(tmp_path:
     ],
 )
 def test_explain_imports_only_what_its_page_needs(tmp_path: Path, query: str) -> None:
-    code, loaded = _loaded_after(["explain", query], tmp_path)
+    _assert_rule_documentation_only(tmp_path, ["explain", query])
+
+
+@pytest.mark.parametrize("output_format", ["table", "json"])
+def test_the_list_of_rules_imports_no_rule(tmp_path: Path, output_format: str) -> None:
+    _assert_rule_documentation_only(tmp_path, ["rules", "--output-format", output_format])
+
+
+def _assert_rule_documentation_only(tmp_path: Path, arguments: list[str]) -> None:
+    code, loaded = _loaded_after(arguments, tmp_path)
     assert code == 0
     assert _third_party(loaded) - _typer_third_party() <= EXPLAIN_THIRD_PARTY
     assert [name for name in HEAVY if name in loaded] == []

@@ -1,18 +1,23 @@
-"""What `rubric explain CODE` does: print one code's documentation page.
+"""What `rubric explain CODE` and `rubric rules` do: the rules' documentation, as
+functions that take their streams and return the exit code.
 
-It imports only what that page needs: a lint rule's facts come from the generated rule
-index (its docstring read from its module's source), any other code's from the
-catalogue's small declaration modules, and the page is laid out by rich. The registry,
-which imports every rule module (about 150 ms), is asked only when the index cannot
-answer: an unknown query (to suggest close codes and names) or a rule whose source is
-not installed.
+They import only what they show: a lint rule's facts come from the generated rule index
+(its docstring read from its module's source), any other code's from the catalogue's
+small declaration modules, and rich lays them out. The registry, which imports every rule
+module (about 150 ms), is asked only when the index cannot answer: an unknown query (to
+suggest close codes and names) or a rule whose source is not installed.
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
 
 from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, report_internal_error, wants_color
+from rubric_tools.reporting.formats import RulesFormat
+
+if TYPE_CHECKING:
+    from rubric_tools.reporting.lint_rules import ListedRule
 
 
 def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
@@ -54,3 +59,26 @@ def _page(query: str, color: bool) -> str | None:
 
 def _alternatives(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def run_rules(output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
+    """Print every registered rule as a table or as JSON."""
+    try:
+        from rubric_tools.lint.rule_index import added_rules, indexed_rules
+        from rubric_tools.reporting.lint_rules import render_rules_json, render_rules_table
+
+        indexed = indexed_rules()
+        rules: Sequence[ListedRule]
+        if indexed is None:  # the rules' source is not installed: import them
+            from rubric_tools.lint.registry import all_rules
+
+            rules = all_rules()
+        else:
+            rules = sorted([*indexed, *added_rules()], key=lambda rule: rule.code)
+        if output_format is RulesFormat.JSON:
+            stdout.write(render_rules_json(rules))
+        else:
+            stdout.write(render_rules_table(rules, color=wants_color(stdout, no_color)))
+    except Exception as exc:
+        return report_internal_error(stderr, exc, "listing the rules")
+    return EXIT_OK

@@ -1,4 +1,5 @@
-"""Every lint rule's facts, known without importing the rules: `rubric explain CODE`.
+"""Every lint rule's facts, known without importing the rules: `rubric explain CODE`,
+`rubric rules`.
 
 Importing the rule modules to document one rule costs about 150 ms (they bring the
 loader, the schema validator, the solver); this index costs nothing to import. The
@@ -11,7 +12,7 @@ A rule's documentation stays its docstring, in one place: it is read from the so
 the function the table names, in `rubric_tools.lint.rules.<family>` (one `ast` parse of
 one module). `tests/test_explain.py` checks that this gives every registered rule's
 `doc` exactly; where the source cannot be read (an install without `.py` files),
-`find_indexed_rule` says so and the caller asks the registry.
+`find_indexed_rule` and `indexed_rules` say so and the caller asks the registry.
 """
 
 from __future__ import annotations
@@ -19,8 +20,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Severity
+
+if TYPE_CHECKING:
+    from rubric_tools.lint.registry import Rule
 
 #: The package whose modules define the rules, one per family (the registry names a
 #: rule's family after its module).
@@ -129,7 +134,7 @@ Y006 yaml-merge-key                       warning yaml11       -       yaml_merg
 
 @dataclass(frozen=True)
 class IndexedRule:
-    """A rule's facts as `rubric explain` shows them: those of its registered `Rule`."""
+    """A rule's facts as `rubric explain` and `rubric rules` show them: its `Rule`'s."""
 
     code: str
     name: str
@@ -138,9 +143,13 @@ class IndexedRule:
     fixable: bool
     doc: str
 
+    @property
+    def summary(self) -> str:
+        return self.doc.split("\n", 1)[0].strip()  # as `Rule.summary`
+
 
 def _rows() -> dict[str, list[str]]:
-    """The table's rows by code."""
+    """The table's rows by code: code, name, severity, family, fixable or -, function."""
     return {row[0]: row for row in (line.split() for line in _TABLE.strip().splitlines())}
 
 
@@ -158,19 +167,44 @@ def find_indexed_rule(code_or_name: str) -> IndexedRule | None:
     row = rows.get(key.upper()) or next((r for r in rows.values() if r[1] == key.lower()), None)
     if row is None:
         return None
-    code, name, severity, family, fixable, function = row
-    doc = _docstring(_RULES_DIR / f"{family}.py", function)
-    return None if doc is None else IndexedRule(code, name, Severity(severity), family, fixable == "fixable", doc)
+    found = _indexed([row])
+    return found[0] if found else None
 
 
-def _docstring(path: Path, function: str) -> str | None:
-    """The docstring of the top-level `function` in the module at `path`, cleaned as
-    `inspect.getdoc` cleans a function's; None when the source or the function is missing."""
+def indexed_rules() -> list[IndexedRule] | None:
+    """Every indexed rule, sorted by code as `registry.all_rules` sorts them; None when a
+    docstring cannot be read from the source."""
+    return _indexed([_rows()[code] for code in indexed_codes()])
+
+
+def added_rules() -> list[Rule]:
+    """Rules registered from outside the rule modules (plugins, tests): the index cannot
+    know them, the registry has them once they are registered (without importing the
+    rule modules)."""
+    from rubric_tools.lint.registry import RULES
+
+    return [rule for rule in RULES.values() if not rule.check.__module__.startswith(f"{RULES_PACKAGE}.")]
+
+
+def _indexed(rows: list[list[str]]) -> list[IndexedRule] | None:
+    docs: dict[str, dict[str, str]] = {}  # family -> function -> docstring: one parse a module
+    rules = []
+    for code, name, severity, family, fixable, function in rows:
+        if family not in docs:
+            docs[family] = _docstrings(_RULES_DIR / f"{family}.py")
+        doc = docs[family].get(function)
+        if doc is None:
+            return None
+        rules.append(IndexedRule(code, name, Severity(severity), family, fixable == "fixable", doc))
+    return rules
+
+
+def _docstrings(path: Path) -> dict[str, str]:
+    """The docstrings of the top-level functions of the module at `path`, cleaned as
+    `inspect.getdoc` cleans a function's; empty when the source cannot be read."""
     try:
         tree = ast.parse(path.read_bytes(), filename=str(path))
     except (OSError, SyntaxError, ValueError):
-        return None
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function:
-            return ast.get_docstring(node, clean=True)
-    return None
+        return {}
+    functions = (node for node in tree.body if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef))
+    return {node.name: doc for node in functions if (doc := ast.get_docstring(node, clean=True)) is not None}

@@ -5,17 +5,34 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.lint.registry import Rule
+from rubric_tools.diagnostics import Severity
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
 
-def rule_record(rule: Rule) -> dict[str, Any]:
+class ListedRule(Protocol):
+    """What the list of rules shows: a registered `Rule` and the rule index's `IndexedRule` both have it."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def fixable(self) -> bool: ...
+    @property
+    def summary(self) -> str: ...
+
+
+def rule_record(rule: ListedRule) -> dict[str, Any]:
     return {
         "code": rule.code,
         "name": rule.name,
@@ -26,11 +43,11 @@ def rule_record(rule: Rule) -> dict[str, Any]:
     }
 
 
-def render_rules_json(rules: Sequence[Rule]) -> str:
+def render_rules_json(rules: Sequence[ListedRule]) -> str:
     return safe_output.dumps([rule_record(rule) for rule in rules]) + "\n"
 
 
-def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int = 120) -> str:
+def render_rules_table(rules: Sequence[ListedRule], *, color: bool = False, width: int = 120) -> str:
     """One row per rule: code, name, family, default severity, fixable."""
     table = Table(title=f"{len(rules)} lint rules", title_justify="left", expand=False)
     for column in ("Code", "Name", "Family", "Severity", "Fixable"):
@@ -48,7 +65,7 @@ def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int
     return console_text(console)
 
 
-def did_you_mean(query: str, rules: Sequence[Rule]) -> list[str]:
+def did_you_mean(query: str, rules: Sequence[ListedRule]) -> list[str]:
     """Close codes or names, each shown as `CODE (name)`, best first."""
     by_word = {word: rule for rule in rules for word in (rule.code, rule.name)}
     normalized = query.strip()

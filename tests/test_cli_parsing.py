@@ -15,6 +15,7 @@ import typer
 import typer.main
 
 from rubric_tools.cli import linear_parser, main
+from rubric_tools.cli.app import COMMAND_MODULES, app
 from rubric_tools.cli.linear_parser import linear
 
 _TOKENS = (
@@ -131,7 +132,14 @@ def test_a_parser_of_another_kind_is_left_alone() -> None:
     assert linear(other) is other and type(other) is Other
 
 
-def test_the_commands_use_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("name", list(COMMAND_MODULES))
+def test_every_command_parses_linearly(name: str) -> None:
+    command = typer.main.get_command(app).commands[name]
+    parser = command.make_parser(command.context_class(command))
+    assert isinstance(parser, linear_parser._LinearOptions)
+
+
+def test_a_long_replay_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Many paths on `rubric replay`'s command line, an option among them: every path is
     replayed, as with click's parser."""
     trajectory = tmp_path / "t.jsonl"

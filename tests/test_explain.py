@@ -19,6 +19,7 @@ from rubric_tools.lint.rule_index import find_indexed_rule, indexed_codes, index
 from rubric_tools.reporting.explain import render_explain
 from rubric_tools.reporting.formats import RulesFormat
 from rubric_tools.reporting.lint_rules import render_rules_json, render_rules_table
+from tests.lint_support import seeded_rules
 
 
 class _Terminal(io.StringIO):
@@ -40,6 +41,17 @@ def test_the_index_gives_every_rule_exactly_as_registered() -> None:
             indexed = find_indexed_rule(query)
             assert indexed is not None, query
             assert _facts(indexed) == _facts(rule), query
+
+
+def test_rules_registered_from_outside_the_rule_modules_are_listed_not_indexed() -> None:
+    index = docs.render_rule_index()
+    with seeded_rules():
+        assert docs.render_rule_index() == index
+        assert [rule.code for rule in rule_index.added_rules()] == ["Z901", "Z902", "Z903"]
+        out, err = io.StringIO(), io.StringIO()
+        assert run_rules(RulesFormat.JSON, out, err) == 0
+        assert out.getvalue() == render_rules_json(all_rules())
+    assert rule_index.added_rules() == []
 
 
 def test_the_index_knows_no_other_code() -> None:

@@ -41,13 +41,14 @@ def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = 
 def _page(query: str, color: bool) -> str | None:
     """The page of the lint rule, else of the other code, with this code or name; None
     when there is neither. Rules come first, as in `rubric rules`."""
-    from rubric_tools.catalogue import find_code
     from rubric_tools.lint.rule_index import find_indexed_rule
     from rubric_tools.reporting.explain import render_code_explain, render_explain
 
     indexed = find_indexed_rule(query)
     if indexed is not None:
         return render_explain(indexed, color=color)
+    from rubric_tools.catalogue import find_code  # imports the code declarations: only for a code not a rule
+
     code = find_code(query)
     if code is not None:
         return render_code_explain(code, color=color)

@@ -110,7 +110,7 @@ def test_linear_parsing_is_clicks(monkeypatch: pytest.MonkeyPatch, window: int, 
     monkeypatch.setattr(linear_parser, "_WINDOW", window)
     generator = random.Random(f"{window}-{interspersed}")
     for command in _commands(interspersed):
-        for _ in range(1500):
+        for _ in range(600):
             args = generator.choices(_TOKENS, k=generator.randint(0, 14))
             expected = _parse(command, args, fast=False)
             assert _parse(command, args, fast=True) == expected, args

@@ -3,33 +3,48 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import text_field
-from rubric_tools.scoring.model import MatchItem, sorted_ids
+from rubric_tools.scoring.model import MatchItem, Variant, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
 
-def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem | None:
-    """Matching is first-wins in rubric order, over concepts then each alias list."""
+def first_match(variants: tuple[tuple[Variant, MatchItem], ...], normalized_text: str) -> MatchItem | None:
+    """Matching is first-wins in rubric order, over concepts then each alias list: `variants`
+    is a rubric's flat table of them (`Rubric.question_variants`, `escalation_variants`)."""
     # Plain loops rather than any()/all() over generators: this runs for every question
     # and escalation, over every variant of every rubric item.
-    for item in items:
-        for variant in item.variants:
-            if not variant:
-                continue
-            for concept in variant:
-                if concept not in normalized_text:
-                    break
-            else:
-                return item
+    for variant, item in variants:
+        for concept in variant:
+            if concept not in normalized_text:
+                break
+        else:
+            return item
     return None
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    # The common read (a known document id, a known section token or none) is two look-ups in
+    # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
+    # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.
+    try:
+        read = ctx.matter.read_targets[action["document_id"]][action.get("section")]
+    except (KeyError, TypeError):
+        return _read_document_checked(ctx, action)
+    if type(read) is str:
+        ctx.state.read_citations.add(read)
+    else:
+        ctx.state.read_citations.update(read)
+    return 0.0
+
+
+def _read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    """read_document of anything the table does not hold: ids and sections that are not
+    text are read as their `str()`, unknown ones are penalised, "" reads `<doc> §`."""
     document_id = action.get("document_id")
     document = ctx.matter.documents.get(document_id if type(document_id) is str else str(document_id))
     if document is None:
@@ -63,7 +78,8 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not question.strip():
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
-    return _score_match(ctx, ctx.matter.rubric.questions, normalize(question), state.asked_questions, kind="question")
+    variants = ctx.matter.rubric.question_variants
+    return _score_match(ctx, variants, normalize(question), state.asked_questions, QUESTION)
 
 
 def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -74,29 +90,44 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
-    return _score_match(
-        ctx, ctx.matter.rubric.escalations, normalize(f"{topic} {reason}"), state.raised_escalations, kind="escalation"
-    )
+    variants = ctx.matter.rubric.escalation_variants
+    return _score_match(ctx, variants, normalize(f"{topic} {reason}"), state.raised_escalations, ESCALATION)
 
 
-#: Event types by kind of match: (off rubric, redundant, required).
-_MATCH_EVENTS = {
-    kind: (f"off_rubric_{kind}", f"redundant_{kind}", f"required_{kind}") for kind in ("question", "escalation")
-}
+class MatchKind(NamedTuple):
+    """What a question or an escalation records (engine.md §3): the kind an observer is told,
+    then the event type and points when nothing matches, the redundant and required types."""
+
+    name: str
+    off_rubric: str
+    off_rubric_points: float
+    redundant: str
+    required: str
 
 
-def _score_match(ctx: StepContext, items: tuple[MatchItem, ...], text: str, already: set[str], kind: str) -> float:
-    off_rubric, redundant, required = _MATCH_EVENTS[kind]
-    item = first_match(items, text)
+QUESTION = MatchKind("question", "off_rubric_question", -0.1, "redundant_question", "required_question")
+ESCALATION = MatchKind("escalation", "off_rubric_escalation", -0.25, "redundant_escalation", "required_escalation")
+REDUNDANT_MATCH_POINTS = -0.15
+
+
+def _score_match(
+    ctx: StepContext,
+    variants: tuple[tuple[Variant, MatchItem], ...],
+    text: str,
+    already: set[str],
+    kind: MatchKind,
+) -> float:
+    item = first_match(variants, text)
     if item is None:
-        points = -0.1 if kind == "question" else -0.25
-        return ctx.record({"type": off_rubric, "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}, points)
-    if item.id in already:
-        return ctx.record({"type": redundant, "criterion": item.id}, -0.15)
-    already.add(item.id)
+        off_rubric = {"type": kind.off_rubric, "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}
+        return ctx.record(off_rubric, kind.off_rubric_points)
+    item_id = item.id
+    if item_id in already:
+        return ctx.record({"type": kind.redundant, "criterion": item_id}, REDUNDANT_MATCH_POINTS)
+    already.add(item_id)
     if ctx.observer is not None:
-        ctx.observe(kind, item.id, text)
-    return ctx.record({"type": required, "criterion": item.id}, item.points)
+        ctx.observe(kind.name, item_id, text)
+    return ctx.record({"type": kind.required, "criterion": item_id}, item.points)
 
 
 def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:

@@ -186,6 +186,17 @@ class Rubric:
     def issues_by_id(self) -> Mapping[str, Issue]:
         return MappingProxyType({issue.id: issue for issue in self.issues})
 
+    @cached_property
+    def question_variants(self) -> tuple[tuple[Variant, MatchItem], ...]:
+        """(variant, question) for each non-empty variant, in matching order (`first_match`):
+        one flat walk per question asked instead of a nested one over every question."""
+        return _match_variants(self.questions)
+
+    @cached_property
+    def escalation_variants(self) -> tuple[tuple[Variant, MatchItem], ...]:
+        """(variant, escalation) for each non-empty variant, in matching order (`first_match`)."""
+        return _match_variants(self.escalations)
+
     def redline_issue(self, criterion: YamlId) -> Issue | None:
         """The issue a redline's criterion (from the agent's label, else the anchor it targets)
         scores against, as the reference finds it.
@@ -194,6 +205,11 @@ class Rubric:
         finds the issue among the ids' text, so one whose id is not text (a date, a number, a
         boolean) is never found and every redline of it is unsupported (conformance-edge H08d)."""
         return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
+
+
+def _match_variants(items: tuple[MatchItem, ...]) -> tuple[tuple[Variant, MatchItem], ...]:
+    # An empty variant never matches, so it is left out of the table.
+    return tuple((variant, item) for item in items for variant in item.variants if variant)
 
 
 @dataclass(frozen=True)
@@ -235,6 +251,18 @@ class Matter:
     @property
     def negotiation_enabled(self) -> bool:
         return bool(self.positions)
+
+    @cached_property
+    def read_targets(self) -> dict[str, dict[str | None, str | frozenset[str]]]:
+        """Document id → {section token → its citation, None → every citation of the document}:
+        what a read_document step marks read, found in two look-ups (reads are a third of all
+        steps). Plain dicts keyed by text: a value of any other type misses them."""
+        targets: dict[str, dict[str | None, str | frozenset[str]]] = {}
+        for document_id, document in self.documents.items():
+            reads: dict[str | None, str | frozenset[str]] = {None: document.citations}
+            reads.update(document.section_citations)
+            targets[document_id] = reads
+        return targets
 
     @cached_property
     def citation_memo(self) -> dict[str, Any]:

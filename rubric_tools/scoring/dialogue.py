@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import text_field
-from rubric_tools.scoring.model import MatchItem, Variant, sorted_ids
+from rubric_tools.scoring.model import MatchItem, Variant, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
@@ -119,15 +119,25 @@ def _score_match(
 ) -> float:
     item = first_match(variants, text)
     if item is None:
-        off_rubric = {"type": kind.off_rubric, "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}
-        return ctx.record(off_rubric, kind.off_rubric_points)
-    item_id = item.id
-    if item_id in already:
-        return ctx.record({"type": kind.redundant, "criterion": item_id}, REDUNDANT_MATCH_POINTS)
-    already.add(item_id)
-    if ctx.observer is not None:
-        ctx.observe(kind.name, item_id, text)
-    return ctx.record({"type": kind.required, "criterion": item_id}, item.points)
+        event_type, criterion = kind.off_rubric, text[:OFF_RUBRIC_CRITERION_LENGTH]
+        points = recorded = kind.off_rubric_points  # constants with at most 4 places
+    elif item.id in already:
+        event_type, criterion = kind.redundant, item.id
+        points = recorded = REDUNDANT_MATCH_POINTS
+    else:
+        already.add(item.id)
+        if ctx.observer is not None:
+            ctx.observe(kind.name, item.id, text)
+        event_type, criterion = kind.required, item.id
+        points, recorded = item.points, item.recorded_points
+    # `ctx.record(event, points)` inlined, with the points already rounded: this records an
+    # event for every question and escalation, and the call cost a quarter of the bookkeeping.
+    event = {"type": event_type, "criterion": criterion, "points": recorded}
+    state = ctx.state
+    state.events.append(event)
+    state.raw_score += points
+    ctx.new_events.append(event)
+    return points
 
 
 def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -136,25 +146,27 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     final = rubric.final_submission
     summary = text_field(action, "summary", "")
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
-    # A set there; ids compared as YAML 1.1 read them on both sides (a date matches a date).
-    missing = sorted_ids({i for i in final.required_issue_ids if i not in state.matched_issues})
+    matched, ordered = state.matched_issues, final.sorted_required_issue_ids
+    if ordered is not None:  # text ids: filtering the sorted ids keeps them sorted
+        missing: list[YamlId] = [issue_id for issue_id in ordered if issue_id not in matched]
+    else:  # a set there; ids compared as YAML 1.1 read them on both sides (a date matches a date)
+        missing = sorted_ids({i for i in final.required_issue_ids if i not in matched})
     points -= final.missing_required_issue_penalty * len(missing)
     event: dict[str, Any] = {"type": "final_submission", "criterion": "final", "missing_issues": missing}
-    if rubric.escalations:
-        missed: list[str] = []
-        missed_critical: list[str] = []
-        for escalation in rubric.escalations:
-            if escalation.id in state.raised_escalations:
-                continue
-            if escalation.critical_if_missed:
-                missed_critical.append(escalation.id)
-                state.critical_failure = True
-            elif escalation.required:
-                missed.append(escalation.id)
-                points -= final.missed_escalation_penalty
-        if missed or missed_critical:
-            event["missed_escalations"] = missed
-            event["missed_critical_escalations"] = missed_critical
+    missed: list[str] = []
+    missed_critical: list[str] = []
+    for escalation_id, critical in rubric.settle_up_escalations:
+        if escalation_id in state.raised_escalations:
+            continue
+        if critical:
+            missed_critical.append(escalation_id)
+            state.critical_failure = True
+        else:
+            missed.append(escalation_id)
+            points -= final.missed_escalation_penalty
+    if missed or missed_critical:
+        event["missed_escalations"] = missed
+        event["missed_critical_escalations"] = missed_critical
     if final.required_concepts:
         found, _ = concept_fraction(final.required_concepts, normalize(summary))
         concept_points = final.concept_points * len(found) / len(final.required_concepts)

@@ -105,6 +105,10 @@ class MatchItem:
         """`concepts` first, then each alias list, in rubric order."""
         return (self.concepts, *self.aliases)
 
+    @cached_property  # what its event records: `StepContext.record` rounds points so
+    def recorded_points(self) -> float:
+        return round(self.points, 4)
+
 
 @dataclass(frozen=True)
 class Issue:
@@ -164,6 +168,17 @@ class FinalSubmission:
     required_concepts: Variant = ()
     concept_points: float = 0.0
 
+    @cached_property
+    def sorted_required_issue_ids(self) -> tuple[str, ...] | None:
+        """The distinct `required_issue_ids` in `sorted_ids` order when all are text, so that
+        filtering them keeps any subset sorted: the final submission lists the missing ones
+        without a set and a sort. None for ids of other kinds (a subset of ids of mixed kinds
+        may sort by another rule than the whole list)."""
+        ids = self.required_issue_ids
+        if all(type(issue_id) is str for issue_id in ids):
+            return tuple(sorted({str(issue_id) for issue_id in ids}))
+        return None
+
 
 @dataclass(frozen=True)
 class Rubric:
@@ -185,6 +200,16 @@ class Rubric:
     @cached_property
     def issues_by_id(self) -> Mapping[str, Issue]:
         return MappingProxyType({issue.id: issue for issue in self.issues})
+
+    @cached_property
+    def settle_up_escalations(self) -> tuple[tuple[str, bool], ...]:
+        """(id, critical_if_missed) of each escalation the final submission settles up when it
+        was never raised, in rubric order: the critical ones and the other required ones."""
+        return tuple(
+            (escalation.id, bool(escalation.critical_if_missed))
+            for escalation in self.escalations
+            if escalation.critical_if_missed or escalation.required
+        )
 
     @cached_property
     def question_variants(self) -> tuple[tuple[Variant, MatchItem], ...]:
@@ -217,6 +242,10 @@ class Counter:
     message: str = ""
     text: str = ""
     trap: bool = False
+
+    @cached_property  # an acceptance closes on this text: normalized once per matter, not per step
+    def normalized_text(self) -> str:
+        return normalize(self.text)
 
 
 @dataclass(frozen=True)
@@ -251,6 +280,12 @@ class Matter:
     @property
     def negotiation_enabled(self) -> bool:
         return bool(self.positions)
+
+    @cached_property
+    def position_table(self) -> dict[str, Position]:
+        """`positions` as a plain dict, looked up by every markup and acceptance (empty when
+        the matter has no counterparty, like `negotiation_enabled`)."""
+        return dict(self.positions)
 
     @cached_property
     def read_targets(self) -> dict[str, dict[str | None, str | frozenset[str]]]:

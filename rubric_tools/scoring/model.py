@@ -312,6 +312,13 @@ class Matter:
         return {}
 
     @cached_property
+    def counter_settlement_memo(self) -> dict[tuple[str, str, float], Any]:
+        """Scratch space for the scorer to remember how closing on a counterparty's counter
+        scores (issue id, counter text, gate time limit): the counter is the matter's own text,
+        and scoring it runs the issue's settlement gates."""
+        return {}
+
+    @cached_property
     def derived_memo(self) -> dict[str, Any]:
         """Scratch space for values the scorer derives from the matter alone (the derived
         max_score every episode result divides by)."""

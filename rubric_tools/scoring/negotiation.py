@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, label_of, text_field
-from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import Variant, YamlId
+from rubric_tools.scoring.gates import GateCheck, run_gates
+from rubric_tools.scoring.model import Issue, Variant, YamlId
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
@@ -98,16 +98,51 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return settle(ctx, issue_id, counter.normalized_text, closed_by="theirs")
 
 
-def settle(ctx: StepContext, issue_id: YamlId, text: str, closed_by: str) -> float:
-    """Score the language an issue closed on (`text`, normalized), once per issue."""
-    state = ctx.state
-    issue = ctx.matter.rubric.issues_by_id[str(issue_id)]
+class SettlementScore(NamedTuple):
+    """What the language an issue closed on earns: concepts found and missing, points, gates."""
+
+    found: list[str]
+    missing: list[str]
+    points: float
+    check: GateCheck
+
+
+def _score_settlement(issue: Issue, text: str, gate_timeout: float) -> SettlementScore:
     concepts = issue.settlement_concepts
     if concepts:
         found, missing = concept_fraction(concepts, text)
         points = issue.settlement_points * len(found) / len(concepts)
     else:  # the scaffold: any closing text earns full points
         found, missing, points = [], [], issue.settlement_points
+    return SettlementScore(
+        found, missing, points, run_gates(issue.settlement_critical_failure_patterns, text, gate_timeout)
+    )
+
+
+def _score_counter_settlement(ctx: StepContext, issue: Issue, text: str) -> SettlementScore:
+    """A counter is the matter's own text, so how closing on it scores is remembered per matter
+    (a search that timed out is not: it is run again, as it would be without the memo)."""
+    memo = ctx.matter.counter_settlement_memo
+    key = (issue.id, text, ctx.gate_timeout)
+    score: SettlementScore | None = memo.get(key)
+    if score is None:
+        score = _score_settlement(issue, text, ctx.gate_timeout)
+        if not score.check.timed_out:
+            memo[key] = score
+    return score
+
+
+def settle(ctx: StepContext, issue_id: YamlId, text: str, closed_by: str) -> float:
+    """Score the language an issue closed on (`text`, normalized), once per issue: ours, or
+    the counterparty's counter (`closed_by` "theirs")."""
+    state = ctx.state
+    issue = ctx.matter.rubric.issues_by_id[str(issue_id)]
+    if closed_by == "theirs":
+        found, missing, points, check = _score_counter_settlement(ctx, issue, text)
+    else:
+        found, missing, points, check = _score_settlement(issue, text, ctx.gate_timeout)
+    # Copies: a remembered score is shared by every settlement on the same counter.
+    found, missing = list(found), list(missing)
     event: dict[str, Any] = {
         "type": "settlement",
         "criterion": issue_id,
@@ -115,7 +150,6 @@ def settle(ctx: StepContext, issue_id: YamlId, text: str, closed_by: str) -> flo
         "matched_concepts": found,
         "missing_concepts": missing,
     }
-    check = run_gates(issue.settlement_critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
     if ctx.observer is not None:
         ctx.observe("gates:settlement", issue.id, text, check)

@@ -74,12 +74,12 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state = ctx.state
     if state.questions_asked_total >= ctx.matter.constraints.maximum_client_questions:
         return ctx.penalty(-0.5, "client question budget exhausted")
-    question = text_field(action, "question")
-    if not question.strip():
+    # Normalized first: that strips it, so the blank check needs no strip() of its own.
+    question = normalize(text_field(action, "question"))
+    if not question:
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
-    variants = ctx.matter.rubric.question_variants
-    return _score_match(ctx, variants, normalize(question), state.asked_questions, QUESTION)
+    return _score_match(ctx, ctx.matter.rubric.question_variants, question, state.asked_questions, QUESTION)
 
 
 def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:

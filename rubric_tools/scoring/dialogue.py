@@ -6,24 +6,28 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import text_field
-from rubric_tools.scoring.model import MatchItem, Variant, YamlId, sorted_ids
+from rubric_tools.scoring.model import MatchItem, MatchTable, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
 
-def first_match(variants: tuple[tuple[Variant, MatchItem], ...], normalized_text: str) -> MatchItem | None:
-    """Matching is first-wins in rubric order, over concepts then each alias list: `variants`
-    is a rubric's flat table of them (`Rubric.question_variants`, `escalation_variants`)."""
+def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
+    """Matching is first-wins in rubric order, over concepts then each alias list (`table` is
+    `Rubric.question_table` or `escalation_table`): a non-empty variant matches when every
+    one of its concepts is in the text."""
     # Plain loops rather than any()/all() over generators: this runs for every question
     # and escalation, over every variant of every rubric item.
-    for variant, item in variants:
-        for concept in variant:
-            if concept not in normalized_text:
-                break
-        else:
-            return item
+    for first, run in table:
+        if first not in normalized_text:
+            continue
+        for rest, item in run:
+            for concept in rest:
+                if concept not in normalized_text:
+                    break
+            else:
+                return item
     return None
 
 
@@ -79,7 +83,7 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not question:
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
-    return _score_match(ctx, ctx.matter.rubric.question_variants, question, state.asked_questions, QUESTION)
+    return _score_match(ctx, ctx.matter.rubric.question_table, question, state.asked_questions, QUESTION)
 
 
 def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -90,8 +94,8 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
-    variants = ctx.matter.rubric.escalation_variants
-    return _score_match(ctx, variants, normalize(f"{topic} {reason}"), state.raised_escalations, ESCALATION)
+    table = ctx.matter.rubric.escalation_table
+    return _score_match(ctx, table, normalize(f"{topic} {reason}"), state.raised_escalations, ESCALATION)
 
 
 class MatchKind(NamedTuple):
@@ -112,12 +116,12 @@ REDUNDANT_MATCH_POINTS = -0.15
 
 def _score_match(
     ctx: StepContext,
-    variants: tuple[tuple[Variant, MatchItem], ...],
+    table: MatchTable,
     text: str,
     already: set[str],
     kind: MatchKind,
 ) -> float:
-    item = first_match(variants, text)
+    item = first_match(table, text)
     if item is None:
         event_type, criterion = kind.off_rubric, text[:OFF_RUBRIC_CRITERION_LENGTH]
         points = recorded = kind.off_rubric_points  # constants with at most 4 places

@@ -201,6 +201,15 @@ class Rubric:
     def issues_by_id(self) -> Mapping[str, Issue]:
         return MappingProxyType({issue.id: issue for issue in self.issues})
 
+    def redline_issue(self, criterion: YamlId) -> Issue | None:
+        """The issue a redline's criterion (from the agent's label, else the anchor it targets)
+        scores against, as the reference finds it.
+
+        Both ways give the issue's criterion, its id as YAML 1.1 read it; the reference then
+        finds the issue among the ids' text, so one whose id is not text (a date, a number, a
+        boolean) is never found and every redline of it is unsupported (conformance-edge H08d)."""
+        return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
+
     @cached_property
     def settle_up_escalations(self) -> tuple[tuple[str, bool], ...]:
         """(id, critical_if_missed) of each escalation the final submission settles up when it
@@ -212,29 +221,35 @@ class Rubric:
         )
 
     @cached_property
-    def question_variants(self) -> tuple[tuple[Variant, MatchItem], ...]:
-        """(variant, question) for each non-empty variant, in matching order (`first_match`):
-        one flat walk per question asked instead of a nested one over every question."""
-        return _match_variants(self.questions)
+    def question_table(self) -> MatchTable:
+        """The questions' variants for `first_match`, asked for every question."""
+        return match_table(self.questions)
 
     @cached_property
-    def escalation_variants(self) -> tuple[tuple[Variant, MatchItem], ...]:
-        """(variant, escalation) for each non-empty variant, in matching order (`first_match`)."""
-        return _match_variants(self.escalations)
-
-    def redline_issue(self, criterion: YamlId) -> Issue | None:
-        """The issue a redline's criterion (from the agent's label, else the anchor it targets)
-        scores against, as the reference finds it.
-
-        Both ways give the issue's criterion, its id as YAML 1.1 read it; the reference then
-        finds the issue among the ids' text, so one whose id is not text (a date, a number, a
-        boolean) is never found and every redline of it is unsupported (conformance-edge H08d)."""
-        return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
+    def escalation_table(self) -> MatchTable:
+        """The escalations' variants for `first_match`, asked for every escalation."""
+        return match_table(self.escalations)
 
 
-def _match_variants(items: tuple[MatchItem, ...]) -> tuple[tuple[Variant, MatchItem], ...]:
-    # An empty variant never matches, so it is left out of the table.
-    return tuple((variant, item) for item in items for variant in item.variants if variant)
+#: The variants of a rubric's questions or escalations in matching order (each item's concepts,
+#: then each alias list), as runs of consecutive variants that share their first concept:
+#: (that concept, ((the variant's other concepts, its item), ...)). A text without the concept
+#: fails the whole run with one search (authors write `training`+`priority`, `training`+...).
+MatchTable = tuple[tuple[str, tuple[tuple[Variant, MatchItem], ...]], ...]
+
+
+def match_table(items: tuple[MatchItem, ...]) -> MatchTable:
+    runs: list[tuple[str, list[tuple[Variant, MatchItem]]]] = []
+    for item in items:
+        for variant in item.variants:
+            if not variant:  # an empty variant never matches
+                continue
+            first, rest = variant[0], variant[1:]
+            if runs and runs[-1][0] == first:
+                runs[-1][1].append((rest, item))
+            else:
+                runs.append((first, [(rest, item)]))
+    return tuple((first, tuple(run)) for first, run in runs)
 
 
 @dataclass(frozen=True)

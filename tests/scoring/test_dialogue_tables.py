@@ -56,18 +56,26 @@ def test_a_document_id_read_as_its_text() -> None:
 def test_first_match_walks_variants_in_rubric_order_and_skips_empty_ones() -> None:
     rubric = Rubric(
         questions=(
-            MatchItem("first", concepts=(), aliases=(("budget", "cap"),)),
-            MatchItem("second", concepts=("budget",)),
+            MatchItem("first", concepts=(), aliases=(("budget", "cap"), ("budget", "ceiling"))),
+            MatchItem("second", concepts=("budget",), aliases=(("cost",),)),
+            MatchItem("third", concepts=("budget", "owner")),  # never reached: "second" wins first
         )
     )
-    assert [(variant, item.id) for variant, item in rubric.question_variants] == [
-        (("budget", "cap"), "first"),
-        (("budget",), "second"),
+    # Consecutive variants sharing their first concept are one run, searched for it once.
+    assert [(first, [(rest, item.id) for rest, item in run]) for first, run in rubric.question_table] == [
+        ("budget", [(("cap",), "first"), (("ceiling",), "first"), ((), "second")]),
+        ("cost", [((), "second")]),
+        ("budget", [(("owner",), "third")]),
     ]
-    assert first_match(rubric.question_variants, "what is the budget cap?").id == "first"  # type: ignore[union-attr]
-    assert first_match(rubric.question_variants, "what is the budget?").id == "second"  # type: ignore[union-attr]
-    assert first_match(rubric.question_variants, "anything else") is None
-    assert rubric.escalation_variants == ()
+    for text, expected in [
+        ("what is the budget ceiling?", "first"),
+        ("who is the budget owner?", "second"),
+        ("what does it cost?", "second"),
+        ("what is the cap?", None),
+    ]:
+        item = first_match(rubric.question_table, text)
+        assert (item.id if item else None) == expected
+    assert rubric.escalation_table == ()
 
 
 def test_a_question_records_its_points_rounded_as_record_would() -> None:

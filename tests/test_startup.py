@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.cli.app import COMMAND_MODULES
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.engine import LintReport, MatterReport
 from rubric_tools.reporting.lint_common import clean_summary
@@ -54,6 +55,7 @@ WARM_LINT_MODULES = (
     "rubric_tools.cli.coercion",
     "rubric_tools.cli.help",
     "rubric_tools.cli.lazy_group",
+    "rubric_tools.cli.linear_parser",
     "rubric_tools.cli.lint_cmd",
     "rubric_tools.commands.lint",
     "rubric_tools.commands.lint_fixing",
@@ -75,6 +77,35 @@ WARM_LINT_MODULES = (
     "rubric_tools.loading.yaml_cache",
     "rubric_tools.reporting.lint_common",
 )
+
+#: What `rubric explain CODE` and `rubric rules` may load besides the command line: the
+#: rule index (the rules' facts; their docstrings are read from the source) or the
+#: catalogue's declaration modules (any other code), and their renderers. Not the rules,
+#: the lint engine, the loader or the scorer.
+EXPLAIN_MODULES = (
+    *(name for name in HELP_MODULES if name != "rubric_tools.cli.*"),
+    "rubric_tools.cli.app",
+    "rubric_tools.cli.coercion",
+    "rubric_tools.cli.help",
+    "rubric_tools.cli.lazy_group",
+    "rubric_tools.cli.linear_parser",
+    "rubric_tools.cli.lint_cmd",
+    "rubric_tools.commands.explain",
+    "rubric_tools.lint",
+    "rubric_tools.lint.rule_index",
+    "rubric_tools.lint.registry",  # rules registered from outside the rule modules (not the rules)
+    "rubric_tools.catalogue",
+    "rubric_tools.*codes",
+    "rubric_tools.audit",  # the packages of declaration modules (`audit.codes`, …): empty __init__s
+    "rubric_tools.coverage",
+    "rubric_tools.rescore",
+    "rubric_tools.reporting.console",
+    "rubric_tools.reporting.explain",
+    "rubric_tools.reporting.lint_rules",
+)
+
+#: rich lays the page out, its Markdown with markdown-it (and pygments, which rich.syntax imports).
+EXPLAIN_THIRD_PARTY = {"rich", "markdown_it", "mdurl", "pygments"}
 
 _PROBE = """
 import json, sys
@@ -140,7 +171,7 @@ def test_the_package_and_help_import_nothing_heavy(tmp_path: Path) -> None:
     assert completed.stdout.strip() == "[]"
 
 
-@pytest.mark.parametrize("arguments", [["--help"], ["lint", "--help"], ["replay", "--help"]])
+@pytest.mark.parametrize("arguments", [["--help"], *([name, "--help"] for name in COMMAND_MODULES)])
 def test_help_loads_only_typer_and_the_command_line(tmp_path: Path, arguments: list[str]) -> None:
     code, loaded = _loaded_after(arguments, tmp_path)
     assert code == 0
@@ -148,7 +179,7 @@ def test_help_loads_only_typer_and_the_command_line(tmp_path: Path, arguments: l
     assert _unlisted(loaded, HELP_MODULES) == []
     if arguments != ["--help"]:  # a command's help imports that command's module only
         command_modules = {name for name in loaded if name.endswith("_cmd")}
-        assert command_modules == {f"rubric_tools.cli.{arguments[0]}_cmd"}
+        assert command_modules == {COMMAND_MODULES[arguments[0]]}
 
 
 def test_a_warm_lint_imports_neither_the_loader_nor_the_scorer(tmp_path: Path) -> None:
@@ -196,5 +227,49 @@ def test_a_warm_lint_with_findings_needs_rich_to_show_them_but_no_yaml(tmp_path:
     assert code == 1
     assert _third_party(loaded) - _typer_third_party() == {"rich"}  # lays out the findings and their snippets
     assert [name for name in HEAVY if name in loaded] == []
-    shown = ("rubric_tools.reporting.lint_full", "rubric_tools.loading.lines", "rubric_tools.scoring.sections")
+    shown = (
+        "rubric_tools.reporting.lint_full",
+        "rubric_tools.reporting.console",
+        "rubric_tools.loading.lines",
+        "rubric_tools.scoring.sections",
+    )
     assert _unlisted(loaded, (*WARM_LINT_MODULES, *shown)) == []
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "G001",  # a lint rule, by code
+        "invalid-regex",  # … by name
+        "l001",  # a loader's rule, declared below lint
+        "T101",  # a replay code
+        "E001",  # a check code
+        "U003",  # an audit code
+        "I001",  # the internal-error code
+    ],
+)
+def test_explain_imports_only_what_its_page_needs(tmp_path: Path, query: str) -> None:
+    _assert_rule_documentation_only(tmp_path, ["explain", query])
+
+
+@pytest.mark.parametrize("output_format", ["table", "json"])
+def test_the_list_of_rules_imports_no_rule(tmp_path: Path, output_format: str) -> None:
+    _assert_rule_documentation_only(tmp_path, ["rules", "--output-format", output_format])
+
+
+def _assert_rule_documentation_only(tmp_path: Path, arguments: list[str]) -> None:
+    code, loaded = _loaded_after(arguments, tmp_path)
+    assert code == 0
+    assert _third_party(loaded) - _typer_third_party() <= EXPLAIN_THIRD_PARTY
+    assert [name for name in HEAVY if name in loaded] == []
+    assert _unlisted(loaded, EXPLAIN_MODULES) == []
+
+
+@pytest.mark.parametrize("output_format", ["json", "jsonl"])
+def test_a_json_replay_imports_no_rich(tmp_path: Path, output_format: str) -> None:
+    """rich lays out the text formats only; JSON records are built without it."""
+    trajectory = MATTERS_DIR / "ai_saas_001" / "trajectories" / "reference.jsonl"
+    code, loaded = _loaded_after(["replay", str(trajectory), "--output-format", output_format], tmp_path)
+    assert code == 0
+    assert "rich" not in _third_party(loaded)
+    assert "rubric_tools.reporting.replay" not in loaded  # the text renderers

@@ -122,7 +122,7 @@ def explain_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """Show a lint rule's documentation."""
-    from rubric_tools.commands.lint import run_explain
+    from rubric_tools.commands.explain import run_explain
 
     raise typer.Exit(run_explain(rule, sys.stdout, sys.stderr, no_color=no_color))
 
@@ -135,6 +135,6 @@ def rules_command(
     no_color: Annotated[bool, typer.Option("--no-color", help="Never colour the output.")] = False,
 ) -> None:
     """List every lint rule: code, name, family, default severity, fixable."""
-    from rubric_tools.commands.lint import run_rules
+    from rubric_tools.commands.explain import run_rules
 
     raise typer.Exit(run_rules(output_format, sys.stdout, sys.stderr, no_color=no_color))

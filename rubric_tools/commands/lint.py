@@ -1,5 +1,6 @@
-"""What `rubric lint`, `rubric explain` and `rubric rules` do, as functions that take
-their streams and return the exit code, so the command-line layer only parses.
+"""What `rubric lint` does, as a function that takes its streams and returns the exit
+code, so the command-line layer only parses (`rubric explain` and `rubric rules`:
+`rubric_tools.commands.explain`).
 
 Exit codes: 0 nothing at or above the fail level, 1 something was, 2 a usage,
 configuration or internal error. Nothing here ever lets a traceback escape.
@@ -18,9 +19,8 @@ from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import apply_overrides, matter_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.engine import LintReport, lint_paths
-from rubric_tools.lint.registry import all_rules, find_rule
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
-from rubric_tools.reporting.formats import OutputFormat, RulesFormat
+from rubric_tools.reporting.formats import OutputFormat
 from rubric_tools.reporting.safe_output import clean_text
 
 
@@ -137,50 +137,3 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(text)
         stdout.flush()
     return report.exit_code
-
-
-def run_explain(query: str, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
-    """Print a rule's documentation; exit 2 with suggestions for an unknown rule."""
-    try:
-        from rubric_tools.reporting.lint_rules import did_you_mean, render_explain
-
-        rules = all_rules()
-        found = find_rule(query)
-        if found is None:
-            from rubric_tools.catalogue import find_code
-            from rubric_tools.reporting.lint_rules import render_code_explain
-
-            code = find_code(query)
-            if code is not None:
-                stdout.write(render_code_explain(code, color=wants_color(stdout, no_color)))
-                return EXIT_OK
-            suggestions = did_you_mean(query, rules)
-            hint = f" Did you mean {_alternatives(suggestions)}?" if suggestions else ""
-            print(
-                f"error: unknown rule {query!r}.{hint} Run `rubric rules` for the list.",
-                file=stderr,
-            )
-            return EXIT_USAGE
-        stdout.write(render_explain(found, color=wants_color(stdout, no_color)))
-    except Exception:
-        return _internal_error(stderr, "explaining a rule")
-    return EXIT_OK
-
-
-def _alternatives(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
-
-
-def run_rules(output_format: RulesFormat, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
-    """Print every registered rule as a table or as JSON."""
-    try:
-        from rubric_tools.reporting.lint_rules import render_rules_json, render_rules_table
-
-        rules = all_rules()
-        if output_format is RulesFormat.JSON:
-            stdout.write(render_rules_json(rules))
-        else:
-            stdout.write(render_rules_table(rules, color=wants_color(stdout, no_color)))
-    except Exception:
-        return _internal_error(stderr, "listing the rules")
-    return EXIT_OK

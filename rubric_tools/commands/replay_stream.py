@@ -12,17 +12,18 @@ import io
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
-
-from rich.console import Console
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rubric_tools.codes import GATE_TIMEOUT
 from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
-from rubric_tools.reporting import replay as render
+from rubric_tools.reporting import replay_json
 from rubric_tools.reporting.safe_output import clean_text, json_safe
 from rubric_tools.scoring.json_values import json_default, json_default_or_repr
+
+if TYPE_CHECKING:  # rich, and the text renderers, are imported for the text formats only
+    from rich.console import Console
 
 #: Nested JSON elements of the streamed `--format json` document sit at this depth.
 ELEMENT_INDENT = "    "
@@ -81,6 +82,8 @@ def _text_keys_only(item: TrajectoryReplay) -> bool:
 
 
 def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
+    from rich.console import Console
+
     colour = settings.color_system is not None
     return Console(
         file=buffer,
@@ -94,6 +97,8 @@ def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:
 
 
 def _text(settings: StreamSettings, item: TrajectoryReplay) -> tuple[str, str]:
+    from rubric_tools.reporting import replay as render
+
     output, errors = io.StringIO(), io.StringIO()
     if settings.output_format == "concise":
         _console(settings, output).print(render.concise_line(item), soft_wrap=True)  # one line, never wrapped
@@ -119,20 +124,20 @@ def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encode
     gate_timeout = any(d.has(GATE_TIMEOUT) for d in item.diagnostics)
     trace = ""
     if settings.trace:
-        entry_json = render.trace_entry(item)
+        entry_json = replay_json.trace_entry(item)
         trace = element_json(entry_json, default=json_default_or_repr) if entry_json is not None else ""
     output, errors = "", ""
     diagnostics: tuple[str, ...] = ()
     if settings.output_format == "jsonl":
-        record = render.jsonl_record(item)
+        record = replay_json.jsonl_record(item)
         output = safe_json(record, text_keys=_text_keys_only(item), default=json_default) + "\n"
     elif settings.output_format == "json":
-        replay_entry = render.replay_json(item)
+        replay_entry = replay_json.replay_json(item)
         text_keys = _text_keys_only(item)
         output = (
             element_json(replay_entry, text_keys=text_keys, default=json_default) if replay_entry is not None else ""
         )
-        diagnostics = tuple(element_json(render.diagnostic_json(d), text_keys=True) for d in item.diagnostics)
+        diagnostics = tuple(element_json(replay_json.diagnostic_json(d), text_keys=True) for d in item.diagnostics)
     else:
         output, errors = _text(settings, item)
     return Encoded(output, errors, diagnostics, trace, "", input_error, gate_timeout)

@@ -5,27 +5,16 @@ Reporters only present a LintReport; nothing here decides what is wrong.
 
 from __future__ import annotations
 
-import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
 
-if TYPE_CHECKING:
-    from rich.console import Console
-
 # rich is imported where a report is laid out: a clean report (a warm `rubric lint` of an
 # unchanged matter) is printed without it, see `clean_summary`.
-
-SEVERITY_STYLE = {
-    Severity.ERROR: "bold red",
-    Severity.WARNING: "bold yellow",
-    Severity.INFO: "bold cyan",
-}
 
 # YAML positions count YAML's line breaks; documents' positions are editor lines.
 _YAML_SUFFIXES = (".yaml", ".yml")
@@ -99,28 +88,6 @@ def clean_summary(report: LintReport) -> str:
     findings (the summary line and what `--fix` and the baseline did), without rich."""
     assert not report.diagnostics
     return "".join(f"{line}\n" for line in (summary_line(report), fixable_line(report)) if line)
-
-
-def string_console(color: bool, width: int = 100) -> Console:
-    """A console that renders into a string; colour only when asked for."""
-    from rich.console import Console
-
-    return Console(
-        file=io.StringIO(),
-        force_terminal=color,
-        no_color=not color,
-        color_system="standard" if color else None,
-        width=width,
-        highlight=False,
-        markup=False,
-        emoji=False,
-        soft_wrap=True,
-    )
-
-
-def console_text(console: Console) -> str:
-    file = console.file
-    return file.getvalue() if isinstance(file, io.StringIO) else ""
 
 
 # --------------------------------------------------------------------------- source lines

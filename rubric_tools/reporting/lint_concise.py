@@ -8,7 +8,8 @@ from pathlib import Path
 from rich.text import Text
 
 from rubric_tools.lint.engine import LintReport
-from rubric_tools.reporting.lint_common import console_text, fixable_line, string_console, summary_line
+from rubric_tools.reporting.console import console_text, string_console
+from rubric_tools.reporting.lint_common import fixable_line, summary_line
 from rubric_tools.reporting.lint_full import diagnostic_header
 
 

@@ -21,15 +21,13 @@ from rich.text import Text
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.engine import LintReport
 from rubric_tools.lint.fixes import Fix
+from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 from rubric_tools.reporting.lint_common import (
-    SEVERITY_STYLE,
     SourceLines,
-    console_text,
     display_path,
     fixable_line,
     make_snippet,
     printable,
-    string_console,
     summary_line,
 )
 

@@ -1,23 +1,38 @@
-"""Rule documentation for people: the `rubric rules` table and `rubric explain` pages."""
+"""Rule documentation for people: the `rubric rules` table and suggestions for an unknown
+rule (`rubric explain`'s pages are `rubric_tools.reporting.explain`)."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
-from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.registry import Rule
 from rubric_tools.reporting import safe_output
-from rubric_tools.reporting.lint_common import SEVERITY_STYLE, console_text, string_console
+from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
 
-def rule_record(rule: Rule) -> dict[str, Any]:
+class ListedRule(Protocol):
+    """What the list of rules shows: a registered `Rule` and the rule index's `IndexedRule` both have it."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def severity(self) -> Severity: ...
+    @property
+    def family(self) -> str: ...
+    @property
+    def fixable(self) -> bool: ...
+    @property
+    def summary(self) -> str: ...
+
+
+def rule_record(rule: ListedRule) -> dict[str, Any]:
     return {
         "code": rule.code,
         "name": rule.name,
@@ -28,11 +43,11 @@ def rule_record(rule: Rule) -> dict[str, Any]:
     }
 
 
-def render_rules_json(rules: Sequence[Rule]) -> str:
+def render_rules_json(rules: Sequence[ListedRule]) -> str:
     return safe_output.dumps([rule_record(rule) for rule in rules]) + "\n"
 
 
-def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int = 120) -> str:
+def render_rules_table(rules: Sequence[ListedRule], *, color: bool = False, width: int = 120) -> str:
     """One row per rule: code, name, family, default severity, fixable."""
     table = Table(title=f"{len(rules)} lint rules", title_justify="left", expand=False)
     for column in ("Code", "Name", "Family", "Severity", "Fixable"):
@@ -50,72 +65,7 @@ def render_rules_table(rules: Sequence[Rule], *, color: bool = False, width: int
     return console_text(console)
 
 
-def render_explain(rule: Rule, *, color: bool = False, width: int = 100) -> str:
-    """A rule's page: code and name, severity, family, fixability, then its docstring
-    rendered as Markdown."""
-    facts = (
-        ("Default severity", rule.severity.value),
-        ("Family", rule.family),
-        ("Fixable", "yes" if rule.fixable else "no"),
-    )
-    return _render_page(rule.code, rule.name, rule.severity, facts, rule.doc or rule.summary, color, width)
-
-
-def render_code_explain(code: CodeDoc, *, color: bool = False, width: int = 100) -> str:
-    """A non-lint code's page (replay, check, audit...): the same layout as a rule's."""
-    facts = (("Severity", code.severity.value), ("Family", code.family), ("Kind", "not a lint rule"))
-    return _render_page(code.code, code.name, code.severity, facts, code.doc, color, width)
-
-
-def _render_page(
-    code: str,
-    name: str,
-    severity: Severity,
-    facts: Sequence[tuple[str, str]],
-    doc: str,
-    color: bool,
-    width: int,
-) -> str:
-    console = string_console(color, width)
-    title = Text()
-    title.append(code, style=SEVERITY_STYLE[severity])
-    title.append(f" ({name})", style="bold")
-    console.print(title)
-    console.print()
-    for label, value in facts:
-        console.print(Text(f"{label}: ", style="dim") + Text(value))
-    console.print()
-    console.print(Markdown(docstring_markdown(doc)))
-    text = console_text(console)
-    # Rich pads code blocks to the full width; without colour that is only trailing noise.
-    return text if color else "\n".join(line.rstrip() for line in text.split("\n"))
-
-
-def docstring_markdown(doc: str) -> str:
-    """Docstring conventions as Markdown: an indented block right under a line such as
-    `Bad:` is an example, but CommonMark would fold it into that paragraph unless a blank
-    line separates them, so one is inserted (fenced blocks are left alone)."""
-    lines = doc.split("\n")
-    out: list[str] = []
-    in_fence = False
-    for line in lines:
-        if line.lstrip().startswith(("```", "~~~")):
-            in_fence = not in_fence
-        starts_indented_block = line.startswith("    ") and line.strip()
-        previous = out[-1] if out else ""
-        if (
-            not in_fence
-            and starts_indented_block
-            and previous.strip()
-            and not previous.startswith("    ")
-            and not previous.lstrip().startswith(("```", "~~~"))
-        ):
-            out.append("")
-        out.append(line)
-    return "\n".join(out)
-
-
-def did_you_mean(query: str, rules: Sequence[Rule]) -> list[str]:
+def did_you_mean(query: str, rules: Sequence[ListedRule]) -> list[str]:
     """Close codes or names, each shown as `CODE (name)`, best first."""
     by_word = {word: rule for rule in rules for word in (rule.code, rule.name)}
     normalized = query.strip()

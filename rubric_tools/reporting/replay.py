@@ -1,40 +1,18 @@
-"""Render one replayed trajectory: a rich step table and summary, a concise line, or JSON
-records (the streaming writers in `rubric_tools.commands.replay_stream` assemble the documents)."""
+"""Render one replayed trajectory for people: a rich step table and summary, or a concise
+line (its JSON records: `rubric_tools.reporting.replay_json`, which needs no rich)."""
 
 from __future__ import annotations
-
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.replaying import TrajectoryReplay, step_trace
+from rubric_tools.replaying import TrajectoryReplay
+from rubric_tools.reporting.replay_json import display_path
 from rubric_tools.scoring.causes import critical_causes
 from rubric_tools.scoring.episode import StepRecord
 from rubric_tools.scoring.text import show_pattern
-
-
-def _display_path(path: Path) -> str:
-    return _relative_display(path, Path.cwd())
-
-
-# Remembered: every diagnostic of a trajectory shows the same path, and resolving it (and
-# the working folder) took a system call per path component each time.
-@lru_cache(maxsize=1024)
-def _relative_display(path: Path, cwd: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(_resolved(cwd)))
-    except ValueError:
-        return str(path)
-
-
-@lru_cache(maxsize=16)
-def _resolved(folder: Path) -> Path:
-    return folder.resolve()
 
 
 def _what_happened(record: StepRecord) -> Text:
@@ -69,7 +47,7 @@ def _action_label(record: StepRecord) -> str:
 
 def _render_item(console: Console, item: TrajectoryReplay) -> None:
     console.print(
-        Text(f"{_display_path(item.trajectory)}", style="bold"), Text(f"  matter {item.matter_id}", style="dim")
+        Text(f"{display_path(item.trajectory)}", style="bold"), Text(f"  matter {item.matter_id}", style="dim")
     )
     if item.replay is None:
         return
@@ -108,7 +86,7 @@ def _render_item(console: Console, item: TrajectoryReplay) -> None:
 
 def _render_diagnostic(console: Console, diagnostic: Diagnostic) -> None:
     style = "red" if diagnostic.severity is Severity.ERROR else "yellow"
-    where = f"{_display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
+    where = f"{display_path(diagnostic.file)}:{diagnostic.line}:{diagnostic.column}"
     # One line per diagnostic, never wrapped: editors and grep read `file:line:column:`.
     console.print(
         Text(f"{where}: ", style="bold") + Text(f"{diagnostic.code} ", style=style) + Text(diagnostic.message),
@@ -130,7 +108,7 @@ def render_diagnostics(console: Console, item: TrajectoryReplay) -> None:
 
 def concise_line(item: TrajectoryReplay) -> Text:
     """One line per trajectory: path, matter, score and how the episode ended."""
-    line = Text(_display_path(item.trajectory), style="bold")
+    line = Text(display_path(item.trajectory), style="bold")
     line.append(f"  {item.matter_id or '-'}  ", style="dim")
     if item.replay is None:
         errors = sum(1 for d in item.diagnostics if d.severity is Severity.ERROR)
@@ -145,53 +123,3 @@ def concise_line(item: TrajectoryReplay) -> Text:
     if result["critical_failure"]:
         line.append("  critical failure", style="bold red")
     return line
-
-
-def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
-    return {
-        "code": diagnostic.code,
-        "name": diagnostic.name,
-        "severity": diagnostic.severity.value,
-        "message": diagnostic.message,
-        "file": _display_path(diagnostic.file),
-        "line": diagnostic.line,
-        "column": diagnostic.column,
-    }
-
-
-def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
-    """The `replays` entry of one trajectory; None when it could not be replayed."""
-    if item.replay is None:
-        return None
-    return {
-        "trajectory": _display_path(item.trajectory),
-        "matter_id": item.matter_id,
-        "steps": [
-            {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)} for r in item.replay.steps
-        ],
-        "result": item.replay.result,
-    }
-
-
-def jsonl_record(item: TrajectoryReplay) -> dict[str, Any]:
-    """The JSON Lines record of one trajectory: every input gets one, replayed or not."""
-    entry = replay_json(item)
-    return {
-        "trajectory": _display_path(item.trajectory),
-        "matter_id": item.matter_id,
-        "steps": entry["steps"] if entry is not None else None,
-        "result": entry["result"] if entry is not None else None,
-        "diagnostics": [diagnostic_json(d) for d in item.diagnostics],
-    }
-
-
-def trace_entry(item: TrajectoryReplay) -> dict[str, Any] | None:
-    """The `--trace` entry of one trajectory: every step's action, events and budgets."""
-    if item.replay is None:
-        return None
-    return {
-        "trajectory": _display_path(item.trajectory),
-        "matter_id": item.matter_id,
-        "steps": step_trace(item),
-        "result": item.replay.result,
-    }

@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import text_field
-from rubric_tools.scoring.model import MatchItem, sorted_ids
+from rubric_tools.scoring.model import MatchItem, MatchTable, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
 
-def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem | None:
-    """Matching is first-wins in rubric order, over concepts then each alias list."""
+def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
+    """Matching is first-wins in rubric order, over concepts then each alias list (`table` is
+    `Rubric.question_table` or `escalation_table`): a non-empty variant matches when every
+    one of its concepts is in the text."""
     # Plain loops rather than any()/all() over generators: this runs for every question
     # and escalation, over every variant of every rubric item.
-    for item in items:
-        for variant in item.variants:
-            if not variant:
-                continue
-            for concept in variant:
+    for first, run in table:
+        if first not in normalized_text:
+            continue
+        for rest, item in run:
+            for concept in rest:
                 if concept not in normalized_text:
                     break
             else:
@@ -30,6 +32,23 @@ def first_match(items: tuple[MatchItem, ...], normalized_text: str) -> MatchItem
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    # The common read (a known document id, a known section token or none) is two look-ups in
+    # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
+    # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.
+    try:
+        read = ctx.matter.read_targets[action["document_id"]][action.get("section")]
+    except (KeyError, TypeError):
+        return _read_document_checked(ctx, action)
+    if type(read) is str:
+        ctx.state.read_citations.add(read)
+    else:
+        ctx.state.read_citations.update(read)
+    return 0.0
+
+
+def _read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    """read_document of anything the table does not hold: ids and sections that are not
+    text are read as their `str()`, unknown ones are penalised, "" reads `<doc> §`."""
     document_id = action.get("document_id")
     document = ctx.matter.documents.get(document_id if type(document_id) is str else str(document_id))
     if document is None:
@@ -59,11 +78,12 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state = ctx.state
     if state.questions_asked_total >= ctx.matter.constraints.maximum_client_questions:
         return ctx.penalty(-0.5, "client question budget exhausted")
-    question = text_field(action, "question")
-    if not question.strip():
+    # Normalized first: that strips it, so the blank check needs no strip() of its own.
+    question = normalize(text_field(action, "question"))
+    if not question:
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
-    return _score_match(ctx, ctx.matter.rubric.questions, normalize(question), state.asked_questions, kind="question")
+    return _score_match(ctx, ctx.matter.rubric.question_table, question, state.asked_questions, QUESTION)
 
 
 def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -74,29 +94,54 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
-    return _score_match(
-        ctx, ctx.matter.rubric.escalations, normalize(f"{topic} {reason}"), state.raised_escalations, kind="escalation"
-    )
+    table = ctx.matter.rubric.escalation_table
+    return _score_match(ctx, table, normalize(f"{topic} {reason}"), state.raised_escalations, ESCALATION)
 
 
-#: Event types by kind of match: (off rubric, redundant, required).
-_MATCH_EVENTS = {
-    kind: (f"off_rubric_{kind}", f"redundant_{kind}", f"required_{kind}") for kind in ("question", "escalation")
-}
+class MatchKind(NamedTuple):
+    """What a question or an escalation records (engine.md §3): the kind an observer is told,
+    then the event type and points when nothing matches, the redundant and required types."""
+
+    name: str
+    off_rubric: str
+    off_rubric_points: float
+    redundant: str
+    required: str
 
 
-def _score_match(ctx: StepContext, items: tuple[MatchItem, ...], text: str, already: set[str], kind: str) -> float:
-    off_rubric, redundant, required = _MATCH_EVENTS[kind]
-    item = first_match(items, text)
+QUESTION = MatchKind("question", "off_rubric_question", -0.1, "redundant_question", "required_question")
+ESCALATION = MatchKind("escalation", "off_rubric_escalation", -0.25, "redundant_escalation", "required_escalation")
+REDUNDANT_MATCH_POINTS = -0.15
+
+
+def _score_match(
+    ctx: StepContext,
+    table: MatchTable,
+    text: str,
+    already: set[str],
+    kind: MatchKind,
+) -> float:
+    item = first_match(table, text)
     if item is None:
-        points = -0.1 if kind == "question" else -0.25
-        return ctx.record({"type": off_rubric, "criterion": text[:OFF_RUBRIC_CRITERION_LENGTH]}, points)
-    if item.id in already:
-        return ctx.record({"type": redundant, "criterion": item.id}, -0.15)
-    already.add(item.id)
-    if ctx.observer is not None:
-        ctx.observe(kind, item.id, text)
-    return ctx.record({"type": required, "criterion": item.id}, item.points)
+        event_type, criterion = kind.off_rubric, text[:OFF_RUBRIC_CRITERION_LENGTH]
+        points = recorded = kind.off_rubric_points  # constants with at most 4 places
+    elif item.id in already:
+        event_type, criterion = kind.redundant, item.id
+        points = recorded = REDUNDANT_MATCH_POINTS
+    else:
+        already.add(item.id)
+        if ctx.observer is not None:
+            ctx.observe(kind.name, item.id, text)
+        event_type, criterion = kind.required, item.id
+        points, recorded = item.points, item.recorded_points
+    # `ctx.record(event, points)` inlined, with the points already rounded: this records an
+    # event for every question and escalation, and the call cost a quarter of the bookkeeping.
+    event = {"type": event_type, "criterion": criterion, "points": recorded}
+    state = ctx.state
+    state.events.append(event)
+    state.raw_score += points
+    ctx.new_events.append(event)
+    return points
 
 
 def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -105,25 +150,27 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     final = rubric.final_submission
     summary = text_field(action, "summary", "")
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
-    # A set there; ids compared as YAML 1.1 read them on both sides (a date matches a date).
-    missing = sorted_ids({i for i in final.required_issue_ids if i not in state.matched_issues})
+    matched, ordered = state.matched_issues, final.sorted_required_issue_ids
+    if ordered is not None:  # text ids: filtering the sorted ids keeps them sorted
+        missing: list[YamlId] = [issue_id for issue_id in ordered if issue_id not in matched]
+    else:  # a set there; ids compared as YAML 1.1 read them on both sides (a date matches a date)
+        missing = sorted_ids({i for i in final.required_issue_ids if i not in matched})
     points -= final.missing_required_issue_penalty * len(missing)
     event: dict[str, Any] = {"type": "final_submission", "criterion": "final", "missing_issues": missing}
-    if rubric.escalations:
-        missed: list[str] = []
-        missed_critical: list[str] = []
-        for escalation in rubric.escalations:
-            if escalation.id in state.raised_escalations:
-                continue
-            if escalation.critical_if_missed:
-                missed_critical.append(escalation.id)
-                state.critical_failure = True
-            elif escalation.required:
-                missed.append(escalation.id)
-                points -= final.missed_escalation_penalty
-        if missed or missed_critical:
-            event["missed_escalations"] = missed
-            event["missed_critical_escalations"] = missed_critical
+    missed: list[str] = []
+    missed_critical: list[str] = []
+    for escalation_id, critical in rubric.settle_up_escalations:
+        if escalation_id in state.raised_escalations:
+            continue
+        if critical:
+            missed_critical.append(escalation_id)
+            state.critical_failure = True
+        else:
+            missed.append(escalation_id)
+            points -= final.missed_escalation_penalty
+    if missed or missed_critical:
+        event["missed_escalations"] = missed
+        event["missed_critical_escalations"] = missed_critical
     if final.required_concepts:
         found, _ = concept_fraction(final.required_concepts, normalize(summary))
         concept_points = final.concept_points * len(found) / len(final.required_concepts)

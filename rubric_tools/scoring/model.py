@@ -105,6 +105,10 @@ class MatchItem:
         """`concepts` first, then each alias list, in rubric order."""
         return (self.concepts, *self.aliases)
 
+    @cached_property  # what its event records: `StepContext.record` rounds points so
+    def recorded_points(self) -> float:
+        return round(self.points, 4)
+
 
 @dataclass(frozen=True)
 class Issue:
@@ -164,6 +168,17 @@ class FinalSubmission:
     required_concepts: Variant = ()
     concept_points: float = 0.0
 
+    @cached_property
+    def sorted_required_issue_ids(self) -> tuple[str, ...] | None:
+        """The distinct `required_issue_ids` in `sorted_ids` order when all are text, so that
+        filtering them keeps any subset sorted: the final submission lists the missing ones
+        without a set and a sort. None for ids of other kinds (a subset of ids of mixed kinds
+        may sort by another rule than the whole list)."""
+        ids = self.required_issue_ids
+        if all(type(issue_id) is str for issue_id in ids):
+            return tuple(sorted({str(issue_id) for issue_id in ids}))
+        return None
+
 
 @dataclass(frozen=True)
 class Rubric:
@@ -195,12 +210,57 @@ class Rubric:
         boolean) is never found and every redline of it is unsupported (conformance-edge H08d)."""
         return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
 
+    @cached_property
+    def settle_up_escalations(self) -> tuple[tuple[str, bool], ...]:
+        """(id, critical_if_missed) of each escalation the final submission settles up when it
+        was never raised, in rubric order: the critical ones and the other required ones."""
+        return tuple(
+            (escalation.id, bool(escalation.critical_if_missed))
+            for escalation in self.escalations
+            if escalation.critical_if_missed or escalation.required
+        )
+
+    @cached_property
+    def question_table(self) -> MatchTable:
+        """The questions' variants for `first_match`, asked for every question."""
+        return match_table(self.questions)
+
+    @cached_property
+    def escalation_table(self) -> MatchTable:
+        """The escalations' variants for `first_match`, asked for every escalation."""
+        return match_table(self.escalations)
+
+
+#: The variants of a rubric's questions or escalations in matching order (each item's concepts,
+#: then each alias list), as runs of consecutive variants that share their first concept:
+#: (that concept, ((the variant's other concepts, its item), ...)). A text without the concept
+#: fails the whole run with one search (authors write `training`+`priority`, `training`+...).
+MatchTable = tuple[tuple[str, tuple[tuple[Variant, MatchItem], ...]], ...]
+
+
+def match_table(items: tuple[MatchItem, ...]) -> MatchTable:
+    runs: list[tuple[str, list[tuple[Variant, MatchItem]]]] = []
+    for item in items:
+        for variant in item.variants:
+            if not variant:  # an empty variant never matches
+                continue
+            first, rest = variant[0], variant[1:]
+            if runs and runs[-1][0] == first:
+                runs[-1][1].append((rest, item))
+            else:
+                runs.append((first, [(rest, item)]))
+    return tuple((first, tuple(run)) for first, run in runs)
+
 
 @dataclass(frozen=True)
 class Counter:
     message: str = ""
     text: str = ""
     trap: bool = False
+
+    @cached_property  # an acceptance closes on this text: normalized once per matter, not per step
+    def normalized_text(self) -> str:
+        return normalize(self.text)
 
 
 @dataclass(frozen=True)
@@ -237,6 +297,24 @@ class Matter:
         return bool(self.positions)
 
     @cached_property
+    def position_table(self) -> dict[str, Position]:
+        """`positions` as a plain dict, looked up by every markup and acceptance (empty when
+        the matter has no counterparty, like `negotiation_enabled`)."""
+        return dict(self.positions)
+
+    @cached_property
+    def read_targets(self) -> dict[str, dict[str | None, str | frozenset[str]]]:
+        """Document id → {section token → its citation, None → every citation of the document}:
+        what a read_document step marks read, found in two look-ups (reads are a third of all
+        steps). Plain dicts keyed by text: a value of any other type misses them."""
+        targets: dict[str, dict[str | None, str | frozenset[str]]] = {}
+        for document_id, document in self.documents.items():
+            reads: dict[str | None, str | frozenset[str]] = {None: document.citations}
+            reads.update(document.section_citations)
+            targets[document_id] = reads
+        return targets
+
+    @cached_property
     def citation_memo(self) -> dict[str, Any]:
         """Scratch space for the scorer to remember what citation strings resolve to: the
         answer depends on the matter alone, and agents cite the same few sections."""
@@ -246,6 +324,13 @@ class Matter:
     def citation_list_memo(self) -> dict[tuple[str, ...], Any]:
         """Scratch space for the scorer to remember what a whole list of citation strings
         resolves to: agents cite the same few lists, and resolving one costs a loop."""
+        return {}
+
+    @cached_property
+    def counter_settlement_memo(self) -> dict[tuple[str, str, float], Any]:
+        """Scratch space for the scorer to remember how closing on a counterparty's counter
+        scores (issue id, counter text, gate time limit): the counter is the matter's own text,
+        and scoring it runs the issue's settlement gates."""
         return {}
 
     @cached_property

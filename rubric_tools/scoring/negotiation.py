@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, label_of, text_field
-from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import Matter, Position, YamlId
+from rubric_tools.scoring.gates import GateCheck, run_gates
+from rubric_tools.scoring.model import Issue, Variant, YamlId
 from rubric_tools.scoring.state import StepContext
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, variant_matches
+from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
 
 MARKUP_FIELDS = frozenset(("issue_id", "document_id", "section", "proposed_text"))
 REASON_NO_MARKUP_TARGET = "markup matches no submitted issue label and no operative anchor"
@@ -18,24 +18,27 @@ REASON_NO_POSITION = "the counterparty holds no position on that provision"
 
 def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state, matter = ctx.state, ctx.matter
-    if not matter.negotiation_enabled:
+    positions = matter.position_table
+    if not positions:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
     if not has_fields(action, MARKUP_FIELDS):
         return ctx.penalty(-0.25, "send_markup is missing a required field")
     label = label_of(action)
-    target = format_citation(str(action.get("document_id")), str(action.get("section")))
     # Markup labels are not consulted here: only a matched issue's label, else the anchor.
     issue_id = state.issue_labels.get(label)
     if issue_id is None:
+        target = format_citation(str(action.get("document_id")), str(action.get("section")))
         anchored = matter.rubric.anchors.get(target)
         issue_id = anchored.criterion if anchored else None
     state.rounds_used += 1
     if issue_id is None:
-        unanchored: dict[str, Any] = {"type": "unsupported_markup", "criterion": label}
-        return ctx.record({**unanchored, "reason": REASON_NO_MARKUP_TARGET}, -0.5)
-    position = _position(matter, issue_id)
+        unanchored = {"type": "unsupported_markup", "criterion": label, "reason": REASON_NO_MARKUP_TARGET}
+        return ctx.record(unanchored, -0.5)
+    # Positions are keyed by the text of the issue id, as an issue's `id` is: no conformance
+    # case shows the reference negotiating over an issue id that is not text.
+    position = positions.get(str(issue_id))
     if position is None:
         unheld: dict[str, Any] = {"type": "unsupported_markup", "criterion": issue_id, "reason": REASON_NO_POSITION}
         return ctx.record(unheld, -0.5)
@@ -44,11 +47,12 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.record({"type": "duplicate_settlement", "criterion": issue_id}, -0.2)
     rounds = state.issue_rounds.get(issue_id, 0) + 1
     state.issue_rounds[issue_id] = rounds
-    proposed = text_field(action, "proposed_text")
-    normalized = normalize(proposed)
-    acceptable = any(variant_matches(v, normalized) for v in position.accept_concepts)
-    if acceptable and rounds > position.resist_rounds:
-        return settle(ctx, issue_id, proposed, closed_by="ours")
+    # While the counterparty still resists, whether the text is acceptable decides nothing:
+    # it is normalized and looked at only once it could close the issue.
+    if rounds > position.resist_rounds:
+        normalized = normalize(text_field(action, "proposed_text"))
+        if _acceptable(position.accept_concepts, normalized):
+            return settle(ctx, issue_id, normalized, closed_by="ours")
     served = state.counters_served.get(issue_id, 0)
     if served < len(position.counters):
         state.outstanding_counters[issue_id] = position.counters[served]
@@ -57,9 +61,24 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return ctx.record({"type": "counterparty_reject", "criterion": issue_id}, 0.0)
 
 
+def _acceptable(variants: tuple[Variant, ...], normalized_text: str) -> bool:
+    """Whether every concept of some non-empty variant is in the text."""
+    # Plain loops rather than any()/all() over generators, as in `dialogue.first_match`.
+    for variant in variants:
+        if not variant:
+            continue
+        for concept in variant:
+            if concept not in normalized_text:
+                break
+        else:
+            return True
+    return False
+
+
 def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state, matter = ctx.state, ctx.matter
-    if not matter.negotiation_enabled:
+    positions = matter.position_table
+    if not positions:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
@@ -68,7 +87,7 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     issue_id = state.markup_labels.get(label)
     if issue_id is None:
         issue_id = state.issue_labels.get(label)
-    if issue_id is None or _position(matter, issue_id) is None:
+    if issue_id is None or str(issue_id) not in positions:  # keyed by text, as in send_markup
         return ctx.penalty(-0.25, "no negotiation is open under that label")
     if issue_id in state.settled_issues:
         return ctx.penalty(-0.25, "that point is already closed")
@@ -76,25 +95,54 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if counter is None or not counter.text:  # the engine keeps the text: an empty one is no counter
         return ctx.penalty(-0.25, "the counterparty has no outstanding counter on that point")
     state.rounds_used += 1
-    return settle(ctx, issue_id, counter.text, closed_by="theirs")
+    return settle(ctx, issue_id, counter.normalized_text, closed_by="theirs")
 
 
-def _position(matter: Matter, criterion: YamlId) -> Position | None:
-    # Positions are keyed by the text of the issue id, as an issue's `id` is: no conformance
-    # case shows the reference negotiating over an issue id that is not text.
-    return matter.positions.get(str(criterion))
+class SettlementScore(NamedTuple):
+    """What the language an issue closed on earns: concepts found and missing, points, gates."""
+
+    found: list[str]
+    missing: list[str]
+    points: float
+    check: GateCheck
 
 
-def settle(ctx: StepContext, issue_id: YamlId, closing_text: str, closed_by: str) -> float:
-    """Score the language an issue closed on, once per issue."""
-    state = ctx.state
-    issue = ctx.matter.rubric.issues_by_id[str(issue_id)]
-    text = normalize(closing_text)
-    if issue.settlement_concepts:
-        found, missing = concept_fraction(issue.settlement_concepts, text)
-        points = issue.settlement_points * len(found) / len(issue.settlement_concepts)
+def _score_settlement(issue: Issue, text: str, gate_timeout: float) -> SettlementScore:
+    concepts = issue.settlement_concepts
+    if concepts:
+        found, missing = concept_fraction(concepts, text)
+        points = issue.settlement_points * len(found) / len(concepts)
     else:  # the scaffold: any closing text earns full points
         found, missing, points = [], [], issue.settlement_points
+    return SettlementScore(
+        found, missing, points, run_gates(issue.settlement_critical_failure_patterns, text, gate_timeout)
+    )
+
+
+def _score_counter_settlement(ctx: StepContext, issue: Issue, text: str) -> SettlementScore:
+    """A counter is the matter's own text, so how closing on it scores is remembered per matter
+    (a search that timed out is not: it is run again, as it would be without the memo)."""
+    memo = ctx.matter.counter_settlement_memo
+    key = (issue.id, text, ctx.gate_timeout)
+    score: SettlementScore | None = memo.get(key)
+    if score is None:
+        score = _score_settlement(issue, text, ctx.gate_timeout)
+        if not score.check.timed_out:
+            memo[key] = score
+    return score
+
+
+def settle(ctx: StepContext, issue_id: YamlId, text: str, closed_by: str) -> float:
+    """Score the language an issue closed on (`text`, normalized), once per issue: ours, or
+    the counterparty's counter (`closed_by` "theirs")."""
+    state = ctx.state
+    issue = ctx.matter.rubric.issues_by_id[str(issue_id)]
+    if closed_by == "theirs":
+        found, missing, points, check = _score_counter_settlement(ctx, issue, text)
+    else:
+        found, missing, points, check = _score_settlement(issue, text, ctx.gate_timeout)
+    # Copies: a remembered score is shared by every settlement on the same counter.
+    found, missing = list(found), list(missing)
     event: dict[str, Any] = {
         "type": "settlement",
         "criterion": issue_id,
@@ -102,9 +150,9 @@ def settle(ctx: StepContext, issue_id: YamlId, closing_text: str, closed_by: str
         "matched_concepts": found,
         "missing_concepts": missing,
     }
-    check = run_gates(issue.settlement_critical_failure_patterns, text, ctx.gate_timeout)
     ctx.note_gates(check)
-    ctx.observe("gates:settlement", issue.id, text, check)
+    if ctx.observer is not None:
+        ctx.observe("gates:settlement", issue.id, text, check)
     if check.last_fired is not None:
         state.critical_failure = True
         event["critical_failure_pattern"] = check.last_fired

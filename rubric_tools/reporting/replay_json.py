@@ -1,0 +1,82 @@
+"""One replayed trajectory as JSON records: the `replays` entry, the JSON Lines record, the
+`--trace` entry, a diagnostic (the streaming writers in `rubric_tools.commands.replay_stream`
+assemble the documents). Kept apart from the text renderers so that `rubric replay
+--format json|jsonl` never imports rich."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.replaying import TrajectoryReplay, step_trace
+
+
+def display_path(path: Path) -> str:
+    return _relative_display(path, Path.cwd())
+
+
+# Remembered: every diagnostic of a trajectory shows the same path, and resolving it (and
+# the working folder) took a system call per path component each time.
+@lru_cache(maxsize=1024)
+def _relative_display(path: Path, cwd: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(_resolved(cwd)))
+    except ValueError:
+        return str(path)
+
+
+@lru_cache(maxsize=16)
+def _resolved(folder: Path) -> Path:
+    return folder.resolve()
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    return {
+        "code": diagnostic.code,
+        "name": diagnostic.name,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "file": display_path(diagnostic.file),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+    }
+
+
+def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
+    """The `replays` entry of one trajectory; None when it could not be replayed."""
+    if item.replay is None:
+        return None
+    return {
+        "trajectory": display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": [
+            {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)} for r in item.replay.steps
+        ],
+        "result": item.replay.result,
+    }
+
+
+def jsonl_record(item: TrajectoryReplay) -> dict[str, Any]:
+    """The JSON Lines record of one trajectory: every input gets one, replayed or not."""
+    entry = replay_json(item)
+    return {
+        "trajectory": display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": entry["steps"] if entry is not None else None,
+        "result": entry["result"] if entry is not None else None,
+        "diagnostics": [diagnostic_json(d) for d in item.diagnostics],
+    }
+
+
+def trace_entry(item: TrajectoryReplay) -> dict[str, Any] | None:
+    """The `--trace` entry of one trajectory: every step's action, events and budgets."""
+    if item.replay is None:
+        return None
+    return {
+        "trajectory": display_path(item.trajectory),
+        "matter_id": item.matter_id,
+        "steps": step_trace(item),
+        "result": item.replay.result,
+    }

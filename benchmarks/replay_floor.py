@@ -8,6 +8,12 @@ action (a revision re-scores earlier work, which a scorer may remember). The flo
 the time of those operations done with bare built-ins (`str.split`/`join`, `in`, a
 compiled pattern's time-limited `search`) plus one handler look-up per step for the dispatch. It
 does none of the bookkeeping (citations, budgets, events, records) a real scorer does.
+
+Whatever text work the scorer has learned to skip, the floor skips too, with the same
+means, so that ours/floor measures bookkeeping and nothing else: first-wins matching
+walks the scorer's grouped match tables (`Rubric.question_table`), a markup's text is
+looked at only once its round count could settle the issue, and the counterparty's own
+counter text (matter data) is scored once per matter, not per acceptance.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import time
 from typing import Any
 
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, compile_pattern
-from rubric_tools.scoring.model import Issue, MatchItem, Matter
+from rubric_tools.scoring.dialogue import first_match
+from rubric_tools.scoring.model import Issue, MatchItem, Matter, match_table
 
 Operation = tuple[str, Any, Any]
 
@@ -50,14 +57,15 @@ def _criteria(record: Any, *types: str) -> set[str]:
     return {str(event.get("criterion")) for event in record.events if event.get("type") in types}
 
 
-def _action_work(matter: Matter, record: Any) -> list[Operation]:
+def _action_work(matter: Matter, record: Any, rounds: dict[str, int]) -> list[Operation]:
+    """The text work of one step; `rounds` counts each issue's markups so far in the episode."""
     action, kind, rubric = record.action, record.type, matter.rubric
     if not isinstance(action, dict):
         return []
     if kind in ("ask_client", "escalate"):
         text = _text(action, "question") if kind == "ask_client" else _text(action, "topic", "reason")
-        items = rubric.questions if kind == "ask_client" else rubric.escalations
-        return [("normalize", text, None), ("first_match", items, None)]
+        table = rubric.question_table if kind == "ask_client" else rubric.escalation_table
+        return [("normalize", text, None), ("first_match", table, None)]
     if kind in ("submit_issue", "revise_issue"):
         matched = _criteria(record, "issue")
         citations = action.get("citations", [])
@@ -73,18 +81,23 @@ def _action_work(matter: Matter, record: Any) -> list[Operation]:
             work.append(("concepts", issue.redline_concepts, None))
             break  # one redline's text per action
         return work
-    if kind in ("send_markup", "accept_counterparty"):
+    if kind == "send_markup":
+        # Whether a markup's text is acceptable decides something only once the issue's round
+        # count passes the counterparty's `resist_rounds`: before that no scorer needs the text.
         work = []
         for issue_id in _criteria(record, "counterparty_counter", "counterparty_reject", "settlement"):
             position, issue = matter.positions[issue_id], rubric.issues_by_id[issue_id]
-            text = _text(action, "proposed_text") if kind == "send_markup" else position.counters[0].text
-            work.append(("normalize", text, None))
-            if kind == "send_markup":
-                work.append(("first_match", (MatchItem(issue_id, 0.0, (), position.accept_concepts),), None))
+            rounds[issue_id] = rounds.get(issue_id, 0) + 1
+            if rounds[issue_id] <= position.resist_rounds:
+                continue
+            work.append(("normalize", _text(action, "proposed_text"), None))
+            work.append(("first_match", match_table((MatchItem(issue_id, 0.0, (), position.accept_concepts),)), None))
             if _criteria(record, "settlement"):
                 work.append(("concepts", issue.settlement_concepts, None))
                 work.extend(_gates(issue.settlement_critical_failure_patterns))
         return work
+    # accept_counterparty closes on the counterparty's own text, from the matter: how that
+    # text scores is worked out once per matter, not per step (the scorer remembers it).
     if kind == "submit_final":
         concepts = rubric.final_submission.required_concepts
         return [("normalize", _text(action, "summary"), None), ("concepts", concepts, None)]
@@ -96,7 +109,8 @@ def plan_text_work(work: list[tuple[Matter, list[object]]], replay: Any) -> list
     plans = []
     for matter, actions in work:
         steps = replay(matter, actions).steps
-        operations = [operation for record in steps for operation in _action_work(matter, record)]
+        rounds: dict[str, int] = {}
+        operations = [operation for record in steps for operation in _action_work(matter, record, rounds)]
         plans.append(([record.type for record in steps], operations))
     return plans
 
@@ -115,7 +129,7 @@ def floor_seconds(plans: list[tuple[list[Any], list[Operation]]], handlers: dict
             elif name == "concepts":
                 [concept for concept in first if concept in text]
             elif name == "first_match":
-                _first_match(first, text)
+                first_match(first, text)
             elif name == "gate":  # time-limited, as any search of an untrusted pattern must be
                 first.search(text, timeout=DEFAULT_SEARCH_TIMEOUT)
             elif name == "structured_gate":
@@ -123,21 +137,6 @@ def floor_seconds(plans: list[tuple[list[Any], list[Operation]]], handlers: dict
             else:  # quote: normalize it, then find it in its section
                 found = " ".join(first.lower().split()) in second  # noqa: F841  the work is the point
     return time.process_time() - start
-
-
-def _first_match(items: tuple[MatchItem, ...], text: str) -> MatchItem | None:
-    # Plain loops, as the scorer's own first_match: all() over a generator cost about 15 % of
-    # the whole floor, work no scorer has to do.
-    for item in items:
-        for variant in item.variants:
-            if not variant:
-                continue
-            for concept in variant:
-                if concept not in text:
-                    break
-            else:
-                return item
-    return None
 
 
 REVISIONS = frozenset({"revise_issue", "revise_redline"})

@@ -21,8 +21,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, compile_pattern
 from rubric_tools.scoring.dialogue import first_match
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, compile_pattern
 from rubric_tools.scoring.model import Issue, MatchItem, Matter, match_table
 
 Operation = tuple[str, Any, Any]

@@ -102,6 +102,26 @@ class EpisodeState:
     #: to) have been looked at for a critical failure, and whether one of them was critical.
     retained_checked: int = 0
     retained_critical: bool = False
+    #: The ledger (ledger.py): the latest scoring of each submission, in submission order, as
+    #: of the last revision, brought up to date by each revision from the events recorded
+    #: since (`ledger_seen` of the events were there then). Its work-product event, the
+    #: rounded points that event carries, and its exact points, read from the submission's
+    #: memo (with the flags below) only when a revision needs them: `pending_outcomes` are the
+    #: indices (ascending) not read yet.
+    scored_events: list[Event] = field(default_factory=list)
+    scored_recorded: list[float] = field(default_factory=list)
+    scored_points: list[float] = field(default_factory=list)
+    pending_outcomes: list[int] = field(default_factory=list)
+    #: Indices of those whose latest scoring set the critical flag, or noted warnings or gate
+    #: timeouts or errors (a re-score notes them again), and the anchor each issue whose latest
+    #: scoring found it unread waits for (a read since may change its outcome).
+    critical_submissions: set[int] = field(default_factory=set)
+    noisy_submissions: set[int] = field(default_factory=set)
+    waiting_anchors: dict[int, str] = field(default_factory=dict)
+    ledger_seen: int = 0
+    #: False once the events did not match the submissions (never expected): revisions then
+    #: re-score everything until a full re-score starts the ledger again.
+    ledger_usable: bool = True
     rounds_used: int = 0
     issue_rounds: dict[YamlId, int] = field(default_factory=dict)
     counters_served: dict[YamlId, int] = field(default_factory=dict)

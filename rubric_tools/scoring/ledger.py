@@ -1,0 +1,250 @@
+"""The ledger of a revision: the latest scoring of each submission, so that a revision can
+replay what it does not change instead of scoring it again (revision.py).
+
+A submission's outcome depends on its action, on whether the anchor it needs was read, and
+on what the submissions before it left in the state. So when a revised submission changes
+what later ones look at (matched issues and redlines, issue labels) as its old version did,
+every later one scores as its latest scoring did, unless a read since made an anchor it
+waited for readable: the revision then appends their events and adds their exact points in
+order (what the contract itself costs), and the state is the one it was, but for the
+revised submission's own part of the accumulated lists and count.
+
+The ledger lives in `EpisodeState` (`scored_*`, `pending_outcomes`, ...). The n-th
+work-product event of the episode's events is always the latest scoring of the n-th
+submission: a submission records one, and a revision removes them all and records one per
+submission in order. So the ledger is brought up to date from the events recorded since
+the previous revision, and what each scoring did is read from its submission's memo, only
+when a revision needs it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Mapping
+from operator import is_
+from typing import Any
+
+from rubric_tools.scoring import work_product
+from rubric_tools.scoring.model import Issue
+from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, StepContext, Submission
+
+#: Replaying the later submissions costs checks that only pay off when enough of them are
+#: replayed: with fewer, a revision scores them again through their memos (the same result).
+REPLAY_MINIMUM = 8
+
+# The points score_issue and score_redline record for their branches without text work.
+DUPLICATE_POINTS = -0.2
+UNSUPPORTED_REDLINE_POINTS = -0.5
+UNSUPPORTED_ISSUE_TYPES = ("unsupported_issue", "unread_anchor_issue")
+
+#: (valid citations, invalid citations, unsupported labels, fabricated quotes) a scoring added.
+Contribution = tuple[int, tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+#: (the exact points a scoring added, whether it set the critical flag, whether it noted
+#: warnings or gate trouble, the anchor it found unread).
+Outcome = tuple[float, bool, bool, str | None]
+
+
+def unsupported_issue_points(target: work_product.IssueTarget) -> float:
+    return -0.5 - work_product.INVALID_CITATION_PENALTY * len(target.invalid)
+
+
+def take_out_work_product(state: EpisodeState, keep: bool) -> None:
+    """Remove every work-product event from `state.events` and subtract their recorded points,
+    and recompute the critical flag from the events kept. With `keep`, enter those recorded
+    since the ledger was last brought up to date in it; else forget the ledger."""
+    events = state.events
+    kept = events[: state.retained_checked]  # the events the last revision kept come first
+    work: list[Event] = []
+    critical = state.retained_critical
+    for event in events[state.ledger_seen :]:
+        if event["type"] in WORK_PRODUCT_EVENTS:
+            work.append(event)
+        else:
+            kept.append(event)
+            # An event that was critical stays critical, and stays kept: only new ones are looked at.
+            # Most carry none of the keys that can make one critical: a set test in C first.
+            if not critical and not CRITICAL_KEYS.isdisjoint(event) and is_critical(event):
+                critical = True
+    recorded = [event["points"] for event in work]
+    if keep:
+        first = len(state.scored_events)
+        state.scored_events += work
+        state.scored_recorded += recorded
+        state.scored_points += [0.0] * len(work)  # read from the memo when a revision needs them
+        state.pending_outcomes += range(first, first + len(work))
+        recorded = state.scored_recorded
+        if len(state.scored_events) != len(state.submissions):  # never expected: no replay for now
+            state.ledger_usable = False
+    elif state.scored_events:
+        recorded = state.scored_recorded + recorded
+        forget(state)
+    state.events = kept
+    # The engine subtracts the recorded (rounded) points, not the exact ones: sum() as it does,
+    # over the work-product events in their order.
+    state.raw_score -= sum(recorded)
+    state.retained_checked = len(kept)
+    state.retained_critical = state.critical_failure = critical
+
+
+def forget(state: EpisodeState) -> None:
+    """Empty the ledger (after a full re-score, or when a revision replays nothing): the next
+    revision that keeps it finds every work-product event behind the kept events again."""
+    if state.scored_events:
+        state.scored_events, state.scored_recorded, state.scored_points, state.pending_outcomes = [], [], [], []
+        state.critical_submissions.clear()
+        state.noisy_submissions.clear()
+        state.waiting_anchors.clear()
+    state.ledger_usable = True
+    state.ledger_seen = state.retained_checked
+
+
+def replace(state: EpisodeState, index: int, event: Event) -> None:
+    """The revised submission's new scoring, replayed later as the others (after a replay)."""
+    state.ledger_seen = len(state.events)
+    state.scored_events[index] = event
+    state.scored_recorded[index] = event["points"]
+    state.critical_submissions.discard(index)
+    state.noisy_submissions.discard(index)
+    state.waiting_anchors.pop(index, None)
+    pending = state.pending_outcomes
+    at = bisect_right(pending, index)
+    if not at or pending[at - 1] != index:
+        pending.insert(at, index)
+
+
+def replay_parts(
+    ctx: StepContext, index: int, old: Submission, new: Submission, event: Event
+) -> tuple[Contribution, Contribution] | None:
+    """When every submission after `index` scores now as its latest scoring did (given that
+    the ones up to it were just scored again, `event` the revised one's), the old and the new
+    part of the revised one in the state no submission looks at; None when they must be
+    scored again."""
+    state = ctx.state
+    if ctx.observer is not None or not state.ledger_usable:
+        return None
+    old_event = state.scored_events[index]
+    if new.kind == "issue":
+        old_effects, new_effects = _issue_effects(old, old_event), _issue_effects(new, event)
+        # The issue it matched, if any, is what later ones look at: its criterion and label.
+        if old_effects is None or new_effects is None or old_effects[0] is not new_effects[0]:
+            return None
+        parts = old_effects[1], new_effects[1]
+    # A redline keeps its key, so its target: after the same state, the same branch.
+    elif event["type"] != old_event["type"] or event["criterion"] != old_event["criterion"]:
+        return None
+    else:
+        parts = NOTHING_ELSE, NOTHING_ELSE  # a redline's Scored has no fabricated quotes
+    # The ones before it took the branches they took (the same event objects, from their memos).
+    if index and not all(map(is_, ctx.new_events[:index], state.scored_events[:index])):
+        return None
+    if not _read_pending_outcomes(state, index):
+        return None
+    if max(state.noisy_submissions, default=-1) > index:  # a re-score notes them again
+        return None
+    read = state.read_citations
+    if any(later > index and anchor in read for later, anchor in state.waiting_anchors.items()):
+        return None
+    return parts
+
+
+def _read_pending_outcomes(state: EpisodeState, index: int) -> bool:
+    """Read from the memos what the latest scorings after `index` did, where not read yet."""
+    pending = state.pending_outcomes
+    at = bisect_right(pending, index)
+    for later in pending[at:]:
+        outcome = _outcome(state.submissions[later], state.scored_events[later])
+        if outcome is None:  # an event its memo does not explain (never expected)
+            state.ledger_usable = False
+            return False
+        state.scored_points[later], critical, noisy, anchor = outcome
+        if critical:
+            state.critical_submissions.add(later)
+        if noisy:
+            state.noisy_submissions.add(later)
+        if anchor is not None:
+            state.waiting_anchors[later] = anchor
+    del pending[at:]
+    return True
+
+
+def _outcome(submission: Submission, event: Event) -> Outcome | None:
+    """What the scoring that recorded `event` for `submission` did, read from its memo; None
+    if the memo does not explain the event."""
+    memo, event_type = submission.memo, event["type"]
+    noted = False
+    if submission.kind == "issue":
+        target: work_product.IssueTarget | None = memo.get("target")
+        if target is None:
+            return None
+        noted = bool(target.warnings)  # noted again by every scoring, whatever its branch
+        if event_type == "duplicate_issue":
+            return DUPLICATE_POINTS, False, noted, None
+        if event_type in UNSUPPORTED_ISSUE_TYPES:
+            unread = target.issue.anchor if target.issue is not None and event_type == "unread_anchor_issue" else None
+            return unsupported_issue_points(target), False, noted, unread
+    elif event_type == "duplicate_redline":
+        return DUPLICATE_POINTS, False, False, None
+    elif event_type == "unsupported_redline":
+        return UNSUPPORTED_REDLINE_POINTS, False, False, None
+    for value in memo.values():  # a branch with text work: its event is in its Scored
+        if type(value) is work_product.Scored and value.event is event:
+            gates = value.gates
+            return value.points, value.critical, noted or bool(value.warnings or gates.timed_out or gates.errors), None
+    return None
+
+
+NOTHING_ELSE: Contribution = (0, (), (), ())
+
+
+def _issue_effects(submission: Submission, event: Event) -> tuple[Issue | None, Contribution] | None:
+    """The issue the scoring that recorded `event` matched (None for another branch), and what
+    it added to the state no submission looks at; None if the memo does not explain it."""
+    memo = submission.memo
+    target: work_product.IssueTarget | None = memo.get("target")
+    if target is None:
+        return None
+    event_type = event["type"]
+    if event_type == "issue":
+        scored: work_product.Scored | None = memo.get("issue")
+        if scored is None or scored.event is not event:
+            return None
+        return target.issue, (len(target.valid), target.invalid, (), scored.fabricated_quotes)
+    unsupported = (target.label,) if event_type in UNSUPPORTED_ISSUE_TYPES else ()
+    return None, (len(target.valid), target.invalid, unsupported, ())
+
+
+def restore(state: EpisodeState, saved: tuple[Any, ...], old: Contribution, new: Contribution) -> None:
+    """Put back the state from before the revision (`saved`), with the revised submission's
+    part of the accumulated lists and count replaced by its new one. The rebuilt lists hold
+    what the submissions up to it added, so its part ends where they end."""
+    rebuilt = (state.invalid_citations, state.unsupported_issues, state.fabricated_quotes)
+    (
+        state.matched_issues,
+        state.matched_redlines,
+        state.issue_labels,
+        valid_count,
+        state.invalid_citations,
+        state.unsupported_issues,
+        state.fabricated_quotes,
+    ) = saved
+    state.valid_citation_count = valid_count - old[0] + new[0]
+    accumulated = (state.invalid_citations, state.unsupported_issues, state.fabricated_quotes)
+    for items, rebuilt_items, old_part, new_part in zip(accumulated, rebuilt, old[1:], new[1:], strict=True):
+        if old_part or new_part:
+            start = len(rebuilt_items) - len(new_part)
+            items[start : start + len(old_part)] = new_part
+
+
+CRITICAL_KEYS = frozenset(
+    {"critical_failure_pattern", "non_negotiable_missing", "missed_critical_escalations", "quotes"}
+)
+
+
+def is_critical(event: Mapping[str, Any]) -> bool:
+    # Truthiness, as in the engine: a gate whose pattern is "" fires but is recorded as "".
+    return bool(
+        event.get("critical_failure_pattern")
+        or event.get("non_negotiable_missing")
+        or event.get("missed_critical_escalations")
+        or any(q.get("status") == "fabricated" for q in event.get("quotes", ()))
+    )

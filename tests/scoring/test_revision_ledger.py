@@ -1,0 +1,179 @@
+"""The revision ledger (scoring/ledger.py): a revision replays the later submissions from it
+when the revised one cannot change their outcomes. Replaying must give the very episode a
+full re-score gives: every step's events, reward and score (floats by repr), warnings and
+gate notes, and the result."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from rubric_tools.scoring import ledger, replay
+from rubric_tools.scoring.model import Constraints
+from tests.scoring.builders import issue_action, matter, read
+
+LABELS = ("a", "b", "c", "d", "e")
+CITATIONS = (
+    ["lease §2.1", "policy §1"],
+    ["lease §2.1"],
+    ["policy §1", "lease §2.1"],
+    ["lease §1"],
+    ["lease §9", "lease §2.1"],  # an invalid citation first
+    ["policy §1"],  # no anchor
+    "lease §2.1",  # not a list: the engine iterates its characters
+    None,  # scored as absent, with a warning a re-score notes again
+)
+ANALYSES = (
+    "The lease makes us pay for manufacturer defects; the lessor should.",
+    "Repair clauses are void here.",  # a critical gate
+    "Nothing to see.",
+)
+QUOTES = (
+    [],
+    7,  # scored as absent, with a warning (noted only when the issue matches)
+    [{"citation": "lease §2.1", "text": "Orchard Farms bears the cost of every repair"}],  # verified
+    [{"citation": "lease §2.1", "text": "the lessor pays for everything forever"}],  # fabricated
+)
+REDLINE_TEXTS = ("The lessor pays for defects.", "Orchard Farms pays all defects.", "No change.")
+TARGETS = (("lease", "2.1"), ("lease", "1"), ("lease", "3"))
+
+
+def _issue(rng: random.Random, kind: str, label: str) -> dict[str, Any]:
+    return issue_action(
+        label,
+        citations=rng.choice(CITATIONS),
+        type=kind,
+        severity=rng.choice(("high", "low")),
+        analysis=rng.choice(ANALYSES),
+        quotes=rng.choice(QUOTES),
+    )
+
+
+def _redline(rng: random.Random, kind: str, label: str, target: tuple[str, str]) -> dict[str, Any]:
+    document, section = target
+    return {
+        "type": kind,
+        "issue_id": label,
+        "document_id": document,
+        "section": section,
+        "replacement_text": rng.choice(REDLINE_TEXTS),
+        "rationale": "policy",
+    }
+
+
+def _episode(rng: random.Random, length: int) -> list[dict[str, Any]]:
+    """Submissions, revisions of early and late ones (often the same text again), reads
+    between them that make waiting anchors readable, and other steps."""
+    actions: list[dict[str, Any]] = []
+    issues: list[str] = []
+    redlines: list[tuple[str, tuple[str, str]]] = []
+    for _ in range(length):
+        roll = rng.random()
+        if roll < 0.3:
+            label = rng.choice(LABELS) + str(rng.randrange(4))
+            issues.append(label)
+            actions.append(_issue(rng, "submit_issue", label))
+        elif roll < 0.45:
+            label, target = rng.choice(LABELS) + str(rng.randrange(4)), rng.choice(TARGETS)
+            redlines.append((label, target))
+            actions.append(_redline(rng, "propose_redline", label, target))
+        elif roll < 0.7 and issues:
+            label = issues[0] if rng.random() < 0.4 else rng.choice(issues)
+            actions.append(_issue(rng, "revise_issue", label))
+        elif roll < 0.85 and redlines:
+            actions.append(_redline(rng, "revise_redline", *rng.choice(redlines)))
+        elif roll < 0.93:
+            actions.append(read("lease", rng.choice(("2.1", "1", "3"))))
+        else:
+            actions.append({"type": "ask_client", "question": "How often is it used per week?"})
+    return actions
+
+
+def _trace(outcome: Any) -> str:
+    steps = [
+        (s.step, s.type, s.events, repr(s.reward), repr(s.raw_score), s.warnings, s.gate_timeouts, s.gate_errors)
+        for s in outcome.steps
+    ]
+    return repr(steps) + json.dumps(outcome.result, sort_keys=True, default=repr) + repr(outcome.result["raw_score"])
+
+
+def _replays(monkeypatch: pytest.MonkeyPatch, minimum: int) -> list[int]:
+    """Set the replay threshold and count the revisions that replay (their indices)."""
+    monkeypatch.setattr(ledger, "REPLAY_MINIMUM", minimum)
+    taken: list[int] = []
+    real = ledger.replay_parts
+
+    def counting(ctx: Any, index: int, *rest: Any) -> Any:
+        parts = real(ctx, index, *rest)
+        if parts is not None:
+            taken.append(index)
+        return parts
+
+    monkeypatch.setattr(ledger, "replay_parts", counting)
+    return taken
+
+
+def test_replaying_from_the_ledger_equals_a_full_rescore(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(20261201)
+    episodes = [_episode(rng, rng.randrange(20, 90)) for _ in range(150)]
+    long_matter = matter(constraints=Constraints(maximum_steps=200))
+    taken = _replays(monkeypatch, 1)
+    replayed = [_trace(replay(long_matter, actions)) for actions in episodes]
+    assert len(taken) > 300 and len(set(taken)) > 20  # revisions of early and late submissions replayed
+    monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
+    taken.clear()
+    rescored = [_trace(replay(long_matter, actions)) for actions in episodes]
+    assert not taken
+    for mine, full in zip(replayed, rescored, strict=True):
+        assert mine == full
+
+
+def test_an_observer_sees_every_decision_so_nothing_is_replayed(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    episodes = [_episode(rng, 60) for _ in range(20)]
+    long_matter = matter(constraints=Constraints(maximum_steps=200))
+    taken = _replays(monkeypatch, 1)
+    observed: list[Any] = []
+    watched = [_trace(replay(long_matter, actions, observer=observed.append)) for actions in episodes]
+    assert observed and not taken
+    unwatched = [_trace(replay(long_matter, actions)) for actions in episodes]
+    assert taken
+    assert watched == unwatched
+
+
+def test_a_read_since_the_last_revision_rescores_the_issue_that_waited_for_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A later issue whose anchor was unread scores again once it is read: no replay."""
+    revise_first = {**issue_action("first"), "type": "revise_issue", "analysis": "Again."}
+    actions = [
+        read("lease", "2.1"),
+        issue_action("first"),
+        issue_action("rent", citations=["lease §1"]),  # anchor unread
+        revise_first,
+        read("lease", "1"),
+        revise_first,  # the rent issue now matches
+        revise_first,
+    ]
+    taken = _replays(monkeypatch, 1)
+    outcome = replay(matter(), actions)
+    assert taken == [0, 0]  # the first revision and the last replay; the one after the read cannot
+    last = outcome.steps[-1].events
+    assert [event["type"] for event in last] == ["issue", "issue"]
+    monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
+    assert _trace(replay(matter(), actions)) == _trace(outcome)
+
+
+def test_long_alternating_episodes_replay_every_revision(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the default threshold, a long episode revising its first submission replays the rest."""
+    actions: list[dict[str, Any]] = [read("lease", "2.1")]
+    for index in range(40):
+        actions.append(issue_action(f"label-{index}"))
+        actions.append({**issue_action("label-0"), "type": "revise_issue", "analysis": f"Revision {index}."})
+    taken = _replays(monkeypatch, ledger.REPLAY_MINIMUM)
+    replay(matter(constraints=Constraints(maximum_steps=200)), actions)
+    # The k-th revision (from 0) has k later submissions: replayed once there are enough.
+    assert len(taken) == 40 - ledger.REPLAY_MINIMUM

@@ -25,7 +25,7 @@ from operator import is_
 from typing import Any
 
 from rubric_tools.scoring import work_product
-from rubric_tools.scoring.model import Issue
+from rubric_tools.scoring.model import Issue, YamlId
 from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, StepContext, Submission
 
 #: Replaying the later submissions costs checks that only pay off when enough of them are
@@ -94,6 +94,8 @@ def forget(state: EpisodeState) -> None:
         state.critical_submissions.clear()
         state.noisy_submissions.clear()
         state.waiting_anchors.clear()
+        state.issue_matches.clear()
+        state.redline_matches.clear()
     state.ledger_usable = True
     state.ledger_seen = state.retained_checked
 
@@ -163,8 +165,56 @@ def _read_pending_outcomes(state: EpisodeState, index: int) -> bool:
             state.noisy_submissions.add(later)
         if anchor is not None:
             state.waiting_anchors[later] = anchor
+        event = state.scored_events[later]
+        event_type = event["type"]
+        if event_type == "issue":  # the first match of its criterion; its label then names it
+            state.issue_matches[event["criterion"]] = (later, state.submissions[later].memo["target"].label)
+        elif event_type == "redline" or event_type == "unscored_redline":
+            state.redline_matches[event["criterion"]] = later
     del pending[at:]
     return True
+
+
+def ready_to_replay_all_but(ctx: StepContext, index: int) -> bool:
+    """Whether every submission but the one at `index` scores now as its latest scoring did,
+    whatever the revision does: no anchor one waited for was read since, none notes anything
+    (a re-score notes it again), and no observer watches."""
+    state = ctx.state
+    if ctx.observer is not None or not state.ledger_usable or not _read_pending_outcomes(state, -1):
+        return False
+    noisy = state.noisy_submissions
+    if len(noisy) > (index in noisy):
+        return False
+    read = state.read_citations
+    return not any(anchor in read and waiting != index for waiting, anchor in state.waiting_anchors.items())
+
+
+def state_before(state: EpisodeState, index: int) -> tuple[set[YamlId], set[YamlId], dict[str, YamlId]]:
+    """What the submissions before `index` left for it to look at, from the ledger: matched
+    issues, matched redlines, and the issue each label names (the last match under it)."""
+    matched: set[YamlId] = set()
+    labels: dict[str, tuple[int, YamlId]] = {}
+    for criterion, (at, label) in state.issue_matches.items():
+        if at < index:
+            matched.add(criterion)
+            if label not in labels or labels[label][0] < at:
+                labels[label] = (at, criterion)
+    redlines = {criterion for criterion, at in state.redline_matches.items() if at < index}
+    return matched, redlines, {label: criterion for label, (_, criterion) in labels.items()}
+
+
+def same_effects(old: Submission, old_event: Event, new: Submission, event: Event) -> bool:
+    """Whether two scorings of a submission changed the state alike: the same matched issue
+    and the same parts of the lists and count (an issue), the same branch (a redline)."""
+    if new.kind == "issue":
+        old_effects, new_effects = _issue_effects(old, old_event), _issue_effects(new, event)
+        return (
+            old_effects is not None
+            and new_effects is not None
+            and old_effects[0] is new_effects[0]
+            and old_effects[1] == new_effects[1]
+        )
+    return bool(event["type"] == old_event["type"] and event["criterion"] == old_event["criterion"])
 
 
 def _outcome(submission: Submission, event: Event) -> Outcome | None:

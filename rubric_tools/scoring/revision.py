@@ -45,17 +45,26 @@ def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
-    """Replace a submission, drop all work-product events and re-score everything: the ones
-    before it and itself through the memos and handlers, the later ones too unless the ledger
-    shows the revision cannot change their outcomes, when they are replayed from it."""
+    """Replace a submission, drop all work-product events and re-score everything. With
+    enough submissions, the ledger may show that the revision cannot change the outcomes of
+    the others (replayed from it), or of the later ones (the ones before it and itself are
+    scored again through their memos and handlers, the later ones replayed)."""
     state = ctx.state
     before = state.raw_score
     submissions = state.submissions
-    replay = len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM
-    ledger.take_out_work_product(state, keep=replay)
+    keep = len(submissions) > ledger.REPLAY_MINIMUM
+    ledger.take_out_work_product(state, keep)
+    # Read from the memos before the revised one's is replaced by an empty one.
+    others_unchanged = keep and ledger.ready_to_replay_all_but(ctx, index)
     old = submissions[index]
     submissions[index] = replacement
-    if not replay:
+    if others_unchanged and _replay_all_but(ctx, index, old, replacement):
+        pass
+    elif keep and len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM:
+        if not _replay_later_ones(ctx, index, old, replacement):
+            _rescore_submissions(ctx, submissions[index + 1 :])
+            ledger.forget(state)
+    else:
         state.matched_issues.clear()
         state.matched_redlines.clear()
         state.issue_labels.clear()
@@ -65,10 +74,60 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
         state.fabricated_quotes.clear()
         _rescore_submissions(ctx, submissions)  # the revised one, its memo empty, through its handler
         ledger.forget(state)
-    elif not _replay_later_ones(ctx, index, old, replacement):
-        _rescore_submissions(ctx, submissions[index + 1 :])
-        ledger.forget(state)
     return state.raw_score - before
+
+
+def _replay_all_but(ctx: StepContext, index: int, old: Submission, replacement: Submission) -> bool:
+    """Replay every submission but the revised one from the ledger, and score the revised one
+    on what the ones before it left (from the ledger too). If its new scoring changed the
+    state unlike its old one, undo all that and return False."""
+    state = ctx.state
+    saved = (
+        state.matched_issues,
+        state.matched_redlines,
+        state.issue_labels,
+        state.valid_citation_count,
+        state.invalid_citations,
+        state.unsupported_issues,
+        state.fabricated_quotes,
+    )
+    marks = (len(state.events), len(ctx.new_events), len(ctx.warnings), ctx.gate_timeouts, ctx.gate_errors)
+    raw, critical = state.raw_score, state.critical_failure
+    state.matched_issues, state.matched_redlines, state.issue_labels = ledger.state_before(state, index)
+    state.valid_citation_count = 0
+    state.invalid_citations, state.unsupported_issues, state.fabricated_quotes = [], [], []
+    earlier_events = state.scored_events[:index]
+    state.events += earlier_events
+    ctx.new_events += earlier_events
+    # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
+    state.raw_score = reduce(add, state.scored_points[:index], raw)
+    score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
+    score(ctx, replacement.action, replacement.memo)
+    event: Event = ctx.new_events[-1]
+    unchanged = ledger.same_effects(old, state.scored_events[index], replacement, event)
+    (
+        state.matched_issues,
+        state.matched_redlines,
+        state.issue_labels,
+        state.valid_citation_count,
+        state.invalid_citations,
+        state.unsupported_issues,
+        state.fabricated_quotes,
+    ) = saved
+    if not unchanged:
+        del state.events[marks[0] :], ctx.new_events[marks[1] :], ctx.warnings[marks[2] :]
+        ctx.gate_timeouts, ctx.gate_errors = marks[3], marks[4]
+        state.raw_score, state.critical_failure = raw, critical
+        return False
+    later_events = state.scored_events[index + 1 :]
+    state.events += later_events
+    ctx.new_events += later_events
+    state.raw_score = reduce(add, state.scored_points[index + 1 :], state.raw_score)
+    if not state.critical_failure:  # the others' flags, the revised one's own set by its scoring
+        flagged = state.critical_submissions
+        state.critical_failure = len(flagged) > (index in flagged)
+    ledger.replace(state, index, event)
+    return True
 
 
 def _replay_later_ones(ctx: StepContext, index: int, old: Submission, replacement: Submission) -> bool:

@@ -118,6 +118,10 @@ class EpisodeState:
     critical_submissions: set[int] = field(default_factory=set)
     noisy_submissions: set[int] = field(default_factory=set)
     waiting_anchors: dict[int, str] = field(default_factory=dict)
+    #: Where the ledger's matches are: criterion → (index, label) of the issue that matched it,
+    #: criterion → index of the redline that matched it.
+    issue_matches: dict[YamlId, tuple[int, str]] = field(default_factory=dict)
+    redline_matches: dict[YamlId, int] = field(default_factory=dict)
     ledger_seen: int = 0
     #: False once the events did not match the submissions (never expected): revisions then
     #: re-score everything until a full re-score starts the ledger again.

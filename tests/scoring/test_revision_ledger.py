@@ -1,5 +1,5 @@
-"""The revision ledger (scoring/ledger.py): a revision replays the later submissions from it
-when the revised one cannot change their outcomes. Replaying must give the very episode a
+"""The revision ledger (scoring/ledger.py): a revision replays the other submissions, or the
+later ones, from it when the revised one cannot change their outcomes. Replaying must give the very episode a
 full re-score gives: every step's events, reward and score (floats by repr), warnings and
 gate notes, and the result."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from rubric_tools.scoring import ledger, replay
+from rubric_tools.scoring import ledger, replay, revision
 from rubric_tools.scoring.model import Constraints
 from tests.scoring.builders import issue_action, matter, read
 
@@ -100,19 +100,27 @@ def _trace(outcome: Any) -> str:
     return repr(steps) + json.dumps(outcome.result, sort_keys=True, default=repr) + repr(outcome.result["raw_score"])
 
 
-def _replays(monkeypatch: pytest.MonkeyPatch, minimum: int) -> list[int]:
-    """Set the replay threshold and count the revisions that replay (their indices)."""
+def _replays(monkeypatch: pytest.MonkeyPatch, minimum: int) -> list[tuple[str, int]]:
+    """Set the replay threshold and note each revision that replays: ("all", index) when all
+    the others are replayed, ("later", index) when only the later ones are."""
     monkeypatch.setattr(ledger, "REPLAY_MINIMUM", minimum)
-    taken: list[int] = []
-    real = ledger.replay_parts
+    taken: list[tuple[str, int]] = []
+    replay_all_but, replay_parts = revision._replay_all_but, ledger.replay_parts
 
-    def counting(ctx: Any, index: int, *rest: Any) -> Any:
-        parts = real(ctx, index, *rest)
+    def all_but(ctx: Any, index: int, *rest: Any) -> bool:
+        replayed = replay_all_but(ctx, index, *rest)
+        if replayed:
+            taken.append(("all", index))
+        return replayed
+
+    def later_ones(ctx: Any, index: int, *rest: Any) -> Any:
+        parts = replay_parts(ctx, index, *rest)
         if parts is not None:
-            taken.append(index)
+            taken.append(("later", index))
         return parts
 
-    monkeypatch.setattr(ledger, "replay_parts", counting)
+    monkeypatch.setattr(revision, "_replay_all_but", all_but)
+    monkeypatch.setattr(ledger, "replay_parts", later_ones)
     return taken
 
 
@@ -122,7 +130,9 @@ def test_replaying_from_the_ledger_equals_a_full_rescore(monkeypatch: pytest.Mon
     long_matter = matter(constraints=Constraints(maximum_steps=200))
     taken = _replays(monkeypatch, 1)
     replayed = [_trace(replay(long_matter, actions)) for actions in episodes]
-    assert len(taken) > 300 and len(set(taken)) > 20  # revisions of early and late submissions replayed
+    # Revisions of early and late submissions replayed, both ways.
+    assert len({index for how, index in taken if how == "all"}) > 20
+    assert len({index for how, index in taken if how == "later"}) > 5
     monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
     taken.clear()
     rescored = [_trace(replay(long_matter, actions)) for actions in episodes]
@@ -160,7 +170,7 @@ def test_a_read_since_the_last_revision_rescores_the_issue_that_waited_for_it(
     ]
     taken = _replays(monkeypatch, 1)
     outcome = replay(matter(), actions)
-    assert taken == [0, 0]  # the first revision and the last replay; the one after the read cannot
+    assert taken == [("all", 0), ("all", 0)]  # not the one right after the read
     last = outcome.steps[-1].events
     assert [event["type"] for event in last] == ["issue", "issue"]
     monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
@@ -177,3 +187,25 @@ def test_long_alternating_episodes_replay_every_revision(monkeypatch: pytest.Mon
     replay(matter(constraints=Constraints(maximum_steps=200)), actions)
     # The k-th revision (from 0) has k later submissions: replayed once there are enough.
     assert len(taken) == 40 - ledger.REPLAY_MINIMUM
+
+
+def test_a_revised_redline_is_scored_on_what_the_ones_before_it_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replaying the others, the revised redline still finds the issue its label names (not
+    its target's) and the redline matched before it: the same branch as a full re-score."""
+    by_label = _redline(random.Random(1), "propose_redline", "x", ("lease", "1"))  # "x" names repairs
+    duplicate = _redline(random.Random(2), "propose_redline", "y", ("lease", "2.1"))  # repairs again
+    actions = [
+        read("lease", "2.1"),
+        issue_action("x"),
+        by_label,
+        duplicate,
+        issue_action("z", citations=["policy §1"]),
+        {**by_label, "type": "revise_redline", "replacement_text": "The lessor pays for all defects."},
+        {**duplicate, "type": "revise_redline", "replacement_text": "The lessor pays."},
+    ]
+    taken = _replays(monkeypatch, 1)
+    outcome = replay(matter(), actions)
+    assert taken == [("all", 1), ("all", 2)]
+    assert [event["type"] for event in outcome.steps[-2].events][1:3] == ["redline", "duplicate_redline"]
+    monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
+    assert _trace(replay(matter(), actions)) == _trace(outcome)

@@ -1,13 +1,20 @@
 """The ledger of a revision: the latest scoring of each submission, so that a revision can
-replay what it does not change instead of scoring it again (revision.py).
+replay what it cannot change instead of scoring it again (revision.py).
 
 A submission's outcome depends on its action, on whether the anchor it needs was read, and
-on what the submissions before it left in the state. So when a revised submission changes
-what later ones look at (matched issues and redlines, issue labels) as its old version did,
-every later one scores as its latest scoring did, unless a read since made an anchor it
-waited for readable: the revision then appends their events and adds their exact points in
-order (what the contract itself costs), and the state is the one it was, but for the
-revised submission's own part of the accumulated lists and count.
+on what the submissions before it left in the state. So, unless a read since made an
+anchor one waited for readable (or one notes warnings or gate trouble, which a re-score
+notes again):
+
+- every submission but the revised one scores as its latest scoring did, provided the
+  revised one changes the state as its old version did: the revised one is scored on what
+  the ones before it left (rebuilt from the ledger's matches), the others replayed;
+- else the ones after it still do, provided it changes what they look at (matched issues
+  and redlines, issue labels) as before: the ones up to it are scored again through their
+  memos, the later ones replayed, and its own part of the lists and count swapped.
+
+Replaying appends their events and adds their exact points in order (what the contract
+itself costs), and leaves the state as it was.
 
 The ledger lives in `EpisodeState` (`scored_*`, `pending_outcomes`, ...). The n-th
 work-product event of the episode's events is always the latest scoring of the n-th
@@ -28,9 +35,12 @@ from rubric_tools.scoring import work_product
 from rubric_tools.scoring.model import Issue, YamlId
 from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, StepContext, Submission
 
-#: Replaying the later submissions costs checks that only pay off when enough of them are
-#: replayed: with fewer, a revision scores them again through their memos (the same result).
-REPLAY_MINIMUM = 8
+#: Replaying pays only when enough submissions are replayed: keeping the ledger, reading once
+#: what each scoring did (about three times a re-score through its memo) and the checks of
+#: each revision. With fewer (all but a few of the conformance corpus's episodes, where most
+#: revisions also change what later ones see), a revision scores them again through their
+#: memos; the result is the same either way.
+REPLAY_MINIMUM = 16
 
 # The points score_issue and score_redline record for their branches without text work.
 DUPLICATE_POINTS = -0.2
@@ -98,6 +108,36 @@ def forget(state: EpisodeState) -> None:
         state.redline_matches.clear()
     state.ledger_usable = True
     state.ledger_seen = state.retained_checked
+
+
+def refresh(state: EpisodeState, events: list[Event]) -> None:
+    """After a full re-score (`events`, one per submission): where a submission recorded the
+    very event the ledger has (from its memo: the same branch), what was read about it still
+    holds; the others are entered again, to be read when a revision needs them."""
+    entries = state.scored_events
+    if not state.ledger_usable or len(entries) != len(events):
+        forget(state)
+        return
+    changed = [
+        index for index, (event, entered) in enumerate(zip(events, entries, strict=True)) if event is not entered
+    ]
+    recorded = state.scored_recorded
+    for index in changed:
+        entries[index] = events[index]
+        recorded[index] = events[index]["points"]
+        state.critical_submissions.discard(index)
+        state.noisy_submissions.discard(index)
+        state.waiting_anchors.pop(index, None)
+    if changed:
+        gone = set(changed)
+        for criterion, (index, _) in list(state.issue_matches.items()):
+            if index in gone:
+                del state.issue_matches[criterion]
+        for criterion, index in list(state.redline_matches.items()):
+            if index in gone:
+                del state.redline_matches[criterion]
+        state.pending_outcomes = sorted(gone.union(state.pending_outcomes))
+    state.ledger_seen = len(state.events)
 
 
 def replace(state: EpisodeState, index: int, event: Event) -> None:
@@ -221,25 +261,35 @@ def _outcome(submission: Submission, event: Event) -> Outcome | None:
     """What the scoring that recorded `event` for `submission` did, read from its memo; None
     if the memo does not explain the event."""
     memo, event_type = submission.memo, event["type"]
-    noted = False
     if submission.kind == "issue":
         target: work_product.IssueTarget | None = memo.get("target")
         if target is None:
             return None
         noted = bool(target.warnings)  # noted again by every scoring, whatever its branch
+        if event_type == "issue":
+            scored: work_product.Scored | None = memo.get("issue")
+            if scored is None or scored.event is not event:
+                return None
+            gates = scored.gates
+            return (
+                scored.points,
+                scored.critical,
+                noted or bool(scored.warnings or gates.timed_out or gates.errors),
+                None,
+            )
+        if memo.get(event_type) is not event:
+            return None
         if event_type == "duplicate_issue":
             return DUPLICATE_POINTS, False, noted, None
-        if event_type in UNSUPPORTED_ISSUE_TYPES:
-            unread = target.issue.anchor if target.issue is not None and event_type == "unread_anchor_issue" else None
-            return unsupported_issue_points(target), False, noted, unread
-    elif event_type == "duplicate_redline":
-        return DUPLICATE_POINTS, False, False, None
-    elif event_type == "unsupported_redline":
-        return UNSUPPORTED_REDLINE_POINTS, False, False, None
-    for value in memo.values():  # a branch with text work: its event is in its Scored
+        unread = target.issue.anchor if target.issue is not None and event_type == "unread_anchor_issue" else None
+        return unsupported_issue_points(target), False, noted, unread
+    for value in memo.values():  # a redline's events are kept under keys naming their issue
+        if value is event:
+            points = DUPLICATE_POINTS if event_type == "duplicate_redline" else UNSUPPORTED_REDLINE_POINTS
+            return points, False, False, None
         if type(value) is work_product.Scored and value.event is event:
             gates = value.gates
-            return value.points, value.critical, noted or bool(value.warnings or gates.timed_out or gates.errors), None
+            return value.points, value.critical, bool(gates.timed_out or gates.errors), None
     return None
 
 

@@ -63,7 +63,7 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     elif keep and len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM:
         if not _replay_later_ones(ctx, index, old, replacement):
             _rescore_submissions(ctx, submissions[index + 1 :])
-            ledger.forget(state)
+            ledger.refresh(state, ctx.new_events)
     else:
         state.matched_issues.clear()
         state.matched_redlines.clear()
@@ -73,7 +73,10 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
         state.unsupported_issues.clear()
         state.fabricated_quotes.clear()
         _rescore_submissions(ctx, submissions)  # the revised one, its memo empty, through its handler
-        ledger.forget(state)
+        if keep:
+            ledger.refresh(state, ctx.new_events)
+        else:
+            ledger.forget(state)
     return state.raw_score - before
 
 

@@ -313,21 +313,40 @@ def _issue_effects(submission: Submission, event: Event) -> tuple[Issue | None, 
     return None, (len(target.valid), target.invalid, unsupported, ())
 
 
-def restore(state: EpisodeState, saved: tuple[Any, ...], old: Contribution, new: Contribution) -> None:
-    """Put back the state from before the revision (`saved`), with the revised submission's
-    part of the accumulated lists and count replaced by its new one. The rebuilt lists hold
-    what the submissions up to it added, so its part ends where they end."""
-    rebuilt = (state.invalid_citations, state.unsupported_issues, state.fabricated_quotes)
+#: The state a submission's scoring changes: matched issues, matched redlines, issue labels,
+#: valid citation count, invalid citations, unsupported labels, fabricated quotes.
+Derived = tuple[set[YamlId], set[YamlId], dict[str, YamlId], int, list[str], list[str], list[str]]
+
+
+def swap_derived(state: EpisodeState, derived: Derived) -> Derived:
+    """Install `derived` as the state scorings change, and return the one it replaces."""
+    current = (
+        state.matched_issues,
+        state.matched_redlines,
+        state.issue_labels,
+        state.valid_citation_count,
+        state.invalid_citations,
+        state.unsupported_issues,
+        state.fabricated_quotes,
+    )
     (
         state.matched_issues,
         state.matched_redlines,
         state.issue_labels,
-        valid_count,
+        state.valid_citation_count,
         state.invalid_citations,
         state.unsupported_issues,
         state.fabricated_quotes,
-    ) = saved
-    state.valid_citation_count = valid_count - old[0] + new[0]
+    ) = derived
+    return current
+
+
+def restore(state: EpisodeState, saved: Derived, old: Contribution, new: Contribution) -> None:
+    """Put back the state from before the revision (`saved`), with the revised submission's
+    part of the accumulated lists and count replaced by its new one. The rebuilt lists hold
+    what the submissions up to it added, so its part ends where they end."""
+    _, _, _, _, *rebuilt = swap_derived(state, saved)
+    state.valid_citation_count += new[0] - old[0]
     accumulated = (state.invalid_citations, state.unsupported_issues, state.fabricated_quotes)
     for items, rebuilt_items, old_part, new_part in zip(accumulated, rebuilt, old[1:], new[1:], strict=True):
         if old_part or new_part:

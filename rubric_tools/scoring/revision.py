@@ -85,48 +85,22 @@ def _replay_all_but(ctx: StepContext, index: int, old: Submission, replacement: 
     on what the ones before it left (from the ledger too). If its new scoring changed the
     state unlike its old one, undo all that and return False."""
     state = ctx.state
-    saved = (
-        state.matched_issues,
-        state.matched_redlines,
-        state.issue_labels,
-        state.valid_citation_count,
-        state.invalid_citations,
-        state.unsupported_issues,
-        state.fabricated_quotes,
-    )
     marks = (len(state.events), len(ctx.new_events), len(ctx.warnings), ctx.gate_timeouts, ctx.gate_errors)
     raw, critical = state.raw_score, state.critical_failure
-    state.matched_issues, state.matched_redlines, state.issue_labels = ledger.state_before(state, index)
-    state.valid_citation_count = 0
-    state.invalid_citations, state.unsupported_issues, state.fabricated_quotes = [], [], []
-    earlier_events = state.scored_events[:index]
-    state.events += earlier_events
-    ctx.new_events += earlier_events
-    # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
-    state.raw_score = reduce(add, state.scored_points[:index], raw)
+    saved = ledger.swap_derived(state, (*ledger.state_before(state, index), 0, [], [], []))
+    _replay(ctx, 0, index)
     score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
     score(ctx, replacement.action, replacement.memo)
     event: Event = ctx.new_events[-1]
     unchanged = ledger.same_effects(old, state.scored_events[index], replacement, event)
-    (
-        state.matched_issues,
-        state.matched_redlines,
-        state.issue_labels,
-        state.valid_citation_count,
-        state.invalid_citations,
-        state.unsupported_issues,
-        state.fabricated_quotes,
-    ) = saved
+    ledger.swap_derived(state, saved)  # unchanged: the state it was (and the state to undo to)
     if not unchanged:
         del state.events[marks[0] :], ctx.new_events[marks[1] :], ctx.warnings[marks[2] :]
         ctx.gate_timeouts, ctx.gate_errors = marks[3], marks[4]
         state.raw_score, state.critical_failure = raw, critical
         return False
-    later_events = state.scored_events[index + 1 :]
-    state.events += later_events
-    ctx.new_events += later_events
-    state.raw_score = reduce(add, state.scored_points[index + 1 :], state.raw_score)
-    if not state.critical_failure:  # the others' flags, the revised one's own set by its scoring
+    _replay(ctx, index + 1, len(state.submissions))
+    if not state.critical_failure:  # the others' flags; the revised one's own was set by its scoring
         flagged = state.critical_submissions
         state.critical_failure = len(flagged) > (index in flagged)
     ledger.replace(state, index, event)
@@ -140,18 +114,7 @@ def _replay_later_ones(ctx: StepContext, index: int, old: Submission, replacemen
     state = ctx.state
     # The derived state is rebuilt in new containers: the current ones are the outcome when
     # the later submissions are replayed (with the revised one's own part replaced).
-    saved = (
-        state.matched_issues,
-        state.matched_redlines,
-        state.issue_labels,
-        state.valid_citation_count,
-        state.invalid_citations,
-        state.unsupported_issues,
-        state.fabricated_quotes,
-    )
-    state.matched_issues, state.matched_redlines, state.issue_labels = set(), set(), {}
-    state.valid_citation_count = 0
-    state.invalid_citations, state.unsupported_issues, state.fabricated_quotes = [], [], []
+    saved = ledger.swap_derived(state, (set(), set(), {}, 0, [], [], []))
     if index:
         _rescore_submissions(ctx, state.submissions[:index])
     score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
@@ -160,16 +123,22 @@ def _replay_later_ones(ctx: StepContext, index: int, old: Submission, replacemen
     parts = ledger.replay_parts(ctx, index, old, replacement, event)
     if parts is None:
         return False
-    later_events = state.scored_events[index + 1 :]
-    state.events.extend(later_events)
-    ctx.new_events.extend(later_events)
-    # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
-    state.raw_score = reduce(add, state.scored_points[index + 1 :], state.raw_score)
+    _replay(ctx, index + 1, len(state.submissions))
     if not state.critical_failure:
         state.critical_failure = max(state.critical_submissions, default=-1) > index
     ledger.restore(state, saved, *parts)
     ledger.replace(state, index, event)
     return True
+
+
+def _replay(ctx: StepContext, start: int, stop: int) -> None:
+    """Record the ledger's events of submissions start..stop-1 again, adding their exact points."""
+    state = ctx.state
+    events = state.scored_events[start:stop]
+    state.events += events
+    ctx.new_events += events
+    # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
+    state.raw_score = reduce(add, state.scored_points[start:stop], state.raw_score)
 
 
 def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> None:

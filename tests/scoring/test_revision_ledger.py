@@ -7,16 +7,19 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from rubric_tools import load_matter
 from rubric_tools.scoring import ledger, replay, revision
 from rubric_tools.scoring.model import Constraints
 from tests.scoring.builders import issue_action, matter, read
 
 LABELS = ("a", "b", "c", "d", "e")
-CITATIONS = (
+CITATIONS: tuple[Any, ...] = (
     ["lease §2.1", "policy §1"],
     ["lease §2.1"],
     ["policy §1", "lease §2.1"],
@@ -31,7 +34,7 @@ ANALYSES = (
     "Repair clauses are void here.",  # a critical gate
     "Nothing to see.",
 )
-QUOTES = (
+QUOTES: tuple[Any, ...] = (
     [],
     7,  # scored as absent, with a warning (noted only when the issue matches)
     [{"citation": "lease §2.1", "text": "Orchard Farms bears the cost of every repair"}],  # verified
@@ -42,14 +45,12 @@ TARGETS = (("lease", "2.1"), ("lease", "1"), ("lease", "3"))
 
 
 def _issue(rng: random.Random, kind: str, label: str) -> dict[str, Any]:
-    return issue_action(
-        label,
-        citations=rng.choice(CITATIONS),
-        type=kind,
-        severity=rng.choice(("high", "low")),
-        analysis=rng.choice(ANALYSES),
-        quotes=rng.choice(QUOTES),
+    citations = rng.choice(CITATIONS)
+    action = issue_action(
+        label, type=kind, severity=rng.choice(("high", "low")), analysis=rng.choice(ANALYSES), quotes=rng.choice(QUOTES)
     )
+    action["citations"] = citations
+    return action
 
 
 def _redline(rng: random.Random, kind: str, label: str, target: tuple[str, str]) -> dict[str, Any]:
@@ -209,3 +210,25 @@ def test_a_revised_redline_is_scored_on_what_the_ones_before_it_left(monkeypatch
     assert [event["type"] for event in outcome.steps[-2].events][1:3] == ["redline", "duplicate_redline"]
     monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
     assert _trace(replay(matter(), actions)) == _trace(outcome)
+
+
+def test_the_conformance_corpus_replays_to_the_same_episodes(
+    monkeypatch: pytest.MonkeyPatch, conformance: Path
+) -> None:
+    """The corpus's trajectories, each also with its revisions repeated at the end (so that
+    revisions meet reads, duplicates and redlines of real matters), replayed wherever the
+    ledger allows and re-scored in full."""
+    work = []
+    for path in sorted(conformance.glob("trajectories/*/*.jsonl")):
+        loaded = load_matter(conformance / "matters" / path.parent.name).matter
+        actions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        revisions = [a for a in actions if isinstance(a, dict) and str(a.get("type")).startswith("revise_")]
+        finals = [a for a in actions if isinstance(a, dict) and a.get("type") == "submit_final"]
+        body = [a for a in actions if a not in finals]
+        long_matter = replace(loaded, constraints=replace(loaded.constraints, maximum_steps=10 * len(actions) + 10))
+        work.append((long_matter, body + revisions[::-1] + revisions + finals))
+    taken = _replays(monkeypatch, 1)
+    replayed = [_trace(replay(matter_, actions)) for matter_, actions in work]
+    assert len(taken) > 500
+    monkeypatch.setattr(ledger, "REPLAY_MINIMUM", 10**9)
+    assert replayed == [_trace(replay(matter_, actions)) for matter_, actions in work]

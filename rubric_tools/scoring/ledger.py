@@ -16,7 +16,8 @@ notes again):
 Replaying appends their events and adds their exact points in order (what the contract
 itself costs), and leaves the state as it was.
 
-The ledger lives in `EpisodeState` (`scored_*`, `pending_outcomes`, ...). The n-th
+The ledger is `EpisodeState.ledger` (a `state.Ledger`), kept once an episode has more than
+`REPLAY_MINIMUM` submissions. The n-th
 work-product event of the episode's events is always the latest scoring of the n-th
 submission: a submission records one, and a revision removes them all and records one per
 submission in order. So the ledger is brought up to date from the events recorded since
@@ -33,7 +34,7 @@ from typing import Any
 
 from rubric_tools.scoring import work_product
 from rubric_tools.scoring.model import Issue, YamlId
-from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, StepContext, Submission
+from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, EpisodeState, Event, Ledger, StepContext, Submission
 
 #: Replaying pays only when enough submissions are replayed: keeping the ledger, reading once
 #: what each scoring did (about three times a re-score through its memo) and the checks of
@@ -61,7 +62,7 @@ def unsupported_issue_points(target: work_product.IssueTarget) -> float:
 def take_out_work_product(state: EpisodeState, keep: bool) -> None:
     """Remove every work-product event from `state.events` and subtract their recorded points,
     and recompute the critical flag from the events kept. With `keep`, enter those recorded
-    since the ledger was last brought up to date in it; else forget the ledger."""
+    since the ledger was last brought up to date in it (starting one if need be)."""
     events = state.events
     kept = events[: state.retained_checked]  # the events the last revision kept come first
     work: list[Event] = []
@@ -76,18 +77,21 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
             if not critical and not CRITICAL_KEYS.isdisjoint(event) and is_critical(event):
                 critical = True
     recorded = [event["points"] for event in work]
+    book = state.ledger
     if keep:
-        first = len(state.scored_events)
-        state.scored_events += work
-        state.scored_recorded += recorded
-        state.scored_points += [0.0] * len(work)  # read from the memo when a revision needs them
-        state.pending_outcomes += range(first, first + len(work))
-        recorded = state.scored_recorded
-        if len(state.scored_events) != len(state.submissions):  # never expected: no replay for now
-            state.ledger_usable = False
-    elif state.scored_events:
-        recorded = state.scored_recorded + recorded
-        forget(state)
+        if book is None:
+            book = state.ledger = Ledger()
+        first = len(book.events)
+        book.events += work
+        book.recorded += recorded
+        book.points += [0.0] * len(work)  # read from the memo when a revision needs them
+        book.pending += range(first, first + len(work))
+        recorded = book.recorded
+        if len(book.events) != len(state.submissions):  # never expected: no replay for now
+            book.usable = False
+    elif book is not None:
+        recorded = book.recorded + recorded
+        state.ledger = None
     state.events = kept
     # The engine subtracts the recorded (rounded) points, not the exact ones: sum() as it does,
     # over the work-product events in their order.
@@ -97,16 +101,9 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
 
 
 def forget(state: EpisodeState) -> None:
-    """Empty the ledger (after a full re-score, or when a revision replays nothing): the next
-    revision that keeps it finds every work-product event behind the kept events again."""
-    if state.scored_events:
-        state.scored_events, state.scored_recorded, state.scored_points, state.pending_outcomes = [], [], [], []
-        state.critical_submissions.clear()
-        state.noisy_submissions.clear()
-        state.waiting_anchors.clear()
-        state.issue_matches.clear()
-        state.redline_matches.clear()
-    state.ledger_usable = True
+    """Drop the ledger (after a full re-score it cannot refresh, or one too short to keep it):
+    the next revision that keeps one finds every work-product event behind the kept events."""
+    state.ledger = None
     state.ledger_seen = state.retained_checked
 
 
@@ -114,44 +111,43 @@ def refresh(state: EpisodeState, events: list[Event]) -> None:
     """After a full re-score (`events`, one per submission): where a submission recorded the
     very event the ledger has (from its memo: the same branch), what was read about it still
     holds; the others are entered again, to be read when a revision needs them."""
-    entries = state.scored_events
-    if not state.ledger_usable or len(entries) != len(events):
+    book = state.ledger
+    if book is None or not book.usable or len(book.events) != len(events):
         forget(state)
         return
+    entries, recorded = book.events, book.recorded
     changed = [
         index for index, (event, entered) in enumerate(zip(events, entries, strict=True)) if event is not entered
     ]
-    recorded = state.scored_recorded
     for index in changed:
         entries[index] = events[index]
         recorded[index] = events[index]["points"]
-        state.critical_submissions.discard(index)
-        state.noisy_submissions.discard(index)
-        state.waiting_anchors.pop(index, None)
+        book.critical.discard(index)
+        book.noisy.discard(index)
+        book.waiting.pop(index, None)
     if changed:
         gone = set(changed)
-        for criterion, (index, _) in list(state.issue_matches.items()):
+        for criterion, (index, _) in list(book.issue_matches.items()):
             if index in gone:
-                del state.issue_matches[criterion]
-        for criterion, index in list(state.redline_matches.items()):
+                del book.issue_matches[criterion]
+        for criterion, index in list(book.redline_matches.items()):
             if index in gone:
-                del state.redline_matches[criterion]
-        state.pending_outcomes = sorted(gone.union(state.pending_outcomes))
+                del book.redline_matches[criterion]
+        book.pending = sorted(gone.union(book.pending))
     state.ledger_seen = len(state.events)
 
 
-def replace(state: EpisodeState, index: int, event: Event) -> None:
+def replace(state: EpisodeState, book: Ledger, index: int, event: Event) -> None:
     """The revised submission's new scoring, replayed later as the others (after a replay)."""
     state.ledger_seen = len(state.events)
-    state.scored_events[index] = event
-    state.scored_recorded[index] = event["points"]
-    state.critical_submissions.discard(index)
-    state.noisy_submissions.discard(index)
-    state.waiting_anchors.pop(index, None)
-    pending = state.pending_outcomes
-    at = bisect_right(pending, index)
-    if not at or pending[at - 1] != index:
-        pending.insert(at, index)
+    book.events[index] = event
+    book.recorded[index] = event["points"]
+    book.critical.discard(index)
+    book.noisy.discard(index)
+    book.waiting.pop(index, None)
+    at = bisect_right(book.pending, index)
+    if not at or book.pending[at - 1] != index:
+        book.pending.insert(at, index)
 
 
 def replay_parts(
@@ -161,10 +157,10 @@ def replay_parts(
     the ones up to it were just scored again, `event` the revised one's), the old and the new
     part of the revised one in the state no submission looks at; None when they must be
     scored again."""
-    state = ctx.state
-    if ctx.observer is not None or not state.ledger_usable:
+    book = ctx.state.ledger
+    if ctx.observer is not None or book is None or not book.usable:
         return None
-    old_event = state.scored_events[index]
+    old_event = book.events[index]
     if new.kind == "issue":
         old_effects, new_effects = _issue_effects(old, old_event), _issue_effects(new, event)
         # The issue it matched, if any, is what later ones look at: its criterion and label.
@@ -177,40 +173,40 @@ def replay_parts(
     else:
         parts = NOTHING_ELSE, NOTHING_ELSE  # a redline's Scored has no fabricated quotes
     # The ones before it took the branches they took (the same event objects, from their memos).
-    if index and not all(map(is_, ctx.new_events[:index], state.scored_events[:index])):
+    if index and not all(map(is_, ctx.new_events[:index], book.events[:index])):
         return None
-    if not _read_pending_outcomes(state, index):
+    if not _read_pending_outcomes(book, ctx.state.submissions, index):
         return None
-    if max(state.noisy_submissions, default=-1) > index:  # a re-score notes them again
+    if max(book.noisy, default=-1) > index:  # a re-score notes them again
         return None
-    read = state.read_citations
-    if any(later > index and anchor in read for later, anchor in state.waiting_anchors.items()):
+    read = ctx.state.read_citations
+    if any(later > index and anchor in read for later, anchor in book.waiting.items()):
         return None
     return parts
 
 
-def _read_pending_outcomes(state: EpisodeState, index: int) -> bool:
+def _read_pending_outcomes(book: Ledger, submissions: list[Submission], index: int) -> bool:
     """Read from the memos what the latest scorings after `index` did, where not read yet."""
-    pending = state.pending_outcomes
+    pending = book.pending
     at = bisect_right(pending, index)
     for later in pending[at:]:
-        outcome = _outcome(state.submissions[later], state.scored_events[later])
+        event = book.events[later]
+        outcome = _outcome(submissions[later], event)
         if outcome is None:  # an event its memo does not explain (never expected)
-            state.ledger_usable = False
+            book.usable = False
             return False
-        state.scored_points[later], critical, noisy, anchor = outcome
+        book.points[later], critical, noisy, anchor = outcome
         if critical:
-            state.critical_submissions.add(later)
+            book.critical.add(later)
         if noisy:
-            state.noisy_submissions.add(later)
+            book.noisy.add(later)
         if anchor is not None:
-            state.waiting_anchors[later] = anchor
-        event = state.scored_events[later]
+            book.waiting[later] = anchor
         event_type = event["type"]
         if event_type == "issue":  # the first match of its criterion; its label then names it
-            state.issue_matches[event["criterion"]] = (later, state.submissions[later].memo["target"].label)
+            book.issue_matches[event["criterion"]] = (later, submissions[later].memo["target"].label)
         elif event_type == "redline" or event_type == "unscored_redline":
-            state.redline_matches[event["criterion"]] = later
+            book.redline_matches[event["criterion"]] = later
     del pending[at:]
     return True
 
@@ -219,27 +215,28 @@ def ready_to_replay_all_but(ctx: StepContext, index: int) -> bool:
     """Whether every submission but the one at `index` scores now as its latest scoring did,
     whatever the revision does: no anchor one waited for was read since, none notes anything
     (a re-score notes it again), and no observer watches."""
-    state = ctx.state
-    if ctx.observer is not None or not state.ledger_usable or not _read_pending_outcomes(state, -1):
+    book = ctx.state.ledger
+    if ctx.observer is not None or book is None or not book.usable:
         return False
-    noisy = state.noisy_submissions
-    if len(noisy) > (index in noisy):
+    if not _read_pending_outcomes(book, ctx.state.submissions, -1):
         return False
-    read = state.read_citations
-    return not any(anchor in read and waiting != index for waiting, anchor in state.waiting_anchors.items())
+    if len(book.noisy) > (index in book.noisy):
+        return False
+    read = ctx.state.read_citations
+    return not any(anchor in read and waiting != index for waiting, anchor in book.waiting.items())
 
 
-def state_before(state: EpisodeState, index: int) -> tuple[set[YamlId], set[YamlId], dict[str, YamlId]]:
+def state_before(book: Ledger, index: int) -> tuple[set[YamlId], set[YamlId], dict[str, YamlId]]:
     """What the submissions before `index` left for it to look at, from the ledger: matched
     issues, matched redlines, and the issue each label names (the last match under it)."""
     matched: set[YamlId] = set()
     labels: dict[str, tuple[int, YamlId]] = {}
-    for criterion, (at, label) in state.issue_matches.items():
+    for criterion, (at, label) in book.issue_matches.items():
         if at < index:
             matched.add(criterion)
             if label not in labels or labels[label][0] < at:
                 labels[label] = (at, criterion)
-    redlines = {criterion for criterion, at in state.redline_matches.items() if at < index}
+    redlines = {criterion for criterion, at in book.redline_matches.items() if at < index}
     return matched, redlines, {label: criterion for label, (_, criterion) in labels.items()}
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from rubric_tools.scoring import ledger, work_product
 from rubric_tools.scoring.fields import has_fields, label_of
-from rubric_tools.scoring.state import Event, StepContext, Submission
+from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
 
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
 
@@ -85,25 +85,27 @@ def _replay_all_but(ctx: StepContext, index: int, old: Submission, replacement: 
     on what the ones before it left (from the ledger too). If its new scoring changed the
     state unlike its old one, undo all that and return False."""
     state = ctx.state
+    book = state.ledger
+    if book is None:  # never here: ready_to_replay_all_but found it
+        return False
     marks = (len(state.events), len(ctx.new_events), len(ctx.warnings), ctx.gate_timeouts, ctx.gate_errors)
     raw, critical = state.raw_score, state.critical_failure
-    saved = ledger.swap_derived(state, (*ledger.state_before(state, index), 0, [], [], []))
-    _replay(ctx, 0, index)
+    saved = ledger.swap_derived(state, (*ledger.state_before(book, index), 0, [], [], []))
+    _replay(ctx, book, 0, index)
     score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
     score(ctx, replacement.action, replacement.memo)
     event: Event = ctx.new_events[-1]
-    unchanged = ledger.same_effects(old, state.scored_events[index], replacement, event)
+    unchanged = ledger.same_effects(old, book.events[index], replacement, event)
     ledger.swap_derived(state, saved)  # unchanged: the state it was (and the state to undo to)
     if not unchanged:
         del state.events[marks[0] :], ctx.new_events[marks[1] :], ctx.warnings[marks[2] :]
         ctx.gate_timeouts, ctx.gate_errors = marks[3], marks[4]
         state.raw_score, state.critical_failure = raw, critical
         return False
-    _replay(ctx, index + 1, len(state.submissions))
+    _replay(ctx, book, index + 1, len(state.submissions))
     if not state.critical_failure:  # the others' flags; the revised one's own was set by its scoring
-        flagged = state.critical_submissions
-        state.critical_failure = len(flagged) > (index in flagged)
-    ledger.replace(state, index, event)
+        state.critical_failure = len(book.critical) > (index in book.critical)
+    ledger.replace(state, book, index, event)
     return True
 
 
@@ -121,24 +123,25 @@ def _replay_later_ones(ctx: StepContext, index: int, old: Submission, replacemen
     score(ctx, replacement.action, replacement.memo)
     event: Event = ctx.new_events[-1]
     parts = ledger.replay_parts(ctx, index, old, replacement, event)
-    if parts is None:
+    book = state.ledger
+    if parts is None or book is None:
         return False
-    _replay(ctx, index + 1, len(state.submissions))
+    _replay(ctx, book, index + 1, len(state.submissions))
     if not state.critical_failure:
-        state.critical_failure = max(state.critical_submissions, default=-1) > index
+        state.critical_failure = max(book.critical, default=-1) > index
     ledger.restore(state, saved, *parts)
-    ledger.replace(state, index, event)
+    ledger.replace(state, book, index, event)
     return True
 
 
-def _replay(ctx: StepContext, start: int, stop: int) -> None:
+def _replay(ctx: StepContext, book: Ledger, start: int, stop: int) -> None:
     """Record the ledger's events of submissions start..stop-1 again, adding their exact points."""
     state = ctx.state
-    events = state.scored_events[start:stop]
+    events = book.events[start:stop]
     state.events += events
     ctx.new_events += events
     # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
-    state.raw_score = reduce(add, state.scored_points[start:stop], state.raw_score)
+    state.raw_score = reduce(add, book.points[start:stop], state.raw_score)
 
 
 def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> None:

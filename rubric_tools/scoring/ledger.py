@@ -17,12 +17,11 @@ Replaying appends their events and adds their exact points in order (what the co
 itself costs), and leaves the state as it was.
 
 The ledger is `EpisodeState.ledger` (a `state.Ledger`), kept once an episode has more than
-`REPLAY_MINIMUM` submissions. The n-th
-work-product event of the episode's events is always the latest scoring of the n-th
-submission: a submission records one, and a revision removes them all and records one per
-submission in order. So the ledger is brought up to date from the events recorded since
-the previous revision, and what each scoring did is read from its submission's memo, only
-when a revision needs it.
+`REPLAY_MINIMUM` submissions. The n-th work-product event of the episode's events is always
+the latest scoring of the n-th submission: a submission records one, and a revision removes
+them all and records one per submission in order. So the ledger is brought up to date from
+the events recorded since the previous revision, and what each scoring did is read from its
+submission's memo, only when a revision needs it.
 """
 
 from __future__ import annotations

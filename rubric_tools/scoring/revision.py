@@ -59,24 +59,24 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     old = submissions[index]
     submissions[index] = replacement
     if others_unchanged and _replay_all_but(ctx, index, old, replacement):
-        pass
-    elif keep and len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM:
+        return state.raw_score - before
+    if keep and len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM:
         if not _replay_later_ones(ctx, index, old, replacement):
             _rescore_submissions(ctx, submissions[index + 1 :])
             ledger.refresh(state, ctx.new_events)
+        return state.raw_score - before
+    state.matched_issues.clear()
+    state.matched_redlines.clear()
+    state.issue_labels.clear()
+    state.valid_citation_count = 0
+    state.invalid_citations.clear()
+    state.unsupported_issues.clear()
+    state.fabricated_quotes.clear()
+    _rescore_submissions(ctx, submissions)  # the revised one, its memo empty, through its handler
+    if keep:
+        ledger.refresh(state, ctx.new_events)
     else:
-        state.matched_issues.clear()
-        state.matched_redlines.clear()
-        state.issue_labels.clear()
-        state.valid_citation_count = 0
-        state.invalid_citations.clear()
-        state.unsupported_issues.clear()
-        state.fabricated_quotes.clear()
-        _rescore_submissions(ctx, submissions)  # the revised one, its memo empty, through its handler
-        if keep:
-            ledger.refresh(state, ctx.new_events)
-        else:
-            ledger.forget(state)
+        ledger.forget(state)
     return state.raw_score - before
 
 

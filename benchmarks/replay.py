@@ -3,10 +3,11 @@
 1. The scorer against its floor (the unavoidable text work on the same corpus, see
    `replay_floor.py`): conformance corpus in-process, CPU time, best of several rounds.
 2. Long episodes: per-step time and memory of alternating submit/revise episodes of
-   two lengths, beside their floor: the text work plus what a revision's contract itself
-   demands (`replay_floor.revision_floor_seconds`: a revision re-scores all n submissions,
-   and the identical raw_score needs n float additions in order, so that floor is Θ(n)
-   per revision step too). Per-step time cannot be flat; ours/floor can (and should).
+   two lengths, revising the first submission (then the same revising the latest), beside
+   their floor: the text work plus what a revision's contract itself demands
+   (`replay_floor.revision_floor_seconds`: a revision re-scores all n submissions, and the
+   identical raw_score needs n float additions in order, so that floor is Θ(n) per revision
+   step too). Per-step time cannot be flat; ours/floor can (and should).
 3. `rubric replay` processes over 1k, 10k and 100k trajectories (hard links to the
    corpus in a temporary folder, made now and deleted after), `--format jsonl` to
    /dev/null, with `--jobs 1` and `--jobs 2`: trajectories/s and the peak RSS of the

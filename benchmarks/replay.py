@@ -3,10 +3,11 @@
 1. The scorer against its floor (the unavoidable text work on the same corpus, see
    `replay_floor.py`): conformance corpus in-process, CPU time, best of several rounds.
 2. Long episodes: per-step time and memory of alternating submit/revise episodes of
-   two lengths, beside their floor: the text work plus what a revision's contract itself
-   demands (`replay_floor.revision_floor_seconds`: a revision re-scores all n submissions,
-   and the identical raw_score needs n float additions in order, so that floor is Θ(n)
-   per revision step too). Per-step time cannot be flat; ours/floor can (and should).
+   two lengths, revising the first submission (then the same revising the latest), beside
+   their floor: the text work plus what a revision's contract itself demands
+   (`replay_floor.revision_floor_seconds`: a revision re-scores all n submissions, and the
+   identical raw_score needs n float additions in order, so that floor is Θ(n) per revision
+   step too). Per-step time cannot be flat; ours/floor can (and should).
 3. `rubric replay` processes over 1k, 10k and 100k trajectories (hard links to the
    corpus in a temporary folder, made now and deleted after), `--format jsonl` to
    /dev/null, with `--jobs 1` and `--jobs 2`: trajectories/s and the peak RSS of the
@@ -129,7 +130,7 @@ def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rou
     )
 
 
-def _alternating_episode(corpus: Path, submissions: int) -> tuple[Any, list[object]]:
+def _alternating_episode(corpus: Path, submissions: int, latest: bool = False) -> tuple[Any, list[object]]:
     source = rubric_tools.load_matter(corpus / "matters" / "nego_saas_010").matter
     matter = replace(source, constraints=replace(source.constraints, maximum_steps=10 * submissions + 100))
     good = corpus / "trajectories" / "nego_saas_010" / "good.jsonl"
@@ -138,8 +139,9 @@ def _alternating_episode(corpus: Path, submissions: int) -> tuple[Any, list[obje
     issues = [a for a in actions if a["type"] == "submit_issue"]
     for index in range(submissions):
         episode.append({**issues[index % len(issues)], "issue_id": f"label-{index}"})
-        # Revise the first submission: every revision then re-scores every submission so far.
-        revised = {**issues[0], "issue_id": "label-0"}
+        # Revise the first submission (or the latest): every revision re-scores every submission so far.
+        revised_index = index if latest else 0
+        revised = {**issues[revised_index % len(issues)], "issue_id": f"label-{revised_index}"}
         episode.append({**revised, "type": "revise_issue", "analysis": f"{revised['analysis']} ({index})"})
     return matter, episode
 
@@ -155,10 +157,11 @@ def _episode_floor(matter: Any, actions: list[object], rounds: int) -> float:
     )
 
 
-def long_episodes(corpus: Path, rounds: int) -> None:
+def _long_episode_figures(corpus: Path, rounds: int, latest: bool) -> list[tuple[int, float, float, int]]:
+    """(steps, ours per step, floor per step, peak traced memory) at two episode lengths."""
     figures = []
     for submissions in (375, 1500):
-        matter, actions = _alternating_episode(corpus, submissions)
+        matter, actions = _alternating_episode(corpus, submissions, latest)
         seconds = min(_cpu(lambda: replay(matter, actions)) for _ in range(rounds))  # noqa: B023
         floor = _episode_floor(matter, actions, rounds)
         tracemalloc.start()
@@ -166,6 +169,11 @@ def long_episodes(corpus: Path, rounds: int) -> None:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         figures.append((len(actions), seconds / len(actions), floor / len(actions), peak))
+    return figures
+
+
+def long_episodes(corpus: Path, rounds: int) -> None:
+    figures = _long_episode_figures(corpus, rounds, latest=False)
     (short, short_step, short_floor, short_peak), (long, long_step, long_floor, long_peak) = figures
     print(f"alternating submit/revise episodes: {short} and {long} steps (best of {rounds}, CPU time)")
     print(
@@ -187,6 +195,16 @@ def long_episodes(corpus: Path, rounds: int) -> None:
         f"  ours/floor {short_ratio:.2f} and {long_ratio:.2f}: growth {long_ratio / short_ratio:.2f}x "
         f"(target: flat, <= {FLAT_TARGET:.1f}x: {_met(long_ratio / short_ratio, FLAT_TARGET)}); "
         f"memory {long_peak / short_peak:.1f}x (the records' event tuples; the events themselves are shared)"
+    )
+    # The same episodes revising the latest submission instead of the first: a revision may
+    # change what the submissions after it see, so where it is in the episode matters.
+    (_, short_step, short_floor, _), (_, long_step, long_floor, _) = _long_episode_figures(corpus, rounds, latest=True)
+    short_ratio, long_ratio = short_step / short_floor, long_step / long_floor
+    growth = long_ratio / short_ratio
+    print(
+        f"  revising the latest submission instead: per step ours {short_step * 1e6:.0f} us and "
+        f"{long_step * 1e6:.0f} us; ours/floor {short_ratio:.2f} and {long_ratio:.2f}: growth "
+        f"{growth:.2f}x (target: flat, <= {FLAT_TARGET:.1f}x: {_met(growth, FLAT_TARGET)})"
     )
 
 

@@ -1,14 +1,19 @@
 """Revisions of issues and redlines (engine.md §3): the submission is replaced, every
-work-product event removed, and every submission scored again in order."""
+work-product event removed, and every submission scored again in order (or replayed from
+the ledger where the revision cannot change its outcome, see ledger.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import reduce
+from operator import add
 from typing import Any
 
-from rubric_tools.scoring import work_product
+from rubric_tools.scoring import ledger, work_product
 from rubric_tools.scoring.fields import has_fields, label_of
-from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS, Event, StepContext, Submission, new_submission
+from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
+
+_new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -18,7 +23,7 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     index = ctx.state.submission_index.get(("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
-    return _revise(ctx, index, new_submission("issue", action, label))
+    return _revise(ctx, index, _new_tuple(Submission, ("issue", action, label, {})))  # new_submission, inline
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -30,24 +35,36 @@ def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     index = ctx.state.submission_index.get(("redline", key))
     if index is None:
         return ctx.penalty(-0.25, "revise_redline names no earlier redline")
-    return _revise(ctx, index, new_submission("redline", action, key))
+    # A redline's memo target, (label, target citation), is made of its key alone: the revised
+    # one has the same key, so the same target.
+    memo = {}
+    target = ctx.state.submissions[index].memo.get("target")
+    if target is not None:
+        memo["target"] = target
+    return _revise(ctx, index, _new_tuple(Submission, ("redline", action, key, memo)))  # new_submission, inline
 
 
 def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
-    """Replace a submission, drop all work-product events and re-score everything."""
+    """Replace a submission, drop all work-product events and re-score everything. With
+    enough submissions, the ledger may show that the revision cannot change the outcomes of
+    the others (replayed from it), or of the later ones (the ones before it and itself are
+    scored again through their memos and handlers, the later ones replayed)."""
     state = ctx.state
     before = state.raw_score
-    state.submissions[index] = replacement
-    kept: list[Event] = []
-    removed_points: list[float] = []
-    for event in state.events:  # one pass, where two list comprehensions walked the events twice
-        if event["type"] in WORK_PRODUCT_EVENTS:
-            removed_points.append(event["points"])
-        else:
-            kept.append(event)
-    state.events = kept
-    # The engine subtracts the recorded (rounded) points, not the exact ones; sum() as it does.
-    state.raw_score -= sum(removed_points)
+    submissions = state.submissions
+    keep = len(submissions) > ledger.REPLAY_MINIMUM
+    ledger.take_out_work_product(state, keep)
+    # Read from the memos before the revised one's is replaced by an empty one.
+    others_unchanged = keep and ledger.ready_to_replay_all_but(ctx, index)
+    old = submissions[index]
+    submissions[index] = replacement
+    if others_unchanged and _replay_all_but(ctx, index, old, replacement):
+        return state.raw_score - before
+    if keep and len(submissions) - index - 1 >= ledger.REPLAY_MINIMUM:
+        if not _replay_later_ones(ctx, index, old, replacement):
+            _rescore_submissions(ctx, submissions[index + 1 :])
+            ledger.refresh(state, ctx.new_events)
+        return state.raw_score - before
     state.matched_issues.clear()
     state.matched_redlines.clear()
     state.issue_labels.clear()
@@ -55,26 +72,82 @@ def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:
     state.invalid_citations.clear()
     state.unsupported_issues.clear()
     state.fabricated_quotes.clear()
-    # The critical flag is recomputed from the kept events. They are the same events, in the
-    # same order, as the previous revision kept, plus those recorded since: only those are new
-    # to look at (an event that was critical stays critical, and stays kept).
-    critical = state.retained_critical
-    if not critical:
-        for event in kept[state.retained_checked :]:
-            if _is_critical(event):
-                critical = True
-                break
-    state.retained_checked = len(kept)
-    state.retained_critical = state.critical_failure = critical
-    _rescore_submissions(ctx)
+    _rescore_submissions(ctx, submissions)  # the revised one, its memo empty, through its handler
+    if keep:
+        ledger.refresh(state, ctx.new_events)
+    else:
+        ledger.forget(state)
     return state.raw_score - before
 
 
-def _rescore_submissions(ctx: StepContext) -> None:
-    """Score every submission again, in order, as `score_issue` / `score_redline` would.
+def _replay_all_but(ctx: StepContext, index: int, old: Submission, replacement: Submission) -> bool:
+    """Replay every submission but the revised one from the ledger, and score the revised one
+    on what the ones before it left (from the ledger too). If its new scoring changed the
+    state unlike its old one, undo all that and return False."""
+    state = ctx.state
+    book = state.ledger
+    if book is None:  # never here: ready_to_replay_all_but found it
+        return False
+    marks = (len(state.events), len(ctx.new_events), len(ctx.warnings), ctx.gate_timeouts, ctx.gate_errors)
+    raw, critical = state.raw_score, state.critical_failure
+    saved = ledger.swap_derived(state, (*ledger.state_before(book, index), 0, [], [], []))
+    _replay(ctx, book, 0, index)
+    score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
+    score(ctx, replacement.action, replacement.memo)
+    event: Event = ctx.new_events[-1]
+    unchanged = ledger.same_effects(old, book.events[index], replacement, event)
+    ledger.swap_derived(state, saved)  # unchanged: the state it was (and the state to undo to)
+    if not unchanged:
+        del state.events[marks[0] :], ctx.new_events[marks[1] :], ctx.warnings[marks[2] :]
+        ctx.gate_timeouts, ctx.gate_errors = marks[3], marks[4]
+        state.raw_score, state.critical_failure = raw, critical
+        return False
+    _replay(ctx, book, index + 1, len(state.submissions))
+    if not state.critical_failure:  # the others' flags; the revised one's own was set by its scoring
+        state.critical_failure = len(book.critical) > (index in book.critical)
+    ledger.replace(state, book, index, event)
+    return True
 
-    A revision re-scores all n earlier submissions (engine semantics), so this loop is the
-    hot path of long episodes. A submission scored before has its target and the event of
+
+def _replay_later_ones(ctx: StepContext, index: int, old: Submission, replacement: Submission) -> bool:
+    """Score the submissions up to the revised one again, then replay the later ones from the
+    ledger if it shows the revision cannot change their outcomes; False if it can (the state
+    is then the one the submissions up to the revised one left, to score the later ones on)."""
+    state = ctx.state
+    # The derived state is rebuilt in new containers: the current ones are the outcome when
+    # the later submissions are replayed (with the revised one's own part replaced).
+    saved = ledger.swap_derived(state, (set(), set(), {}, 0, [], [], []))
+    if index:
+        _rescore_submissions(ctx, state.submissions[:index])
+    score = work_product.score_issue if replacement.kind == "issue" else work_product.score_redline
+    score(ctx, replacement.action, replacement.memo)
+    event: Event = ctx.new_events[-1]
+    parts = ledger.replay_parts(ctx, index, old, replacement, event)
+    book = state.ledger
+    if parts is None or book is None:
+        return False
+    _replay(ctx, book, index + 1, len(state.submissions))
+    if not state.critical_failure:
+        state.critical_failure = max(book.critical, default=-1) > index
+    ledger.restore(state, saved, *parts)
+    ledger.replace(state, book, index, event)
+    return True
+
+
+def _replay(ctx: StepContext, book: Ledger, start: int, stop: int) -> None:
+    """Record the ledger's events of submissions start..stop-1 again, adding their exact points."""
+    state = ctx.state
+    events = book.events[start:stop]
+    state.events += events
+    ctx.new_events += events
+    # reduce(add) makes the float additions of a loop, in order, without its bytecode per item.
+    state.raw_score = reduce(add, book.points[start:stop], state.raw_score)
+
+
+def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> None:
+    """Score these submissions again, in order, as `score_issue` / `score_redline` would.
+
+    A submission scored before has its target and the event of
     each branch it took in its memo: when the branch it takes now has its event there, the
     loop records it in place, with the same state changes and the same float additions in
     the same order as the handlers; anything else (a branch not taken before, warnings, gate
@@ -89,7 +162,7 @@ def _rescore_submissions(ctx: StepContext) -> None:
     anchors, redline_issue = ctx.matter.rubric.anchors, ctx.matter.rubric.redline_issue
     delegate_all = ctx.observer is not None
     raw, valid_count = state.raw_score, state.valid_citation_count
-    for kind, action, _, memo in state.submissions:  # unpacked: cheaper than four attribute loads
+    for kind, action, _, memo in submissions:  # unpacked: cheaper than four attribute loads
         event: Event | None = None
         scored: work_product.Scored | None = None
         if delegate_all:
@@ -100,11 +173,11 @@ def _rescore_submissions(ctx: StepContext) -> None:
                 label, valid, invalid, issue, _ = target
                 if issue is None or issue.anchor not in read:
                     event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
-                    points = -0.5 - work_product.INVALID_CITATION_PENALTY * len(invalid)
+                    points = -0.5 - work_product.INVALID_CITATION_PENALTY * len(invalid)  # inline: hot
                     if event is not None:
                         unsupported.append(label)
                 elif issue.criterion in matched_issues:
-                    event, points = memo.get("duplicate_issue"), -0.2
+                    event, points = memo.get("duplicate_issue"), ledger.DUPLICATE_POINTS
                 else:
                     scored = memo.get("issue")
                     if scored is not None and not (scored.warnings or scored.gates.timed_out or scored.gates.errors):
@@ -124,9 +197,9 @@ def _rescore_submissions(ctx: StepContext) -> None:
                     labelled = anchored.criterion if anchored is not None else None
                 redline = redline_issue(labelled) if labelled is not None else None
                 if redline is None:
-                    event, points = memo.get("unsupported_redline"), -0.5
+                    event, points = memo.get("unsupported_redline"), ledger.UNSUPPORTED_REDLINE_POINTS
                 elif redline.criterion in matched_redlines:
-                    event, points = memo.get(("duplicate", redline.id)), -0.2
+                    event, points = memo.get(("duplicate", redline.id)), ledger.DUPLICATE_POINTS
                 else:
                     scored = memo.get(("redline", redline.id))
                     if scored is not None and not (scored.gates.timed_out or scored.gates.errors):
@@ -147,13 +220,3 @@ def _rescore_submissions(ctx: StepContext) -> None:
         raw += points
         append_new(event)
     state.raw_score, state.valid_citation_count = raw, valid_count
-
-
-def _is_critical(event: Mapping[str, Any]) -> bool:
-    # Truthiness, as in the engine: a gate whose pattern is "" fires but is recorded as "".
-    return bool(
-        event.get("critical_failure_pattern")
-        or event.get("non_negotiable_missing")
-        or event.get("missed_critical_escalations")
-        or any(q.get("status") == "fabricated" for q in event.get("quotes", ()))
-    )

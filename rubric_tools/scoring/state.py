@@ -71,6 +71,32 @@ _new_tuple = tuple.__new__
 
 
 @dataclass(slots=True)
+class Ledger:
+    """The latest scoring of each submission, in submission order, as of the last revision
+    (ledger.py): its work-product event, the rounded points that event carries, and its exact
+    points, read from the submission's memo (with the flags below) only when a revision needs
+    them: `pending` are the indices (ascending) not read yet."""
+
+    events: list[Event] = field(default_factory=list)
+    recorded: list[float] = field(default_factory=list)
+    points: list[float] = field(default_factory=list)
+    pending: list[int] = field(default_factory=list)
+    #: Indices of those whose latest scoring set the critical flag, or noted warnings or gate
+    #: timeouts or errors (a re-score notes them again), and the anchor each issue whose latest
+    #: scoring found it unread waits for (a read since may change its outcome).
+    critical: set[int] = field(default_factory=set)
+    noisy: set[int] = field(default_factory=set)
+    waiting: dict[int, str] = field(default_factory=dict)
+    #: Where its matches are: criterion → (index, label) of the issue that matched it,
+    #: criterion → index of the redline that matched it.
+    issue_matches: dict[YamlId, tuple[int, str]] = field(default_factory=dict)
+    redline_matches: dict[YamlId, int] = field(default_factory=dict)
+    #: False once the events did not match the submissions (never expected): no replay until
+    #: a full re-score.
+    usable: bool = True
+
+
+@dataclass(slots=True)
 class EpisodeState:
     """What an episode has done so far. Issue criteria are `Issue.criterion` values: the id as
     YAML 1.1 read it, as the reference keeps it (a date issue id stays a date)."""
@@ -102,6 +128,10 @@ class EpisodeState:
     #: to) have been looked at for a critical failure, and whether one of them was critical.
     retained_checked: int = 0
     retained_critical: bool = False
+    #: The ledger (ledger.py), kept once an episode has enough submissions for a revision to
+    #: replay some, and how many of the events it had seen at the last revision.
+    ledger: Ledger | None = None
+    ledger_seen: int = 0
     rounds_used: int = 0
     issue_rounds: dict[YamlId, int] = field(default_factory=dict)
     counters_served: dict[YamlId, int] = field(default_factory=dict)

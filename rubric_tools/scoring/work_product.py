@@ -6,14 +6,14 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
-from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck, run_gates
+from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck
 from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import (
     EpisodeState,
     StepContext,
     Submission,
 )
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
+from rubric_tools.scoring.text import format_citation, normalize, split_citation
 
 ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
 REDLINE_FIELDS = ("issue_id", "document_id", "section", "replacement_text", "rationale")
@@ -33,26 +33,31 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not has_fields(action, ISSUE_FIELD_SET):
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
-    submission = _submit(ctx.state, "issue", action, label_of(action))
-    return score_issue(ctx, action, submission.memo)
+    memo: dict[Any, Any] = {}
+    _submit(ctx.state, "issue", action, label_of(action), memo)
+    return score_issue(ctx, action, memo)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not has_fields(action, REDLINE_FIELD_SET):
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
-    if not target_exists(ctx, action):
+    # `target_exists` and `redline_key` (as a revision uses them), each field `str()`-ed once.
+    document_id, section = str(action.get("document_id")), str(action.get("section"))
+    document = ctx.matter.documents.get(document_id)
+    if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
-    submission = _submit(ctx.state, "redline", action, redline_key(action))
-    return score_redline(ctx, action, submission.memo)
+    label = label_of(action)
+    # The memo starts with the target `score_redline` would work out from the same fields.
+    memo: dict[Any, Any] = {"target": (label, format_citation(document_id, section))}
+    _submit(ctx.state, "redline", action, (label, document_id, section), memo)
+    return score_redline(ctx, action, memo)
 
 
-def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
+def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object, memo: dict[Any, Any]) -> None:
     """Keep a submission for later re-scoring; a revision finds the first one of its name
     (a revision keeps the name, so the index never goes stale)."""
-    submission = _new_tuple(Submission, (kind, action, key, {}))  # new_submission, without its call
     state.submission_index.setdefault((kind, key), len(state.submissions))
-    state.submissions.append(submission)
-    return submission
+    state.submissions.append(_new_tuple(Submission, (kind, action, key, memo)))  # new_submission, without its call
 
 
 def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -91,6 +96,7 @@ class Scored(NamedTuple):
 
 
 CITATION_MEMO_LIMIT = 4096
+_ABSENT = object()  # an absent field, told apart from any value an action may hold
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per submission
 
 
@@ -170,9 +176,9 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         target = memo["target"] = _issue_target(ctx, action)
     elif target.warnings:
         ctx.warnings.extend(target.warnings)
-    label, issue, invalid = target.label, target.issue, target.invalid
+    label, valid, invalid, issue, _ = target
     penalty = INVALID_CITATION_PENALTY * len(invalid)
-    state.valid_citation_count += len(target.valid)
+    state.valid_citation_count += len(valid)
     if invalid:
         state.invalid_citations.extend(invalid)
     if issue is None or issue.anchor not in state.read_citations:
@@ -193,7 +199,7 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
     state.issue_labels[label] = criterion
     scored: Scored | None = memo.get("issue")
     if scored is None:
-        scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
+        scored = memo["issue"] = _score_matched_issue(ctx, action, issue, valid, penalty)
     elif scored.warnings:
         ctx.warnings.extend(scored.warnings)
     return _apply(ctx, scored)
@@ -216,21 +222,29 @@ def _score_matched_issue(
     ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: frozenset[str], penalty: float
 ) -> Scored:
     warned = len(ctx.warnings)
-    components: dict[str, float] = {"base": issue.base_points}
-    severity_ok = action.get("severity") == issue.severity
-    components["severity"] = issue.severity_points if severity_ok else 0.0
-    # The engine lists each missing citation once, however often the rubric repeats it.
-    missing_citations = sorted({c for c in issue.required_citations if c not in valid})
+    field = action.get
+    # Built in the engine's order: the points are their sum in insertion order.
+    components: dict[str, float] = {
+        "base": issue.base_points,
+        "severity": issue.severity_points if field("severity") == issue.severity else 0.0,
+    }
+    # The engine lists each missing citation once, sorted, however often the rubric repeats it.
+    missing_citations = [c for c in issue.distinct_required_citations if c not in valid]
     components["citations"] = 0.0 if missing_citations else issue.citation_points
     if penalty:
         components["invalid_citation_penalty"] = -penalty
-    field = action.get  # formatting a value in an f-string is str() of it, as text_field does
+    # Formatting a value in an f-string is str() of it, as text_field does.
     text = normalize(f"{field('title', '')} {field('analysis', '')} {field('recommendation', '')}")
-    found, _ = concept_fraction(issue.required_concepts, text)
-    components["concepts"] = (
-        issue.concept_points * len(found) / len(issue.required_concepts) if issue.required_concepts else 0.0
-    )
-    quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
+    concepts = issue.required_concepts
+    found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
+    components["concepts"] = issue.concept_points * len(found) / len(concepts) if concepts else 0.0
+    quotes = field("quotes", _ABSENT)
+    quote_statuses: list[dict[str, str]] = []
+    fabricated: list[str] = []
+    quote_points = 0.0
+    # Absent or empty, as a third of them are, they need no scoring (and give no warning).
+    if quotes is not _ABSENT and (type(quotes) is not list or quotes):
+        quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
     components["quotes"] = quote_points
     event: dict[str, Any] = {"type": "issue", "criterion": issue.criterion, "components": components}
     if missing_citations:
@@ -238,7 +252,7 @@ def _score_matched_issue(
     event["matched_concepts"] = found
     if quote_statuses:
         event["quotes"] = quote_statuses
-    check = run_gates(issue.critical_failure_patterns, text, ctx.gate_timeout)
+    check = issue.issue_gate_runner.run(text, ctx.gate_timeout)
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
     critical = bool(fabricated) or check.last_fired is not None
@@ -321,16 +335,17 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
 
 def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
     text = normalize(text_field(action, "replacement_text"))
-    check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
+    check = issue.redline_gate_runner.run(text, ctx.gate_timeout)
     critical = check.last_fired is not None
-    scored = bool(issue.redline_concepts) and bool(issue.redline_points)
+    concepts = issue.redline_concepts
+    scored = bool(concepts) and bool(issue.redline_points)
     event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.criterion}
     # An unscored redline still records the gate that fired, as the engine does.
-    if check.last_fired is not None:
+    if critical:
         event["critical_failure_pattern"] = check.last_fired
     if not scored:
         return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
-    found, _ = concept_fraction(issue.redline_concepts, text)
+    found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
     event["matched_redline_concepts"] = found
-    points = issue.redline_points * len(found) / len(issue.redline_concepts)
+    points = issue.redline_points * len(found) / len(concepts)
     return _new_tuple(Scored, (event, points, critical, check, "gates:redline", text, (), ()))

@@ -264,9 +264,10 @@ class GateRunner:
                 # `regex`'s own methods with positional arguments (string, pos, endpos,
                 # [overlapped,] concurrent, partial, timeout): keyword arguments cost a third
                 # of a no-match search. tests/scoring/test_text_and_gates.py holds the order.
-                if finditer is None:
-                    hit = search(subject, None, None, None, False, timeout) is not None
-                else:
+                hit = search(subject, None, None, None, False, timeout) is not None
+                if hit and finditer is not None:
+                    # A structured gate looks at every occurrence; most texts have none, and
+                    # a search costs less than setting up the iteration that finds that out.
                     matches = finditer(subject, None, None, False, None, False, timeout)
                     hit = gate.any_survives(text, matches, require, exclude, timeout)
             except TimeoutError:

@@ -356,6 +356,13 @@ class Matter:
         return {}
 
     @cached_property
+    def cited_section_memo(self) -> dict[str, tuple[str | None]]:
+        """Scratch space for the scorer to remember the normalized section text a citation
+        string names, as a 1-tuple (None inside when it names none): quotes are checked
+        against the same few sections."""
+        return {}
+
+    @cached_property
     def derived_memo(self) -> dict[str, Any]:
         """Scratch space for values the scorer derives from the matter alone (the derived
         max_score every episode result divides by)."""

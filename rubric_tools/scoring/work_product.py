@@ -5,14 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
+from rubric_tools.scoring.fields import iterable_field, label_of, text_field
 from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck
 from rubric_tools.scoring.model import Issue, Matter
-from rubric_tools.scoring.state import (
-    EpisodeState,
-    StepContext,
-    Submission,
-)
+from rubric_tools.scoring.state import StepContext, Submission
 from rubric_tools.scoring.text import format_citation, normalize, split_citation
 
 ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
@@ -31,38 +27,37 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 
 
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # `has_fields`, `label_of` and `_submit` written out: the hottest handler, whose
-    # bookkeeping is as costly as its calls.
+    # `has_fields`, `label_of` and the submission's bookkeeping written out: on the two
+    # hottest handlers, each call costs as much as the line it runs.
     if not action.keys() >= ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
     label = str(action.get("issue_id"))
     memo: dict[Any, Any] = {}
+    # Kept for later re-scoring; a revision finds the first submission of its name (a
+    # revision keeps the name, so the index never goes stale).
     state = ctx.state
     state.submission_index.setdefault(("issue", label), len(state.submissions))
-    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))
+    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))  # new_submission, inlined
     return score_issue(ctx, action, memo)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, REDLINE_FIELD_SET):
+    # Written out as submit_issue is; `target_exists` and `redline_key` (as a revision uses
+    # them) with each field `str()`-ed once.
+    if not action.keys() >= REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
-    # `target_exists` and `redline_key` (as a revision uses them), each field `str()`-ed once.
     document_id, section = str(action.get("document_id")), str(action.get("section"))
     document = ctx.matter.documents.get(document_id)
     if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
-    label = label_of(action)
+    label = str(action.get("issue_id"))
+    key = (label, document_id, section)
     # The memo starts with the target `score_redline` would work out from the same fields.
     memo: dict[Any, Any] = {"target": (label, format_citation(document_id, section))}
-    _submit(ctx.state, "redline", action, (label, document_id, section), memo)
+    state = ctx.state
+    state.submission_index.setdefault(("redline", key), len(state.submissions))
+    state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
     return score_redline(ctx, action, memo)
-
-
-def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object, memo: dict[Any, Any]) -> None:
-    """Keep a submission for later re-scoring; a revision finds the first one of its name
-    (a revision keeps the name, so the index never goes stale)."""
-    state.submission_index.setdefault((kind, key), len(state.submissions))
-    state.submissions.append(_new_tuple(Submission, (kind, action, key, memo)))  # new_submission, without its call
 
 
 def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -116,6 +111,18 @@ def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None
         if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
             memo.clear()
         memo[citation] = known
+    return known
+
+
+def _cited_section(matter: Matter, citation: str) -> tuple[str | None]:
+    """The normalized text of the section `citation` names (None when it names none),
+    remembered per matter: quotes cite the same few sections."""
+    parsed = split_citation(citation)
+    known = (matter.resolve(*parsed) if parsed else None,)
+    memo = matter.cited_section_memo
+    if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
+        memo.clear()
+    memo[citation] = known
     return known
 
 
@@ -291,8 +298,9 @@ def _score_quotes(
     fabricated: list[str] = []
     points = 0.0
     verified = False
+    cited_sections = ctx.matter.cited_section_memo
     for quote in iterable_field(ctx, action, "quotes"):
-        if isinstance(quote, dict) or isinstance(quote, Mapping):
+        if type(quote) is dict or isinstance(quote, Mapping):
             citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
         else:
             citation, text = "", str(quote)
@@ -301,8 +309,8 @@ def _score_quotes(
             points -= 0.25
             status = "unverified_too_short"
         else:
-            parsed = split_citation(citation)
-            section = ctx.matter.resolve(*parsed) if parsed else None
+            known = cited_sections.get(citation)
+            section = (known if known is not None else _cited_section(ctx.matter, citation))[0]
             if section is not None and normalized in section:
                 verified = True
                 status = "verified"

@@ -232,19 +232,18 @@ def _record_as_rounded(ctx: StepContext, event: dict[str, Any], points: float) -
 
 
 def _apply(ctx: StepContext, scored: Scored) -> float:
-    gates = scored.gates
+    event, points, critical, gates, surface, text, fabricated_quotes, _ = scored  # one unpacking, not 7 look-ups
     if gates is not NOTHING_FOUND:
         ctx.note_gates(gates)
     if ctx.observer is not None:
-        ctx.observe(scored.surface, str(scored.event["criterion"]), scored.text, gates)
-    if scored.critical:
+        ctx.observe(surface, str(event["criterion"]), text, gates)
+    if critical:
         ctx.state.critical_failure = True
-    if scored.fabricated_quotes:
-        ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
-    points = scored.points
+    if fabricated_quotes:
+        ctx.state.fabricated_quotes.extend(fabricated_quotes)
     if not points and type(points) is float:  # a float zero (an unscored redline) rounds to itself
-        return _record_as_rounded(ctx, scored.event, points)
-    return ctx.record(scored.event, points)
+        return _record_as_rounded(ctx, event, points)
+    return ctx.record(event, points)
 
 
 def _score_matched_issue(

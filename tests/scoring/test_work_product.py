@@ -106,6 +106,25 @@ def test_non_iterable_fields_are_scored_as_absent_with_a_warning() -> None:
     assert any("'quotes'" in w for w in record.warnings)
 
 
+@pytest.mark.parametrize("quotes", [None, 0, False, 1.5])
+def test_falsy_malformed_quotes_warn_as_any_malformed_value(quotes: object) -> None:
+    """Only absent or empty quotes skip quote scoring: a null, zero or false value still warns."""
+    episode = Episode(matter())
+    episode.step(read("lease"))
+    record = episode.step(issue_action(quotes=quotes))
+    assert record.events[0]["type"] == "issue" and record.events[0]["components"]["quotes"] == 0.0
+    assert record.warnings == (f"field 'quotes' is malformed ({type(quotes).__name__}); scored as absent",)
+
+
+@pytest.mark.parametrize("quotes", [[], "", {}, ()])
+def test_empty_quotes_score_nothing_and_warn_nothing(quotes: object) -> None:
+    episode = Episode(matter())
+    episode.step(read("lease"))
+    record = episode.step(issue_action(quotes=quotes))
+    assert record.events[0]["components"]["quotes"] == 0.0 and "quotes" not in record.events[0]
+    assert record.warnings == ()
+
+
 def test_string_citations_are_iterated_character_by_character() -> None:
     outcome = replay(matter(), [read("lease"), issue_action(citations="ab")])
     assert outcome.result["breakdown"]["invalid_citations"] == ["a", "b"]

@@ -231,3 +231,15 @@ def test_citation_lists_of_equal_non_text_values_resolve_each_on_its_own() -> No
         ],
     )
     assert outcome.result["breakdown"]["invalid_citations"] == ["1", "True", "1.0", "lease §9", "lease §9"]
+
+
+def test_fixed_work_product_points_are_their_own_rounding() -> None:
+    """Unsupported, unread and duplicate events are recorded without `round(points, 4)`
+    (work_product._record_as_rounded): that holds only while their points round to themselves."""
+    from rubric_tools.scoring.work_product import INVALID_CITATION_PENALTY
+
+    for invalid in range(200):
+        points = -0.5 - INVALID_CITATION_PENALTY * invalid
+        assert repr(round(points, 4)) == repr(points), invalid
+    for points in (-0.2, -0.5, 0.0, -0.0):
+        assert repr(round(points, 4)) == repr(points)

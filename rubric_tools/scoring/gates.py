@@ -126,7 +126,12 @@ class Gate:
         try:
             if not self.is_structured:
                 return main.search(text, timeout=timeout) is not None
-            return self.any_survives(text, main.finditer(text, timeout=timeout), require, exclude, timeout)
+            # The loop of `any_survives`, kept in line: this is the per-gate API that
+            # benchmarks/replay_floor.py times as a structured gate's text work.
+            for match in main.finditer(text, timeout=timeout):
+                if self._survives(text, match.start(), match.end(), require, exclude, timeout):
+                    return True
+            return False
         except TimeoutError as exc:
             raise GateTimeout(self.pattern) from exc
 

@@ -143,7 +143,8 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
                 if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
                     memo.clear()
                 memo[key] = known
-        return _new_tuple(IssueTarget, (label_of(action), *known, ()))
+        valid, invalid, issue = known
+        return _new_tuple(IssueTarget, (str(action.get("issue_id")), valid, invalid, issue, ()))  # label_of, in line
     warned = len(ctx.warnings)
     known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()

@@ -205,7 +205,7 @@ NOTHING_FOUND = GateCheck()
 
 def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
     """Run every gate of a list on `text` (already normalized). A list run on many texts is
-    better made a `GateRunner` once (the scorer keeps one per issue and surface)."""
+    better made a `GateRunner` once (see `Issue.issue_gate_runner`)."""
     if not gates:
         return NOTHING_FOUND
     return GateRunner(gates).run(text, timeout)
@@ -223,13 +223,17 @@ class _Plan(NamedTuple):
     gate: Gate
     require: GateRegex | None
     exclude: GateRegex | None
-    error: str = ""  # why the gate does not compile, reported on every run as `run_gates` did
+    error: str  # why the gate does not compile ("" when it does), reported on every run
+
+
+# `run_gates` builds a runner per call: a NamedTuple without its Python-level __new__.
+_new_plan = tuple.__new__
 
 
 class GateRunner:
     """A gate list ready to run on many texts: each gate compiled and its bound search
     methods looked up once, so that running the list costs little beyond the searches
-    themselves (the scorer runs a list per scored issue, redline or settlement text)."""
+    themselves (the scorer keeps one for each issue's issue and redline gate lists)."""
 
     __slots__ = ("_plans",)
 
@@ -239,11 +243,17 @@ class GateRunner:
             try:
                 main, require, exclude = gate._compiled
             except GateError as exc:  # reported on every run, as an uncompilable gate is
-                plans.append(_Plan(gate.pattern, None, None, False, gate, None, None, f"{exc.pattern}: {exc.message}"))
+                plans.append(
+                    _new_plan(
+                        _Plan, (gate.pattern, None, None, False, gate, None, None, f"{exc.pattern}: {exc.message}")
+                    )
+                )
                 continue
             compiled = main.compiled
             finditer = compiled.finditer if gate.is_structured else None
-            plans.append(_Plan(gate.pattern, compiled.search, finditer, main.folds, gate, require, exclude))
+            plans.append(
+                _new_plan(_Plan, (gate.pattern, compiled.search, finditer, main.folds, gate, require, exclude, ""))
+            )
         self._plans = tuple(plans)
 
     def run(self, text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import has_fields, label_of, text_field
-from rubric_tools.scoring.gates import GateCheck
+from rubric_tools.scoring.gates import GateCheck, run_gates
 from rubric_tools.scoring.model import Issue, Variant, YamlId
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
@@ -115,7 +115,7 @@ def _score_settlement(issue: Issue, text: str, gate_timeout: float) -> Settlemen
     else:  # the scaffold: any closing text earns full points
         found, missing, points = [], [], issue.settlement_points
     return SettlementScore(
-        found, missing, points, issue.settlement_gate_runner.run(text, gate_timeout)
+        found, missing, points, run_gates(issue.settlement_critical_failure_patterns, text, gate_timeout)
     )
 
 

@@ -10,10 +10,10 @@ compile is refused and reported like an invalid one.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import regex
 
@@ -126,12 +126,28 @@ class Gate:
         try:
             if not self.is_structured:
                 return main.search(text, timeout=timeout) is not None
+            # The loop of `any_survives`, kept in line: this is the per-gate API that
+            # benchmarks/replay_floor.py times as a structured gate's text work.
             for match in main.finditer(text, timeout=timeout):
                 if self._survives(text, match.start(), match.end(), require, exclude, timeout):
                     return True
             return False
         except TimeoutError as exc:
             raise GateTimeout(self.pattern) from exc
+
+    def any_survives(
+        self,
+        text: str,
+        matches: Iterator[regex.Match[str]],
+        require: GateRegex | None,
+        exclude: GateRegex | None,
+        timeout: float,
+    ) -> bool:
+        """Whether any of `matches` (of the pattern in `text`, folded or not) survives the guards."""
+        for match in matches:
+            if self._survives(text, match.start(), match.end(), require, exclude, timeout):
+                return True
+        return False
 
     def _survives(
         self,
@@ -188,26 +204,99 @@ NOTHING_FOUND = GateCheck()
 
 
 def run_gates(gates: tuple[Gate, ...], text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
-    """Run every gate of a list on `text` (already normalized)."""
-    # Lists only when something is found: most lists find nothing, and three empty lists
-    # per scored text cost more than the loop around the searches.
-    fired: list[str] | None = None
-    timed_out: list[str] | None = None
-    errors: list[str] | None = None
-    for gate in gates:
-        try:
-            if gate.fires(text, timeout):
+    """Run every gate of a list on `text` (already normalized). A list run on many texts is
+    better made a `GateRunner` once (see `Issue.issue_gate_runner`)."""
+    if not gates:
+        return NOTHING_FOUND
+    return GateRunner(gates).run(text, timeout)
+
+
+class _Plan(NamedTuple):
+    """One gate of a `GateRunner`, everything its search needs looked up once."""
+
+    pattern: str
+    #: The main regex's own bound `search`; None when the gate does not compile.
+    search: Callable[..., regex.Match[str] | None] | None
+    #: The main regex's bound `finditer` for a structured gate (None for a plain one).
+    finditer: Callable[..., Iterator[regex.Match[str]]] | None
+    folds: bool  # whether the main regex searches `dialect.fold`ed text
+    gate: Gate
+    require: GateRegex | None
+    exclude: GateRegex | None
+    error: str  # why the gate does not compile ("" when it does), reported on every run
+
+
+# `run_gates` builds a runner per call: a NamedTuple without its Python-level __new__.
+_new_plan = tuple.__new__
+
+
+class GateRunner:
+    """A gate list ready to run on many texts: each gate compiled and its bound search
+    methods looked up once, so that running the list costs little beyond the searches
+    themselves (the scorer keeps one for each issue's issue and redline gate lists)."""
+
+    __slots__ = ("_plans",)
+
+    def __init__(self, gates: tuple[Gate, ...]) -> None:
+        plans: list[_Plan] = []
+        for gate in gates:
+            try:
+                main, require, exclude = gate._compiled
+            except GateError as exc:  # reported on every run, as an uncompilable gate is
+                plans.append(
+                    _new_plan(
+                        _Plan, (gate.pattern, None, None, False, gate, None, None, f"{exc.pattern}: {exc.message}")
+                    )
+                )
+                continue
+            compiled = main.compiled
+            finditer = compiled.finditer if gate.is_structured else None
+            plans.append(
+                _new_plan(_Plan, (gate.pattern, compiled.search, finditer, main.folds, gate, require, exclude, ""))
+            )
+        self._plans = tuple(plans)
+
+    def run(self, text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
+        """Run every gate on `text` (already normalized): what `Gate.fires` finds for each."""
+        # Lists only when something is found: most lists find nothing, and three empty lists
+        # per scored text cost more than the loop around the searches.
+        fired: list[str] | None = None
+        timed_out: list[str] | None = None
+        errors: list[str] | None = None
+        folded: str | None = None  # `text` folded once for every gate that needs it, not per gate
+        for pattern, search, finditer, folds, gate, require, exclude, error in self._plans:
+            if search is None:
+                if errors is None:
+                    errors = []
+                errors.append(error)
+                continue
+            subject = text
+            if folds:
+                if folded is None:
+                    # `fold` maps non-ASCII letters only (tests/scoring/test_dialect.py holds
+                    # it): an ASCII text, as nearly every one is, is its own folding, and
+                    # `isascii` is a flag look-up where `fold` searches the whole text.
+                    folded = text if text.isascii() else dialect.fold(text)
+                subject = folded
+            try:
+                # `regex`'s own methods with positional arguments (string, pos, endpos,
+                # [overlapped,] concurrent, partial, timeout): keyword arguments cost a third
+                # of a no-match search. tests/scoring/test_text_and_gates.py holds the order.
+                hit = search(subject, None, None, None, False, timeout) is not None
+                if hit and finditer is not None:
+                    # A structured gate looks at every occurrence; most texts have none, and
+                    # a search costs less than setting up the iteration that finds that out.
+                    matches = finditer(subject, None, None, False, None, False, timeout)
+                    hit = gate.any_survives(text, matches, require, exclude, timeout)
+            except TimeoutError:
+                if timed_out is None:
+                    timed_out = []
+                timed_out.append(pattern)
+                continue
+            if hit:
                 if fired is None:
                     fired = []
-                fired.append(gate.pattern)
-        except GateTimeout:
-            if timed_out is None:
-                timed_out = []
-            timed_out.append(gate.pattern)
-        except GateError as exc:
-            if errors is None:
-                errors = []
-            errors.append(f"{exc.pattern}: {exc.message}")
-    if fired is None and timed_out is None and errors is None:
-        return NOTHING_FOUND  # the common case, without building a new check per text
-    return GateCheck(tuple(fired or ()), tuple(timed_out or ()), tuple(errors or ()))
+                fired.append(pattern)
+        if fired is None and timed_out is None and errors is None:
+            return NOTHING_FOUND  # the common case, without building a new check per text
+        return GateCheck(tuple(fired or ()), tuple(timed_out or ()), tuple(errors or ()))

@@ -14,7 +14,7 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.gates import Gate, GateRunner
 from rubric_tools.scoring.text import format_citation, normalize
 
 SEVERITIES = ("low", "medium", "high", "critical")
@@ -140,6 +140,23 @@ class Issue:
         The reference keeps the YAML value of the id there (a date stays a date), so results
         show it as that value and comparisons with text never match it."""
         return self.id if self.native_id is None else self.native_id
+
+    # Derived from the rubric alone, once per issue, for scoring its submissions:
+
+    @cached_property
+    def issue_gate_runner(self) -> GateRunner:
+        """`critical_failure_patterns`, ready to run on every issue text scored against it."""
+        return GateRunner(self.critical_failure_patterns)
+
+    @cached_property
+    def redline_gate_runner(self) -> GateRunner:
+        """`redline_critical_failure_patterns`, ready to run on every redline text."""
+        return GateRunner(self.redline_critical_failure_patterns)
+
+    @cached_property
+    def distinct_required_citations(self) -> tuple[str, ...]:
+        """`required_citations` sorted, each once: an issue event lists its missing ones so."""
+        return tuple(sorted(set(self.required_citations)))
 
     def gates(self, surface: str) -> tuple[Gate, ...]:
         """The gate list that runs on `surface`: issue, redline or settlement text."""
@@ -331,6 +348,13 @@ class Matter:
         """Scratch space for the scorer to remember how closing on a counterparty's counter
         scores (issue id, counter text, gate time limit): the counter is the matter's own text,
         and scoring it runs the issue's settlement gates."""
+        return {}
+
+    @cached_property
+    def cited_section_memo(self) -> dict[str, tuple[str | None]]:
+        """Scratch space for the scorer to remember the normalized section text a citation
+        string names, as a 1-tuple (None inside when it names none): quotes are checked
+        against the same few sections."""
         return {}
 
     @cached_property

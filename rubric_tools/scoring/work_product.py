@@ -5,15 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import has_fields, iterable_field, label_of, text_field
-from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck, run_gates
+from rubric_tools.scoring.fields import iterable_field, label_of, text_field
+from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck
 from rubric_tools.scoring.model import Issue, Matter
-from rubric_tools.scoring.state import (
-    EpisodeState,
-    StepContext,
-    Submission,
-)
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize, split_citation
+from rubric_tools.scoring.state import StepContext, Submission
+from rubric_tools.scoring.text import format_citation, normalize, split_citation
 
 ISSUE_FIELDS = ("issue_id", "title", "severity", "citations", "analysis", "recommendation")
 REDLINE_FIELDS = ("issue_id", "document_id", "section", "replacement_text", "rationale")
@@ -31,28 +27,37 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 
 
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, ISSUE_FIELD_SET):
+    # `has_fields`, `label_of` and the submission's bookkeeping written out: on the two
+    # hottest handlers, each call costs as much as the line it runs.
+    if not action.keys() >= ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
-    submission = _submit(ctx.state, "issue", action, label_of(action))
-    return score_issue(ctx, action, submission.memo)
+    label = str(action.get("issue_id"))
+    memo: dict[Any, Any] = {}
+    # Kept for later re-scoring; a revision finds the first submission of its name (a
+    # revision keeps the name, so the index never goes stale).
+    state = ctx.state
+    state.submission_index.setdefault(("issue", label), len(state.submissions))
+    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))  # new_submission, inlined
+    return score_issue(ctx, action, memo)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, REDLINE_FIELD_SET):
+    # Written out as submit_issue is; `target_exists` and `redline_key` (as a revision uses
+    # them) with each field `str()`-ed once.
+    if not action.keys() >= REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
-    if not target_exists(ctx, action):
+    document_id, section = str(action.get("document_id")), str(action.get("section"))
+    document = ctx.matter.documents.get(document_id)
+    if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
-    submission = _submit(ctx.state, "redline", action, redline_key(action))
-    return score_redline(ctx, action, submission.memo)
-
-
-def _submit(state: EpisodeState, kind: str, action: Mapping[str, Any], key: object) -> Submission:
-    """Keep a submission for later re-scoring; a revision finds the first one of its name
-    (a revision keeps the name, so the index never goes stale)."""
-    submission = _new_tuple(Submission, (kind, action, key, {}))  # new_submission, without its call
-    state.submission_index.setdefault((kind, key), len(state.submissions))
-    state.submissions.append(submission)
-    return submission
+    label = str(action.get("issue_id"))
+    key = (label, document_id, section)
+    # The memo starts with the target `score_redline` would work out from the same fields.
+    memo: dict[Any, Any] = {"target": (label, format_citation(document_id, section))}
+    state = ctx.state
+    state.submission_index.setdefault(("redline", key), len(state.submissions))
+    state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
+    return score_redline(ctx, action, memo)
 
 
 def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -91,6 +96,7 @@ class Scored(NamedTuple):
 
 
 CITATION_MEMO_LIMIT = 4096
+_ABSENT = object()  # an absent field, told apart from any value an action may hold
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per submission
 
 
@@ -105,6 +111,18 @@ def _resolve_citation(matter: Matter, citation: str) -> tuple[bool, Issue | None
         if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
             memo.clear()
         memo[citation] = known
+    return known
+
+
+def _cited_section(matter: Matter, citation: str) -> tuple[str | None]:
+    """The normalized text of the section `citation` names (None when it names none),
+    remembered per matter: quotes cite the same few sections."""
+    parsed = split_citation(citation)
+    known = (matter.resolve(*parsed) if parsed else None,)
+    memo = matter.cited_section_memo
+    if len(memo) >= CITATION_MEMO_LIMIT:  # agents' citations are unbounded; the memo is not
+        memo.clear()
+    memo[citation] = known
     return known
 
 
@@ -125,7 +143,8 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
                 if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
                     memo.clear()
                 memo[key] = known
-        return _new_tuple(IssueTarget, (label_of(action), *known, ()))
+        valid, invalid, issue = known
+        return _new_tuple(IssueTarget, (str(action.get("issue_id")), valid, invalid, issue, ()))  # label_of, in line
     warned = len(ctx.warnings)
     known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
@@ -164,15 +183,15 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
     The memo keeps what depends on the action alone (its target, the scored text) and the
     event of each branch taken, so that a re-score records the very same event object."""
     state = ctx.state
-    memo = {} if memo is None else memo
+    if memo is None:
+        memo = {}
     target: IssueTarget | None = memo.get("target")
     if target is None:
         target = memo["target"] = _issue_target(ctx, action)
     elif target.warnings:
         ctx.warnings.extend(target.warnings)
-    label, issue, invalid = target.label, target.issue, target.invalid
-    penalty = INVALID_CITATION_PENALTY * len(invalid)
-    state.valid_citation_count += len(target.valid)
+    label, valid, invalid, issue, _ = target
+    state.valid_citation_count += len(valid)
     if invalid:
         state.invalid_citations.extend(invalid)
     if issue is None or issue.anchor not in state.read_citations:
@@ -182,55 +201,79 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         if event is None:
             reason = REASON_NO_ANCHOR if issue is None else REASON_UNREAD_ANCHOR
             event = memo[kind] = {"type": kind, "criterion": label, "reason": reason}
-        return ctx.record(event, -0.5 - penalty)
-    criterion = issue.criterion
-    if criterion in state.matched_issues:
+        points = -0.5 - INVALID_CITATION_PENALTY * len(invalid)
+    elif issue.criterion in state.matched_issues:
         event = memo.get("duplicate_issue")
         if event is None:
-            event = memo["duplicate_issue"] = {"type": "duplicate_issue", "criterion": criterion}
-        return ctx.record(event, -0.2)
-    state.matched_issues.add(criterion)
-    state.issue_labels[label] = criterion
-    scored: Scored | None = memo.get("issue")
-    if scored is None:
-        scored = memo["issue"] = _score_matched_issue(ctx, action, issue, target.valid, penalty)
-    elif scored.warnings:
-        ctx.warnings.extend(scored.warnings)
-    return _apply(ctx, scored)
+            event = memo["duplicate_issue"] = {"type": "duplicate_issue", "criterion": issue.criterion}
+        points = -0.2
+    else:
+        state.matched_issues.add(issue.criterion)
+        state.issue_labels[label] = issue.criterion
+        scored: Scored | None = memo.get("issue")
+        if scored is None:
+            penalty = INVALID_CITATION_PENALTY * len(invalid)
+            scored = memo["issue"] = _score_matched_issue(ctx, action, issue, valid, penalty)
+        elif scored.warnings:
+            ctx.warnings.extend(scored.warnings)
+        return _apply(ctx, scored)
+    return _record_as_rounded(ctx, event, points)
+
+
+def _record_as_rounded(ctx: StepContext, event: dict[str, Any], points: float) -> float:
+    """`ctx.record` of points that `round(points, 4)` leaves as they are: -0.2, a float zero,
+    and the multiples of 0.25 (exact in binary, so exact in 4 decimal places) of unsupported
+    and unread events. Most submissions end here, and rounding costs as much as the rest."""
+    event["points"] = points
+    state = ctx.state
+    state.events.append(event)
+    state.raw_score += points
+    ctx.new_events.append(event)
+    return points
 
 
 def _apply(ctx: StepContext, scored: Scored) -> float:
-    gates = scored.gates
+    event, points, critical, gates, surface, text, fabricated_quotes, _ = scored  # one unpacking, not 7 look-ups
     if gates is not NOTHING_FOUND:
         ctx.note_gates(gates)
     if ctx.observer is not None:
-        ctx.observe(scored.surface, str(scored.event["criterion"]), scored.text, gates)
-    if scored.critical:
+        ctx.observe(surface, str(event["criterion"]), text, gates)
+    if critical:
         ctx.state.critical_failure = True
-    if scored.fabricated_quotes:
-        ctx.state.fabricated_quotes.extend(scored.fabricated_quotes)
-    return ctx.record(scored.event, scored.points)
+    if fabricated_quotes:
+        ctx.state.fabricated_quotes.extend(fabricated_quotes)
+    if not points and type(points) is float:  # a float zero (an unscored redline) rounds to itself
+        return _record_as_rounded(ctx, event, points)
+    return ctx.record(event, points)
 
 
 def _score_matched_issue(
     ctx: StepContext, action: Mapping[str, Any], issue: Issue, valid: frozenset[str], penalty: float
 ) -> Scored:
     warned = len(ctx.warnings)
-    components: dict[str, float] = {"base": issue.base_points}
-    severity_ok = action.get("severity") == issue.severity
-    components["severity"] = issue.severity_points if severity_ok else 0.0
-    # The engine lists each missing citation once, however often the rubric repeats it.
-    missing_citations = sorted({c for c in issue.required_citations if c not in valid})
+    field = action.get
+    # Built in the engine's order: the points are their sum in insertion order.
+    components: dict[str, float] = {
+        "base": issue.base_points,
+        "severity": issue.severity_points if field("severity") == issue.severity else 0.0,
+    }
+    # The engine lists each missing citation once, sorted, however often the rubric repeats it.
+    missing_citations = [c for c in issue.distinct_required_citations if c not in valid]
     components["citations"] = 0.0 if missing_citations else issue.citation_points
     if penalty:
         components["invalid_citation_penalty"] = -penalty
-    field = action.get  # formatting a value in an f-string is str() of it, as text_field does
+    # Formatting a value in an f-string is str() of it, as text_field does.
     text = normalize(f"{field('title', '')} {field('analysis', '')} {field('recommendation', '')}")
-    found, _ = concept_fraction(issue.required_concepts, text)
-    components["concepts"] = (
-        issue.concept_points * len(found) / len(issue.required_concepts) if issue.required_concepts else 0.0
-    )
-    quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
+    concepts = issue.required_concepts
+    found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
+    components["concepts"] = issue.concept_points * len(found) / len(concepts) if concepts else 0.0
+    quotes = field("quotes", _ABSENT)
+    quote_statuses: list[dict[str, str]] = []
+    fabricated: list[str] = []
+    quote_points = 0.0
+    # Absent or empty, as a third of them are, they need no scoring (and give no warning).
+    if quotes is not _ABSENT and (type(quotes) is not list or quotes):
+        quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
     components["quotes"] = quote_points
     event: dict[str, Any] = {"type": "issue", "criterion": issue.criterion, "components": components}
     if missing_citations:
@@ -238,7 +281,7 @@ def _score_matched_issue(
     event["matched_concepts"] = found
     if quote_statuses:
         event["quotes"] = quote_statuses
-    check = run_gates(issue.critical_failure_patterns, text, ctx.gate_timeout)
+    check = issue.issue_gate_runner.run(text, ctx.gate_timeout)
     if check.last_fired is not None:
         event["critical_failure_pattern"] = check.last_fired
     critical = bool(fabricated) or check.last_fired is not None
@@ -255,8 +298,9 @@ def _score_quotes(
     fabricated: list[str] = []
     points = 0.0
     verified = False
+    cited_sections = ctx.matter.cited_section_memo
     for quote in iterable_field(ctx, action, "quotes"):
-        if isinstance(quote, dict) or isinstance(quote, Mapping):
+        if type(quote) is dict or isinstance(quote, Mapping):
             citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
         else:
             citation, text = "", str(quote)
@@ -265,8 +309,8 @@ def _score_quotes(
             points -= 0.25
             status = "unverified_too_short"
         else:
-            parsed = split_citation(citation)
-            section = ctx.matter.resolve(*parsed) if parsed else None
+            known = cited_sections.get(citation)
+            section = (known if known is not None else _cited_section(ctx.matter, citation))[0]
             if section is not None and normalized in section:
                 verified = True
                 status = "verified"
@@ -304,13 +348,13 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
                 "criterion": label,
                 "reason": REASON_NO_REDLINE_TARGET,
             }
-        return ctx.record(event, -0.5)
+        return _record_as_rounded(ctx, event, -0.5)
     if issue.criterion in state.matched_redlines:
         duplicate_key = ("duplicate", issue.id)
         event = memo.get(duplicate_key)
         if event is None:
             event = memo[duplicate_key] = {"type": "duplicate_redline", "criterion": issue.criterion}
-        return ctx.record(event, -0.2)
+        return _record_as_rounded(ctx, event, -0.2)
     state.matched_redlines.add(issue.criterion)
     scored_key = ("redline", issue.id)  # a tuple: an issue id may be any text, "target" too
     scored: Scored | None = memo.get(scored_key)
@@ -321,16 +365,17 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
 
 def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
     text = normalize(text_field(action, "replacement_text"))
-    check = run_gates(issue.redline_critical_failure_patterns, text, ctx.gate_timeout)
+    check = issue.redline_gate_runner.run(text, ctx.gate_timeout)
     critical = check.last_fired is not None
-    scored = bool(issue.redline_concepts) and bool(issue.redline_points)
+    concepts = issue.redline_concepts
+    scored = bool(concepts) and bool(issue.redline_points)
     event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.criterion}
     # An unscored redline still records the gate that fired, as the engine does.
-    if check.last_fired is not None:
+    if critical:
         event["critical_failure_pattern"] = check.last_fired
     if not scored:
         return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
-    found, _ = concept_fraction(issue.redline_concepts, text)
+    found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
     event["matched_redline_concepts"] = found
-    points = issue.redline_points * len(found) / len(issue.redline_concepts)
+    points = issue.redline_points * len(found) / len(concepts)
     return _new_tuple(Scored, (event, points, critical, check, "gates:redline", text, (), ()))

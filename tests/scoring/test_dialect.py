@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rubric_tools.scoring.dialect import MAX_PATTERN_LENGTH, PatternRefused, translate
+from rubric_tools.scoring.dialect import FOLD, MAX_PATTERN_LENGTH, PatternRefused, fold, translate
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, run_gates
 
 COMBINING_ACUTE = "\u0301"
@@ -102,6 +102,17 @@ def test_a_three_megabyte_literal_is_refused_before_parsing() -> None:
 def test_ordinary_bounded_repeats_are_accepted() -> None:
     translate(r"(?:\S+\s*){0,10}ten percent")
     translate(r"[^.]{0,200}waived")
+
+
+def test_folding_leaves_ascii_alone() -> None:
+    """GateRunner skips `fold` for an ASCII text: that is exact only while every letter it
+    maps is outside ASCII (the representatives of `re`'s extra case groups are ASCII or not,
+    but the letters folded onto them never are)."""
+    assert FOLD and all(code >= 128 for code in FOLD)
+    ascii_text = "".join(map(chr, range(128)))
+    assert fold(ascii_text) is ascii_text
+    assert run_gates((Gate("ſecret"),), "the secret").fired == ("ſecret",)
+    assert run_gates((Gate("secret"),), "the ſecret").fired == ("secret",)
 
 
 def test_invalid_pattern_keeps_re_position() -> None:

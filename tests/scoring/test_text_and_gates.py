@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rubric_tools.scoring.gates import Gate, run_gates, sentence_bounds
+from rubric_tools.scoring.gates import Gate, GateRunner, run_gates, sentence_bounds
 from rubric_tools.scoring.sections import parse_sections
 from rubric_tools.scoring.text import normalize, split_citation
 
@@ -86,3 +86,26 @@ def test_catastrophic_pattern_times_out_instead_of_hanging() -> None:
 def test_invalid_regex_is_reported_not_raised() -> None:
     check = run_gates((Gate("(unclosed"), Gate("ok")), "ok")
     assert check.fired == ("ok",) and len(check.errors) == 1
+
+
+def test_a_runner_times_out_plain_and_structured_gates_and_keeps_their_order() -> None:
+    """GateRunner calls `regex`'s search and finditer with positional arguments: a timeout
+    in the wrong position would search without a limit (and hang here)."""
+    catastrophic = r"(a|aa)+$"
+    gates = (Gate(catastrophic), Gate(catastrophic, negation_guard=True), Gate("a+b"), Gate("(x"))
+    check = GateRunner(gates).run("a" * 40 + "b", timeout=0.05)
+    assert check.timed_out == (catastrophic, catastrophic)
+    assert check.fired == ("a+b",) and len(check.errors) == 1
+
+
+def test_a_runner_finds_what_each_gate_finds() -> None:
+    gates = (
+        Gate("ſecret"),  # folded: `re` matches it case-insensitively against "secret"
+        Gate("law prohibits training", negation_guard=True),
+        Gate("permits termination", require_context=r"\bas drafted\b"),
+        Gate("pays", exclude_context="never"),
+    )
+    for text in ("no law prohibits training. as drafted it permits termination", "the secret pays", "it never pays."):
+        expected = tuple(gate.pattern for gate in gates if gate.fires(text))
+        assert GateRunner(gates).run(text) == run_gates(gates, text)
+        assert GateRunner(gates).run(text).fired == expected

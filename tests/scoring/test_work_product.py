@@ -106,6 +106,25 @@ def test_non_iterable_fields_are_scored_as_absent_with_a_warning() -> None:
     assert any("'quotes'" in w for w in record.warnings)
 
 
+@pytest.mark.parametrize("quotes", [None, 0, False, 1.5])
+def test_falsy_malformed_quotes_warn_as_any_malformed_value(quotes: object) -> None:
+    """Only absent or empty quotes skip quote scoring: a null, zero or false value still warns."""
+    episode = Episode(matter())
+    episode.step(read("lease"))
+    record = episode.step(issue_action(quotes=quotes))
+    assert record.events[0]["type"] == "issue" and record.events[0]["components"]["quotes"] == 0.0
+    assert record.warnings == (f"field 'quotes' is malformed ({type(quotes).__name__}); scored as absent",)
+
+
+@pytest.mark.parametrize("quotes", [[], "", {}, ()])
+def test_empty_quotes_score_nothing_and_warn_nothing(quotes: object) -> None:
+    episode = Episode(matter())
+    episode.step(read("lease"))
+    record = episode.step(issue_action(quotes=quotes))
+    assert record.events[0]["components"]["quotes"] == 0.0 and "quotes" not in record.events[0]
+    assert record.warnings == ()
+
+
 def test_string_citations_are_iterated_character_by_character() -> None:
     outcome = replay(matter(), [read("lease"), issue_action(citations="ab")])
     assert outcome.result["breakdown"]["invalid_citations"] == ["a", "b"]
@@ -212,3 +231,15 @@ def test_citation_lists_of_equal_non_text_values_resolve_each_on_its_own() -> No
         ],
     )
     assert outcome.result["breakdown"]["invalid_citations"] == ["1", "True", "1.0", "lease §9", "lease §9"]
+
+
+def test_fixed_work_product_points_are_their_own_rounding() -> None:
+    """Unsupported, unread and duplicate events are recorded without `round(points, 4)`
+    (work_product._record_as_rounded): that holds only while their points round to themselves."""
+    from rubric_tools.scoring.work_product import INVALID_CITATION_PENALTY
+
+    for invalid in range(200):
+        points = -0.5 - INVALID_CITATION_PENALTY * invalid
+        assert repr(round(points, 4)) == repr(points), invalid
+    for points in (-0.2, -0.5, 0.0, -0.0):
+        assert repr(round(points, 4)) == repr(points)

@@ -15,7 +15,8 @@ records) a real scorer does.
 
 Whatever text work the scorer has learned to skip, the floor skips too, with the same
 means, so that ours/floor measures bookkeeping and nothing else: first-wins matching
-walks the scorer's grouped match tables (`Rubric.question_table`), a markup's text is
+walks the scorer's grouped match tables (`Rubric.question_table`), gate lists run through
+the scorer's `GateRunner` (positional regex calls, folding only non-ASCII text), a markup's text is
 looked at only once its round count could settle the issue, and the counterparty's own
 counter text (matter data) is scored once per matter, not per acceptance.
 """
@@ -26,7 +27,7 @@ import time
 from typing import Any
 
 from rubric_tools.scoring.dialogue import first_match
-from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, compile_pattern
+from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, GateRunner
 from rubric_tools.scoring.model import Issue, MatchItem, Matter, match_table
 
 Operation = tuple[str, Any, Any]
@@ -46,10 +47,9 @@ def _text(action: dict[str, Any], *names: str) -> Operation:
 
 
 def _gates(gates: tuple[Gate, ...]) -> list[Operation]:
-    return [
-        ("structured_gate", gate, None) if gate.is_structured else ("gate", compile_pattern(gate.pattern), None)
-        for gate in gates
-    ]
+    """Run a gate list the cheapest way the scorer knows: its own `GateRunner` (bound,
+    time-limited searches called positionally, the text folded once and only when needed)."""
+    return [("gates", GateRunner(gates), None)] if gates else []
 
 
 def _issue_work(matter: Matter, action: dict[str, Any], issue: Issue) -> list[Operation]:
@@ -195,10 +195,8 @@ def floor_seconds(plans: list[Plan], handlers: dict[str, Any]) -> float:
                 [concept for concept in first if concept in text]
             elif name == "first_match":
                 first_match(first, text)
-            elif name == "gate":  # time-limited, as any search of an untrusted pattern must be
-                first.search(text, timeout=DEFAULT_SEARCH_TIMEOUT)
-            elif name == "structured_gate":
-                first.fires(text)
+            elif name == "gates":  # time-limited, as any search of an untrusted pattern must be
+                first.run(text, DEFAULT_SEARCH_TIMEOUT)
             else:  # quote: its text normalized, then found in its section
                 found = " ".join(str(first.get("text", "")).lower().split()) in second  # noqa: F841  the work
     return time.process_time() - start

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from rubric_tools.scoring import dialogue, negotiation, revision, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
-from rubric_tools.scoring.model import Constraints, Matter
+from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.result import episode_result
 from rubric_tools.scoring.state import EpisodeState, Event, Observer, StepContext
 
@@ -51,32 +51,7 @@ class Budgets(NamedTuple):
     negotiation_rounds: int
 
 
-class Usage(NamedTuple):
-    """The budget counters after a step and the limits they count against. Most steps leave
-    them as they were, so consecutive records share one: a record's `budgets` are worked out
-    from it when asked for, not built on every step."""
-
-    limits: Constraints
-    client_questions: int
-    escalations: int
-    negotiation_rounds: int
-
-
-class StepNotes(NamedTuple):
-    """What a step noted besides its events: most steps note nothing and share `NO_NOTES`."""
-
-    penalty_reason: str | None = None
-    warnings: tuple[str, ...] = ()
-    gate_timeouts: tuple[str, ...] = ()
-    gate_errors: tuple[str, ...] = ()
-
-
-NO_NOTES = StepNotes()
-
-
 class StepRecord(NamedTuple):
-    """One step: its action, reward, events, the score after it, and what it noted."""
-
     step: int
     type: Any
     action: Any
@@ -85,43 +60,15 @@ class StepRecord(NamedTuple):
     raw_score: float
     terminated: bool
     truncated: bool
-    usage: Usage
-    notes: StepNotes = NO_NOTES
+    budgets: Budgets
+    penalty_reason: str | None = None
+    warnings: tuple[str, ...] = ()
+    gate_timeouts: tuple[str, ...] = ()
+    gate_errors: tuple[str, ...] = ()
 
     @property
     def done(self) -> bool:
         return self.terminated or self.truncated
-
-    @property
-    def budgets(self) -> Budgets:
-        """What is left after this step."""
-        limits, questions, escalations, rounds = self.usage
-        return Budgets(
-            limits.maximum_steps - self.step,
-            limits.maximum_client_questions - questions,
-            limits.maximum_escalations - escalations,
-            limits.maximum_negotiation_rounds - rounds,
-        )
-
-    @property
-    def penalty_reason(self) -> str | None:
-        """Why the step earned an environment penalty (a reward with no event), if it did."""
-        return self.notes.penalty_reason
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        """Malformed fields the step scored as absent."""
-        return self.notes.warnings
-
-    @property
-    def gate_timeouts(self) -> tuple[str, ...]:
-        """Gate patterns whose search hit the time limit in this step."""
-        return self.notes.gate_timeouts
-
-    @property
-    def gate_errors(self) -> tuple[str, ...]:
-        """Gate patterns that do not compile, met in this step."""
-        return self.notes.gate_errors
 
 
 class Episode:
@@ -136,7 +83,6 @@ class Episode:
         # step cost as much as a read_document's whole scoring.
         self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
         self._limits = matter.constraints
-        self._usage = Usage(matter.constraints, 0, 0, 0)  # shared by the records until a counter moves
 
     @property
     def done(self) -> bool:
@@ -157,50 +103,64 @@ class Episode:
         the hot path of every replay, so what each step reads is looked up once per call, not
         once per step, and the body keeps to plain local operations."""
         state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
-        limits, maximum_steps, usage = self._limits, self._limits.maximum_steps, self._usage
+        limits = self._limits
+        maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
+        maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
         for action in actions:
             state.steps += 1
+            # Emptied before the step rather than after it, so that nothing of a step that
+            # raised (an observer's exception) reaches the next one. Most steps record an event
+            # and nothing else: a fresh list is cheaper than a call.
+            if ctx.new_events:
+                ctx.new_events = []
+            if ctx.penalty_reason is not None or ctx.warnings or ctx.gate_timeouts or ctx.gate_errors:
+                ctx.clear()
             # JSON objects are dicts; the ABC check is only the slow path for other mappings.
             fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
             action_type = fields.get("type") if fields is not None else None
             handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
-            try:
-                if fields is None:
-                    ctx.warnings.append(f"action is not an object ({type(action).__name__})")
-                    reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
-                elif handler is None:
-                    reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
-                else:
-                    reward = handler(ctx, fields)
-            except BaseException:
-                # Nothing a step noted before it raised (an observer's exception) reaches the next.
-                ctx.clear()
-                raise
+            if fields is None:
+                ctx.warnings.append(f"action is not an object ({type(action).__name__})")
+                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
+            elif handler is None:
+                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
+            else:
+                reward = handler(ctx, fields)
             steps = state.steps
             if steps >= maximum_steps and not state.terminated:
                 state.truncated = True
-            questions, escalations, rounds = state.questions_asked_total, state.escalations_total, state.rounds_used
-            if questions != usage[1] or escalations != usage[2] or rounds != usage[3]:
-                usage = self._usage = _new_tuple(Usage, (limits, questions, escalations, rounds))
-            # The step's notes go into its record and the context is emptied for the next step;
-            # most steps record an event and note nothing, and take the cheap branches.
-            new_events = ctx.new_events
-            if new_events:
-                events: tuple[Event, ...] = tuple(new_events)
-                ctx.new_events = []  # a fresh list is cheaper than a call
-            else:
-                events = ()
-            warnings, timeouts, errors = ctx.warnings, ctx.gate_timeouts, ctx.gate_errors
-            if ctx.penalty_reason is None and not warnings and not timeouts and not errors:
-                notes = NO_NOTES
-            else:
-                notes = _new_tuple(StepNotes, (ctx.penalty_reason, tuple(warnings), timeouts, errors))
-                ctx.clear()
-            # tuple.__new__ rather than the NamedTuple constructor: the same immutable record
-            # without a Python-level __new__ call. Events are never mutated once recorded, so
-            # the record may share them.
-            record = (steps, action_type, action, reward, events, state.raw_score, state.terminated, state.truncated)
-            emit(_new_tuple(StepRecord, (*record, usage, notes)))
+            # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
+            # without a Python-level __new__ call each. Events are never mutated once recorded,
+            # so the record may share them.
+            new_events, warnings = ctx.new_events, ctx.warnings
+            emit(
+                _new_tuple(
+                    StepRecord,
+                    (
+                        steps,
+                        action_type,
+                        action,
+                        reward,
+                        tuple(new_events) if new_events else (),
+                        state.raw_score,
+                        state.terminated,
+                        state.truncated,
+                        _new_tuple(
+                            Budgets,
+                            (
+                                maximum_steps - steps,
+                                maximum_questions - state.questions_asked_total,
+                                maximum_escalations - state.escalations_total,
+                                maximum_rounds - state.rounds_used,
+                            ),
+                        ),
+                        ctx.penalty_reason,
+                        tuple(warnings) if warnings else (),
+                        ctx.gate_timeouts,
+                        ctx.gate_errors,
+                    ),
+                )
+            )
             if state.terminated or state.truncated:
                 return
 

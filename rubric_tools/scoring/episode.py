@@ -90,65 +90,79 @@ class Episode:
 
     def step(self, action: object) -> StepRecord:
         """Score one action and return what happened."""
-        # The hot path of every replay: kept to plain local operations on purpose.
-        state = self.state
-        if state.terminated or state.truncated:
+        if self.state.terminated or self.state.truncated:
             raise EpisodeFinished("the episode has already ended")
-        state.steps += 1
-        ctx = self._ctx
-        # Emptied before the step rather than after it, so that nothing of a step that raised
-        # (an observer's exception) reaches the next one.
-        # Most steps record an event and nothing else: a fresh list is cheaper than a call.
-        if ctx.new_events:
-            ctx.new_events = []
-        if ctx.warnings or ctx.penalty_reason is not None or ctx.gate_timeouts or ctx.gate_errors:
-            ctx.clear()
-        # JSON objects are dicts; the ABC check is only the slow path for other mappings.
-        fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
-        action_type = fields.get("type") if fields is not None else None
-        handler = HANDLERS.get(action_type) if type(action_type) is str or isinstance(action_type, str) else None
-        if fields is None:
-            ctx.warnings.append(f"action is not an object ({type(action).__name__})")
-            reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
-        elif handler is None:
-            reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
-        else:
-            reward = handler(ctx, fields)
+        records: list[StepRecord] = []
+        self._run((action,), records.append)
+        return records[0]
+
+    def _run(self, actions: Iterable[object], emit: Callable[[StepRecord], object]) -> None:
+        """Score actions in order until the episode ends, passing each step's record to `emit`.
+
+        The one implementation of a step, for `step` (one action) and `replay` (all of them):
+        the hot path of every replay, so what each step reads is looked up once per call, not
+        once per step, and the body keeps to plain local operations."""
+        state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
         limits = self._limits
-        if state.steps >= limits.maximum_steps and not state.terminated:
-            state.truncated = True
-        # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
-        # without a Python-level __new__ call each, on a path run once per step.
-        budgets = _new_tuple(
-            Budgets,
-            (
-                limits.maximum_steps - state.steps,
-                limits.maximum_client_questions - state.questions_asked_total,
-                limits.maximum_escalations - state.escalations_total,
-                limits.maximum_negotiation_rounds - state.rounds_used,
-            ),
-        )
-        # Events are never mutated once recorded, so the record may share them.
-        new_events, warnings = ctx.new_events, ctx.warnings
-        record = _new_tuple(
-            StepRecord,
-            (
-                state.steps,
-                action_type,
-                action,
-                reward,
-                tuple(new_events) if new_events else (),
-                state.raw_score,
-                state.terminated,
-                state.truncated,
-                budgets,
-                ctx.penalty_reason,
-                tuple(warnings) if warnings else (),
-                ctx.gate_timeouts,
-                ctx.gate_errors,
-            ),
-        )
-        return record
+        maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
+        maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
+        for action in actions:
+            state.steps += 1
+            # Emptied before the step rather than after it, so that nothing of a step that
+            # raised (an observer's exception) reaches the next one. Most steps record an event
+            # and nothing else: a fresh list is cheaper than a call.
+            if ctx.new_events:
+                ctx.new_events = []
+            if ctx.penalty_reason is not None or ctx.warnings or ctx.gate_timeouts or ctx.gate_errors:
+                ctx.clear()
+            # JSON objects are dicts; the ABC check is only the slow path for other mappings.
+            fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
+            action_type = fields.get("type") if fields is not None else None
+            handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
+            if fields is None:
+                ctx.warnings.append(f"action is not an object ({type(action).__name__})")
+                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
+            elif handler is None:
+                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
+            else:
+                reward = handler(ctx, fields)
+            steps = state.steps
+            if steps >= maximum_steps and not state.terminated:
+                state.truncated = True
+            # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
+            # without a Python-level __new__ call each. Events are never mutated once recorded,
+            # so the record may share them.
+            new_events, warnings = ctx.new_events, ctx.warnings
+            emit(
+                _new_tuple(
+                    StepRecord,
+                    (
+                        steps,
+                        action_type,
+                        action,
+                        reward,
+                        tuple(new_events) if new_events else (),
+                        state.raw_score,
+                        state.terminated,
+                        state.truncated,
+                        _new_tuple(
+                            Budgets,
+                            (
+                                maximum_steps - steps,
+                                maximum_questions - state.questions_asked_total,
+                                maximum_escalations - state.escalations_total,
+                                maximum_rounds - state.rounds_used,
+                            ),
+                        ),
+                        ctx.penalty_reason,
+                        tuple(warnings) if warnings else (),
+                        ctx.gate_timeouts,
+                        ctx.gate_errors,
+                    ),
+                )
+            )
+            if state.terminated or state.truncated:
+                return
 
     def budgets(self) -> Budgets:
         limits, state = self.matter.constraints, self.state
@@ -187,9 +201,5 @@ def replay(
     `observer`, when given, sees what each matching and gate decision looked at."""
     episode = Episode(matter, gate_timeout=gate_timeout, observer=observer)
     records: list[StepRecord] = []
-    state, step, append = episode.state, episode.step, records.append
-    for action in actions:
-        append(step(action))
-        if state.terminated or state.truncated:
-            break
+    episode._run(actions, records.append)
     return Replay(episode.result(), tuple(records))

@@ -200,13 +200,19 @@ class StepContext:
 
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
-        rounded = _ROUNDED.get(points) if type(points) is float else None
-        if rounded is None:
+        if type(points) is float:
+            rounded = _ROUNDED.get(points)
+            if rounded is None:
+                if points == 0.0:
+                    # round(±0.0, 4) is the zero itself. Zeros are never remembered: 0.0 and
+                    # -0.0 are one key whose rounded values print differently.
+                    rounded = points
+                else:
+                    rounded = round(points, 4)
+                    if len(_ROUNDED) < ROUNDED_MEMO_LIMIT:
+                        _ROUNDED[points] = rounded
+        else:  # an int (1 and 1.0 are one key too, so ints are never remembered either)
             rounded = round(points, 4)
-            # Only non-zero floats are remembered: 0.0 and -0.0 (and 1 and 1.0) are equal
-            # keys whose rounded values print differently.
-            if type(points) is float and points and len(_ROUNDED) < ROUNDED_MEMO_LIMIT:
-                _ROUNDED[points] = rounded
         event["points"] = rounded
         state = self.state
         state.events.append(event)

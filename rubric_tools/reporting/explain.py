@@ -8,22 +8,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import DeclaredCode, Severity
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
 if TYPE_CHECKING:
     from rubric_tools.catalogue import CodeDoc
 
 
-class RuleFacts(Protocol):
+class RuleFacts(DeclaredCode, Protocol):
     """What a rule's page shows: a registered `Rule` and an `IndexedRule` both have it."""
 
-    @property
-    def code(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def severity(self) -> Severity: ...
     @property
     def family(self) -> str: ...
     @property

@@ -10,20 +10,14 @@ from typing import Any, Protocol
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import DeclaredCode
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
 
-class ListedRule(Protocol):
+class ListedRule(DeclaredCode, Protocol):
     """What the list of rules shows: a registered `Rule` and the rule index's `IndexedRule` both have it."""
 
-    @property
-    def code(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def severity(self) -> Severity: ...
     @property
     def family(self) -> str: ...
     @property

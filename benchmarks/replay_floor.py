@@ -24,6 +24,8 @@ counter text (matter data) is scored once per matter, not per acceptance.
 from __future__ import annotations
 
 import time
+from functools import reduce
+from operator import add
 from typing import Any
 
 from rubric_tools.scoring.dialogue import first_match
@@ -212,18 +214,31 @@ def revision_floor_seconds(episodes: list[list[Any]], work_product_events: froze
     identical `raw_score` (and step reward) needs those n additions in that order, from the
     new starting value: Θ(n) per revision for n submissions, whatever is remembered. The
     same holds for the event list, whose order (work product moved behind the other events)
-    the result reports. Here each event's recorded points stand in for its exact points
-    (the same number of additions). Other steps append their events and add their points."""
+    the result reports. Done the cheapest way, as the scorer's ledger does it: the points
+    kept in a list (read from each event once, when it is recorded), `sum()`, `list.extend`
+    and `functools.reduce(operator.add, …)` in C, the kept and the work-product events in
+    two lists. Each event's recorded points stand in for its exact points (the same number
+    of additions)."""
+    points_of = {id(record): [event["points"] for event in record.events] for records in episodes for record in records}
     start = time.process_time()
     for records in episodes:
-        events: list[dict[str, Any]] = []
+        kept: list[dict[str, Any]] = []
+        work: list[dict[str, Any]] = []
+        work_points: list[float] = []
         raw = 0.0
         for record in records:
-            if record.type in REVISIONS and record.events:
-                kept = [event for event in events if event["type"] not in work_product_events]
-                raw -= sum([event["points"] for event in events if event["type"] in work_product_events])
-                events = kept
-            for event in record.events:
-                events.append(event)
+            events = record.events
+            if record.type in REVISIONS and events:
+                raw -= sum(work_points)
+                work, work_points = list(events), points_of[id(record)]
+                timeline = kept + work  # noqa: F841  the episode's events: the kept ones, then the work product
+                raw = reduce(add, work_points, raw)
+                continue
+            for event in events:
+                if event["type"] in work_product_events:
+                    work.append(event)
+                    work_points.append(event["points"])
+                else:
+                    kept.append(event)
                 raw += event["points"]
     return time.process_time() - start

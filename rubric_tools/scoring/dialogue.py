@@ -32,13 +32,14 @@ def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    # (`Episode._run` does this common path itself, without calling the handler.)
     # The common read (a known document id, a known section token or none) is two look-ups in
     # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
     # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.
     try:
         read = ctx.matter.read_targets[action["document_id"]][action.get("section")]
     except (KeyError, TypeError):
-        return _read_document_checked(ctx, action)
+        return read_document_checked(ctx, action)
     if type(read) is str:
         ctx.state.read_citations.add(read)
     else:
@@ -46,7 +47,7 @@ def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return 0.0
 
 
-def _read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
+def read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
     """read_document of anything the table does not hold: ids and sections that are not
     text are read as their `str()`, unknown ones are penalised, "" reads `<doc> §`."""
     document_id = action.get("document_id")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import text_field
 from rubric_tools.scoring.model import MatchItem, MatchTable, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
@@ -68,9 +67,13 @@ def read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return 0.0
 
 
+# The small handlers below read their text fields as `fields.text_field` does, `str()` of the
+# value or "", written out: a call per field cost as much as the rest of their bookkeeping.
+
+
 def search_matter(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # The engine measures the lowercased query: "İİ" lowercases to four characters.
-    if len(normalize(text_field(action, "query"))) < 3:
+    if len(normalize(str(action.get("query", "")))) < 3:
         return ctx.penalty(-0.1, "search query shorter than 3 characters")
     return 0.0
 
@@ -80,7 +83,7 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if state.questions_asked_total >= ctx.matter.constraints.maximum_client_questions:
         return ctx.penalty(-0.5, "client question budget exhausted")
     # Normalized first: that strips it, so the blank check needs no strip() of its own.
-    question = normalize(text_field(action, "question"))
+    question = normalize(str(action.get("question", "")))
     if not question:
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
@@ -91,7 +94,7 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state = ctx.state
     if state.escalations_total >= ctx.matter.constraints.maximum_escalations:
         return ctx.penalty(-0.5, "escalation budget exhausted")
-    topic, reason = text_field(action, "topic"), text_field(action, "reason")
+    topic, reason = str(action.get("topic", "")), str(action.get("reason", ""))
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
@@ -149,7 +152,7 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     """Never rejected; scores the summary, settles escalations up, and terminates."""
     state, rubric = ctx.state, ctx.matter.rubric
     final = rubric.final_submission
-    summary = text_field(action, "summary", "")
+    summary = str(action.get("summary", ""))
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
     matched, ordered = state.matched_issues, final.sorted_required_issue_ids
     if ordered is not None:  # text ids: filtering the sorted ids keeps them sorted

@@ -113,7 +113,8 @@ class Episode:
         # observer's exception) reaches the next call.
         ctx.clear()
         for action in actions:
-            state.steps += 1
+            # The count is what handlers see as the current step; kept in a local for the record.
+            state.steps = steps = state.steps + 1
             # JSON objects are dicts; the ABC check is only the slow path for other mappings.
             if type(action) is dict or isinstance(action, Mapping):
                 fields: Mapping[str, Any] = action
@@ -141,9 +142,10 @@ class Episode:
                 action_type = None
                 ctx.warnings.append(f"action is not an object ({type(action).__name__})")
                 reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
-            steps = state.steps
-            if steps >= maximum_steps and not state.terminated:
+            terminated = state.terminated
+            if steps >= maximum_steps and not terminated:
                 state.truncated = True
+            truncated = state.truncated
             # Each note read once, for the record and for emptying the context after it. Most
             # steps record one event or none: a fresh list is cheaper than clear().
             new_events, warnings, penalty_reason = ctx.new_events, ctx.warnings, ctx.penalty_reason
@@ -166,8 +168,8 @@ class Episode:
                         reward,
                         events,
                         state.raw_score,
-                        state.terminated,
-                        state.truncated,
+                        terminated,
+                        truncated,
                         _new_tuple(
                             Budgets,
                             (
@@ -186,7 +188,7 @@ class Episode:
             )
             if penalty_reason is not None or warnings or gate_timeouts or gate_errors:
                 ctx.clear()
-            if state.terminated or state.truncated:
+            if terminated or truncated:
                 return
 
     def budgets(self) -> Budgets:

@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from rubric_tools.scoring.model import MatchItem, MatchTable, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
+from rubric_tools.scoring.text import format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
@@ -175,9 +175,12 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if missed or missed_critical:
         event["missed_escalations"] = missed
         event["missed_critical_escalations"] = missed_critical
-    if final.required_concepts:
-        found, _ = concept_fraction(final.required_concepts, normalize(summary))
-        concept_points = final.concept_points * len(found) / len(final.required_concepts)
+    concepts = final.required_concepts
+    if concepts:
+        # The found half of `concept_fraction`: the final reports no missing concepts.
+        normalized = normalize(summary)
+        found = [concept for concept in concepts if concept in normalized]
+        concept_points = final.concept_points * len(found) / len(concepts)
         points += concept_points
         event["matched_concepts"] = found
         event["concept_points"] = round(concept_points, 4)

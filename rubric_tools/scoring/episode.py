@@ -104,6 +104,7 @@ class Episode:
         the hot path of every replay, so what each step reads is looked up once per call, not
         once per step, and the body keeps to plain local operations."""
         state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
+        # The state's set of read citations is never rebound, so it may be held for the whole call.
         read_targets, read_citations = self.matter.read_targets, state.read_citations
         limits = self._limits
         maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions

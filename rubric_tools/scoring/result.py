@@ -110,9 +110,9 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "matched_redlines": matched_redlines,
             "settled_issues": settled_issues,
             "valid_citation_count": state.valid_citation_count,
-            "invalid_citations": state.invalid_citations.copy(),
-            "unsupported_issues": state.unsupported_issues.copy(),
-            "fabricated_quotes": state.fabricated_quotes.copy(),
+            "invalid_citations": list(state.invalid_citations),
+            "unsupported_issues": list(state.unsupported_issues),
+            "fabricated_quotes": list(state.fabricated_quotes),
             "read_citations": sorted(state.read_citations),
             # Copies: a result never aliases the records. Events are plain dicts, and
             # dict.copy() is a third cheaper than dict(event).

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import text_field
 from rubric_tools.scoring.model import MatchItem, MatchTable, YamlId, sorted_ids
 from rubric_tools.scoring.state import StepContext
-from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
+from rubric_tools.scoring.text import format_citation, normalize
 
 OFF_RUBRIC_CRITERION_LENGTH = 80
 
@@ -32,13 +31,14 @@ def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    # (`Episode._run` does this common path itself, without calling the handler.)
     # The common read (a known document id, a known section token or none) is two look-ups in
     # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
     # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.
     try:
         read = ctx.matter.read_targets[action["document_id"]][action.get("section")]
     except (KeyError, TypeError):
-        return _read_document_checked(ctx, action)
+        return read_document_checked(ctx, action)
     if type(read) is str:
         ctx.state.read_citations.add(read)
     else:
@@ -46,7 +46,7 @@ def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
     return 0.0
 
 
-def _read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
+def read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float:
     """read_document of anything the table does not hold: ids and sections that are not
     text are read as their `str()`, unknown ones are penalised, "" reads `<doc> §`."""
     document_id = action.get("document_id")
@@ -67,9 +67,13 @@ def _read_document_checked(ctx: StepContext, action: Mapping[str, Any]) -> float
     return 0.0
 
 
+# The small handlers below read their text fields as `fields.text_field` does, `str()` of the
+# value or "", written out: a call per field cost as much as the rest of their bookkeeping.
+
+
 def search_matter(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # The engine measures the lowercased query: "İİ" lowercases to four characters.
-    if len(normalize(text_field(action, "query"))) < 3:
+    if len(normalize(str(action.get("query", "")))) < 3:
         return ctx.penalty(-0.1, "search query shorter than 3 characters")
     return 0.0
 
@@ -79,7 +83,7 @@ def ask_client(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if state.questions_asked_total >= ctx.matter.constraints.maximum_client_questions:
         return ctx.penalty(-0.5, "client question budget exhausted")
     # Normalized first: that strips it, so the blank check needs no strip() of its own.
-    question = normalize(text_field(action, "question"))
+    question = normalize(str(action.get("question", "")))
     if not question:
         return ctx.penalty(-0.25, "empty question")
     state.questions_asked_total += 1
@@ -90,7 +94,7 @@ def escalate(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state = ctx.state
     if state.escalations_total >= ctx.matter.constraints.maximum_escalations:
         return ctx.penalty(-0.5, "escalation budget exhausted")
-    topic, reason = text_field(action, "topic"), text_field(action, "reason")
+    topic, reason = str(action.get("topic", "")), str(action.get("reason", ""))
     if not topic.strip() or not reason.strip():
         return ctx.penalty(-0.25, "escalation without a topic or a reason")
     state.escalations_total += 1
@@ -148,7 +152,7 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     """Never rejected; scores the summary, settles escalations up, and terminates."""
     state, rubric = ctx.state, ctx.matter.rubric
     final = rubric.final_submission
-    summary = text_field(action, "summary", "")
+    summary = str(action.get("summary", ""))
     points = final.points if len(summary.strip()) >= final.minimum_characters else 0.0
     matched, ordered = state.matched_issues, final.sorted_required_issue_ids
     if ordered is not None:  # text ids: filtering the sorted ids keeps them sorted
@@ -171,9 +175,12 @@ def submit_final(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if missed or missed_critical:
         event["missed_escalations"] = missed
         event["missed_critical_escalations"] = missed_critical
-    if final.required_concepts:
-        found, _ = concept_fraction(final.required_concepts, normalize(summary))
-        concept_points = final.concept_points * len(found) / len(final.required_concepts)
+    concepts = final.required_concepts
+    if concepts:
+        # The found half of `concept_fraction`: the final reports no missing concepts.
+        normalized = normalize(summary)
+        found = [concept for concept in concepts if concept in normalized]
+        concept_points = final.concept_points * len(found) / len(concepts)
         points += concept_points
         event["matched_concepts"] = found
         event["concept_points"] = round(concept_points, 4)

@@ -32,6 +32,7 @@ HANDLERS: dict[str, Handler] = {
     "submit_final": dialogue.submit_final,
 }
 ACTION_TYPES = tuple(HANDLERS)
+_read_document, _read_document_checked = dialogue.read_document, dialogue.read_document_checked
 UNKNOWN_ACTION_PENALTY = -0.5
 _new_tuple = tuple.__new__
 
@@ -103,36 +104,61 @@ class Episode:
         the hot path of every replay, so what each step reads is looked up once per call, not
         once per step, and the body keeps to plain local operations."""
         state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
+        # The state's set of read citations is never rebound, so it may be held for the whole call.
+        read_targets, read_citations = self.matter.read_targets, state.read_citations
         limits = self._limits
         maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
         maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
+        # The notes are emptied before each step: here for the first, after each record for the
+        # next (where the record has just read them), so that nothing of a step that raised (an
+        # observer's exception) reaches the next call.
+        ctx.clear()
         for action in actions:
-            state.steps += 1
-            # Emptied before the step rather than after it, so that nothing of a step that
-            # raised (an observer's exception) reaches the next one. Most steps record an event
-            # and nothing else: a fresh list is cheaper than a call.
-            if ctx.new_events:
-                ctx.new_events = []
-            if ctx.penalty_reason is not None or ctx.warnings or ctx.gate_timeouts or ctx.gate_errors:
-                ctx.clear()
+            # The count is what handlers see as the current step; kept in a local for the record.
+            state.steps = steps = state.steps + 1
             # JSON objects are dicts; the ABC check is only the slow path for other mappings.
-            fields: Mapping[str, Any] | None = action if type(action) is dict or isinstance(action, Mapping) else None
-            action_type = fields.get("type") if fields is not None else None
-            handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
-            if fields is None:
+            if type(action) is dict or isinstance(action, Mapping):
+                fields: Mapping[str, Any] = action
+                action_type = fields.get("type")
+                handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
+                if handler is _read_document:
+                    # A third of all steps: the common read (dialogue.read_document's two look-ups
+                    # in the matter's table) is done here without a handler call; any other read
+                    # misses the table and takes the handler's checked path.
+                    try:
+                        read = read_targets[fields["document_id"]][fields.get("section")]
+                    except (KeyError, TypeError):
+                        reward = _read_document_checked(ctx, fields)
+                    else:
+                        if type(read) is str:
+                            read_citations.add(read)
+                        else:
+                            read_citations.update(read)
+                        reward = 0.0
+                elif handler is not None:
+                    reward = handler(ctx, fields)
+                else:
+                    reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
+            else:
+                action_type = None
                 ctx.warnings.append(f"action is not an object ({type(action).__name__})")
                 reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
-            elif handler is None:
-                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
-            else:
-                reward = handler(ctx, fields)
-            steps = state.steps
-            if steps >= maximum_steps and not state.terminated:
+            terminated = state.terminated
+            if steps >= maximum_steps and not terminated:
                 state.truncated = True
+            truncated = state.truncated
+            # Each note read once, for the record and for emptying the context after it. Most
+            # steps record one event or none: a fresh list is cheaper than clear().
+            new_events, warnings, penalty_reason = ctx.new_events, ctx.warnings, ctx.penalty_reason
+            gate_timeouts, gate_errors = ctx.gate_timeouts, ctx.gate_errors
+            if new_events:
+                events: tuple[Event, ...] = tuple(new_events)
+                ctx.new_events = []
+            else:
+                events = ()
             # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
             # without a Python-level __new__ call each. Events are never mutated once recorded,
             # so the record may share them.
-            new_events, warnings = ctx.new_events, ctx.warnings
             emit(
                 _new_tuple(
                     StepRecord,
@@ -141,10 +167,10 @@ class Episode:
                         action_type,
                         action,
                         reward,
-                        tuple(new_events) if new_events else (),
+                        events,
                         state.raw_score,
-                        state.terminated,
-                        state.truncated,
+                        terminated,
+                        truncated,
                         _new_tuple(
                             Budgets,
                             (
@@ -154,14 +180,16 @@ class Episode:
                                 maximum_rounds - state.rounds_used,
                             ),
                         ),
-                        ctx.penalty_reason,
+                        penalty_reason,
                         tuple(warnings) if warnings else (),
-                        ctx.gate_timeouts,
-                        ctx.gate_errors,
+                        gate_timeouts,
+                        gate_errors,
                     ),
                 )
             )
-            if state.terminated or state.truncated:
+            if penalty_reason is not None or warnings or gate_timeouts or gate_errors:
+                ctx.clear()
+            if terminated or truncated:
                 return
 
     def budgets(self) -> Budgets:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import has_fields, label_of, text_field
 from rubric_tools.scoring.gates import GateCheck, run_gates
 from rubric_tools.scoring.model import Issue, Variant, YamlId
 from rubric_tools.scoring.state import StepContext
@@ -23,9 +22,11 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
-    if not has_fields(action, MARKUP_FIELDS):
+    # `fields.has_fields` and `fields.label_of` written out (a key-set comparison; the label
+    # `str()`-ed): the calls cost as much as the rest of a rejected markup's bookkeeping.
+    if not action.keys() >= MARKUP_FIELDS:
         return ctx.penalty(-0.25, "send_markup is missing a required field")
-    label = label_of(action)
+    label = str(action.get("issue_id"))
     # Markup labels are not consulted here: only a matched issue's label, else the anchor.
     issue_id = state.issue_labels.get(label)
     if issue_id is None:
@@ -50,7 +51,7 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # While the counterparty still resists, whether the text is acceptable decides nothing:
     # it is normalized and looked at only once it could close the issue.
     if rounds > position.resist_rounds:
-        normalized = normalize(text_field(action, "proposed_text"))
+        normalized = normalize(str(action.get("proposed_text", "")))  # as fields.text_field reads it
         if _acceptable(position.accept_concepts, normalized):
             return settle(ctx, issue_id, normalized, closed_by="ours")
     served = state.counters_served.get(issue_id, 0)
@@ -82,7 +83,7 @@ def accept_counterparty(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
-    label = label_of(action)
+    label = str(action.get("issue_id"))  # as fields.label_of reads it
     # Markup labels win; an issue id may be "" (falsy), so no `or` chain.
     issue_id = state.markup_labels.get(label)
     if issue_id is None:

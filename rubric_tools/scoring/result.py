@@ -77,15 +77,25 @@ def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> 
 
 def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
     maximum = effective_max_score(matter)
+    try:  # one try for the three id sets; sorted_ids only when ids of two kinds cannot be ordered
+        matched_issues, matched_redlines, settled_issues = (
+            sorted(state.matched_issues),
+            sorted(state.matched_redlines),
+            sorted(state.settled_issues),
+        )
+    except TypeError:
+        matched_issues, matched_redlines, settled_issues = (
+            sorted_ids(state.matched_issues),
+            sorted_ids(state.matched_redlines),
+            sorted_ids(state.settled_issues),
+        )
+    raw_score = state.raw_score
     return {
         "matter_id": matter.reported_matter_id,
-        "raw_score": round(state.raw_score, 4),
+        "raw_score": round(raw_score, 4),
         "max_score": maximum,
         "normalized_score": normalized_score(
-            state.raw_score,
-            maximum,
-            state.critical_failure,
-            matter.rubric.critical_failure_score_cap,
+            raw_score, maximum, state.critical_failure, matter.rubric.critical_failure_score_cap
         ),
         "critical_failure": state.critical_failure,
         "terminated": state.terminated,
@@ -96,9 +106,9 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "questions_asked_total": state.questions_asked_total,
             "raised_escalations": sorted(state.raised_escalations),
             "escalations_total": state.escalations_total,
-            "matched_issues": sorted_ids(state.matched_issues),
-            "matched_redlines": sorted_ids(state.matched_redlines),
-            "settled_issues": sorted_ids(state.settled_issues),
+            "matched_issues": matched_issues,
+            "matched_redlines": matched_redlines,
+            "settled_issues": settled_issues,
             "valid_citation_count": state.valid_citation_count,
             "invalid_citations": list(state.invalid_citations),
             "unsupported_issues": list(state.unsupported_issues),

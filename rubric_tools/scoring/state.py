@@ -151,7 +151,7 @@ ROUNDED_MEMO_LIMIT = 4096
 class StepContext:
     """What one step may touch: the matter, the state, and its own notes.
 
-    A plain class with slots, made once per episode and emptied by `Episode.step` before
+    A plain class with slots, made once per episode and emptied by the step loop before
     each step: building one per step cost as much as a typical step's text work."""
 
     __slots__ = (
@@ -186,7 +186,8 @@ class StepContext:
 
     def clear(self) -> None:
         """Forget the notes of the previous step (the context is reused for the next)."""
-        self.new_events.clear()
+        # A fresh list, not clear(): the previous step's list may still be read by whoever took it.
+        self.new_events = []
         self.warnings.clear()
         self.gate_timeouts = ()
         self.gate_errors = ()

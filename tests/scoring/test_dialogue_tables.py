@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from rubric_tools.scoring import Episode, replay
+from rubric_tools.scoring import episode as episode_module
 from rubric_tools.scoring import negotiation as negotiation_module
-from rubric_tools.scoring.dialogue import first_match
+from rubric_tools.scoring.dialogue import first_match, read_document
 from rubric_tools.scoring.gates import GateCheck
 from rubric_tools.scoring.model import FinalSubmission, MatchItem, Rubric, sorted_ids
+from rubric_tools.scoring.state import EpisodeState, StepContext
 from tests.scoring.builders import issue_action, matter, read
 
 
@@ -43,6 +45,26 @@ def test_reads_outside_the_table_take_the_checked_path(
     episode = Episode(matter())
     assert episode.step(action).reward == reward
     assert episode.state.read_citations == citations
+    # The step loop reads through the table itself; the handler (what HANDLERS holds) agrees.
+    state = EpisodeState()
+    assert read_document(StepContext(episode.matter, state), action) == reward
+    assert state.read_citations == citations
+
+
+def test_a_replaced_read_handler_is_called() -> None:
+    """The loop's own read path is taken only for dialogue.read_document, not for a handler
+    put in its place."""
+    calls: list[object] = []
+
+    def counting(ctx: StepContext, action: Any) -> float:
+        calls.append(action)
+        return read_document(ctx, action)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(episode_module.HANDLERS, "read_document", counting)
+        outcome = replay(matter(), [read("lease", "2.1"), read("lease")])
+    assert len(calls) == 2
+    assert [step.reward for step in outcome.steps] == [0.0, 0.0]
 
 
 def test_a_document_id_read_as_its_text() -> None:

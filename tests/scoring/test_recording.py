@@ -1,13 +1,17 @@
-"""StepContext.record: points rounded into the event as `round(points, 4)`, exact points added."""
+"""StepContext.record: points rounded into the event as `round(points, 4)`, exact points added;
+the result reports copies of what was recorded."""
 
 from __future__ import annotations
 
+import datetime
 import math
 
 import pytest
 
+from rubric_tools.scoring import replay
+from rubric_tools.scoring.result import episode_result
 from rubric_tools.scoring.state import EpisodeState, StepContext
-from tests.scoring.builders import matter
+from tests.scoring.builders import issue_action, matter, read
 
 
 def _context() -> StepContext:
@@ -32,3 +36,24 @@ def test_nan_points_are_recorded_as_nan() -> None:
     event: dict[str, object] = {}
     ctx.record(event, math.nan)
     assert math.isnan(event["points"])  # type: ignore[arg-type]
+
+
+def test_a_result_copies_what_it_reports() -> None:
+    """The result never aliases the episode: its events are copies of the records' events,
+    its lists are not the state's."""
+    outcome = replay(matter(), [read("lease", "2.1"), issue_action(), {"type": "submit_final", "summary": "done"}])
+    recorded = [event for step in outcome.steps for event in step.events]
+    reported = outcome.result["breakdown"]["reward_events"]
+    assert reported == recorded and recorded
+    assert all(mine is not theirs for mine, theirs in zip(reported, recorded, strict=True))
+
+
+def test_a_result_sorts_ids_of_two_kinds_by_kind() -> None:
+    """Ids Python cannot order together (a date and a text) are listed grouped by kind, as
+    `sorted_ids` lists them, in every id set of the result."""
+    day = datetime.date(2024, 1, 2)
+    state = EpisodeState(matched_issues={"cap", day}, matched_redlines={"b", "a"}, settled_issues={day, "z"})
+    breakdown = episode_result(matter(), state)["breakdown"]
+    assert breakdown["matched_issues"] == [day, "cap"]
+    assert breakdown["matched_redlines"] == ["a", "b"]
+    assert breakdown["settled_issues"] == [day, "z"]

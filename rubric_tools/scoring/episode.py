@@ -32,7 +32,6 @@ HANDLERS: dict[str, Handler] = {
     "submit_final": dialogue.submit_final,
 }
 ACTION_TYPES = tuple(HANDLERS)
-_read_document, _read_document_checked = dialogue.read_document, dialogue.read_document_checked
 UNKNOWN_ACTION_PENALTY = -0.5
 _new_tuple = tuple.__new__
 
@@ -104,8 +103,6 @@ class Episode:
         the hot path of every replay, so what each step reads is looked up once per call, not
         once per step, and the body keeps to plain local operations."""
         state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
-        # The state's set of read citations is never rebound, so it may be held for the whole call.
-        read_targets, read_citations = self.matter.read_targets, state.read_citations
         limits = self._limits
         maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
         maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
@@ -121,21 +118,7 @@ class Episode:
                 fields: Mapping[str, Any] = action
                 action_type = fields.get("type")
                 handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
-                if handler is _read_document:
-                    # A third of all steps: the common read (dialogue.read_document's two look-ups
-                    # in the matter's table) is done here without a handler call; any other read
-                    # misses the table and takes the handler's checked path.
-                    try:
-                        read = read_targets[fields["document_id"]][fields.get("section")]
-                    except (KeyError, TypeError):
-                        reward = _read_document_checked(ctx, fields)
-                    else:
-                        if type(read) is str:
-                            read_citations.add(read)
-                        else:
-                            read_citations.update(read)
-                        reward = 0.0
-                elif handler is not None:
+                if handler is not None:
                     reward = handler(ctx, fields)
                 else:
                     reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")

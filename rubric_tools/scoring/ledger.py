@@ -64,7 +64,10 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
     since the ledger was last brought up to date in it (starting one if need be)."""
     events = state.events
     kept = events[: state.retained_checked]  # the events the last revision kept come first
-    work: list[Event] = []
+    book = state.ledger
+    # Without a ledger, the last revision's re-score recorded the events between the kept ones
+    # and `ledger_seen` (see forget): work product only, taken whole without a type test each.
+    work = events[state.retained_checked : state.ledger_seen] if book is None else []
     critical = state.retained_critical
     for event in events[state.ledger_seen :]:
         if event["type"] in WORK_PRODUCT_EVENTS:
@@ -76,7 +79,6 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
             if not critical and not CRITICAL_KEYS.isdisjoint(event) and is_critical(event):
                 critical = True
     recorded = [event["points"] for event in work]
-    book = state.ledger
     if keep:
         if book is None:
             book = state.ledger = Ledger()
@@ -101,9 +103,10 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
 
 def forget(state: EpisodeState) -> None:
     """Drop the ledger (after a full re-score it cannot refresh, or one too short to keep it):
-    the next revision that keeps one finds every work-product event behind the kept events."""
+    the next revision finds the events of this re-score, all work product, between the kept
+    events and `ledger_seen`, and every later work-product event after it."""
     state.ledger = None
-    state.ledger_seen = state.retained_checked
+    state.ledger_seen = len(state.events)
 
 
 def refresh(state: EpisodeState, events: list[Event]) -> None:

@@ -10,16 +10,16 @@ from operator import add
 from typing import Any
 
 from rubric_tools.scoring import ledger, work_product
-from rubric_tools.scoring.fields import has_fields, label_of
 from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
 
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, work_product.ISSUE_FIELD_SET):
+    # `has_fields` and `label_of` written out, as submit_issue does: a call costs as much as its line.
+    if not action.keys() >= work_product.ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_issue is missing a required field")
-    label = label_of(action)
+    label = str(action.get("issue_id"))
     index = ctx.state.submission_index.get(("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
@@ -27,11 +27,15 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, work_product.REDLINE_FIELD_SET):
+    # `target_exists` and `redline_key` written out with each field `str()`-ed once, as
+    # propose_redline does.
+    if not action.keys() >= work_product.REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_redline is missing a required field")
-    if not work_product.target_exists(ctx, action):
+    document_id, section = str(action.get("document_id")), str(action.get("section"))
+    document = ctx.matter.documents.get(document_id)
+    if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
-    key = work_product.redline_key(action)
+    key = (str(action.get("issue_id")), document_id, section)
     index = ctx.state.submission_index.get(("redline", key))
     if index is None:
         return ctx.penalty(-0.25, "revise_redline names no earlier redline")
@@ -159,7 +163,8 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
     read, matched_issues, matched_redlines = state.read_citations, state.matched_issues, state.matched_redlines
     issue_labels, unsupported = state.issue_labels, state.unsupported_issues
     append_event, append_new = state.events.append, ctx.new_events.append
-    anchors, redline_issue = ctx.matter.rubric.anchors, ctx.matter.rubric.redline_issue
+    # Rubric.redline_issue written out (a look-up of text criteria only): once per redline.
+    anchors, issues_by_id = ctx.matter.rubric.anchors, ctx.matter.rubric.issues_by_id
     delegate_all = ctx.observer is not None
     raw, valid_count = state.raw_score, state.valid_citation_count
     for kind, action, _, memo in submissions:  # unpacked: cheaper than four attribute loads
@@ -195,7 +200,7 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
                 if labelled is None:  # only a label no matched issue registered falls back to the target
                     anchored = anchors.get(named[1])
                     labelled = anchored.criterion if anchored is not None else None
-                redline = redline_issue(labelled) if labelled is not None else None
+                redline = issues_by_id.get(labelled) if isinstance(labelled, str) else None
                 if redline is None:
                     event, points = memo.get("unsupported_redline"), ledger.UNSUPPORTED_REDLINE_POINTS
                 elif redline.criterion in matched_redlines:

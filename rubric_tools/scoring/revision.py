@@ -170,8 +170,8 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
     invalid_penalty = work_product.INVALID_CITATION_PENALTY
     delegate_all = ctx.observer is not None
     raw, valid_count = state.raw_score, state.valid_citation_count
-    # Targets and Scored tuples are unpacked whole, as `_apply` does: one step where each
-    # field read by name is a descriptor call.
+    # Targets and Scored tuples are unpacked whole (their 5 and 8 fields), as `score_issue` and
+    # `_apply` do: one step where each field read by name is a descriptor call.
     for kind, action, _, memo in submissions:
         event: Event | None = None
         if delegate_all:
@@ -219,12 +219,14 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
                 else:
                     scored = memo.get(("redline", redline.id))
                     if scored is not None:
-                        scored_event, scored_points, critical, gates, _, _, _, _ = scored  # no quotes, no warnings
+                        scored_event, scored_points, critical, gates, _, _, fabricated, _ = scored
                         if not (gates.timed_out or gates.errors):
                             event, points = scored_event, scored_points
                             matched_redlines.add(redline.criterion)
                             if critical:
                                 state.critical_failure = True
+                            if fabricated:  # never for a redline today; kept as the handler's _apply does
+                                state.fabricated_quotes.extend(fabricated)
         if event is None:  # through the handler, which reads and writes the state itself
             state.raw_score, state.valid_citation_count = raw, valid_count
             score = work_product.score_issue if kind == "issue" else work_product.score_redline

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping
-from operator import is_
+from operator import is_, itemgetter
 from typing import Any
 
 from rubric_tools.scoring import work_product
@@ -58,13 +58,19 @@ def unsupported_issue_points(target: work_product.IssueTarget) -> float:
     return -0.5 - work_product.INVALID_CITATION_PENALTY * len(target.invalid)
 
 
+_recorded_points = itemgetter("points")
+
+
 def take_out_work_product(state: EpisodeState, keep: bool) -> None:
     """Remove every work-product event from `state.events` and subtract their recorded points,
     and recompute the critical flag from the events kept. With `keep`, enter those recorded
     since the ledger was last brought up to date in it (starting one if need be)."""
     events = state.events
     kept = events[: state.retained_checked]  # the events the last revision kept come first
-    work: list[Event] = []
+    book = state.ledger
+    # Without a ledger, the last revision's re-score recorded the events between the kept ones
+    # and `ledger_seen` (see forget): work product only, taken whole without a type test each.
+    work = events[state.retained_checked : state.ledger_seen] if book is None else []
     critical = state.retained_critical
     for event in events[state.ledger_seen :]:
         if event["type"] in WORK_PRODUCT_EVENTS:
@@ -75,35 +81,36 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
             # Most carry none of the keys that can make one critical: a set test in C first.
             if not critical and not CRITICAL_KEYS.isdisjoint(event) and is_critical(event):
                 critical = True
-    recorded = [event["points"] for event in work]
-    book = state.ledger
+    # The engine subtracts the recorded (rounded) points, not the exact ones: sum() as it does,
+    # over the work-product events in their order (the ledger's first, when there is one).
     if keep:
         if book is None:
             book = state.ledger = Ledger()
         first = len(book.events)
         book.events += work
-        book.recorded += recorded
+        book.recorded += [event["points"] for event in work]
         book.points += [0.0] * len(work)  # read from the memo when a revision needs them
         book.pending += range(first, first + len(work))
-        recorded = book.recorded
+        removed = sum(book.recorded)
         if len(book.events) != len(state.submissions):  # never expected: no replay for now
             book.usable = False
     elif book is not None:
-        recorded = book.recorded + recorded
+        removed = sum(book.recorded + [event["points"] for event in work])
         state.ledger = None
+    else:  # the common case: a short episode, no list of the points needed
+        removed = sum(map(_recorded_points, work))
     state.events = kept
-    # The engine subtracts the recorded (rounded) points, not the exact ones: sum() as it does,
-    # over the work-product events in their order.
-    state.raw_score -= sum(recorded)
+    state.raw_score -= removed
     state.retained_checked = len(kept)
     state.retained_critical = state.critical_failure = critical
 
 
 def forget(state: EpisodeState) -> None:
     """Drop the ledger (after a full re-score it cannot refresh, or one too short to keep it):
-    the next revision that keeps one finds every work-product event behind the kept events."""
+    the next revision finds the events of this re-score, all work product, between the kept
+    events and `ledger_seen`, and every later work-product event after it."""
     state.ledger = None
-    state.ledger_seen = state.retained_checked
+    state.ledger_seen = len(state.events)
 
 
 def refresh(state: EpisodeState, events: list[Event]) -> None:

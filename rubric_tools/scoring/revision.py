@@ -10,16 +10,18 @@ from operator import add
 from typing import Any
 
 from rubric_tools.scoring import ledger, work_product
-from rubric_tools.scoring.fields import has_fields, label_of
 from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
 
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
+#: An issue submission's target before its first scoring: flagged as noted, so the handler scores it.
+_NO_TARGET: tuple[Any, ...] = (None, frozenset(), (), None, ("no target yet",))
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, work_product.ISSUE_FIELD_SET):
+    # `has_fields` and `label_of` written out, as submit_issue does: a call costs as much as its line.
+    if not action.keys() >= work_product.ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_issue is missing a required field")
-    label = label_of(action)
+    label = str(action.get("issue_id"))
     index = ctx.state.submission_index.get(("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
@@ -27,11 +29,15 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    if not has_fields(action, work_product.REDLINE_FIELD_SET):
+    # `target_exists` and `redline_key` written out with each field `str()`-ed once, as
+    # propose_redline does.
+    if not action.keys() >= work_product.REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_redline is missing a required field")
-    if not work_product.target_exists(ctx, action):
+    document_id, section = str(action.get("document_id")), str(action.get("section"))
+    document = ctx.matter.documents.get(document_id)
+    if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
-    key = work_product.redline_key(action)
+    key = (str(action.get("issue_id")), document_id, section)
     index = ctx.state.submission_index.get(("redline", key))
     if index is None:
         return ctx.penalty(-0.25, "revise_redline names no earlier redline")
@@ -159,35 +165,45 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
     read, matched_issues, matched_redlines = state.read_citations, state.matched_issues, state.matched_redlines
     issue_labels, unsupported = state.issue_labels, state.unsupported_issues
     append_event, append_new = state.events.append, ctx.new_events.append
-    anchors, redline_issue = ctx.matter.rubric.anchors, ctx.matter.rubric.redline_issue
+    # Rubric.redline_issue written out (a look-up of text criteria only): once per redline.
+    anchors, issues_by_id = ctx.matter.rubric.anchors, ctx.matter.rubric.issues_by_id
+    invalid_penalty = work_product.INVALID_CITATION_PENALTY
     delegate_all = ctx.observer is not None
     raw, valid_count = state.raw_score, state.valid_citation_count
-    for kind, action, _, memo in submissions:  # unpacked: cheaper than four attribute loads
+    # Targets and Scored tuples are unpacked whole (their 5 and 8 fields), as `score_issue` and
+    # `_apply` do: one step where each field read by name is a descriptor call.
+    for kind, action, _, memo in submissions:
         event: Event | None = None
-        scored: work_product.Scored | None = None
         if delegate_all:
             pass
         elif kind == "issue":
             target: work_product.IssueTarget | None = memo.get("target")
-            if target is not None and not target.warnings:
-                label, valid, invalid, issue, _ = target
-                if issue is None or issue.anchor not in read:
-                    event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
-                    points = -0.5 - work_product.INVALID_CITATION_PENALTY * len(invalid)  # inline: hot
-                    if event is not None:
-                        unsupported.append(label)
-                elif issue.criterion in matched_issues:
-                    event, points = memo.get("duplicate_issue"), ledger.DUPLICATE_POINTS
-                else:
-                    scored = memo.get("issue")
-                    if scored is not None and not (scored.warnings or scored.gates.timed_out or scored.gates.errors):
-                        event, points = scored.event, scored.points
+            label, valid, invalid, issue, noted = target if target is not None else _NO_TARGET
+            if noted:  # warnings (or no target yet): the handler notes them
+                pass
+            elif issue is None or issue.anchor not in read:  # the most frequent branch first
+                event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
+                points = -0.5 - invalid_penalty * len(invalid)
+                if event is not None:
+                    unsupported.append(label)
+            elif issue.criterion in matched_issues:
+                event, points = memo.get("duplicate_issue"), ledger.DUPLICATE_POINTS
+            else:
+                scored: work_product.Scored | None = memo.get("issue")
+                if scored is not None:
+                    scored_event, scored_points, critical, gates, _, _, fabricated, warned = scored
+                    if not (warned or gates.timed_out or gates.errors):
+                        event, points = scored_event, scored_points
                         matched_issues.add(issue.criterion)
                         issue_labels[label] = issue.criterion
-                if event is not None:
-                    valid_count += len(valid)
-                    if invalid:
-                        state.invalid_citations.extend(invalid)
+                        if critical:
+                            state.critical_failure = True
+                        if fabricated:
+                            state.fabricated_quotes.extend(fabricated)
+            if event is not None:
+                valid_count += len(valid)
+                if invalid:
+                    state.invalid_citations.extend(invalid)
         else:
             named: tuple[str, str] | None = memo.get("target")
             if named is not None:
@@ -195,27 +211,28 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
                 if labelled is None:  # only a label no matched issue registered falls back to the target
                     anchored = anchors.get(named[1])
                     labelled = anchored.criterion if anchored is not None else None
-                redline = redline_issue(labelled) if labelled is not None else None
+                redline = issues_by_id.get(labelled) if isinstance(labelled, str) else None
                 if redline is None:
                     event, points = memo.get("unsupported_redline"), ledger.UNSUPPORTED_REDLINE_POINTS
                 elif redline.criterion in matched_redlines:
                     event, points = memo.get(("duplicate", redline.id)), ledger.DUPLICATE_POINTS
                 else:
                     scored = memo.get(("redline", redline.id))
-                    if scored is not None and not (scored.gates.timed_out or scored.gates.errors):
-                        event, points = scored.event, scored.points
-                        matched_redlines.add(redline.criterion)
+                    if scored is not None:
+                        scored_event, scored_points, critical, gates, _, _, fabricated, _ = scored
+                        if not (gates.timed_out or gates.errors):
+                            event, points = scored_event, scored_points
+                            matched_redlines.add(redline.criterion)
+                            if critical:
+                                state.critical_failure = True
+                            if fabricated:  # never for a redline today; kept as the handler's _apply does
+                                state.fabricated_quotes.extend(fabricated)
         if event is None:  # through the handler, which reads and writes the state itself
             state.raw_score, state.valid_citation_count = raw, valid_count
             score = work_product.score_issue if kind == "issue" else work_product.score_redline
             score(ctx, action, memo)
             raw, valid_count = state.raw_score, state.valid_citation_count
             continue
-        if scored is not None:
-            if scored.critical:
-                state.critical_failure = True
-            if scored.fabricated_quotes:
-                state.fabricated_quotes.extend(scored.fabricated_quotes)
         append_event(event)
         raw += points
         append_new(event)

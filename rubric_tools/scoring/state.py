@@ -129,7 +129,8 @@ class EpisodeState:
     retained_checked: int = 0
     retained_critical: bool = False
     #: The ledger (ledger.py), kept once an episode has enough submissions for a revision to
-    #: replay some, and how many of the events it had seen at the last revision.
+    #: replay some, and how many of the events the last revision left (those after the kept
+    #: ones are its work product: in the ledger, or, without one, to be taken out whole).
     ledger: Ledger | None = None
     ledger_seen: int = 0
     rounds_used: int = 0

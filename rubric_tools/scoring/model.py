@@ -332,15 +332,26 @@ class Matter:
         return targets
 
     @cached_property
+    def redline_targets(self) -> dict[str, dict[str, str]]:
+        """Document id → {section token → `<id> §<token>`}: whether a redline's target exists
+        and the citation it names, in two look-ups (plain dicts keyed by text, so a value of
+        any other type misses them; the id is the key the matter knows the document by)."""
+        return {
+            document_id: {token: format_citation(document_id, token) for token in document.sections}
+            for document_id, document in self.documents.items()
+        }
+
+    @cached_property
     def citation_memo(self) -> dict[str, Any]:
         """Scratch space for the scorer to remember what citation strings resolve to: the
         answer depends on the matter alone, and agents cite the same few sections."""
         return {}
 
     @cached_property
-    def citation_list_memo(self) -> dict[tuple[str, ...], Any]:
-        """Scratch space for the scorer to remember what a whole list of citation strings
-        resolves to: agents cite the same few lists, and resolving one costs a loop."""
+    def issue_target_memo(self) -> dict[tuple[str, ...], Any]:
+        """Scratch space for the scorer to remember what an issue's label and list of citation
+        strings resolve to (the whole target its submission keeps): agents resubmit the same
+        few, and resolving a list costs a loop."""
         return {}
 
     @cached_property

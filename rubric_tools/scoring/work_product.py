@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import iterable_field, label_of, text_field
+from rubric_tools.scoring.fields import iterable_field, label_of
 from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck
 from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import StepContext, Submission
@@ -32,13 +32,15 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not action.keys() >= ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
     label = str(action.get("issue_id"))
-    memo: dict[Any, Any] = {}
+    target = _issue_target(ctx, action, label)
+    # The memo starts with the target `score_issue` would work out from the same action.
+    memo: dict[Any, Any] = {"target": target}
     # Kept for later re-scoring; a revision finds the first submission of its name (a
     # revision keeps the name, so the index never goes stale).
     state = ctx.state
     state.submission_index.setdefault(("issue", label), len(state.submissions))
     state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))  # new_submission, inlined
-    return score_issue(ctx, action, memo)
+    return _score_issue_target(ctx, action, memo, target)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -47,17 +49,19 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not action.keys() >= REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     document_id, section = str(action.get("document_id")), str(action.get("section"))
-    document = ctx.matter.documents.get(document_id)
-    if document is None or section not in document.sections:
+    # The section's citation, if the section exists: what `score_redline` would format.
+    sections = ctx.matter.redline_targets.get(document_id)
+    target = sections.get(section) if sections is not None else None
+    if target is None:
         return ctx.penalty(-0.75, "redline target document or section not found")
     label = str(action.get("issue_id"))
     key = (label, document_id, section)
     # The memo starts with the target `score_redline` would work out from the same fields.
-    memo: dict[Any, Any] = {"target": (label, format_citation(document_id, section))}
+    memo: dict[Any, Any] = {"target": (label, target)}
     state = ctx.state
     state.submission_index.setdefault(("redline", key), len(state.submissions))
     state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
-    return score_redline(ctx, action, memo)
+    return _score_redline_target(ctx, action, memo, label, target)
 
 
 def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
@@ -126,29 +130,32 @@ def _cited_section(matter: Matter, citation: str) -> tuple[str | None]:
     return known
 
 
-def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
-    citations = action.get("citations", [])
+def _issue_target(ctx: StepContext, action: Mapping[str, Any], label: str) -> IssueTarget:
+    """What the action's citations resolve to, under its `label` (`label_of(action)`)."""
+    citations = action.get("citations", _ABSENT)
     if type(citations) is list:
-        # A list of text only is remembered whole (it is hashable, and no other JSON or YAML
-        # value equals a string, so no other list finds its entry); anything else is resolved.
-        key = tuple(citations)
-        memo = ctx.matter.citation_list_memo
+        # A list of text only is remembered whole with its label (hashable, and no other JSON
+        # or YAML value equals a string, so no other list finds its entry); anything else is
+        # resolved. Agents resubmit the same few (label, citations): one look-up finds the
+        # target, shared by their memos (it is immutable).
+        key = (label, *citations)
+        memo = ctx.matter.issue_target_memo
         try:
-            known: tuple[frozenset[str], tuple[str, ...], Issue | None] | None = memo.get(key)
+            known: IssueTarget | None = memo.get(key)
         except TypeError:  # an unhashable item (a list, a mapping)
             known = None
         if known is None:
-            known, plain = _resolve_citations(ctx, citations)
+            resolved, plain = _resolve_citations(ctx, citations)
+            known = _new_tuple(IssueTarget, (label, *resolved, ()))
             if plain:
                 if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
                     memo.clear()
                 memo[key] = known
-        valid, invalid, issue = known
-        return _new_tuple(IssueTarget, (str(action.get("issue_id")), valid, invalid, issue, ()))  # label_of, in line
+        return known
     warned = len(ctx.warnings)
-    known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
+    resolved, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(IssueTarget, (label_of(action), *known, warnings))
+    return _new_tuple(IssueTarget, (label, *resolved, warnings))
 
 
 def _resolve_citations(
@@ -182,14 +189,21 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
 
     The memo keeps what depends on the action alone (its target, the scored text) and the
     event of each branch taken, so that a re-score records the very same event object."""
-    state = ctx.state
     if memo is None:
         memo = {}
     target: IssueTarget | None = memo.get("target")
     if target is None:
-        target = memo["target"] = _issue_target(ctx, action)
+        target = memo["target"] = _issue_target(ctx, action, str(action.get("issue_id")))
     elif target.warnings:
         ctx.warnings.extend(target.warnings)
+    return _score_issue_target(ctx, action, memo, target)
+
+
+def _score_issue_target(
+    ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any], target: IssueTarget
+) -> float:
+    """`score_issue` once the target is known (as `submit_issue` knows it, with its memo)."""
+    state = ctx.state
     label, valid, invalid, issue, _ = target
     state.valid_citation_count += len(valid)
     if invalid:
@@ -201,7 +215,8 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         if event is None:
             reason = REASON_NO_ANCHOR if issue is None else REASON_UNREAD_ANCHOR
             event = memo[kind] = {"type": kind, "criterion": label, "reason": reason}
-        points = -0.5 - INVALID_CITATION_PENALTY * len(invalid)
+        # Most cite nothing invalid: -0.5 is what the sum gives then (-0.5 - 0.0).
+        points = -0.5 - INVALID_CITATION_PENALTY * len(invalid) if invalid else -0.5
     elif issue.criterion in state.matched_issues:
         event = memo.get("duplicate_issue")
         if event is None:
@@ -326,7 +341,6 @@ def _score_quotes(
 
 def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
     """Score a redline submission; `memo` is its Submission's memo (a fresh one when None)."""
-    state, rubric = ctx.state, ctx.matter.rubric
     memo = {} if memo is None else memo
     named: tuple[str, str] | None = memo.get("target")
     if named is None:
@@ -334,7 +348,14 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
             label_of(action),
             format_citation(str(action.get("document_id")), str(action.get("section"))),
         )
-    label, target = named
+    return _score_redline_target(ctx, action, memo, *named)
+
+
+def _score_redline_target(
+    ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any], label: str, target: str
+) -> float:
+    """`score_redline` once the label and target citation are known (as `propose_redline` knows them)."""
+    state, rubric = ctx.state, ctx.matter.rubric
     criterion = state.issue_labels.get(label)
     if criterion is None:  # only a label no matched issue registered falls back to the target
         anchored = rubric.anchors.get(target)
@@ -364,7 +385,7 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
 
 
 def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
-    text = normalize(text_field(action, "replacement_text"))
+    text = normalize(str(action.get("replacement_text", "")))  # text_field, in line
     check = issue.redline_gate_runner.run(text, ctx.gate_timeout)
     critical = check.last_fired is not None
     concepts = issue.redline_concepts

@@ -228,6 +228,13 @@ class Rubric:
         return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
 
     @cached_property
+    def redline_issues(self) -> dict[object, Issue]:
+        """`redline_issue` as one plain-dict look-up (every redline scored asks it): keyed by
+        the text ids, so a criterion of any other kind (or None) finds nothing, as there."""
+        table: dict[object, Issue] = {issue_id: issue for issue_id, issue in self.issues_by_id.items()}
+        return table
+
+    @cached_property
     def settle_up_escalations(self) -> tuple[tuple[str, bool], ...]:
         """(id, critical_if_missed) of each escalation the final submission settles up when it
         was never raised, in rubric order: the critical ones and the other required ones."""

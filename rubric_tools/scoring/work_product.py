@@ -297,9 +297,10 @@ def _score_matched_issue(
     if quote_statuses:
         event["quotes"] = quote_statuses
     check = issue.issue_gate_runner.run(text, ctx.gate_timeout)
-    if check.last_fired is not None:
-        event["critical_failure_pattern"] = check.last_fired
-    critical = bool(fabricated) or check.last_fired is not None
+    fired = check.fired  # `last_fired` is its last item: read the field, not the property, twice
+    if fired:
+        event["critical_failure_pattern"] = fired[-1]
+    critical = bool(fabricated or fired)
     points = sum(components.values())
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
     return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, tuple(fabricated), warnings))
@@ -360,7 +361,7 @@ def _score_redline_target(
     if criterion is None:  # only a label no matched issue registered falls back to the target
         anchored = rubric.anchors.get(target)
         criterion = anchored.criterion if anchored is not None else None
-    issue = rubric.redline_issue(criterion) if criterion is not None else None
+    issue = rubric.redline_issues.get(criterion)  # rubric.redline_issue(criterion), None for None
     if issue is None:
         event = memo.get("unsupported_redline")
         if event is None:
@@ -387,13 +388,14 @@ def _score_redline_target(
 def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
     text = normalize(str(action.get("replacement_text", "")))  # text_field, in line
     check = issue.redline_gate_runner.run(text, ctx.gate_timeout)
-    critical = check.last_fired is not None
+    fired = check.fired  # `last_fired` is its last item: read the field, not the property, twice
     concepts = issue.redline_concepts
-    scored = bool(concepts) and bool(issue.redline_points)
+    scored = bool(concepts and issue.redline_points)
     event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.criterion}
     # An unscored redline still records the gate that fired, as the engine does.
+    critical = bool(fired)
     if critical:
-        event["critical_failure_pattern"] = check.last_fired
+        event["critical_failure_pattern"] = fired[-1]
     if not scored:
         return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
     found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list

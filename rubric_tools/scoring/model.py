@@ -355,7 +355,7 @@ class Matter:
         return {}
 
     @cached_property
-    def issue_target_memo(self) -> dict[tuple[str, ...], Any]:
+    def issue_target_memo(self) -> dict[tuple[str, tuple[str, ...]], Any]:
         """Scratch space for the scorer to remember what an issue's label and list of citation
         strings resolve to (the whole target its submission keeps): agents resubmit the same
         few, and resolving a list costs a loop."""

@@ -69,8 +69,8 @@ def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
 
 
 def target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
-    document = ctx.matter.documents.get(str(action.get("document_id")))
-    return document is not None and str(action.get("section")) in document.sections
+    sections = ctx.matter.redline_targets.get(str(action.get("document_id")))  # as propose_redline finds it
+    return sections is not None and str(action.get("section")) in sections
 
 
 # ----------------------------------------------------------------- scoring

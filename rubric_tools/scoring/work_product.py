@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rubric_tools.scoring.fields import iterable_field, label_of
@@ -288,12 +288,14 @@ def _score_matched_issue(
     found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
     components["concepts"] = issue.concept_points * len(found) / len(concepts) if concepts else 0.0
     quotes = field("quotes", _ABSENT)
-    quote_statuses: list[dict[str, str]] = []
-    fabricated: list[str] = []
-    quote_points = 0.0
     # Absent or empty, as a third of them are, they need no scoring (and give no warning).
+    quote_statuses: Sequence[dict[str, str]]
     if quotes is not _ABSENT and (type(quotes) is not list or quotes):
-        quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
+        # A list as is (what `iterable_field` returns for one); anything else through it, for its warning.
+        items = quotes if type(quotes) is list else iterable_field(ctx, action, "quotes")
+        quote_statuses, quote_points, fabricated = _score_quotes(ctx, items, issue)
+    else:
+        quote_statuses, quote_points, fabricated = NO_QUOTES
     components["quotes"] = quote_points
     event: dict[str, Any] = {"type": "issue", "criterion": issue.criterion, "components": components}
     if missing_citations:
@@ -308,19 +310,24 @@ def _score_matched_issue(
     critical = bool(fabricated or fired)
     points = sum(components.values())
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, tuple(fabricated), warnings))
+    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, fabricated, warnings))
+
+
+#: What `_score_quotes` finds for no quotes: no statuses, no points, nothing fabricated (shared,
+#: so that the submissions without quotes build none of it).
+NO_QUOTES: tuple[Sequence[dict[str, str]], float, tuple[str, ...]] = ((), 0.0, ())
 
 
 def _score_quotes(
-    ctx: StepContext, action: Mapping[str, Any], issue: Issue
-) -> tuple[list[dict[str, str]], float, list[str]]:
+    ctx: StepContext, quotes: list[Any], issue: Issue
+) -> tuple[list[dict[str, str]], float, tuple[str, ...]]:
     """Quote statuses, their points, and the fabricated quotes (each a critical failure)."""
     statuses: list[dict[str, str]] = []
     fabricated: list[str] = []
     points = 0.0
     verified = False
     cited_sections = ctx.matter.cited_section_memo
-    for quote in iterable_field(ctx, action, "quotes"):
+    for quote in quotes:
         if type(quote) is dict or isinstance(quote, Mapping):
             citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
         else:
@@ -342,7 +349,7 @@ def _score_quotes(
         statuses.append({"citation": citation, "status": status})
     if verified:
         points += issue.quote_points
-    return statuses, points, fabricated
+    return statuses, points, tuple(fabricated) if fabricated else ()
 
 
 def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:

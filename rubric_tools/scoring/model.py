@@ -355,10 +355,10 @@ class Matter:
         return {}
 
     @cached_property
-    def issue_target_memo(self) -> dict[tuple[str, tuple[str, ...]], Any]:
-        """Scratch space for the scorer to remember what an issue's label and list of citation
-        strings resolve to (the whole target its submission keeps): agents resubmit the same
-        few, and resolving a list costs a loop."""
+    def issue_target_memo(self) -> dict[tuple[str, ...], Any]:
+        """Scratch space for the scorer to remember what a whole list of citation strings
+        resolves to (the issue target last built for it, label included): agents cite the
+        same few lists, and resolving one costs a loop."""
         return {}
 
     @cached_property

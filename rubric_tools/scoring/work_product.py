@@ -134,24 +134,29 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any], label: str) -> Is
     """What the action's citations resolve to, under its `label` (`label_of(action)`)."""
     citations = action.get("citations", _ABSENT)
     if type(citations) is list:
-        # A list of text only is remembered whole with its label (hashable, and no other JSON
-        # or YAML value equals a string, so no other list finds its entry); anything else is
-        # resolved. Agents resubmit the same few (label, citations): one look-up finds the
-        # target, shared by their memos (it is immutable).
-        key = (label, tuple(citations))  # cheaper to build and hash than (label, *citations)
+        # A list of text only is remembered whole (it is hashable, and no other JSON or YAML
+        # value equals a string, so no other list finds its entry); anything else is resolved.
+        # The entry is the target last built for the list: the same label (as a resubmission
+        # or a revision has) takes it as is; another label, its resolution.
+        key = tuple(citations)
         memo = ctx.matter.issue_target_memo
         try:
             known: IssueTarget | None = memo.get(key)
         except TypeError:  # an unhashable item (a list, a mapping)
             known = None
-        if known is None:
+        if known is not None:
+            if known.label == label:
+                return known
+            target: IssueTarget = _new_tuple(IssueTarget, (label, *known[1:]))
+        else:
             resolved, plain = _resolve_citations(ctx, citations)
-            known = _new_tuple(IssueTarget, (label, *resolved, ()))
-            if plain:
-                if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
-                    memo.clear()
-                memo[key] = known
-        return known
+            target = _new_tuple(IssueTarget, (label, *resolved, ()))
+            if not plain:
+                return target
+            if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
+                memo.clear()
+        memo[key] = target
+        return target
     warned = len(ctx.warnings)
     resolved, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()

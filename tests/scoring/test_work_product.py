@@ -289,3 +289,15 @@ def test_redline_targets_cite_the_documents_as_the_matter_names_them() -> None:
     outcome = replay(renamed, [redline("r", document="contract", section="2.1")])
     assert events(outcome)[0]["type"] == "unsupported_redline"  # "contract §2.1" is no anchor
     assert replay(renamed, [redline("r", section="2.1")]).steps[0].reward == -0.75  # no "lease" any more
+    # A revision finds its target the same way: a missing one is the environment penalty.
+    revisions = replay(
+        renamed,
+        [
+            redline("r", document="contract", section="2.1"),
+            {**redline("r", document="contract", section="2.1"), "type": "revise_redline"},
+            {**redline("r", document="contract", section="99"), "type": "revise_redline"},
+            {**redline("r", section="2.1"), "type": "revise_redline"},
+        ],
+    )
+    assert [step.reward for step in revisions.steps[2:]] == [-0.75, -0.75]
+    assert revisions.steps[1].penalty_reason is None

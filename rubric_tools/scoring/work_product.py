@@ -44,8 +44,8 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # Written out as submit_issue is; `target_exists` and `redline_key` (as a revision uses
-    # them) with each field `str()`-ed once.
+    # Written out as submit_issue is, each field `str()`-ed once (revise_redline finds its
+    # target and key the same way).
     if not action.keys() >= REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     document_id, section = str(action.get("document_id")), str(action.get("section"))
@@ -62,15 +62,6 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     state.submission_index.setdefault(("redline", key), len(state.submissions))
     state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
     return _score_redline_target(ctx, action, memo, label, target)
-
-
-def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
-    return (str(action.get("issue_id")), str(action.get("document_id")), str(action.get("section")))
-
-
-def target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
-    sections = ctx.matter.redline_targets.get(str(action.get("document_id")))  # as propose_redline finds it
-    return sections is not None and str(action.get("section")) in sections
 
 
 # ----------------------------------------------------------------- scoring

@@ -258,13 +258,16 @@ class GateRunner:
 
     def run(self, text: str, timeout: float = DEFAULT_SEARCH_TIMEOUT) -> GateCheck:
         """Run every gate on `text` (already normalized): what `Gate.fires` finds for each."""
+        plans = self._plans
+        if not plans:  # many lists are empty (most redlines'): no loop to set up
+            return NOTHING_FOUND
         # Lists only when something is found: most lists find nothing, and three empty lists
         # per scored text cost more than the loop around the searches.
         fired: list[str] | None = None
         timed_out: list[str] | None = None
         errors: list[str] | None = None
         folded: str | None = None  # `text` folded once for every gate that needs it, not per gate
-        for pattern, search, finditer, folds, gate, require, exclude, error in self._plans:
+        for pattern, search, finditer, folds, gate, require, exclude, error in plans:
             if search is None:
                 if errors is None:
                     errors = []

@@ -228,6 +228,13 @@ class Rubric:
         return self.issues_by_id.get(criterion) if isinstance(criterion, str) else None
 
     @cached_property
+    def redline_issues(self) -> dict[object, Issue]:
+        """`redline_issue` as one plain-dict look-up (every redline scored asks it): keyed by
+        the text ids, so a criterion of any other kind (or None) finds nothing, as there."""
+        table: dict[object, Issue] = {issue_id: issue for issue_id, issue in self.issues_by_id.items()}
+        return table
+
+    @cached_property
     def settle_up_escalations(self) -> tuple[tuple[str, bool], ...]:
         """(id, critical_if_missed) of each escalation the final submission settles up when it
         was never raised, in rubric order: the critical ones and the other required ones."""
@@ -332,15 +339,26 @@ class Matter:
         return targets
 
     @cached_property
+    def redline_targets(self) -> dict[str, dict[str, str]]:
+        """Document id → {section token → `<id> §<token>`}: whether a redline's target exists
+        and the citation it names, in two look-ups (plain dicts keyed by text, so a value of
+        any other type misses them; the id is the key the matter knows the document by)."""
+        return {
+            document_id: {token: format_citation(document_id, token) for token in document.sections}
+            for document_id, document in self.documents.items()
+        }
+
+    @cached_property
     def citation_memo(self) -> dict[str, Any]:
         """Scratch space for the scorer to remember what citation strings resolve to: the
         answer depends on the matter alone, and agents cite the same few sections."""
         return {}
 
     @cached_property
-    def citation_list_memo(self) -> dict[tuple[str, ...], Any]:
+    def issue_target_memo(self) -> dict[tuple[str, ...], Any]:
         """Scratch space for the scorer to remember what a whole list of citation strings
-        resolves to: agents cite the same few lists, and resolving one costs a loop."""
+        resolves to (the issue target last built for it, label included): agents cite the
+        same few lists, and resolving one costs a loop."""
         return {}
 
     @cached_property

@@ -29,8 +29,7 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # `target_exists` and `redline_key` written out with each field `str()`-ed once, as
-    # propose_redline does.
+    # The target and key worked out with each field `str()`-ed once, as propose_redline does.
     if not action.keys() >= work_product.REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_redline is missing a required field")
     document_id, section = str(action.get("document_id")), str(action.get("section"))

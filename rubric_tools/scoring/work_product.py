@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.fields import iterable_field, label_of, text_field
+from rubric_tools.scoring.fields import iterable_field, label_of
 from rubric_tools.scoring.gates import NOTHING_FOUND, GateCheck
 from rubric_tools.scoring.model import Issue, Matter
 from rubric_tools.scoring.state import StepContext, Submission
@@ -32,41 +32,36 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not action.keys() >= ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
     label = str(action.get("issue_id"))
-    memo: dict[Any, Any] = {}
+    target = _issue_target(ctx, action, label)
+    # The memo starts with the target `score_issue` would work out from the same action.
+    memo: dict[Any, Any] = {"target": target}
     # Kept for later re-scoring; a revision finds the first submission of its name (a
     # revision keeps the name, so the index never goes stale).
     state = ctx.state
     state.submission_index.setdefault(("issue", label), len(state.submissions))
     state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))  # new_submission, inlined
-    return score_issue(ctx, action, memo)
+    return _score_issue_target(ctx, action, memo, target)
 
 
 def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # Written out as submit_issue is; `target_exists` and `redline_key` (as a revision uses
-    # them) with each field `str()`-ed once.
+    # Written out as submit_issue is, each field `str()`-ed once (revise_redline finds its
+    # target and key the same way).
     if not action.keys() >= REDLINE_FIELD_SET:
         return ctx.penalty(-0.25, "propose_redline is missing a required field")
     document_id, section = str(action.get("document_id")), str(action.get("section"))
-    document = ctx.matter.documents.get(document_id)
-    if document is None or section not in document.sections:
+    # The section's citation, if the section exists: what `score_redline` would format.
+    sections = ctx.matter.redline_targets.get(document_id)
+    target = sections.get(section) if sections is not None else None
+    if target is None:
         return ctx.penalty(-0.75, "redline target document or section not found")
     label = str(action.get("issue_id"))
     key = (label, document_id, section)
     # The memo starts with the target `score_redline` would work out from the same fields.
-    memo: dict[Any, Any] = {"target": (label, format_citation(document_id, section))}
+    memo: dict[Any, Any] = {"target": (label, target)}
     state = ctx.state
     state.submission_index.setdefault(("redline", key), len(state.submissions))
     state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
-    return score_redline(ctx, action, memo)
-
-
-def redline_key(action: Mapping[str, Any]) -> tuple[str, str, str]:
-    return (str(action.get("issue_id")), str(action.get("document_id")), str(action.get("section")))
-
-
-def target_exists(ctx: StepContext, action: Mapping[str, Any]) -> bool:
-    document = ctx.matter.documents.get(str(action.get("document_id")))
-    return document is not None and str(action.get("section")) in document.sections
+    return _score_redline_target(ctx, action, memo, label, target)
 
 
 # ----------------------------------------------------------------- scoring
@@ -126,29 +121,37 @@ def _cited_section(matter: Matter, citation: str) -> tuple[str | None]:
     return known
 
 
-def _issue_target(ctx: StepContext, action: Mapping[str, Any]) -> IssueTarget:
-    citations = action.get("citations", [])
+def _issue_target(ctx: StepContext, action: Mapping[str, Any], label: str) -> IssueTarget:
+    """What the action's citations resolve to, under its `label` (`label_of(action)`)."""
+    citations = action.get("citations", _ABSENT)
     if type(citations) is list:
         # A list of text only is remembered whole (it is hashable, and no other JSON or YAML
         # value equals a string, so no other list finds its entry); anything else is resolved.
+        # The entry is the target last built for the list: the same label (as a resubmission
+        # or a revision has) takes it as is; another label, its resolution.
         key = tuple(citations)
-        memo = ctx.matter.citation_list_memo
+        memo = ctx.matter.issue_target_memo
         try:
-            known: tuple[frozenset[str], tuple[str, ...], Issue | None] | None = memo.get(key)
+            known: IssueTarget | None = memo.get(key)
         except TypeError:  # an unhashable item (a list, a mapping)
             known = None
-        if known is None:
-            known, plain = _resolve_citations(ctx, citations)
-            if plain:
-                if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
-                    memo.clear()
-                memo[key] = known
-        valid, invalid, issue = known
-        return _new_tuple(IssueTarget, (str(action.get("issue_id")), valid, invalid, issue, ()))  # label_of, in line
+        if known is not None:
+            if known.label == label:
+                return known
+            target: IssueTarget = _new_tuple(IssueTarget, (label, *known[1:]))
+        else:
+            resolved, plain = _resolve_citations(ctx, citations)
+            target = _new_tuple(IssueTarget, (label, *resolved, ()))
+            if not plain:
+                return target
+            if len(memo) >= CITATION_MEMO_LIMIT:  # agents' lists are unbounded; the memo is not
+                memo.clear()
+        memo[key] = target
+        return target
     warned = len(ctx.warnings)
-    known, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
+    resolved, _ = _resolve_citations(ctx, iterable_field(ctx, action, "citations"))
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(IssueTarget, (label_of(action), *known, warnings))
+    return _new_tuple(IssueTarget, (label, *resolved, warnings))
 
 
 def _resolve_citations(
@@ -182,14 +185,21 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
 
     The memo keeps what depends on the action alone (its target, the scored text) and the
     event of each branch taken, so that a re-score records the very same event object."""
-    state = ctx.state
     if memo is None:
         memo = {}
     target: IssueTarget | None = memo.get("target")
     if target is None:
-        target = memo["target"] = _issue_target(ctx, action)
+        target = memo["target"] = _issue_target(ctx, action, str(action.get("issue_id")))
     elif target.warnings:
         ctx.warnings.extend(target.warnings)
+    return _score_issue_target(ctx, action, memo, target)
+
+
+def _score_issue_target(
+    ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any], target: IssueTarget
+) -> float:
+    """`score_issue` once the target is known (as `submit_issue` knows it, with its memo)."""
+    state = ctx.state
     label, valid, invalid, issue, _ = target
     state.valid_citation_count += len(valid)
     if invalid:
@@ -201,7 +211,8 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         if event is None:
             reason = REASON_NO_ANCHOR if issue is None else REASON_UNREAD_ANCHOR
             event = memo[kind] = {"type": kind, "criterion": label, "reason": reason}
-        points = -0.5 - INVALID_CITATION_PENALTY * len(invalid)
+        # Most cite nothing invalid: -0.5 is what the sum gives then (-0.5 - 0.0).
+        points = -0.5 - INVALID_CITATION_PENALTY * len(invalid) if invalid else -0.5
     elif issue.criterion in state.matched_issues:
         event = memo.get("duplicate_issue")
         if event is None:
@@ -217,7 +228,12 @@ def score_issue(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any
         elif scored.warnings:
             ctx.warnings.extend(scored.warnings)
         return _apply(ctx, scored)
-    return _record_as_rounded(ctx, event, points)
+    # `_record_as_rounded`, in line: three submissions in four end in one of the branches above.
+    event["points"] = points
+    state.events.append(event)
+    state.raw_score += points
+    ctx.new_events.append(event)
+    return points
 
 
 def _record_as_rounded(ctx: StepContext, event: dict[str, Any], points: float) -> float:
@@ -268,12 +284,14 @@ def _score_matched_issue(
     found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list
     components["concepts"] = issue.concept_points * len(found) / len(concepts) if concepts else 0.0
     quotes = field("quotes", _ABSENT)
-    quote_statuses: list[dict[str, str]] = []
-    fabricated: list[str] = []
-    quote_points = 0.0
     # Absent or empty, as a third of them are, they need no scoring (and give no warning).
+    quote_statuses: Sequence[dict[str, str]]
     if quotes is not _ABSENT and (type(quotes) is not list or quotes):
-        quote_statuses, quote_points, fabricated = _score_quotes(ctx, action, issue)
+        # A list as is (what `iterable_field` returns for one); anything else through it, for its warning.
+        items = quotes if type(quotes) is list else iterable_field(ctx, action, "quotes")
+        quote_statuses, quote_points, fabricated = _score_quotes(ctx, items, issue)
+    else:
+        quote_statuses, quote_points, fabricated = NO_QUOTES
     components["quotes"] = quote_points
     event: dict[str, Any] = {"type": "issue", "criterion": issue.criterion, "components": components}
     if missing_citations:
@@ -282,24 +300,30 @@ def _score_matched_issue(
     if quote_statuses:
         event["quotes"] = quote_statuses
     check = issue.issue_gate_runner.run(text, ctx.gate_timeout)
-    if check.last_fired is not None:
-        event["critical_failure_pattern"] = check.last_fired
-    critical = bool(fabricated) or check.last_fired is not None
+    fired = check.fired  # `last_fired` is its last item: read the field, not the property, twice
+    if fired:
+        event["critical_failure_pattern"] = fired[-1]
+    critical = bool(fabricated or fired)
     points = sum(components.values())
     warnings = tuple(ctx.warnings[warned:]) if len(ctx.warnings) > warned else ()
-    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, tuple(fabricated), warnings))
+    return _new_tuple(Scored, (event, points, critical, check, "gates:issue", text, fabricated, warnings))
+
+
+#: What `_score_quotes` finds for no quotes: no statuses, no points, nothing fabricated (shared,
+#: so that the submissions without quotes build none of it).
+NO_QUOTES: tuple[Sequence[dict[str, str]], float, tuple[str, ...]] = ((), 0.0, ())
 
 
 def _score_quotes(
-    ctx: StepContext, action: Mapping[str, Any], issue: Issue
-) -> tuple[list[dict[str, str]], float, list[str]]:
+    ctx: StepContext, quotes: list[Any], issue: Issue
+) -> tuple[list[dict[str, str]], float, tuple[str, ...]]:
     """Quote statuses, their points, and the fabricated quotes (each a critical failure)."""
     statuses: list[dict[str, str]] = []
     fabricated: list[str] = []
     points = 0.0
     verified = False
     cited_sections = ctx.matter.cited_section_memo
-    for quote in iterable_field(ctx, action, "quotes"):
+    for quote in quotes:
         if type(quote) is dict or isinstance(quote, Mapping):
             citation, text = str(quote.get("citation", "")), str(quote.get("text", ""))
         else:
@@ -321,12 +345,11 @@ def _score_quotes(
         statuses.append({"citation": citation, "status": status})
     if verified:
         points += issue.quote_points
-    return statuses, points, fabricated
+    return statuses, points, tuple(fabricated) if fabricated else ()
 
 
 def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> float:
     """Score a redline submission; `memo` is its Submission's memo (a fresh one when None)."""
-    state, rubric = ctx.state, ctx.matter.rubric
     memo = {} if memo is None else memo
     named: tuple[str, str] | None = memo.get("target")
     if named is None:
@@ -334,12 +357,19 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
             label_of(action),
             format_citation(str(action.get("document_id")), str(action.get("section"))),
         )
-    label, target = named
+    return _score_redline_target(ctx, action, memo, *named)
+
+
+def _score_redline_target(
+    ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, Any], label: str, target: str
+) -> float:
+    """`score_redline` once the label and target citation are known (as `propose_redline` knows them)."""
+    state, rubric = ctx.state, ctx.matter.rubric
     criterion = state.issue_labels.get(label)
     if criterion is None:  # only a label no matched issue registered falls back to the target
         anchored = rubric.anchors.get(target)
         criterion = anchored.criterion if anchored is not None else None
-    issue = rubric.redline_issue(criterion) if criterion is not None else None
+    issue = rubric.redline_issues.get(criterion)  # rubric.redline_issue(criterion), None for None
     if issue is None:
         event = memo.get("unsupported_redline")
         if event is None:
@@ -364,15 +394,16 @@ def score_redline(ctx: StepContext, action: Mapping[str, Any], memo: dict[Any, A
 
 
 def _score_redline_text(ctx: StepContext, action: Mapping[str, Any], issue: Issue) -> Scored:
-    text = normalize(text_field(action, "replacement_text"))
+    text = normalize(str(action.get("replacement_text", "")))  # text_field, in line
     check = issue.redline_gate_runner.run(text, ctx.gate_timeout)
-    critical = check.last_fired is not None
+    fired = check.fired  # `last_fired` is its last item: read the field, not the property, twice
     concepts = issue.redline_concepts
-    scored = bool(concepts) and bool(issue.redline_points)
+    scored = bool(concepts and issue.redline_points)
     event: dict[str, Any] = {"type": "redline" if scored else "unscored_redline", "criterion": issue.criterion}
     # An unscored redline still records the gate that fired, as the engine does.
+    critical = bool(fired)
     if critical:
-        event["critical_failure_pattern"] = check.last_fired
+        event["critical_failure_pattern"] = fired[-1]
     if not scored:
         return _new_tuple(Scored, (event, 0.0, critical, check, "gates:redline", text, (), ()))
     found = [c for c in concepts if c in text]  # concept_fraction's found, without the missing list

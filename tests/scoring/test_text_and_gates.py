@@ -109,3 +109,10 @@ def test_a_runner_finds_what_each_gate_finds() -> None:
         expected = tuple(gate.pattern for gate in gates if gate.fires(text))
         assert GateRunner(gates).run(text) == run_gates(gates, text)
         assert GateRunner(gates).run(text).fired == expected
+
+
+def test_an_empty_gate_list_finds_nothing() -> None:
+    from rubric_tools.scoring.gates import NOTHING_FOUND
+
+    assert GateRunner(()).run("any text at all") is NOTHING_FOUND
+    assert run_gates((), "any text at all") is NOTHING_FOUND

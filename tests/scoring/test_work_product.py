@@ -243,3 +243,61 @@ def test_fixed_work_product_points_are_their_own_rounding() -> None:
         assert repr(round(points, 4)) == repr(points), invalid
     for points in (-0.2, -0.5, 0.0, -0.0):
         assert repr(round(points, 4)) == repr(points)
+
+
+def test_equal_citation_lists_keep_each_submissions_own_label() -> None:
+    # An issue's target (label and what its citations resolve to) is remembered per matter:
+    # the same citations under another label must still report that label.
+    outcome = replay(
+        matter(),
+        [
+            issue_action("first", citations=["policy §1", "lease §9"]),
+            issue_action("second", citations=["policy §1", "lease §9"]),
+            issue_action("first", citations=["policy §1", "lease §9"]),
+        ],
+    )
+    assert [e["criterion"] for e in events(outcome)] == ["first", "second", "first"]
+    assert outcome.result["breakdown"]["unsupported_issues"] == ["first", "second", "first"]
+    assert outcome.result["breakdown"]["invalid_citations"] == ["lease §9"] * 3
+
+
+def test_redline_issue_table_agrees_with_redline_issue() -> None:
+    import datetime
+
+    from rubric_tools.scoring.model import Issue, Rubric
+
+    dated = Issue(id="2024-01-01", anchor="lease §3", native_id=datetime.date(2024, 1, 1))
+    rubric = Rubric(issues=(*matter().rubric.issues, dated, Issue(id="7", anchor="lease §1", native_id=7)))
+    criteria: list[object] = [issue.criterion for issue in rubric.issues] + [issue.id for issue in rubric.issues]
+    for criterion in [*criteria, None, 7, True, 1.0, float("nan"), "missing"]:
+        assert rubric.redline_issues.get(criterion) is rubric.redline_issue(criterion), criterion  # type: ignore[arg-type]
+
+
+def test_redline_targets_cite_the_documents_as_the_matter_names_them() -> None:
+    import dataclasses
+
+    from rubric_tools.scoring.text import format_citation
+
+    base = matter()
+    # A document known under another name than its own id: a redline cites the name it used.
+    renamed = dataclasses.replace(base, documents={"contract": base.documents["lease"]})
+    for case in (base, renamed):
+        assert case.redline_targets == {
+            name: {token: format_citation(name, token) for token in document.sections}
+            for name, document in case.documents.items()
+        }
+    outcome = replay(renamed, [redline("r", document="contract", section="2.1")])
+    assert events(outcome)[0]["type"] == "unsupported_redline"  # "contract §2.1" is no anchor
+    assert replay(renamed, [redline("r", section="2.1")]).steps[0].reward == -0.75  # no "lease" any more
+    # A revision finds its target the same way: a missing one is the environment penalty.
+    revisions = replay(
+        renamed,
+        [
+            redline("r", document="contract", section="2.1"),
+            {**redline("r", document="contract", section="2.1"), "type": "revise_redline"},
+            {**redline("r", document="contract", section="99"), "type": "revise_redline"},
+            {**redline("r", section="2.1"), "type": "revise_redline"},
+        ],
+    )
+    assert [step.reward for step in revisions.steps[2:]] == [-0.75, -0.75]
+    assert revisions.steps[1].penalty_reason is None

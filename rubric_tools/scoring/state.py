@@ -222,6 +222,17 @@ class StepContext:
         self.new_events.append(event)
         return points
 
+    def record_as_rounded(self, event: Event, points: float) -> float:
+        """`record` of points that `round(points, 4)` leaves as they are (-0.2, a float zero, the
+        multiples of 0.25 of unsupported and unread submissions): most submissions end with one,
+        and rounding costs as much as the rest of recording."""
+        event["points"] = points
+        state = self.state
+        state.events.append(event)
+        state.raw_score += points
+        self.new_events.append(event)
+        return points
+
     def penalty(self, points: float, reason: str) -> float:
         """An environment penalty: a step reward that records no event."""
         self.penalty_reason = reason

@@ -228,20 +228,8 @@ def _score_issue_target(
         elif scored.warnings:
             ctx.warnings.extend(scored.warnings)
         return _apply(ctx, scored)
-    # `_record_as_rounded`, in line: three submissions in four end in one of the branches above.
+    # `ctx.record_as_rounded`, in line: three submissions in four end in one of the branches above.
     event["points"] = points
-    state.events.append(event)
-    state.raw_score += points
-    ctx.new_events.append(event)
-    return points
-
-
-def _record_as_rounded(ctx: StepContext, event: dict[str, Any], points: float) -> float:
-    """`ctx.record` of points that `round(points, 4)` leaves as they are: -0.2, a float zero,
-    and the multiples of 0.25 (exact in binary, so exact in 4 decimal places) of unsupported
-    and unread events. Most submissions end here, and rounding costs as much as the rest."""
-    event["points"] = points
-    state = ctx.state
     state.events.append(event)
     state.raw_score += points
     ctx.new_events.append(event)
@@ -259,7 +247,7 @@ def _apply(ctx: StepContext, scored: Scored) -> float:
     if fabricated_quotes:
         ctx.state.fabricated_quotes.extend(fabricated_quotes)
     if not points and type(points) is float:  # a float zero (an unscored redline) rounds to itself
-        return _record_as_rounded(ctx, event, points)
+        return ctx.record_as_rounded(event, points)
     return ctx.record(event, points)
 
 
@@ -378,13 +366,13 @@ def _score_redline_target(
                 "criterion": label,
                 "reason": REASON_NO_REDLINE_TARGET,
             }
-        return _record_as_rounded(ctx, event, -0.5)
+        return ctx.record_as_rounded(event, -0.5)
     if issue.criterion in state.matched_redlines:
         duplicate_key = ("duplicate", issue.id)
         event = memo.get(duplicate_key)
         if event is None:
             event = memo[duplicate_key] = {"type": "duplicate_redline", "criterion": issue.criterion}
-        return _record_as_rounded(ctx, event, -0.2)
+        return ctx.record_as_rounded(event, -0.2)
     state.matched_redlines.add(issue.criterion)
     scored_key = ("redline", issue.id)  # a tuple: an issue id may be any text, "target" too
     scored: Scored | None = memo.get(scored_key)

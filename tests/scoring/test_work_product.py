@@ -235,7 +235,7 @@ def test_citation_lists_of_equal_non_text_values_resolve_each_on_its_own() -> No
 
 def test_fixed_work_product_points_are_their_own_rounding() -> None:
     """Unsupported, unread and duplicate events are recorded without `round(points, 4)`
-    (work_product._record_as_rounded): that holds only while their points round to themselves."""
+    (StepContext.record_as_rounded): that holds only while their points round to themselves."""
     from rubric_tools.scoring.work_product import INVALID_CITATION_PENALTY
 
     for invalid in range(200):

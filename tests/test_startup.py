@@ -46,10 +46,9 @@ HELP_MODULES = (
     "rubric_tools.scoring.text",  # safe_output's check for unencodable text (pure, small)
 )
 
-#: What a warm `rubric lint` may load besides: the configuration, the lint engine and
-#: its result cache, finding the matters and fingerprinting their files, the summary.
-#: Not the rules, the YAML loader, the scorer, rich or any other command's module.
-WARM_LINT_MODULES = (
+#: The command line of the commands registered by `cli.lint_cmd` (lint, explain, rules):
+#: `--help`'s modules, with the named command-line modules instead of any.
+LINT_COMMAND_LINE_MODULES = (
     *(name for name in HELP_MODULES if name != "rubric_tools.cli.*"),
     "rubric_tools.cli.app",
     "rubric_tools.cli.coercion",
@@ -57,6 +56,13 @@ WARM_LINT_MODULES = (
     "rubric_tools.cli.lazy_group",
     "rubric_tools.cli.linear_parser",
     "rubric_tools.cli.lint_cmd",
+)
+
+#: What a warm `rubric lint` may load besides: the configuration, the lint engine and
+#: its result cache, finding the matters and fingerprinting their files, the summary.
+#: Not the rules, the YAML loader, the scorer, rich or any other command's module.
+WARM_LINT_MODULES = (
+    *LINT_COMMAND_LINE_MODULES,
     "rubric_tools.commands.lint",
     "rubric_tools.commands.lint_fixing",
     "rubric_tools.config",
@@ -83,13 +89,7 @@ WARM_LINT_MODULES = (
 #: catalogue's declaration modules (any other code), and their renderers. Not the rules,
 #: the lint engine, the loader or the scorer.
 EXPLAIN_MODULES = (
-    *(name for name in HELP_MODULES if name != "rubric_tools.cli.*"),
-    "rubric_tools.cli.app",
-    "rubric_tools.cli.coercion",
-    "rubric_tools.cli.help",
-    "rubric_tools.cli.lazy_group",
-    "rubric_tools.cli.linear_parser",
-    "rubric_tools.cli.lint_cmd",
+    *LINT_COMMAND_LINE_MODULES,
     "rubric_tools.commands.explain",
     "rubric_tools.lint",
     "rubric_tools.lint.rule_index",

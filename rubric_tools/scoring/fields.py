@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from collections.abc import Set as AbstractSet
 from typing import Any
 
 from rubric_tools.scoring.state import StepContext
@@ -27,11 +26,6 @@ def iterable_field(ctx: StepContext, action: Mapping[str, Any], name: str) -> li
         return list(value)
     ctx.warn_malformed(name, value)
     return []
-
-
-def has_fields(action: Mapping[str, Any], names: AbstractSet[str]) -> bool:
-    """Whether every one of `names` is a key of `action` (a set comparison of the keys, in C)."""
-    return action.keys() >= names
 
 
 def label_of(action: Mapping[str, Any]) -> str:

@@ -22,7 +22,7 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
-    # `fields.has_fields` and `fields.label_of` written out (a key-set comparison; the label
+    # The field check (a key-set comparison) and `fields.label_of` written out (the label
     # `str()`-ed): the calls cost as much as the rest of a rejected markup's bookkeeping.
     if not action.keys() >= MARKUP_FIELDS:
         return ctx.penalty(-0.25, "send_markup is missing a required field")

@@ -18,14 +18,14 @@ _NO_TARGET: tuple[Any, ...] = (None, frozenset(), (), None, ("no target yet",))
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # `has_fields` and `label_of` written out, as submit_issue does: a call costs as much as its line.
+    # The field check (a key-set comparison) and `label_of` written out, as submit_issue does.
     if not action.keys() >= work_product.ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_issue is missing a required field")
     label = str(action.get("issue_id"))
     index = ctx.state.submission_index.get(("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
-    return _revise(ctx, index, _new_tuple(Submission, ("issue", action, label, {})))  # new_submission, inline
+    return _revise(ctx, index, _new_tuple(Submission, ("issue", action, label, {})))
 
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
@@ -46,7 +46,7 @@ def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     target = ctx.state.submissions[index].memo.get("target")
     if target is not None:
         memo["target"] = target
-    return _revise(ctx, index, _new_tuple(Submission, ("redline", action, key, memo)))  # new_submission, inline
+    return _revise(ctx, index, _new_tuple(Submission, ("redline", action, key, memo)))
 
 
 def _revise(ctx: StepContext, index: int, replacement: Submission) -> float:

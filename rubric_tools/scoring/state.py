@@ -52,7 +52,7 @@ class Submission(NamedTuple):
     anchor read, is the issue already matched): a revision re-scores every earlier
     submission, and with the memo that costs a look-up, not the text work again, and
     yields the very same event objects, so memory stays flat in episode length.
-    (A NamedTuple, made with `new_submission`: one is made per submission and revision.)
+    (A NamedTuple, made with `tuple.__new__`: one is made per submission and revision.)
     """
 
     kind: str  # "issue" or "redline"
@@ -61,10 +61,6 @@ class Submission(NamedTuple):
     #: redline. Worked out once, so a revision finds its submission by a look-up.
     key: object
     memo: dict[Any, Any]
-
-
-def new_submission(kind: str, action: Mapping[str, Any], key: object) -> Submission:
-    return _new_tuple(Submission, (kind, action, key, {}))
 
 
 _new_tuple = tuple.__new__

@@ -27,7 +27,7 @@ REASON_NO_REDLINE_TARGET = "redline matches no submitted issue label and no oper
 
 
 def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # `has_fields`, `label_of` and the submission's bookkeeping written out: on the two
+    # The field check (a key-set comparison), `label_of` and the submission's bookkeeping written out: on the two
     # hottest handlers, each call costs as much as the line it runs.
     if not action.keys() >= ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "submit_issue is missing a required field")
@@ -39,7 +39,7 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # revision keeps the name, so the index never goes stale).
     state = ctx.state
     state.submission_index.setdefault(("issue", label), len(state.submissions))
-    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))  # new_submission, inlined
+    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))
     return _score_issue_target(ctx, action, memo, target)
 
 

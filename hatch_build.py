@@ -46,7 +46,12 @@ def compile_modules(accelerator: ModuleType, root: Path, names: list[str], into:
 
     source_dir = root / "rubric_tools" / "scoring"
     package = accelerator.PACKAGE
-    extensions = [Extension(f"{package}.{name}", [str(source_dir / f"{name}.py")]) for name in names]
+    # No debug information (gcc and clang): it is most of each file's size, and nobody steps
+    # through Cython's C; RUBRIC_PURE_PYTHON=1 is the way to debug the scorer.
+    flags = [] if sys.platform == "win32" else ["-g0"]
+    extensions = [
+        Extension(f"{package}.{name}", [str(source_dir / f"{name}.py")], extra_compile_args=flags) for name in names
+    ]
     cythonized = cythonize(
         extensions, compiler_directives=accelerator.CYTHON_DIRECTIVES, build_dir=str(work / "c"), quiet=True
     )

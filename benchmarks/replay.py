@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import replay_floor  # noqa: E402
 
 import rubric_tools  # noqa: E402
+from rubric_tools._accelerator import describe as describe_scorer  # noqa: E402
 from rubric_tools.loading.action_check import validate_actions  # noqa: E402
 from rubric_tools.loading.trajectory import load_trajectory  # noqa: E402
 from rubric_tools.scoring import replay  # noqa: E402
@@ -83,7 +84,10 @@ def _cpu(function: Any) -> float:
     return time.process_time() - start
 
 
-def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rounds: int) -> None:
+def _measure_against_floor(
+    corpus: Path, work: list[tuple[Any, list[object]]], rounds: int
+) -> tuple[int, list[float], list[float], list[float], list[float]]:
+    """(steps, and per round: ours, floor, action validation, ours keeping every result) in CPU seconds."""
     plans = replay_floor.plan_text_work(work, replay)
     steps = sum(len(types) for types, _ in plans)
     trajectories = [load_trajectory(path) for path in sorted(corpus.glob("trajectories/*/*.jsonl"))]
@@ -93,10 +97,32 @@ def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rou
         floor.append(replay_floor.floor_seconds(plans, HANDLERS))
         validation.append(_cpu(lambda: [validate_actions(trajectory) for trajectory in trajectories]))
         kept.append(_cpu(lambda: _replay_all(work)))
+    return steps, ours, floor, validation, kept
+
+
+def _pure_python_figures(corpus: Path, rounds: int) -> dict[str, float] | None:
+    """This section's figures for the pure-Python scorer, from a child process run with
+    RUBRIC_PURE_PYTHON=1 (a module is compiled or not for the life of a process)."""
+    completed = subprocess.run(
+        [sys.executable, __file__, "--corpus", str(corpus), "--rounds", str(rounds), "--scorer-figures"],
+        env={**os.environ, "RUBRIC_PURE_PYTHON": "1"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        print(f"  (the pure-Python run failed: {completed.stderr.strip()[-300:]})")
+        return None
+    figures: dict[str, float] = json.loads(completed.stdout)
+    return figures
+
+
+def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rounds: int) -> None:
+    steps, ours, floor, validation, kept = _measure_against_floor(corpus, work, rounds)
     best_ours, best_floor, best_validation, best_kept = min(ours), min(floor), min(validation), min(kept)
     print(
         f"scorer against its floor: {len(work)} conformance trajectories, {steps:,} steps, "
-        f"best of {rounds} interleaved rounds (CPU time)"
+        f"best of {rounds} interleaved rounds (CPU time); the scorer here: {describe_scorer()}"
     )
     print(
         "  ours:  rubric_tools.scoring.replay, the scoring engine: every handler, its events, the step\n"
@@ -116,6 +142,14 @@ def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rou
         f"  ours/floor {ratio:.2f} (best times; median of the rounds' ratios {per_round:.2f})   "
         f"target <= {FLOOR_TARGET:.1f}: {_met(ratio, FLOOR_TARGET)}"
     )
+    if describe_scorer().startswith("compiled"):
+        pure = _pure_python_figures(corpus, rounds)
+        if pure is not None:
+            print(
+                f"  the same, pure Python (RUBRIC_PURE_PYTHON=1, a child process just after): ours "
+                f"{pure['ours']:,.0f} steps/s, floor {pure['floor']:,.0f} steps/s, ours/floor {pure['ratio']:.2f} "
+                f"(compiled is {steps / best_ours / pure['ours']:.2f}x the pure-Python scorer's steps/s)"
+            )
     print(
         f"  vs the reference engine (~{REFERENCE_ENGINE_STEPS_PER_SECOND:,} steps/s): "
         f"{steps / best_ours / REFERENCE_ENGINE_STEPS_PER_SECOND:.1f}x"
@@ -291,10 +325,16 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--sizes", default="1000,10000,100000", help="trajectory counts for the process runs")
     parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("RUBRIC_CONFORMANCE_DIR", DEFAULT_CORPUS)))
+    parser.add_argument("--scorer-figures", action="store_true", help=argparse.SUPPRESS)  # the pure-Python child
     args = parser.parse_args()
     if not (args.corpus / "trajectories").is_dir():
         print(f"corpus not found at {args.corpus}", file=sys.stderr)
         return 2
+    if args.scorer_figures:
+        steps, ours, floor, _, _ = _measure_against_floor(args.corpus, load_corpus(args.corpus), args.rounds)
+        ratio = min(ours) / min(floor)
+        print(json.dumps({"ours": steps / min(ours), "floor": steps / min(floor), "ratio": ratio}))
+        return 0
     scorer_against_floor(args.corpus, load_corpus(args.corpus), args.rounds)
     long_episodes(args.corpus, args.rounds)
     sizes = [int(size) for size in args.sizes.split(",") if size.strip()]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rubric_tools import _accelerator
 from rubric_tools._lazy import lazy_getattr
 from rubric_tools._version import __version__
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
@@ -30,6 +31,9 @@ if TYPE_CHECKING:
     from rubric_tools.rescore.batch import score_batch
     from rubric_tools.scoring import Episode, Replay, StepRecord
     from rubric_tools.scoring.model import Matter
+
+# Before any scoring module is imported: the compiled build of each, while its source is unchanged.
+_accelerator.install()
 
 #: Public names resolved lazily (PEP 562): name -> module that defines it.
 _LAZY_NAMES = {

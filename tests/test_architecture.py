@@ -20,7 +20,7 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / "rubric_tools"
 
 # Lowest first. Packages in one layer do not import each other.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"_lazy", "_version", "defaults", "diagnostics", "regular_files"}),
+    frozenset({"_accelerator", "_lazy", "_version", "defaults", "diagnostics", "regular_files"}),
     frozenset({"config"}),  # finding and reading rubric.toml / [tool.rubric]
     frozenset({"catalogue", "schemas"}),
     frozenset({"codes", "authoring_codes", "internal_codes"}),

@@ -31,6 +31,7 @@ HEAVY = ("pydantic", "regex", "ruamel.yaml", "rubric_tools.scoring.episode", "ru
 #: to list the commands) and what those modules need to declare their parameters.
 HELP_MODULES = (
     "rubric_tools",
+    "rubric_tools._accelerator",  # installs the compiled scorer's finder (reads nothing until a scoring import)
     "rubric_tools._lazy",
     "rubric_tools._version",
     "rubric_tools.defaults",

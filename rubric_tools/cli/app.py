@@ -92,9 +92,10 @@ app = typer.Typer(
 
 def _print_version(value: bool) -> None:
     if value:
+        from rubric_tools._accelerator import describe
         from rubric_tools._version import __version__
 
-        typer.echo(f"rubric-tools {__version__}")
+        typer.echo(f"rubric-tools {__version__}\nscorer: {describe()}")
         raise typer.Exit(0)
 
 

@@ -1,0 +1,150 @@
+"""The compiled scorer: the hot scoring modules, built by Cython from their own sources.
+
+At install time the build hook (`hatch_build.py`) compiles the modules named in
+`COMPILED_MODULES` with plain Python semantics (`annotation_typing=False`: no C types, the
+same objects and the same float arithmetic), into `rubric_tools/scoring/_compiled/`, and
+writes a manifest of the SHA-256 of each source it compiled. The compiled files do not sit
+beside the sources, so Python's own import system never finds them: only `CompiledFinder`
+does, and only for a module whose source is still the one it was built from. An edited
+source is therefore imported as Python (correct, slower) until the next
+`pip install -e .`, never as a stale build.
+
+`RUBRIC_PURE_PYTHON=1` forces the pure-Python modules at run time (and skips compiling at
+build time). `rubric --version` says which scorer runs. Without a C compiler or Cython the
+build hook warns and the package is pure Python: results are identical either way (the
+test suite checks both).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec
+from pathlib import Path
+from types import ModuleType
+
+PACKAGE = "rubric_tools.scoring"
+#: The modules a replay spends its time in (episode loop, handlers, revisions, gates, result).
+#: Compiling the rest of the package gains nothing measurable and costs build time.
+COMPILED_MODULES = (
+    "episode",
+    "state",
+    "work_product",
+    "revision",
+    "ledger",
+    "dialogue",
+    "negotiation",
+    "gates",
+    "result",
+)
+COMPILED_DIR_NAME = "_compiled"
+MANIFEST_NAME = "manifest.txt"
+#: Cython's compiler directives: Python semantics throughout (annotations are not C types).
+CYTHON_DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
+PURE_PYTHON_VARIABLE = "RUBRIC_PURE_PYTHON"
+
+SCORING_DIR = Path(__file__).resolve().parent / "scoring"
+
+
+def pure_python_requested(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether `RUBRIC_PURE_PYTHON` asks for the pure-Python scorer (any value but "", "0")."""
+    return environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0")
+
+
+def source_digest(path: Path) -> str:
+    """The SHA-256 of a source file, as the manifest records it."""
+    import hashlib  # only when a compiled module is looked for: `rubric --help` never is
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def read_manifest(path: Path) -> dict[str, tuple[str, str]]:
+    """module name → (source SHA-256, compiled file name); empty when there is no build.
+
+    One line per module, `name digest file`, tab-separated: no JSON to import at start-up."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    entries = {}
+    for line in text.splitlines():
+        parts = line.split("\t")
+        if len(parts) == 3:
+            entries[parts[0]] = (parts[1], parts[2])
+    return entries
+
+
+def manifest_text(entries: dict[str, tuple[str, str]]) -> str:
+    return "".join(f"{name}\t{digest}\t{file}\n" for name, (digest, file) in sorted(entries.items()))
+
+
+class CompiledFinder:
+    """A meta path finder for the compiled modules of one package: it answers only for the
+    names in its manifest, and only when the module's source still has the recorded digest
+    and the compiled file exists; otherwise it answers None and the source is imported."""
+
+    def __init__(self, package: str, source_dir: Path, compiled_dir: Path) -> None:
+        self.package = package
+        self.source_dir = source_dir
+        self.compiled_dir = compiled_dir
+        self._manifest: dict[str, tuple[str, str]] | None = None
+
+    def compiled_path(self, name: str) -> Path | None:
+        """Where module `name`'s current build is, or None (not built, source changed since)."""
+        if self._manifest is None:
+            self._manifest = read_manifest(self.compiled_dir / MANIFEST_NAME)
+        entry = self._manifest.get(name)
+        if entry is None:
+            return None
+        digest, file = entry
+        compiled = self.compiled_dir / file
+        # This interpreter's own suffix (what the build names its files with): a build for
+        # another interpreter (a copied tree, a shared volume) is not loaded.
+        if not file.endswith(EXTENSION_SUFFIXES[0]) or not compiled.is_file():
+            return None
+        try:
+            current = source_digest(self.source_dir / f"{name}.py")
+        except OSError:
+            return None
+        return compiled if current == digest else None
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        package, _, name = fullname.rpartition(".")
+        if package != self.package:
+            return None
+        compiled = self.compiled_path(name)
+        if compiled is None:
+            return None
+        loader = ExtensionFileLoader(fullname, str(compiled))
+        spec = ModuleSpec(fullname, loader, origin=str(compiled))
+        spec.has_location = True
+        return spec
+
+
+_finder: CompiledFinder | None = None
+
+
+def install() -> None:
+    """Put the finder first on `sys.meta_path` (once), unless pure Python is requested."""
+    global _finder
+    if _finder is not None or pure_python_requested():
+        return
+    _finder = CompiledFinder(PACKAGE, SCORING_DIR, SCORING_DIR / COMPILED_DIR_NAME)
+    sys.meta_path.insert(0, _finder)
+
+
+def describe() -> str:
+    """Which scorer runs, for `rubric --version`: compiled, pure Python, or partly compiled
+    (and why a module is not)."""
+    if pure_python_requested():
+        return f"pure Python ({PURE_PYTHON_VARIABLE} is set)"
+    finder = _finder or CompiledFinder(PACKAGE, SCORING_DIR, SCORING_DIR / COMPILED_DIR_NAME)
+    missing = [name for name in COMPILED_MODULES if finder.compiled_path(name) is None]
+    if not missing:
+        return f"compiled ({len(COMPILED_MODULES)} modules)"
+    if len(missing) == len(COMPILED_MODULES):
+        return "pure Python (no compiled build; `pip install -e .` builds one where a C compiler is available)"
+    return f"partly compiled (pure Python, not built or changed since the build: {', '.join(missing)})"

@@ -32,8 +32,27 @@ def _accelerator(root: Path) -> ModuleType:
     return module
 
 
+#: The manifest entry that records how the modules were built (not a module name).
+BUILD_ENTRY = "_build"
+#: C compiler flags: no debug information (gcc and clang), which is most of each file's size;
+#: nobody steps through Cython's C, and RUBRIC_PURE_PYTHON=1 is the way to debug the scorer.
+COMPILE_FLAGS = [] if sys.platform == "win32" else ["-g0"]
+
+
+def build_configuration(accelerator: ModuleType) -> str:
+    """What else than its source a build depends on: Cython's version, the directives, the flags."""
+    from importlib.metadata import version
+
+    directives = sorted(accelerator.CYTHON_DIRECTIVES.items())
+    return f"Cython {version('Cython')} {directives} {COMPILE_FLAGS}"
+
+
 def _stale_modules(accelerator: ModuleType, source_dir: Path, compiled_dir: Path) -> list[str]:
-    """The modules whose build in `compiled_dir` is missing or older than their source."""
+    """The modules whose build in `compiled_dir` is missing or older than their source (all of
+    them when the build configuration changed)."""
+    built_with = accelerator.read_manifest(compiled_dir / accelerator.MANIFEST_NAME).get(BUILD_ENTRY)
+    if built_with is None or built_with[0] != accelerator.text_digest(build_configuration(accelerator)):
+        return list(accelerator.COMPILED_MODULES)
     finder = accelerator.CompiledFinder(accelerator.PACKAGE, source_dir, compiled_dir)
     return [name for name in accelerator.COMPILED_MODULES if finder.compiled_path(name) is None]
 
@@ -46,11 +65,9 @@ def compile_modules(accelerator: ModuleType, root: Path, names: list[str], into:
 
     source_dir = root / "rubric_tools" / "scoring"
     package = accelerator.PACKAGE
-    # No debug information (gcc and clang): it is most of each file's size, and nobody steps
-    # through Cython's C; RUBRIC_PURE_PYTHON=1 is the way to debug the scorer.
-    flags = [] if sys.platform == "win32" else ["-g0"]
     extensions = [
-        Extension(f"{package}.{name}", [str(source_dir / f"{name}.py")], extra_compile_args=flags) for name in names
+        Extension(f"{package}.{name}", [str(source_dir / f"{name}.py")], extra_compile_args=COMPILE_FLAGS)
+        for name in names
     ]
     cythonized = cythonize(
         extensions, compiler_directives=accelerator.CYTHON_DIRECTIVES, build_dir=str(work / "c"), quiet=True
@@ -65,6 +82,7 @@ def compile_modules(accelerator: ModuleType, root: Path, names: list[str], into:
     into.mkdir(parents=True, exist_ok=True)
     manifest_path = into / accelerator.MANIFEST_NAME
     entries = accelerator.read_manifest(manifest_path)
+    entries[BUILD_ENTRY] = (accelerator.text_digest(build_configuration(accelerator)), "-")
     for name in names:
         built = Path(build.build_lib) / build.get_ext_filename(f"{package}.{name}")
         shutil.copyfile(built, into / built.name)

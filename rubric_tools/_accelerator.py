@@ -59,6 +59,12 @@ def source_digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def text_digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def read_manifest(path: Path) -> dict[str, tuple[str, str]]:
     """module name → (source SHA-256, compiled file name); empty when there is no build.
 
@@ -84,8 +90,11 @@ class CompiledFinder:
     names in its manifest, and only when the module's source still has the recorded digest
     and the compiled file exists; otherwise it answers None and the source is imported."""
 
-    def __init__(self, package: str, source_dir: Path, compiled_dir: Path) -> None:
+    def __init__(
+        self, package: str, source_dir: Path, compiled_dir: Path, names: tuple[str, ...] = COMPILED_MODULES
+    ) -> None:
         self.package = package
+        self.names = frozenset(names)  # the manifest's other entries are not modules
         self.source_dir = source_dir
         self.compiled_dir = compiled_dir
         self._manifest: dict[str, tuple[str, str]] | None = None
@@ -94,7 +103,7 @@ class CompiledFinder:
         """Where module `name`'s current build is, or None (not built, source changed since)."""
         if self._manifest is None:
             self._manifest = read_manifest(self.compiled_dir / MANIFEST_NAME)
-        entry = self._manifest.get(name)
+        entry = self._manifest.get(name) if name in self.names else None
         if entry is None:
             return None
         digest, file = entry

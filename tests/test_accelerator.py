@@ -37,7 +37,7 @@ def _layout(tmp_path: Path, digest: str | None = None, file: str = f"mod{SUFFIX}
     (compiled_dir / file).write_bytes(b"")  # never loaded: find_spec only points at it
     recorded = digest if digest is not None else source_digest(source_dir / "mod.py")
     (compiled_dir / MANIFEST_NAME).write_text(manifest_text({"mod": (recorded, file)}), encoding="utf-8")
-    return CompiledFinder("pkg", source_dir, compiled_dir)
+    return CompiledFinder("pkg", source_dir, compiled_dir, names=("mod",))
 
 
 def test_a_current_build_is_found(tmp_path: Path) -> None:
@@ -184,3 +184,36 @@ def test_compiled_and_pure_python_scorers_agree() -> None:
         f"from tests.test_accelerator import scorer_digest; print(scorer_digest({corpus!r}))", RUBRIC_PURE_PYTHON="1"
     )
     assert scorer_digest(corpus) == pure
+
+
+# ----------------------------------------------------------------- the build hook
+
+
+def test_the_build_hook_rebuilds_what_changed(tmp_path: Path) -> None:
+    """An editable install recompiles a module when its source or the build configuration
+    changed, and nothing else."""
+    pytest.importorskip("hatchling")
+    pytest.importorskip("Cython")
+    sys.path.insert(0, str(REPO_ROOT))
+    try:
+        import hatch_build
+    finally:
+        sys.path.remove(str(REPO_ROOT))
+    source_dir, compiled_dir = tmp_path / "scoring", tmp_path / "compiled"
+    source_dir.mkdir()
+    compiled_dir.mkdir()
+    names = _accelerator.COMPILED_MODULES
+    for name in names:
+        (source_dir / f"{name}.py").write_text(f"NAME = {name!r}\n", encoding="utf-8")
+        (compiled_dir / f"{name}{SUFFIX}").write_bytes(b"")
+    assert hatch_build._stale_modules(_accelerator, source_dir, compiled_dir) == list(names)  # no manifest
+    entries = {name: (source_digest(source_dir / f"{name}.py"), f"{name}{SUFFIX}") for name in names}
+    configuration = _accelerator.text_digest(hatch_build.build_configuration(_accelerator))
+    entries[hatch_build.BUILD_ENTRY] = (configuration, "-")
+    (compiled_dir / MANIFEST_NAME).write_text(manifest_text(entries), encoding="utf-8")
+    assert hatch_build._stale_modules(_accelerator, source_dir, compiled_dir) == []
+    (source_dir / "gates.py").write_text("NAME = 'edited'\n", encoding="utf-8")
+    assert hatch_build._stale_modules(_accelerator, source_dir, compiled_dir) == ["gates"]
+    entries[hatch_build.BUILD_ENTRY] = ("another configuration", "-")
+    (compiled_dir / MANIFEST_NAME).write_text(manifest_text(entries), encoding="utf-8")
+    assert hatch_build._stale_modules(_accelerator, source_dir, compiled_dir) == list(names)

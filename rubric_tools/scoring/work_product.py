@@ -152,8 +152,10 @@ def _issue_target(ctx: StepContext, action: Mapping[str, Any], label: str) -> Is
         if known is not None:
             if known.label == label:
                 return known
-            # The other fields named, not `(label, *known[1:])`: a slice and a starred tuple cost two objects more.
-            target: IssueTarget = _new_tuple(IssueTarget, (label, known[1], known[2], known[3], known[4]))
+            # The other fields unpacked, not `(label, *known[1:])` (a slice and a starred tuple cost two objects
+            # more), nor indexed: compiled, a NamedTuple's items are read through its Python-level __getitem__.
+            _, valid, invalid, issue, warnings = known
+            target: IssueTarget = _new_tuple(IssueTarget, (label, valid, invalid, issue, warnings))
         else:
             resolved, plain = _resolve_citations(ctx, citations)
             target = _new_tuple(IssueTarget, (label, *resolved, ()))

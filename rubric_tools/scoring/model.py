@@ -220,6 +220,12 @@ class Rubric:
         return MappingProxyType(table)
 
     @cached_property
+    def anchor_table(self) -> dict[str, Issue]:
+        """`anchors` as a plain dict for the redlines and markups that look a target up (compiled, a mapping
+        proxy's `get` costs a second method call)."""
+        return dict(self.anchors)
+
+    @cached_property
     def issues_by_id(self) -> Mapping[str, Issue]:
         return MappingProxyType({issue.id: issue for issue in self.issues})
 

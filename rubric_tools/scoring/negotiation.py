@@ -32,7 +32,7 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
     issue_id = state.issue_labels.get(label)
     if issue_id is None:
         target = format_citation(str(action.get("document_id")), str(action.get("section")))
-        anchored = matter.rubric.anchors.get(target)
+        anchored = matter.rubric.anchor_table.get(target)
         issue_id = anchored.criterion if anchored else None
     state.rounds_used += 1
     if issue_id is None:

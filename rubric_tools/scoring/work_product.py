@@ -372,7 +372,7 @@ def _score_redline_target(
     state, rubric = ctx.state, ctx.matter.rubric
     criterion = state.issue_labels.get(label)
     if criterion is None:  # only a label no matched issue registered falls back to the target
-        anchored = rubric.anchors.get(target)
+        anchored = rubric.anchor_table.get(target)
         criterion = anchored.criterion if anchored is not None else None
     issue = rubric.redline_issues.get(criterion)  # rubric.redline_issue(criterion), None for None
     if issue is None:

@@ -314,3 +314,12 @@ def test_redline_targets_cite_the_documents_as_the_matter_names_them() -> None:
     )
     assert [step.reward for step in revisions.steps[2:]] == [-0.75, -0.75]
     assert revisions.steps[1].penalty_reason is None
+
+
+def test_the_anchor_table_holds_what_anchors_holds_the_first_issue_winning_a_shared_anchor() -> None:
+    from rubric_tools.scoring.model import Issue, Rubric
+
+    repairs, rent = matter().rubric.issues
+    rubric = Rubric(issues=(repairs, rent, Issue(id="again", anchor=repairs.anchor)))
+    assert rubric.anchor_table == dict(rubric.anchors) and type(rubric.anchor_table) is dict
+    assert rubric.anchor_table[repairs.anchor] is repairs and rubric.anchor_table.get("lease §9") is None

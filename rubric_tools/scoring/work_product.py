@@ -230,14 +230,14 @@ def _score_issue_target(
             event = memo[kind] = {"type": kind, "criterion": label, "reason": reason}
         # Most cite nothing invalid: -0.5 is what the sum gives then (-0.5 - 0.0).
         points = -0.5 - INVALID_CITATION_PENALTY * len(invalid) if invalid else -0.5
-    elif issue.criterion in state.matched_issues:
+    elif (criterion := issue.criterion) in state.matched_issues:  # read once: compiled, each read is a look-up
         event = memo.get("duplicate_issue")
         if event is None:
-            event = memo["duplicate_issue"] = {"type": "duplicate_issue", "criterion": issue.criterion}
+            event = memo["duplicate_issue"] = {"type": "duplicate_issue", "criterion": criterion}
         points = -0.2
     else:
-        state.matched_issues.add(issue.criterion)
-        state.issue_labels[label] = issue.criterion
+        state.matched_issues.add(criterion)
+        state.issue_labels[label] = criterion
         scored: Scored | None = memo.get("issue")
         if scored is None:
             penalty = INVALID_CITATION_PENALTY * len(invalid)
@@ -384,13 +384,15 @@ def _score_redline_target(
                 "reason": REASON_NO_REDLINE_TARGET,
             }
         return ctx.record_as_rounded(event, -0.5)
-    if issue.criterion in state.matched_redlines:
+    # The issue's own criterion (its id as YAML read it) and the matched set, each read once.
+    criterion, matched_redlines = issue.criterion, state.matched_redlines
+    if criterion in matched_redlines:
         duplicate_key = ("duplicate", issue.id)
         event = memo.get(duplicate_key)
         if event is None:
-            event = memo[duplicate_key] = {"type": "duplicate_redline", "criterion": issue.criterion}
+            event = memo[duplicate_key] = {"type": "duplicate_redline", "criterion": criterion}
         return ctx.record_as_rounded(event, -0.2)
-    state.matched_redlines.add(issue.criterion)
+    matched_redlines.add(criterion)
     scored_key = ("redline", issue.id)  # a tuple: an issue id may be any text, "target" too
     scored: Scored | None = memo.get(scored_key)
     if scored is None:

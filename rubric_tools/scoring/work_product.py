@@ -46,8 +46,9 @@ def submit_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # Kept for later re-scoring; a revision finds the first submission of its name (a
     # revision keeps the name, so the index never goes stale).
     state = ctx.state
-    state.submission_index.setdefault(("issue", label), len(state.submissions))
-    state.submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))
+    submissions = state.submissions  # read once (compiled, each read is an attribute look-up)
+    state.submission_index.setdefault(("issue", label), len(submissions))
+    submissions.append(_new_tuple(Submission, ("issue", action, label, memo)))
     return _score_issue_target(ctx, action, memo, target)
 
 
@@ -73,8 +74,9 @@ def propose_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # The memo starts with the target `score_redline` would work out from the same fields.
     memo: dict[Any, Any] = {"target": (label, target)}
     state = ctx.state
-    state.submission_index.setdefault(("redline", key), len(state.submissions))
-    state.submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
+    submissions = state.submissions  # read once (compiled, each read is an attribute look-up)
+    state.submission_index.setdefault(("redline", key), len(submissions))
+    submissions.append(_new_tuple(Submission, ("redline", action, key, memo)))
     return _score_redline_target(ctx, action, memo, label, target)
 
 

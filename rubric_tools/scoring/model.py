@@ -154,6 +154,11 @@ class Issue:
         return GateRunner(self.redline_critical_failure_patterns)
 
     @cached_property
+    def settlement_gate_runner(self) -> GateRunner:
+        """`settlement_critical_failure_patterns`, ready to run on every text an issue closes on."""
+        return GateRunner(self.settlement_critical_failure_patterns)
+
+    @cached_property
     def distinct_required_citations(self) -> tuple[str, ...]:
         """`required_citations` sorted, each once: an issue event lists its missing ones so."""
         return tuple(sorted(set(self.required_citations)))
@@ -213,6 +218,12 @@ class Rubric:
         for issue in self.issues:
             table.setdefault(issue.anchor, issue)
         return MappingProxyType(table)
+
+    @cached_property
+    def anchor_table(self) -> dict[str, Issue]:
+        """`anchors` as a plain dict for the redlines and markups that look a target up (compiled, a mapping
+        proxy's `get` costs a second method call)."""
+        return dict(self.anchors)
 
     @cached_property
     def issues_by_id(self) -> Mapping[str, Issue]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from rubric_tools.scoring.gates import GateCheck, run_gates
+from rubric_tools.scoring.gates import GateCheck
 from rubric_tools.scoring.model import Issue, Variant, YamlId
 from rubric_tools.scoring.state import StepContext
 from rubric_tools.scoring.text import concept_fraction, format_citation, normalize
@@ -22,16 +22,17 @@ def send_markup(ctx: StepContext, action: Mapping[str, Any]) -> float:
         return ctx.penalty(0.0, "this matter has no counterparty")
     if state.rounds_used >= matter.constraints.maximum_negotiation_rounds:
         return ctx.penalty(-0.5, "negotiation round budget exhausted")
-    # The field check (a key-set comparison) and `fields.label_of` written out (the label
-    # `str()`-ed): the calls cost as much as the rest of a rejected markup's bookkeeping.
-    if not action.keys() >= MARKUP_FIELDS:
+    # The field check (`action.keys() >= MARKUP_FIELDS` as membership tests, as submit_issue
+    # makes it) and `fields.label_of` written out (the label `str()`-ed): the calls cost as much
+    # as the rest of a rejected markup's bookkeeping.
+    if not ("issue_id" in action and "document_id" in action and "section" in action and "proposed_text" in action):
         return ctx.penalty(-0.25, "send_markup is missing a required field")
     label = str(action.get("issue_id"))
     # Markup labels are not consulted here: only a matched issue's label, else the anchor.
     issue_id = state.issue_labels.get(label)
     if issue_id is None:
         target = format_citation(str(action.get("document_id")), str(action.get("section")))
-        anchored = matter.rubric.anchors.get(target)
+        anchored = matter.rubric.anchor_table.get(target)
         issue_id = anchored.criterion if anchored else None
     state.rounds_used += 1
     if issue_id is None:
@@ -108,6 +109,9 @@ class SettlementScore(NamedTuple):
     check: GateCheck
 
 
+_new_tuple = tuple.__new__
+
+
 def _score_settlement(issue: Issue, text: str, gate_timeout: float) -> SettlementScore:
     concepts = issue.settlement_concepts
     if concepts:
@@ -115,9 +119,10 @@ def _score_settlement(issue: Issue, text: str, gate_timeout: float) -> Settlemen
         points = issue.settlement_points * len(found) / len(concepts)
     else:  # the scaffold: any closing text earns full points
         found, missing, points = [], [], issue.settlement_points
-    return SettlementScore(
-        found, missing, points, run_gates(issue.settlement_critical_failure_patterns, text, gate_timeout)
-    )
+    # The issue's own runner (built once per matter, not per settlement), and the tuple made without
+    # the NamedTuple's Python-level __new__.
+    check = issue.settlement_gate_runner.run(text, gate_timeout)
+    return _new_tuple(SettlementScore, (found, missing, points, check))
 
 
 def _score_counter_settlement(ctx: StepContext, issue: Issue, text: str) -> SettlementScore:

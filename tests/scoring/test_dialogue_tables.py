@@ -11,9 +11,8 @@ import pytest
 
 from rubric_tools.scoring import Episode, replay
 from rubric_tools.scoring import episode as episode_module
-from rubric_tools.scoring import negotiation as negotiation_module
 from rubric_tools.scoring.dialogue import first_match, read_document
-from rubric_tools.scoring.gates import GateCheck
+from rubric_tools.scoring.gates import GateCheck, run_gates
 from rubric_tools.scoring.model import FinalSubmission, MatchItem, Rubric, sorted_ids
 from rubric_tools.scoring.state import EpisodeState, StepContext
 from tests.scoring.builders import issue_action, matter, read
@@ -151,12 +150,23 @@ def test_a_counter_settlement_is_scored_once_per_matter_with_fresh_event_lists()
 def test_a_counter_settlement_whose_gate_timed_out_is_scored_again(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
 
-    def timing_out(gates: Any, text: str, timeout: float) -> GateCheck:
-        calls.append(text)
-        return GateCheck(timed_out=("half of the cost",))
+    class TimingOut:
+        def run(self, text: str, timeout: float) -> GateCheck:
+            calls.append(text)
+            return GateCheck(timed_out=("half of the cost",))
 
-    monkeypatch.setattr(negotiation_module, "run_gates", timing_out)
     m = matter()
+    # Settlement gates run through the issue's cached runner, kept where cached_property keeps it.
+    monkeypatch.setitem(vars(m.rubric.issues_by_id["repairs"]), "settlement_gate_runner", TimingOut())
     _settle_on_the_counter(m)
     _settle_on_the_counter(m)
     assert len(calls) == 2 and m.counter_settlement_memo == {}
+
+
+def test_an_issue_runs_its_settlement_gates_through_one_runner_that_finds_what_run_gates_finds() -> None:
+    repairs = matter().rubric.issues_by_id["repairs"]
+    assert repairs.settlement_gate_runner is repairs.settlement_gate_runner
+    assert repairs.settlement_gate_runner.run("we pay half of the cost").fired == ("half of the cost",)
+    for text in ("we split half of the cost of repairs", "the lessor repairs defects", ""):
+        found = repairs.settlement_gate_runner.run(text)
+        assert found == run_gates(repairs.settlement_critical_failure_patterns, text)

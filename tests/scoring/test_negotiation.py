@@ -8,6 +8,7 @@ import pytest
 
 from rubric_tools.scoring import Episode, replay
 from rubric_tools.scoring.model import Constraints
+from rubric_tools.scoring.negotiation import MARKUP_FIELDS
 from tests.scoring.builders import issue_action, matter, read
 
 
@@ -97,3 +98,14 @@ def test_settlement_scaffold_pays_full_points_for_any_text() -> None:
     m = replace(base, rubric=replace(base.rubric, issues=(repairs, base.rubric.issues[1])))
     outcome = replay(m, [markup("l", "anything"), {"type": "accept_counterparty", "issue_id": "l"}])
     assert outcome.result["breakdown"]["reward_events"][-1]["points"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("missing", sorted(MARKUP_FIELDS))
+def test_a_markup_missing_a_field_is_an_environment_penalty_without_a_round(missing: str) -> None:
+    # Each field of MARKUP_FIELDS, which send_markup checks written out one by one.
+    action = markup("l", GOOD_TEXT)
+    del action[missing]
+    episode = Episode(matter())
+    record = episode.step(action)
+    assert record.reward == -0.25 and record.events == () and episode.state.rounds_used == 0
+    assert record.penalty_reason == "send_markup is missing a required field"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rubric_tools.scoring import Episode, replay
+from rubric_tools.scoring.work_product import ISSUE_FIELDS, REDLINE_FIELDS
 from tests.scoring.builders import issue_action, matter, read
 
 
@@ -144,11 +145,23 @@ def test_issue_gates_plain_and_guarded_last_one_wins() -> None:
     assert "critical_failure_pattern" not in events(guarded)[0]
 
 
-def test_missing_field_is_an_environment_penalty() -> None:
+@pytest.mark.parametrize("missing", ISSUE_FIELDS)
+def test_missing_field_is_an_environment_penalty(missing: str) -> None:
+    # Each field of ISSUE_FIELDS, which submit_issue checks written out one by one.
     action = issue_action()
-    del action["recommendation"]
+    del action[missing]
     outcome = replay(matter(), [read("lease"), action])
     assert outcome.steps[1].reward == -0.25 and events(outcome) == []
+    assert outcome.steps[1].penalty_reason == "submit_issue is missing a required field"
+
+
+@pytest.mark.parametrize("missing", REDLINE_FIELDS)
+def test_a_redline_missing_a_field_is_an_environment_penalty(missing: str) -> None:
+    action = redline("repairs")
+    del action[missing]
+    outcome = replay(matter(), [read("lease"), issue_action("repairs"), action])
+    assert outcome.steps[2].reward == -0.25 and len(events(outcome)) == 1
+    assert outcome.steps[2].penalty_reason == "propose_redline is missing a required field"
 
 
 def redline(
@@ -301,3 +314,12 @@ def test_redline_targets_cite_the_documents_as_the_matter_names_them() -> None:
     )
     assert [step.reward for step in revisions.steps[2:]] == [-0.75, -0.75]
     assert revisions.steps[1].penalty_reason is None
+
+
+def test_the_anchor_table_holds_what_anchors_holds_the_first_issue_winning_a_shared_anchor() -> None:
+    from rubric_tools.scoring.model import Issue, Rubric
+
+    repairs, rent = matter().rubric.issues
+    rubric = Rubric(issues=(repairs, rent, Issue(id="again", anchor=repairs.anchor)))
+    assert rubric.anchor_table == dict(rubric.anchors) and type(rubric.anchor_table) is dict
+    assert rubric.anchor_table[repairs.anchor] is repairs and rubric.anchor_table.get("lease §9") is None

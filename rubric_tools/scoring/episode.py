@@ -34,6 +34,12 @@ HANDLERS: dict[str, Handler] = {
 ACTION_TYPES = tuple(HANDLERS)
 UNKNOWN_ACTION_PENALTY = -0.5
 _new_tuple = tuple.__new__
+#: A matter's step records share their `Budgets`: per matter (in `Matter.derived_memo`), one
+#: per (steps, client questions, escalations, negotiation rounds) left. The same few values
+#: recur in every replay of a matter, and a look-up costs half of making the NamedTuple (and
+#: of freeing it with its replay). Bounded: a NaN limit would make a key that never matches.
+BUDGETS_MEMO_KEY = "budgets"
+BUDGETS_MEMO_LIMIT = 4096
 
 
 class EpisodeFinished(RuntimeError):
@@ -83,6 +89,7 @@ class Episode:
         # step cost as much as a read_document's whole scoring.
         self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
         self._limits = matter.constraints
+        self._budgets_memo: dict[tuple[Any, ...], Budgets] = matter.derived_memo.setdefault(BUDGETS_MEMO_KEY, {})
 
     @property
     def done(self) -> bool:
@@ -106,6 +113,7 @@ class Episode:
         limits = self._limits
         maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
         maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
+        budgets_memo = self._budgets_memo
         # The notes are emptied before each step: here for the first, after each record for the
         # next (where the record has just read them), so that nothing of a step that raised (an
         # observer's exception) reaches the next call.
@@ -139,6 +147,17 @@ class Episode:
                 ctx.new_events = []
             else:
                 events = ()
+            left = (
+                maximum_steps - steps,
+                maximum_questions - state.questions_asked_total,
+                maximum_escalations - state.escalations_total,
+                maximum_rounds - state.rounds_used,
+            )
+            budgets = budgets_memo.get(left)
+            if budgets is None:
+                budgets = _new_tuple(Budgets, left)
+                if len(budgets_memo) < BUDGETS_MEMO_LIMIT:
+                    budgets_memo[left] = budgets
             # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
             # without a Python-level __new__ call each. Events are never mutated once recorded,
             # so the record may share them.
@@ -154,15 +173,7 @@ class Episode:
                         state.raw_score,
                         terminated,
                         truncated,
-                        _new_tuple(
-                            Budgets,
-                            (
-                                maximum_steps - steps,
-                                maximum_questions - state.questions_asked_total,
-                                maximum_escalations - state.escalations_total,
-                                maximum_rounds - state.rounds_used,
-                            ),
-                        ),
+                        budgets,
                         penalty_reason,
                         tuple(warnings) if warnings else (),
                         gate_timeouts,

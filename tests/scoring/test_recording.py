@@ -1,5 +1,5 @@
 """StepContext.record: points rounded into the event as `round(points, 4)`, exact points added;
-the result reports copies of what was recorded."""
+the result reports copies of what was recorded; step records share their budgets."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ import math
 
 import pytest
 
+from rubric_tools.scoring import episode as episode_module
 from rubric_tools.scoring import replay
+from rubric_tools.scoring.episode import Budgets, Episode
 from rubric_tools.scoring.result import episode_result
 from rubric_tools.scoring.state import EpisodeState, StepContext
 from tests.scoring.builders import issue_action, matter, read
@@ -57,3 +59,36 @@ def test_a_result_sorts_ids_of_two_kinds_by_kind() -> None:
     assert breakdown["matched_issues"] == [day, "cap"]
     assert breakdown["matched_redlines"] == ["a", "b"]
     assert breakdown["settled_issues"] == [day, "z"]
+
+
+_BUDGET_ACTIONS: list[object] = [
+    read("lease", "2.1"),
+    {"type": "ask_client", "question": "how often is it used"},
+    issue_action(),
+    {"type": "escalate", "topic": "cap", "reason": "too low"},
+    {"type": "submit_final", "summary": "done"},
+]
+
+
+def test_step_records_share_the_budgets_left_between_replays() -> None:
+    """Each record's budgets are what is left after its step (as `Episode.budgets` says), and
+    replays of one matter share equal ones: the matter remembers them."""
+    subject = matter()
+    first, second = replay(subject, _BUDGET_ACTIONS), replay(subject, _BUDGET_ACTIONS)
+    episode = Episode(subject)
+    for action, mine, again in zip(_BUDGET_ACTIONS, first.steps, second.steps, strict=True):
+        episode.step(action)
+        assert type(mine.budgets) is Budgets and mine.budgets == episode.budgets()
+        assert again.budgets is mine.budgets
+    assert len({step.budgets.client_questions for step in first.steps}) == 2  # the question counted
+
+
+def test_the_budgets_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(episode_module, "BUDGETS_MEMO_LIMIT", 2)
+    subject = matter()
+    outcome = replay(subject, _BUDGET_ACTIONS)
+    assert len(subject.derived_memo[episode_module.BUDGETS_MEMO_KEY]) == 2
+    episode = Episode(subject)
+    for action, step in zip(_BUDGET_ACTIONS, outcome.steps, strict=True):
+        episode.step(action)
+        assert step.budgets == episode.budgets()

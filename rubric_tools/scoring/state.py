@@ -139,6 +139,44 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
+def fresh_state() -> EpisodeState:
+    """`EpisodeState()`, the state every episode starts from, field for field (a test holds
+    them equal), without the dataclass's generated `__init__`: that one is interpreted even
+    where the scorer is compiled, and calls a default factory per container."""
+    state = object.__new__(EpisodeState)
+    state.steps = 0
+    state.raw_score = 0.0
+    state.critical_failure = False
+    state.terminated = False
+    state.truncated = False
+    state.events = []
+    state.read_citations = set()
+    state.asked_questions = set()
+    state.questions_asked_total = 0
+    state.raised_escalations = set()
+    state.escalations_total = 0
+    state.matched_issues = set()
+    state.matched_redlines = set()
+    state.settled_issues = set()
+    state.issue_labels = {}
+    state.markup_labels = {}
+    state.valid_citation_count = 0
+    state.invalid_citations = []
+    state.unsupported_issues = []
+    state.fabricated_quotes = []
+    state.submissions = []
+    state.submission_index = {}
+    state.retained_checked = 0
+    state.retained_critical = False
+    state.ledger = None
+    state.ledger_seen = 0
+    state.rounds_used = 0
+    state.issue_rounds = {}
+    state.counters_served = {}
+    state.outstanding_counters = {}
+    return state
+
+
 #: Points → `round(points, 4)`: events carry a handful of distinct point values, and `round`
 #: with digits is as slow as the rest of recording an event. Bounded, as agents' input is not.
 _ROUNDED: dict[float, float] = {}

@@ -3,6 +3,7 @@ the result reports copies of what was recorded; step records share their budgets
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import math
 
@@ -12,7 +13,7 @@ from rubric_tools.scoring import episode as episode_module
 from rubric_tools.scoring import replay
 from rubric_tools.scoring.episode import Budgets, Episode
 from rubric_tools.scoring.result import episode_result
-from rubric_tools.scoring.state import EpisodeState, StepContext
+from rubric_tools.scoring.state import EpisodeState, StepContext, fresh_state
 from tests.scoring.builders import issue_action, matter, read
 
 
@@ -92,3 +93,15 @@ def test_the_budgets_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for action, step in zip(_BUDGET_ACTIONS, outcome.steps, strict=True):
         episode.step(action)
         assert step.budgets == episode.budgets()
+
+
+def test_a_fresh_state_is_the_dataclass_default_field_for_field() -> None:
+    """`fresh_state` writes out `EpisodeState()`: every field, the same value and type, and
+    containers of its own (two fresh states share none)."""
+    fresh, default, other = fresh_state(), EpisodeState(), fresh_state()
+    assert fresh == default
+    for name in (field.name for field in dataclasses.fields(EpisodeState)):
+        mine, expected = getattr(fresh, name), getattr(default, name)
+        assert type(mine) is type(expected) and repr(mine) == repr(expected), name
+        if isinstance(mine, (list, set, dict)):
+            assert mine is not getattr(other, name), name

@@ -35,11 +35,15 @@ ACTION_TYPES = tuple(HANDLERS)
 UNKNOWN_ACTION_PENALTY = -0.5
 _new_tuple = tuple.__new__
 #: A matter's step records share their `Budgets`: per matter (in `Matter.derived_memo`), one
-#: per (steps, client questions, escalations, negotiation rounds) left. The same few values
-#: recur in every replay of a matter, and a look-up costs half of making the NamedTuple (and
-#: of freeing it with its replay). Bounded: a NaN limit would make a key that never matches.
+#: per (steps, client questions, escalations, negotiation rounds) left, kept in rows: (client
+#: questions, escalations, negotiation rounds) left → {steps left → Budgets}. The same few
+#: values recur in every replay of a matter; the row changes only when a question, escalation
+#: or round is counted, and a look-up in it by the steps left costs a third of making the
+#: NamedTuple (and of freeing it with its replay). Bounded (rows, and Budgets per row): a long
+#: episode runs past the row's limit, and a NaN limit would make keys that never match.
 BUDGETS_MEMO_KEY = "budgets"
-BUDGETS_MEMO_LIMIT = 4096
+BUDGETS_ROWS_LIMIT = 64
+BUDGETS_ROW_LIMIT = 1024
 
 
 class EpisodeFinished(RuntimeError):
@@ -125,7 +129,12 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
     state, handler_for, limits = ctx.state, HANDLERS.get, ctx.matter.constraints
     maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
     maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
-    budgets_memo: dict[tuple[Any, ...], Budgets] = ctx.matter.derived_memo.setdefault(BUDGETS_MEMO_KEY, {})
+    budgets_rows: dict[tuple[Any, ...], dict[Any, Budgets]] = ctx.matter.derived_memo.setdefault(BUDGETS_MEMO_KEY, {})
+    # The counts the current row was found for (compared by identity: a count that is another
+    # object finds its row again, by value), the row, and the budgets left it is for.
+    row_asked = row_escalated = row_rounds = None
+    row: dict[Any, Budgets] = {}
+    rest: tuple[Any, ...] = ()
     # The notes are emptied before each step: here for the first, after each record for the
     # next (where the record has just read them), so that nothing of a step that raised (an
     # observer's exception) reaches the next call.
@@ -159,17 +168,22 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
             ctx.new_events = []
         else:
             events = ()
-        left = (
-            maximum_steps - steps,
-            maximum_questions - state.questions_asked_total,
-            maximum_escalations - state.escalations_total,
-            maximum_rounds - state.rounds_used,
-        )
-        budgets = budgets_memo.get(left)
+        asked, escalated, rounds = state.questions_asked_total, state.escalations_total, state.rounds_used
+        if asked is not row_asked or escalated is not row_escalated or rounds is not row_rounds:
+            row_asked, row_escalated, row_rounds = asked, escalated, rounds
+            rest = (maximum_questions - asked, maximum_escalations - escalated, maximum_rounds - rounds)
+            found = budgets_rows.get(rest)
+            if found is None:
+                found = {}
+                if len(budgets_rows) < BUDGETS_ROWS_LIMIT:
+                    budgets_rows[rest] = found
+            row = found
+        steps_left = maximum_steps - steps
+        budgets = row.get(steps_left)
         if budgets is None:
-            budgets = _new_tuple(Budgets, left)
-            if len(budgets_memo) < BUDGETS_MEMO_LIMIT:
-                budgets_memo[left] = budgets
+            budgets = _new_tuple(Budgets, (steps_left, *rest))
+            if len(row) < BUDGETS_ROW_LIMIT:
+                row[steps_left] = budgets
         # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
         # without a Python-level __new__ call each. Events are never mutated once recorded,
         # so the record may share them.

@@ -84,11 +84,16 @@ def test_step_records_share_the_budgets_left_between_replays() -> None:
     assert len({step.budgets.client_questions for step in first.steps}) == 2  # the question counted
 
 
-def test_the_budgets_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(episode_module, "BUDGETS_MEMO_LIMIT", 2)
+@pytest.mark.parametrize(
+    ("rows", "per_row", "kept"), [(1, 1, [1]), (2, 1, [1, 1]), (8, 1, [1, 1, 1]), (8, 8, [1, 2, 2])]
+)
+def test_the_budgets_memo_is_bounded(monkeypatch: pytest.MonkeyPatch, rows: int, per_row: int, kept: list[int]) -> None:
+    """Rows by (questions, escalations, rounds) left, Budgets by steps left in each: both bounded."""
+    monkeypatch.setattr(episode_module, "BUDGETS_ROWS_LIMIT", rows)
+    monkeypatch.setattr(episode_module, "BUDGETS_ROW_LIMIT", per_row)
     subject = matter()
     outcome = replay(subject, _BUDGET_ACTIONS)
-    assert len(subject.derived_memo[episode_module.BUDGETS_MEMO_KEY]) == 2
+    assert [len(row) for row in subject.derived_memo[episode_module.BUDGETS_MEMO_KEY].values()] == kept
     episode = Episode(subject)
     for action, step in zip(_BUDGET_ACTIONS, outcome.steps, strict=True):
         episode.step(action)

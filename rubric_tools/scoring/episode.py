@@ -126,7 +126,7 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
     The one implementation of a step, for `Episode.step` (one action) and `replay` (all of
     them): the hot path of every replay, so what each step reads is looked up once per call,
     not once per step, and the body keeps to plain local operations."""
-    state, handler_for, limits = ctx.state, HANDLERS.get, ctx.matter.constraints
+    state, limits = ctx.state, ctx.matter.constraints
     maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
     maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
     budgets_rows: dict[tuple[Any, ...], dict[Any, Budgets]] = ctx.matter.derived_memo.setdefault(BUDGETS_MEMO_KEY, {})
@@ -143,10 +143,13 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
         # The count is what handlers see as the current step; kept in a local for the record.
         state.steps = steps = state.steps + 1
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
+        # `dict.get(d, key)` where d is a dict: compiled, a direct C call, where `d.get(key)`
+        # looks the method up and calls it on an object of unknown type.
         if type(action) is dict or isinstance(action, Mapping):
             fields: Mapping[str, Any] = action
-            action_type = fields.get("type")
-            handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
+            action_type: Any = dict.get(action, "type") if type(action) is dict else fields.get("type")
+            is_text = type(action_type) is str or isinstance(action_type, str)
+            handler = dict.get(HANDLERS, action_type) if is_text else None
             if handler is not None:
                 reward = handler(ctx, fields)
             else:
@@ -172,14 +175,14 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
         if asked is not row_asked or escalated is not row_escalated or rounds is not row_rounds:
             row_asked, row_escalated, row_rounds = asked, escalated, rounds
             rest = (maximum_questions - asked, maximum_escalations - escalated, maximum_rounds - rounds)
-            found = budgets_rows.get(rest)
+            found = dict.get(budgets_rows, rest)
             if found is None:
                 found = {}
                 if len(budgets_rows) < BUDGETS_ROWS_LIMIT:
                     budgets_rows[rest] = found
             row = found
         steps_left = maximum_steps - steps
-        budgets = row.get(steps_left)
+        budgets = dict.get(row, steps_left)
         if budgets is None:
             budgets = _new_tuple(Budgets, (steps_left, *rest))
             if len(row) < BUDGETS_ROW_LIMIT:

@@ -40,7 +40,7 @@ def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
     except (KeyError, TypeError):
         return read_document_checked(ctx, action)
     if type(read) is str:
-        ctx.state.read_citations.add(read)
+        set.add(ctx.state.read_citations, read)  # compiled, set.add(s, x) is a direct C call
     else:
         ctx.state.read_citations.update(read)
     return 0.0
@@ -133,7 +133,7 @@ def _score_match(
         event_type, criterion = kind.redundant, item.id
         points = recorded = REDUNDANT_MATCH_POINTS
     else:
-        already.add(item.id)
+        set.add(already, item.id)
         if ctx.observer is not None:
             ctx.observe(kind.name, item.id, text)
         event_type, criterion = kind.required, item.id

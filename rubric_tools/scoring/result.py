@@ -115,7 +115,8 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
             "fabricated_quotes": list(state.fabricated_quotes),
             "read_citations": sorted(state.read_citations),
             # Copies: a result never aliases the records. Events are plain dicts, and
-            # dict.copy() is a third cheaper than dict(event).
-            "reward_events": [event.copy() for event in state.events],
+            # dict.copy() is a third cheaper than dict(event) (compiled, dict.copy(event) is a
+            # direct C call, where event.copy() looks the method up first).
+            "reward_events": [dict.copy(event) for event in state.events],
         },
     }

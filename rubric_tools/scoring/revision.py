@@ -13,6 +13,9 @@ from rubric_tools.scoring import ledger, work_product
 from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
 
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
+# Memos, the submission index, the id sets and the label dict are plain dicts and sets, read
+# as `dict.get(d, key)` and `set.add(s, x)`: compiled, a direct C call each, where `d.get(key)`
+# looks the method up on an object of unknown type first.
 #: An issue submission's target before its first scoring: flagged as noted, so the handler scores it.
 _NO_TARGET: tuple[Any, ...] = (None, frozenset(), (), None, ("no target yet",))
 
@@ -22,7 +25,7 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if not action.keys() >= work_product.ISSUE_FIELD_SET:
         return ctx.penalty(-0.25, "revise_issue is missing a required field")
     label = str(action.get("issue_id"))
-    index = ctx.state.submission_index.get(("issue", label))
+    index = dict.get(ctx.state.submission_index, ("issue", label))
     if index is None:
         return ctx.penalty(-0.25, "revise_issue names no earlier submission")
     return _revise(ctx, index, _new_tuple(Submission, ("issue", action, label, {})))
@@ -37,13 +40,13 @@ def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     if document is None or section not in document.sections:
         return ctx.penalty(-0.75, "redline target document or section not found")
     key = (str(action.get("issue_id")), document_id, section)
-    index = ctx.state.submission_index.get(("redline", key))
+    index = dict.get(ctx.state.submission_index, ("redline", key))
     if index is None:
         return ctx.penalty(-0.25, "revise_redline names no earlier redline")
     # A redline's memo target, (label, target citation), is made of its key alone: the revised
     # one has the same key, so the same target.
     memo = {}
-    target = ctx.state.submissions[index].memo.get("target")
+    target = dict.get(ctx.state.submissions[index].memo, "target")
     if target is not None:
         memo["target"] = target
     return _revise(ctx, index, _new_tuple(Submission, ("redline", action, key, memo)))
@@ -176,24 +179,24 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
         if delegate_all:
             pass
         elif kind == "issue":
-            target: work_product.IssueTarget | None = memo.get("target")
+            target: work_product.IssueTarget | None = dict.get(memo, "target")
             label, valid, invalid, issue, noted = target if target is not None else _NO_TARGET
             if noted:  # warnings (or no target yet): the handler notes them
                 pass
             elif issue is None or issue.anchor not in read:  # the most frequent branch first
-                event = memo.get("unsupported_issue" if issue is None else "unread_anchor_issue")
+                event = dict.get(memo, "unsupported_issue" if issue is None else "unread_anchor_issue")
                 points = -0.5 - invalid_penalty * len(invalid)
                 if event is not None:
                     unsupported.append(label)
             elif issue.criterion in matched_issues:
-                event, points = memo.get("duplicate_issue"), ledger.DUPLICATE_POINTS
+                event, points = dict.get(memo, "duplicate_issue"), ledger.DUPLICATE_POINTS
             else:
-                scored: work_product.Scored | None = memo.get("issue")
+                scored: work_product.Scored | None = dict.get(memo, "issue")
                 if scored is not None:
                     scored_event, scored_points, critical, gates, _, _, fabricated, warned = scored
                     if not (warned or gates.timed_out or gates.errors):
                         event, points = scored_event, scored_points
-                        matched_issues.add(issue.criterion)
+                        set.add(matched_issues, issue.criterion)
                         issue_labels[label] = issue.criterion
                         if critical:
                             state.critical_failure = True
@@ -204,24 +207,24 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
                 if invalid:
                     state.invalid_citations.extend(invalid)
         else:
-            named: tuple[str, str] | None = memo.get("target")
+            named: tuple[str, str] | None = dict.get(memo, "target")
             if named is not None:
-                labelled = issue_labels.get(named[0])
+                labelled = dict.get(issue_labels, named[0])
                 if labelled is None:  # only a label no matched issue registered falls back to the target
                     anchored = anchors.get(named[1])
                     labelled = anchored.criterion if anchored is not None else None
                 redline = issues_by_id.get(labelled) if isinstance(labelled, str) else None
                 if redline is None:
-                    event, points = memo.get("unsupported_redline"), ledger.UNSUPPORTED_REDLINE_POINTS
+                    event, points = dict.get(memo, "unsupported_redline"), ledger.UNSUPPORTED_REDLINE_POINTS
                 elif redline.criterion in matched_redlines:
-                    event, points = memo.get(("duplicate", redline.id)), ledger.DUPLICATE_POINTS
+                    event, points = dict.get(memo, ("duplicate", redline.id)), ledger.DUPLICATE_POINTS
                 else:
-                    scored = memo.get(("redline", redline.id))
+                    scored = dict.get(memo, ("redline", redline.id))
                     if scored is not None:
                         scored_event, scored_points, critical, gates, _, _, fabricated, _ = scored
                         if not (gates.timed_out or gates.errors):
                             event, points = scored_event, scored_points
-                            matched_redlines.add(redline.criterion)
+                            set.add(matched_redlines, redline.criterion)
                             if critical:
                                 state.critical_failure = True
                             if fabricated:  # never for a redline today; kept as the handler's _apply does

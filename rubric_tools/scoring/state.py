@@ -237,7 +237,7 @@ class StepContext:
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
         if type(points) is float:
-            rounded = _ROUNDED.get(points)
+            rounded = dict.get(_ROUNDED, points)
             if rounded is None:
                 if points == 0.0:
                     # round(±0.0, 4) is the zero itself. Zeros are never remembered: 0.0 and

@@ -139,9 +139,12 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
     # next (where the record has just read them), so that nothing of a step that raised (an
     # observer's exception) reaches the next call.
     ctx.clear()
+    # The context's warnings are one list for its whole life, emptied in place (state.py).
+    warnings = ctx.warnings
+    # The step count is kept here and written for the handlers, who never change it.
+    steps = state.steps
     for action in actions:
-        # The count is what handlers see as the current step; kept in a local for the record.
-        state.steps = steps = state.steps + 1
+        state.steps = steps = steps + 1
         # JSON objects are dicts; the ABC check is only the slow path for other mappings.
         # `dict.get(d, key)` where d is a dict: compiled, a direct C call, where `d.get(key)`
         # looks the method up and calls it on an object of unknown type.
@@ -156,15 +159,16 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
                 reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
         else:
             action_type = None
-            ctx.warnings.append(f"action is not an object ({type(action).__name__})")
+            warnings.append(f"action is not an object ({type(action).__name__})")
             reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
         terminated = state.terminated
-        if steps >= maximum_steps and not terminated:
+        # Only this loop truncates, and it stops at the step that does.
+        truncated = steps >= maximum_steps and not terminated
+        if truncated:
             state.truncated = True
-        truncated = state.truncated
         # Each note read once, for the record and for emptying the context after it. Most
         # steps record one event or none: a fresh list is cheaper than clear().
-        new_events, warnings, penalty_reason = ctx.new_events, ctx.warnings, ctx.penalty_reason
+        new_events, penalty_reason = ctx.new_events, ctx.penalty_reason
         gate_timeouts, gate_errors = ctx.gate_timeouts, ctx.gate_errors
         if new_events:
             events: tuple[Event, ...] = tuple(new_events)

@@ -212,6 +212,7 @@ class StepContext:
         self.state = state
         self.gate_timeout = gate_timeout
         self.new_events: list[Event] = []
+        # One list for the context's whole life, emptied in place (the step loop holds it).
         self.warnings: list[str] = []
         # Tuples, grown only when a gate times out or fails: most steps never touch them.
         self.gate_timeouts: tuple[str, ...] = ()

@@ -110,3 +110,15 @@ def test_a_fresh_state_is_the_dataclass_default_field_for_field() -> None:
         assert type(mine) is type(expected) and repr(mine) == repr(expected), name
         if isinstance(mine, (list, set, dict)):
             assert mine is not getattr(other, name), name
+
+
+def test_the_context_keeps_one_warnings_list_emptied_after_each_step() -> None:
+    """The step loop holds the context's warnings list for a whole run: it is never replaced."""
+    episode = Episode(matter())
+    warnings = episode._ctx.warnings
+    first = episode.step(["not", "an", "object"])
+    second = episode.step(read("lease", "2.1"))
+    third = episode.step(7)
+    assert first.warnings == ("action is not an object (list)",) and second.warnings == ()
+    assert third.warnings == ("action is not an object (int)",)
+    assert episode._ctx.warnings is warnings and not warnings

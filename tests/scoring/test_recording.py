@@ -12,7 +12,7 @@ import pytest
 from rubric_tools.scoring import episode as episode_module
 from rubric_tools.scoring import replay
 from rubric_tools.scoring.episode import Budgets, Episode
-from rubric_tools.scoring.result import episode_result
+from rubric_tools.scoring.result import episode_result, normalized_score
 from rubric_tools.scoring.state import EpisodeState, StepContext, fresh_state
 from tests.scoring.builders import issue_action, matter, read
 
@@ -122,3 +122,35 @@ def test_the_context_keeps_one_warnings_list_emptied_after_each_step() -> None:
     assert first.warnings == ("action is not an object (list)",) and second.warnings == ()
     assert third.warnings == ("action is not an object (int)",)
     assert episode._ctx.warnings is warnings and not warnings
+
+
+def _rounded_normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> float:
+    score = 0.0 if maximum == 0 else max(0.0, min(1.0, raw / maximum))
+    return round(min(score, cap) if critical else score, 4)
+
+
+@pytest.mark.parametrize(
+    ("raw", "maximum", "critical", "cap"),
+    [
+        (-1.0, 10.0, False, 0.25),
+        (0.0, 0.0, False, 0.25),
+        (1.234567, 10.0, False, 0.25),
+        (12.0, 10.0, False, 0.25),
+        (5.0, 10.0, True, 0.123456),
+        (5.0, 10.0, True, -0.0),
+        (5.0, 10.0, True, 0),
+        (5.0, 10.0, True, False),
+        (-3.0, 10.0, True, 0.25),
+        (math.inf, 10.0, False, 0.25),
+        (math.nan, 10.0, False, 0.25),
+    ],
+)
+def test_a_normalized_score_is_the_rounded_clamped_ratio(
+    raw: float, maximum: float, critical: bool, cap: float
+) -> None:
+    """Zero scores skip round(): the same value, sign and type as round(score, 4) gives."""
+    mine, expected = (
+        normalized_score(raw, maximum, critical, cap),
+        _rounded_normalized_score(raw, maximum, critical, cap),
+    )
+    assert repr(mine) == repr(expected) and type(mine) is type(expected)

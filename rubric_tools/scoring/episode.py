@@ -214,8 +214,16 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
                 ),
             )
         )
-        if penalty_reason is not None or warnings or gate_timeouts or gate_errors:
-            ctx.clear()
+        # Only the notes this step left are emptied, as `ctx.clear()` would (its new events
+        # are taken out above): one step in five has any, and most of those a penalty alone.
+        if penalty_reason is not None:
+            ctx.penalty_reason = None
+        if warnings:
+            warnings.clear()
+        if gate_timeouts:
+            ctx.gate_timeouts = ()
+        if gate_errors:
+            ctx.gate_errors = ()
         if terminated or truncated:
             return
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from rubric_tools.scoring import ledger, work_product
 from rubric_tools.scoring.state import Event, Ledger, StepContext, Submission
+from rubric_tools.scoring.work_product import ISSUE_FIELDS, REDLINE_FIELDS
 
 _new_tuple = tuple.__new__  # a NamedTuple without its Python-level __new__, once per revision
 # Memos, the submission index, the id sets and the label dict are plain dicts and sets, read
@@ -21,9 +22,11 @@ _NO_TARGET: tuple[Any, ...] = (None, frozenset(), (), None, ("no target yet",))
 
 
 def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # The field check (a key-set comparison) and `label_of` written out, as submit_issue does.
-    if not action.keys() >= work_product.ISSUE_FIELD_SET:
-        return ctx.penalty(-0.25, "revise_issue is missing a required field")
+    # The field check and `label_of` written out (compiled, a test per field costs a third of
+    # comparing the key set with `ISSUE_FIELD_SET`, as submit_issue does).
+    for name in ISSUE_FIELDS:
+        if name not in action:
+            return ctx.penalty(-0.25, "revise_issue is missing a required field")
     label = str(action.get("issue_id"))
     index = dict.get(ctx.state.submission_index, ("issue", label))
     if index is None:
@@ -33,8 +36,9 @@ def revise_issue(ctx: StepContext, action: Mapping[str, Any]) -> float:
 
 def revise_redline(ctx: StepContext, action: Mapping[str, Any]) -> float:
     # The target and key worked out with each field `str()`-ed once, as propose_redline does.
-    if not action.keys() >= work_product.REDLINE_FIELD_SET:
-        return ctx.penalty(-0.25, "revise_redline is missing a required field")
+    for name in REDLINE_FIELDS:
+        if name not in action:
+            return ctx.penalty(-0.25, "revise_redline is missing a required field")
     document_id, section = str(action.get("document_id")), str(action.get("section"))
     document = ctx.matter.documents.get(document_id)
     if document is None or section not in document.sections:

@@ -31,7 +31,6 @@ def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # (`Episode._run` does this common path itself, without calling the handler.)
     # The common read (a known document id, a known section token or none) is two look-ups in
     # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
     # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.

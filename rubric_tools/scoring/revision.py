@@ -170,7 +170,9 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
     state = ctx.state
     read, matched_issues, matched_redlines = state.read_citations, state.matched_issues, state.matched_redlines
     issue_labels, unsupported = state.issue_labels, state.unsupported_issues
-    append_event, append_new = state.events.append, ctx.new_events.append
+    # The lists themselves, not their bound append methods: compiled, `events.append(event)` on
+    # a list is a direct C call, a bound method is called as an object.
+    events, new_events = state.events, ctx.new_events
     # Rubric.redline_issue written out (a look-up of text criteria only): once per redline.
     anchors, issues_by_id = ctx.matter.rubric.anchors, ctx.matter.rubric.issues_by_id
     invalid_penalty = work_product.INVALID_CITATION_PENALTY
@@ -239,7 +241,7 @@ def _rescore_submissions(ctx: StepContext, submissions: list[Submission]) -> Non
             score(ctx, action, memo)
             raw, valid_count = state.raw_score, state.valid_citation_count
             continue
-        append_event(event)
+        events.append(event)
         raw += points
-        append_new(event)
+        new_events.append(event)
     state.raw_score, state.valid_citation_count = raw, valid_count

@@ -166,10 +166,15 @@ def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepR
         truncated = steps >= maximum_steps and not terminated
         if truncated:
             state.truncated = True
-        # Each note read once, for the record and for emptying the context after it. Most
-        # steps record one event or none: a fresh list is cheaper than clear().
-        new_events, penalty_reason = ctx.new_events, ctx.penalty_reason
-        gate_timeouts, gate_errors = ctx.gate_timeouts, ctx.gate_errors
+        # Each note read once, for the record and for emptying the context after it; a penalty
+        # reason and gate notes only when the step wrote any. Most steps record one event or
+        # none: a fresh list is cheaper than clear().
+        new_events = ctx.new_events
+        if ctx.noted:
+            penalty_reason, gate_timeouts, gate_errors = ctx.penalty_reason, ctx.gate_timeouts, ctx.gate_errors
+            ctx.noted = False
+        else:
+            penalty_reason, gate_timeouts, gate_errors = None, (), ()
         if new_events:
             events: tuple[Event, ...] = tuple(new_events)
             ctx.new_events = []

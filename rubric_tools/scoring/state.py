@@ -199,6 +199,7 @@ class StepContext:
         "gate_errors",
         "penalty_reason",
         "observer",
+        "noted",
     )
 
     def __init__(
@@ -219,6 +220,10 @@ class StepContext:
         self.gate_errors: tuple[str, ...] = ()
         self.penalty_reason: str | None = None
         self.observer = observer
+        #: Whether `penalty` or `note_gates` wrote this step's penalty reason or gate notes (the
+        #: only ways they are written): the step loop reads those three only then, and one step
+        #: in six has any.
+        self.noted = False
 
     def clear(self) -> None:
         """Forget the notes of the previous step (the context is reused for the next)."""
@@ -228,6 +233,7 @@ class StepContext:
         self.gate_timeouts = ()
         self.gate_errors = ()
         self.penalty_reason = None
+        self.noted = False
 
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
@@ -271,13 +277,16 @@ class StepContext:
     def penalty(self, points: float, reason: str) -> float:
         """An environment penalty: a step reward that records no event."""
         self.penalty_reason = reason
+        self.noted = True
         return points
 
     def note_gates(self, check: GateCheck) -> None:
         if check.timed_out:
             self.gate_timeouts += check.timed_out
+            self.noted = True
         if check.errors:
             self.gate_errors += check.errors
+            self.noted = True
 
     def warn_malformed(self, field_name: str, value: object) -> None:
         self.warnings.append(f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent")

@@ -6,12 +6,15 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
 from rubric_tools.scoring import episode as episode_module
 from rubric_tools.scoring import replay
 from rubric_tools.scoring.episode import Budgets, Episode
+from rubric_tools.scoring.gates import GateCheck
 from rubric_tools.scoring.result import episode_result, normalized_score
 from rubric_tools.scoring.state import EpisodeState, StepContext, fresh_state
 from tests.scoring.builders import issue_action, matter, read
@@ -154,3 +157,36 @@ def test_a_normalized_score_is_the_rounded_clamped_ratio(
         _rounded_normalized_score(raw, maximum, critical, cap),
     )
     assert repr(mine) == repr(expected) and type(mine) is type(expected)
+
+
+def _noting_handler(ctx: StepContext, action: Mapping[str, Any]) -> float:
+    """A handler that writes every kind of note, as the real ones do: through the context."""
+    ctx.note_gates(GateCheck(timed_out=("slow",)))
+    ctx.note_gates(GateCheck(errors=("bad (",)))
+    ctx.warnings.append("careful")
+    return ctx.penalty(-0.5, "noted")
+
+
+def test_a_step_records_the_notes_written_through_the_context(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`penalty` and `note_gates` flag the step as noted: its record carries the penalty reason and
+    the gate notes, and the next step's record none of them."""
+    monkeypatch.setitem(episode_module.HANDLERS, "note_everything", _noting_handler)
+    episode = Episode(matter())
+    noted = episode.step({"type": "note_everything"})
+    clean = episode.step(read("lease", "2.1"))
+    assert (noted.penalty_reason, noted.gate_timeouts, noted.gate_errors) == ("noted", ("slow",), ("bad (",))
+    assert noted.warnings == ("careful",) and noted.reward == -0.5
+    assert (clean.penalty_reason, clean.gate_timeouts, clean.gate_errors, clean.warnings) == (None, (), (), ())
+    assert not episode._ctx.noted
+
+
+def test_only_penalty_and_note_gates_flag_a_context_as_noted() -> None:
+    ctx = _context()
+    ctx.note_gates(GateCheck(fired=("a",)))
+    assert not ctx.noted
+    ctx.penalty(-0.1, "why")
+    assert ctx.noted
+    ctx.clear()
+    assert not ctx.noted and ctx.penalty_reason is None
+    ctx.note_gates(GateCheck(errors=("x",)))
+    assert ctx.noted

@@ -31,16 +31,17 @@ def first_match(table: MatchTable, normalized_text: str) -> MatchItem | None:
 
 
 def read_document(ctx: StepContext, action: Mapping[str, Any]) -> float:
-    # (`Episode._run` does this common path itself, without calling the handler.)
     # The common read (a known document id, a known section token or none) is two look-ups in
     # a per-matter table. Anything else misses it with a KeyError, an unhashable value with a
     # TypeError (exceptions cost nothing when not raised), and takes the path that checks it.
     try:
-        read = ctx.matter.read_targets[action["document_id"]][action.get("section")]
+        # An action is a dict (JSON): dict.get(action, key), compiled, is a direct C call.
+        section = dict.get(action, "section") if type(action) is dict else action.get("section")
+        read = ctx.matter.read_targets[action["document_id"]][section]
     except (KeyError, TypeError):
         return read_document_checked(ctx, action)
     if type(read) is str:
-        ctx.state.read_citations.add(read)
+        set.add(ctx.state.read_citations, read)  # compiled, set.add(s, x) is a direct C call
     else:
         ctx.state.read_citations.update(read)
     return 0.0
@@ -129,14 +130,14 @@ def _score_match(
     if item is None:
         event_type, criterion = kind.off_rubric, text[:OFF_RUBRIC_CRITERION_LENGTH]
         points = recorded = kind.off_rubric_points  # constants with at most 4 places
-    elif item.id in already:
-        event_type, criterion = kind.redundant, item.id
+    elif (criterion := item.id) in already:  # the id read once: compiled, each read is a look-up
+        event_type = kind.redundant
         points = recorded = REDUNDANT_MATCH_POINTS
     else:
-        already.add(item.id)
+        set.add(already, criterion)
         if ctx.observer is not None:
-            ctx.observe(kind.name, item.id, text)
-        event_type, criterion = kind.required, item.id
+            ctx.observe(kind.name, criterion, text)
+        event_type = kind.required
         points, recorded = item.points, item.recorded_points
     # `ctx.record(event, points)` inlined, with the points already rounded: this records an
     # event for every question and escalation, and the call cost a quarter of the bookkeeping.

@@ -14,7 +14,7 @@ from rubric_tools.scoring import dialogue, negotiation, revision, work_product
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.result import episode_result
-from rubric_tools.scoring.state import EpisodeState, Event, Observer, StepContext
+from rubric_tools.scoring.state import Event, Observer, StepContext, fresh_state
 
 Handler = Callable[[StepContext, Mapping[str, Any]], float]
 
@@ -34,6 +34,16 @@ HANDLERS: dict[str, Handler] = {
 ACTION_TYPES = tuple(HANDLERS)
 UNKNOWN_ACTION_PENALTY = -0.5
 _new_tuple = tuple.__new__
+#: A matter's step records share their `Budgets`: per matter (in `Matter.derived_memo`), one
+#: per (steps, client questions, escalations, negotiation rounds) left, kept in rows: (client
+#: questions, escalations, negotiation rounds) left → {steps left → Budgets}. The same few
+#: values recur in every replay of a matter; the row changes only when a question, escalation
+#: or round is counted, and a look-up in it by the steps left costs a third of making the
+#: NamedTuple (and of freeing it with its replay). Bounded (rows, and Budgets per row): a long
+#: episode runs past the row's limit, and a NaN limit would make keys that never match.
+BUDGETS_MEMO_KEY = "budgets"
+BUDGETS_ROWS_LIMIT = 64
+BUDGETS_ROW_LIMIT = 1024
 
 
 class EpisodeFinished(RuntimeError):
@@ -78,11 +88,10 @@ class Episode:
         self.matter = matter
         self.gate_timeout = gate_timeout
         self.observer = observer
-        self.state = EpisodeState()
+        self.state = fresh_state()
         # One context for the whole episode, emptied before each step: building one per
         # step cost as much as a read_document's whole scoring.
-        self._ctx = StepContext(matter, self.state, gate_timeout, observer=observer)
-        self._limits = matter.constraints
+        self._ctx = StepContext(matter, self.state, gate_timeout, observer)
 
     @property
     def done(self) -> bool:
@@ -93,87 +102,8 @@ class Episode:
         if self.state.terminated or self.state.truncated:
             raise EpisodeFinished("the episode has already ended")
         records: list[StepRecord] = []
-        self._run((action,), records.append)
+        run_steps(self._ctx, (action,), records.append)
         return records[0]
-
-    def _run(self, actions: Iterable[object], emit: Callable[[StepRecord], object]) -> None:
-        """Score actions in order until the episode ends, passing each step's record to `emit`.
-
-        The one implementation of a step, for `step` (one action) and `replay` (all of them):
-        the hot path of every replay, so what each step reads is looked up once per call, not
-        once per step, and the body keeps to plain local operations."""
-        state, ctx, handler_for = self.state, self._ctx, HANDLERS.get
-        limits = self._limits
-        maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
-        maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
-        # The notes are emptied before each step: here for the first, after each record for the
-        # next (where the record has just read them), so that nothing of a step that raised (an
-        # observer's exception) reaches the next call.
-        ctx.clear()
-        for action in actions:
-            # The count is what handlers see as the current step; kept in a local for the record.
-            state.steps = steps = state.steps + 1
-            # JSON objects are dicts; the ABC check is only the slow path for other mappings.
-            if type(action) is dict or isinstance(action, Mapping):
-                fields: Mapping[str, Any] = action
-                action_type = fields.get("type")
-                handler = handler_for(action_type) if type(action_type) is str or isinstance(action_type, str) else None
-                if handler is not None:
-                    reward = handler(ctx, fields)
-                else:
-                    reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
-            else:
-                action_type = None
-                ctx.warnings.append(f"action is not an object ({type(action).__name__})")
-                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
-            terminated = state.terminated
-            if steps >= maximum_steps and not terminated:
-                state.truncated = True
-            truncated = state.truncated
-            # Each note read once, for the record and for emptying the context after it. Most
-            # steps record one event or none: a fresh list is cheaper than clear().
-            new_events, warnings, penalty_reason = ctx.new_events, ctx.warnings, ctx.penalty_reason
-            gate_timeouts, gate_errors = ctx.gate_timeouts, ctx.gate_errors
-            if new_events:
-                events: tuple[Event, ...] = tuple(new_events)
-                ctx.new_events = []
-            else:
-                events = ()
-            # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
-            # without a Python-level __new__ call each. Events are never mutated once recorded,
-            # so the record may share them.
-            emit(
-                _new_tuple(
-                    StepRecord,
-                    (
-                        steps,
-                        action_type,
-                        action,
-                        reward,
-                        events,
-                        state.raw_score,
-                        terminated,
-                        truncated,
-                        _new_tuple(
-                            Budgets,
-                            (
-                                maximum_steps - steps,
-                                maximum_questions - state.questions_asked_total,
-                                maximum_escalations - state.escalations_total,
-                                maximum_rounds - state.rounds_used,
-                            ),
-                        ),
-                        penalty_reason,
-                        tuple(warnings) if warnings else (),
-                        gate_timeouts,
-                        gate_errors,
-                    ),
-                )
-            )
-            if penalty_reason is not None or warnings or gate_timeouts or gate_errors:
-                ctx.clear()
-            if terminated or truncated:
-                return
 
     def budgets(self) -> Budgets:
         limits, state = self.matter.constraints, self.state
@@ -187,6 +117,120 @@ class Episode:
     def result(self) -> dict[str, Any]:
         """The engine-shaped result of the episode so far."""
         return episode_result(self.matter, self.state)
+
+
+def run_steps(ctx: StepContext, actions: Iterable[object], emit: Callable[[StepRecord], object]) -> None:
+    """Score actions in order, in the episode of `ctx`, until it ends, passing each step's
+    record to `emit`.
+
+    The one implementation of a step, for `Episode.step` (one action) and `replay` (all of
+    them): the hot path of every replay, so what each step reads is looked up once per call,
+    not once per step, and the body keeps to plain local operations."""
+    state, limits = ctx.state, ctx.matter.constraints
+    maximum_steps, maximum_questions = limits.maximum_steps, limits.maximum_client_questions
+    maximum_escalations, maximum_rounds = limits.maximum_escalations, limits.maximum_negotiation_rounds
+    budgets_rows: dict[tuple[Any, ...], dict[Any, Budgets]] = ctx.matter.derived_memo.setdefault(BUDGETS_MEMO_KEY, {})
+    # The counts the current row was found for (compared by identity: a count that is another
+    # object finds its row again, by value), the row, and the budgets left it is for.
+    row_asked = row_escalated = row_rounds = None
+    row: dict[Any, Budgets] = {}
+    rest: tuple[Any, ...] = ()
+    # The notes are emptied before each step: here for the first, after each record for the
+    # next (where the record has just read them), so that nothing of a step that raised (an
+    # observer's exception) reaches the next call.
+    ctx.clear()
+    # The context's warnings are one list for its whole life, emptied in place (state.py).
+    warnings = ctx.warnings
+    # The step count is kept here and written for the handlers, who never change it.
+    steps = state.steps
+    for action in actions:
+        state.steps = steps = steps + 1
+        # JSON objects are dicts; the ABC check is only the slow path for other mappings.
+        # `dict.get(d, key)` where d is a dict: compiled, a direct C call, where `d.get(key)`
+        # looks the method up and calls it on an object of unknown type.
+        if type(action) is dict or isinstance(action, Mapping):
+            fields: Mapping[str, Any] = action
+            action_type: Any = dict.get(action, "type") if type(action) is dict else fields.get("type")
+            is_text = type(action_type) is str or isinstance(action_type, str)
+            handler = dict.get(HANDLERS, action_type) if is_text else None
+            if handler is not None:
+                reward = handler(ctx, fields)
+            else:
+                reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, f"unknown action type {action_type!r}")
+        else:
+            action_type = None
+            warnings.append(f"action is not an object ({type(action).__name__})")
+            reward = ctx.penalty(UNKNOWN_ACTION_PENALTY, "action is not an object")
+        terminated = state.terminated
+        # Only this loop truncates, and it stops at the step that does.
+        truncated = steps >= maximum_steps and not terminated
+        if truncated:
+            state.truncated = True
+        # Each note read once, for the record and for emptying the context after it; a penalty
+        # reason and gate notes only when the step wrote any. Most steps record one event or
+        # none: a fresh list is cheaper than clear().
+        new_events = ctx.new_events
+        if ctx.noted:
+            penalty_reason, gate_timeouts, gate_errors = ctx.penalty_reason, ctx.gate_timeouts, ctx.gate_errors
+            ctx.noted = False
+        else:
+            penalty_reason, gate_timeouts, gate_errors = None, (), ()
+        if new_events:
+            events: tuple[Event, ...] = tuple(new_events)
+            ctx.new_events = []
+        else:
+            events = ()
+        asked, escalated, rounds = state.questions_asked_total, state.escalations_total, state.rounds_used
+        if asked is not row_asked or escalated is not row_escalated or rounds is not row_rounds:
+            row_asked, row_escalated, row_rounds = asked, escalated, rounds
+            rest = (maximum_questions - asked, maximum_escalations - escalated, maximum_rounds - rounds)
+            found = dict.get(budgets_rows, rest)
+            if found is None:
+                found = {}
+                if len(budgets_rows) < BUDGETS_ROWS_LIMIT:
+                    budgets_rows[rest] = found
+            row = found
+        steps_left = maximum_steps - steps
+        budgets = dict.get(row, steps_left)
+        if budgets is None:
+            budgets = _new_tuple(Budgets, (steps_left, *rest))
+            if len(row) < BUDGETS_ROW_LIMIT:
+                row[steps_left] = budgets
+        # tuple.__new__ rather than the NamedTuple constructors: the same immutable records
+        # without a Python-level __new__ call each. Events are never mutated once recorded,
+        # so the record may share them.
+        emit(
+            _new_tuple(
+                StepRecord,
+                (
+                    steps,
+                    action_type,
+                    action,
+                    reward,
+                    events,
+                    state.raw_score,
+                    terminated,
+                    truncated,
+                    budgets,
+                    penalty_reason,
+                    tuple(warnings) if warnings else (),
+                    gate_timeouts,
+                    gate_errors,
+                ),
+            )
+        )
+        # Only the notes this step left are emptied, as `ctx.clear()` would (its new events
+        # are taken out above): one step in five has any, and most of those a penalty alone.
+        if penalty_reason is not None:
+            ctx.penalty_reason = None
+        if warnings:
+            warnings.clear()
+        if gate_timeouts:
+            ctx.gate_timeouts = ()
+        if gate_errors:
+            ctx.gate_errors = ()
+        if terminated or truncated:
+            return
 
 
 @dataclass(frozen=True)
@@ -210,7 +254,8 @@ def replay(
 ) -> Replay:
     """Replay actions until the episode terminates or truncates; later ones are ignored.
     `observer`, when given, sees what each matching and gate decision looked at."""
-    episode = Episode(matter, gate_timeout=gate_timeout, observer=observer)
+    # No Episode object: its state and context are all a replay needs.
+    state = fresh_state()
     records: list[StepRecord] = []
-    episode._run(actions, records.append)
-    return Replay(episode.result(), tuple(records))
+    run_steps(StepContext(matter, state, gate_timeout, observer), actions, records.append)
+    return Replay(episode_result(matter, state), tuple(records))

@@ -65,14 +65,14 @@ def take_out_work_product(state: EpisodeState, keep: bool) -> None:
     """Remove every work-product event from `state.events` and subtract their recorded points,
     and recompute the critical flag from the events kept. With `keep`, enter those recorded
     since the ledger was last brought up to date in it (starting one if need be)."""
-    events = state.events
-    kept = events[: state.retained_checked]  # the events the last revision kept come first
+    events, retained, seen = state.events, state.retained_checked, state.ledger_seen
+    kept = events[:retained]  # the events the last revision kept come first
     book = state.ledger
     # Without a ledger, the last revision's re-score recorded the events between the kept ones
     # and `ledger_seen` (see forget): work product only, taken whole without a type test each.
-    work = events[state.retained_checked : state.ledger_seen] if book is None else []
+    work = events[retained:seen] if book is None else []
     critical = state.retained_critical
-    for event in events[state.ledger_seen :]:
+    for event in events[seen:]:
         if event["type"] in WORK_PRODUCT_EVENTS:
             work.append(event)
         else:

@@ -72,23 +72,28 @@ def normalized_score(raw: float, maximum: float, critical: bool, cap: float) -> 
     score = 0.0 if maximum == 0 else max(0.0, min(1.0, raw / maximum))
     if critical:
         score = min(score, cap)
+    if score == 0.0 and type(score) is float:
+        # round(±0.0, 4) is the zero itself: two episodes in three score nothing, and round()
+        # with digits costs as much as the rest of the result's numbers.
+        return score
     return round(score, 4)
 
 
 def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
     maximum = effective_max_score(matter)
+    # Sets and lists that are often empty (most episodes raise no escalation, settle nothing)
+    # are sorted or copied only when they hold something: a new empty list either way.
+    asked, raised, read = state.asked_questions, state.raised_escalations, state.read_citations
+    invalid, unsupported, fabricated = state.invalid_citations, state.unsupported_issues, state.fabricated_quotes
+    issues, redlines, settled = state.matched_issues, state.matched_redlines, state.settled_issues
     try:  # one try for the three id sets; sorted_ids only when ids of two kinds cannot be ordered
         matched_issues, matched_redlines, settled_issues = (
-            sorted(state.matched_issues),
-            sorted(state.matched_redlines),
-            sorted(state.settled_issues),
+            sorted(issues) if issues else [],
+            sorted(redlines) if redlines else [],
+            sorted(settled) if settled else [],
         )
     except TypeError:
-        matched_issues, matched_redlines, settled_issues = (
-            sorted_ids(state.matched_issues),
-            sorted_ids(state.matched_redlines),
-            sorted_ids(state.settled_issues),
-        )
+        matched_issues, matched_redlines, settled_issues = sorted_ids(issues), sorted_ids(redlines), sorted_ids(settled)
     raw_score = state.raw_score
     return {
         "matter_id": matter.reported_matter_id,
@@ -102,20 +107,21 @@ def episode_result(matter: Matter, state: EpisodeState) -> dict[str, Any]:
         "truncated": state.truncated,
         "steps": state.steps,
         "breakdown": {
-            "asked_questions": sorted(state.asked_questions),
+            "asked_questions": sorted(asked) if asked else [],
             "questions_asked_total": state.questions_asked_total,
-            "raised_escalations": sorted(state.raised_escalations),
+            "raised_escalations": sorted(raised) if raised else [],
             "escalations_total": state.escalations_total,
             "matched_issues": matched_issues,
             "matched_redlines": matched_redlines,
             "settled_issues": settled_issues,
             "valid_citation_count": state.valid_citation_count,
-            "invalid_citations": list(state.invalid_citations),
-            "unsupported_issues": list(state.unsupported_issues),
-            "fabricated_quotes": list(state.fabricated_quotes),
-            "read_citations": sorted(state.read_citations),
+            "invalid_citations": list(invalid) if invalid else [],
+            "unsupported_issues": list(unsupported) if unsupported else [],
+            "fabricated_quotes": list(fabricated) if fabricated else [],
+            "read_citations": sorted(read) if read else [],
             # Copies: a result never aliases the records. Events are plain dicts, and
-            # dict.copy() is a third cheaper than dict(event).
-            "reward_events": [event.copy() for event in state.events],
+            # dict.copy() is a third cheaper than dict(event) (compiled, dict.copy(event) is a
+            # direct C call, where event.copy() looks the method up first).
+            "reward_events": [dict.copy(event) for event in state.events],
         },
     }

@@ -139,6 +139,44 @@ class EpisodeState:
         return self.terminated or self.truncated
 
 
+def fresh_state() -> EpisodeState:
+    """`EpisodeState()`, the state every episode starts from, field for field (a test holds
+    them equal), without the dataclass's generated `__init__`: that one is interpreted even
+    where the scorer is compiled, and calls a default factory per container."""
+    state = object.__new__(EpisodeState)
+    state.steps = 0
+    state.raw_score = 0.0
+    state.critical_failure = False
+    state.terminated = False
+    state.truncated = False
+    state.events = []
+    state.read_citations = set()
+    state.asked_questions = set()
+    state.questions_asked_total = 0
+    state.raised_escalations = set()
+    state.escalations_total = 0
+    state.matched_issues = set()
+    state.matched_redlines = set()
+    state.settled_issues = set()
+    state.issue_labels = {}
+    state.markup_labels = {}
+    state.valid_citation_count = 0
+    state.invalid_citations = []
+    state.unsupported_issues = []
+    state.fabricated_quotes = []
+    state.submissions = []
+    state.submission_index = {}
+    state.retained_checked = 0
+    state.retained_critical = False
+    state.ledger = None
+    state.ledger_seen = 0
+    state.rounds_used = 0
+    state.issue_rounds = {}
+    state.counters_served = {}
+    state.outstanding_counters = {}
+    return state
+
+
 #: Points → `round(points, 4)`: events carry a handful of distinct point values, and `round`
 #: with digits is as slow as the rest of recording an event. Bounded, as agents' input is not.
 _ROUNDED: dict[float, float] = {}
@@ -161,6 +199,7 @@ class StepContext:
         "gate_errors",
         "penalty_reason",
         "observer",
+        "noted",
     )
 
     def __init__(
@@ -174,12 +213,17 @@ class StepContext:
         self.state = state
         self.gate_timeout = gate_timeout
         self.new_events: list[Event] = []
+        # One list for the context's whole life, emptied in place (the step loop holds it).
         self.warnings: list[str] = []
         # Tuples, grown only when a gate times out or fails: most steps never touch them.
         self.gate_timeouts: tuple[str, ...] = ()
         self.gate_errors: tuple[str, ...] = ()
         self.penalty_reason: str | None = None
         self.observer = observer
+        #: Whether `penalty` or `note_gates` wrote this step's penalty reason or gate notes (the
+        #: only ways they are written): the step loop reads those three only then, and one step
+        #: in six has any.
+        self.noted = False
 
     def clear(self) -> None:
         """Forget the notes of the previous step (the context is reused for the next)."""
@@ -189,6 +233,7 @@ class StepContext:
         self.gate_timeouts = ()
         self.gate_errors = ()
         self.penalty_reason = None
+        self.noted = False
 
     def observe(self, kind: str, criterion: str, text: str, check: GateCheck | None = None) -> None:
         """Tell the observer, if any, what a decision looked at (and a gate list's verdict)."""
@@ -199,7 +244,7 @@ class StepContext:
     def record(self, event: Event, points: float) -> float:
         """Append an event (its points rounded to 4 places) and add the exact points."""
         if type(points) is float:
-            rounded = _ROUNDED.get(points)
+            rounded = dict.get(_ROUNDED, points)
             if rounded is None:
                 if points == 0.0:
                     # round(±0.0, 4) is the zero itself. Zeros are never remembered: 0.0 and
@@ -232,13 +277,16 @@ class StepContext:
     def penalty(self, points: float, reason: str) -> float:
         """An environment penalty: a step reward that records no event."""
         self.penalty_reason = reason
+        self.noted = True
         return points
 
     def note_gates(self, check: GateCheck) -> None:
         if check.timed_out:
             self.gate_timeouts += check.timed_out
+            self.noted = True
         if check.errors:
             self.gate_errors += check.errors
+            self.noted = True
 
     def warn_malformed(self, field_name: str, value: object) -> None:
         self.warnings.append(f"field {field_name!r} is malformed ({type(value).__name__}); scored as absent")

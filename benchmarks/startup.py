@@ -87,6 +87,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="rubric-startup-cache-") as cache:
         environment = {**os.environ, "RUBRIC_CACHE_DIR": cache}
         environment.pop("RUBRIC_NO_CACHE", None)
+        # The warm-up writes bytecode as an installed package has it (pip compiles it at install):
+        # with PYTHONDONTWRITEBYTECODE inherited, every run would compile every source again.
+        environment.pop("PYTHONDONTWRITEBYTECODE", None)
         for command in cases.values():  # warm-up: fills the lint result cache, the OS file cache, .pyc files
             _run(command, environment)
         for _ in range(args.rounds):

@@ -21,8 +21,14 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES, ExtensionFileLoader, ModuleSpec
-from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+#: A file or folder: paths are joined with os.path (this module is imported by every command,
+#: before anything else; pathlib is not needed to find a module).
+PathLike = str | os.PathLike[str]
 
 PACKAGE = "rubric_tools.scoring"
 #: The modules a replay spends its time in (episode loop, handlers, revisions, gates, result).
@@ -44,7 +50,8 @@ MANIFEST_NAME = "manifest.txt"
 CYTHON_DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 PURE_PYTHON_VARIABLE = "RUBRIC_PURE_PYTHON"
 
-SCORING_DIR = Path(__file__).resolve().parent / "scoring"
+SCORING_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scoring")
+COMPILED_DIR = os.path.join(SCORING_DIR, COMPILED_DIR_NAME)
 
 
 def pure_python_requested(environ: Mapping[str, str] = os.environ) -> bool:
@@ -52,11 +59,12 @@ def pure_python_requested(environ: Mapping[str, str] = os.environ) -> bool:
     return environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0")
 
 
-def source_digest(path: Path) -> str:
+def source_digest(path: PathLike) -> str:
     """The SHA-256 of a source file, as the manifest records it."""
     import hashlib  # only when a compiled module is looked for: `rubric --help` never is
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    with open(path, "rb") as source:
+        return hashlib.sha256(source.read()).hexdigest()
 
 
 def text_digest(text: str) -> str:
@@ -65,13 +73,14 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def read_manifest(path: Path) -> dict[str, tuple[str, str]]:
+def read_manifest(path: PathLike) -> dict[str, tuple[str, str]]:
     """module name → (source SHA-256, compiled file name); empty when there is no build.
 
     One line per module, `name digest file`, tab-separated: no JSON to import at start-up."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError:
+        with open(path, encoding="utf-8") as manifest:
+            text = manifest.read()
+    except (OSError, UnicodeDecodeError):
         return {}
     entries = {}
     for line in text.splitlines():
@@ -91,7 +100,7 @@ class CompiledFinder:
     and the compiled file exists; otherwise it answers None and the source is imported."""
 
     def __init__(
-        self, package: str, source_dir: Path, compiled_dir: Path, names: tuple[str, ...] = COMPILED_MODULES
+        self, package: str, source_dir: PathLike, compiled_dir: PathLike, names: tuple[str, ...] = COMPILED_MODULES
     ) -> None:
         self.package = package
         self.names = frozenset(names)  # the manifest's other entries are not modules
@@ -99,21 +108,21 @@ class CompiledFinder:
         self.compiled_dir = compiled_dir
         self._manifest: dict[str, tuple[str, str]] | None = None
 
-    def compiled_path(self, name: str) -> Path | None:
+    def compiled_path(self, name: str) -> str | None:
         """Where module `name`'s current build is, or None (not built, source changed since)."""
         if self._manifest is None:
-            self._manifest = read_manifest(self.compiled_dir / MANIFEST_NAME)
+            self._manifest = read_manifest(os.path.join(self.compiled_dir, MANIFEST_NAME))
         entry = self._manifest.get(name) if name in self.names else None
         if entry is None:
             return None
         digest, file = entry
-        compiled = self.compiled_dir / file
+        compiled = os.path.join(self.compiled_dir, file)
         # This interpreter's own suffix (what the build names its files with): a build for
         # another interpreter (a copied tree, a shared volume) is not loaded.
-        if not file.endswith(EXTENSION_SUFFIXES[0]) or not compiled.is_file():
+        if not file.endswith(EXTENSION_SUFFIXES[0]) or not os.path.isfile(compiled):
             return None
         try:
-            current = source_digest(self.source_dir / f"{name}.py")
+            current = source_digest(os.path.join(self.source_dir, f"{name}.py"))
         except OSError:
             return None
         return compiled if current == digest else None
@@ -127,8 +136,8 @@ class CompiledFinder:
         compiled = self.compiled_path(name)
         if compiled is None:
             return None
-        loader = ExtensionFileLoader(fullname, str(compiled))
-        spec = ModuleSpec(fullname, loader, origin=str(compiled))
+        loader = ExtensionFileLoader(fullname, compiled)
+        spec = ModuleSpec(fullname, loader, origin=compiled)
         spec.has_location = True
         return spec
 
@@ -141,7 +150,7 @@ def install() -> None:
     global _finder
     if _finder is not None or pure_python_requested():
         return
-    _finder = CompiledFinder(PACKAGE, SCORING_DIR, SCORING_DIR / COMPILED_DIR_NAME)
+    _finder = CompiledFinder(PACKAGE, SCORING_DIR, COMPILED_DIR)
     sys.meta_path.insert(0, _finder)
 
 
@@ -150,7 +159,7 @@ def describe() -> str:
     (and why a module is not)."""
     if pure_python_requested():
         return f"pure Python ({PURE_PYTHON_VARIABLE} is set)"
-    finder = _finder or CompiledFinder(PACKAGE, SCORING_DIR, SCORING_DIR / COMPILED_DIR_NAME)
+    finder = _finder or CompiledFinder(PACKAGE, SCORING_DIR, COMPILED_DIR)
     missing = [name for name in COMPILED_MODULES if finder.compiled_path(name) is None]
     if not missing:
         return f"compiled ({len(COMPILED_MODULES)} modules)"

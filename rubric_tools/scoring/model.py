@@ -388,8 +388,9 @@ class Matter:
 
     @cached_property
     def derived_memo(self) -> dict[str, Any]:
-        """Scratch space for values the scorer derives from the matter alone (the derived
-        max_score every episode result divides by)."""
+        """Scratch space for values the scorer derives from the matter alone: the derived
+        max_score every episode result divides by, the `Budgets` its step records share
+        (episode.py, bounded)."""
         return {}
 
     def resolve(self, document_id: str, token: str) -> str | None:

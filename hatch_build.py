@@ -102,7 +102,9 @@ class CompiledScorerHook(BuildHookInterface[Any]):
         source_dir = root / "rubric_tools" / "scoring"
         # Editable: in the source tree, where the package looks; a wheel: a fresh build of all.
         editable = version == "editable"
-        into = source_dir / accelerator.COMPILED_DIR_NAME if editable else Path(tempfile.mkdtemp()) / "compiled"
+        # A wheel's builds stay in a folder of ours until the wheel is written (`finalize`).
+        self._wheel_files: Path | None = None if editable else Path(tempfile.mkdtemp(prefix="rubric-tools-wheel-"))
+        into = source_dir / accelerator.COMPILED_DIR_NAME if self._wheel_files is None else self._wheel_files
         names = _stale_modules(accelerator, source_dir, into) if editable else list(accelerator.COMPILED_MODULES)
         if names:
             work = Path(tempfile.mkdtemp(prefix="rubric-tools-build-"))
@@ -124,3 +126,8 @@ class CompiledScorerHook(BuildHookInterface[Any]):
         if not editable:
             for path in sorted(into.iterdir()):
                 build_data["force_include"][str(path)] = f"{WHEEL_DIR}/{path.name}"
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        wheel_files = getattr(self, "_wheel_files", None)  # None when initialize returned early
+        if wheel_files is not None:
+            shutil.rmtree(wheel_files, ignore_errors=True)

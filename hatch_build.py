@@ -1,19 +1,26 @@
-"""Build hook: compile the hot scoring modules with Cython (see rubric_tools/_accelerator.py).
+"""Build hook: the compiled scorer, on request only (see rubric_tools/_accelerator.py).
 
-A regular wheel gets the compiled files under rubric_tools/scoring/_compiled/ (and a
-platform tag); an editable install builds them there in the source tree (git-ignored),
-recompiling only modules whose source changed. Without Cython or a C compiler the build
-warns and goes on pure Python, unless RUBRIC_REQUIRE_COMPILED=1 (CI) makes that an error;
-RUBRIC_PURE_PYTHON=1 skips compiling.
+By default nothing is compiled: the wheel is pure Python (`py3-none-any`), and neither
+Cython nor a C compiler is needed. `RUBRIC_COMPILE=1` at install time asks for the
+compiled scorer (Cython then joins the build environment): a regular wheel gets the
+compiled files under rubric_tools/scoring/_compiled/ (and a platform tag); an editable
+install builds them there in the source tree (git-ignored), recompiling only modules
+whose source changed. When the build cannot be made, one line says why and the package
+stays pure Python, recording that it was asked for (`rubric --version` and every command
+then say the compiled scorer is not running); `RUBRIC_REQUIRE_COMPILED=1` (CI) asks for
+it too and makes that line an error. `RUBRIC_PURE_PYTHON=1` never compiles.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 import sys
+import sysconfig
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -21,6 +28,10 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 WHEEL_DIR = "rubric_tools/scoring/_compiled"
+COMPILE_VARIABLE = "RUBRIC_COMPILE"
+REQUIRE_VARIABLE = "RUBRIC_REQUIRE_COMPILED"
+#: What compiling needs in the build environment (asked for only when compiling).
+BUILD_DEPENDENCIES = ["Cython>=3.0", "setuptools>=69"]
 
 
 def _accelerator(root: Path) -> ModuleType:
@@ -30,6 +41,22 @@ def _accelerator(root: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _set(environ: Mapping[str, str], name: str) -> bool:
+    return environ.get(name, "") not in ("", "0")
+
+
+def compile_required(environ: Mapping[str, str] = os.environ) -> bool:
+    """`RUBRIC_REQUIRE_COMPILED`: the build must compile, or fail."""
+    return _set(environ, REQUIRE_VARIABLE)
+
+
+def compile_requested(environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether this build compiles the scorer: asked for (`RUBRIC_COMPILE` or
+    `RUBRIC_REQUIRE_COMPILED`) and not overruled by `RUBRIC_PURE_PYTHON`."""
+    asked = _set(environ, COMPILE_VARIABLE) or compile_required(environ)
+    return asked and not _set(environ, "RUBRIC_PURE_PYTHON")
 
 
 #: The manifest entry that records how the modules were built (not a module name).
@@ -45,6 +72,29 @@ def build_configuration(accelerator: ModuleType) -> str:
 
     directives = sorted(accelerator.CYTHON_DIRECTIVES.items())
     return f"Cython {version('Cython')} {directives} {COMPILE_FLAGS}"
+
+
+def missing_tool(environ: Mapping[str, str] = os.environ) -> str | None:
+    """Why compiling cannot even start here (no Cython, no C compiler, no Python headers),
+    as one line; None when everything it needs is present."""
+    for module, package in (("Cython", "Cython"), ("setuptools", "setuptools")):
+        if importlib.util.find_spec(module) is None:
+            return f"{package} is not installed in the build environment"
+    if sys.platform != "win32":  # MSVC is found by setuptools itself
+        compiler = environ.get("CC") or str(sysconfig.get_config_var("CC") or "cc")
+        program = (shlex.split(compiler) or ["cc"])[0]
+        if shutil.which(program) is None:
+            return f"no C compiler: `{program}` was not found (install one, or set CC)"
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    if not headers.is_file():
+        return f"no Python headers: {headers} does not exist (install the python3-dev package or equivalent)"
+    return None
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception as one line: its type and the first line of its message."""
+    message = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {message[0]}" if message else type(exc).__name__
 
 
 def _stale_modules(accelerator: ModuleType, source_dir: Path, compiled_dir: Path) -> list[str]:
@@ -82,6 +132,7 @@ def compile_modules(accelerator: ModuleType, root: Path, names: list[str], into:
     into.mkdir(parents=True, exist_ok=True)
     manifest_path = into / accelerator.MANIFEST_NAME
     entries = accelerator.read_manifest(manifest_path)
+    entries.pop(accelerator.NOT_BUILT_ENTRY, None)
     entries[BUILD_ENTRY] = (accelerator.text_digest(build_configuration(accelerator)), "-")
     for name in names:
         built = Path(build.build_lib) / build.get_ext_filename(f"{package}.{name}")
@@ -90,44 +141,60 @@ def compile_modules(accelerator: ModuleType, root: Path, names: list[str], into:
     manifest_path.write_text(accelerator.manifest_text(entries), encoding="utf-8")
 
 
+def record_not_built(accelerator: ModuleType, into: Path, reason: str) -> None:
+    """A manifest saying the compiled scorer was asked for and why it was not built, and
+    nothing else: the package then runs pure Python and says so (`describe`, `warning`)."""
+    into.mkdir(parents=True, exist_ok=True)
+    for stale in into.iterdir():  # a previous build must not half-survive a failed one
+        stale.unlink()
+    entries = {accelerator.NOT_BUILT_ENTRY: (reason.replace("\t", " "), "-")}
+    (into / accelerator.MANIFEST_NAME).write_text(accelerator.manifest_text(entries), encoding="utf-8")
+
+
 class CompiledScorerHook(BuildHookInterface[Any]):
     PLUGIN_NAME = "custom"
 
+    def dependencies(self) -> list[str]:
+        """Cython joins the build environment only when the compiled scorer is asked for."""
+        return list(BUILD_DEPENDENCIES) if compile_requested() else []
+
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        self._wheel_files: Path | None = None
+        if not compile_requested():
+            return  # the default: a pure-Python, py3-none-any wheel
         root = Path(self.root)
         accelerator = _accelerator(root)
-        if accelerator.pure_python_requested():
-            self.app.display_info(f"rubric-tools: {accelerator.PURE_PYTHON_VARIABLE} is set, not compiling the scorer")
-            return
         source_dir = root / "rubric_tools" / "scoring"
         # Editable: in the source tree, where the package looks; a wheel: a fresh build of all.
         editable = version == "editable"
-        # A wheel's builds stay in a folder of ours until the wheel is written (`finalize`).
-        self._wheel_files: Path | None = None if editable else Path(tempfile.mkdtemp(prefix="rubric-tools-wheel-"))
+        if not editable:  # a wheel's builds stay in a folder of ours until it is written (`finalize`)
+            self._wheel_files = Path(tempfile.mkdtemp(prefix="rubric-tools-wheel-"))
         into = source_dir / accelerator.COMPILED_DIR_NAME if self._wheel_files is None else self._wheel_files
-        names = _stale_modules(accelerator, source_dir, into) if editable else list(accelerator.COMPILED_MODULES)
-        if names:
+        problem = missing_tool()
+        if problem is None:
+            names = _stale_modules(accelerator, source_dir, into) if editable else list(accelerator.COMPILED_MODULES)
             work = Path(tempfile.mkdtemp(prefix="rubric-tools-build-"))
             try:
-                compile_modules(accelerator, root, names, into, work)
+                if names:
+                    compile_modules(accelerator, root, names, into, work)
             except Exception as exc:  # noqa: BLE001 - any failure to compile leaves a working pure-Python package
-                if os.environ.get("RUBRIC_REQUIRE_COMPILED", "") not in ("", "0"):
-                    raise
-                print(
-                    f"warning: rubric-tools: the compiled scorer was not built ({type(exc).__name__}: {exc}); "
-                    "the pure-Python scorer will run (identical results, slower)",
-                    file=sys.stderr,
-                )
-                return
+                problem = f"compiling failed ({one_line(exc)})"
             finally:
                 shutil.rmtree(work, ignore_errors=True)
-        build_data["pure_python"] = False
-        build_data["infer_tag"] = True
+        if problem is not None:
+            line = f"rubric-tools: the compiled scorer was not built: {problem}"
+            if compile_required():
+                raise SystemExit(f"error: {line} ({REQUIRE_VARIABLE}=1)")
+            print(f"warning: {line}; the pure-Python scorer will run (identical results)", file=sys.stderr)
+            record_not_built(accelerator, into, problem)
+        else:
+            build_data["pure_python"] = False
+            build_data["infer_tag"] = True
         if not editable:
             for path in sorted(into.iterdir()):
                 build_data["force_include"][str(path)] = f"{WHEEL_DIR}/{path.name}"
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
-        wheel_files = getattr(self, "_wheel_files", None)  # None when initialize returned early
+        wheel_files = getattr(self, "_wheel_files", None)  # None unless a wheel was compiled
         if wheel_files is not None:
             shutil.rmtree(wheel_files, ignore_errors=True)

@@ -1,6 +1,7 @@
 """The compiled scorer: the hot scoring modules, built by Cython from their own sources.
 
-At install time the build hook (`hatch_build.py`) compiles the modules named in
+The default install is pure Python. Asked for at install time (`RUBRIC_COMPILE=1`), the
+build hook (`hatch_build.py`) compiles the modules named in
 `COMPILED_MODULES` with plain Python semantics (`annotation_typing=False`: no C types, the
 same objects and the same float arithmetic), into `rubric_tools/scoring/_compiled/`, and
 writes a manifest of the SHA-256 of each source it compiled. The compiled files do not sit
@@ -10,9 +11,10 @@ source is therefore imported as Python (correct, slower) until the next
 `pip install -e .`, never as a stale build.
 
 `RUBRIC_PURE_PYTHON=1` forces the pure-Python modules at run time (and skips compiling at
-build time). `rubric --version` says which scorer runs. Without a C compiler or Cython the
-build hook warns and the package is pure Python: results are identical either way (the
-test suite checks both).
+build time). `rubric --version` says which scorer runs. When the compiled scorer was asked
+for and is not running (it could not be built, or a source changed since), `describe` says
+so and `not_running_warning` gives the one line every command prints on stderr. Results
+are identical either way (the test suite checks both).
 """
 
 from __future__ import annotations
@@ -46,6 +48,11 @@ COMPILED_MODULES = (
 )
 COMPILED_DIR_NAME = "_compiled"
 MANIFEST_NAME = "manifest.txt"
+#: The manifest entry of a build that was asked for and could not be made: its digest
+#: column holds the reason (written by the build hook).
+NOT_BUILT_ENTRY = "_not_built"
+#: How to (re)build the compiled scorer, for the messages that say it is not running.
+REBUILD_HINT = "RUBRIC_COMPILE=1 pip install -e . rebuilds it"
 #: Cython's compiler directives: Python semantics throughout (annotations are not C types).
 CYTHON_DIRECTIVES = {"language_level": 3, "annotation_typing": False, "binding": True}
 PURE_PYTHON_VARIABLE = "RUBRIC_PURE_PYTHON"
@@ -154,15 +161,46 @@ def install() -> None:
     sys.meta_path.insert(0, _finder)
 
 
+def _missing_modules() -> list[str]:
+    finder = _finder or CompiledFinder(PACKAGE, SCORING_DIR, COMPILED_DIR)
+    return [name for name in COMPILED_MODULES if finder.compiled_path(name) is None]
+
+
+def _not_built_reason() -> str | None:
+    """Why the compiled scorer asked for at install time was not built; None when it was
+    not asked for or was built. (One small file read: no manifest, no message.)"""
+    entry = read_manifest(os.path.join(COMPILED_DIR, MANIFEST_NAME)).get(NOT_BUILT_ENTRY)
+    return None if entry is None else entry[0]
+
+
 def describe() -> str:
     """Which scorer runs, for `rubric --version`: compiled, pure Python, or partly compiled
     (and why a module is not)."""
     if pure_python_requested():
         return f"pure Python ({PURE_PYTHON_VARIABLE} is set)"
-    finder = _finder or CompiledFinder(PACKAGE, SCORING_DIR, COMPILED_DIR)
-    missing = [name for name in COMPILED_MODULES if finder.compiled_path(name) is None]
+    reason = _not_built_reason()
+    if reason is not None:
+        return f"pure Python (the compiled scorer was asked for at install but not built: {reason})"
+    missing = _missing_modules()
     if not missing:
         return f"compiled ({len(COMPILED_MODULES)} modules)"
     if len(missing) == len(COMPILED_MODULES):
-        return "pure Python (no compiled build; `pip install -e .` builds one where a C compiler is available)"
-    return f"partly compiled (pure Python, not built or changed since the build: {', '.join(missing)})"
+        if not os.path.isfile(os.path.join(COMPILED_DIR, MANIFEST_NAME)):
+            return "pure Python (the default; see the README for the compiled scorer)"
+        return f"pure Python (the compiled build is out of date: its sources changed; {REBUILD_HINT})"
+    return f"partly compiled (pure Python, not built or changed since the build: {', '.join(missing)}; {REBUILD_HINT})"
+
+
+def not_running_warning() -> str | None:
+    """One line for stderr when the compiled scorer was expected (asked for at install, or
+    built) and is not (wholly) running; None when it runs, or pure Python is the choice
+    (no build asked for, or `RUBRIC_PURE_PYTHON` set)."""
+    if pure_python_requested() or not os.path.isfile(os.path.join(COMPILED_DIR, MANIFEST_NAME)):
+        return None
+    reason = _not_built_reason()
+    if reason is None and not _missing_modules():
+        return None
+    return (
+        f"warning: rubric-tools: the compiled scorer is not running: {describe()}; results are identical, "
+        f"only slower ({PURE_PYTHON_VARIABLE}=1 silences this)"
+    )

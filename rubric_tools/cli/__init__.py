@@ -18,12 +18,17 @@ def main(argv: list[str] | None = None) -> int:
 
     Every output goes through a stream that replaces unencodable text (a lone surrogate
     in a matter or a trajectory), and an exception no command caught is reported as one
-    line with code I001 and exit 2 (its traceback only with `--debug`)."""
+    line with code I001 and exit 2 (its traceback only with `--debug`). When the compiled
+    scorer was expected and is not running, one warning line on stderr says so."""
+    from rubric_tools._accelerator import not_running_warning
     from rubric_tools.commands.common import report_internal_error, set_debug
     from rubric_tools.reporting.safe_output import CleanStream
 
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = cast(TextIO, CleanStream(stdout)), cast(TextIO, CleanStream(stderr))
+    warning = not_running_warning()
+    if warning is not None:
+        print(warning, file=sys.stderr)
     try:
         app(args=argv, standalone_mode=True)
     except SystemExit as exit_:

@@ -62,10 +62,31 @@ def _flag(bad_parameter: Any) -> Converter:
     return convert
 
 
-def _leaf_converter(annotation: Any, info: Any) -> Converter | None:
-    """A converter for one plain value, or None to leave the parameter to typer."""
-    from typer._click.exceptions import BadParameter
-    from typer._param_types import coerce_cli_choice, coerce_cli_path, lenient_issubclass
+def _is_subclass(candidate: Any, base: type[Any]) -> bool:
+    return isinstance(candidate, type) and issubclass(candidate, base)
+
+
+def _choice(choices: list[Enum], case_sensitive: bool, typers_own: Converter) -> Converter:
+    """An enum member from its value (or its name), as typer matches choices; anything
+    else goes to typer's own conversion, which rejects it with typer's message."""
+    fold: Callable[[str], str] = (lambda text: text) if case_sensitive else str.casefold
+    by_text = {fold(str(member.value)): member for member in choices}
+    by_text.update({fold(member.name): member for member in choices if fold(member.name) not in by_text})
+
+    def choose(value: Any, param: Any, ctx: Any) -> Any:
+        if isinstance(value, Enum) and value in choices:
+            return value
+        member = by_text.get(fold(str(value)))
+        return member if member is not None else typers_own(value, param, ctx)
+
+    return choose
+
+
+def _leaf_converter(annotation: Any, info: Any, typers_own: Converter) -> Converter | None:
+    """A converter for one plain value, or None to leave the parameter to typer.
+    `typers_own` is typer's own conversion of the parameter (built only when called): the
+    rare cases (a bad choice, a path to check) are handed to it, with typer's messages."""
+    from typer import BadParameter
 
     if getattr(info, "parser", None) is not None or getattr(info, "clamp", False):
         return None
@@ -73,48 +94,38 @@ def _leaf_converter(annotation: Any, info: Any) -> Converter | None:
         return lambda value, param, ctx: value if isinstance(value, str) else str(value)
     if annotation in (int, float):
         return _number(annotation, info.min, info.max, BadParameter)
-    if lenient_issubclass(annotation, Enum):
-        choices, sensitive = list(annotation), info.case_sensitive
-
-        def choose(value: Any, param: Any, ctx: Any) -> Any:
-            try:
-                return coerce_cli_choice(value, choices=choices, case_sensitive=sensitive, ctx=ctx)
-            except ValueError as exc:
-                raise BadParameter(str(exc), ctx=ctx, param=param) from None
-
-        return choose
+    if _is_subclass(annotation, Enum):
+        return _choice(list(annotation), info.case_sensitive, typers_own)
     if annotation is bool:
         return _flag(BadParameter)
-    if lenient_issubclass(annotation, Path):
-        return _path_converter(annotation, info, coerce_cli_path)
+    if _is_subclass(annotation, Path):
+        return _path_converter(annotation, info, typers_own)
     return None
 
 
-def _path_converter(path_type: type[Path], info: Any, coerce_cli_path: Any) -> Converter:
+def _path_converter(path_type: type[Path], info: Any, typers_own: Converter) -> Converter:
     """Paths as typer converts them, cheaper for long lists (`rubric lint FILE...` from a
-    pre-commit hook). Handing typer a Path already made keeps it from building a pydantic
-    adapter. Typer then stats the path and checks what the parameter asks for (by default:
-    readable if it exists); for a parameter that asks nothing else, a path `os.access`
-    finds readable passes all of it, so one system call settles the common case and
-    typer's checks (and messages) decide the rest."""
+    pre-commit hook). Typer stats the path and checks what the parameter asks for (by
+    default: readable if it exists); for a parameter that asks nothing else, a path
+    `os.access` finds readable passes all of it, so one system call settles the common
+    case and typer's own conversion (its checks and messages) decides the rest."""
     only_readable = (
         info.file_okay and info.dir_okay and not (info.exists or info.writable or info.resolve_path or info.allow_dash)
     )
 
     def convert(value: Any, param: Any, ctx: Any) -> Any:
-        path = value if isinstance(value, path_type) else path_type(value)
         if only_readable and os.access(value, os.R_OK):  # the text as given: no str(path) to build
-            return path
-        return coerce_cli_path(path, info, path_type=path_type, param=param, ctx=ctx)
+            return value if isinstance(value, path_type) else path_type(value)
+        return typers_own(value, param, ctx)
 
     return convert
 
 
-def _converter(annotation: Any, info: Any) -> Converter | None:
+def _converter(annotation: Any, info: Any, typers_own: Converter) -> Converter | None:
     annotation = _optional_inner(annotation)
     if get_origin(annotation) is list:
         (item_type,) = get_args(annotation) or (None,)
-        convert_item = _leaf_converter(item_type, info)
+        convert_item = _leaf_converter(item_type, info, lambda value, param, ctx: typers_own([value], param, ctx)[0])
         if convert_item is None:
             return None
 
@@ -123,18 +134,21 @@ def _converter(annotation: Any, info: Any) -> Converter | None:
             return [convert_item(item, param, ctx) for item in items]
 
         return convert_list
-    return _leaf_converter(annotation, info)
+    return _leaf_converter(annotation, info, typers_own)
 
 
 def install() -> None:
-    """Route plain parameters of every typer command around pydantic (idempotent)."""
-    try:
-        from typer import _coercion, core
-    except ImportError:
-        return
+    """Route plain parameters of every typer command around pydantic (idempotent).
+
+    typer's public module `typer.core` builds each parameter's conversion with its
+    `build_runtime_param(descriptor)`, a frozen dataclass whose `_coerce_value` converts;
+    ours subclasses the class typer's own function returns (no private module is
+    imported). With a typer that does not work this way, nothing is changed."""
+    from typer import core
+
     original: Any = getattr(core, "build_runtime_param", None)
-    base = getattr(_coercion, "RuntimeParam", None)
-    if original is None or base is None or getattr(original, "plain_parameters_installed", False):
+    base = getattr(core, "RuntimeParam", None)
+    if original is None or not _is_subclass(base, object) or getattr(original, "plain_parameters_installed", False):
         return
 
     @dataclass(frozen=True)
@@ -146,7 +160,14 @@ def install() -> None:
 
     def build_runtime_param(descriptor: Any) -> Any:
         if getattr(descriptor, "file_annotation", None) is None:
-            convert = _converter(descriptor.annotation, descriptor.parameter_info)
+            built: list[Any] = []
+
+            def typers_own(value: Any, param: Any, ctx: Any) -> Any:
+                if not built:
+                    built.append(original(descriptor))
+                return built[0]._coerce_value(value, param, ctx)
+
+            convert = _converter(descriptor.annotation, descriptor.parameter_info, typers_own)
             if convert is not None:
                 return PlainRuntimeParam(
                     annotation=descriptor.annotation, parameter_info=descriptor.parameter_info, convert=convert

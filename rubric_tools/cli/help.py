@@ -18,11 +18,6 @@ from typing import Any
 
 from rubric_tools.commands.common import wants_color
 
-try:
-    from typer._click.formatting import HelpFormatter
-except ImportError:  # typer releases before it vendored click format with click itself
-    from click.formatting import HelpFormatter  # type: ignore[assignment]
-
 _BOLD, _CYAN, _RESET = "\x1b[1m", "\x1b[36m", "\x1b[0m"
 
 
@@ -37,19 +32,26 @@ def first_paragraph(text: str | None) -> str:
     return " ".join(paragraph.split())
 
 
-class ColourHelpFormatter(HelpFormatter):
-    """Click's help layout with bold headings and cyan option and command names. Click
-    measures columns without ANSI codes, so the wrapping is the plain formatter's."""
+class _Colour:
+    """Mixed into click's help formatter class: its layout with bold headings and cyan
+    option and command names. Click measures columns without ANSI codes, so the wrapping
+    is the plain formatter's. The formatter class is the context's own
+    (`ctx.make_formatter()`, click's public API): typer vendors click in a private module,
+    and no private module of a dependency is imported here."""
+
+    def _formatter(self) -> Any:
+        """Click's formatter methods, found after this class in the method order."""
+        return super()
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
-        super().write_usage(prog, args, prefix=f"{_BOLD}{prefix or 'Usage: '}{_RESET}")
+        self._formatter().write_usage(prog, args, prefix=f"{_BOLD}{prefix or 'Usage: '}{_RESET}")
 
     def write_heading(self, heading: str) -> None:
-        super().write_heading(f"{_BOLD}{heading}{_RESET}")
+        self._formatter().write_heading(f"{_BOLD}{heading}{_RESET}")
 
     def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
         styled = [(f"{_CYAN}{first}{_RESET}", second) for first, second in rows]
-        super().write_dl(styled, col_max=col_max, col_spacing=col_spacing)
+        self._formatter().write_dl(styled, col_max=col_max, col_spacing=col_spacing)
 
 
 def unescape_help_texts(command: Any) -> None:
@@ -60,9 +62,16 @@ def unescape_help_texts(command: Any) -> None:
             item.help = plain_help(text)
 
 
+_COLOUR_CLASSES: dict[type[Any], type[Any]] = {}
+
+
 def render_help(command: Any, ctx: Any) -> str:
     """`command`'s help screen in click's layout, coloured when stdout is a terminal."""
-    formatter_class = ColourHelpFormatter if wants_color(sys.stdout, no_color=False) else HelpFormatter
-    formatter = formatter_class(width=ctx.terminal_width, max_width=ctx.max_content_width)
+    formatter = ctx.make_formatter()
+    if wants_color(sys.stdout, no_color=False):
+        base = type(formatter)
+        if base not in _COLOUR_CLASSES:
+            _COLOUR_CLASSES[base] = type(f"Colour{base.__name__}", (_Colour, base), {})
+        formatter = _COLOUR_CLASSES[base](width=ctx.terminal_width, max_width=ctx.max_content_width)
     command.format_help(ctx, formatter)
-    return formatter.getvalue().rstrip("\n")
+    return str(formatter.getvalue()).rstrip("\n")

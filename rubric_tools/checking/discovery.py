@@ -66,4 +66,6 @@ def matters_to_check(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
         found, issues = discover_matters([path])
         roots.update(dict.fromkeys(found))
         problems += issues
+    if not roots and not problems:  # never check nothing silently
+        problems.append(f"no matter to check: no path given (a matter is a folder holding {MATTER_FILE})")
     return list(roots), problems

@@ -23,7 +23,7 @@ from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.config.resolve import matter_paths, resolve_config
+from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.matter import load_matter_source
@@ -88,7 +88,7 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     except ConfigError as exc:
         stderr.write(f"error: {exc}\n")
         return EXIT_USAGE
-    roots, problems = matters_to_check(list(options.paths) or matter_paths(config))
+    roots, problems = matters_to_check(command_paths(options.paths, config))
     report = AuditReport(usage_errors=problems)
     try:
         report.matters = audit_roots(roots, config.audit, options.jobs)

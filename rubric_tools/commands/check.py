@@ -12,7 +12,7 @@ from rich.console import Console
 from rubric_tools.checking.runner import check_paths
 from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.config.resolve import matter_paths, resolve_config
+from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.reporting.check import render_json, render_junit, render_text
 from rubric_tools.reporting.formats import CheckFormat
@@ -32,7 +32,8 @@ class CheckOptions:
 
 
 def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
-    errors = Console(file=stderr, no_color=options.no_color, highlight=False, markup=False)  # user paths, text
+    # user paths and text, one line each (soft_wrap: a path is never cut at 80 columns)
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False, markup=False, soft_wrap=True)
     try:
         config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file)
     except ConfigError as exc:
@@ -48,7 +49,7 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
         paths = [p for p in paths if p not in outside]
         if not paths:
             return 0  # every file handed over lies outside the matters: nothing to check
-    paths = paths or matter_paths(config)
+    paths = command_paths(paths, config)
     try:
         report = check_paths(paths, config)
         if options.coverage or options.mutation:

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.config.resolve import matter_paths, resolve_config
+from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.coverage.runs import measure
 from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
@@ -60,7 +60,7 @@ def _render(run: CoverageRun, options: CoverageOptions, stdout: TextIO) -> None:
 
 
 def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> int:
-    errors = Console(file=stderr, no_color=options.no_color, highlight=False)
+    errors = Console(file=stderr, no_color=options.no_color, highlight=False, soft_wrap=True)  # one line each
     try:
         config = resolve_config(list(options.paths), CONFIG_VOCABULARY, options.config_file)
     except ConfigError as exc:
@@ -69,7 +69,7 @@ def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> in
     settings = config.coverage
     if options.fail_under is not None:
         settings = replace(settings, fail_under=options.fail_under)
-    paths = list(options.paths) or matter_paths(config)
+    paths = command_paths(options.paths, config)
     try:
         run = measure(paths, settings, options.mutation, keep_sources=options.html is not None, jobs=options.jobs)
         if options.html is not None:

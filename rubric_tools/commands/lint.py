@@ -16,7 +16,7 @@ from typing import TextIO
 
 from rubric_tools.commands.common import EXIT_OK, EXIT_USAGE, report_internal_error, wants_color
 from rubric_tools.config.errors import ConfigError
-from rubric_tools.config.resolve import apply_overrides, matter_paths, resolve_config
+from rubric_tools.config.resolve import apply_overrides, command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.engine import LintReport, lint_paths
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
@@ -104,7 +104,7 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
         paths = [p for p in paths if p not in outside]
         if not paths:
             return EXIT_OK  # every file handed over lies outside the matters: nothing to lint
-    paths = paths or matter_paths(config, cwd) or [cwd]
+    paths = command_paths(paths, config, cwd)
     from rubric_tools.commands import lint_fixing
 
     try:

@@ -19,7 +19,7 @@ from rubric_tools.scoring.result import derived_max_score, max_score_items
 
 def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print the table (or JSON); return the exit code."""
-    errors = Console(file=stderr, highlight=False, markup=False, no_color=no_color)
+    errors = Console(file=stderr, highlight=False, markup=False, no_color=no_color, soft_wrap=True)
     if not (matter_dir / MATTER_FILE).is_file():
         errors.print(f"error: {matter_dir}: not a matter folder (no {MATTER_FILE})")
         return EXIT_USAGE

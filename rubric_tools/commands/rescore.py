@@ -52,7 +52,7 @@ class RescoreCommandOptions:
 
 def run_rescore(command: RescoreCommandOptions, stdout: TextIO, stderr: TextIO) -> int:
     options, output_format, no_color = command.rescore, command.output_format, command.no_color
-    errors = Console(file=stderr, no_color=no_color, highlight=False)
+    errors = Console(file=stderr, no_color=no_color, highlight=False, soft_wrap=True)
     problem = usage_problem(options)
     if problem is not None:
         errors.print(f"error: {escape(problem)}")

@@ -70,3 +70,12 @@ def matter_paths(config: ProjectConfig, cwd: Path | None = None) -> list[Path]:
     """The configured `matter-dirs`, relative to the configuration file's folder."""
     base = config.source.parent if config.source is not None else (cwd or Path.cwd())
     return [Path(d) if Path(d).is_absolute() else base / d for d in config.lint.matter_dirs]
+
+
+def command_paths(given: Sequence[Path], config: ProjectConfig, cwd: Path | None = None) -> list[Path]:
+    """What a command that takes matter paths (`lint`, `check`, `audit`, `coverage`) works
+    on: the paths given, else the configured `matter-dirs`, else the current folder, where
+    the matters are discovered as `rubric lint` finds them (the folders below holding
+    matter.yaml, or the matter the folder is inside). One rule for every command, so none
+    checks nothing where another finds a matter."""
+    return list(given) or matter_paths(config, cwd) or [cwd or Path.cwd()]

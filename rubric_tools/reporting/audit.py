@@ -77,6 +77,8 @@ def render_text(report: AuditReport, cwd: Path | None = None) -> str:
     for matter in report.matters:
         lines += _matter_text(matter, cwd)
         lines.append("")
+    if not report.matters:  # the command says where it looked (stderr) and exits 2
+        return "No matters were audited.\n"
     counts = summary(report)
     by_code = ", ".join(f"{code} {count}" for code, count in counts["by_code"].items())
     lines.append(

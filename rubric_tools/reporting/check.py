@@ -70,6 +70,9 @@ def render_text(report: CheckReport, console: Console) -> None:
                 # Unwrapped: a path, a pattern or a quoted passage stays on one line.
                 console.print(Text(f"    {line}", style="yellow" if row.passed else "red"), soft_wrap=True)
         console.print()
+    if not report.matters:  # the command says where it looked (stderr) and exits 2
+        console.print(Text("No matters were checked.", style="bold red"))
+        return
     failed = [m for m in report.matters if not m.passed]
     rows = report.rows
     passed_rows = sum(1 for r in rows if r.passed)

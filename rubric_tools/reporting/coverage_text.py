@@ -89,6 +89,9 @@ def _matter_details(matter: MatterCoverage, console: Console) -> None:
 
 
 def render_text(run: CoverageRun, console: Console) -> None:
+    if not run.matters:  # the command says where it looked (stderr) and exits 2
+        console.print(Text("No matters were measured.", style="bold red"))
+        return
     console.print(_summary_table(run))
     console.print()
     for matter in run.matters:

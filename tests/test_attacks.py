@@ -208,13 +208,16 @@ def test_report_json_has_every_row(tmp_path: Path) -> None:
 
 def test_attack_rows_adapter_gives_one_row_per_strategy(tmp_path: Path) -> None:
     from rubric_tools.checking.attack_rows import attack_rows
-    from rubric_tools.loading.matter import load_matter_source
+    from rubric_tools.config.attack import AttackSection
+    from rubric_tools.config.resolve import load_config_file
+    from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 
     data = base_data()
     _question_heavy(data)
-    rows = attack_rows(write_matter(tmp_path / "matter", data))
+    source = write_matter(tmp_path / "matter", data)
+    rows = attack_rows(source, AttackSection())
     assert [row.name for row in rows] == [s.name for s in STRATEGIES]
     assert [row.name for row in rows if not row.passed] == ["one-stuffed-question"]
-    (tmp_path / "matter" / "rubric.toml").write_text('[attack]\nexempt = ["one-stuffed-question"]\n')
-    rows = attack_rows(load_matter_source(tmp_path / "matter"))
+    (tmp_path / "rubric.toml").write_text('[attack]\nexempt = ["one-stuffed-question"]\n')
+    rows = attack_rows(source, load_config_file(tmp_path / "rubric.toml", CONFIG_VOCABULARY).attack)
     assert all(row.passed for row in rows)

@@ -10,6 +10,8 @@ from xml.etree import ElementTree
 import pytest
 
 from rubric_tools.checking import check_paths
+from rubric_tools.config.resolve import resolve_config
+from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.cli import main
 from tests.conftest import require_conformance
 
@@ -169,7 +171,10 @@ def test_attack_thresholds_fail_check_on_an_exploitable_rubric(matter: Path) -> 
     assert ("attack", "stuffed-summary") in failing
     assert report.exit_code == 1
     (matter / "rubric.toml").write_text('[attack]\nexempt = ["stuffed-summary"]\n', encoding="utf-8")
-    assert ("attack", "stuffed-summary") not in [(r.kind, r.name) for r in check_paths([matter]).rows if not r.passed]
+    config = resolve_config([matter], CONFIG_VOCABULARY)  # as `rubric check MATTER` finds it
+    assert ("attack", "stuffed-summary") not in [
+        (r.kind, r.name) for r in check_paths([matter], config).rows if not r.passed
+    ]
 
 
 def test_probe_files_are_checked_against_their_schema(matter: Path) -> None:

@@ -304,10 +304,10 @@ def _probe_rows(source: MatterSource) -> list[CheckRow]:
 # ----------------------------------------------------------------- attack
 
 
-def _attack_rows(source: MatterSource) -> list[CheckRow]:
+def _attack_rows(source: MatterSource, config: ProjectConfig) -> list[CheckRow]:
     from rubric_tools.checking.attack_rows import attack_rows  # the solver and strategies load only here
 
-    return attack_rows(source)
+    return attack_rows(source, config.attack)
 
 
 # ----------------------------------------------------------------- audit
@@ -343,7 +343,7 @@ def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = 
     check.rows += _trajectory_rows(source, cache, config.check.strict)
     if source.ok:
         check.rows += _probe_rows(source)
-        check.rows += _attack_rows(source)
+        check.rows += _attack_rows(source, config)
         check.rows += _audit_rows(source, config)
     return check
 

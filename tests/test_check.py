@@ -10,9 +10,9 @@ from xml.etree import ElementTree
 import pytest
 
 from rubric_tools.checking import check_paths
+from rubric_tools.cli import main
 from rubric_tools.config.resolve import resolve_config
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
-from rubric_tools.cli import main
 from tests.conftest import require_conformance
 
 BASE = Path(__file__).parent / "rule_cases" / "_base"

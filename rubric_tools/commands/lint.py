@@ -110,10 +110,13 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
     try:
         if options.diff:
             return lint_fixing.run_diff(paths, config.lint, options.unsafe_fixes, stdout, stderr, cwd)
-        fixed, write_errors = (
-            lint_fixing.run_fix(paths, config.lint, options.unsafe_fixes, stderr, cwd) if options.fix else (0, [])
+        nothing_fixed: tuple[int, list[str], set[tuple[Path, str]]] = (0, [], set())
+        fixed, write_errors, refused = (
+            lint_fixing.run_fix(paths, config.lint, options.unsafe_fixes, stderr, cwd) if options.fix else nothing_fixed
         )
         report = lint_paths(paths, config.lint)
+        for matter in report.matters:
+            matter.diagnostics = lint_fixing.without_refused_fixes(matter.diagnostics, refused)
         report.fixed = fixed
         report.unsafe_fixes = options.unsafe_fixes
         report.usage_errors += write_errors

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -62,8 +63,9 @@ def run_diff(
 
 def run_fix(
     paths: Sequence[Path], config: LintSection, unsafe: bool, stderr: TextIO, cwd: Path
-) -> tuple[int, list[str]]:
-    """Write the fixes; return how many were applied and the files that could not be written."""
+) -> tuple[int, list[str], set[tuple[Path, str]]]:
+    """Write the fixes; return how many were applied, the files that could not be written
+    and the fixes refused because their result would not parse (file, fix message)."""
     from rubric_tools.lint.fix_run import fix_paths
 
     run = fix_paths(paths, config, unsafe=unsafe, write=True)
@@ -72,7 +74,18 @@ def run_fix(
     if run.changes:
         files = ", ".join(display_path(c.path, cwd) for c in run.changes)
         print(f"Applied {_plural(run.applied, 'fix')} to {_plural(len(run.changes), 'file')}: {files}", file=stderr)
-    return run.applied, run.write_errors
+    return run.applied, run.write_errors, run.refused
+
+
+def without_refused_fixes(diagnostics: list[Diagnostic], refused: set[tuple[Path, str]]) -> list[Diagnostic]:
+    """The findings, a fix `--fix` could not apply (its result would not parse) no longer
+    offered: the report must not call fixable what `--fix` just refused."""
+    if not refused:
+        return diagnostics
+    return [
+        replace(d, fix=None) if d.fix is not None and d.file is not None and (d.file, d.fix.message) in refused else d
+        for d in diagnostics
+    ]
 
 
 def _baseline_file(config: ProjectConfig, options: LintOptions, cwd: Path) -> Path | None:

@@ -122,6 +122,7 @@ def lint_source(
     # Imported here: a run whose matters all come from the result cache never needs the
     # loader, the scoring model or the rules.
     from rubric_tools.lint.context import LintContext
+    from rubric_tools.lint.unreadable_files import hide_dependent_findings
 
     report = MatterReport(source.root, source.matter_id)
     configured = selected_rules(config)
@@ -159,6 +160,8 @@ def lint_source(
                 )
             )
     report.diagnostics = _suppress(source, config, rules, report.diagnostics)
+    # A file that could not be read (a YAML syntax error) hides what depends on its content.
+    report.diagnostics = hide_dependent_findings(report.diagnostics)
     if config.prove_fixes:
         from rubric_tools.lint.fix_proof import prove_safe_fixes
 

@@ -39,6 +39,7 @@ class FixRun:
     changes: list[FileChange] = field(default_factory=list)
     applied: int = 0
     rejected: list[str] = field(default_factory=list)  # "file: fix message" that did not re-parse
+    refused: set[tuple[Path, str]] = field(default_factory=set)  # the same as (original file, fix message)
     problems: list[str] = field(default_factory=list)  # paths that hold no matter
     write_errors: list[str] = field(default_factory=list)
     unsafe_left: int = 0  # unsafe fixes not applied (no --unsafe-fixes), counted after the last round
@@ -52,6 +53,7 @@ def _fix_copy(copy: Path, original: Path, config: LintSection, unsafe: bool, run
         results = apply_fixes(fixes)
         for result in results:
             run.rejected += [f"{result.path.relative_to(copy)}: {fix.message}" for fix in result.rejected]
+            run.refused.update((original / result.path.relative_to(copy), fix.message) for fix in result.rejected)
         # Never write through a symlink: it may point at the original, or out of the matter.
         applied = [result for result in results if result.applied and _inside(result.path, copy)]
         if not applied:

@@ -1,0 +1,84 @@
+"""The messages that misled a new user (issue 26), each as the user met it: what the
+message said wrongly, and what it says now."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.cli import main
+from tests.conftest import MATTERS_DIR
+
+
+@pytest.fixture
+def matter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of a bundled matter in a folder of its own (no configuration applies)."""
+    root = tmp_path / "matters" / "ai_saas_001"
+    shutil.copytree(MATTERS_DIR / "ai_saas_001", root)
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    return root
+
+
+def _lint_json(capsys: pytest.CaptureFixture[str], *arguments: str) -> list[dict[str, object]]:
+    main(["lint", "--output-format", "json", *arguments])
+    diagnostics: list[dict[str, object]] = json.loads(capsys.readouterr().out)["diagnostics"]
+    return diagnostics
+
+
+# ------------------------------------------------ a syntax error hides what depends on the file
+
+
+def _break_rubric_with_a_tab(matter: Path) -> None:
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    text = text.replace('    points: 0.5\n    concepts: ["pilot"]', '    points: 0.5\n\tconcepts: ["pilot"]', 1)
+    rubric.write_text(text, encoding="utf-8")
+    hidden = matter / "hidden_facts.yaml"  # a suppression whose finding the broken rubric hides
+    lines = hidden.read_text(encoding="utf-8").splitlines(keepends=True)
+    first_answer = next(i for i, line in enumerate(lines) if line.startswith("  q_"))
+    lines[first_answer] = lines[first_answer].rstrip("\n") + "  # rubric: ignore[Q001] -- test\n"
+    hidden.write_text("".join(lines), encoding="utf-8")
+
+
+def test_one_syntax_error_is_one_finding(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _break_rubric_with_a_tab(matter)
+    codes = [d["code"] for d in _lint_json(capsys, str(matter))]
+    assert codes == ["L001"]  # no N001, Q006 in the other files, no X103 "unused suppression"
+
+
+def test_fix_offers_nothing_on_a_file_that_does_not_parse(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _break_rubric_with_a_tab(matter)
+    assert main(["lint", "--fix", str(matter)]) == 1
+    captured = capsys.readouterr()
+    assert "fixable" not in captured.out and "would not parse" not in captured.err
+    assert "L001" in captured.out
+
+
+def test_the_other_files_are_still_checked_on_their_own(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Rules that read only their own file still report there (here Y002, a YAML 1.1 octal)."""
+    _break_rubric_with_a_tab(matter)
+    hidden = matter / "hidden_facts.yaml"
+    hidden.write_text(hidden.read_text(encoding="utf-8") + "extra_number: 0755\n", encoding="utf-8")
+    codes = {d["code"] for d in _lint_json(capsys, str(matter))}
+    assert "L001" in codes and codes <= {"L001", "Y002", "S005", "S006"} and codes - {"L001"}
+
+
+def test_a_refused_fix_is_not_counted_as_fixable() -> None:
+    from rubric_tools.commands.lint_fixing import without_refused_fixes
+    from rubric_tools.diagnostics import Diagnostic, Fix, Severity
+
+    fix = Fix("remove the unused suppression", ())
+    found = Diagnostic(
+        code="X103",
+        name="unused-suppression",
+        severity=Severity.WARNING,
+        message="m",
+        file=Path("/m/rubric.yaml"),
+        fix=fix,
+    )
+    assert without_refused_fixes([found], {(Path("/m/rubric.yaml"), fix.message)})[0].fix is None
+    assert without_refused_fixes([found], {(Path("/m/other.yaml"), fix.message)})[0].fix is fix

@@ -82,3 +82,26 @@ def test_a_refused_fix_is_not_counted_as_fixable() -> None:
     )
     assert without_refused_fixes([found], {(Path("/m/rubric.yaml"), fix.message)})[0].fix is None
     assert without_refused_fixes([found], {(Path("/m/other.yaml"), fix.message)})[0].fix is fix
+
+
+# ------------------------------------------------ a typo in a value is a bad value, not an unknown key
+
+
+def _check_json(capsys: pytest.CaptureFixture[str], *arguments: str) -> dict[tuple[str, str], dict[str, object]]:
+    main(["check", "--output-format", "json", *arguments])
+    matters = json.loads(capsys.readouterr().out)["matters"]
+    return {(row["kind"], row["name"]): row for row in matters[0]["checks"]}
+
+
+def test_a_misspelt_cause_surface_is_reported_as_a_bad_value(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    expectations = matter / "expectations.yaml"
+    text = expectations.read_text(encoding="utf-8")
+    assert "surface: settlement" in text
+    expectations.write_text(text.replace("surface: settlement", "surface: setlement"), encoding="utf-8")
+    rows = _check_json(capsys, str(matter))
+    detail = str(rows[("trajectory", "expectations.yaml")]["detail"])
+    assert "unknown key" not in detail
+    assert "'setlement', which is not one of: issue, redline, settlement (did you mean 'settlement'?)" in detail
+    trajectory = str(rows[("trajectory", "bad_accepts_trap.jsonl")]["detail"])
+    assert "cause is not gate" not in trajectory  # it *was* a gate: the surface did not match
+    assert "no recorded cause matches the expected one (kind: gate, surface: setlement" in trajectory

@@ -140,7 +140,10 @@ def _failures(expectation: Expectation, result: dict[str, Any], reference_score:
             and (wanted.criterion is None or c.criterion == wanted.criterion)
             for c in causes
         ):
-            problems.append(f"cause is not {wanted.kind}")
+            keys = {"kind": wanted.kind, "surface": wanted.surface, "criterion": wanted.criterion}
+            described = ", ".join(f"{key}: {value}" for key, value in keys.items() if value is not None)
+            pattern = ", pattern as given" if wanted.pattern is not None else ""
+            problems.append(f"no recorded cause matches the expected one ({described}{pattern})")
     return problems
 
 

@@ -9,8 +9,8 @@ the YAML node that is wrong, and carrying a fix hint. Two things need care:
   or the mapping that needs the missing key, so each kind picks its own span.
 - `oneOf` noise. A gate entry is "a string or a mapping": a broken mapping fails
   both branches, and jsonschema reports both. We keep only the branch whose type
-  fits the value (its errors are the real ones), or a single type error when no
-  branch fits.
+  (or whose discriminating `const` key, such as a cause's `kind`) fits the value (its
+  errors are the real ones), or a single type error when no branch fits.
 
 Each error also carries what went wrong as data (the failing keyword, the missing or
 unknown key, the accepted types, the allowed values, the limit), taken from
@@ -125,8 +125,14 @@ def validate_yaml(yaml_source: YamlSource, schema_name: str, file_name: str | No
 
 
 def _branch_rejects_type(errors: Sequence[ValidationError]) -> bool:
-    """True when a branch failed on the value's very type (not on its contents)."""
-    return any(not e.relative_path and e.validator in ("type", "const") for e in errors)
+    """True when a branch failed on the value's very type (not on its contents), or on a
+    discriminating key of its own: a `const` on a key of the mapping (`kind: gate` picks
+    the gate branch of a cause, whose `surface: setlement` is then a bad value, not an
+    unknown key of some other branch)."""
+    return any(
+        e.validator in ("type", "const") and not e.relative_path or e.validator == "const" and len(e.relative_path) == 1
+        for e in errors
+    )
 
 
 def _leaf_errors(error: ValidationError) -> Iterator[ValidationError]:

@@ -105,3 +105,14 @@ def test_a_misspelt_cause_surface_is_reported_as_a_bad_value(matter: Path, capsy
     trajectory = str(rows[("trajectory", "bad_accepts_trap.jsonl")]["detail"])
     assert "cause is not gate" not in trajectory  # it *was* a gate: the surface did not match
     assert "no recorded cause matches the expected one (kind: gate, surface: setlement" in trajectory
+
+
+# ------------------------------------------------ audit --diff on a matter that does not load
+
+
+def test_audit_diff_on_a_matter_that_does_not_load_says_so(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _break_rubric_with_a_tab(matter)
+    assert main(["audit", "--diff", str(matter)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "rubric.yaml:16:1: L001 YAML syntax error" in captured.err and "not audited" in captured.err

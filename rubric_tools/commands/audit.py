@@ -27,6 +27,7 @@ from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.matter import load_matter_source
+from rubric_tools.reporting.lint_common import display_path
 
 
 @dataclass
@@ -108,7 +109,14 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
             cwd=Path.cwd(),
         )
         if options.diff:  # like `rubric lint --diff`: the diff only; exit 1 when it is not empty
-            return EXIT_USAGE if report.usage_errors else int(changed > 0)
+            for matter in report.matters:  # a matter that did not load was not audited: say so
+                for problem in matter.problems:
+                    where = f"{display_path(problem.file, Path.cwd())}:{problem.line}:{problem.column}"
+                    message = f"{problem.code} {problem.message} (not audited: the matter must load)"
+                    stderr.write(f"error: {where}: {message}\n")
+            for problem in report.usage_errors:
+                stderr.write(f"error: {problem}\n")
+            return EXIT_USAGE if report.exit_code == EXIT_USAGE else int(changed > 0)
     if options.output_format == "json":
         stdout.write(render_json(report))
     elif options.output_format == "sarif":

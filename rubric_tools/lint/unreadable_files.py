@@ -6,9 +6,10 @@ unknown (N001 on the counterparty's positions, Q006 on the hidden answers), and 
 suppression would look unused (X103, with a "safe" fix into the very file that does not
 parse). Such findings are noise caused by the one real error, so this step, run after the
 rules and the suppressions, keeps only what does not depend on the unreadable content:
-the loader's own findings (L…, and D… and Y… where the loader finds them), and the findings of rules that read nothing but the file
-they report in (schema, numbers, encoding, YAML 1.1, provenance, the form of suppression
-comments) when that file was read. Once the file parses, the rest is reported again.
+the loader's own findings (L…, and D… and Y… where the loader finds them), and the
+findings of rules that read nothing but the file they report in (schema, numbers,
+encoding, YAML 1.1, provenance, the form of suppression comments) when that file was
+read. Once the file parses, the rest is reported again.
 """
 
 from __future__ import annotations

@@ -72,7 +72,8 @@ class Edit:
     """Replace `old` at `span` (1-based, end-exclusive line:column) of `file` by `new`.
 
     `yaml_path`/`expected`: after splicing, the node there must hold `expected`
-    (`renamed_from`: a renamed key, which must then be gone)."""
+    (`renamed_from`: a renamed key, which must then be gone; `deleted`: the node at
+    `yaml_path` must then be gone)."""
 
     file: Path
     span: Span
@@ -81,6 +82,7 @@ class Edit:
     yaml_path: InstancePath | None = None
     expected: Any = None
     renamed_from: str | None = None
+    deleted: bool = False
 
 
 @dataclass(frozen=True)

@@ -99,7 +99,8 @@ def test_fixed_file_is_the_clean_file_when_only_the_node_was_wrong(tmp_path: Pat
     assert codes(root) == []
 
 
-def test_max_score_fix_is_unsafe_and_writes_the_derived_value(tmp_path: Path) -> None:
+def test_max_score_fix_is_unsafe_and_deletes_the_declaration(tmp_path: Path) -> None:
+    """AUTHORING: do not declare max_score (the engine derives it); the fix deletes the line."""
     root = base_copy(tmp_path)
     rubric = root / "rubric.yaml"
     rubric.write_text(
@@ -109,7 +110,8 @@ def test_max_score_fix_is_unsafe_and_writes_the_derived_value(tmp_path: Path) ->
     assert finding.fix is not None and not finding.fix.safe
     assert fix_paths([root], CONFIG).changes == []
     fix_paths([root], CONFIG, unsafe=True)
-    assert rubric.read_text("utf-8").startswith("# Points reviewed by the partner.\nmax_score: 5.75  # drifted\n\n")
+    assert rubric.read_text("utf-8").startswith("# Points reviewed by the partner.\n\n")
+    assert "max_score" not in rubric.read_text("utf-8")
     assert codes(root) == []
 
 

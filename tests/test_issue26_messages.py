@@ -116,3 +116,19 @@ def test_audit_diff_on_a_matter_that_does_not_load_says_so(matter: Path, capsys:
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "rubric.yaml:16:1: L001 YAML syntax error" in captured.err and "not audited" in captured.err
+
+
+# ------------------------------------------------ a max_score below the derived one
+
+
+def test_a_declared_max_score_below_the_derived_one_is_not_negative_points(
+    matter: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    rubric.write_text(text.replace("critical_failure_score_cap:", "max_score: 12.25\ncritical_failure_score_cap:", 1))
+    messages = {d["code"]: d["message"] for d in _lint_json(capsys, str(matter))}
+    assert messages["P100"] == "max_score 4.75 points below what the rubric awards (declared-max-mismatch): see P001"
+    assert main(["lint", "--fix", "--unsafe-fixes", str(matter)]) == 0  # P001's fix deletes the line
+    capsys.readouterr()
+    assert rubric.read_text(encoding="utf-8") == text

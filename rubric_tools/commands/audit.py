@@ -110,12 +110,12 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
         )
         if options.diff:  # like `rubric lint --diff`: the diff only; exit 1 when it is not empty
             for matter in report.matters:  # a matter that did not load was not audited: say so
-                for problem in matter.problems:
-                    where = f"{display_path(problem.file, Path.cwd())}:{problem.line}:{problem.column}"
-                    message = f"{problem.code} {problem.message} (not audited: the matter must load)"
+                for load_problem in matter.problems:
+                    where = f"{display_path(load_problem.file, Path.cwd())}:{load_problem.line}:{load_problem.column}"
+                    message = f"{load_problem.code} {load_problem.message} (not audited: the matter must load)"
                     stderr.write(f"error: {where}: {message}\n")
-            for problem in report.usage_errors:
-                stderr.write(f"error: {problem}\n")
+            for usage_error in report.usage_errors:
+                stderr.write(f"error: {usage_error}\n")
             return EXIT_USAGE if report.exit_code == EXIT_USAGE else int(changed > 0)
     if options.output_format == "json":
         stdout.write(render_json(report))

@@ -72,6 +72,10 @@ def _holds(path: Path, text: str, edits: Iterable[Edit]) -> bool:
     for edit in edits:
         if edit.yaml_path is None:
             continue
+        if edit.deleted:
+            if edit.yaml_path in parsed.positions:
+                return False
+            continue
         parent = value_at(parsed.data, edit.yaml_path[:-1])
         if edit.renamed_from is not None and isinstance(parent, dict) and edit.renamed_from in parent:
             return False

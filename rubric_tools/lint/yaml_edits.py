@@ -1,4 +1,5 @@
-"""Build `Edit`s that replace one YAML scalar (a value or a key) in place.
+"""Build `Edit`s that replace one YAML scalar (a value or a key) in place, or delete a
+mapping entry written on a line of its own.
 
 Positions come from the loader's position API (`YamlSource.positions`), never from
 parser internals, so the edits survive a change of YAML parser. The replacement keeps
@@ -110,6 +111,27 @@ def rename_key(source: YamlSource, path: InstancePath, new_key: str) -> Edit | N
         expected=value_at(source.data, path),
         renamed_from=path[-1],
     )
+
+
+def delete_entry(source: YamlSource, path: InstancePath) -> Edit | None:
+    """An edit deleting the mapping entry at `path` (`max_score: 17` and any comment after
+    it), when it is the only thing on its one line; None otherwise."""
+    from rubric_tools.lint.apply_fixes import is_yaml, line_starts, read_for_edit
+
+    position = source.positions.get(path)
+    read = read_for_edit(source.path)
+    if position is None or position.key is None or read is None:
+        return None
+    line = position.key.line
+    starts = line_starts(read[0], is_yaml(source.path))
+    if position.value.end_line != line or line > len(starts):
+        return None
+    end = starts[line] if line < len(starts) else len(read[0])
+    text = read[0][starts[line - 1] : end]
+    if text[: position.key.column - 1].strip():
+        return None  # something else before the key on its line (a flow mapping, a list dash)
+    span = Span(line, 1, line + 1, 1) if line < len(starts) else Span(line, 1, line, len(text) + 1)
+    return Edit(source.path, span, text, "", yaml_path=path, deleted=True)
 
 
 def value_at(data: Any, path: InstancePath) -> Any:

@@ -15,7 +15,7 @@ from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.yaml_edits import render_number, replace_value
+from rubric_tools.lint.yaml_edits import delete_entry, render_number
 from rubric_tools.loading.elements import IssueElement, Location
 from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.result import derived_max_score
@@ -96,14 +96,15 @@ def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _max_score_fix(ctx: LintContext, derived: float) -> Fix | None:
-    """Write the derived value: unsafe, since every normalized score changes with it."""
+    """Delete the declaration, as AUTHORING advises (the engine then derives the value, and
+    it never drifts again): unsafe, since every normalized score changes with it."""
     source = ctx.model.file(RUBRIC_FILE).location.source
     if source is None or ctx.model.max_score is None:
         return None
-    edit = replace_value(source, ("max_score",), render_number(derived), derived)
+    edit = delete_entry(source, ("max_score",))
     if edit is None:
         return None
-    return Fix(f"set max_score to the derived {render_number(derived)}", (edit,), Applicability.UNSAFE)
+    return Fix(f"delete max_score (the engine derives {render_number(derived)})", (edit,), Applicability.UNSAFE)
 
 
 @rule("P002", "unearnable-concept-points", Severity.ERROR)

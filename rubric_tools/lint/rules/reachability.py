@@ -164,7 +164,15 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
         return  # the load rules report why the matter cannot be read as written
     others = _OtherFindings(ctx)
     for shortfall in solve(ctx.matter, model=ctx.model).shortfalls:
-        cost = f"{shortfall.points:g} point{'s' if shortfall.points != 1 else ''} of max_score"
+        points = abs(shortfall.points)
+        plural = "s" if points != 1 else ""
+        # A declared max_score below the derived one is no shortfall: the rubric awards more.
+        cost = (
+            f"{points:g} point{plural} of max_score"
+            if shortfall.points >= 0
+            else f"max_score {points:g} point{plural} below what the rubric awards"
+        )
+        headline = f"{cost} out of reach" if shortfall.points >= 0 else cost
         critical = "; every trajectory is a critical failure" if shortfall.critical else ""
         finding = ctx.at(
             shortfall.file,
@@ -176,7 +184,7 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
         if covered:
             finding = replace(
                 finding,
-                message=f"{cost} out of reach ({shortfall.reason.value}{critical}): see {', '.join(covered)}",
+                message=f"{headline} ({shortfall.reason.value}{critical}): see {', '.join(covered)}",
                 fix_hint=f"fix {', '.join(covered)} on this node",
             )
         yield finding

@@ -132,3 +132,28 @@ def test_a_declared_max_score_below_the_derived_one_is_not_negative_points(
     assert main(["lint", "--fix", "--unsafe-fixes", str(matter)]) == 0  # P001's fix deletes the line
     capsys.readouterr()
     assert rubric.read_text(encoding="utf-8") == text
+
+
+# ------------------------------------------------ patterns as written; one defect, one finding
+
+
+def _add_gates(matter: Path, *lines: str) -> None:
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    added = "".join(f"      - {line}\n" for line in lines)
+    rubric.write_text(text.replace("    critical_failure_patterns:\n", "    critical_failure_patterns:\n" + added, 1))
+
+
+def test_patterns_are_shown_as_written(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _add_gates(matter, "'\\bincluding source code$'")
+    [finding] = [d for d in _lint_json(capsys, str(matter)) if d["code"] == "U001"]
+    assert str(finding["message"]).startswith("gate '\\bincluding source code$' on data_training/issue")
+    assert "\\\\b" not in str(finding["message"])
+
+
+def test_a_double_quoted_gate_is_reported_once(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _add_gates(matter, '"\\bincluding source code"')
+    found = [d for d in _lint_json(capsys, str(matter)) if d["line"] == 59]
+    assert [d["code"] for d in found] == ["X110"]  # not also U001 on the same gate
+    assert main(["lint", "--ignore", "X110", "--output-format", "concise", str(matter)]) == 1
+    assert "U001" in capsys.readouterr().out  # with X110 off, U001 still reports it

@@ -20,7 +20,7 @@ from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
 from rubric_tools.scoring.model import GATE_SURFACES
-from rubric_tools.scoring.text import normalize
+from rubric_tools.scoring.text import normalize, show_pattern
 
 #: Lint rule U001 (`rubric_tools.lint.rules.audit`) and `rubric audit` report it alike.
 GATE_NEVER_FIRES = declare_rule_code("U001", "gate-never-fires", Severity.ERROR)
@@ -234,4 +234,4 @@ def gate_lists(model: MatterModel) -> Iterator[GateList]:
 
 def never_fires_message(entry: AuditedEntry, reason: str) -> str:
     """U001's message, for the lint rule and `rubric audit` alike."""
-    return f"gate {entry.gate.pattern!r} on {entry.issue_id}/{entry.surface} can never fire: {reason}"
+    return f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} can never fire: {reason}"

@@ -19,6 +19,7 @@ import regex
 
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT as DEFAULT_SEARCH_TIMEOUT
 from rubric_tools.scoring import dialect
+from rubric_tools.scoring.text import show_pattern
 
 NegationScope = Literal["span", "before"]
 
@@ -36,7 +37,7 @@ class GateTimeout(Exception):
     """A gate search ran past its time limit."""
 
     def __init__(self, pattern: str) -> None:
-        super().__init__(f"gate search timed out: {pattern!r}")
+        super().__init__(f"gate search timed out: {show_pattern(pattern)}")
         self.pattern = pattern
 
 
@@ -44,7 +45,7 @@ class GateError(Exception):
     """A gate's regex does not compile."""
 
     def __init__(self, pattern: str, message: str) -> None:
-        super().__init__(f"invalid gate regex {pattern!r}: {message}")
+        super().__init__(f"invalid gate regex {show_pattern(pattern)}: {message}")
         self.pattern = pattern
         self.message = message
 

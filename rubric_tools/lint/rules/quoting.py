@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.fixes import Applicability, Fix
-from rubric_tools.lint.gate_fields import describe, regex_fields
+from rubric_tools.lint.gate_fields import RegexField, describe, regex_fields
 from rubric_tools.lint.registry import rule
 from rubric_tools.lint.yaml_edits import node_text, replace_value
 
@@ -27,6 +27,15 @@ _INTENDED = {
 
 def _control_characters(text: str) -> list[str]:
     return sorted({c for c in text if ord(c) < 0x20 or ord(c) == 0x7F})
+
+
+def escapes_became_control_characters(field: RegexField) -> bool:
+    """Whether `field` is written double-quoted with a backslash escape and YAML made
+    control characters of it (what X110 reports, and U001 leaves to it)."""
+    source = field.location.source
+    position = source.positions.get(field.path) if source is not None else None
+    written = node_text(source, position.value) if source is not None and position is not None else None
+    return bool(_control_characters(field.text)) and written is not None and written.startswith('"') and "\\" in written
 
 
 def _intended(text: str) -> str:
@@ -63,12 +72,10 @@ def gate_escape_became_control_character(ctx: LintContext) -> Iterator[Finding]:
     """
     for gate in ctx.model.gates():
         for field in regex_fields(gate):
-            controls = _control_characters(field.text)
             source = field.location.source
-            position = source.positions.get(field.path) if source is not None else None
-            written = node_text(source, position.value) if source is not None and position is not None else None
-            if source is None or not controls or written is None or not written.startswith('"') or "\\" not in written:
+            if source is None or not escapes_became_control_characters(field):
                 continue
+            controls = _control_characters(field.text)
             shown = ", ".join(repr(c) for c in controls)
             intended = _intended(field.text)
             quoted = "'" + intended.replace("'", "''") + "'"

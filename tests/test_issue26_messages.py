@@ -157,3 +157,30 @@ def test_a_double_quoted_gate_is_reported_once(matter: Path, capsys: pytest.Capt
     assert [d["code"] for d in found] == ["X110"]  # not also U001 on the same gate
     assert main(["lint", "--ignore", "X110", "--output-format", "concise", str(matter)]) == 1
     assert "U001" in capsys.readouterr().out  # with X110 off, U001 still reports it
+
+
+# ------------------------------------------------ rescore tables in a CI log
+
+
+def test_rescore_tables_are_not_folded_in_a_pipe(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.rescore.support import copy_matters, episodes_lines
+
+    monkeypatch.setenv("COLUMNS", "80")  # what a CI runner reports, or nothing at all
+    base = copy_matters(tmp_path / "base")
+    current = copy_matters(tmp_path / "current")
+    gate = "'\\bwe (?:agree|consent) to (?:the )?training on (?:our|customer) data\\b'"
+    rubric = current / "ai_saas_001" / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    rubric.write_text(
+        text.replace("    critical_failure_patterns:\n", f"    critical_failure_patterns:\n      - {gate}\n", 1)
+    )
+    archive = tmp_path / "run.jsonl"
+    archive.write_text("\n".join(episodes_lines(base)) + "\n", encoding="utf-8")
+    main(["rescore", str(archive), "--matters", str(current), "--base", str(base), "-j", "1"])
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.lstrip("│┃ ").startswith("ai_saas_001 ") for line in lines)  # the id on one line
+    assert max(map(len, lines)) > 80  # the table is as wide as its content, not folded at 80
+    why = [line for line in lines if "fired" in line or "gate" in line]
+    assert all(line.count("│") in (0, 7) for line in why)  # each cause line is a whole table row

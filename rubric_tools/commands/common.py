@@ -14,6 +14,8 @@ EXIT_USAGE = 2
 
 
 PIPE_WIDTH = 120  # a pipe or a file gets a comfortable fixed width; a terminal its own
+#: Tables written to a pipe or a file (a CI log) are never wrapped: each row keeps its lines.
+LOG_TABLE_WIDTH = 1000
 
 
 def output_width(stream: TextIO) -> int | None:
@@ -24,6 +26,12 @@ def output_width(stream: TextIO) -> int | None:
         return None if isatty and isatty() else PIPE_WIDTH
     except (OSError, ValueError):
         return PIPE_WIDTH
+
+
+def table_width(stream: TextIO) -> int | None:
+    """The width to render a wide table at: the terminal's, else wide enough that no
+    cell is folded (`nda_` / `mutu` / `al_0` / `01` at 80 columns is unreadable in a log)."""
+    return None if output_width(stream) is None else LOG_TABLE_WIDTH
 
 
 def wants_color(stream: TextIO, no_color: bool) -> bool:

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 from rich.console import Console
 from rich.markup import escape
 
+from rubric_tools.commands.common import table_width
 from rubric_tools.rescore.bases import BaseError
 from rubric_tools.rescore.run import EXIT_ERROR, RescoreOptions, rescore, usage_problem
 
@@ -88,5 +89,5 @@ def run_rescore(command: RescoreCommandOptions, stdout: TextIO, stderr: TextIO) 
     else:
         from rubric_tools.reporting.rescore import render_table
 
-        render_table(run, Console(file=stdout, no_color=no_color, highlight=False))
+        render_table(run, Console(file=stdout, no_color=no_color, highlight=False, width=table_width(stdout)))
     return run.exit_code

@@ -74,7 +74,7 @@ def _shown_path(file: str) -> str:
 
 def summary_table(run: RescoreRun) -> Table:
     table = Table(title="rescore summary", title_justify="left")
-    table.add_column("matter", overflow="fold")
+    table.add_column("matter", no_wrap=True)  # an id is never folded
     for header in ("rows", "changed", "mean Δ", "worst Δ", "critical", "flips +/-", "reproduced"):
         table.add_column(header, justify="right", no_wrap=True)
     matters = [run.summary.matters[key] for key in sorted(run.summary.matters)]
@@ -98,7 +98,8 @@ def summary_table(run: RescoreRun) -> Table:
 def rows_table(run: RescoreRun) -> Table:
     table = Table(title=f"trajectories that moved (first {len(run.notable)})", title_justify="left")
     table.add_column("source", overflow="fold")
-    for header in ("matter", "base/recorded", "current", "Δ", "why"):
+    table.add_column("matter", no_wrap=True)
+    for header in ("base/recorded", "current", "Δ", "why"):
         table.add_column(header)
     for row in run.notable:
         reference = row["base"] if row["base"] is not None else row["recorded"]

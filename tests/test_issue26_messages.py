@@ -184,3 +184,31 @@ def test_rescore_tables_are_not_folded_in_a_pipe(
     assert max(map(len, lines)) > 80  # the table is as wide as its content, not folded at 80
     why = [line for line in lines if "fired" in line or "gate" in line]
     assert all(line.count("│") in (0, 7) for line in why)  # each cause line is a whole table row
+
+
+# ------------------------------------------------ small messages
+
+
+def test_replay_of_a_loose_trajectory_says_its_matter_was_not_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    loose = tmp_path / "loose.jsonl"
+    shutil.copyfile(MATTERS_DIR / "ai_saas_001" / "trajectories" / "reference.jsonl", loose)
+    monkeypatch.chdir(tmp_path)
+    assert main(["replay", "loose.jsonl"]) == 2
+    out = capsys.readouterr().out
+    assert "matter None" not in out and "matter not found (pass --matter DIR)" in out
+
+
+def test_check_coverage_names_the_overall_threshold_not_all_matters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "cover_nda_001"]) == 0  # a skeleton: about 70 % of its items covered
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[coverage]\nfail-under = 90\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", "--coverage", "--config", str(settings)]) == 1
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.endswith("in 1 matter; failing: overall coverage"), last

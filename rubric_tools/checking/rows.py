@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+#: The pseudo-matter `rubric check --coverage` holds its overall coverage row in (root ".").
+OVERALL = "all matters"
+
 
 @dataclass(frozen=True)
 class CheckRow:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rubric_tools.checking.rows import CheckRow
+from rubric_tools.checking.rows import OVERALL, CheckRow
 from rubric_tools.checking.runner import CheckReport, MatterCheck
 from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.coverage.codes import COVERAGE_UNDER_THRESHOLD, MUTATION_UNDER_THRESHOLD
@@ -14,7 +14,6 @@ from rubric_tools.coverage.runs import measure
 from rubric_tools.coverage.verdict import matter_failures
 
 DETAIL_LIMIT = 10
-OVERALL = "all matters"
 
 
 def _coverage_row(matter: MatterCoverage, settings: CoverageSection) -> CheckRow:

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.checking.rows import CheckRow
+from rubric_tools.checking.rows import OVERALL, CheckRow
 from rubric_tools.checking.runner import CheckReport
 from rubric_tools.reporting import safe_output
 from rubric_tools.scoring.json_values import json_default
@@ -73,15 +73,18 @@ def render_text(report: CheckReport, console: Console) -> None:
     if not report.matters:  # the command says where it looked (stderr) and exits 2
         console.print(Text("No matters were checked.", style="bold red"))
         return
-    failed = [m for m in report.matters if not m.passed]
+    # `--coverage` adds the overall threshold as a pseudo-matter: not a matter, nor one that fails.
+    overall = [m for m in report.matters if m.matter_id == OVERALL and m.root == Path(".")]
+    matters = [m for m in report.matters if m not in overall]
+    failed = [m.matter_id for m in matters if not m.passed] + ["overall coverage" for m in overall if not m.passed]
     rows = report.rows
     passed_rows = sum(1 for r in rows if r.passed)
     warned = sum(1 for r in rows if r.warning)
-    summary = f"{passed_rows}/{_count(len(rows), 'check')} passed in {_count(len(report.matters), 'matter')}"
+    summary = f"{passed_rows}/{_count(len(rows), 'check')} passed in {_count(len(matters), 'matter')}"
     if warned:
         summary += f" ({_count(warned, 'warning')})"
     if failed:
-        console.print(Text(f"{summary}; failing: {', '.join(m.matter_id for m in failed)}", style="bold red"))
+        console.print(Text(f"{summary}; failing: {', '.join(failed)}", style="bold red"))
     else:
         console.print(Text(summary + ".", style="bold green"))
 

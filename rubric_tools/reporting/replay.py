@@ -46,9 +46,8 @@ def _action_label(record: StepRecord) -> str:
 
 
 def _render_item(console: Console, item: TrajectoryReplay) -> None:
-    console.print(
-        Text(f"{display_path(item.trajectory)}", style="bold"), Text(f"  matter {item.matter_id}", style="dim")
-    )
+    matter = f"matter {item.matter_id}" if item.matter is not None else "matter not found (pass --matter DIR)"
+    console.print(Text(f"{display_path(item.trajectory)}", style="bold"), Text(f"  {matter}", style="dim"))
     if item.replay is None:
         return
     table = Table(show_edge=False, pad_edge=False, expand=False)

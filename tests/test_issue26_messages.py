@@ -212,3 +212,27 @@ def test_check_coverage_names_the_overall_threshold_not_all_matters(
     assert main(["check", "--coverage", "--config", str(settings)]) == 1
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.endswith("in 1 matter; failing: overall coverage"), last
+
+
+def _schema_target(yaml_file: Path) -> Path:
+    first = yaml_file.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("# yaml-language-server: $schema="), first
+    target = Path(first.split("$schema=", 1)[1])
+    return target if target.is_absolute() else yaml_file.parent / target
+
+
+def test_convert_to_yaml_keeps_a_schema_line_where_no_schemas_folder_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    monkeypatch.chdir(repository)
+    assert main(["new", "conv_nda_001"]) == 0
+    reference = repository / "matters" / "conv_nda_001" / "trajectories" / "reference.yaml"
+    elsewhere = tmp_path / "elsewhere"
+    assert main(["convert", str(reference), str(elsewhere / "copy.yaml")]) == 0
+    assert _schema_target(elsewhere / "copy.yaml").resolve() == _schema_target(reference).resolve()
+    assert main(["convert", str(reference), str(elsewhere / "copy.jsonl")]) == 0
+    assert main(["convert", str(elsewhere / "copy.jsonl"), str(elsewhere / "back.yaml")]) == 0
+    assert _schema_target(elsewhere / "back.yaml").name == "trajectory.schema.json"
+    assert _schema_target(elsewhere / "back.yaml").is_file()

@@ -4,6 +4,7 @@ its options that returns the exit code."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -13,6 +14,7 @@ from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.layout import TRAJECTORY_SUFFIXES
 from rubric_tools.loading.trajectory import is_yaml_trajectory, load_trajectory
 from rubric_tools.loading.trajectory_writer import actions_to_jsonl, actions_to_yaml, has_non_finite
+from rubric_tools.schemas import SchemaNotFoundError, schema_path
 
 
 @dataclass
@@ -29,15 +31,46 @@ def _print(stream: TextIO, diagnostic: Diagnostic) -> None:
     )
 
 
-def _schema_line(destination: Path) -> str | None:
-    """The relative path from the destination to the nearest `schemas/trajectory.schema.json`
-    above it (the folder `rubric new` writes), so that editors validate the YAML."""
+_SCHEMA_LINE = re.compile(r"^#\s*yaml-language-server:\s*\$schema=(\S+)\s*$")
+
+
+def _written_schema(source: Path) -> str | None:
+    """The `$schema` target of the source's own `yaml-language-server` line, if it has one."""
+    if not is_yaml_trajectory(source):
+        return None
+    try:
+        with source.open(encoding="utf-8", errors="replace") as lines:
+            for line in lines:
+                if not line.startswith("#"):
+                    return None
+                match = _SCHEMA_LINE.match(line)
+                if match:
+                    return match.group(1)
+    except OSError:
+        return None
+    return None
+
+
+def _schema_line(source: Path, destination: Path) -> str | None:
+    """The `$schema` target of the YAML written at `destination`, so that editors validate
+    it: the nearest `schemas/trajectory.schema.json` above it (the folder `rubric new`
+    writes), else the source's own line (a relative path rebased to the destination's
+    folder, anything else kept), else the schema shipped with rubric-tools."""
     folder = destination.resolve().parent
     for candidate in (folder, *folder.parents):
         schema = candidate / "schemas" / "trajectory.schema.json"
         if schema.is_file():
             return Path(os.path.relpath(schema, folder)).as_posix()
-    return None
+    written = _written_schema(source)
+    if written is not None:
+        relative = source.resolve().parent / written
+        if "://" in written or Path(written).is_absolute() or not relative.is_file():
+            return written
+        return Path(os.path.relpath(relative.resolve(), folder)).as_posix()
+    try:
+        return schema_path("trajectory").resolve().as_posix()
+    except SchemaNotFoundError:
+        return None
 
 
 def run_convert(options: ConvertOptions, out: TextIO, err: TextIO) -> int:
@@ -63,7 +96,7 @@ def run_convert(options: ConvertOptions, out: TextIO, err: TextIO) -> int:
         err.write(f"error: {source}: a number is not finite (NaN or infinity); JSON cannot carry it\n")
         return EXIT_USAGE
     if is_yaml_trajectory(destination):
-        text = actions_to_yaml(trajectory.actions, options.schema_line or _schema_line(destination))
+        text = actions_to_yaml(trajectory.actions, options.schema_line or _schema_line(source, destination))
     else:
         text = actions_to_jsonl(trajectory.actions)
     try:

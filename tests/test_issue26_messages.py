@@ -236,3 +236,15 @@ def test_convert_to_yaml_keeps_a_schema_line_where_no_schemas_folder_is(
     assert main(["convert", str(elsewhere / "copy.jsonl"), str(elsewhere / "back.yaml")]) == 0
     assert _schema_target(elsewhere / "back.yaml").name == "trajectory.schema.json"
     assert _schema_target(elsewhere / "back.yaml").is_file()
+
+
+def test_an_unknown_suppression_code_gets_a_did_you_mean(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rubric = matter / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    suppression = "  # rubric: ignore[A099, A06] -- test"
+    rubric.write_text(text.replace("critical_failure_score_cap: 0.25", "critical_failure_score_cap: 0.25" + suppression))
+    [finding] = [d for d in _lint_json(capsys, str(matter)) if d["code"] == "X102"]
+    assert finding["message"] == (
+        "suppression names unknown code 'A099' (did you mean 'A007'? the A codes run A001–A007), "
+        "'A06' (did you mean 'A006'?)"
+    )

@@ -5,6 +5,8 @@ See `rubric_tools.lint.suppressions` for the syntax and what a suppression cover
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Iterator
 
 from rubric_tools.catalogue import find_code
@@ -12,6 +14,24 @@ from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import RULES, rule
 from rubric_tools.lint.suppressions import UNUSED_SUPPRESSION, malformed_comments, matter_suppressions
+
+_CODE_SHAPE = re.compile(r"^([A-Za-z])(\d+)$")
+
+
+def _did_you_mean(word: str) -> str:
+    """` (did you mean 'A006'?)`: the closest rule code or name; for a code of a known
+    family that resembles none (`A099`), the family's nearest code and its range."""
+    codes = sorted(RULES)
+    close = difflib.get_close_matches(word.upper(), codes, n=1, cutoff=0.6)
+    close = close or difflib.get_close_matches(word.lower(), sorted(r.name for r in RULES.values()), n=1, cutoff=0.6)
+    if close:
+        return f" (did you mean {close[0]!r}?)"
+    shape = _CODE_SHAPE.match(word)
+    family = [code for code in codes if shape and code[0] == shape.group(1).upper() and code[1:].isdigit()]
+    if shape is None or not family:
+        return ""
+    nearest = min(family, key=lambda code: abs(int(code[1:]) - int(shape.group(2))))
+    return f" (did you mean {nearest!r}? the {nearest[0]} codes run {family[0]}–{family[-1]})"
 
 
 @rule("X101", "suppression-without-reason", Severity.WARNING)
@@ -79,7 +99,7 @@ def unknown_suppression_code(ctx: LintContext) -> Iterator[Finding]:
         ]
         if unknown or not suppression.codes:
             yield Finding(
-                f"suppression names unknown code {', '.join(repr(c) for c in unknown)}"
+                f"suppression names unknown code {', '.join(repr(c) + _did_you_mean(c) for c in unknown)}"
                 if unknown
                 else "suppression names no code",
                 suppression.file,

@@ -242,9 +242,28 @@ def test_an_unknown_suppression_code_gets_a_did_you_mean(matter: Path, capsys: p
     rubric = matter / "rubric.yaml"
     text = rubric.read_text(encoding="utf-8")
     suppression = "  # rubric: ignore[A099, A06] -- test"
-    rubric.write_text(text.replace("critical_failure_score_cap: 0.25", "critical_failure_score_cap: 0.25" + suppression))
+    rubric.write_text(
+        text.replace("critical_failure_score_cap: 0.25", "critical_failure_score_cap: 0.25" + suppression)
+    )
     [finding] = [d for d in _lint_json(capsys, str(matter)) if d["code"] == "X102"]
     assert finding["message"] == (
         "suppression names unknown code 'A099' (did you mean 'A007'? the A codes run A001–A007), "
         "'A06' (did you mean 'A006'?)"
     )
+
+
+def test_the_html_report_counts_one_matter_and_labels_its_y_axis(
+    matter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import re
+
+    from rubric_tools.reporting.coverage_html import axis_ticks
+
+    assert main(["coverage", "--html", str(tmp_path / "html"), str(matter)]) == 0
+    capsys.readouterr()
+    assert "1 matter, overall coverage" in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    page = (tmp_path / "html" / "m0-t0.html").read_text(encoding="utf-8")
+    labels = re.findall(r'<text class="tick"[^>]*>([^<]*)</text>', page)
+    assert len(labels) >= 3 and "0" in labels
+    assert axis_ticks(-1.25, 6.25) == [-2.0, 0.0, 2.0, 4.0, 6.0, 8.0]
+    assert axis_ticks(0.0, 17.0) == [0.0, 5.0, 10.0, 15.0, 20.0]

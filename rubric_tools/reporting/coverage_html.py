@@ -9,6 +9,7 @@ Every string that comes from a matter or a trajectory goes through `html.escape`
 from __future__ import annotations
 
 import json
+import math
 import re
 from html import escape
 from pathlib import Path
@@ -19,7 +20,7 @@ from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.reporting.html_assets import CSS, JS
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
-CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 640, 180, 28
+CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN = 640, 180, 40  # the margin holds the y-axis labels
 
 
 def json_for_script(data: Any) -> str:
@@ -68,7 +69,8 @@ def _index(run: CoverageRun) -> str:
         )
     body = (
         "<h1>Rubric coverage</h1>"
-        f'<p class="dim">{len(run.matters)} matters, overall coverage {_percent(run.percent)}.</p>'
+        f'<p class="dim">{len(run.matters)} matter{"" if len(run.matters) == 1 else "s"}, '
+        f"overall coverage {_percent(run.percent)}.</p>"
         '<table class="summary" id="matters"><thead><tr><th>matter</th><th>items</th><th>covered</th>'
         "<th>coverage</th><th>mutation score</th><th>trajectories</th><th>probes</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
@@ -219,10 +221,24 @@ def highlight(text: str, concepts: list[str], patterns: list[str]) -> str:
     return "".join(out)
 
 
+def axis_ticks(low: float, high: float, target: int = 5) -> list[float]:
+    """Round values (1, 2 or 5 times a power of ten apart), about `target` of them, from
+    at or below `low` to at or above `high`: the axis starts and ends on a label."""
+    if high <= low:
+        return [low - 1, low, low + 1] if low else [0.0, 1.0]
+    rough = (high - low) / max(target - 1, 1)
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(factor * power for factor in (1, 2, 5, 10) if factor * power >= rough)
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    return [round(index * step, 10) + 0.0 for index in range(first, last + 1)]  # + 0.0: never "-0"
+
+
 def chart(view: TrajectoryView) -> str:
-    """The cumulative raw score after each step, as an inline SVG line."""
+    """The cumulative raw score after each step, as an inline SVG line, with a labelled
+    y-axis (round values and light grid lines) and the zero line."""
     scores = [0.0] + [step.raw_score for step in view.steps]
-    low, high = min(scores), max(scores)
+    ticks = axis_ticks(min(scores), max(scores))
+    low, high = ticks[0], ticks[-1]
     span = (high - low) or 1.0
     width, height, margin = CHART_WIDTH, CHART_HEIGHT, CHART_MARGIN
     step_x = (width - 2 * margin) / max(len(scores) - 1, 1)
@@ -233,12 +249,16 @@ def chart(view: TrajectoryView) -> str:
     points = [(margin + i * step_x, y(score)) for i, score in enumerate(scores)]
     path = "M " + " L ".join(f"{x:.1f} {yy:.1f}" for x, yy in points)
     zero = y(0.0)
+    grid = "".join(
+        f'<line class="grid" x1="{margin}" y1="{y(tick):.1f}" x2="{width - margin}" y2="{y(tick):.1f}"/>'
+        f'<text class="tick" x="{margin - 4}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick:g}</text>'
+        for tick in ticks
+    )
     return (
         f'<svg class="chart" id="score-chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        f'role="img" aria-label="cumulative raw score by step">'
+        f'role="img" aria-label="cumulative raw score by step">{grid}'
         f'<line class="axis" x1="{margin}" y1="{zero:.1f}" x2="{width - margin}" y2="{zero:.1f}"/>'
         f'<path class="score" d="{path}"/>'
-        f'<text x="2" y="{y(high) + 4:.1f}">{high:g}</text><text x="2" y="{y(low) + 4:.1f}">{low:g}</text>'
         f'<text x="{width - margin}" y="{height - 6}" text-anchor="end">step {len(scores) - 1}</text></svg>'
     )
 

@@ -36,6 +36,7 @@ mark.concept { background: #c8e6ff; } mark.gate { background: #ffb3b3; text-deco
 svg.chart { border: 1px solid #ddd; background: #fcfcfd; }
 svg.chart .score { fill: none; stroke: #0b57d0; stroke-width: 2; }
 svg.chart .axis { stroke: #999; stroke-width: 1; }
+svg.chart .grid { stroke: #eee; stroke-width: 1; }
 svg.chart text { font-size: 10px; fill: var(--dim); }
 """
 

@@ -85,7 +85,8 @@ def test_declared_expectations_report_expected_versus_got(matter: Path) -> None:
     assert reference.expected == "normalized ≥ 0.99, no critical failure"
     assert reference.detail == "normalized 0.8261 < 0.99"
     fabricated = found[("trajectory", "bad_fabricated.jsonl")]
-    assert not fabricated.passed and "cause is not missed_critical_escalation" in fabricated.detail
+    assert not fabricated.passed
+    assert "no recorded cause matches the expected one (kind: missed_critical_escalation)" in fabricated.detail
     assert "fabricated quote on uptime_credit" in fabricated.detail
     ghost = found[("trajectory", "ghost")]
     assert not ghost.passed and ghost.line == 8

@@ -145,8 +145,16 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
 
 
 def replay_file(
-    path: Path, matter_root: Path | None, cache: MatterCache, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+    path: Path,
+    matter_root: Path | None,
+    cache: MatterCache,
+    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    *,
+    quote_hints: bool = True,
 ) -> TrajectoryReplay:
+    """Replay one trajectory file. `quote_hints`: give each unverified quote's diagnostic the
+    closest passage of its section as a hint (aligning is costly; the JSON outputs, which
+    carry no hints, skip it: `item.quote_mismatches` still explain themselves on demand)."""
     item = TrajectoryReplay(path)
     root = matter_root or cache.locate(path)
     if root is None:
@@ -177,7 +185,7 @@ def replay_file(
     item.quote_mismatches = _quote_mismatches(item)
     for mismatch in item.quote_mismatches:
         line = item.line_numbers[mismatch.step - 1] if mismatch.step <= len(item.line_numbers) else 1
-        explanation = mismatch.lines()
+        explanation = mismatch.lines() if quote_hints else [mismatch.head()]
         item.diagnostics.append(
             Diagnostic.of(
                 QUOTE_NOT_VERIFIED,

@@ -119,7 +119,9 @@ def encode_item(settings: StreamSettings, cache: MatterCache, entry: Path | Inpu
 
 
 def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encoded:
-    item = replay_file(entry, settings.matter_root, cache, settings.gate_timeout)
+    # The JSON formats carry no hints: the closest passage of an unverified quote is not worked out.
+    hints = settings.output_format not in ("json", "jsonl")
+    item = replay_file(entry, settings.matter_root, cache, settings.gate_timeout, quote_hints=hints)
     input_error = any(d.severity is Severity.ERROR and not d.has(GATE_TIMEOUT) for d in item.diagnostics)
     gate_timeout = any(d.has(GATE_TIMEOUT) for d in item.diagnostics)
     trace = ""

@@ -15,6 +15,7 @@ from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATT
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
+from rubric_tools.loading.resolved_paths import resolve_file
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
@@ -101,9 +102,7 @@ class MatterCache:
 
     def locate(self, trajectory: Path) -> Path | None:
         """`locate_matter(trajectory)`, which for a file depends on its folder alone."""
-        resolved = trajectory.resolve()
-        if resolved.is_dir():
-            return _locate_resolved(resolved)
+        resolved = resolve_file(trajectory)
         folder = resolved.parent
         if folder not in self._located:
             if len(self._located) >= LOCATED_FOLDERS_LIMIT:

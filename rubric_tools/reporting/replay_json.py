@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.loading.resolved_paths import resolve_file, resolved_folder
 from rubric_tools.replaying import TrajectoryReplay, step_trace
 
 
@@ -17,19 +18,14 @@ def display_path(path: Path) -> str:
     return _relative_display(path, Path.cwd())
 
 
-# Remembered: every diagnostic of a trajectory shows the same path, and resolving it (and
-# the working folder) took a system call per path component each time.
+# Remembered: every diagnostic of a trajectory shows the same path, and resolving it took a
+# system call per path component each time (`resolve_file` resolves each folder once).
 @lru_cache(maxsize=1024)
 def _relative_display(path: Path, cwd: Path) -> str:
     try:
-        return str(path.resolve().relative_to(_resolved(cwd)))
+        return str(resolve_file(path).relative_to(resolved_folder(cwd)))
     except ValueError:
         return str(path)
-
-
-@lru_cache(maxsize=16)
-def _resolved(folder: Path) -> Path:
-    return folder.resolve()
 
 
 def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -51,9 +47,8 @@ def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
     return {
         "trajectory": display_path(item.trajectory),
         "matter_id": item.matter_id,
-        "steps": [
-            {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)} for r in item.replay.steps
-        ],
+        # The events tuple as it is: JSON writes a tuple as a list, and copying each cost more than writing it.
+        "steps": [{"step": r.step, "type": r.type, "reward": r.reward, "events": r.events} for r in item.replay.steps],
         "result": item.replay.result,
     }
 

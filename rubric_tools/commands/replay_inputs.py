@@ -1,7 +1,8 @@
 """Expand `rubric replay`'s arguments into trajectory files, lazily and in order.
 
 An argument is a file, a folder (every `*.jsonl` below it, and the `*.yaml`/`*.yml`
-trajectories of `trajectories/` and `examples/` folders below it, sorted), a glob (`**` allowed,
+trajectories of `trajectories/` and `examples/` folders below it, sorted, streamed
+without a list of them all), a glob (`**` allowed,
 matches sorted), `@LISTFILE` (one argument per line: blank lines and lines starting with
 `#` skipped) or `-` (the same, read from stdin). Lists are read a line at a time, so
 100,000 trajectories need neither a giant command line nor a list held in memory.
@@ -15,6 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
+
+from rubric_tools.loading.sorted_walk import sorted_files
 
 TRAJECTORY_SUFFIX = ".jsonl"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -33,19 +36,18 @@ class InputError:
     message: str
 
 
-def _folder_trajectories(folder: Path) -> list[str]:
-    found: list[str] = []
+def _folder_trajectories(folder: Path) -> Iterator[str]:
+    """The folder's trajectories in sorted order, streamed (a folder may hold 100,000)."""
     root_name = Path(os.path.abspath(folder)).name
-    for parent, folders, files in os.walk(folder):
-        folders.sort()
+
+    def accept(below: tuple[str, ...], name: str) -> bool:
+        suffix = os.path.splitext(name)[1].lower()
+        if suffix == TRAJECTORY_SUFFIX:
+            return True
         # Only the named folder and what is below it count, not where the repository sits.
-        below = Path(parent).relative_to(folder).parts
-        yaml_here = not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
-        for name in files:
-            suffix = os.path.splitext(name)[1].lower()
-            if suffix == TRAJECTORY_SUFFIX or (yaml_here and suffix in YAML_SUFFIXES):
-                found.append(os.path.join(parent, name))
-    return sorted(found)
+        return suffix in YAML_SUFFIXES and not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
+
+    return sorted_files(str(folder), accept)
 
 
 def _list_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -70,10 +72,12 @@ def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | Inpu
             yield InputError(f"{list_file}: cannot read the list file: {getattr(exc, 'strerror', None) or exc}")
         return
     if os.path.isdir(argument):
-        matches = _folder_trajectories(Path(argument))
-        if not matches:
+        found = False
+        for match in _folder_trajectories(Path(argument)):
+            found = True
+            yield match
+        if not found:
             yield InputError(f"{argument}: folder holds no trajectory")
-        yield from matches
         return
     if not os.path.exists(argument) and _GLOB_CHARACTERS & set(argument):
         matches = sorted(path for path in glob.iglob(argument, recursive=True) if os.path.isfile(path))

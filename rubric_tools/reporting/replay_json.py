@@ -5,6 +5,7 @@ assemble the documents). Kept apart from the text renderers so that `rubric repl
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -15,15 +16,16 @@ from rubric_tools.replaying import TrajectoryReplay, step_trace
 
 
 def display_path(path: Path) -> str:
-    return _relative_display(path, Path.cwd())
+    return _relative_display(path, os.getcwd())
 
 
 # Remembered: every diagnostic of a trajectory shows the same path, and resolving it took a
-# system call per path component each time (`resolve_file` resolves each folder once).
+# system call per path component each time (`resolve_file` resolves each folder once). The
+# working folder is the key as text: a Path built for it on every call cost more than the rest.
 @lru_cache(maxsize=1024)
-def _relative_display(path: Path, cwd: Path) -> str:
+def _relative_display(path: Path, cwd: str) -> str:
     try:
-        return str(resolve_file(path).relative_to(resolved_folder(cwd)))
+        return str(resolve_file(path).relative_to(resolved_folder(Path(cwd))))
     except ValueError:
         return str(path)
 

@@ -324,8 +324,8 @@ def reference_peers(corpus: Path, rounds: int, checkout: Path | None, adapter: P
     if adapter is None or not adapter.is_file():
         print(
             f"   peer not measured: a reference checkout is given ({checkout}) but no adapter that calls its engine\n"
-            "   (--reference-adapter FILE: load(matter_dir), replay(matter, actions), env_replay(matter_dir, actions);\n"
-            "   see reference_steps in this file)"
+            "   (--reference-adapter FILE defining load(matter_dir), replay(matter, actions) and optionally\n"
+            "   env_replay(matter_dir, actions); see reference_steps in this file)"
         )
         return
     kinds = ["engine", *(["env"] if hasattr(_load_adapter(adapter), "env_replay") else [])]

@@ -68,8 +68,8 @@ def _parents(lines: Sequence[str], row: int, column: int, dashed: bool = False) 
             continue
         indent = len(text) - len(content)
         key = _KEY_LINE.match(text)
-        dashed = key or _DASH_LINE.match(text)
-        dashes = dashed.group("dashes") if dashed is not None else ""
+        marked = key or _DASH_LINE.match(text)
+        dashes = marked.group("dashes") if marked is not None else ""
         if dashes:
             marks = [indent + m.start() for m in re.finditer("-", dashes)]
             if marks[0] >= limit:

@@ -92,10 +92,11 @@ class TextIndex:
         """The character offset of a client position (clamped to its line)."""
         if position.line >= len(self._lsp_starts):
             return len(self.text)
-        start = self._lsp_starts[max(position.line, 0)]
-        end = self._lsp_starts[position.line + 1] if position.line + 1 < len(self._lsp_starts) else len(self.text)
+        row: int = max(position.line, 0)
+        start = self._lsp_starts[row]
+        end = self._lsp_starts[row + 1] if row + 1 < len(self._lsp_starts) else len(self.text)
         line = self.text[start:end].rstrip("\r\n")
-        wanted = position.character
+        wanted: int = position.character
         counted = 0
         for index, char in enumerate(line):
             if counted >= wanted:

@@ -28,12 +28,12 @@ from rubric_tools.scoring.result import MaxScoreItem
 
 __all__ = [
     "CodeDocumentation",
+    "MissedExpectation",
     "Overlay",
     "ProbeProblem",
     "audit",
     "code_documentation",
     "documentation_anchor",
-    "expectation_problems",
     "fix_file",
     "lint",
     "load",
@@ -47,8 +47,8 @@ __all__ = [
     "rule_codes",
     "schema_for",
     "schema_named",
+    "trajectory_checks",
     "trajectory_files",
-    "trajectory_diagnostics",
 ]
 
 # --------------------------------------------------------------------------- matters
@@ -143,36 +143,41 @@ def audit(source: MatterSource, config: ProjectConfig) -> list[Diagnostic]:
     return audit_source(source, config.audit, audit_inputs(source.root))
 
 
-def trajectory_diagnostics(source: MatterSource, path: Path, overlay: Overlay | None = None) -> list[Diagnostic]:
-    """What `rubric replay` reports for one trajectory of the matter: its reading, every
-    action checked against the schema (T101-T105), per-step warnings and unverified quotes."""
+@dataclass(frozen=True)
+class MissedExpectation:
+    """A trajectory whose replay misses what expectations.yaml declares for it."""
+
+    stem: str
+    file: Path  # expectations.yaml
+    line: int | None  # of the trajectory's entry
+    problems: tuple[str, ...]
+
+
+def trajectory_checks(
+    source: MatterSource, overlay: Overlay | None = None
+) -> tuple[list[Diagnostic], list[MissedExpectation]]:
+    """What `rubric check` finds in the matter's trajectories, each replayed once: what
+    `rubric replay` reports for each (its reading, every action against the schema, step
+    warnings, unverified quotes), expectations.yaml's own problems (E001), and each
+    trajectory that misses its declared expectation."""
+    from rubric_tools.checking.expectations import load_expectations
+    from rubric_tools.checking.runner import expectation_failures
     from rubric_tools.replaying import MatterCache, replay_file
 
     cache = MatterCache()
     cache.add(source)
-    return replay_file(path, source.root, cache, overlay=overlay).diagnostics
-
-
-def expectation_problems(
-    source: MatterSource, overlay: Overlay | None = None
-) -> tuple[list[Diagnostic], list[tuple[str, Path, int | None, list[str]]]]:
-    """expectations.yaml as `rubric check` reads it: its own diagnostics (E001), and each
-    trajectory that misses its declared expectation as (stem, file, line, problems)."""
-    from rubric_tools.checking.expectations import load_expectations
-    from rubric_tools.checking.runner import expectation_failures
-    from rubric_tools.loading.trajectory import load_trajectory
-    from rubric_tools.scoring import replay
-
-    expectations = load_expectations(source.root, overlay)
-    if expectations is None or expectations.file is None:
-        return [], []
-    if not source.ok:
-        return expectations.diagnostics, []
+    diagnostics: list[Diagnostic] = []
     results: dict[str, dict[str, Any]] = {}
     for path in trajectory_files(source.root):
-        trajectory = load_trajectory(path, overlay)
-        if trajectory.valid and path.stem not in results:
-            results[path.stem] = replay(source.matter, trajectory.actions).result
+        item = replay_file(path, source.root, cache, overlay=overlay)
+        diagnostics += [d for d in item.diagnostics if d.file == path]  # not the matter's own load errors
+        clean = not any(d.severity is Severity.ERROR for d in item.diagnostics)
+        if item.replay is not None and clean and path.stem not in results:
+            results[path.stem] = item.replay.result
+    expectations = load_expectations(source.root, overlay)
+    if expectations is None or expectations.file is None:
+        return diagnostics, []
+    diagnostics += expectations.diagnostics
     scores = {stem: result["normalized_score"] for stem, result in results.items()}
     missed = []
     for stem, expectation in expectations.by_stem.items():
@@ -182,8 +187,8 @@ def expectation_problems(
         problems = expectation_failures(expectation, results[stem], reference)
         if problems:
             line = expectation.span.line if expectation.span is not None else None
-            missed.append((stem, expectations.file, line, problems))
-    return expectations.diagnostics, missed
+            missed.append(MissedExpectation(stem, expectations.file, line, tuple(problems)))
+    return diagnostics, missed
 
 
 @dataclass(frozen=True)

@@ -78,15 +78,12 @@ def analyse(view: View, settings: Settings, cwd: Path, stale: Stale) -> Analysis
     overlay = view.overlay
     analysis.diagnostics = adapter.lint(view.source, analysis.config, overlay)
     _check(stale)
-    for path in view.trajectories:
-        found = adapter.trajectory_diagnostics(view.source, path, overlay)
-        analysis.diagnostics += [d for d in found if d.file == path]
+    found, missed = adapter.trajectory_checks(view.source, overlay)
+    analysis.diagnostics += found
+    for miss in missed:
+        message = f"trajectory {miss.stem!r} misses its expectation: {'; '.join(miss.problems)}"
+        analysis.problems.append(CheckProblem(miss.file, line_span(view, miss.file, miss.line), message))
     _check(stale)
-    expectation_diagnostics, missed = adapter.expectation_problems(view.source, overlay)
-    analysis.diagnostics += expectation_diagnostics
-    for stem, file, line, problems in missed:
-        message = f"trajectory {stem!r} misses its expectation: {'; '.join(problems)}"
-        analysis.problems.append(CheckProblem(file, line_span(view, file, line), message))
     for path in view.probes:
         for problem in adapter.probe_problems(view.source, path, overlay):
             analysis.problems.append(

@@ -60,20 +60,34 @@ def _message(diagnostic: Diagnostic) -> str:
 
 
 def _evidence(view: View, diagnostic: Diagnostic) -> Iterable[types.DiagnosticRelatedInformation]:
+    """The audit's evidence where it has a place: a file and line (a probe, a trajectory
+    step, a hidden answer), or a cited section (`playbook §3`)."""
     evidence = diagnostic.extra.get("evidence")
     for item in evidence if isinstance(evidence, list) else ():
-        if not isinstance(item, dict) or not isinstance(item.get("file"), str):
+        if not isinstance(item, dict):
             continue
+        where = _evidence_location(view, item)
+        if where is None:
+            continue
+        sentence = str(item.get("sentence", ""))
+        shown = sentence if len(sentence) <= 120 else sentence[:117] + "..."
+        yield types.DiagnosticRelatedInformation(
+            location=where,
+            message=f"{item.get('source', '')}: expected {item.get('expected')}, got {item.get('got')}: {shown!r}",
+        )
+
+
+def _evidence_location(view: View, item: dict[str, Any]) -> types.Location | None:
+    if isinstance(item.get("file"), str):
         path = Path(item["file"])
         line = item["line"] if isinstance(item.get("line"), int) else 1
         text = view.text(path)
         where = text.line_range(line) if text is not None else types.Range(types.Position(0, 0), types.Position(0, 0))
-        sentence = str(item.get("sentence", ""))
-        shown = sentence if len(sentence) <= 120 else sentence[:117] + "..."
-        yield types.DiagnosticRelatedInformation(
-            location=types.Location(uri=path.as_uri(), range=where),
-            message=f"{item.get('source', '')}: expected {item.get('expected')}, got {item.get('got')}: {shown!r}",
-        )
+        return types.Location(uri=path.as_uri(), range=where)
+    section = view.index.section(str(item.get("source", "")))
+    if section is None:
+        return None
+    return view.location(section.file, Span(section.line, section.column, section.line, len(section.heading) + 1))
 
 
 def to_lsp(

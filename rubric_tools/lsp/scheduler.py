@@ -78,6 +78,7 @@ class Scheduler:
             return self._latest.get(key) != token
 
         loop = asyncio.get_running_loop()
+        self._log(f"started {_describe(key)} #{token}")
         try:
             result = await loop.run_in_executor(executor, work, stale)
         except Superseded:

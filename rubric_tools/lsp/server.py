@@ -159,6 +159,8 @@ class RubricLanguageServer(LanguageServer):
         by_file: dict[Path, list[types.Diagnostic]] = {
             path: [lsp for _, lsp in shown] for path, shown in analysis.shown.items()
         }
+        for path in view.buffers:  # an open file is always told where it stands, even clean
+            by_file.setdefault(path, [])
         if analysis.config_error is not None:
             self._config_error(analysis, by_file)
         if state.audit is not None:

@@ -15,12 +15,16 @@ from tests.lsp.support import copy_matters
 try:
     import pytest_lsp
     from lsprotocol import types
+    from pygls.protocol import default_converter
     from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+    from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 except ImportError:  # the test modules skip themselves
     pytest_lsp = None
 
 #: The server as an editor starts it.
 SERVER = [sys.executable, "-m", "rubric_tools", "lsp"]
+#: Short, so that the tests wait little; the default (250 ms) is for typing.
+TEST_DEBOUNCE_MS = 50
 
 
 @pytest.fixture
@@ -31,30 +35,48 @@ def workspace(tmp_path: Path) -> Path:
 def initialize_params(
     folders: list[Path], options: dict[str, Any] | None = None, client: str = "visual-studio-code"
 ) -> Any:
-    capabilities = client_capabilities(client)
     return types.InitializeParams(
-        capabilities=capabilities,
+        capabilities=client_capabilities(client),
         workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name=folder.name) for folder in folders],
         root_uri=folders[0].as_uri() if folders else None,
-        initialization_options=options or {"rubric": {"debounce": 100}},
+        initialization_options=options if options is not None else {"rubric": {"debounce": TEST_DEBOUNCE_MS}},
     )
 
 
 if pytest_lsp is not None:
 
-    def accept_registrations(client: LanguageClient) -> list[types.Registration]:
-        """pytest-lsp's client does not answer `client/registerCapability`: record and accept."""
-        registered: list[types.Registration] = []
+    def recording_client() -> LanguageClient:
+        """pytest-lsp's client, keeping every publishDiagnostics (not only each file's
+        last) and accepting `client/registerCapability`, which it does not answer."""
+        client = LanguageClient(converter_factory=default_converter)
+        client.published = []  # type: ignore[attr-defined]
+        client.registrations = []  # type: ignore[attr-defined]
+        features = dict(DEFAULT_CLIENT_FEATURES)
+        record = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
 
-        @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+        def publish(ls: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+            ls.published.append(params)  # type: ignore[attr-defined]
+            record(ls, params)
+
         def register(ls: LanguageClient, params: types.RegistrationParams) -> None:
-            registered.extend(params.registrations)
+            ls.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
-        return registered
+        features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = publish
+        features[types.CLIENT_REGISTER_CAPABILITY] = register
+        register_lsp_features(client, features)
+        return client
 
-    @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+    CONFIG = ClientServerConfig(server_command=SERVER, client_factory=recording_client)
+
+    @pytest_lsp.fixture(config=CONFIG)
     async def client(lsp_client: LanguageClient, workspace: Path) -> AsyncIterator[None]:
-        lsp_client.registrations = accept_registrations(lsp_client)  # type: ignore[attr-defined]
+        """A server started on the workspace, as VS Code starts it."""
         await lsp_client.initialize_session(initialize_params([workspace]))
+        yield
+        await lsp_client.shutdown_session()
+
+    @pytest_lsp.fixture(config=CONFIG)
+    async def bare_client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+        """A started server the test initializes itself."""
         yield
         await lsp_client.shutdown_session()

@@ -1,5 +1,6 @@
-"""What the end-to-end tests of `rubric lsp` share: the extra they need, a matter copied
-into a temporary folder, and small waits on what the server publishes."""
+"""What the end-to-end tests of `rubric lsp` share: the extra they need, matters copied
+into a temporary folder, opening and editing files as an editor does, and waiting on
+what the server publishes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ MATTERS = REPO_ROOT / "matters"
 EXTRA = ("pygls", "lsprotocol", "pytest_lsp")
 #: Generous: the server publishes well within a second; only a hang or a lost message reaches it.
 TIMEOUT = 30.0
+CANARY = "rubric-tools-canary-2f9c1e7a"
 
 
 def require_extra() -> None:
@@ -32,23 +34,24 @@ def require_extra() -> None:
             pytest.skip(message, allow_module_level=True)
 
 
-def copy_matters(target: Path, names: Sequence[str] = ("ai_saas_001", "clean_saas_002")) -> Path:
+def copy_matters(target: Path, names: Sequence[str] = ("ai_saas_001", "clean_saas_002"), settings: str = "") -> Path:
     """The bundled matters in `target/matters`, with a pyproject.toml like ours above them."""
     for name in names:
         shutil.copytree(MATTERS / name, target / "matters" / name)
     (target / "pyproject.toml").write_text(
-        '[tool.rubric]\nmatter-dirs = ["matters"]\ncanary = "rubric-tools-canary-2f9c1e7a"\n', encoding="utf-8"
+        f'[tool.rubric]\nmatter-dirs = ["matters"]\ncanary = "{CANARY}"\n{settings}', encoding="utf-8"
     )
     return target.resolve()
 
 
 async def eventually(check: Callable[[], Any], timeout: float = TIMEOUT, what: str = "the condition") -> Any:
     """Poll `check` until it returns something truthy."""
-    deadline = asyncio.get_running_loop().time() + timeout
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while True:
         found = check()
         if found:
             return found
-        if asyncio.get_running_loop().time() > deadline:
+        if loop.time() > deadline:
             raise AssertionError(f"timed out after {timeout:g} s waiting for {what}")
         await asyncio.sleep(0.02)

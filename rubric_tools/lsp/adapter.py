@@ -38,6 +38,7 @@ __all__ = [
     "lint",
     "load",
     "matter_root_of",
+    "meant_citation",
     "parse_yaml",
     "points_of",
     "probe_files",
@@ -231,6 +232,14 @@ def probe_problems(source: MatterSource, path: Path, overlay: Overlay | None = N
             )
         )
     return problems
+
+
+def meant_citation(citation: str, candidates: list[str]) -> str | None:
+    """The real citation an unresolved one most likely means, as A002's "did you mean"
+    finds it: the one it merely re-spells (`MSA §4.2.`), else the nearest."""
+    from rubric_tools.lint.citations import canonical_match, nearest_citation
+
+    return canonical_match(citation, candidates) or nearest_citation(citation, candidates)
 
 
 def points_of(source: MatterSource) -> list[MaxScoreItem]:

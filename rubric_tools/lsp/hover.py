@@ -57,6 +57,8 @@ def section_text(view: View, section: Section) -> str:
 
 
 def citation_hover(view: View, target: Target) -> str:
+    """The cited section's text; for a citation that resolves to nothing, why, and the
+    text of the section it most likely means."""
     index = view.index
     section = index.sections.get((target.document, target.token))
     if section is not None:
@@ -64,10 +66,17 @@ def citation_hover(view: View, target: Target) -> str:
     documents = [doc.id for doc in index.model.documents]
     if target.document not in documents:
         listed = ", ".join(f"`{doc}`" for doc in documents) or "none"
-        return f"**{target.text}** does not resolve: matter.yaml lists no document `{target.document}` ({listed})."
-    tokens = [section.token for section in index.document_sections(target.document)]
-    listed = ", ".join(f"§{token}" for token in tokens[:40]) + (" …" if len(tokens) > 40 else "")
-    return f"**{target.text}** does not resolve: `{target.document}` has no section `§{target.token}` ({listed})."
+        problem = f"**{target.text}** does not resolve: matter.yaml lists no document `{target.document}` ({listed})."
+    else:
+        tokens = [section.token for section in index.document_sections(target.document)]
+        listed = ", ".join(f"§{token}" for token in tokens[:40]) + (" …" if len(tokens) > 40 else "")
+        problem = (
+            f"**{target.text}** does not resolve: `{target.document}` has no section `§{target.token}` ({listed})."
+        )
+    meant = index.meant(target.document, target.token)
+    if meant is None:
+        return problem
+    return f"{problem}\n\nDid you mean **{meant.document} §{meant.token}**?\n\n{section_text(view, meant)}"
 
 
 def heading_hover(view: View, target: Target) -> str:

@@ -19,7 +19,7 @@ from rubric_tools.loading.elements import DocumentElement, Location, MatterModel
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import YamlSource
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
-from rubric_tools.scoring.text import split_citation
+from rubric_tools.scoring.text import format_citation, split_citation
 
 #: The kinds of rubric item an id can name.
 ISSUE, QUESTION, ESCALATION = "issue", "question", "escalation"
@@ -83,6 +83,18 @@ class MatterIndex:
     def section(self, citation: str) -> Section | None:
         parts = split_citation(citation)
         return self.sections.get(parts) if parts is not None else None
+
+    def meant(self, document: str, token: str) -> Section | None:
+        """The section a citation names, or, when it names none, the one it most likely
+        means (A002's did-you-mean): among the named document's sections if it exists."""
+        found = self.sections.get((document, token))
+        if found is not None:
+            return found
+        from rubric_tools.lsp import adapter
+
+        known = [key for key in self.sections if key[0] == document] or list(self.sections)
+        meant = adapter.meant_citation(format_citation(document, token), [format_citation(*key) for key in known])
+        return self.section(meant) if meant is not None else None
 
     def document_sections(self, document: str) -> list[Section]:
         return [section for (doc, _), section in self.sections.items() if doc == document]

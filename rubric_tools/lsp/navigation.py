@@ -35,7 +35,8 @@ def _section_of(view: View, target: Target) -> Section | None:
 def definition(view: View, target: Target) -> list[types.Location]:
     index = view.index
     if target.kind in ("citation", "section"):
-        section = _section_of(view, target)
+        # A citation that names no section leads where it most likely meant (A002's did-you-mean).
+        section = view.index.meant(target.document, target.token)
         return [view.location(section.file, section_span(section))] if section is not None else []
     if target.kind == "item":
         place = index.definitions.get((target.item_kind, target.text))

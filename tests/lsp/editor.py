@@ -15,35 +15,46 @@ from pytest_lsp import LanguageClient
 from tests.lsp.support import TIMEOUT, eventually
 
 
-def position_of(text: str, needle: str, inside: int = 0, occurrence: int = 0) -> types.Position:
-    """The position of `needle` (plus `inside` characters) in `text`, in UTF-16 units."""
+def units(text: str, encoding: str = "utf-16") -> int:
+    """How many code units `text` takes in a position encoding (`utf-8`, `utf-16`, `utf-32`)."""
+    if encoding == "utf-8":
+        return len(text.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
+
+
+def position_of(
+    text: str, needle: str, inside: int = 0, occurrence: int = 0, encoding: str = "utf-16"
+) -> types.Position:
+    """The position of `needle` (plus `inside` characters) in `text`, in `encoding`'s units."""
     offset = -1
     for _ in range(occurrence + 1):
         offset = text.index(needle, offset + 1)
     offset += inside
     line = text.count("\n", 0, offset)
     start = text.rfind("\n", 0, offset) + 1
-    return types.Position(line=line, character=len(text[start:offset].encode("utf-16-le")) // 2)
+    return types.Position(line=line, character=units(text[start:offset], encoding))
 
 
-def range_of(text: str, needle: str, occurrence: int = 0) -> types.Range:
-    start = position_of(text, needle, occurrence=occurrence)
-    end = position_of(text, needle, len(needle), occurrence)
+def range_of(text: str, needle: str, occurrence: int = 0, encoding: str = "utf-16") -> types.Range:
+    start = position_of(text, needle, occurrence=occurrence, encoding=encoding)
+    end = position_of(text, needle, len(needle), occurrence, encoding)
     return types.Range(start=start, end=end)
 
 
-def apply_edits(text: str, edits: Sequence[types.TextEdit]) -> str:
-    """`text` with LSP text edits applied (positions in UTF-16 units, as the server sends)."""
+def apply_edits(text: str, edits: Sequence[types.TextEdit], encoding: str = "utf-16") -> str:
+    """`text` with LSP text edits applied (positions in `encoding`'s units)."""
     lines = text.split("\n")
 
     def offset(position: types.Position) -> int:
         before = sum(len(line) + 1 for line in lines[: position.line])
         line = lines[position.line] if position.line < len(lines) else ""
-        units = 0
+        counted = 0
         for index, char in enumerate(line):
-            if units >= position.character:
+            if counted >= position.character:
                 return before + index
-            units += len(char.encode("utf-16-le")) // 2
+            counted += units(char, encoding)
         return before + len(line)
 
     for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
@@ -68,8 +79,9 @@ def edits_for(edit: types.WorkspaceEdit | None, uri: str) -> list[Any]:
 class Editor:
     """Files open in one client, with their texts and versions."""
 
-    def __init__(self, client: LanguageClient) -> None:
+    def __init__(self, client: LanguageClient, encoding: str = "utf-16") -> None:
         self.client = client
+        self.encoding = encoding  # the position encoding the server chose
         self.texts: dict[Path, str] = {}
         self.versions: dict[Path, int] = {}
 
@@ -103,7 +115,9 @@ class Editor:
         """Insert `typed` at `position` as an incremental change, as editors send keystrokes."""
         self.versions[path] += 1
         self.texts[path] = apply_edits(
-            self.texts[path], [types.TextEdit(range=types.Range(start=position, end=position), new_text=typed)]
+            self.texts[path],
+            [types.TextEdit(range=types.Range(start=position, end=position), new_text=typed)],
+            self.encoding,
         )
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
@@ -149,7 +163,7 @@ class Editor:
         return found[0]  # type: ignore[no-any-return]
 
     def position(self, path: Path, needle: str, inside: int = 0, occurrence: int = 0) -> types.Position:
-        return position_of(self.texts[path], needle, inside, occurrence)
+        return position_of(self.texts[path], needle, inside, occurrence, self.encoding)
 
     async def hover(self, path: Path, needle: str, inside: int = 1) -> str:
         result = await self.client.text_document_hover_async(
@@ -217,4 +231,4 @@ class Editor:
             e if isinstance(e, types.TextEdit) else types.TextEdit(range=e.range, new_text=e.snippet.value)
             for e in edits
         ]
-        return apply_edits(self.texts[path], plain)
+        return apply_edits(self.texts[path], plain, self.encoding)

@@ -30,6 +30,7 @@ class Scheduler:
         self._log = log
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._latest: dict[Hashable, int] = {}
+        self._running: dict[Hashable, int] = {}  # the token whose work is in the executor, by key
 
     def submit(
         self,
@@ -44,6 +45,9 @@ class Scheduler:
         on the event loop unless newer work for `key` was submitted in the meantime."""
         previous = self._tasks.get(key)
         if previous is not None and not previous.done():
+            waiting = self._latest.get(key)
+            if self._running.get(key) != waiting:
+                self._log(f"cancelled {_describe(key)} #{waiting} before it started: a newer change arrived")
             previous.cancel()
         self._latest[key] = token
         self._tasks[key] = asyncio.ensure_future(self._run(key, token, delay, executor, work, done))
@@ -67,17 +71,14 @@ class Scheduler:
         work: Callable[[Stale], Any],
         done: Callable[[Any], None],
     ) -> None:
-        try:
-            if delay > 0:
-                await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            self._log(f"cancelled {_describe(key)} #{token} before it started: a newer change arrived")
-            raise
+        if delay > 0:
+            await asyncio.sleep(delay)
 
         def stale() -> bool:
             return self._latest.get(key) != token
 
         loop = asyncio.get_running_loop()
+        self._running[key] = token
         self._log(f"started {_describe(key)} #{token}")
         try:
             result = await loop.run_in_executor(executor, work, stale)
@@ -87,6 +88,9 @@ class Scheduler:
         except asyncio.CancelledError:
             self._log(f"superseded {_describe(key)} #{token} while it ran: its result is dropped")
             raise
+        finally:
+            if self._running.get(key) == token:
+                del self._running[key]
         if stale():
             self._log(f"dropped the result of {_describe(key)} #{token}: superseded by #{self._latest.get(key)}")
             return

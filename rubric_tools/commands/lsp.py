@@ -23,7 +23,7 @@ def run_lsp(stderr: TextIO) -> int:
     except ImportError as exc:
         print(f"error: `rubric lsp` needs the lsp extra ({exc.name} is not installed): {INSTALL_HINT}", file=stderr)
         return EXIT_USAGE
-    from rubric_tools.lsp.server import create_server
+    from rubric_tools.lsp.features import create_server
 
     server = create_server()
     # The raw streams: the protocol is bytes with Content-Length headers, and nothing else

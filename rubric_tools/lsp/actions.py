@@ -9,7 +9,7 @@ preferred; an unsafe one says why in its title.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,17 +162,13 @@ def quick_fixes(
     return actions
 
 
-def fix_all_action(
-    view: View, path: Path, fixed_text: Callable[[], str | None], client: ClientEdits, *, lazy: bool
-) -> types.CodeAction:
-    """ "Fix all safe fixes in this file": with `lazy`, the edit is computed on
-    `codeAction/resolve` (`resolve_fix_all`); otherwise now."""
-    action = types.CodeAction(
+def fix_all_action(path: Path) -> types.CodeAction:
+    """ "Fix all safe fixes in this file", without its edit: computing it lints the file
+    again round after round, so it is done on `codeAction/resolve` (or by the caller for a
+    client that cannot resolve)."""
+    return types.CodeAction(
         title="Fix all safe fixes in this file (rubric)", kind=FIX_ALL, data={"fixAll": path.as_uri()}
     )
-    if not lazy:
-        action.edit = fix_all_edit(view, path, fixed_text(), client)
-    return action
 
 
 def fix_all_edit(view: View, path: Path, new_text: str | None, client: ClientEdits) -> types.WorkspaceEdit:

@@ -104,7 +104,10 @@ def audit(view: View, settings: Settings, cwd: Path, stale: Stale) -> Audit:
     result.diagnostics = adapter.audit(view.source, config)
     _check(stale)
     result.shown = show(view, result.diagnostics, [], settings)
-    result.texts = {path: text.text for path in result.shown if (text := view.text(path)) is not None}
+    # Every file the audit read: its verdicts stand while these read the same.
+    read = [source.path for source in view.source.files.values()]
+    read += [document.path for document in view.source.documents if document.path is not None]
+    result.texts = {path: text.text for path in {*read, *result.shown} if (text := view.text(path)) is not None}
     return result
 
 

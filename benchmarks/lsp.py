@@ -88,7 +88,9 @@ async def _latencies(root: Path, folder: Path, changes: int, debounce: int) -> d
             client.text_document_did_change(
                 types.DidChangeTextDocumentParams(
                     text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                    content_changes=[types.TextDocumentContentChangeWholeDocument(text=edited if version % 2 else text)],
+                    content_changes=[
+                        types.TextDocumentContentChangeWholeDocument(text=edited if version % 2 else text)
+                    ],
                 )
             )
             received = await wait(uri, version)

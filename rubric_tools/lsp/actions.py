@@ -16,11 +16,14 @@ from pathlib import Path
 from lsprotocol import types
 
 from rubric_tools.diagnostics import Diagnostic, Fix, Span
+from rubric_tools.lsp.convert import AUDIT_SOURCE, LINT_SOURCE
 from rubric_tools.lsp.locate import DOCUMENT, node_at
 from rubric_tools.lsp.views import View
 
 #: What "fix all safe fixes in this file" is, for editors that run it on save.
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.rubric"
+#: Whose findings an inline comment silences: lint's and the audit's.
+SUPPRESSIBLE = (LINT_SOURCE, AUDIT_SOURCE)
 #: The reason written into a suppression until the author writes theirs.
 REASON_PLACEHOLDER = "TODO: why this finding is acceptable"
 
@@ -147,8 +150,8 @@ def quick_fixes(
                     )
                 )
     for diagnostic, shown in findings:
-        if not diagnostic.code or diagnostic.code.startswith(("T", "E", "L")):
-            continue  # trajectory, expectation and load codes are not suppressible by comment
+        if shown.source not in SUPPRESSIBLE:
+            continue  # what `rubric check` finds in trajectories and expectations takes no comment
         edit = suppression_edit(view, path, kind, diagnostic, client)
         if edit is not None:
             actions.append(

@@ -15,7 +15,7 @@ from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.project import ProjectConfig
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lsp import adapter
-from rubric_tools.lsp.convert import line_span, problem_to_lsp, to_lsp
+from rubric_tools.lsp.convert import AUDIT_SOURCE, CHECK_SOURCE, LINT_SOURCE, line_span, problem_to_lsp, to_lsp
 from rubric_tools.lsp.navigation import related
 from rubric_tools.lsp.scheduler import Stale, Superseded
 from rubric_tools.lsp.settings import Settings
@@ -54,6 +54,11 @@ class Audit:
     def valid_for(self, path: Path, text: str | None) -> bool:
         return path in self.texts and self.texts[path] == text
 
+    def stands(self, view: View, path: Path) -> bool:
+        """Whether its findings in `path` still stand: the file reads in `view` as it was audited."""
+        text = view.text(path)
+        return self.valid_for(path, text.text if text is not None else None)
+
 
 def _check(stale: Stale) -> None:
     if stale():
@@ -76,10 +81,10 @@ def analyse(view: View, settings: Settings, cwd: Path, stale: Stale) -> Analysis
         analysis.config_error = error
         return analysis
     overlay = view.overlay
-    analysis.diagnostics = adapter.lint(view.source, analysis.config, overlay)
+    linted = adapter.lint(view.source, analysis.config, overlay)
     _check(stale)
-    found, missed = adapter.trajectory_checks(view.source, overlay)
-    analysis.diagnostics += found
+    checked, missed = adapter.trajectory_checks(view.source, overlay)
+    analysis.diagnostics = linted + checked
     for miss in missed:
         message = f"trajectory {miss.stem!r} misses its expectation: {'; '.join(miss.problems)}"
         analysis.problems.append(CheckProblem(miss.file, line_span(view, miss.file, miss.line), message))
@@ -90,8 +95,22 @@ def analyse(view: View, settings: Settings, cwd: Path, stale: Stale) -> Analysis
                 CheckProblem(problem.file, line_span(view, problem.file, problem.line), problem.message)
             )
     _check(stale)
-    analysis.shown = show(view, analysis.diagnostics, analysis.problems, settings)
+    analysis.shown = show(view, linted, LINT_SOURCE, settings)
+    for path, shown in show(view, checked, CHECK_SOURCE, settings).items():
+        analysis.shown.setdefault(path, []).extend(shown)
+    for checked_problem in analysis.problems:
+        if view.text(checked_problem.file) is not None:
+            shown_problem = (checked_problem, problem_to_lsp(view, checked_problem))
+            analysis.shown.setdefault(checked_problem.file, []).append(shown_problem)
+    for path in read_files(view):  # read here, not when the event loop publishes
+        view.text(path)
     return analysis
+
+
+def read_files(view: View) -> list[Path]:
+    """The matter's YAML files and documents, as the view read them."""
+    found = [source.path for source in view.source.files.values()]
+    return found + [document.path for document in view.source.documents if document.path is not None]
 
 
 def audit(view: View, settings: Settings, cwd: Path, stale: Stale) -> Audit:
@@ -103,27 +122,21 @@ def audit(view: View, settings: Settings, cwd: Path, stale: Stale) -> Audit:
         return result  # the lint of the same generation reports it
     result.diagnostics = adapter.audit(view.source, config)
     _check(stale)
-    result.shown = show(view, result.diagnostics, [], settings)
+    result.shown = show(view, result.diagnostics, AUDIT_SOURCE, settings)
     # Every file the audit read: its verdicts stand while these read the same.
-    read = [source.path for source in view.source.files.values()]
-    read += [document.path for document in view.source.documents if document.path is not None]
-    result.texts = {path: text.text for path in {*read, *result.shown} if (text := view.text(path)) is not None}
+    read = {*read_files(view), *result.shown}
+    result.texts = {path: text.text for path in read if (text := view.text(path)) is not None}
     return result
 
 
-def show(
-    view: View, diagnostics: list[Diagnostic], problems: list[CheckProblem], settings: Settings
-) -> dict[Path, list[Shown]]:
-    """Every finding as the client will be shown it, by file."""
+def show(view: View, diagnostics: list[Diagnostic], source: str, settings: Settings) -> dict[Path, list[Shown]]:
+    """Every diagnostic as the client will be shown it, by file."""
     shown: dict[Path, list[Shown]] = {}
     for diagnostic in diagnostics:
         if view.text(diagnostic.file) is None:
             continue  # a file that cannot be read (a FIFO, outside the matter): its finding sits on matter.yaml
-        lsp = to_lsp(view, diagnostic, settings, related(view, diagnostic.file, diagnostic.span))
+        lsp = to_lsp(view, diagnostic, settings, related(view, diagnostic.file, diagnostic.span), source)
         shown.setdefault(diagnostic.file, []).append((diagnostic, lsp))
-    for problem in problems:
-        if view.text(problem.file) is not None:
-            shown.setdefault(problem.file, []).append((problem, problem_to_lsp(view, problem)))
     return shown
 
 

@@ -25,6 +25,9 @@ SEVERITY = {
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
 
+#: Which command finds what (a diagnostic's `source`, as the client shows it).
+LINT_SOURCE, CHECK_SOURCE, AUDIT_SOURCE = "rubric lint", "rubric check", "rubric audit"
+
 #: Related locations shown per finding, at most.
 MAX_RELATED = 8
 
@@ -39,14 +42,6 @@ def documentation_url(code: str, settings: Settings) -> str | None:
     if settings.docs_base_url:
         return f"{settings.docs_base_url.split('#', 1)[0]}#{anchor}"
     return f"{file.as_uri()}#L{line}"
-
-
-def _source(diagnostic: Diagnostic) -> str:
-    if diagnostic.code.startswith("U") and "evidence" in diagnostic.extra:
-        return "rubric audit"
-    if diagnostic.code.startswith("T") or diagnostic.code == "E001":
-        return "rubric check"
-    return "rubric lint"
 
 
 def _message(diagnostic: Diagnostic) -> str:
@@ -95,9 +90,10 @@ def to_lsp(
     diagnostic: Diagnostic,
     settings: Settings,
     related: list[types.DiagnosticRelatedInformation],
-    data: Any = None,
+    source: str,
 ) -> types.Diagnostic:
-    """One project diagnostic as the client sees it (its file's text must be readable)."""
+    """One project diagnostic as the client sees it; `source` says which command finds it
+    (`rubric lint`, `rubric check`, `rubric audit`)."""
     text = view.text(diagnostic.file)
     where = text.range(diagnostic.span) if text is not None else types.Range(types.Position(0, 0), types.Position(0, 0))
     href = documentation_url(diagnostic.code, settings)
@@ -108,9 +104,8 @@ def to_lsp(
         severity=SEVERITY[diagnostic.severity],
         code=diagnostic.code,
         code_description=types.CodeDescription(href=href) if href else None,
-        source=_source(diagnostic),
+        source=source,
         related_information=found or None,
-        data=data,
     )
 
 
@@ -119,7 +114,7 @@ def problem_to_lsp(view: View, problem: CheckProblem) -> types.Diagnostic:
     span = problem.span
     where = text.range(span) if text is not None else types.Range(types.Position(0, 0), types.Position(0, 0))
     return types.Diagnostic(
-        range=where, message=problem.message, severity=SEVERITY[problem.severity], source="rubric check"
+        range=where, message=problem.message, severity=SEVERITY[problem.severity], source=CHECK_SOURCE
     )
 
 

@@ -66,6 +66,7 @@ def create_server() -> RubricLanguageServer:
         if path is None:
             return
         ls.buffers[path] = Buffer(document.uri, path, document.version, document.text)
+        ls.outside.discard(path)  # it may have been moved into a matter
         state = ls.matter_of(path)
         if state is not None:
             ls.changed(state, delay=0)
@@ -113,6 +114,7 @@ def create_server() -> RubricLanguageServer:
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def files_changed(ls: RubricLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
         touched: dict[Path, MatterState] = {}
+        ls.outside.clear()  # a matter.yaml may have appeared
         for change in params.changes:
             path = path_of(change.uri)
             if path is None or path in ls.buffers:
@@ -133,11 +135,8 @@ def create_server() -> RubricLanguageServer:
             return None
         view, target = found
         state = ls.matter_of(view.root)
-        audit_findings = None
-        current = view.text(target.file)
-        if state is not None and state.audit is not None and current is not None:
-            if state.audit.valid_for(target.file, current.text):  # audited as it reads now
-                audit_findings = state.audit.diagnostics
+        audited = state is not None and state.audit is not None and state.audit.stands(view, target.file)
+        audit_findings = state.audit.diagnostics if audited and state is not None and state.audit else None
         url = documentation_url(target.text, ls.settings) if target.kind == "code" else None
         text = await _off_loop(ls, lambda: hover.hover(view, target, url, audit_findings))
         if not text:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.diagnostics import Diagnostic, Span
 from rubric_tools.lsp import adapter
 from rubric_tools.lsp.index import ESCALATION, ISSUE, QUESTION, Place, Section
 from rubric_tools.lsp.locate import Target
@@ -165,14 +165,11 @@ def gate_hover(view: View, target: Target, audit: Sequence[Diagnostic] | None) -
     return "\n".join(lines)
 
 
-def _audit_lines(span: object, file: Path, audit: Sequence[Diagnostic] | None) -> list[str]:
+def _audit_lines(span: Span | None, file: Path, audit: Sequence[Diagnostic] | None) -> list[str]:
     if audit is None:
         return [
             "**Audit**: not run on this text yet (save the file with `rubric.audit.onSave`, or run `rubric audit`)."
         ]
-    from rubric_tools.diagnostics import Span
-
-    assert span is None or isinstance(span, Span)
     mine = [
         d
         for d in audit

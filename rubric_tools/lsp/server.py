@@ -68,6 +68,7 @@ class RubricLanguageServer(LanguageServer):
         self.buffers: dict[Path, Buffer] = {}
         self.matters: dict[Path, MatterState] = {}
         self.folders: list[Path] = []
+        self.outside: set[Path] = set()  # files found to belong to no matter
         self.scheduler = Scheduler(self.log)
         self.lint_pool = ThreadPoolExecutor(1, thread_name_prefix="rubric-lint")
         self.audit_pool = ThreadPoolExecutor(1, thread_name_prefix="rubric-audit")
@@ -94,11 +95,14 @@ class RubricLanguageServer(LanguageServer):
         return max(holding, key=lambda folder: len(folder.parts)) if holding else root
 
     def matter_of(self, path: Path) -> MatterState | None:
+        """The matter `path` belongs to (None for a file of no matter, remembered until a
+        file is opened or changes on disk)."""
         known = next((state for root, state in self.matters.items() if _belongs(path, root, state)), None)
-        if known is not None:
+        if known is not None or path in self.outside:
             return known
         root = adapter.matter_root_of(path)
         if root is None:
+            self.outside.add(path)
             return None
         return self.matters.setdefault(root, MatterState(root))
 
@@ -166,8 +170,7 @@ class RubricLanguageServer(LanguageServer):
             self._config_error(analysis, by_file)
         if state.audit is not None:
             for path, shown in state.audit.shown.items():
-                current = view.text(path)
-                if state.audit.valid_for(path, current.text if current is not None else None):
+                if state.audit.stands(view, path):
                     by_file.setdefault(path, []).extend(lsp for _, lsp in shown)
         uris = set()
         for path, diagnostics in by_file.items():
@@ -249,8 +252,7 @@ class RubricLanguageServer(LanguageServer):
         still stands (the file's text unchanged since)."""
         shown = list(analysis.shown.get(path, []))
         state = self.matters.get(analysis.view.root)
-        text = analysis.view.text(path)
-        if state is not None and state.audit is not None and state.audit.valid_for(path, text.text if text else None):
+        if state is not None and state.audit is not None and state.audit.stands(analysis.view, path):
             shown += state.audit.shown.get(path, [])
         return shown
 

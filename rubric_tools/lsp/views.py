@@ -1,8 +1,10 @@
 """A matter as the editor has it at one moment: loaded with the unsaved buffers, indexed,
 with the texts its positions refer to.
 
-A `View` is immutable once built, and built off the event loop; the server keeps, per
-matter, the latest one (from the last lint, or a quick load when a hover arrives first).
+A `View` does not change once built (off the event loop); its texts, parsed YAML and
+index are filled in on first use, from whichever thread asks first (at worst one is
+computed twice). The server keeps, per matter, the newest one: the last analysis's, or a
+quick load when a request arrives before the analysis of the newest change.
 """
 
 from __future__ import annotations

@@ -26,8 +26,12 @@ class Superseded(Exception):
 
 
 class Scheduler:
-    def __init__(self, log: Callable[[str], None]) -> None:
+    """Runs work for keys; `log` gets a line for each start, cancellation and supersession,
+    `failed` a line for work that raised (a bug: the server must go on serving)."""
+
+    def __init__(self, log: Callable[[str], None], failed: Callable[[str], None] | None = None) -> None:
         self._log = log
+        self._failed = failed or log
         self._tasks: dict[Hashable, asyncio.Task[None]] = {}
         self._latest: dict[Hashable, int] = {}
         self._running: dict[Hashable, int] = {}  # the token whose work is in the executor, by key
@@ -88,6 +92,9 @@ class Scheduler:
         except asyncio.CancelledError:
             self._log(f"superseded {_describe(key)} #{token} while it ran: its result is dropped")
             raise
+        except Exception as exc:  # a bug in the analysis: report it, keep serving
+            self._failed(f"{_describe(key)} #{token} failed: {type(exc).__name__}: {exc}")
+            return
         finally:
             if self._running.get(key) == token:
                 del self._running[key]

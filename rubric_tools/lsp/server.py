@@ -69,7 +69,7 @@ class RubricLanguageServer(LanguageServer):
         self.matters: dict[Path, MatterState] = {}
         self.folders: list[Path] = []
         self.outside: set[Path] = set()  # files found to belong to no matter
-        self.scheduler = Scheduler(self.log)
+        self.scheduler = Scheduler(self.log, self.internal_error)
         self.lint_pool = ThreadPoolExecutor(1, thread_name_prefix="rubric-lint")
         self.audit_pool = ThreadPoolExecutor(1, thread_name_prefix="rubric-audit")
         self.query_pool = ThreadPoolExecutor(1, thread_name_prefix="rubric-query")
@@ -85,6 +85,22 @@ class RubricLanguageServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(type=types.MessageType.Log, message=f"rubric: {message}"))
         except Exception:  # no client (tests of the scheduler alone), or the connection is gone
             pass
+
+    def internal_error(self, message: str) -> None:
+        """A bug in rubric-tools (code I001): in the log with its traceback, and once as a message."""
+        from rubric_tools.internal_codes import INTERNAL_ERROR
+
+        logger.exception(message)
+        line = f"{INTERNAL_ERROR.code} internal error: {message} (a bug in rubric-tools; the server goes on)"
+        self.log(line)
+        if line not in self.shown_errors:
+            self.shown_errors.add(line)
+            try:
+                self.window_show_message(
+                    types.ShowMessageParams(type=types.MessageType.Error, message=f"rubric: {line}")
+                )
+            except Exception:  # the connection is gone
+                pass
 
     def units(self) -> Any:
         return self.workspace.position_codec.client_num_units

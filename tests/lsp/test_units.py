@@ -137,3 +137,26 @@ def test_the_scheduler_runs_only_the_newest_work_of_a_key() -> None:
     assert sorted(done) == ["newest", "other key"]
     assert any("cancelled" in line and "#1 before it started" in line for line in log)
     assert any("superseded" in line and "#2" in line for line in log)
+
+
+def test_work_that_raises_is_reported_and_the_scheduler_goes_on() -> None:
+    async def scenario() -> tuple[list[str], list[str]]:
+        failures: list[str] = []
+        done: list[str] = []
+        scheduler = Scheduler(lambda line: None, failures.append)
+        pool = ThreadPoolExecutor(1)
+
+        def broken(stale):  # type: ignore[no-untyped-def]
+            raise KeyError("a bug")
+
+        scheduler.submit("m", 1, 0, pool, broken, done.append)
+        while scheduler.pending():
+            await asyncio.sleep(0.01)
+        scheduler.submit("m", 2, 0, pool, lambda stale: "after", done.append)
+        while scheduler.pending():
+            await asyncio.sleep(0.01)
+        pool.shutdown()
+        return failures, done
+
+    failures, done = asyncio.run(scenario())
+    assert failures == ["m #1 failed: KeyError: 'a bug'"] and done == ["after"]

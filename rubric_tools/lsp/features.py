@@ -9,7 +9,7 @@ a fix-all) runs in an executor thread.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,20 +147,12 @@ def create_server() -> RubricLanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls: RubricLanguageServer, params: types.DefinitionParams) -> list[types.Location] | None:
-        found = await _target(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
-        view, target = found
-        return await _off_loop(ls, lambda: navigation.definition(view, target)) or None
+        return await _locations(ls, params, navigation.definition)
 
     @server.feature(types.TEXT_DOCUMENT_REFERENCES)
     async def on_references(ls: RubricLanguageServer, params: types.ReferenceParams) -> list[types.Location] | None:
-        found = await _target(ls, params.text_document.uri, params.position)
-        if found is None:
-            return None
-        view, target = found
         include = params.context.include_declaration
-        return await _off_loop(ls, lambda: navigation.references(view, target, include)) or None
+        return await _locations(ls, params, lambda view, target: navigation.references(view, target, include))
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
@@ -220,6 +212,19 @@ def create_server() -> RubricLanguageServer:
 async def _off_loop(ls: RubricLanguageServer, work: Any, pool: str = "query") -> Any:
     executor = ls.lint_pool if pool == "lint" else ls.query_pool
     return await asyncio.get_running_loop().run_in_executor(executor, work)
+
+
+async def _locations(
+    ls: RubricLanguageServer,
+    params: types.DefinitionParams | types.ReferenceParams,
+    find: Callable[[View, Target], list[types.Location]],
+) -> list[types.Location] | None:
+    """Where `find` leads from what is at the request's position (None: nowhere)."""
+    found = await _target(ls, params.text_document.uri, params.position)
+    if found is None:
+        return None
+    view, target = found
+    return await _off_loop(ls, lambda: find(view, target)) or None
 
 
 async def _target(ls: RubricLanguageServer, uri: str, position: types.Position) -> tuple[View, Target] | None:

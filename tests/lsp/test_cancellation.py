@@ -43,6 +43,17 @@ def _slow(workspace: Path, copies: int = 150) -> None:
         shutil.copy(folder / "reference.jsonl", folder / f"extra_{number:03}.jsonl")
 
 
+async def _opened_slow_matter(client: LanguageClient, workspace: Path) -> tuple[Editor, Path, str]:
+    """A server without debounce on a matter slow to check, its rubric open and linted once."""
+    _slow(workspace)
+    await client.initialize_session(initialize_params([workspace], {"rubric": {"debounce": 0}}))
+    editor = Editor(client)
+    rubric = workspace / "matters" / "ai_saas_001" / "rubric.yaml"
+    text = editor.open(rubric)
+    await editor.diagnostics(rubric, version=1)
+    return editor, rubric, text
+
+
 async def test_typing_within_the_debounce_lints_only_the_last_version(
     bare_client: LanguageClient, workspace: Path
 ) -> None:
@@ -64,13 +75,8 @@ async def test_typing_within_the_debounce_lints_only_the_last_version(
 async def test_a_newer_change_supersedes_a_running_lint_whose_result_is_dropped(
     bare_client: LanguageClient, workspace: Path
 ) -> None:
-    _slow(workspace)
     client = bare_client
-    await client.initialize_session(initialize_params([workspace], {"rubric": {"debounce": 0}}))
-    editor = Editor(client)
-    rubric = workspace / "matters" / "ai_saas_001" / "rubric.yaml"
-    text = editor.open(rubric)
-    await editor.diagnostics(rubric, version=1)
+    editor, rubric, text = await _opened_slow_matter(client, workspace)
     broken = editor.change(rubric, text.replace(*BROKEN))
     await eventually(lambda: _logged(client, "started lint", broken), what="the lint of the broken text")
     sent = len(editor.published)
@@ -83,13 +89,8 @@ async def test_a_newer_change_supersedes_a_running_lint_whose_result_is_dropped(
 
 
 async def test_requests_are_answered_while_a_lint_runs(bare_client: LanguageClient, workspace: Path) -> None:
-    _slow(workspace)
     client = bare_client
-    await client.initialize_session(initialize_params([workspace], {"rubric": {"debounce": 0}}))
-    editor = Editor(client)
-    rubric = workspace / "matters" / "ai_saas_001" / "rubric.yaml"
-    text = editor.open(rubric)
-    await editor.diagnostics(rubric, version=1)
+    editor, rubric, text = await _opened_slow_matter(client, workspace)
     version = editor.change(rubric, text + "\n")
     await eventually(lambda: _logged(client, "started lint", version), what="the lint to start")
     hover = await editor.hover(rubric, '"msa §4.2"', 2)

@@ -24,8 +24,8 @@ workspace). The project's own settings come from rubric.toml or [tool.rubric] as
 `rubric lint`.
 
 \b
-VS Code (a generic LSP client extension, e.g. "Generic LSP Client" /
-llllvvuu.glspc), settings.json:
+VS Code: a generic LSP client extension pointed at `rubric lsp` for yaml,
+markdown and jsonl; e.g. "Generic LSP Client" (llllvvuu.glspc), settings.json:
   "glspc.server.command": "rubric",
   "glspc.server.commandArguments": ["lsp"],
   "glspc.server.languageId": ["yaml", "markdown", "jsonl"]

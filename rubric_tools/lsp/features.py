@@ -143,7 +143,8 @@ def create_server() -> RubricLanguageServer:
             return None
         source = view.text(target.file)
         where = source.range(target.span) if source is not None else None
-        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text), range=where)
+        kind = types.MarkupKind.Markdown if ls.takes_markdown("hover") else types.MarkupKind.PlainText
+        return types.Hover(contents=types.MarkupContent(kind=kind, value=text), range=where)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     async def on_definition(ls: RubricLanguageServer, params: types.DefinitionParams) -> list[types.Location] | None:
@@ -167,6 +168,10 @@ def create_server() -> RubricLanguageServer:
         if kind is None or text is None:
             return None
         items = await _off_loop(ls, lambda: completion.complete(view, kind, text, params.position))
+        if not ls.takes_markdown("completion"):
+            for item in items:
+                if isinstance(item.documentation, types.MarkupContent):
+                    item.documentation = item.documentation.value
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)

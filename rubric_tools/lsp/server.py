@@ -280,6 +280,19 @@ class RubricLanguageServer(LanguageServer):
             snippets=bool(edit and edit.snippet_edit_support),
         )
 
+    def takes_markdown(self, where: str) -> bool:
+        """Whether the client renders Markdown in hovers (`hover`) or in completion items'
+        documentation (`completion`); plain text otherwise (Markdown source reads well as it is)."""
+        document = self.client_capabilities.text_document
+        if where == "hover":
+            hover = document.hover if document is not None else None
+            formats = hover.content_format if hover is not None else None
+        else:
+            completion = document.completion if document is not None else None
+            item = completion.completion_item if completion is not None else None
+            formats = item.documentation_format if item is not None else None
+        return types.MarkupKind.Markdown in (formats or ())
+
     def resolves_code_actions(self) -> bool:
         document = self.client_capabilities.text_document
         code_action = document.code_action if document is not None else None

@@ -14,6 +14,7 @@ from rubric_tools.authoring_codes import QUOTE_NOT_VERIFIED
 from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATTER_NOT_FOUND
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
@@ -145,8 +146,13 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
 
 
 def replay_file(
-    path: Path, matter_root: Path | None, cache: MatterCache, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
+    path: Path,
+    matter_root: Path | None,
+    cache: MatterCache,
+    gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    overlay: Overlay | None = None,
 ) -> TrajectoryReplay:
+    """Replay one trajectory file (its unsaved buffer in `overlay`, if any) on its matter."""
     item = TrajectoryReplay(path)
     root = matter_root or cache.locate(path)
     if root is None:
@@ -166,7 +172,7 @@ def replay_file(
     if load_errors:
         item.diagnostics.extend(load_errors)
         return item
-    trajectory: Trajectory = load_trajectory(path)
+    trajectory: Trajectory = load_trajectory(path, overlay)
     item.diagnostics.extend(trajectory.diagnostics)
     if not trajectory.valid:
         return item

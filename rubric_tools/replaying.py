@@ -14,6 +14,7 @@ from rubric_tools.authoring_codes import QUOTE_NOT_VERIFIED
 from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATTER_NOT_FOUND
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
 from rubric_tools.loading.resolved_paths import resolve_file
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
@@ -148,12 +149,14 @@ def replay_file(
     matter_root: Path | None,
     cache: MatterCache,
     gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
+    overlay: Overlay | None = None,
     *,
     quote_hints: bool = True,
 ) -> TrajectoryReplay:
-    """Replay one trajectory file. `quote_hints`: give each unverified quote's diagnostic the
-    closest passage of its section as a hint (aligning is costly; the JSON outputs, which
-    carry no hints, skip it: `item.quote_mismatches` still explain themselves on demand)."""
+    """Replay one trajectory file (its unsaved buffer in `overlay`, if any) on its matter.
+    `quote_hints`: give each unverified quote's diagnostic the closest passage of its section
+    as a hint (aligning is costly; the JSON outputs, which carry no hints, skip it:
+    `item.quote_mismatches` still explain themselves on demand)."""
     item = TrajectoryReplay(path)
     root = matter_root or cache.locate(path)
     if root is None:
@@ -173,7 +176,7 @@ def replay_file(
     if load_errors:
         item.diagnostics.extend(load_errors)
         return item
-    trajectory: Trajectory = load_trajectory(path)
+    trajectory: Trajectory = load_trajectory(path, overlay)
     item.diagnostics.extend(trajectory.diagnostics)
     if not trajectory.valid:
         return item

@@ -32,6 +32,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"checking", "rescore", "authoring"}),  # rescore: re-scoring archives (replaying finds matters)
     frozenset({"coverage"}),  # replays and re-runs checks; reporting renders its results
     frozenset({"reporting", "docs"}),
+    frozenset({"lsp"}),  # `rubric lsp`: a front end over lint, the audit and checking, run by `commands`
     frozenset({"commands"}),
     frozenset({"cli"}),
     frozenset({"__main__"}),

@@ -18,6 +18,7 @@ from typing import Any
 from rubric_tools.codes import INVALID_EXPECTATIONS
 from rubric_tools.diagnostics import Diagnostic, Span
 from rubric_tools.lint.schema_check import validate_yaml
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
 EXPECTATIONS_FILE = "expectations.yaml"
@@ -108,13 +109,14 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def load_expectations(matter_root: Path) -> Expectations | None:
+def load_expectations(matter_root: Path, overlay: Overlay | None = None) -> Expectations | None:
     """The matter's expectations.yaml, or None when it has none. Its structure is
-    checked against schemas/expectations.schema.json, with positions."""
+    checked against schemas/expectations.schema.json, with positions. `overlay`: unsaved
+    editor buffers to read instead of the disk."""
     path = matter_root / EXPECTATIONS_FILE
     if not path.is_file():
         return None
-    source = load_yaml(path)
+    source = load_yaml(path, overlay=overlay)
     found = Expectations(diagnostics=list(source.diagnostics), file=path)
     if source.data is None:
         return found

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.lint.schema_check import validate_yaml
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import GATE_SURFACES, Matter
@@ -51,8 +52,9 @@ def _entries(data: Any) -> list[Any] | None:
     return data if isinstance(data, list) else None
 
 
-def run_probe_file(path: Path, matter: Matter) -> ProbeFileResult:
-    source = load_yaml(path)
+def run_probe_file(path: Path, matter: Matter, overlay: Overlay | None = None) -> ProbeFileResult:
+    """Run every probe of the file (its unsaved buffer in `overlay`, if any) on the matter's gates."""
+    source = load_yaml(path, overlay=overlay)
     if source.diagnostics and source.data is None:
         first = source.diagnostics[0]
         return ProbeFileResult(path, (), f"line {first.line}: {first.message}")

@@ -69,6 +69,7 @@ COMMAND_MODULES = {
     "new": "rubric_tools.cli.authoring_cmd",
     "convert": "rubric_tools.cli.authoring_cmd",
     "coverage": "rubric_tools.cli.coverage_cmd",
+    "lsp": "rubric_tools.cli.lsp_cmd",
 }
 
 

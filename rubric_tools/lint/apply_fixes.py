@@ -20,6 +20,7 @@ from typing import Any
 from rubric_tools.diagnostics import Span
 from rubric_tools.lint.fixes import Edit, Fix
 from rubric_tools.lint.yaml_edits import value_at
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.yaml_source import parse_yaml_text
 
 # The loader counts YAML lines with these breaks; documents are numbered as an editor
@@ -169,17 +170,20 @@ def apply_to_text(path: Path, text: str, fixes: Sequence[Fix]) -> FileResult:
     return result
 
 
-def read_for_edit(path: Path) -> tuple[str, bool] | None:
-    """A file's text with its byte-order mark split off (the loader's columns ignore it)."""
+def read_for_edit(path: Path, overlay: Overlay | None = None) -> tuple[str, bool] | None:
+    """A file's text with its byte-order mark split off (the loader's columns ignore it);
+    its unsaved buffer when `overlay` holds one."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        buffered = overlay.get(path.resolve()) if overlay else None
+        text = (buffered if buffered is not None else path.read_bytes()).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None
     return text.removeprefix(BOM), text.startswith(BOM)
 
 
-def apply_fixes(fixes: Sequence[Fix]) -> list[FileResult]:
-    """Apply `fixes` to the files on disk, in memory: the results say what would change.
+def apply_fixes(fixes: Sequence[Fix], overlay: Overlay | None = None) -> list[FileResult]:
+    """Apply `fixes` to the files on disk (or their unsaved buffers in `overlay`), in
+    memory: the results say what would change.
 
     A fix touching several files is applied only if every file takes it."""
     by_file: dict[Path, list[Fix]] = {}
@@ -189,7 +193,7 @@ def apply_fixes(fixes: Sequence[Fix]) -> list[FileResult]:
             by_file.setdefault(files.pop(), []).append(fix)
     results = []
     for path, file_fixes in sorted(by_file.items()):
-        read = read_for_edit(path)
+        read = read_for_edit(path, overlay)
         if read is None:
             continue
         text, bom = read

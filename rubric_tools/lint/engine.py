@@ -21,6 +21,7 @@ from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
 
 if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
+    from rubric_tools.loading.files import Overlay
     from rubric_tools.loading.matter import MatterSource
 
 
@@ -112,13 +113,15 @@ def lint_source(
     rules: Sequence[Rule] | None = None,
     *,
     witness_root: Path | None = None,
+    overlay: Overlay | None = None,
 ) -> MatterReport:
     """Run `rules` (default: the configured selection) on one loaded matter.
 
     Inline suppressions are applied, unused ones reported (X103, when selected), and
     every fix declared safe is replayed against the trajectories and probes of the
     matter at `witness_root` (default: this matter) and downgraded if a score moves
-    (unless `config.prove_fixes` is off)."""
+    (unless `config.prove_fixes` is off). A matter loaded with an `overlay` (unsaved
+    editor buffers, `rubric lsp`) is proven with the same overlay."""
     # Imported here: a run whose matters all come from the result cache never needs the
     # loader, the scoring model or the rules.
     from rubric_tools.lint.context import LintContext
@@ -167,7 +170,7 @@ def lint_source(
 
         try:
             report.diagnostics = prove_safe_fixes(
-                source.root, source.matter, report.diagnostics, witness_root=witness_root
+                source.root, source.matter, report.diagnostics, witness_root=witness_root, overlay=overlay
             )
         except Exception as exc:  # unproven is unsafe; the findings themselves still stand
             report.diagnostics = [

@@ -22,16 +22,23 @@ from rubric_tools.lint.apply_fixes import apply_fixes
 from rubric_tools.lint.fixes import Fix
 from rubric_tools.lint.witnesses import Witnesses, find_witnesses, observe_each
 from rubric_tools.lint.working_copy import copy_matter
+from rubric_tools.loading.files import Overlay
 from rubric_tools.scoring.model import Matter
 
 
-def _fixed_matter(root: Path, fixes: Sequence[Fix]) -> Matter | None:
-    """The matter with `fixes` applied, loaded from a temporary copy (None: they do not apply)."""
+def _fixed_matter(root: Path, fixes: Sequence[Fix], overlay: Overlay | None = None) -> Matter | None:
+    """The matter with `fixes` applied, loaded from a temporary copy (None: they do not apply).
+
+    With `overlay` (unsaved editor buffers, `rubric lsp`) the fixes are applied to the
+    buffers and the fixed files join them: nothing is copied or written."""
     from rubric_tools.loading.matter import load_matter_source
 
-    results = apply_fixes(fixes)
+    results = apply_fixes(fixes, overlay)
     if sum(len(r.applied) for r in results) != len(fixes):
         return None
+    if overlay is not None:
+        fixed = {result.path.resolve(): result.after.encode("utf-8") for result in results}
+        return load_matter_source(root, {**overlay, **fixed}).matter
     with tempfile.TemporaryDirectory(prefix="rubric-fix-proof-") as folder:
         copy = Path(folder) / root.name
         copy_matter(root, copy)
@@ -74,10 +81,12 @@ def prove_safe_fixes(
     witnesses: Witnesses | None = None,
     *,
     witness_root: Path | None = None,
+    overlay: Overlay | None = None,
 ) -> list[Diagnostic]:
     """`diagnostics` (of the matter folder `root`) with every safe fix that moves a score
     downgraded to unsafe. The witnesses are those of `witness_root` (default `root`): a
-    working copy of a matter is proven against the original's trajectories."""
+    working copy of a matter is proven against the original's trajectories. `overlay`:
+    the unsaved buffers the matter was loaded with."""
     safe = [index for index, d in enumerate(diagnostics) if d.fix is not None and d.fix.safe]
     if not safe:
         return diagnostics
@@ -88,7 +97,7 @@ def prove_safe_fixes(
 
     def moved_by(fixes: Sequence[Fix]) -> tuple[bool, str | None]:
         """Whether the fixes apply, and the first witness whose score they move."""
-        fixed = _fixed_matter(root, fixes)
+        fixed = _fixed_matter(root, fixes, overlay)
         return (False, None) if fixed is None else (True, _first_moved(before, fixed, witnesses))
 
     proven = list(diagnostics)

@@ -8,10 +8,16 @@ as `/dev/zero` (endless), a directory, a name the OS refuses — is refused with
 reason, without ever opening it. The check is made with `stat` before `open`, and the
 open itself uses `O_NONBLOCK` and `O_NOFOLLOW` and re-checks the opened descriptor, so a
 file swapped between the check and the open is still refused.
+
+An *overlay* (`rubric lsp`: the unsaved buffers of an editor) maps resolved paths to the
+bytes to read instead of a file's content on disk. It changes nothing else: the file must
+still pass every check on disk (exist, be regular, lie inside the matter), and the buffer
+is held to the same size cap.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 # The checks that need no matter folder live below the configuration package, which reads
@@ -21,10 +27,13 @@ from rubric_tools.regular_files import Refusal, Refused, checked_stat, printable
 __all__ = [
     "MAX_DOCUMENT_BYTES",
     "MAX_YAML_BYTES",
+    "Overlay",
     "Refusal",
     "Refused",
     "check_file",
     "printable_path",
+    "read_checked",
+    "read_file",
     "read_matter_file",
     "read_regular_file",
     "resolve_inside",
@@ -34,6 +43,9 @@ __all__ = [
 MAX_YAML_BYTES = 2 * 1024 * 1024
 #: The largest Markdown document read.
 MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
+
+#: Unsaved editor buffers by resolved path: read instead of the files' content on disk.
+Overlay = Mapping[Path, bytes]
 
 
 def resolve_inside(path: Path, root: Path) -> Path | Refused:
@@ -65,9 +77,35 @@ def check_file(path: Path, root: Path, limit: int) -> Path | Refused:
     return resolved
 
 
-def read_matter_file(path: Path, root: Path, limit: int) -> bytes | Refused:
-    """The bytes of a file of the matter at `root`, under the whole policy."""
+def read_checked(resolved: Path, limit: int, overlay: Overlay | None = None) -> bytes | Refused:
+    """The bytes of a file that passed the checks (`resolved` is its resolved path): its
+    buffer in `overlay` when there is one, capped like the disk, else the disk's."""
+    buffered = overlay.get(resolved) if overlay else None
+    if buffered is None:
+        return read_regular_file(resolved, limit)
+    if len(buffered) > limit:
+        return Refused(Refusal.TOO_LARGE, f"is {len(buffered):,} bytes, over the {limit:,}-byte limit")
+    return buffered
+
+
+def read_matter_file(path: Path, root: Path, limit: int, overlay: Overlay | None = None) -> bytes | Refused:
+    """The bytes of a file of the matter at `root`, under the whole policy (or its buffer)."""
     resolved = check_file(path, root, limit)
     if isinstance(resolved, Refused):
         return resolved
-    return read_regular_file(resolved, limit)
+    return read_checked(resolved, limit, overlay)
+
+
+def read_file(path: Path, limit: int, overlay: Overlay | None = None) -> bytes | Refused:
+    """The bytes of a regular file no matter folder confines (a trajectory, a probe file),
+    or its buffer in `overlay`."""
+    if not overlay:
+        return read_regular_file(path, limit)
+    info = checked_stat(path)
+    if isinstance(info, Refused):
+        return info
+    try:
+        resolved = path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return read_regular_file(path, limit)  # it refuses such a path with the reason
+    return read_checked(resolved, limit, overlay)

@@ -137,7 +137,9 @@ def _document_refusal(matter_file: YamlSource, index: int, path_text: str, refus
     return _document_diagnostic(matter_file, index, declared, f"document path {shown!r} {detail}", hint)
 
 
-def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic]) -> list[DocumentSource]:
+def _load_documents(
+    root: Path, matter_file: YamlSource, diagnostics: list[Diagnostic], overlay: policy.Overlay | None
+) -> list[DocumentSource]:
     entries = build.as_mapping(matter_file.data).get("documents")
     sources: list[DocumentSource] = []
     for index, entry in enumerate(build.as_list(entries)):
@@ -153,7 +155,7 @@ def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagn
             continue
         limit = policy.MAX_DOCUMENT_BYTES
         checked = policy.check_file(root / path_text, root, limit)
-        raw = checked if isinstance(checked, policy.Refused) else policy.read_regular_file(checked, limit)
+        raw = checked if isinstance(checked, policy.Refused) else policy.read_checked(checked, limit, overlay)
         if isinstance(raw, policy.Refused):
             diagnostics.append(_document_refusal(matter_file, index, path_text, raw))
             continue
@@ -168,8 +170,11 @@ def _load_documents(root: Path, matter_file: YamlSource, diagnostics: list[Diagn
     return sources
 
 
-def load_matter_source(path: Path | str) -> MatterSource:
-    """Load the matter folder at `path` (or the folder holding the given file)."""
+def load_matter_source(path: Path | str, overlay: policy.Overlay | None = None) -> MatterSource:
+    """Load the matter folder at `path` (or the folder holding the given file).
+
+    `overlay` holds unsaved editor buffers (resolved path -> bytes) read instead of those
+    files' content on disk; every file must still pass the file-system policy on disk."""
     root = Path(path)
     if root.is_file():
         root = root.parent
@@ -181,10 +186,10 @@ def load_matter_source(path: Path | str) -> MatterSource:
             if name in REQUIRED_FILES:
                 diagnostics.append(_missing_file(file_path))
             continue
-        files[name] = load_yaml(file_path, root)
+        files[name] = load_yaml(file_path, root, overlay)
         diagnostics.extend(files[name].diagnostics)
     matter_file = files.get(MATTER_FILE) or YamlSource(path=root / MATTER_FILE)
-    documents = _load_documents(root, matter_file, diagnostics)
+    documents = _load_documents(root, matter_file, diagnostics, overlay)
     matter_data = build.as_mapping(matter_file.data)
     seen: dict[str, Document] = {}
     for source in documents:

@@ -20,6 +20,7 @@ from rubric_tools.authoring_codes import TRAJECTORY_NOT_LIST
 from rubric_tools.catalogue import CodeDoc
 from rubric_tools.codes import ACTION_NOT_OBJECT, INVALID_JSON_LINE
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
+from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import YAML_SUFFIXES
 from rubric_tools.loading.yaml_source import YamlSource, parse_yaml_text, read_text
 
@@ -168,8 +169,9 @@ def _yaml_kind(value: Any) -> str:
     return "string" if isinstance(value, str) else type(value).__name__
 
 
-def load_trajectory(path: Path) -> Trajectory:
-    text, problem = read_text(path)
+def load_trajectory(path: Path, overlay: Overlay | None = None) -> Trajectory:
+    """Read and parse a trajectory file (or its unsaved buffer in `overlay`)."""
+    text, problem = read_text(path, overlay=overlay)
     if problem is not None:
         trajectory = Trajectory(path)
         trajectory.diagnostics.append(problem)

@@ -229,13 +229,20 @@ def decode_text(path: Path, raw: bytes) -> tuple[str | None, Diagnostic | None]:
 
 
 def read_text(
-    path: Path, root: Path | None = None, limit: int = files.MAX_DOCUMENT_BYTES
+    path: Path,
+    root: Path | None = None,
+    limit: int = files.MAX_DOCUMENT_BYTES,
+    overlay: files.Overlay | None = None,
 ) -> tuple[str | None, Diagnostic | None]:
     """Read a UTF-8 text file under the file-system policy, or explain why it cannot be read.
 
-    With `root`, the file must also resolve inside that folder.
+    With `root`, the file must also resolve inside that folder. An unsaved buffer of it in
+    `overlay` is read instead of the disk (`rubric_tools.loading.files`).
     """
-    raw = files.read_matter_file(path, root, limit) if root is not None else files.read_regular_file(path, limit)
+    if root is not None:
+        raw = files.read_matter_file(path, root, limit, overlay)
+    else:
+        raw = files.read_file(path, limit, overlay)
     if isinstance(raw, files.Refused):
         return None, refusal_diagnostic(path, raw)
     return decode_text(path, raw)
@@ -314,12 +321,13 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
     return source
 
 
-def load_yaml(path: Path, root: Path | None = None) -> YamlSource:
+def load_yaml(path: Path, root: Path | None = None, overlay: files.Overlay | None = None) -> YamlSource:
     """Read and parse a YAML file; problems become diagnostics, never exceptions.
 
-    With `root`, the file must resolve inside that folder (a matter's files).
+    With `root`, the file must resolve inside that folder (a matter's files). `overlay`:
+    unsaved buffers to read instead of the disk.
     """
-    text, problem = read_text(path, root, files.MAX_YAML_BYTES)
+    text, problem = read_text(path, root, files.MAX_YAML_BYTES, overlay)
     if problem is not None:
         return YamlSource(path=path, diagnostics=[problem], readable=False)
     return parse_yaml_text(path, text or "")

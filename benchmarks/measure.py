@@ -52,10 +52,10 @@ def machine() -> str:
 def child_environment(**extra: str) -> dict[str, str]:
     """The environment for measured child processes: bytecode is written and read as on a
     user's machine (a PYTHONDONTWRITEBYTECODE shell would make every run compile every
-    module), no result or YAML cache unless asked."""
+    module), no result or YAML cache unless asked. The package is the one installed in this
+    interpreter's environment (editable or not, pure or compiled)."""
     environment = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "RUBRIC_CACHE_DIR")}
     environment["RUBRIC_NO_CACHE"] = "1"
-    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
     environment.update(extra)
     return environment
 

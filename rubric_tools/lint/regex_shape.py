@@ -63,7 +63,7 @@ def parse(pattern: str) -> Any | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax are not findings
         try:
-            return sre_parse.parse(pattern, re.IGNORECASE)
+            return sre_parse.parse(pattern, int(re.IGNORECASE))  # an int: IntFlag tests run Python code
         except (re.error, RecursionError, OverflowError, ValueError, TypeError):
             return None
 

@@ -305,7 +305,10 @@ def reference_steps(corpus: Path, checkout: Path, adapter: Path, kind: str, pass
     for path in sorted(corpus.glob("trajectories/*/*.jsonl")):
         actions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
         work.append((str(corpus / "matters" / path.parent.name), actions))
-    steps = sum(len(actions) for _, actions in work)
+    # Steps as ours counts them (the steps replayed, an episode stopping at its step budget),
+    # so that both sides' steps/s divide the same number.
+    ours = {folder: rubric_tools.load_matter(folder).matter for folder, _ in work}
+    steps = sum(len(replay(ours[folder], actions).steps) for folder, actions in work)
     if kind == "engine":
         matters = {folder: module.load(folder) for folder, _ in work}
         run = lambda: [module.replay(matters[folder], actions) for folder, actions in work]  # noqa: E731

@@ -25,7 +25,7 @@ figure is a constant.
 
 Memory and throughput over folders of 1k-100k trajectory files: `folder_memory.py`.
 
-    python benchmarks/replay.py [--rounds N] [--corpus DIR] [--reference PATH --reference-adapter FILE]
+    python benchmarks/replay.py [--rounds N] [--parts 1,2,3,4] [--corpus DIR] [--reference PATH --reference-adapter FILE]
 """
 
 from __future__ import annotations
@@ -406,6 +406,7 @@ def main() -> int:
     parser.add_argument("--corpus", type=Path, default=None)
     parser.add_argument("--reference", type=Path, default=None, help="a checkout of the upstream repository")
     parser.add_argument("--reference-adapter", type=Path, default=None, help="calls the reference engine and env")
+    parser.add_argument("--parts", default="1,2,3,4", help="which parts to run (default: all four)")
     parser.add_argument("--scorer-figures", action="store_true", help=argparse.SUPPRESS)  # a scorer child
     parser.add_argument("--peer-figures", choices=("engine", "env"), help=argparse.SUPPRESS)  # a reference child
     args = parser.parse_args()
@@ -422,10 +423,15 @@ def main() -> int:
         print(json.dumps(reference_steps(corpus, checkout, args.reference_adapter, args.peer_figures, 3)))
         return 0
     print(machine())
-    scorers_against_floor(corpus, args.rounds)
-    reference_peers(corpus, args.rounds, checkout, args.reference_adapter)
-    command_against_in_process(corpus, args.rounds)
-    long_episodes(corpus, args.rounds)
+    parts = {part.strip() for part in args.parts.split(",")}
+    if "1" in parts:
+        scorers_against_floor(corpus, args.rounds)
+    if "2" in parts:
+        reference_peers(corpus, args.rounds, checkout, args.reference_adapter)
+    if "3" in parts:
+        command_against_in_process(corpus, args.rounds)
+    if "4" in parts:
+        long_episodes(corpus, args.rounds)
     return 0
 
 

@@ -25,7 +25,8 @@ figure is a constant.
 
 Memory and throughput over folders of 1k-100k trajectory files: `folder_memory.py`.
 
-    python benchmarks/replay.py [--rounds N] [--parts 1,2,3,4] [--corpus DIR] [--reference PATH --reference-adapter FILE]
+    python benchmarks/replay.py [--rounds N] [--parts 1,2,3,4] [--corpus DIR]
+                                [--reference PATH --reference-adapter FILE]
 """
 
 from __future__ import annotations

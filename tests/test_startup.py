@@ -78,10 +78,9 @@ WARM_LINT_MODULES = (
     "rubric_tools.fixing.fixes",
     "rubric_tools.lint.registry",
     "rubric_tools.lint.result_cache",
-    "rubric_tools.lint.witnesses",
     "rubric_tools.loading",
     "rubric_tools.loading.files",
-    "rubric_tools.loading.layout",
+    "rubric_tools.loading.layout",  # the matter-folder layout: finding the matters and their witnesses
     "rubric_tools.loading.yaml_cache",
     "rubric_tools.reporting.lint_common",
 )

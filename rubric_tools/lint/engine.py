@@ -17,7 +17,8 @@ from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint import result_cache
 from rubric_tools.lint.registry import RULES, Rule, all_rules
-from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
+from rubric_tools.loading.layout import MATTER_FILE
+from rubric_tools.loading.layout import discover_matters as discover_matters  # where lint's callers found it
 
 if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
@@ -66,29 +67,6 @@ class LintReport:
         if self.usage_errors or any(_rule_crashed(d) for d in self.diagnostics):
             return 2
         return 1 if self.failed else 0
-
-
-def discover_matters(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
-    """Matter folders under `paths`: folders holding matter.yaml, found recursively; a
-    file (or a folder inside a matter) stands for the matter that contains it."""
-    roots: dict[Path, None] = {}
-    problems: list[str] = []
-    for path in paths:
-        if not path.exists():
-            problems.append(f"{path}: no such file or directory")
-            continue
-        owner = find_matter_root(path)
-        if owner is not None:
-            roots[owner.resolve()] = None
-            continue
-        if path.is_dir():
-            found = sorted(p.parent.resolve() for p in path.rglob(MATTER_FILE))
-            if not found:
-                problems.append(f"{path}: no matter (a folder holding {MATTER_FILE}) found")
-            roots.update(dict.fromkeys(found))
-        else:
-            problems.append(f"{path}: not inside a matter (no {MATTER_FILE} above it)")
-    return list(roots), problems
 
 
 def _matches(rule: Rule, selectors: Iterable[str]) -> bool:

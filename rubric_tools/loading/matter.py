@@ -22,7 +22,12 @@ from rubric_tools.loading.codes import (
     MISSING_FILE,
     UNREADABLE_FILE,
 )
+from rubric_tools.loading.layout import COUNTERPARTY_FILE as COUNTERPARTY_FILE
+from rubric_tools.loading.layout import HIDDEN_FACTS_FILE as HIDDEN_FACTS_FILE
 from rubric_tools.loading.layout import MATTER_FILE as MATTER_FILE
+from rubric_tools.loading.layout import REQUIRED_FILES as REQUIRED_FILES
+from rubric_tools.loading.layout import RUBRIC_FILE as RUBRIC_FILE
+from rubric_tools.loading.layout import YAML_FILES as YAML_FILES
 from rubric_tools.loading.layout import find_matter_root as find_matter_root
 from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
 from rubric_tools.scoring.model import Document, Matter
@@ -30,12 +35,6 @@ from rubric_tools.scoring.sections import ParsedDocument, editor_lines, parse_se
 
 if TYPE_CHECKING:
     from rubric_tools.loading.elements import MatterModel
-
-RUBRIC_FILE = "rubric.yaml"
-HIDDEN_FACTS_FILE = "hidden_facts.yaml"
-COUNTERPARTY_FILE = "counterparty.yaml"
-REQUIRED_FILES = (MATTER_FILE, RUBRIC_FILE, HIDDEN_FACTS_FILE)
-YAML_FILES = (*REQUIRED_FILES, COUNTERPARTY_FILE)
 
 
 @dataclass

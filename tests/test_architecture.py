@@ -23,7 +23,8 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"_accelerator", "_lazy", "_version", "defaults", "diagnostics", "regular_files"}),
     frozenset({"config"}),  # finding and reading rubric.toml / [tool.rubric]
     frozenset({"catalogue", "schemas"}),
-    frozenset({"codes", "authoring_codes", "internal_codes"}),
+    # the code declarations, and the one look-up of every code (it imports the declarations lazily)
+    frozenset({"codes", "authoring_codes", "internal_codes", "code_registry"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)
     frozenset({"loading"}),
     # shared below lint and audit: regex and gate analysis; fixes as data and YAML edits

@@ -77,6 +77,7 @@ WARM_LINT_MODULES = (
     "rubric_tools.fixing",  # fixes as data, shared with the audit (issue 21)
     "rubric_tools.fixing.fixes",
     "rubric_tools.lint.registry",
+    "rubric_tools.code_registry",  # the registry hands rules registered at run time to the code registry
     "rubric_tools.lint.result_cache",
     "rubric_tools.loading",
     "rubric_tools.loading.files",
@@ -86,17 +87,16 @@ WARM_LINT_MODULES = (
 )
 
 #: What `rubric explain CODE` and `rubric rules` may load besides the command line: the
-#: rule index (the rules' facts; their docstrings are read from the source) or the
-#: catalogue's declaration modules (any other code), and their renderers. Not the rules,
-#: the lint engine, the loader or the scorer.
+#: code registry (every code's facts; a rule's docstring is read from the source) and the
+#: catalogue's declaration modules (another code's documentation), and their renderers.
+#: Not the rules, the lint engine, the loader or the scorer.
 EXPLAIN_MODULES = (
     *LINT_COMMAND_LINE_MODULES,
     "rubric_tools.commands.explain",
-    "rubric_tools.lint",
-    "rubric_tools.lint.rule_index",
-    "rubric_tools.lint.registry",  # rules registered from outside the rule modules (not the rules)
+    "rubric_tools.code_registry",
     "rubric_tools.catalogue",
     "rubric_tools.*codes",
+    "rubric_tools.lint",  # the package of a declaration module (`lint.fix_codes`): a lazy __init__
     "rubric_tools.audit",  # the packages of declaration modules (`audit.codes`, …): empty __init__s
     "rubric_tools.coverage",
     "rubric_tools.rescore",

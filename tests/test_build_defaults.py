@@ -24,8 +24,8 @@ BUILDERS: list[tuple[Callable[[Any], Any], type, dict[str, Any]]] = [
     (build.final_submission, FinalSubmission, {}),
     (build.rubric, Rubric, {}),
     (build.constraints, Constraints, {}),
-    (lambda raw: build.positions({"positions": {"p": raw}})["p"], Position, {}),
-    (lambda raw: build.positions({"positions": {"p": {"counters": [raw]}}})["p"].counters[0], Counter, {}),
+    (build.position, Position, {}),
+    (lambda raw: build.position({"counters": [raw]}).counters[0], Counter, {}),
     (lambda raw: build.gate({"pattern": "x", **raw}), Gate, {"pattern": "x"}),
 ]
 

@@ -85,7 +85,7 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
     """
     from rubric_tools.gate_analysis.concept_nodes import concept_nodes, never_earnable, never_earnable_message
 
-    for node in concept_nodes(ctx.source):
+    for node in concept_nodes(ctx.model):
         reason = never_earnable(node)
         if reason is not None:
             message = never_earnable_message(node, reason)

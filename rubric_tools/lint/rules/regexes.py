@@ -266,7 +266,7 @@ def gate_fires_on_anchor_text(ctx: LintContext) -> Iterator[Finding]:
     for issue in ctx.model.issues:
         anchor = issue.anchor.text if issue.anchor is not None and issue.anchor.is_text else None
         parts = split_citation(anchor) if anchor is not None else None
-        section = ctx.matter.resolve(*parts) if parts else None
+        section = ctx.model.resolve(*parts) if parts else None
         if not section:
             continue
         for element in issue.gate_list("issue"):

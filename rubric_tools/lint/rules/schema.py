@@ -28,7 +28,7 @@ def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding
 def _rename_fix(ctx: LintContext, error: SchemaError) -> Fix | None:
     """Rename an unknown key to its single confident suggestion (unsafe: the setting
     starts to take effect), unless the suggested key is already there."""
-    source = ctx.source.files.get(error.file_name)
+    source = ctx.yaml_file(error.file_name)
     if source is None or error.suggestion is None or not error.path or not isinstance(error.path[-1], str):
         return None
     parent = value_at(source.data, error.path[:-1])

@@ -1,6 +1,7 @@
 """Walk the static call graph from `rubric check`'s per-matter entry and print where it goes:
 the functions it stops at, in how many files, how often it enters each package, how often it
-crosses between `audit` and `lint`, and how often it climbs back up the layers.
+crosses between `audit` and `lint`, and how often it climbs back up the layers, counted over
+the whole house and over the stages only (see `tests/call_graph.py`).
 
     python benchmarks/call_walk.py                 # this checkout
     python benchmarks/call_walk.py --repo OTHER    # another checkout (its own layer order)
@@ -21,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(REPO_ROOT))
-    from tests.call_graph import CHECK_ENTRY, walk
+    from tests.call_graph import CHECK_ENTRY, STAGES, WHOLE_HOUSE, walk
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repo", type=Path, default=REPO_ROOT, help="the checkout to walk (default: this one)")
@@ -32,7 +33,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.stops:
         for stop, package in zip(result.stops, result.packages, strict=True):
             print(f"{package:14} {stop}")
-    print(json.dumps(result.figures(), indent=2))
+    figures = {
+        f"whole house ({WHOLE_HOUSE} and above)": result.figures(WHOLE_HOUSE),
+        f"stages ({STAGES} and above)": result.figures(STAGES),
+        "calls into lint from outside it": [f"{a} -> {b}" for a, b in result.callers_into("lint")],
+    }
+    print(json.dumps(figures, indent=2))
     return 0
 
 

@@ -20,9 +20,12 @@ dataclass runs none of our code). Method calls on values of unknown type are not
 followed, with one exception: `rule.check(...)` in lint runs every `@rule` function.
 
 The walk is depth-first, each function visited once, where the walk first reaches it. The
-figures count the package of each stop, leaving out the foundation layers below the
-scoring core (diagnostics, configuration, the code declarations: leaves every package
-looks things up in). A conservative, repeatable picture, not a profile.
+figures count the package of each stop from a floor up: the whole house (the scoring core
+and above, leaving out diagnostics, configuration and the code declarations, leaves every
+package looks things up in), or the stages only (`prove` and above: what runs a stage of
+`rubric check`, above the model and the analyses the stages share). A climb is a step of
+the walk to a package in a higher layer than the stop before: the walk has to come back up
+to go on. A conservative, repeatable picture, not a profile.
 """
 
 from __future__ import annotations
@@ -39,8 +42,12 @@ PACKAGE = "rubric_tools"
 CHECK_ENTRY = "rubric_tools.checking.runner:check_matter"
 #: A module-level value of these kinds may be a dispatch table (functions it names run when read).
 _TABLES = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp)
-#: The lowest package the figures count: below it are look-ups every package makes.
-FIRST_COUNTED = "scoring"
+#: The floors the figures are counted from: the whole house (the scoring core and above;
+#: below it are look-ups every package makes), and the stages (the packages that run a
+#: stage of `rubric check` or an analysis of its own, above the model and the analyses
+#: they share).
+WHOLE_HOUSE = "scoring"
+STAGES = "prove"
 
 
 @dataclass
@@ -355,7 +362,8 @@ def _package(stop: str) -> str:
 
 @dataclass(frozen=True)
 class Walk:
-    """The stops of a depth-first walk, in order, and the package of each."""
+    """The stops of a depth-first walk, in order, the layer of each package, and the calls
+    the walk followed. The figures are counted from a floor package's layer up."""
 
     stops: tuple[str, ...]
     layers: dict[str, int]
@@ -366,42 +374,39 @@ class Walk:
     def packages(self) -> tuple[str, ...]:
         return tuple(_package(stop) for stop in self.stops)
 
-    @property
-    def counted(self) -> tuple[str, ...]:
-        """The stops in the counted layers (the scoring core and above)."""
-        floor = self.layers[FIRST_COUNTED]
-        return tuple(stop for stop in self.stops if self.layers[_package(stop)] >= floor)
+    def counted(self, floor: str = WHOLE_HOUSE) -> tuple[str, ...]:
+        """The stops in the layers from `floor`'s up."""
+        return tuple(stop for stop in self.stops if self.layers[_package(stop)] >= self.layers[floor])
 
-    def transitions(self) -> Iterator[tuple[str, str]]:
+    def transitions(self, floor: str = WHOLE_HOUSE) -> Iterator[tuple[str, str]]:
         """(package left, package entered) each time the walk's counted stops change package."""
-        packages = [_package(stop) for stop in self.counted]
+        packages = [_package(stop) for stop in self.counted(floor)]
         for before, after in zip(packages, packages[1:], strict=False):
             if before != after:
                 yield before, after
 
-    def entries(self) -> Counter[str]:
-        return Counter(after for _, after in self.transitions())
+    def entries(self, floor: str = WHOLE_HOUSE) -> Counter[str]:
+        return Counter(after for _, after in self.transitions(floor))
 
-    @property
-    def climbs(self) -> int:
+    def climbs(self, floor: str = WHOLE_HOUSE) -> int:
         """How often the walk's next stop is in a higher layer than the one before."""
-        return sum(1 for before, after in self.transitions() if self.layers[after] > self.layers[before])
+        return sum(1 for before, after in self.transitions(floor) if self.layers[after] > self.layers[before])
 
-    def crossings(self, first: str, second: str) -> int:
-        return sum(1 for pair in self.transitions() if set(pair) == {first, second})
+    def crossings(self, first: str, second: str, floor: str = WHOLE_HOUSE) -> int:
+        return sum(1 for pair in self.transitions(floor) if set(pair) == {first, second})
 
     def callers_into(self, package: str) -> list[tuple[str, str]]:
         """(caller, callee) of each call the walk followed into `package` from outside it."""
         return [(a, b) for a, b in self.edges if _package(b) == package and _package(a) != package]
 
-    def figures(self) -> dict[str, object]:
-        counted = self.counted
+    def figures(self, floor: str = WHOLE_HOUSE) -> dict[str, object]:
+        counted = self.counted(floor)
         return {
             "stops": len(counted),
             "files": len({stop.split(":", 1)[0] for stop in counted}),
-            "climbs": self.climbs,
-            "audit-lint crossings": self.crossings("audit", "lint"),
-            "entries": dict(sorted(self.entries().items())),
+            "climbs": self.climbs(floor),
+            "audit-lint crossings": self.crossings("audit", "lint", floor),
+            "entries": dict(sorted(self.entries(floor).items())),
         }
 
 

@@ -66,6 +66,16 @@ class CheckReport:
 # ----------------------------------------------------------------- lint
 
 
+def _lint_stage(source: MatterSource, config: ProjectConfig) -> MatterReport:
+    """The matter's lint findings, as `rubric lint` reports them: the one place `rubric check`
+    enters lint (`tests/test_call_walk.py`)."""
+    report = lint_source(source, config.lint, selected_rules(config.lint))
+    baseline = configured_baseline(config.source, config.lint.baseline)  # issue 11: only new findings gate
+    if baseline is not None:
+        report.diagnostics = hide_baselined(report.diagnostics, baseline)
+    return report
+
+
 def _lint_row(report: MatterReport, config: LintSection) -> CheckRow:
     failing = [d for d in report.diagnostics if d.severity >= config.fail_level]
     counts = {s: sum(1 for d in report.diagnostics if d.severity is s) for s in Severity}
@@ -327,10 +337,7 @@ def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = 
     cache = cache or MatterCache()
     cache.add(source)
     check = MatterCheck(source.root, source.matter_id)
-    check.lint = lint_source(source, config.lint, selected_rules(config.lint))
-    baseline = configured_baseline(config.source, config.lint.baseline)  # issue 11: only new findings gate
-    if baseline is not None:
-        check.lint.diagnostics = hide_baselined(check.lint.diagnostics, baseline)
+    check.lint = _lint_stage(source, config)
     check.rows.append(_lint_row(check.lint, config.lint))
     declared = source.model.file(MATTER_FILE).field("matter_id")
     mismatch = id_mismatch(source.root, declared.value if declared is not None else None)

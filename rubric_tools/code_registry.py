@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from rubric_tools.diagnostics import CodeStatus, Severity
+from rubric_tools.diagnostics import CodeStatus, DeclaredCode, Severity
 
 #: The package whose modules define the rules, one per family (the registry names a
 #: rule's family after its module).
@@ -190,15 +190,9 @@ Y006 yaml-merge-key                       warning yaml11       rule -       stab
 # END CODE TABLE
 
 
-class RuntimeRule(Protocol):
+class RuntimeRule(DeclaredCode, Protocol):
     """A rule registered at run time (`rubric_tools.lint.registry.Rule`), as this module reads it."""
 
-    @property
-    def code(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def severity(self) -> Severity: ...
     @property
     def family(self) -> str: ...
     @property

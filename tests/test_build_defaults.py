@@ -22,7 +22,11 @@ BUILDERS: list[tuple[Callable[[Any], Any], type, dict[str, Any]]] = [
     (build.match_item, MatchItem, {"id": ""}),
     (build.issue, Issue, {"id": "", "anchor": ""}),
     (build.final_submission, FinalSubmission, {}),
-    (build.rubric, Rubric, {}),
+    (
+        lambda raw: build.rubric_of(raw, questions=(), escalations=(), issues=(), final=FinalSubmission()),
+        Rubric,
+        {"questions": (), "escalations": (), "issues": (), "final_submission": FinalSubmission()},
+    ),
     (build.constraints, Constraints, {}),
     (build.position, Position, {}),
     (lambda raw: build.position({"counters": [raw]}).counters[0], Counter, {}),

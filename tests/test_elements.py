@@ -235,6 +235,9 @@ def _every_corpus_matter() -> list[Path]:
     return roots
 
 
+RUBRIC_LISTS = ("questions", "escalations", "issues")
+
+
 def test_one_walk_types_the_matter_once_for_the_scorer_and_the_model() -> None:
     """The scorer's `Matter` is assembled from the very objects the model's elements link to,
     and equals what the engine's lenient conversions make of each whole file."""
@@ -249,7 +252,15 @@ def test_one_walk_types_the_matter_once_for_the_scorer_and_the_model() -> None:
         assert matter.rubric.final_submission is model.final_submission.scored
         assert matter.constraints is model.constraints.scored
         assert all(matter.positions[p.issue_id] is p.scored for p in model.positions)
-        assert matter.rubric == build.rubric(source.data("rubric.yaml")), root
+        raw = build.as_mapping(source.data("rubric.yaml"))
+        entries = {key: [e for e in build.as_list(raw.get(key)) if isinstance(e, Mapping)] for key in RUBRIC_LISTS}
+        assert matter.rubric == build.rubric_of(
+            raw,
+            questions=tuple(map(build.match_item, entries["questions"])),
+            escalations=tuple(map(build.match_item, entries["escalations"])),
+            issues=tuple(map(build.issue, entries["issues"])),
+            final=build.final_submission(build.as_mapping(raw.get("final_submission"))),
+        ), root
         counterparty = source.data("counterparty.yaml")
         positions = build.as_mapping(build.as_mapping(counterparty).get("positions"))
         assert dict(matter.positions) == {str(k): build.position(v) for k, v in positions.items()}, root

@@ -7,8 +7,8 @@ the scorer dataclasses' own field defaults (`scoring.model` is their one source;
 
 These are the conversions of one node (an issue, a question, a position, ...): the
 matter's files are walked once, by `loading.element_build`, which makes each node's
-element and its scorer object together. `rubric` types a whole rubric mapping for a
-caller holding one that is no file (the audit's seeded defects).
+element and its scorer object together (`MatterSource.with_files` types changed files
+again the same way).
 """
 
 from __future__ import annotations
@@ -192,18 +192,6 @@ def rubric_of(
         escalations=escalations,
         issues=issues,
         final_submission=final,
-    )
-
-
-def rubric(raw: Any) -> Rubric:
-    """A whole rubric mapping, typed (the loader types each entry as it walks the file)."""
-    raw = as_mapping(raw)
-    return rubric_of(
-        raw,
-        questions=tuple(match_item(q) for q in as_list(raw.get("questions")) if isinstance(q, Mapping)),
-        escalations=tuple(match_item(e) for e in as_list(raw.get("escalations")) if isinstance(e, Mapping)),
-        issues=tuple(issue(i) for i in as_list(raw.get("issues")) if isinstance(i, Mapping)),
-        final=final_submission(as_mapping(raw.get("final_submission"))),
     )
 
 

@@ -80,6 +80,14 @@ class MatterSource:
         source = self.files.get(name)
         return source.data if source is not None else None
 
+    def with_files(self, changed: Mapping[str, YamlSource]) -> MatterSource:
+        """This matter with some YAML files' parses replaced (the audit's seeded defects),
+        typed again by the one walk: its `Matter` and its model agree with the new files.
+        (`dataclasses.replace` would keep the old ones.)"""
+        files = {**self.files, **changed}
+        matter, model = build_matter(self.root, files, self.documents)
+        return MatterSource(self.root, matter, model, files, self.documents, self.diagnostics)
+
 
 def _missing_file(path: Path) -> Diagnostic:
     return Diagnostic.of(

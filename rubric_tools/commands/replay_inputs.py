@@ -16,11 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-TRAJECTORY_SUFFIX = ".jsonl"
-YAML_SUFFIXES = (".yaml", ".yml")
-#: A folder's YAML files are trajectories only in these folders (elsewhere they are matter
-#: files, probes, expectations), the layouts `rubric check` finds trajectories in.
-TRAJECTORY_FOLDERS = frozenset({"trajectories", "examples"})
+from rubric_tools.loading.layout import folder_trajectories
+
 STDIN_ARGUMENT = "-"
 LIST_PREFIX = "@"
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -31,21 +28,6 @@ class InputError:
     """An argument that names no trajectory."""
 
     message: str
-
-
-def _folder_trajectories(folder: Path) -> list[str]:
-    found: list[str] = []
-    root_name = Path(os.path.abspath(folder)).name
-    for parent, folders, files in os.walk(folder):
-        folders.sort()
-        # Only the named folder and what is below it count, not where the repository sits.
-        below = Path(parent).relative_to(folder).parts
-        yaml_here = not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
-        for name in files:
-            suffix = os.path.splitext(name)[1].lower()
-            if suffix == TRAJECTORY_SUFFIX or (yaml_here and suffix in YAML_SUFFIXES):
-                found.append(os.path.join(parent, name))
-    return sorted(found)
 
 
 def _list_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -70,7 +52,7 @@ def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | Inpu
             yield InputError(f"{list_file}: cannot read the list file: {getattr(exc, 'strerror', None) or exc}")
         return
     if os.path.isdir(argument):
-        matches = _folder_trajectories(Path(argument))
+        matches = folder_trajectories(Path(argument))
         if not matches:
             yield InputError(f"{argument}: folder holds no trajectory")
         yield from matches

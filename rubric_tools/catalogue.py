@@ -3,8 +3,9 @@ coverage, rescore and trajectory codes.
 
 Lint rules stay in `rubric_tools.lint.registry` (a rule is data plus its generator, and
 its docstring is its documentation). Every other code a command can print is declared
-here, with a name, a severity and its documentation, so that `rubric explain` knows it
-and AUTHORING.md lists it. A feature declares its codes in a module of its own that
+here, with a name, a severity and its documentation. Both are found through one look-up,
+`rubric_tools.code_registry`, which `rubric explain`, `rubric rules`, AUTHORING.md and the
+language server share. A feature declares its codes in a module of its own that
 calls `declare`, and names that module in `_CODE_MODULES` so the catalogue can import
 it on demand (commands that never explain a code never pay for the import).
 
@@ -20,7 +21,7 @@ import importlib
 import re
 from dataclasses import dataclass
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import CodeStatus, Severity
 
 _CODE = re.compile(r"^[A-Z]\d{3}$")
 _NAME = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -46,6 +47,7 @@ class CodeDoc:
     severity: Severity
     family: str
     doc: str
+    status: CodeStatus = CodeStatus.STABLE
 
     @property
     def summary(self) -> str:
@@ -82,12 +84,15 @@ def _check_new(code: str, name: str) -> None:
         raise ValueError(f"code {code}/{name} is declared twice")
 
 
-def declare(code: str, name: str, severity: Severity, family: str, doc: str) -> CodeDoc:
-    """Declare a code once; the first line of `doc` is its summary."""
+def declare(
+    code: str, name: str, severity: Severity, family: str, doc: str, *, status: CodeStatus = CodeStatus.STABLE
+) -> CodeDoc:
+    """Declare a code once; the first line of `doc` is its summary. `status` marks a
+    preview or deprecated code."""
     _check_new(code, name)
     if not doc.strip():
         raise ValueError(f"code {code} needs documentation")
-    entry = CodeDoc(code, name, severity, family, doc.strip())
+    entry = CodeDoc(code, name, severity, family, doc.strip(), status)
     _CODES[code] = entry
     return entry
 

@@ -46,6 +46,16 @@ class Severity(StrEnum):
         return self.rank < other.rank
 
 
+class CodeStatus(StrEnum):
+    """Where a code stands, as ruff marks its rules: stable, preview (new, may still change)
+    or deprecated (kept for now, to be removed). A renamed code is a redirect
+    (`rubric_tools.code_registry.REDIRECTS`), not a status."""
+
+    STABLE = "stable"
+    PREVIEW = "preview"
+    DEPRECATED = "deprecated"
+
+
 @dataclass(frozen=True, order=True)
 class Span:
     """A 1-based, end-exclusive region of a file: line:column to end_line:end_column."""
@@ -87,7 +97,7 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """A finding's fix as data (see `rubric_tools.lint.fixes`): what it does, its edits,
+    """A finding's fix as data (see `rubric_tools.fixing.fixes`): what it does, its edits,
     and whether --fix may apply it."""
 
     message: str

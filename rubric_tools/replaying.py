@@ -15,7 +15,8 @@ from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATT
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
 from rubric_tools.loading.files import Overlay
-from rubric_tools.loading.matter import MATTER_FILE, MatterSource, find_matter_root, load_matter_source
+from rubric_tools.loading.layout import is_matter, locate_resolved
+from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.loading.resolved_paths import resolve_file
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
@@ -60,21 +61,6 @@ class ReplayReport:
         return EXIT_OK
 
 
-def locate_matter(trajectory: Path) -> Path | None:
-    """The trajectory's matter folder: the nearest ancestor holding matter.yaml; else,
-    for `<dir>/<matter_id>/<name>.jsonl`, the folder `matters/<matter_id>` beside `<dir>`."""
-    return _locate_resolved(trajectory.resolve())
-
-
-def _locate_resolved(resolved: Path) -> Path | None:
-    owner = find_matter_root(resolved)
-    if owner is not None:
-        return owner
-    matter_id_dir = resolved.parent
-    candidate = matter_id_dir.parent.parent / "matters" / matter_id_dir.name
-    return candidate if (candidate / MATTER_FILE).is_file() else None
-
-
 #: Folders whose trajectories' matter a MatterCache remembers; past this it starts again.
 LOCATED_FOLDERS_LIMIT = 4096
 
@@ -104,11 +90,13 @@ class MatterCache:
     def locate(self, trajectory: Path) -> Path | None:
         """`locate_matter(trajectory)`, which for a file depends on its folder alone."""
         resolved = resolve_file(trajectory)
+        if resolved.is_dir():
+            return locate_resolved(resolved)
         folder = resolved.parent
         if folder not in self._located:
             if len(self._located) >= LOCATED_FOLDERS_LIMIT:
                 self._located.clear()
-            self._located[folder] = _locate_resolved(resolved)
+            self._located[folder] = locate_resolved(resolved)
         return self._located[folder]
 
 
@@ -216,7 +204,7 @@ def replay_paths(
     paths: Sequence[Path], matter_root: Path | None = None, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT
 ) -> ReplayReport:
     report = ReplayReport()
-    if matter_root is not None and not (matter_root / MATTER_FILE).is_file():
+    if matter_root is not None and not is_matter(matter_root):
         report.usage_errors.append(f"{matter_root}: --matter is not a matter folder (no {MATTER_FILE})")
         return report
     cache = MatterCache()

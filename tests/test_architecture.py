@@ -23,9 +23,14 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"_accelerator", "_lazy", "_version", "defaults", "diagnostics", "regular_files"}),
     frozenset({"config"}),  # finding and reading rubric.toml / [tool.rubric]
     frozenset({"catalogue", "schemas"}),
-    frozenset({"codes", "authoring_codes", "internal_codes"}),
+    # the code declarations, and the one look-up of every code (it imports the declarations lazily)
+    frozenset({"codes", "authoring_codes", "internal_codes", "code_registry"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)
     frozenset({"loading"}),
+    # shared below lint and audit: fixes as data and YAML edits; regex and gate analysis; inline
+    # `# rubric: ignore[...]` suppressions (whose unused ones a fix removes)
+    frozenset({"fixing"}),
+    frozenset({"gate_analysis", "suppressions"}),
     frozenset({"prove", "replaying"}),
     frozenset({"lint"}),  # rule P100 runs the solver
     frozenset({"audit"}),  # `rubric audit`: executes gates and concepts (lint's U001/U005 run its cheap part)

@@ -22,10 +22,14 @@ BUILDERS: list[tuple[Callable[[Any], Any], type, dict[str, Any]]] = [
     (build.match_item, MatchItem, {"id": ""}),
     (build.issue, Issue, {"id": "", "anchor": ""}),
     (build.final_submission, FinalSubmission, {}),
-    (build.rubric, Rubric, {}),
+    (
+        lambda raw: build.rubric_of(raw, questions=(), escalations=(), issues=(), final=FinalSubmission()),
+        Rubric,
+        {"questions": (), "escalations": (), "issues": (), "final_submission": FinalSubmission()},
+    ),
     (build.constraints, Constraints, {}),
-    (lambda raw: build.positions({"positions": {"p": raw}})["p"], Position, {}),
-    (lambda raw: build.positions({"positions": {"p": {"counters": [raw]}}})["p"].counters[0], Counter, {}),
+    (build.position, Position, {}),
+    (lambda raw: build.position({"counters": [raw]}).counters[0], Counter, {}),
     (lambda raw: build.gate({"pattern": "x", **raw}), Gate, {"pattern": "x"}),
 ]
 

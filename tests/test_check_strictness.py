@@ -106,7 +106,8 @@ def test_duplicate_stems_are_reported(matter: Path) -> None:
 
 
 def test_yaml_trajectories_in_repository_layouts_belong_to_their_matter(matter: Path) -> None:
-    from rubric_tools.checking.discovery import files_outside_matters, trajectory_files
+    from rubric_tools.loading.layout import files_outside_matters
+    from rubric_tools.loading.layout import trajectory_paths as trajectory_files
 
     examples = matter.parent.parent / "examples" / matter.name
     examples.mkdir(parents=True)

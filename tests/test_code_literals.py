@@ -34,7 +34,7 @@ _HELP_TEXT_MENTIONS = frozenset(
 #: Generated copies of the declarations, checked against them by
 #: `python -m rubric_tools.docs --check` (tests/test_docs.py): the rule index that
 #: `rubric explain` and `rubric rules` read instead of importing every rule.
-_GENERATED = frozenset({"lint/rule_index.py"})
+_GENERATED = frozenset({"code_registry.py"})
 
 
 def _called_name(call: ast.Call) -> str | None:

@@ -75,7 +75,7 @@ def test_configured_matter_dirs_with_no_matter_is_exit_2(
 
 
 def test_an_empty_path_list_checks_nothing_loudly() -> None:
-    from rubric_tools.checking.discovery import matters_to_check
+    from rubric_tools.loading.layout import matters_to_check
 
     roots, problems = matters_to_check([])
     assert roots == [] and problems and "no matter" in problems[0]

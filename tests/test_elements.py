@@ -205,7 +205,7 @@ def test_the_model_of_every_real_matter_agrees_with_the_scorer(use_conformance: 
 
 @pytest.mark.parametrize("use_conformance", [False, True])
 def test_gate_lists_hold_the_scored_runnable_gates_at_their_entries(use_conformance: bool) -> None:
-    from rubric_tools.lint.gate_firing import gate_lists, runnable
+    from rubric_tools.gate_analysis.gate_firing import gate_lists, runnable
 
     roots = _corpus_matters()
     if use_conformance:
@@ -223,3 +223,52 @@ def test_gate_lists_hold_the_scored_runnable_gates_at_their_entries(use_conforma
         assert all(e.element.gate is e.gate and e.path == e.element.location.path for e in entries)
         checked += len(entries)
     assert checked
+
+
+def _every_corpus_matter() -> list[Path]:
+    """The bundled matters, the conformance matters and the edge cases' matters."""
+    from tests.test_conformance_edge import conformance_edge_dir
+
+    roots = [*_corpus_matters(), *sorted((require_conformance() / "matters").iterdir())]
+    edge = conformance_edge_dir()
+    roots += sorted(case / "matter" for case in edge.iterdir() if (case / "matter").is_dir()) if edge else []
+    return roots
+
+
+RUBRIC_LISTS = ("questions", "escalations", "issues")
+
+
+def test_one_walk_types_the_matter_once_for_the_scorer_and_the_model() -> None:
+    """The scorer's `Matter` is assembled from the very objects the model's elements link to,
+    and equals what the engine's lenient conversions make of each whole file."""
+    from rubric_tools.loading import build
+
+    for root in _every_corpus_matter():
+        source = load_matter_source(root)
+        matter, model = source.matter, source.model
+        assert model.scored is matter
+        assert all(a is b for a, b in zip(matter.rubric.issues, (i.scored for i in model.issues), strict=True))
+        assert all(a is b for a, b in zip(matter.rubric.questions, (q.scored for q in model.questions), strict=True))
+        assert matter.rubric.final_submission is model.final_submission.scored
+        assert matter.constraints is model.constraints.scored
+        assert all(matter.positions[p.issue_id] is p.scored for p in model.positions)
+        raw = build.as_mapping(source.data("rubric.yaml"))
+        entries = {key: [e for e in build.as_list(raw.get(key)) if isinstance(e, Mapping)] for key in RUBRIC_LISTS}
+        assert matter.rubric == build.rubric_of(
+            raw,
+            questions=tuple(map(build.match_item, entries["questions"])),
+            escalations=tuple(map(build.match_item, entries["escalations"])),
+            issues=tuple(map(build.issue, entries["issues"])),
+            final=build.final_submission(build.as_mapping(raw.get("final_submission"))),
+        ), root
+        counterparty = source.data("counterparty.yaml")
+        positions = build.as_mapping(build.as_mapping(counterparty).get("positions"))
+        assert dict(matter.positions) == {str(k): build.position(v) for k, v in positions.items()}, root
+        hidden = build.as_mapping(source.data("hidden_facts.yaml"))
+        for kind, answers in (
+            ("client_answers", matter.client_answers),
+            ("escalation_answers", matter.escalation_answers),
+        ):
+            assert dict(answers) == {str(k): str(v) for k, v in build.as_mapping(hidden.get(kind)).items()}, root
+        assert {d: doc.scored for d, doc in model.read_documents.items()} == dict(matter.documents), root
+        assert list(model.read_documents) == list(matter.documents)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from rubric_tools import load_matter, replay
-from rubric_tools.checking.discovery import trajectory_files
 from rubric_tools.config.lint import LintSection
 from rubric_tools.lint.engine import lint_paths
 from rubric_tools.lint.fix_run import fix_paths
+from rubric_tools.loading.layout import trajectory_paths as trajectory_files
 from rubric_tools.loading.trajectory import load_trajectory
 from tests.conftest import MATTERS_DIR, require_conformance
 

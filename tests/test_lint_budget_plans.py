@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.lint.plans import round_plan, step_plan
+from rubric_tools.lint.plans import round_plan_of, step_plan_of
 from rubric_tools.loading import load_matter_source
 from rubric_tools.scoring import replay
 from rubric_tools.scoring.model import Position
@@ -58,7 +58,7 @@ def _trajectory(*negotiation: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_the_counted_steps_earn_every_point() -> None:
     matter = load_matter_source(BASE_MATTER).matter
-    needed = step_plan(matter).total
+    needed = step_plan_of(matter).total
     actions = _trajectory(_markup("Host shall provide a service credit."))
     assert needed == len(actions) == 7
     tight = replace(matter, constraints=replace(matter.constraints, maximum_steps=needed))
@@ -71,7 +71,7 @@ def test_accepting_a_clean_counter_is_the_shorter_way_to_settle() -> None:
     base = load_matter_source(BASE_MATTER).matter
     stubborn = replace(base.positions["uptime_credit"], resist_rounds=4)
     matter = replace(base, positions={"uptime_credit": stubborn})
-    plan = round_plan(matter)
+    plan = round_plan_of(matter)
     assert plan.total == 2  # not resist_rounds + 1 = 5
     tight = replace(matter, constraints=replace(matter.constraints, maximum_negotiation_rounds=plan.total))
     actions = _trajectory(
@@ -89,4 +89,4 @@ def test_a_counter_that_loses_points_is_no_shortcut() -> None:
     issue = replace(base.rubric.issues[0], settlement_concepts=("service credit", "ten percent"))
     rubric = replace(base.rubric, issues=(issue,))
     matter = replace(base, rubric=rubric, positions={"uptime_credit": stubborn})
-    assert round_plan(matter).total == 5
+    assert round_plan_of(matter).total == 5

@@ -20,7 +20,7 @@ import pytest
 from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint import all_rules, lint_paths
-from rubric_tools.lint.plans import round_plan, step_plan
+from rubric_tools.lint.plans import round_plan_of, step_plan_of
 from rubric_tools.loading import load_matter_source
 
 FAMILIES = ("load", "questions", "answers", "points", "negotiation", "final", "provenance")
@@ -82,13 +82,13 @@ def test_budget_plans_never_exceed_a_perfect_run(conformance: Path) -> None:
     assert perfect, "the corpus should hold perfect reference trajectories"
     for matter_id, trajectory, result in perfect:
         matter = load_matter_source(conformance / "matters" / matter_id).matter
-        steps = step_plan(matter)
+        steps = step_plan_of(matter)
         assert steps.total <= result["steps"], f"{matter_id}: {steps.arithmetic()} > {result['steps']}"
         actions = [json.loads(line) for line in trajectory.read_text(encoding="utf-8").splitlines() if line.strip()][
             : int(result["steps"])
         ]
         rounds = sum(1 for action in actions if action.get("type") in NEGOTIATION_ACTIONS)
-        assert round_plan(matter).total <= rounds, f"{matter_id}: {round_plan(matter).arithmetic()}"
+        assert round_plan_of(matter).total <= rounds, f"{matter_id}: {round_plan_of(matter).arithmetic()}"
 
 
 @pytest.mark.parametrize("family", FAMILIES)

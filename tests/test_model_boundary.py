@@ -35,17 +35,11 @@ SYNTAX_RULES = frozenset({"yaml11.py", "encoding.py", "suppressions.py", "schema
 #: Rule modules not yet moved to the model. Empty: every rule module reads `ctx.model`; the
 #: test keeps it so.
 NOT_YET_MOVED: frozenset[str] = frozenset()
-#: The lint helper modules that rules read the matter through.
-HELPERS = tuple(
-    PACKAGE / "lint" / name
-    for name in (
-        "gate_fields.py",
-        "gate_firing.py",
-        "match_items.py",
-        "concept_nodes.py",
-        "citations.py",
-        "citation_fixes.py",
-    )
+#: The helper modules that rules read the matter through (in lint, and the gate analysis
+#: shared with the audit).
+HELPERS = (
+    *(PACKAGE / "lint" / name for name in ("gate_fields.py", "match_items.py", "citations.py", "citation_fixes.py")),
+    *(PACKAGE / "gate_analysis" / name for name in ("gate_firing.py", "concept_nodes.py")),
 )
 #: Where a raw read stays on purpose, and why: (module, function) -> reason. None today.
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -156,3 +150,60 @@ def test_the_consumer_check_sees_a_raw_read(tmp_path: Path) -> None:
     )
     assert _raw_value_reads(module) == [f"{tmp_path.name}/recall.py:5 as_list", f"{tmp_path.name}/recall.py:5 data"]
     assert all((PACKAGE / name).is_file() for name in OTHER_FILES)
+
+
+# ----------------------------------------------------------------- rules and the scorer's Matter
+#: Rules read one view of a matter, the model. The scorer's `Matter` (`ctx.matter`, gone),
+#: the loaded files (`ctx.source`, for the syntax rules only) and the scorer's model module
+#: are not theirs: what the engine makes of the matter (a citation's section text, the
+#: derived max_score, the issue an id finds, the documents it reads) is asked of the model,
+#: and an analysis that must run the scorer (the solver, the budget plans) takes the model.
+SCORER_MODEL_MODULE = "rubric_tools.scoring.model"
+
+
+def _scorer_uses(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: list[str] = []
+    syntax_rule = path.parent == RULES and path.name in SYNTAX_RULES
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == SCORER_MODEL_MODULE:
+            found.append(f"{path.name}:{node.lineno} imports {SCORER_MODEL_MODULE}")
+        if not isinstance(node, ast.Attribute):
+            continue
+        chain = ast.unparse(node)
+        if node.attr == "matter" and isinstance(node.value, ast.Name) and node.value.id == "ctx":
+            found.append(f"{path.name}:{node.lineno} ctx.matter")
+        elif node.attr == "source" and chain == "ctx.source" and not syntax_rule:
+            found.append(f"{path.name}:{node.lineno} ctx.source")
+        elif node.attr == "scored" and chain.endswith("model.scored"):
+            found.append(f"{path.name}:{node.lineno} {chain}")
+    return sorted(set(found))
+
+
+def test_rules_read_the_model_not_the_scorers_matter() -> None:
+    # The rules and the lint helpers they hand their context to (the gate analysis below
+    # lint is shared with the audit and reads the model it is given).
+    modules = [*sorted(RULES.glob("*.py")), *(path for path in HELPERS if path.parent.name == "lint")]
+    offenders = [use for path in modules for use in _scorer_uses(path)]
+    assert offenders == []
+
+
+def test_the_check_sees_the_scorers_matter(tmp_path: Path) -> None:
+    module = tmp_path / "rule.py"
+    module.write_text(
+        "from rubric_tools.scoring.model import Issue\n"
+        "def rule(ctx):\n    return ctx.matter.rubric, ctx.source.files, ctx.model.scored\n",
+        encoding="utf-8",
+    )
+    assert _scorer_uses(module) == [
+        "rule.py:1 imports rubric_tools.scoring.model",
+        "rule.py:3 ctx.matter",
+        "rule.py:3 ctx.model.scored",
+        "rule.py:3 ctx.source",
+    ]
+
+
+def test_the_lint_context_does_not_hand_rules_the_scorers_matter() -> None:
+    from rubric_tools.lint.context import LintContext
+
+    assert not hasattr(LintContext, "matter")

@@ -74,29 +74,29 @@ WARM_LINT_MODULES = (
     "rubric_tools.lint.vocabulary",  # what the configuration may name (the configuration rework, issue 8)
     "rubric_tools.regular_files",  # the file-system policy for one file (likewise)
     "rubric_tools.lint.engine",
-    "rubric_tools.lint.fixes",
+    "rubric_tools.fixing",  # fixes as data, shared with the audit (issue 21)
+    "rubric_tools.fixing.fixes",
     "rubric_tools.lint.registry",
+    "rubric_tools.code_registry",  # the registry hands rules registered at run time to the code registry
     "rubric_tools.lint.result_cache",
-    "rubric_tools.lint.witnesses",
     "rubric_tools.loading",
     "rubric_tools.loading.files",
-    "rubric_tools.loading.layout",
+    "rubric_tools.loading.layout",  # the matter-folder layout: finding the matters and their witnesses
     "rubric_tools.loading.yaml_cache",
     "rubric_tools.reporting.lint_common",
 )
 
 #: What `rubric explain CODE` and `rubric rules` may load besides the command line: the
-#: rule index (the rules' facts; their docstrings are read from the source) or the
-#: catalogue's declaration modules (any other code), and their renderers. Not the rules,
-#: the lint engine, the loader or the scorer.
+#: code registry (every code's facts; a rule's docstring is read from the source) and the
+#: catalogue's declaration modules (another code's documentation), and their renderers.
+#: Not the rules, the lint engine, the loader or the scorer.
 EXPLAIN_MODULES = (
     *LINT_COMMAND_LINE_MODULES,
     "rubric_tools.commands.explain",
-    "rubric_tools.lint",
-    "rubric_tools.lint.rule_index",
-    "rubric_tools.lint.registry",  # rules registered from outside the rule modules (not the rules)
+    "rubric_tools.code_registry",
     "rubric_tools.catalogue",
     "rubric_tools.*codes",
+    "rubric_tools.lint",  # the package of a declaration module (`lint.fix_codes`): a lazy __init__
     "rubric_tools.audit",  # the packages of declaration modules (`audit.codes`, …): empty __init__s
     "rubric_tools.coverage",
     "rubric_tools.rescore",

@@ -142,9 +142,9 @@ def code_info(code: str) -> tuple[str, Severity]:
     """(name, severity) of an audit code, whether declared here or as a lint rule."""
     if code in CODES:
         return CODES[code].name, CODES[code].severity
-    from rubric_tools.lint.registry import find_rule
+    from rubric_tools.code_registry import lookup
 
-    rule = find_rule(code)
-    if rule is None:
+    entry = lookup(code)
+    if entry is None:
         raise KeyError(code)
-    return rule.name, rule.severity
+    return entry.name, entry.severity

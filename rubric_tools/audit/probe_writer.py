@@ -19,11 +19,11 @@ from typing import Any
 
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.loading.layout import new_probe_file
 from rubric_tools.loading.yaml_source import load_yaml
 
 #: Verdict → what the probe must expect: correct work stays silent, a dodge must fire.
 EXPECT_FIRE = {GATE_FIRES_ON_CORRECT_WORK.code: False, GATE_FIRES_ON_NEGATED_FRAME.code: False, GATE_DODGED.code: True}
-DEFAULT_PROBE_FILE = "probes.yaml"
 #: Plain scalars YAML would not read as strings.
 _YAML_WORDS = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 
@@ -98,7 +98,7 @@ def _item_indent(text: str, bare: bool) -> str | None:
 def write_probes(root: Path, diagnostics: Sequence[Diagnostic], probe_files: Sequence[Path] = ()) -> ProbeWrite:
     """Append the gate findings' evidence to the matter's first probe file among `probe_files`
     (those that exist), else to a new `probes.yaml` in the matter folder."""
-    path = probe_files[0] if probe_files else root / DEFAULT_PROBE_FILE
+    path = probe_files[0] if probe_files else new_probe_file(root)
     original = path.read_bytes() if path.is_file() else b""
     text = original.decode("utf-8", errors="strict") if original else "probes:\n"
     source = load_yaml(path) if original else None

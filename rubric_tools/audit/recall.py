@@ -20,8 +20,7 @@ from rubric_tools.audit.runner import audit_source
 from rubric_tools.audit.seeding import CONCEPT_OPERATORS, GATE_OPERATORS, ConceptOperator, GateOperator, as_entry
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.lint.concept_nodes import concept_nodes
-from rubric_tools.loading import build
+from rubric_tools.gate_analysis.concept_nodes import concept_nodes
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import split_citation
@@ -82,9 +81,7 @@ def _findings(diagnostics: Sequence[Diagnostic]) -> dict[FindingKey, set[str]]:
 
 
 def _with_rubric(source: MatterSource, data: Any) -> MatterSource:
-    yaml = replace(source.files[RUBRIC_FILE], data=data)
-    matter = replace(source.matter, rubric=build.rubric(data))
-    return replace(source, matter=matter, files={**source.files, RUBRIC_FILE: yaml})
+    return source.with_files({RUBRIC_FILE: replace(source.files[RUBRIC_FILE], data=data)})
 
 
 def _set(data: Any, path: InstancePath, value: Any) -> Any:

@@ -17,17 +17,19 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import TextIO
 
+from rubric_tools.loading.layout import MATTERS_FOLDER, TRAJECTORIES_FOLDER
+
 # A folder name that works on every platform and in a citation-free YAML scalar.
 MATTER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 SCHEMA_FOLDER = "schemas"
 SCHEMA_NAMES = ("matter", "rubric", "hidden_facts", "counterparty", "expectations", "probes", "action", "trajectory")
-REFERENCE_TRAJECTORY = Path("trajectories") / "reference.yaml"
+REFERENCE_TRAJECTORY = Path(TRAJECTORIES_FOLDER) / "reference.yaml"
 
 
 @dataclass
 class NewMatterOptions:
     matter_id: str
-    directory: Path = Path("matters")
+    directory: Path = Path(MATTERS_FOLDER)
     config_file: Path | None = None
 
 
@@ -65,11 +67,10 @@ def id_problem(matter_id: str) -> str | None:
 def _folder_declaring(directory: Path, matter_id: str) -> Path | None:
     """A matter under `directory` whose matter.yaml already declares `matter_id` (under
     another folder name), which `rubric check` would report as a duplicate (M001)."""
+    from rubric_tools.loading.layout import matter_files_below
     from rubric_tools.loading.yaml_source import load_yaml
 
-    if not directory.is_dir():
-        return None
-    for matter_file in sorted(directory.rglob("matter.yaml")):
+    for matter_file in matter_files_below(directory):
         data = load_yaml(matter_file).data
         if isinstance(data, dict) and data.get("matter_id") == matter_id:
             return matter_file.parent

@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubric_tools.audit.corpus import AuditInputs, TrajectoryRole
-from rubric_tools.checking.discovery import probe_files, trajectory_files
 from rubric_tools.checking.expectations import (
     REFERENCE_STEMS,
     Expectation,
     conventional_expectations,
     load_expectations,
 )
+from rubric_tools.loading.layout import probe_paths, trajectory_paths
 
 #: A trajectory declared to score at least this, without a critical failure, is correct work too.
 GOOD_SCORE = 0.7
@@ -44,8 +44,8 @@ def _role(path: Path, expectation: Expectation | None) -> TrajectoryRole:
 
 
 def audit_inputs(matter_root: Path) -> AuditInputs:
-    paths = trajectory_files(matter_root)
+    paths = trajectory_paths(matter_root)
     expectations = load_expectations(matter_root) or conventional_expectations([p.stem for p in paths])
     roles = tuple(_role(path, expectations.by_stem.get(path.stem)) for path in paths)
-    probes = tuple(path for path in probe_files(matter_root) if path.is_file())
+    probes = tuple(path for path in probe_paths(matter_root) if path.is_file())
     return AuditInputs(probes, tuple(role for role in roles if role.reference or role.trips_gate))

@@ -17,11 +17,11 @@ from typing import Any
 
 from rubric_tools.codes import INVALID_EXPECTATIONS
 from rubric_tools.diagnostics import Diagnostic, Span
-from rubric_tools.lint.schema_check import validate_yaml
 from rubric_tools.loading.files import Overlay
+from rubric_tools.loading.layout import expectations_path
+from rubric_tools.loading.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
-EXPECTATIONS_FILE = "expectations.yaml"
 REFERENCE_STEMS = ("reference", "good")
 CONVENTION_MIN_REFERENCE = 0.7
 FUZZ_PREFIX = "fuzz_"
@@ -113,8 +113,8 @@ def load_expectations(matter_root: Path, overlay: Overlay | None = None) -> Expe
     """The matter's expectations.yaml, or None when it has none. Its structure is
     checked against schemas/expectations.schema.json, with positions. `overlay`: unsaved
     editor buffers to read instead of the disk."""
-    path = matter_root / EXPECTATIONS_FILE
-    if not path.is_file():
+    path = expectations_path(matter_root)
+    if path is None:
         return None
     source = load_yaml(path, overlay=overlay)
     found = Expectations(diagnostics=list(source.diagnostics), file=path)

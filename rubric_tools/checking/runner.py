@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.authoring_codes import DUPLICATE_MATTER_ID, TRAJECTORY_WITHOUT_EXPECTATION
-from rubric_tools.checking.discovery import matters_to_check, probe_files, trajectory_files
 from rubric_tools.checking.expectations import (
     Expectation,
     Expectations,
@@ -29,6 +28,7 @@ from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.baseline import configured_baseline, hide_baselined
 from rubric_tools.lint.engine import MatterReport, lint_source, selected_rules
 from rubric_tools.loading.action_check import SCHEMA_CODES
+from rubric_tools.loading.layout import matters_to_check, probe_paths, trajectory_paths
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
 from rubric_tools.scoring.causes import critical_causes
@@ -64,6 +64,16 @@ class CheckReport:
 
 
 # ----------------------------------------------------------------- lint
+
+
+def _lint_stage(source: MatterSource, config: ProjectConfig) -> MatterReport:
+    """The matter's lint findings, as `rubric lint` reports them: the one place `rubric check`
+    enters lint (`tests/test_call_walk.py`)."""
+    report = lint_source(source, config.lint, selected_rules(config.lint))
+    baseline = configured_baseline(config.source, config.lint.baseline)  # issue 11: only new findings gate
+    if baseline is not None:
+        report.diagnostics = hide_baselined(report.diagnostics, baseline)
+    return report
 
 
 def _lint_row(report: MatterReport, config: LintSection) -> CheckRow:
@@ -165,7 +175,7 @@ def _schema_problem(expectation: Expectation, findings: list[Diagnostic]) -> str
 
 
 def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = False) -> list[CheckRow]:
-    files = trajectory_files(source.root)
+    files = trajectory_paths(source.root)
     declared = load_expectations(source.root)
     convention = conventional_expectations([p.stem for p in files])
     expectations: Expectations = declared or convention
@@ -267,7 +277,7 @@ def _trajectory_rows(source: MatterSource, cache: MatterCache, strict: bool = Fa
 
 def _probe_rows(source: MatterSource) -> list[CheckRow]:
     rows = []
-    for path in probe_files(source.root):
+    for path in probe_paths(source.root):
         result = run_probe_file(path, source.matter)
         if result.problem is not None:
             rows.append(
@@ -330,10 +340,7 @@ def check_matter(root: Path, config: ProjectConfig, cache: MatterCache | None = 
     cache = cache or MatterCache()
     cache.add(source)
     check = MatterCheck(source.root, source.matter_id)
-    check.lint = lint_source(source, config.lint, selected_rules(config.lint))
-    baseline = configured_baseline(config.source, config.lint.baseline)  # issue 11: only new findings gate
-    if baseline is not None:
-        check.lint.diagnostics = hide_baselined(check.lint.diagnostics, baseline)
+    check.lint = _lint_stage(source, config)
     check.rows.append(_lint_row(check.lint, config.lint))
     declared = source.model.file(MATTER_FILE).field("matter_id")
     mismatch = id_mismatch(source.root, declared.value if declared is not None else None)

@@ -19,13 +19,13 @@ from typing import TextIO
 from rubric_tools.audit.probe_writer import write_probes
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_source
 from rubric_tools.checking.audit_inputs import audit_inputs
-from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
+from rubric_tools.loading.layout import matters_to_check, probe_paths
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.reporting.lint_common import display_path
 
@@ -67,11 +67,9 @@ def audit_roots(roots: Sequence[Path], settings: AuditSection, jobs: int | None 
 
 
 def _write_probes(report: AuditReport, stderr: TextIO) -> int:
-    from rubric_tools.checking.discovery import probe_files
-
     exit_code = 0
     for matter in report.matters:
-        existing = [path for path in probe_files(matter.root) if path.is_file()]
+        existing = [path for path in probe_paths(matter.root) if path.is_file()]
         written = write_probes(matter.root, matter.diagnostics, existing)
         if written.problem:
             stderr.write(f"error: {written.path}: {written.problem}\n")

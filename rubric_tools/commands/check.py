@@ -43,7 +43,7 @@ def run_check(options: CheckOptions, stdout: TextIO, stderr: TextIO) -> int:
         config = replace(config, check=replace(config.check, strict=True))
     paths = list(options.paths)
     if options.ignore_non_matter_files and paths:
-        from rubric_tools.checking.discovery import files_outside_matters
+        from rubric_tools.loading.layout import files_outside_matters
 
         outside = set(files_outside_matters(paths))
         paths = [p for p in paths if p not in outside]

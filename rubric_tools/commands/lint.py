@@ -98,7 +98,7 @@ def run_lint(options: LintOptions, stdout: TextIO, stderr: TextIO) -> int:
         return _internal_error(stderr, "reading the configuration")
     paths = [p if p.is_absolute() else cwd / p for p in options.paths]
     if options.ignore_non_matter_files and paths:
-        from rubric_tools.checking.discovery import files_outside_matters
+        from rubric_tools.loading.layout import files_outside_matters
 
         outside = set(files_outside_matters(paths))
         paths = [p for p in paths if p not in outside]

@@ -12,7 +12,8 @@ from typing import TextIO
 from rich.console import Console
 
 from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, output_width
-from rubric_tools.loading.matter import MATTER_FILE, load_matter_source
+from rubric_tools.loading.layout import MATTER_FILE, is_matter
+from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.reporting.max_score import print_max_score_table, render_max_score_json
 from rubric_tools.scoring.result import derived_max_score, max_score_items
 
@@ -20,7 +21,7 @@ from rubric_tools.scoring.result import derived_max_score, max_score_items
 def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextIO, *, no_color: bool = False) -> int:
     """Print the table (or JSON); return the exit code."""
     errors = Console(file=stderr, highlight=False, markup=False, no_color=no_color, soft_wrap=True)
-    if not (matter_dir / MATTER_FILE).is_file():
+    if not is_matter(matter_dir):
         errors.print(f"error: {matter_dir}: not a matter folder (no {MATTER_FILE})")
         return EXIT_USAGE
     source = load_matter_source(matter_dir)

@@ -21,7 +21,8 @@ from rubric_tools.config.lint import LintSection
 from rubric_tools.config.resolve import resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
-from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
+from rubric_tools.loading.layout import MATTER_FILE, is_matter
+from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.prove.render import render_attack_text, render_solution_text
 from rubric_tools.prove.solver import solve
 from rubric_tools.reporting import safe_output
@@ -32,7 +33,7 @@ def load_for_proof(path: Path, err: TextIO) -> MatterSource | None:
     """The matter at `path`, or None (with a message on `err`) when it cannot be proved:
     no matter.yaml there, or a matter file the loader could not read as written."""
     root = path.parent if path.is_file() else path
-    if not (root / MATTER_FILE).is_file():
+    if not is_matter(root):
         err.write(f"error: {path} is not a matter folder (no {MATTER_FILE})\n")
         return None
     source = load_matter_source(root)

@@ -159,11 +159,11 @@ def _stream(
 
 
 def run_replay(options: ReplayOptions, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
-    from rubric_tools.loading.matter import MATTER_FILE
+    from rubric_tools.loading.layout import MATTER_FILE, is_matter
 
     as_json = options.output_format == "json"
     header = f'{{\n  "version": {JSON_FORMAT_VERSION},\n'
-    if options.matter is not None and not (options.matter / MATTER_FILE).is_file():
+    if options.matter is not None and not is_matter(options.matter):
         message = f"{options.matter}: --matter is not a matter folder (no {MATTER_FILE})"
         if as_json:
             stdout.write(header + '  "replays": [],\n  "diagnostics": [],\n')

@@ -17,13 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from rubric_tools.loading.sorted_walk import sorted_files
+from rubric_tools.loading.layout import folder_trajectories
 
-TRAJECTORY_SUFFIX = ".jsonl"
-YAML_SUFFIXES = (".yaml", ".yml")
-#: A folder's YAML files are trajectories only in these folders (elsewhere they are matter
-#: files, probes, expectations), the layouts `rubric check` finds trajectories in.
-TRAJECTORY_FOLDERS = frozenset({"trajectories", "examples"})
 STDIN_ARGUMENT = "-"
 LIST_PREFIX = "@"
 _GLOB_CHARACTERS = frozenset("*?[")
@@ -34,20 +29,6 @@ class InputError:
     """An argument that names no trajectory."""
 
     message: str
-
-
-def _folder_trajectories(folder: Path) -> Iterator[str]:
-    """The folder's trajectories in sorted order, streamed (a folder may hold 100,000)."""
-    root_name = Path(os.path.abspath(folder)).name
-
-    def accept(below: tuple[str, ...], name: str) -> bool:
-        suffix = os.path.splitext(name)[1].lower()
-        if suffix == TRAJECTORY_SUFFIX:
-            return True
-        # Only the named folder and what is below it count, not where the repository sits.
-        return suffix in YAML_SUFFIXES and not TRAJECTORY_FOLDERS.isdisjoint((root_name, *below))
-
-    return sorted_files(str(folder), accept)
 
 
 def _list_lines(lines: Iterable[str]) -> Iterator[str]:
@@ -73,7 +54,7 @@ def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | Inpu
         return
     if os.path.isdir(argument):
         found = False
-        for match in _folder_trajectories(Path(argument)):
+        for match in folder_trajectories(Path(argument)):  # streamed: a folder may hold 100,000
             found = True
             yield match
         if not found:

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.config.coverage import CoverageSection
 from rubric_tools.coverage.analysis import AnalysisOptions, analyze_matters
 from rubric_tools.coverage.mutation import MutationBudget
 from rubric_tools.coverage.verdict import CoverageRun, evaluate
+from rubric_tools.loading.layout import matters_to_check
 
 
 def measure(

@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.checking.discovery import probe_files, trajectory_files
 from rubric_tools.checking.expectations import (
     Expectation,
     Expectations,
@@ -16,6 +15,7 @@ from rubric_tools.checking.expectations import (
     load_expectations,
 )
 from rubric_tools.diagnostics import Severity
+from rubric_tools.loading.layout import probe_paths, trajectory_paths
 from rubric_tools.loading.trajectory import load_trajectory
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.model import GATE_SURFACES
@@ -81,7 +81,7 @@ def _probes(path: Path) -> tuple[list[SuiteProbe], list[str]]:
 
 def load_suite(matter_root: Path) -> Suite:
     suite = Suite()
-    files = trajectory_files(matter_root)
+    files = trajectory_paths(matter_root)
     declared: Expectations | None = load_expectations(matter_root)
     expectations = declared or conventional_expectations([p.stem for p in files])
     for path in files:
@@ -90,7 +90,7 @@ def load_suite(matter_root: Path) -> Suite:
         errors = [d for d in loaded.diagnostics if d.severity is Severity.ERROR]
         problem = f"line {errors[0].line}: {errors[0].message}" if errors else None
         suite.trajectories.append(SuiteTrajectory(path.name, tuple(loaded.actions), expectation, problem))
-    for path in probe_files(matter_root):
+    for path in probe_paths(matter_root):
         probes, problems = _probes(path)
         suite.probes += probes
         suite.problems += problems

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import difflib
 
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import replace_string
 from rubric_tools.lint.citations import Citation, canonical_match, single_near_citation, spelling_key
 from rubric_tools.lint.context import LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
-from rubric_tools.lint.yaml_edits import replace_string
 from rubric_tools.scoring.text import format_citation, split_citation
 
 #: How close a mistyped document id must be to a real one.
@@ -33,15 +33,15 @@ def citation_fix(
 def _mistyped_document(ctx: LintContext, text: str) -> str | None:
     """`playbok §3` → `playbook §3`: one near document id, which has that section."""
     parts = split_citation(text)
-    if parts is None or parts[0] in ctx.matter.documents:
+    if parts is None or parts[0] in ctx.model.read_documents:
         return None
-    by_id = {doc_id.lower(): doc_id for doc_id in ctx.matter.documents}
+    by_id = {doc_id.lower(): doc_id for doc_id in ctx.model.read_documents}
     near = difflib.get_close_matches(parts[0].lower(), list(by_id), n=2, cutoff=DOCUMENT_CUTOFF)
     if len(near) != 1:
         return None
-    document = ctx.matter.documents[by_id[near[0]]]
+    document = ctx.model.read_documents[by_id[near[0]]]
     token = parts[1].rstrip(".")
-    matches = [t for t in document.sections if spelling_key(t) == spelling_key(token)]
+    matches = [t for t in document.tokens if spelling_key(t) == spelling_key(token)]
     return format_citation(document.id, matches[0]) if len(matches) == 1 else None
 
 

@@ -60,21 +60,21 @@ def required_citations(ctx: LintContext) -> Iterator[Citation]:
 
 
 def resolves(ctx: LintContext, parts: tuple[str, str]) -> bool:
-    return ctx.matter.resolve(*parts) is not None
+    return ctx.model.resolve(*parts) is not None
 
 
 def unloaded_document_ids(ctx: LintContext) -> set[str]:
     """Listed documents that could not be read: D001/D002/L00x already report them."""
-    loaded = set(ctx.matter.documents)
+    loaded = set(ctx.model.read_documents)
     return {d.id for d in ctx.documents if d.parsed is None and d.id not in loaded}
 
 
 def real_citations(ctx: LintContext, document_id: str | None = None) -> list[str]:
     return [
         format_citation(doc_id, token)
-        for doc_id, document in ctx.matter.documents.items()
+        for doc_id, document in ctx.model.read_documents.items()
         if document_id is None or doc_id == document_id
-        for token in document.sections
+        for token in document.tokens
     ]
 
 

@@ -8,12 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rubric_tools.config.lint import LintSection
-from rubric_tools.diagnostics import DeclaredCode, Span
-from rubric_tools.lint.fixes import Fix
+from rubric_tools.diagnostics import DeclaredCode, Diagnostic, Span
+from rubric_tools.fixing.fixes import Fix
 from rubric_tools.loading.elements import Element, Location, MatterModel
 from rubric_tools.loading.matter import DocumentSource, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource
-from rubric_tools.scoring.model import Matter
 
 if TYPE_CHECKING:
     from rubric_tools.lint.schema_stage import SchemaReport
@@ -31,6 +30,10 @@ class Finding:
 
 
 class LintContext:
+    """One matter for the rules: its model (`model`), its documents, the configuration, the
+    schema stage's record, and where to report. The loaded files themselves (`source`,
+    `yaml_file`) are for the rules about how YAML and comments are written."""
+
     def __init__(self, source: MatterSource, config: LintSection, schema: SchemaReport) -> None:
         self.source = source
         self.config = config
@@ -43,14 +46,16 @@ class LintContext:
         return self.source.root
 
     @property
-    def matter(self) -> Matter:
-        """The scorer's typed model (defaults filled in, bad values defaulted)."""
-        return self.source.matter
+    def model(self) -> MatterModel:
+        """The matter as written, typed and located: what rules read (`loading.elements`).
+        What the engine makes of it (a citation's text, the derived max_score, an issue by
+        id) is asked of the model too; the scorer's `Matter` is not a rule's business."""
+        return self.source.model
 
     @property
-    def model(self) -> MatterModel:
-        """The matter as written, typed and located: what rules read (`loading.elements`)."""
-        return self.source.model
+    def load_diagnostics(self) -> list[Diagnostic]:
+        """What the loader reported (the load rules re-emit it; others check it was clean)."""
+        return self.source.diagnostics
 
     def yaml_file(self, file_name: str) -> YamlSource | None:
         """A YAML file's parse (node positions, lines, scalar notes), or None when absent.

@@ -7,9 +7,8 @@ another's findings. The result object is the only link to the reporters.
 from __future__ import annotations
 
 import os
-import traceback
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,10 +16,9 @@ from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint import result_cache
 from rubric_tools.lint.registry import RULES, Rule, all_rules
-from rubric_tools.loading.layout import MATTER_FILE, find_matter_root
+from rubric_tools.loading.layout import discover_matters as discover_matters  # where lint's callers found it
 
 if TYPE_CHECKING:
-    from rubric_tools.lint.schema_stage import SchemaReport
     from rubric_tools.loading.files import Overlay
     from rubric_tools.loading.matter import MatterSource
 
@@ -69,29 +67,6 @@ class LintReport:
         return 1 if self.failed else 0
 
 
-def discover_matters(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
-    """Matter folders under `paths`: folders holding matter.yaml, found recursively; a
-    file (or a folder inside a matter) stands for the matter that contains it."""
-    roots: dict[Path, None] = {}
-    problems: list[str] = []
-    for path in paths:
-        if not path.exists():
-            problems.append(f"{path}: no such file or directory")
-            continue
-        owner = find_matter_root(path)
-        if owner is not None:
-            roots[owner.resolve()] = None
-            continue
-        if path.is_dir():
-            found = sorted(p.parent.resolve() for p in path.rglob(MATTER_FILE))
-            if not found:
-                problems.append(f"{path}: no matter (a folder holding {MATTER_FILE}) found")
-            roots.update(dict.fromkeys(found))
-        else:
-            problems.append(f"{path}: not inside a matter (no {MATTER_FILE} above it)")
-    return list(roots), problems
-
-
 def _matches(rule: Rule, selectors: Iterable[str]) -> bool:
     return any(rule.code.startswith(s.upper()) or rule.name == s.lower() for s in selectors)
 
@@ -103,10 +78,6 @@ def selected_rules(config: LintSection) -> list[Rule]:
     return [r for r in rules if not _matches(r, config.ignore)]
 
 
-def _severity(rule: Rule, config: LintSection) -> Severity:
-    return config.severity.get(rule.code) or config.severity.get(rule.name) or rule.severity
-
-
 def lint_source(
     source: MatterSource,
     config: LintSection,
@@ -115,127 +86,27 @@ def lint_source(
     witness_root: Path | None = None,
     overlay: Overlay | None = None,
 ) -> MatterReport:
-    """Run `rules` (default: the configured selection) on one loaded matter.
-
-    Inline suppressions are applied, unused ones reported (X103, when selected), and
-    every fix declared safe is replayed against the trajectories and probes of the
-    matter at `witness_root` (default: this matter) and downgraded if a score moves
-    (unless `config.prove_fixes` is off). A matter loaded with an `overlay` (unsaved
-    editor buffers, `rubric lsp`) is proven with the same overlay."""
+    """Run `rules` (default: the configured selection) on one loaded matter, through the
+    stages of `rubric_tools.lint.stages`: the schema, the rules, inline suppressions, the
+    replay proof of safe fixes against the trajectories and probes of the matter at
+    `witness_root` (default: this matter; unless `config.prove_fixes` is off), the order.
+    A file that could not be read hides the findings that depend on its content. A matter
+    loaded with an `overlay` (unsaved editor buffers, `rubric lsp`) is proven with it."""
     # Imported here: a run whose matters all come from the result cache never needs the
     # loader, the scoring model or the rules.
+    from rubric_tools.lint import stages
     from rubric_tools.lint.context import LintContext
     from rubric_tools.lint.unreadable_files import hide_dependent_findings
 
-    report = MatterReport(source.root, source.matter_id)
     configured = selected_rules(config)
-    context = LintContext(source, config, _schema_stage(source, configured, report))
+    schema, found = stages.validate_schema(source, configured)
     rules = list(rules if rules is not None else configured)
-    for rule in rules:
-        try:
-            findings = list(rule.check(context))
-        except Exception as exc:  # a rule bug must not hide other findings
-            from rubric_tools.internal_codes import RULE_CRASHED
-
-            report.diagnostics.append(
-                Diagnostic.of(
-                    RULE_CRASHED,
-                    message=f"rule {rule.code} ({rule.name}) crashed: {exc!r}",
-                    file=source.root / MATTER_FILE,
-                    fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],
-                    matter=source.matter_id,
-                )
-            )
-            continue
-        severity = _severity(rule, config)
-        for finding in findings:
-            report.diagnostics.append(
-                Diagnostic(
-                    code=rule.code,
-                    name=rule.name,
-                    severity=severity,
-                    message=finding.message,
-                    file=finding.file,
-                    span=finding.span,
-                    fix_hint=finding.fix_hint,
-                    matter=source.matter_id,
-                    fix=finding.fix,
-                )
-            )
-    report.diagnostics = _suppress(source, config, rules, report.diagnostics)
-    # A file that could not be read (a YAML syntax error) hides what depends on its content.
-    report.diagnostics = hide_dependent_findings(report.diagnostics)
+    found += stages.run_rules(LintContext(source, config, schema), rules, config)
+    found = stages.apply_suppressions(source, config, rules, found)
+    found = hide_dependent_findings(found)
     if config.prove_fixes:
-        from rubric_tools.lint.fix_proof import prove_safe_fixes
-
-        try:
-            report.diagnostics = prove_safe_fixes(
-                source.root, source.matter, report.diagnostics, witness_root=witness_root, overlay=overlay
-            )
-        except Exception as exc:  # unproven is unsafe; the findings themselves still stand
-            report.diagnostics = [
-                replace(d, fix=d.fix.downgrade(f"could not be proven safe: {exc!r}")) if d.fix and d.fix.safe else d
-                for d in report.diagnostics
-            ]
-    report.diagnostics = sorted(dict.fromkeys(report.diagnostics), key=Diagnostic.sort_key)
-    return report
-
-
-def _schema_stage(source: MatterSource, configured: Sequence[Rule], report: MatterReport) -> SchemaReport:
-    """Validate the matter once, before any rule, recording what the configured schema rules
-    report (whichever rules this run executes: a semantic rule defers to a schema rule the
-    configuration selects). A crash is an internal error; the rules then see no schema error."""
-    from rubric_tools.lint.schema_stage import SchemaReport, run_schema_stage
-
-    try:
-        return run_schema_stage(source, configured)
-    except Exception as exc:  # a validation bug must not hide the other rules' findings
-        from rubric_tools.internal_codes import RULE_CRASHED
-
-        report.diagnostics.append(
-            Diagnostic.of(
-                RULE_CRASHED,
-                message=f"the schema stage crashed: {exc!r}",
-                file=source.root / MATTER_FILE,
-                fix_hint="please report this: " + traceback.format_exc(limit=1).strip().splitlines()[-1],
-                matter=source.matter_id,
-            )
-        )
-        return SchemaReport()
-
-
-def _suppress(
-    source: MatterSource, config: LintSection, rules: Sequence[Rule], found: list[Diagnostic]
-) -> list[Diagnostic]:
-    """Drop what inline suppressions silence; report the unused ones when X103 runs."""
-    from rubric_tools.lint import suppressions
-
-    comments = suppressions.matter_suppressions(source)
-    if not comments:
-        return found
-    kept = suppressions.apply_suppressions(found, comments)
-    unused_rule = RULES.get(suppressions.UNUSED_CODE)
-    if unused_rule is None or unused_rule not in rules:
-        return kept
-    ran = {rule.code for rule in rules}
-    names = {rule.name: rule.code for rule in RULES.values()}
-    for comment in comments:
-        unused = suppressions.unused_codes(comment, ran, names)
-        if unused:
-            kept.append(
-                Diagnostic(
-                    code=unused_rule.code,
-                    name=unused_rule.name,
-                    severity=_severity(unused_rule, config),
-                    message=f"unused suppression of {', '.join(unused)}: nothing here is reported",
-                    file=comment.file,
-                    span=comment.span,
-                    fix_hint="remove it (`rubric lint --fix` does)",
-                    matter=source.matter_id,
-                    fix=suppressions.removal_fix(comment, unused),
-                )
-            )
-    return kept
+        found = stages.prove_fixes(source, found, witness_root, overlay)
+    return MatterReport(source.root, source.matter_id, stages.in_order(found))
 
 
 #: Below this many matters a worker pool costs more than it saves.

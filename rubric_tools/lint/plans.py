@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rubric_tools.loading.elements import MatterModel
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import Issue, Matter, Position
 from rubric_tools.scoring.text import concept_fraction, normalize, split_citation
@@ -98,7 +99,17 @@ class Plan:
         return f"{' + '.join(self.terms)} = {self.total}"
 
 
-def round_plan(matter: Matter) -> Plan:
+def round_plan(model: MatterModel) -> Plan:
+    """`round_plan_of` the matter the model describes (what rule P007 asks)."""
+    return round_plan_of(model.scored)
+
+
+def step_plan(model: MatterModel) -> Plan:
+    """`step_plan_of` the matter the model describes (what rule P008 asks)."""
+    return step_plan_of(model.scored)
+
+
+def round_plan_of(matter: Matter) -> Plan:
     """The fewest negotiation rounds that settle every negotiated issue for full points.
 
     An issue that can never settle for full points is left out: the negotiation rules
@@ -114,14 +125,14 @@ def round_plan(matter: Matter) -> Plan:
     return Plan(total, tuple(terms))
 
 
-def step_plan(matter: Matter) -> Plan:
+def step_plan_of(matter: Matter) -> Plan:
     """The length of the shortest trajectory that earns every point.
 
     One whole-document read per document holding an anchor (it records every
     section; required citations resolve without being read), one ask per scored
     question, one escalation per scored escalation, one submit_issue per issue worth
     issue points, one propose_redline per issue with earnable redline points (it can
-    target the anchor, so no issue must precede it), the rounds of `round_plan`, and
+    target the anchor, so no issue must precede it), the rounds of `round_plan_of`, and
     the submit_final.
     """
     rubric = matter.rubric
@@ -144,7 +155,7 @@ def step_plan(matter: Matter) -> Plan:
         (sum(1 for e in rubric.escalations if e.points > 0), "escalate"),
         (len(submitted), "submit_issue"),
         (len(redlines), "propose_redline"),
-        (round_plan(matter).total if matter.negotiation_enabled else 0, "negotiation round"),
+        (round_plan_of(matter).total if matter.negotiation_enabled else 0, "negotiation round"),
         (1, "submit_final"),
     ]
     terms = tuple(

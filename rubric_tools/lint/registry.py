@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, overload
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools import code_registry
+from rubric_tools.diagnostics import CodeStatus, Severity
 
 if TYPE_CHECKING:
     from rubric_tools.catalogue import RuleCode
@@ -37,6 +38,12 @@ class Rule:
     family: str
     check: Check
     fixable: bool = False
+    status: CodeStatus = CodeStatus.STABLE
+
+    @property
+    def builtin(self) -> bool:
+        """Whether the rule is one of the tool's own (defined in `rubric_tools.lint.rules`)."""
+        return self.check.__module__.startswith(f"{code_registry.RULES_PACKAGE}.")
 
     @property
     def doc(self) -> str:
@@ -52,31 +59,43 @@ class Rule:
 
 
 RULES: dict[str, Rule] = {}
+# The code registry finds rules registered at run time (tests, plugins) through this.
+code_registry.runtime_rules = RULES.values
 
 
 @overload
-def rule(code: RuleCode, *, fixable: bool = False) -> Callable[[Check], Rule]: ...
+def rule(
+    code: RuleCode, *, fixable: bool = False, status: CodeStatus = CodeStatus.STABLE
+) -> Callable[[Check], Rule]: ...
 
 
 @overload
-def rule(code: str, name: str, severity: Severity, *, fixable: bool = False) -> Callable[[Check], Rule]: ...
+def rule(
+    code: str, name: str, severity: Severity, *, fixable: bool = False, status: CodeStatus = CodeStatus.STABLE
+) -> Callable[[Check], Rule]: ...
 
 
 def rule(
-    code: str | RuleCode, name: str | None = None, severity: Severity | None = None, *, fixable: bool = False
+    code: str | RuleCode,
+    name: str | None = None,
+    severity: Severity | None = None,
+    *,
+    fixable: bool = False,
+    status: CodeStatus = CodeStatus.STABLE,
 ) -> Callable[[Check], Rule]:
     """Register `check` as rule `code`/`name`. The family is the defining module's name.
 
     `code` is the code string, or a `RuleCode` declared below lint, which gives the name
-    and severity too."""
+    and severity too. `status` marks a preview or deprecated rule (`rubric explain` and
+    AUTHORING.md say so)."""
     if not isinstance(code, str):  # a RuleCode (not imported at run time: a warm lint never needs the catalogue)
-        return _registrar(code.code, code.name, code.severity, fixable)
+        return _registrar(code.code, code.name, code.severity, fixable, status)
     if name is None or severity is None:
         raise TypeError(f"rule {code}: give its name and severity, or a RuleCode")
-    return _registrar(code, name, severity, fixable)
+    return _registrar(code, name, severity, fixable, status)
 
 
-def _registrar(code: str, name: str, severity: Severity, fixable: bool) -> Callable[[Check], Rule]:
+def _registrar(code: str, name: str, severity: Severity, fixable: bool, status: CodeStatus) -> Callable[[Check], Rule]:
     def register(check: Check) -> Rule:
         if not _CODE.match(code):
             raise ValueError(f"rule code {code!r} must be one capital letter and three digits")
@@ -87,7 +106,7 @@ def _registrar(code: str, name: str, severity: Severity, fixable: bool) -> Calla
         if not inspect.getdoc(check):
             raise ValueError(f"rule {code} needs a docstring: it is the rule's documentation")
         family = check.__module__.rsplit(".", 1)[-1]
-        registered = Rule(code, name, severity, family, check, fixable)
+        registered = Rule(code, name, severity, family, check, fixable, status)
         RULES[code] = registered
         return registered
 

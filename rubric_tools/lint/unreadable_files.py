@@ -19,7 +19,6 @@ from collections.abc import Sequence
 from rubric_tools.catalogue import RuleCode
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.lint.registry import RULES
-from rubric_tools.lint.suppressions import UNUSED_CODE
 from rubric_tools.loading import codes as loader_codes
 from rubric_tools.loading.codes import (
     FILE_OUTSIDE_MATTER,
@@ -32,6 +31,7 @@ from rubric_tools.loading.codes import (
     YAML_NESTING_LIMIT,
     YAML_SYNTAX,
 )
+from rubric_tools.suppressions import UNUSED_CODE
 
 #: Loader findings meaning a file's content is not there to check.
 CONTENT_LOST = frozenset(

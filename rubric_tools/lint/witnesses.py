@@ -1,11 +1,6 @@
 """A matter's witnesses: the trajectories and gate probes whose scores a safe fix must
-not move. The layouts are defined here, below the lint engine and its result cache, and
-`rubric check` finds trajectories and probes through them
-(`rubric_tools.checking.discovery`):
-
-- inside the matter: `trajectories/*.jsonl` (or YAML) and `probes.yaml`;
-- beside `matters/`: `examples/<id>/*.jsonl`, `trajectories/<id>/*.jsonl` (or YAML),
-  `tests/gate_probes/<id>.yaml` and `probes/<id>.yaml`.
+not move, found where the matter-folder layout says they are
+(`rubric_tools.loading.layout`, as `rubric check` finds them).
 
 Probes are evaluated here directly on the gates (the verdict is what a fix must keep);
 `rubric check` additionally validates probe files and reports their problems.
@@ -18,49 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rubric_tools.loading import layout
+
 if TYPE_CHECKING:
     from rubric_tools.scoring.model import Matter
 
-# The scorer and loaders are imported where used: the result cache needs only the
-# file layouts, on every run, and a fully cached run must stay cheap to start.
-
-MATTERS_FOLDER = "matters"
-
-
-def _repository_base(matter_root: Path) -> Path | None:
-    return matter_root.parent.parent if matter_root.parent.name == MATTERS_FOLDER else None
-
-
-def _trajectories_in(folder: Path) -> list[Path]:
-    """JSONL and YAML trajectories of one folder, sorted by name."""
-    from rubric_tools.loading.layout import TRAJECTORY_SUFFIXES  # not the YAML parser: see above
-
-    return sorted(p for p in folder.glob("*") if p.suffix.lower() in TRAJECTORY_SUFFIXES and p.is_file())
-
-
-def trajectory_paths(matter_root: Path) -> list[Path]:
-    found = _trajectories_in(matter_root / "trajectories")
-    base = _repository_base(matter_root)
-    if base is not None:
-        for layout in ("examples", "trajectories"):
-            found += _trajectories_in(base / layout / matter_root.name)
-    return found
-
-
-def probe_paths(matter_root: Path) -> list[Path]:
-    candidates = [matter_root / "probes.yaml"]
-    base = _repository_base(matter_root)
-    if base is not None:
-        candidates += [
-            base / "tests" / "gate_probes" / f"{matter_root.name}.yaml",
-            base / "probes" / f"{matter_root.name}.yaml",
-        ]
-    return [path for path in candidates if path.is_file()]
-
-
-def witness_files(matter_root: Path) -> list[Path]:
-    """Every file whose content decides whether a fix of the matter is proven safe."""
-    return trajectory_paths(matter_root) + probe_paths(matter_root)
+# The scorer and loaders are imported where used: a fully cached run must stay cheap to start.
 
 
 @dataclass(frozen=True)
@@ -94,11 +52,11 @@ def find_witnesses(matter_root: Path) -> Witnesses:
     from rubric_tools.loading.trajectory import load_trajectory
 
     trajectories = []
-    for path in trajectory_paths(matter_root):
+    for path in layout.trajectory_paths(matter_root):
         trajectory = load_trajectory(path)
         if trajectory.valid:
             trajectories.append((path, tuple(trajectory.actions)))
-    probes = [entry for path in probe_paths(matter_root) for entry in _probe_entries(path)]
+    probes = [entry for path in layout.probe_paths(matter_root) for entry in _probe_entries(path)]
     return Witnesses(tuple(trajectories), tuple(probes))
 
 

@@ -1,9 +1,14 @@
-"""Turn plain YAML data into the scorer's typed models, leniently.
+"""The scorer's typed value of one YAML node, leniently: what the engine computes with.
 
 A value of the wrong type falls back to the engine's default here; the schema
 rules of `rubric lint` are what report it. Building never raises. The defaults are
 the scorer dataclasses' own field defaults (`scoring.model` is their one source;
 `schemas/` are tested against it), never written again here.
+
+These are the conversions of one node (an issue, a question, a position, ...): the
+matter's files are walked once, by `loading.element_build`, which makes each node's
+element and its scorer object together (`MatterSource.with_files` types changed files
+again the same way).
 """
 
 from __future__ import annotations
@@ -171,15 +176,22 @@ def final_submission(raw: Mapping[str, Any]) -> FinalSubmission:
     )
 
 
-def rubric(raw: Any) -> Rubric:
-    raw = as_mapping(raw)
+def rubric_of(
+    raw: Mapping[str, Any],
+    *,
+    questions: tuple[MatchItem, ...],
+    escalations: tuple[MatchItem, ...],
+    issues: tuple[Issue, ...],
+    final: FinalSubmission,
+) -> Rubric:
+    """The rubric of a `rubric.yaml` mapping whose entries are built already."""
     return Rubric(
         critical_failure_score_cap=number(raw, "critical_failure_score_cap", _RUBRIC["critical_failure_score_cap"]),
         max_score=as_float(raw["max_score"]) if is_number(raw.get("max_score")) else _RUBRIC["max_score"],
-        questions=tuple(match_item(q) for q in as_list(raw.get("questions")) if isinstance(q, Mapping)),
-        escalations=tuple(match_item(e) for e in as_list(raw.get("escalations")) if isinstance(e, Mapping)),
-        issues=tuple(issue(i) for i in as_list(raw.get("issues")) if isinstance(i, Mapping)),
-        final_submission=final_submission(as_mapping(raw.get("final_submission"))),
+        questions=questions,
+        escalations=escalations,
+        issues=issues,
+        final_submission=final,
     )
 
 
@@ -195,26 +207,20 @@ def constraints(raw: Any) -> Constraints:
     )
 
 
-def positions(raw: Any) -> dict[str, Position]:
-    table: dict[str, Position] = {}
-    for issue_id, position in as_mapping(as_mapping(raw).get("positions")).items():
-        position = as_mapping(position)
-        table[str(issue_id)] = Position(
-            resist_rounds=integer(position, "resist_rounds", _POSITION["resist_rounds"]),
-            accept_concepts=variants(position.get("accept_concepts")),
-            counters=tuple(
-                Counter(
-                    message=text(c, "message", _COUNTER["message"]),
-                    text=text(c, "text", _COUNTER["text"]),
-                    trap=flag(c, "trap"),
-                )
-                for c in as_list(position.get("counters"))
-                if isinstance(c, Mapping)
-            ),
-            reject_message=text(position, "reject_message", _POSITION["reject_message"]),
-        )
-    return table
-
-
-def answers(raw: Any, key: str) -> dict[str, str]:
-    return {str(k): str(v) for k, v in as_mapping(as_mapping(raw).get(key)).items()}
+def position(raw: Any) -> Position:
+    """The counterparty's position on one issue (`positions.<issue id>`)."""
+    raw = as_mapping(raw)
+    return Position(
+        resist_rounds=integer(raw, "resist_rounds", _POSITION["resist_rounds"]),
+        accept_concepts=variants(raw.get("accept_concepts")),
+        counters=tuple(
+            Counter(
+                message=text(c, "message", _COUNTER["message"]),
+                text=text(c, "text", _COUNTER["text"]),
+                trap=flag(c, "trap"),
+            )
+            for c in as_list(raw.get("counters"))
+            if isinstance(c, Mapping)
+        ),
+        reject_message=text(raw, "reject_message", _POSITION["reject_message"]),
+    )

@@ -1,15 +1,19 @@
-"""Build the located model (`loading.elements`) from a loaded matter's YAML files.
+"""Type a loaded matter's YAML once: the located model (`loading.elements`) and the
+scorer's `Matter`, together.
 
-Runs once per matter, after the scorer's `Matter` is built, and links each element to
-the scorer's object for it. Never raises: a value of the wrong type leaves its typed
-field None (the schema rules report it).
+One walk of the files: at each node (an issue, a question, a position, ...) the builder
+makes its element, with the value as written and where it is, and the scorer's object
+for it (`loading.build`, the engine's lenient conversions), and links the two; the
+scorer's `Matter` is assembled from those objects. Never raises: a value of the wrong
+type leaves its typed field None (the schema rules report it) and the scorer's default.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.loading import build
 from rubric_tools.loading.elements import (
@@ -31,17 +35,13 @@ from rubric_tools.loading.elements import (
     TextElement,
     VariantElement,
 )
-from rubric_tools.loading.matter import (
-    COUNTERPARTY_FILE,
-    HIDDEN_FACTS_FILE,
-    MATTER_FILE,
-    RUBRIC_FILE,
-    YAML_FILES,
-    DocumentSource,
-)
+from rubric_tools.loading.layout import COUNTERPARTY_FILE, HIDDEN_FACTS_FILE, MATTER_FILE, RUBRIC_FILE, YAML_FILES
 from rubric_tools.loading.yaml_convert import InstancePath
 from rubric_tools.loading.yaml_source import YamlSource
-from rubric_tools.scoring.model import GATE_SURFACES, Issue, MatchItem, Matter, yaml_id
+from rubric_tools.scoring.model import GATE_SURFACES, Document, Issue, Matter, Position, yaml_id
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.matter import DocumentSource
 
 #: The files whose numbers the engine computes with.
 NUMERIC_FILES = (MATTER_FILE, RUBRIC_FILE, COUNTERPARTY_FILE)
@@ -148,6 +148,8 @@ def _gate(
 def _gates(
     location: Location, index: int, issue_id: str | None, raw: Mapping[str, Any], scored: Issue
 ) -> tuple[GateElement, ...]:
+    """Every entry of the issue's gate lists, linked to the scorer's gates (built from the
+    entries it keeps, in order)."""
     found: list[GateElement] = []
     for surface, list_name in GATE_SURFACES.items():
         scored_gates = iter(scored.gates(surface))
@@ -157,7 +159,8 @@ def _gates(
     return tuple(found)
 
 
-def _issue(location: Location, index: int, raw: Mapping[str, Any], scored: Issue) -> IssueElement:
+def _issue(location: Location, index: int, raw: Mapping[str, Any]) -> IssueElement:
+    scored = build.issue(raw)
     issue_id = str(raw["id"]) if "id" in raw else None
     anchor = raw.get("anchor")
     citations = raw.get("required_citations")
@@ -180,9 +183,7 @@ def _issue(location: Location, index: int, raw: Mapping[str, Any], scored: Issue
     )
 
 
-def _match_item(
-    location: Location, list_name: str, index: int, raw: Mapping[str, Any], scored: MatchItem
-) -> MatchItemElement:
+def _match_item(location: Location, list_name: str, index: int, raw: Mapping[str, Any]) -> MatchItemElement:
     aliases = raw.get("aliases")
     return MatchItemElement(
         location=location,
@@ -190,7 +191,7 @@ def _match_item(
         list_name=list_name,
         index=index,
         id=str(raw["id"]) if raw.get("id") is not None else None,
-        scored=scored,
+        scored=build.match_item(raw),
         concepts=_variant(location.child("concepts"), raw.get("concepts")),
         aliases=tuple(
             variant
@@ -208,13 +209,17 @@ def _mapping_entries(value: Any) -> Iterator[tuple[int, Mapping[str, Any]]]:
             yield index, entry
 
 
-def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
+def _positions(make: _Builder) -> tuple[tuple[PositionElement, ...], dict[str, Position]]:
+    """Every position as written, and the scorer's table of them: keyed by the id as text,
+    so that of two keys with the same text (`1` and `"1"`) the later wins, as in the engine;
+    each element is linked to the position the scorer keeps for its key."""
     positions = build.as_mapping(build.as_mapping(make.data(COUNTERPARTY_FILE)).get("positions"))
+    table = {str(key): build.position(raw) for key, raw in positions.items()}
     found: list[PositionElement] = []
     for key, raw in positions.items():
         location = make.location(COUNTERPARTY_FILE, ("positions", key))
         raw_map = build.as_mapping(raw)
-        scored = matter.positions[str(key)]
+        scored = table[str(key)]
         counters = [(i, c) for i, c in _mapping_entries(raw_map.get("counters"))]
         accept = build.as_list(raw_map.get("accept_concepts"))
         found.append(
@@ -242,7 +247,7 @@ def _positions(make: _Builder, matter: Matter) -> tuple[PositionElement, ...]:
                 reject_message=_string(raw_map.get("reject_message")),
             )
         )
-    return tuple(found)
+    return tuple(found), table
 
 
 def _answers(make: _Builder, kind: str) -> tuple[AnswerElement, ...]:
@@ -272,6 +277,13 @@ def _documents(make: _Builder, documents: list[DocumentSource]) -> tuple[Documen
             else ()
         )
         raw = entries[source.index] if source.index < len(entries) else None
+        scored = (
+            Document(
+                id=source.id, title=source.title, path=source.path_text, sections=MappingProxyType(parsed.sections)
+            )
+            if parsed is not None
+            else None
+        )
         found.append(
             DocumentElement(
                 location=location,
@@ -280,6 +292,7 @@ def _documents(make: _Builder, documents: list[DocumentSource]) -> tuple[Documen
                 id=source.id,
                 source=source,
                 sections=sections,
+                scored=scored,
             )
         )
     return tuple(found)
@@ -299,35 +312,81 @@ def _numbers(location: Location, value: Any) -> Iterator[NumberElement]:
             yield from _numbers(location.child(index), item)
 
 
-def build_model(
-    root: Path, files: Mapping[str, YamlSource], documents: list[DocumentSource], matter: Matter
-) -> MatterModel:
-    """The located model of a loaded matter; `matter` is the scorer's model built from the same files."""
+def _scored_documents(documents: tuple[DocumentElement, ...]) -> dict[str, Document]:
+    """The scorer's documents: the ones read, by id (a later document with the same id
+    wins: the engine builds a dict from the list)."""
+    return {document.id: document.scored for document in documents if document.scored is not None}
+
+
+def build_matter(
+    root: Path, files: Mapping[str, YamlSource], documents: list[DocumentSource]
+) -> tuple[Matter, MatterModel]:
+    """The scorer's `Matter` and the located model of a loaded matter, from one walk of its files."""
     make = _Builder(root, files)
+    matter_data = build.as_mapping(make.data(MATTER_FILE))
     rubric = build.as_mapping(make.data(RUBRIC_FILE))
     issues = tuple(
-        _issue(make.location(RUBRIC_FILE, ("issues", index)), index, raw, scored)
-        for (index, raw), scored in zip(_mapping_entries(rubric.get("issues")), matter.rubric.issues, strict=False)
+        _issue(make.location(RUBRIC_FILE, ("issues", index)), index, raw)
+        for index, raw in _mapping_entries(rubric.get("issues"))
     )
     items = {
         list_name: tuple(
-            _match_item(make.location(RUBRIC_FILE, (list_name, index)), list_name, index, raw, scored)
-            for (index, raw), scored in zip(_mapping_entries(rubric.get(list_name)), typed, strict=False)
+            _match_item(make.location(RUBRIC_FILE, (list_name, index)), list_name, index, raw)
+            for index, raw in _mapping_entries(rubric.get(list_name))
         )
-        for list_name, typed in (("questions", matter.rubric.questions), ("escalations", matter.rubric.escalations))
+        for list_name in ("questions", "escalations")
     }
     final_location = make.location(RUBRIC_FILE, ("final_submission",))
     final_raw = build.as_mapping(rubric.get("final_submission"))
+    final = FinalSubmissionElement(
+        location=final_location,
+        **_keys(final_location, rubric.get("final_submission")),
+        scored=build.final_submission(final_raw),
+        required_concepts=_variant(final_location.child("required_concepts"), final_raw.get("required_concepts")),
+        required_issue_ids=tuple(
+            (final_location.child("required_issue_ids", i), yaml_id(item))
+            for i, item in enumerate(build.as_list(final_raw.get("required_issue_ids")))
+        ),
+        minimum_characters=(
+            final_raw["minimum_characters"] if build.is_number(final_raw.get("minimum_characters")) else None
+        ),
+    )
     constraints_location = make.location(MATTER_FILE, ("constraints",))
-    constraints_raw = build.as_mapping(make.data(MATTER_FILE)).get("constraints")
-    provenance = build.as_mapping(make.data(MATTER_FILE)).get("provenance")
+    constraints_raw = matter_data.get("constraints")
+    constraints = ConstraintsElement(
+        location=constraints_location,
+        **_keys(constraints_location, constraints_raw),
+        scored=build.constraints(constraints_raw),
+    )
+    positions, position_table = _positions(make)
+    document_elements = _documents(make, documents)
+    client_answers = _answers(make, "client_answers")
+    escalation_answers = _answers(make, "escalation_answers")
+    matter = Matter(
+        matter_id=str(matter_data.get("matter_id") or root.name),
+        native_matter_id=build.native_id(matter_data.get("matter_id")),
+        title=build.text(matter_data, "title"),
+        rubric=build.rubric_of(
+            rubric,
+            questions=tuple(item.scored for item in items["questions"]),
+            escalations=tuple(item.scored for item in items["escalations"]),
+            issues=tuple(issue.scored for issue in issues),
+            final=final.scored,
+        ),
+        documents=MappingProxyType(_scored_documents(document_elements)),
+        constraints=constraints.scored,
+        positions=MappingProxyType(position_table),
+        client_answers=MappingProxyType({answer.id: answer.text for answer in client_answers}),
+        escalation_answers=MappingProxyType({answer.id: answer.text for answer in escalation_answers}),
+    )
+    provenance = matter_data.get("provenance")
     numbers = tuple(
         number
         for name in NUMERIC_FILES
         if name in files
         for number in _numbers(make.location(name, ()), files[name].data)
     )
-    return MatterModel(
+    model = MatterModel(
         matter_id=matter.matter_id,
         title=matter.title,
         native_matter_id=matter.native_matter_id,
@@ -336,28 +395,14 @@ def build_model(
         issues=issues,
         questions=items["questions"],
         escalations=items["escalations"],
-        final_submission=FinalSubmissionElement(
-            location=final_location,
-            **_keys(final_location, rubric.get("final_submission")),
-            scored=matter.rubric.final_submission,
-            required_concepts=_variant(final_location.child("required_concepts"), final_raw.get("required_concepts")),
-            required_issue_ids=tuple(
-                (final_location.child("required_issue_ids", i), yaml_id(item))
-                for i, item in enumerate(build.as_list(final_raw.get("required_issue_ids")))
-            ),
-            minimum_characters=(
-                final_raw["minimum_characters"] if build.is_number(final_raw.get("minimum_characters")) else None
-            ),
-        ),
-        constraints=ConstraintsElement(
-            location=constraints_location,
-            **_keys(constraints_location, constraints_raw),
-            scored=matter.constraints,
-        ),
-        positions=_positions(make, matter),
-        client_answers=_answers(make, "client_answers"),
-        escalation_answers=_answers(make, "escalation_answers"),
-        documents=_documents(make, documents),
+        final_submission=final,
+        constraints=constraints,
+        positions=positions,
+        client_answers=client_answers,
+        escalation_answers=escalation_answers,
+        documents=document_elements,
         numbers=numbers,
         max_score=matter.rubric.max_score,
+        scored=matter,
     )
+    return matter, model

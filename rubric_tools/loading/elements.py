@@ -4,8 +4,9 @@ The scorer's `Matter` (`scoring.model`) is what the engine computes with: defaul
 in, values of the wrong type defaulted, malformed list entries dropped. Lint rules, the
 solver's explanations, the audit and fixers need more: *where* each value is written,
 whether it was written at all, and what was written when its type is wrong. This model
-gives them that, built once per matter by `loading.element_build`, so nobody reads the
-raw YAML mappings or rebuilds instance paths by hand.
+gives them that, built once per matter by `loading.element_build` in the same walk of the
+files that types the scorer's `Matter`, so nobody reads the raw YAML mappings or rebuilds
+instance paths by hand.
 
 Conventions:
 - A typed field holds None when the key is absent or its value has the wrong type; the
@@ -23,6 +24,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,12 +34,15 @@ from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.model import (
     Constraints,
     Counter,
+    Document,
     FinalSubmission,
     Issue,
     MatchItem,
+    Matter,
     Position,
     YamlId,
 )
+from rubric_tools.scoring.result import derived_max_score
 from rubric_tools.scoring.text import normalize
 
 if TYPE_CHECKING:
@@ -307,6 +312,13 @@ class DocumentElement(Element):
     id: str
     source: DocumentSource
     sections: tuple[SectionElement, ...] = ()
+    #: The scorer's document built from this entry; None when it could not be read.
+    scored: Document | None = None
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        """The section tokens, in document order (the preamble's first)."""
+        return tuple(section.token for section in self.sections)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -318,7 +330,12 @@ class NumberElement(Element):
 
 @dataclass(frozen=True, kw_only=True)
 class MatterModel:
-    """A matter as written, typed and located. Built once per matter (`MatterSource.model`)."""
+    """A matter as written, typed and located. Built once per matter, with the scorer's
+    `Matter`, by one walk of its files (`MatterSource.model`).
+
+    What the engine makes of the whole matter (which documents it reads under an id, how it
+    keys issues and positions, the max_score it derives, a citation's section text) is
+    answered here, so that rules ask the model only."""
 
     matter_id: str
     title: str
@@ -339,6 +356,9 @@ class MatterModel:
     #: The declared max_score, when it is a number.
     max_score: float | None = None
     native_matter_id: int | float | bool | datetime.date | None = None
+    #: The scorer's matter, typed in the same walk: for the analyses that run the scorer
+    #: (the solver, the budget plans); rules read the elements and the questions below.
+    scored: Matter
 
     def file(self, file_name: str) -> Element:
         """The top-level element of a YAML file of the matter."""
@@ -366,3 +386,45 @@ class MatterModel:
     def position(self, issue_id: str) -> PositionElement | None:
         """The counterparty's position on an issue (the last one written wins, as in the engine)."""
         return next((p for p in reversed(self.positions) if p.issue_id == issue_id), None)
+
+    @cached_property
+    def position_table(self) -> dict[str, PositionElement]:
+        """The positions as the engine keys them: by issue id as text, in the order first
+        written, the last one written winning."""
+        return {position.issue_id: position for position in self.positions}
+
+    @property
+    def negotiation_enabled(self) -> bool:
+        """Whether the counterparty negotiates at all (any position written)."""
+        return self.scored.negotiation_enabled
+
+    def issue_by_id(self, issue_id: str) -> IssueElement | None:
+        """The issue the engine finds under this id (its id as text, "" when it has none; the
+        last one written wins)."""
+        return self._issues_by_id.get(issue_id)
+
+    @cached_property
+    def _issues_by_id(self) -> dict[str, IssueElement]:
+        return {issue.scored.id: issue for issue in self.issues}
+
+    @cached_property
+    def read_documents(self) -> dict[str, DocumentElement]:
+        """The documents the engine reads, by id, in the order their ids are first listed (of
+        two entries with one id, the later read one wins, as in the engine)."""
+        table: dict[str, DocumentElement] = {}
+        for document in self.documents:
+            if document.scored is not None:
+                table[document.id] = document
+        return table
+
+    def document(self, document_id: str) -> DocumentElement | None:
+        """The document the engine reads under this id, None when there is none."""
+        return self.read_documents.get(document_id)
+
+    def resolve(self, document_id: str, token: str) -> str | None:
+        """The normalized text of `<document_id> §<token>` as the engine reads it, or None."""
+        return self.scored.resolve(document_id, token)
+
+    def derived_max_score(self) -> float:
+        """The max_score the engine derives from the rubric (and the positions)."""
+        return derived_max_score(self.scored.rubric, self.scored.positions)

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from rubric_tools.catalogue import RuleCode
@@ -22,20 +21,20 @@ from rubric_tools.loading.codes import (
     MISSING_FILE,
     UNREADABLE_FILE,
 )
+from rubric_tools.loading.element_build import build_matter
+from rubric_tools.loading.layout import COUNTERPARTY_FILE as COUNTERPARTY_FILE
+from rubric_tools.loading.layout import HIDDEN_FACTS_FILE as HIDDEN_FACTS_FILE
 from rubric_tools.loading.layout import MATTER_FILE as MATTER_FILE
+from rubric_tools.loading.layout import REQUIRED_FILES as REQUIRED_FILES
+from rubric_tools.loading.layout import RUBRIC_FILE as RUBRIC_FILE
+from rubric_tools.loading.layout import YAML_FILES as YAML_FILES
 from rubric_tools.loading.layout import find_matter_root as find_matter_root
 from rubric_tools.loading.yaml_source import YamlSource, decode_text, load_yaml
-from rubric_tools.scoring.model import Document, Matter
+from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.sections import ParsedDocument, editor_lines, parse_sections
 
 if TYPE_CHECKING:
     from rubric_tools.loading.elements import MatterModel
-
-RUBRIC_FILE = "rubric.yaml"
-HIDDEN_FACTS_FILE = "hidden_facts.yaml"
-COUNTERPARTY_FILE = "counterparty.yaml"
-REQUIRED_FILES = (MATTER_FILE, RUBRIC_FILE, HIDDEN_FACTS_FILE)
-YAML_FILES = (*REQUIRED_FILES, COUNTERPARTY_FILE)
 
 
 @dataclass
@@ -58,10 +57,13 @@ class DocumentSource:
 
 @dataclass
 class MatterSource:
-    """A loaded matter: the scorer's model plus everything a linter needs."""
+    """A loaded matter: the scorer's `Matter` (what replays compute with), the located
+    model (`loading.elements`: what every analysis reads), both typed in one walk of the
+    files (`loading.element_build`), and the files and documents they came from."""
 
     root: Path
     matter: Matter
+    model: MatterModel
     files: dict[str, YamlSource] = field(default_factory=dict)
     documents: list[DocumentSource] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -78,12 +80,13 @@ class MatterSource:
         source = self.files.get(name)
         return source.data if source is not None else None
 
-    @cached_property
-    def model(self) -> MatterModel:
-        """The matter as written, typed and located (`loading.elements`), built on first use."""
-        from rubric_tools.loading.element_build import build_model
-
-        return build_model(self.root, self.files, self.documents, self.matter)
+    def with_files(self, changed: Mapping[str, YamlSource]) -> MatterSource:
+        """This matter with some YAML files' parses replaced (the audit's seeded defects),
+        typed again by the one walk: its `Matter` and its model agree with the new files.
+        (`dataclasses.replace` would keep the old ones.)"""
+        files = {**self.files, **changed}
+        matter, model = build_matter(self.root, files, self.documents)
+        return MatterSource(self.root, matter, model, files, self.documents, self.diagnostics)
 
 
 def _missing_file(path: Path) -> Diagnostic:
@@ -190,29 +193,5 @@ def load_matter_source(path: Path | str, overlay: policy.Overlay | None = None) 
         diagnostics.extend(files[name].diagnostics)
     matter_file = files.get(MATTER_FILE) or YamlSource(path=root / MATTER_FILE)
     documents = _load_documents(root, matter_file, diagnostics, overlay)
-    matter_data = build.as_mapping(matter_file.data)
-    seen: dict[str, Document] = {}
-    for source in documents:
-        if source.parsed is None:
-            continue
-        # The engine builds a dict from the list: a later document with the same id wins.
-        seen[source.id] = Document(
-            id=source.id,
-            title=source.title,
-            path=source.path_text,
-            sections=MappingProxyType(source.parsed.sections),
-        )
-    hidden = files.get(HIDDEN_FACTS_FILE)
-    counterparty = files.get(COUNTERPARTY_FILE)
-    matter = Matter(
-        matter_id=str(matter_data.get("matter_id") or root.name),
-        native_matter_id=build.native_id(matter_data.get("matter_id")),
-        title=build.text(matter_data, "title"),
-        rubric=build.rubric(files[RUBRIC_FILE].data if RUBRIC_FILE in files else None),
-        documents=MappingProxyType(seen),
-        constraints=build.constraints(matter_data.get("constraints")),
-        positions=MappingProxyType(build.positions(counterparty.data if counterparty else None)),
-        client_answers=MappingProxyType(build.answers(hidden.data if hidden else None, "client_answers")),
-        escalation_answers=MappingProxyType(build.answers(hidden.data if hidden else None, "escalation_answers")),
-    )
-    return MatterSource(root=root, matter=matter, files=files, documents=documents, diagnostics=diagnostics)
+    matter, model = build_matter(root, files, documents)
+    return MatterSource(root, matter, model, files, documents, diagnostics)

@@ -60,8 +60,7 @@ def matter_root_of(path: Path) -> Path | None:
     holding matter.yaml above it, or for a trajectory or probe file kept beside `matters/`
     (`examples/<id>/`, `trajectories/<id>/`, `tests/gate_probes/<id>.yaml`,
     `probes/<id>.yaml`) that matter."""
-    from rubric_tools.checking.discovery import matters_to_check
-    from rubric_tools.loading.layout import find_matter_root
+    from rubric_tools.loading.layout import find_matter_root, matters_to_check
 
     owner = find_matter_root(path)
     if owner is not None:
@@ -74,14 +73,14 @@ def matter_root_of(path: Path) -> Path | None:
 
 def trajectory_files(root: Path) -> list[Path]:
     """The matter's trajectories, as `rubric check` finds them."""
-    from rubric_tools.checking.discovery import trajectory_files as found
+    from rubric_tools.loading.layout import trajectory_paths as found
 
     return [path.resolve() for path in found(root)]
 
 
 def probe_files(root: Path) -> list[Path]:
     """The matter's gate probe files, as `rubric check` finds them."""
-    from rubric_tools.checking.discovery import probe_files as found
+    from rubric_tools.loading.layout import probe_paths as found
 
     return [path.resolve() for path in found(root)]
 
@@ -260,7 +259,7 @@ def fix_file(root: Path, path: Path, overlay: Overlay, config: ProjectConfig) ->
     """The text of `path` (its buffer in `overlay`) with every safe fix of its own findings
     applied, round after round until none applies, as `rubric lint --fix` does, in memory;
     None when there is nothing to fix. Other files are never changed."""
-    from rubric_tools.lint.apply_fixes import apply_fixes
+    from rubric_tools.fixing.apply_fixes import apply_fixes
 
     current = dict(overlay)
     changed = False
@@ -296,39 +295,34 @@ class CodeDocumentation:
 
 
 def code_documentation(query: str) -> CodeDocumentation | None:
-    """The documentation of a lint rule (by code or name), else of another declared code,
-    found as `rubric explain` finds it; None for an unknown code."""
-    from rubric_tools.catalogue import find_code
-    from rubric_tools.lint.registry import find_rule
+    """The documentation of a code (a lint rule or another family, by code or name), found
+    through the one code registry `rubric explain` reads (a renamed code gives its new
+    code's entry); None for an unknown code."""
+    from rubric_tools.code_registry import lookup
     from rubric_tools.reporting.explain import docstring_markdown
 
-    rule = find_rule(query)
-    if rule is not None:
-        facts = (
-            ("Default severity", rule.severity.value),
-            ("Family", rule.family),
-            ("Fixable", "yes" if rule.fixable else "no"),
-        )
-        return CodeDocumentation(
-            rule.code, rule.name, rule.severity, facts, docstring_markdown(rule.doc), rule.summary, True
-        )
-    code = find_code(query)
-    if code is None:
+    entry = lookup(query)
+    if entry is None:
         return None
-    facts = (("Severity", code.severity.value), ("Family", code.family), ("Kind", "not a lint rule"))
+    if entry.is_rule:
+        facts: tuple[tuple[str, str], ...] = (
+            ("Default severity", entry.severity.value),
+            ("Family", entry.family),
+            ("Fixable", "yes" if entry.fixable else "no"),
+        )
+    else:
+        facts = (("Severity", entry.severity.value), ("Family", entry.family), ("Kind", "not a lint rule"))
     return CodeDocumentation(
-        code.code, code.name, code.severity, facts, docstring_markdown(code.doc), code.summary, False
+        entry.code, entry.name, entry.severity, facts, docstring_markdown(entry.doc), entry.summary, entry.is_rule
     )
 
 
 def rule_codes() -> list[CodeDocumentation]:
-    """Every lint rule and every other declared code (U-codes are suppressible too)."""
-    from rubric_tools.catalogue import all_codes
-    from rubric_tools.lint.registry import all_rules
+    """Every code of the registry, lint rules first (U-codes are suppressible too)."""
+    from rubric_tools.code_registry import entries
 
-    found = [documented for rule in all_rules() if (documented := code_documentation(rule.code)) is not None]
-    found += [documented for code in all_codes() if (documented := code_documentation(code.code)) is not None]
-    return found
+    found = [documented for entry in entries() if (documented := code_documentation(entry.code)) is not None]
+    return sorted(found, key=lambda documented: not documented.is_rule)
 
 
 #: AUTHORING.md, whose catalogue documents every code: shipped in the wheel as package

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from lsprotocol import types
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.apply_fixes import BOM, is_yaml, line_starts
+from rubric_tools.fixing.apply_fixes import BOM, is_yaml, line_starts
 
 _LSP_BREAK = re.compile("\r\n|\r|\n")
 

@@ -224,6 +224,12 @@ def solve(
     )
 
 
+def solve_model(model: MatterModel, *, gate_timeout: float = DEFAULT_SEARCH_TIMEOUT) -> Solution:
+    """`solve` the matter a located model describes (its scorer's `Matter`), every shortfall
+    at the node as written: what lint rule P100 asks, from the model alone."""
+    return solve(model.scored, gate_timeout=gate_timeout, model=model)
+
+
 def _declared_max(matter: Matter) -> list[Shortfall]:
     declared = matter.rubric.max_score
     derived = derived_max_score(matter.rubric, matter.positions)

@@ -10,7 +10,7 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.audit.runner import AuditReport, MatterAudit
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint.fixes import fix_to_data
+from rubric_tools.fixing.fixes import fix_to_data
 from rubric_tools.reporting.lint_common import display_path, printable
 from rubric_tools.reporting.lint_sarif import (
     SARIF_LEVEL,
@@ -141,18 +141,19 @@ def render_json(report: AuditReport, cwd: Path | None = None) -> str:
 
 
 def _descriptor(code: str, diagnostic: Diagnostic) -> dict[str, Any]:
-    from rubric_tools.catalogue import find_code
-    from rubric_tools.lint.registry import find_rule
+    from rubric_tools.code_registry import lookup
 
-    declared, rule = find_code(code), find_rule(code)
-    doc = declared.doc if declared else (rule.doc if rule else diagnostic.name)
+    entry = lookup(code)
+    doc = entry.doc if entry else diagnostic.name
     summary_text = doc.strip().split("\n", 1)[0]
+    # A lint rule's level is the configured one the finding carries; another code's is declared.
+    severity = entry.severity if entry and not entry.is_rule else diagnostic.severity
     return {
         "id": code,
         "name": diagnostic.name,
         "shortDescription": {"text": summary_text},
         "fullDescription": {"text": doc},
-        "defaultConfiguration": {"level": SARIF_LEVEL[declared.severity if declared else diagnostic.severity]},
+        "defaultConfiguration": {"level": SARIF_LEVEL[severity]},
     }
 
 

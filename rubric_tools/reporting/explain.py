@@ -1,29 +1,38 @@
 """`rubric explain` pages: a lint rule's or another diagnostic code's documentation.
 
 Imports rich and nothing of the lint engine: a page is rendered from facts alone (a
-registered `Rule`, the rule index's `IndexedRule` or a catalogue `CodeDoc`)."""
+`code_registry.CodeEntry`, a registered `Rule` or a catalogue `CodeDoc`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from rubric_tools.diagnostics import DeclaredCode, Severity
+from rubric_tools.diagnostics import CodeStatus, DeclaredCode, Severity
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
-if TYPE_CHECKING:
-    from rubric_tools.catalogue import CodeDoc
 
-
-class RuleFacts(DeclaredCode, Protocol):
-    """What a rule's page shows: a registered `Rule` and an `IndexedRule` both have it."""
+class CodeFacts(DeclaredCode, Protocol):
+    """What any code's page shows: a `CodeEntry`, a registered `Rule` and a `CodeDoc` have it."""
 
     @property
     def family(self) -> str: ...
     @property
-    def fixable(self) -> bool: ...
-    @property
     def doc(self) -> str: ...
+    @property
+    def status(self) -> CodeStatus: ...
+
+
+class RuleFacts(CodeFacts, Protocol):
+    """What a rule's page shows besides."""
+
+    @property
+    def fixable(self) -> bool: ...
+
+
+def _status(code: CodeFacts) -> tuple[tuple[str, str], ...]:
+    """A preview or deprecated code says so; a stable one's page has no status line."""
+    return () if code.status is CodeStatus.STABLE else (("Status", code.status.value),)
 
 
 def render_explain(rule: RuleFacts, *, color: bool = False, width: int = 100) -> str:
@@ -33,13 +42,14 @@ def render_explain(rule: RuleFacts, *, color: bool = False, width: int = 100) ->
         ("Default severity", rule.severity.value),
         ("Family", rule.family),
         ("Fixable", "yes" if rule.fixable else "no"),
+        *_status(rule),
     )
     return _render_page(rule.code, rule.name, rule.severity, facts, rule.doc, color, width)
 
 
-def render_code_explain(code: CodeDoc, *, color: bool = False, width: int = 100) -> str:
+def render_code_explain(code: CodeFacts, *, color: bool = False, width: int = 100) -> str:
     """A non-lint code's page (replay, check, audit...): the same layout as a rule's."""
-    facts = (("Severity", code.severity.value), ("Family", code.family), ("Kind", "not a lint rule"))
+    facts = (("Severity", code.severity.value), ("Family", code.family), ("Kind", "not a lint rule"), *_status(code))
     return _render_page(code.code, code.name, code.severity, facts, code.doc, color, width)
 
 

@@ -10,13 +10,13 @@ from typing import Any, Protocol
 from rich.table import Table
 from rich.text import Text
 
-from rubric_tools.diagnostics import DeclaredCode
+from rubric_tools.diagnostics import CodeStatus, DeclaredCode
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 
 
 class ListedRule(DeclaredCode, Protocol):
-    """What the list of rules shows: a registered `Rule` and the rule index's `IndexedRule` both have it."""
+    """What the list of rules shows: a `code_registry.CodeEntry` and a registered `Rule` both have it."""
 
     @property
     def family(self) -> str: ...
@@ -24,10 +24,12 @@ class ListedRule(DeclaredCode, Protocol):
     def fixable(self) -> bool: ...
     @property
     def summary(self) -> str: ...
+    @property
+    def status(self) -> CodeStatus: ...
 
 
 def rule_record(rule: ListedRule) -> dict[str, Any]:
-    return {
+    record: dict[str, Any] = {
         "code": rule.code,
         "name": rule.name,
         "family": rule.family,
@@ -35,6 +37,9 @@ def rule_record(rule: ListedRule) -> dict[str, Any]:
         "fixable": rule.fixable,
         "summary": rule.summary,
     }
+    if rule.status is not CodeStatus.STABLE:  # a preview or deprecated rule says so
+        record["status"] = rule.status.value
+    return record
 
 
 def render_rules_json(rules: Sequence[ListedRule]) -> str:
@@ -49,7 +54,7 @@ def render_rules_table(rules: Sequence[ListedRule], *, color: bool = False, widt
     for rule in rules:
         table.add_row(
             Text(rule.code, style="bold"),
-            Text(rule.name),
+            Text(rule.name if rule.status is CodeStatus.STABLE else f"{rule.name} ({rule.status.value})"),
             Text(rule.family),
             Text(rule.severity.value, style=SEVERITY_STYLE[rule.severity]),
             Text("yes" if rule.fixable else "no"),

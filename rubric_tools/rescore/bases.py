@@ -13,40 +13,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.loading.layout import folder_named, is_matter, locate_matter, score_shaping_files, search_upwards
 from rubric_tools.rescore.records import ArchiveRecord
-
-#: Folders that hold trajectories, not rubric: `<dir>/<matter_id>/<name>.jsonl`.
-TRAJECTORY_FOLDERS = ("trajectories", "examples")
-#: Files and folders of a matter that do not shape its scores (left out of its digest).
-UNSCORED_PARTS = frozenset({*TRAJECTORY_FOLDERS, "expectations.yaml", "probes.yaml"})
 
 
 class BaseError(Exception):
     """The base cannot be used at all (not a folder, not a git revision)."""
-
-
-def _is_matter(folder: Path) -> bool:
-    return (folder / MATTER_FILE).is_file()
-
-
-def _locate_by_path(trajectory: Path) -> Path | None:
-    from rubric_tools.replaying import locate_matter
-
-    return locate_matter(trajectory)
-
-
-def _search_upwards(start: Path, matter_id: str) -> Path | None:
-    for folder in (start, *start.parents):
-        if _is_matter(folder / "matters" / matter_id):
-            return folder / "matters" / matter_id
-    return None
-
-
-def folder_named(matters: Path, name: str) -> Path | None:
-    if _is_matter(matters):
-        return matters  # a single matter given as the matters folder
-    return matters / name if _is_matter(matters / name) else None
 
 
 def current_matter(record: ArchiveRecord, matters: Path | None) -> Path | None:
@@ -61,8 +33,8 @@ def current_matter(record: ArchiveRecord, matters: Path | None) -> Path | None:
     if hint is None:
         return None
     if record.matter_id is None:
-        return _locate_by_path(hint)
-    return _search_upwards(hint.resolve().parent, record.matter_id)
+        return locate_matter(hint)
+    return search_upwards(hint.resolve().parent, record.matter_id)
 
 
 class BaseMatters:
@@ -121,7 +93,7 @@ class BaseMatters:
                 path.symlink_to(content.decode("utf-8", "surrogateescape"))
             else:
                 path.write_bytes(content)
-        return target if _is_matter(target) else None
+        return target if is_matter(target) else None
 
 
 def resolve_revision(folder: Path, rev: str) -> str:
@@ -146,13 +118,7 @@ def _git(cwd: Path, *args: str) -> bytes:
 def matter_digest(folder: Path) -> str:
     """sha256 of every file that shapes the matter's scores (not its trajectories)."""
     digest = hashlib.sha256()
-    root = folder.resolve()
-    for path in sorted(folder.rglob("*")):
-        relative = path.relative_to(folder)
-        if relative.parts[0] in UNSCORED_PARTS or path.suffix == ".jsonl" or not path.is_file():
-            continue
-        if not path.resolve().is_relative_to(root):
-            continue  # the loader refuses it too; do not read outside the matter
+    for relative, path in score_shaping_files(folder):
         digest.update(relative.as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()

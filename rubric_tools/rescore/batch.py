@@ -30,7 +30,7 @@ from typing import Any
 
 from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.loading.layout import folder_named
 from rubric_tools.rescore.archive import parse_episode
 from rubric_tools.rescore.bases import matter_digest
 from rubric_tools.rescore.codes import MALFORMED_RECORD, RESCORE_MATTER_NOT_FOUND
@@ -46,10 +46,8 @@ def _folder(matters: MatterFolders | None, matter_id: str) -> str | None:
     if isinstance(matters, Mapping):
         found = matters.get(matter_id)
         return str(found) if found is not None else None
-    folder = Path(matters)
-    if (folder / MATTER_FILE).is_file():
-        return str(folder)
-    return str(folder / matter_id) if (folder / matter_id / MATTER_FILE).is_file() else None
+    found = folder_named(Path(matters), matter_id)
+    return str(found) if found is not None else None
 
 
 def _columns(batch: Any) -> dict[str, list[Any]]:

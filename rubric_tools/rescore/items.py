@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.loading.layout import child_matters
 from rubric_tools.rescore.archive import Item, archive_files
 from rubric_tools.rescore.bases import BaseMatters, current_matter, matter_digest
 from rubric_tools.rescore.codes import RESCORE_MATTER_NOT_FOUND
@@ -59,11 +59,7 @@ def _hash_file(path: Path, digest: hashlib._Hash) -> None:
 def matters_digest(matters: Path) -> str:
     """The digest of every matter in a folder of matters (or of the one matter it is)."""
     digest = hashlib.sha256()
-    folders = (
-        [matters]
-        if (matters / MATTER_FILE).is_file()
-        else sorted(p for p in matters.iterdir() if (p / MATTER_FILE).is_file())
-    )
+    folders = child_matters(matters)
     for folder in folders:
         digest.update(folder.name.encode() + b"\0" + matter_digest(folder).encode())
     return digest.hexdigest()

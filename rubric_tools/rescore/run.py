@@ -14,7 +14,7 @@ from typing import Any
 
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.loading.matter import MATTER_FILE
+from rubric_tools.loading.layout import child_matters
 from rubric_tools.rescore.archive import read_archive
 from rubric_tools.rescore.backends import Outcome, Work, run_pool, run_serial
 from rubric_tools.rescore.bases import BaseError, BaseMatters, resolve_revision
@@ -159,11 +159,7 @@ def _resolver(options: RescoreOptions, bases: BaseMatters, generation: str) -> R
         return None
     base_folders = None
     if options.base_rev is not None:
-        folders = (
-            [options.matters]
-            if (options.matters / MATTER_FILE).is_file()
-            else sorted(p for p in options.matters.iterdir() if (p / MATTER_FILE).is_file())
-        )
+        folders = child_matters(options.matters)
         base_folders = {}
         for folder in folders:
             exported = bases.folder(folder)

@@ -15,9 +15,10 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.loading.layout import folder_named
 from rubric_tools.loading.matter import MatterSource, load_matter_source
 from rubric_tools.rescore import compare
-from rubric_tools.rescore.bases import current_matter, folder_named, matter_digest
+from rubric_tools.rescore.bases import current_matter, matter_digest
 from rubric_tools.rescore.codes import MATTER_INVALID, RESCORE_FAILED, RESCORE_MATTER_NOT_FOUND
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, recorded_score
 from rubric_tools.scoring import replay

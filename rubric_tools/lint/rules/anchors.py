@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability
 from rubric_tools.lint.citation_fixes import citation_fix, did_you_mean_fix
 from rubric_tools.lint.citations import (
     Citation,
@@ -21,7 +22,6 @@ from rubric_tools.lint.citations import (
     unloaded_document_ids,
 )
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability
 from rubric_tools.lint.registry import rule
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation
@@ -123,7 +123,7 @@ def unresolved_citation(ctx: LintContext) -> Iterator[Finding]:
         if parts is None:
             problem = f"has no '{SECTION_SIGN}', so it is not a citation"
             candidates = real_citations(ctx)
-        elif parts[0] not in ctx.matter.documents:
+        elif ctx.model.document(parts[0]) is None:
             problem = f"names document {parts[0]!r}, which matter.yaml does not list"
             candidates = real_citations(ctx)
         else:
@@ -303,8 +303,8 @@ def anchor_on_preamble(ctx: LintContext) -> Iterator[Finding]:
         parts = citation.parts
         if parts is None or parts[1] != PREAMBLE_TOKEN:
             continue
-        document = ctx.matter.documents.get(parts[0])
-        tokens = [t for t in document.sections if t != PREAMBLE_TOKEN] if document else []
+        document = ctx.model.document(parts[0])
+        tokens = [t for t in document.tokens if t != PREAMBLE_TOKEN] if document else []
         hint = (
             f"anchor the issue on the operative section, e.g. one of "
             f"{', '.join(format_citation(parts[0], t) for t in tokens[:4])}"

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.gate_analysis.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.gate_analysis.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.registry import rule
 
 
@@ -49,9 +49,9 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
+    from rubric_tools.gate_analysis.gate_firing import gate_lists, never_fires_message, never_fires_reason
     from rubric_tools.lint.engine import selected_rules
     from rubric_tools.lint.gate_fields import regex_fields
-    from rubric_tools.lint.gate_firing import gate_lists, never_fires_message, never_fires_reason
     from rubric_tools.lint.rules.quoting import escapes_became_control_characters, gate_escape_became_control_character
 
     # A gate YAML's double quotes broke is X110's (with its fix): reported once, there.
@@ -90,9 +90,9 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
     required_concepts: ["list price", "indemnif"]
     ```
     """
-    from rubric_tools.lint.concept_nodes import concept_nodes, never_earnable, never_earnable_message
+    from rubric_tools.gate_analysis.concept_nodes import concept_nodes, never_earnable, never_earnable_message
 
-    for node in concept_nodes(ctx.source):
+    for node in concept_nodes(ctx.model):
         reason = never_earnable(node)
         if reason is not None:
             message = never_earnable_message(node, reason)

@@ -205,7 +205,7 @@ def incomplete_counter(ctx: LintContext) -> Iterator[Finding]:
 
 
 def _issues_with_positions(ctx: LintContext) -> Iterator[tuple[IssueElement, bool]]:
-    positions = ctx.matter.positions
+    positions = ctx.model.position_table
     for issue in ctx.model.issues:
         issue_id = issue.written_text("id")
         yield issue, issue_id is not None and issue_id in positions
@@ -251,9 +251,10 @@ def settlement_scaffold(ctx: LintContext) -> Iterator[Finding]:
     """
     for element, negotiated in _issues_with_positions(ctx):
         # By id, as the engine settles it: with a duplicate id the last issue's points count.
-        issue = ctx.matter.rubric.issues_by_id.get(str(element.id))
-        if not negotiated or issue is None or _has_concepts(element) or element.scored.non_negotiable:
+        settled = ctx.model.issue_by_id(str(element.id))
+        if not negotiated or settled is None or _has_concepts(element) or element.scored.non_negotiable:
             continue
+        issue = settled.scored
         if issue.settlement_points <= 0:
             continue
         node = next((k for k in ("settlement_concepts", "settlement_points") if element.has(k)), None)
@@ -390,11 +391,11 @@ def trap_not_a_trap(ctx: LintContext) -> Iterator[Finding]:
         trap: true
     ```
     """
-    issues = ctx.matter.rubric.issues_by_id
     for position in _positions(ctx):
-        issue = issues.get(position.issue_id)
-        if issue is None:
+        element = ctx.model.issue_by_id(position.issue_id)
+        if element is None:
             continue
+        issue = element.scored
         for counter in position.counters:
             if not counter.scored.trap:
                 continue

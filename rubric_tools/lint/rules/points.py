@@ -11,14 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import delete_entry, render_number
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.yaml_edits import delete_entry, render_number
 from rubric_tools.loading.elements import IssueElement, Location
 from rubric_tools.loading.matter import RUBRIC_FILE
-from rubric_tools.scoring.result import derived_max_score
 
 TOLERANCE = 1e-9
 
@@ -71,19 +70,20 @@ def max_score_mismatch(ctx: LintContext) -> Iterator[Finding]:
         points: 0.5
     ```
     """
-    rubric = ctx.matter.rubric
-    declared = rubric.max_score
+    model = ctx.model
+    declared = model.max_score
     if declared is None:
         return
-    derived = derived_max_score(rubric, ctx.matter.positions)
+    derived = model.derived_max_score()
     if abs(declared - derived) <= TOLERANCE:
         return
-    final = rubric.final_submission
+    issues = [element.scored for element in model.issues]
+    final = model.final_submission.scored
     parts = [
-        ("questions", sum(q.points for q in rubric.questions)),
-        ("escalations", sum(e.points for e in rubric.escalations)),
-        ("issues", sum(i.work_product_points for i in rubric.issues)),
-        ("settlements", sum(i.settlement_points for i in rubric.issues if i.id in ctx.matter.positions)),
+        ("questions", sum(q.scored.points for q in model.questions)),
+        ("escalations", sum(e.scored.points for e in model.escalations)),
+        ("issues", sum(i.work_product_points for i in issues)),
+        ("settlements", sum(i.settlement_points for i in issues if i.id in model.position_table)),
         ("final", final.points + final.concept_points),
     ]
     arithmetic = " + ".join(f"{_number(value)} {name}" for name, value in parts if value)
@@ -213,7 +213,7 @@ def unearnable_final_concept_points(ctx: LintContext) -> Iterator[Finding]:
       required_concepts: ["service credit"]
     ```
     """
-    final = ctx.matter.rubric.final_submission
+    final = ctx.model.final_submission.scored
     if final.concept_points > 0 and not final.required_concepts:
         yield ctx.report(
             ctx.model.final_submission.at("concept_points"),
@@ -253,8 +253,8 @@ def question_budget(ctx: LintContext) -> Iterator[Finding]:
       maximum_client_questions: 3
     ```
     """
-    scored = _scored([q.points for q in ctx.matter.rubric.questions])
-    if scored > ctx.matter.constraints.maximum_client_questions:
+    scored = _scored([q.scored.points for q in ctx.model.questions])
+    if scored > ctx.model.constraints.scored.maximum_client_questions:
         yield _constraint_finding(
             ctx,
             "maximum_client_questions",
@@ -289,8 +289,8 @@ def escalation_budget(ctx: LintContext) -> Iterator[Finding]:
       maximum_escalations: 2
     ```
     """
-    scored = _scored([e.points for e in ctx.matter.rubric.escalations])
-    if scored > ctx.matter.constraints.maximum_escalations:
+    scored = _scored([e.scored.points for e in ctx.model.escalations])
+    if scored > ctx.model.constraints.scored.maximum_escalations:
         yield _constraint_finding(
             ctx,
             "maximum_escalations",
@@ -331,10 +331,10 @@ def negotiation_round_budget(ctx: LintContext) -> Iterator[Finding]:
       maximum_negotiation_rounds: 4
     ```
     """
-    if not ctx.matter.negotiation_enabled:
+    if not ctx.model.negotiation_enabled:
         return
-    plan = round_plan(ctx.matter)
-    budget = ctx.matter.constraints.maximum_negotiation_rounds
+    plan = round_plan(ctx.model)
+    budget = ctx.model.constraints.scored.maximum_negotiation_rounds
     if plan.total > budget:
         yield _constraint_finding(
             ctx,
@@ -374,8 +374,8 @@ def step_budget(ctx: LintContext) -> Iterator[Finding]:
       maximum_steps: 20
     ```
     """
-    plan = step_plan(ctx.matter)
-    budget = ctx.matter.constraints.maximum_steps
+    plan = step_plan(ctx.model)
+    budget = ctx.model.constraints.scored.maximum_steps
     if plan.total > budget:
         yield _constraint_finding(
             ctx,

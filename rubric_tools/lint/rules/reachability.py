@@ -15,7 +15,7 @@ from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import Rule, rule
 from rubric_tools.lint.rules import anchors, final, negotiation, points, questions, regexes, schema
 from rubric_tools.prove.shortfalls import Reason
-from rubric_tools.prove.solver import solve
+from rubric_tools.prove.solver import solve_model
 
 HINTS: dict[Reason, str] = {
     Reason.BUDGET: "raise the constraint, or lower the points that need it",
@@ -113,7 +113,7 @@ def _same_node(one: Finding, other: Finding) -> bool:
 
 
 def _has_load_errors(ctx: LintContext) -> bool:
-    return any(d.code.startswith("L") and d.severity is Severity.ERROR for d in ctx.source.diagnostics)
+    return any(d.code.startswith("L") and d.severity is Severity.ERROR for d in ctx.load_diagnostics)
 
 
 @rule("P100", "max-score-unreachable", Severity.ERROR)
@@ -163,7 +163,7 @@ def max_score_unreachable(ctx: LintContext) -> Iterator[Finding]:
     if _has_load_errors(ctx):
         return  # the load rules report why the matter cannot be read as written
     others = _OtherFindings(ctx)
-    for shortfall in solve(ctx.matter, model=ctx.model).shortfalls:
+    for shortfall in solve_model(ctx.model).shortfalls:
         points = abs(shortfall.points)
         plural = "s" if points != 1 else ""
         # A declared max_score below the derived one is no shortfall: the rubric awards more.

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import rename_key, value_at
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
 from rubric_tools.lint.schema_stage import renders_schema_kind
-from rubric_tools.lint.yaml_edits import rename_key, value_at
+from rubric_tools.loading.schema_check import SchemaError, SchemaErrorKind
 
 
 def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding]:
@@ -28,7 +28,7 @@ def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding
 def _rename_fix(ctx: LintContext, error: SchemaError) -> Fix | None:
     """Rename an unknown key to its single confident suggestion (unsafe: the setting
     starts to take effect), unless the suggested key is already there."""
-    source = ctx.source.files.get(error.file_name)
+    source = ctx.yaml_file(error.file_name)
     if source is None or error.suggestion is None or not error.path or not isinstance(error.path[-1], str):
         return None
     parent = value_at(source.data, error.path[:-1])

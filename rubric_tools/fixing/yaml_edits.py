@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.fixes import Edit, InstancePath
+from rubric_tools.fixing.fixes import Edit, InstancePath
 from rubric_tools.loading.yaml_source import YamlSource
 
 # Characters that make a plain scalar mean something else (or nothing) in YAML.
@@ -116,7 +116,7 @@ def rename_key(source: YamlSource, path: InstancePath, new_key: str) -> Edit | N
 def delete_entry(source: YamlSource, path: InstancePath) -> Edit | None:
     """An edit deleting the mapping entry at `path` (`max_score: 17` and any comment after
     it), when it is the only thing on its one line; None otherwise."""
-    from rubric_tools.lint.apply_fixes import is_yaml, line_starts, read_for_edit
+    from rubric_tools.fixing.apply_fixes import is_yaml, line_starts, read_for_edit
 
     position = source.positions.get(path)
     read = read_for_edit(source.path)

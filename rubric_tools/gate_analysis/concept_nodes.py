@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
-from rubric_tools.loading.elements import Location, VariantElement
+from rubric_tools.loading.elements import Location, MatterModel, VariantElement
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.text import normalize
@@ -59,9 +59,10 @@ def _concept_list(
             yield ConceptNode(concept.location, concept.text, label, surface, issue_id)
 
 
-def concept_nodes(source: MatterSource) -> Iterator[ConceptNode]:
-    """Every concept string of the rubric and the counterparty script."""
-    model = source.model
+def concept_nodes(matter: MatterModel | MatterSource) -> Iterator[ConceptNode]:
+    """Every concept string of the rubric and the counterparty script, from the matter's
+    model (or the loaded matter holding it)."""
+    model = matter if isinstance(matter, MatterModel) else matter.model
     for item in (*model.questions, *model.escalations):
         label = f"{item.kind} {item.id}"
         yield from _concept_list(item.concepts, f"{label} concepts")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.loading.sorted_walk import sorted_files
+from rubric_tools.loading.layout import DISK
 
 #: Names whose order differs between paths as text and paths part by part ("a-b" sorts
 #: before "a/…" as text, after "a" as a part), with a dot, a capital, non-ASCII and a space.
@@ -40,7 +40,7 @@ def test_text_order_is_sorted_os_walk(tmp_path: Path, seed: int) -> None:
     root = tmp_path / "t"
     _tree(root, seed)
     listed = [os.path.join(parent, name) for parent, _, files in os.walk(root) for name in files]
-    assert list(sorted_files(str(root), lambda folder, name: True)) == sorted(listed)
+    assert list(DISK.sorted_files(root, lambda folder, name: True)) == sorted(listed)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -51,7 +51,7 @@ def test_parts_order_is_sorted_rglob(tmp_path: Path, seed: int) -> None:
     def is_file(folder: tuple[str, ...], name: str) -> bool:
         return os.path.isfile(os.path.join(root, *folder, name))
 
-    walked = [Path(path) for path in sorted_files(str(root), is_file, order="parts")]
+    walked = [Path(path) for path in DISK.sorted_files(root, is_file, order="parts")]
     assert walked == sorted(p for p in root.rglob("*") if p.is_file())
 
 
@@ -59,9 +59,9 @@ def test_the_filter_sees_the_folder_below_the_top(tmp_path: Path) -> None:
     (tmp_path / "trajectories" / "m").mkdir(parents=True)
     (tmp_path / "trajectories" / "m" / "t.yaml").write_text("[]", encoding="utf-8")
     seen: list[tuple[tuple[str, ...], str]] = []
-    list(sorted_files(str(tmp_path), lambda folder, name: seen.append((folder, name)) is None))
+    list(DISK.sorted_files(tmp_path, lambda folder, name: seen.append((folder, name)) is None))
     assert seen == [(("trajectories", "m"), "t.yaml")]
 
 
 def test_an_unreadable_or_missing_folder_yields_nothing(tmp_path: Path) -> None:
-    assert list(sorted_files(str(tmp_path / "missing"), lambda folder, name: True)) == []
+    assert list(DISK.sorted_files(tmp_path / "missing", lambda folder, name: True)) == []

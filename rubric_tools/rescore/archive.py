@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.loading.sorted_walk import sorted_files
+from rubric_tools.loading.layout import DISK
 from rubric_tools.rescore.codes import EMPTY_ARCHIVE, MALFORMED_RECORD, UNREADABLE_ARCHIVE
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, Source, record_problem
 
@@ -42,7 +42,7 @@ def archive_files(paths: Sequence[Path]) -> Iterator[Path | Diagnostic]:
         if path.is_dir():
             found = False
             # Streamed in the order of sorted Paths: a folder may hold 100,000 trajectories.
-            for name in sorted_files(str(path), _archive_file_in(path), order="parts"):
+            for name in DISK.sorted_files(path, _archive_file_in(path), order="parts"):
                 found = True
                 yield Path(name)
             if not found:

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import inflection
-from rubric_tools.lint.witness import dotted_window_witness, gap_witness
+from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.

@@ -16,9 +16,9 @@ from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
 from rubric_tools.diagnostics import Fix, Severity
-from rubric_tools.lint.alternatives import alternative_patterns
-from rubric_tools.lint.gate_edits import guard_fix
-from rubric_tools.lint.gate_firing import (
+from rubric_tools.fixing.gate_edits import guard_fix
+from rubric_tools.gate_analysis.alternatives import alternative_patterns
+from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
     GATE_NEVER_FIRES,
     AuditedEntry,

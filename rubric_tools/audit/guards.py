@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rubric_tools.audit.findings import Proposal
-from rubric_tools.lint.gate_firing import fires, list_fires
+from rubric_tools.gate_analysis.gate_firing import fires, list_fires
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 
 #: Cue words of correct work that states a sin without a negator.

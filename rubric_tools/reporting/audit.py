@@ -10,7 +10,7 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.audit.runner import AuditReport, MatterAudit
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint.fixes import fix_to_data
+from rubric_tools.fixing.fixes import fix_to_data
 from rubric_tools.reporting.lint_common import display_path, printable
 from rubric_tools.reporting.lint_sarif import (
     SARIF_LEVEL,

@@ -156,7 +156,7 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
                     f"{item.trajectory.name}): {error}",
                     where.file,
                     where.span,
-                    "run `rubric lint` on the matter (G003, G016)",
+                    "run `rubric lint` on the matter: it says what makes the regex invalid or too costly",
                 )
             )
     return found
@@ -167,8 +167,11 @@ def _gate_location(matter: MatterSource | None, error: str) -> Location | None:
     if matter is None:
         return None
     for gate in matter.model.gates():
-        written = [(gate.pattern, gate.pattern_location)]
-        written += [(gate.require_context, gate.at("require_context")), (gate.exclude_context, gate.at("exclude_context"))]
+        written = [
+            (gate.pattern, gate.pattern_location),
+            (gate.require_context, gate.at("require_context")),
+            (gate.exclude_context, gate.at("exclude_context")),
+        ]
         for regex, location in written:
             if regex and error.startswith(f"{regex}: "):
                 return location

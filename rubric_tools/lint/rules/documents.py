@@ -387,4 +387,3 @@ def document_too_large(ctx: LintContext) -> Iterator[Finding]:
     ```
     """
     yield from ctx.loader_findings(DOCUMENT_TOO_LARGE)
-

@@ -181,8 +181,8 @@ def _operative_candidate(ctx: LintContext, issue: IssueElement, scope: ReviewSco
         parts = split_citation(entry.text)
         if parts is not None and parts[0] in scope.under_review and _section_text(ctx, *parts) is not None:
             return format_citation(*parts)
-    concepts = [c for variant in (issue.required_concepts, issue.redline_concepts) if variant for c in variant.normalized]
-    concepts = [c for c in concepts if c]
+    variants = (issue.required_concepts, issue.redline_concepts)
+    concepts = [c for variant in variants if variant is not None for c in variant.normalized if c]
     if not concepts:
         return None
     scored: list[tuple[int, str]] = []

@@ -72,6 +72,7 @@ G013 gate-regex-not-string                error   gates         -       gate_reg
 G014 empty-gate-regex                     error   gates         -       empty_gate_regex
 G015 regex-dialect                        error   regex_limits  -       regex_dialect
 G016 regex-too-costly                     error   regex_limits  -       regex_too_costly
+G017 gate-search-too-costly               error   regex_limits  -       gate_search_too_costly
 L001 yaml-syntax                          error   load          -       yaml_syntax
 L002 duplicate-key                        error   load          -       duplicate_key
 L003 unreadable-file                      error   load          -       unreadable_file

@@ -32,9 +32,9 @@ from rubric_tools.scoring.text import normalize
 
 #: The scored text the estimate assumes: about ten pages, one sentence once normalized.
 TEXT_LENGTH = 30_000
-#: Character visits above this are too many for the reference engine (about a minute at
+#: Character visits above this are too many for the reference engine (tens of seconds at
 #: its per-match cost; the scorer's searches stop at their time limit instead).
-WORK_LIMIT = 100_000_000
+WORK_LIMIT = 50_000_000
 #: Time limit of each density search (a pattern that needs more is G012's business).
 DENSITY_TIMEOUT = 0.5
 

@@ -162,7 +162,7 @@ def gate_search_too_costly(ctx: LintContext) -> Iterator[Finding]:
     tried tens of thousands of times, each time over the whole sentence. The density
     is measured on the matter's own documents and a neutral paragraph; the estimate
     is matches × 30,000 × (1 + one pass per guard or context regex), and a gate over
-    100,000,000 character visits is reported at its `pattern`.
+    50,000,000 character visits is reported at its `pattern`.
 
     Why it matters: the engine tries every match of a structured gate's pattern until
     one survives its guards, and searches the match's sentence with each context

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
+from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import normalize
 
@@ -36,7 +38,7 @@ TEXT_LENGTH = 30_000
 #: its per-match cost; the scorer's searches stop at their time limit instead).
 WORK_LIMIT = 50_000_000
 #: Time limit of each density search (a pattern that needs more is G012's business).
-DENSITY_TIMEOUT = 0.5
+DENSITY_TIMEOUT = 0.1
 
 #: Ordinary prose, so that a pattern's density is measured even where a matter has few
 #: documents: contract language of the kind rubrics are written against.
@@ -72,7 +74,7 @@ class SearchCost:
 
 #: Characters of a matter's documents a density is measured on: enough for a stable
 #: share, little enough that lint stays fast.
-SAMPLE_LENGTH = 10_000
+SAMPLE_LENGTH = 6_000
 
 
 def prose_sample(texts: Iterable[str]) -> str:
@@ -82,10 +84,12 @@ def prose_sample(texts: Iterable[str]) -> str:
     return f"{documents} {normalize(NEUTRAL_PROSE)}".strip()
 
 
+@lru_cache(maxsize=1024)
 def density(pattern: str, sample: str) -> float:
-    """Matches of `pattern` per character of `sample` (1.0 when the search cannot finish)."""
-    if not sample:
-        return 0.0
+    """Matches of `pattern` per character of `sample` (1.0 when the search cannot finish).
+    Cached: lint, `rubric check` and the fix loop ask again for the same matter."""
+    if not sample or backtracking_risk(pattern) is not None:
+        return 0.0  # G012 reports a catastrophic pattern; timing it here would only cost
     try:
         regex = compile_pattern(pattern)
         found = sum(1 for _ in regex.finditer(sample, timeout=DENSITY_TIMEOUT))

@@ -63,8 +63,8 @@ def as_float(value: int | float) -> float:
     """A YAML number as a float; an integer too large for one becomes an infinity."""
     try:
         return float(value)
-    except OverflowError:  # a huge integer: `copysign` would convert it to a float too
-        return math.inf if value > 0 else -math.inf
+    except OverflowError:  # a huge integer, whose sign `copysign` cannot read without converting it
+        return -math.inf if str(value).startswith("-") else math.inf
 
 
 def is_number(value: Any) -> bool:

@@ -160,12 +160,16 @@ def _uncitable(heading: Heading) -> _Uncitable | None:
             written = heading.text[start:end]
             why = f"the label word {words[0]!r} comes first, so the token is {token!r}, not {number!r}"
             return _Uncitable(heading, number, written, start, why)
-    citable = _bare(token).rstrip(".")
+    # Compatibility forms (full-width digits, a one-dot leader for the dot) are typed as
+    # their plain characters by everyone who cites them.
+    citable = unicodedata.normalize("NFKC", _bare(token)).rstrip(".")
     if not citable or citable == token:
         return None
     hidden = [c for c in token if unicodedata.category(c) in ("Cf", "Cc")]
     if hidden:
         why = f"it holds the invisible character U+{ord(hidden[0]):04X}"
+    elif _bare(token) == token:
+        why = f"it is written with compatibility characters ({token!r} is typed {citable!r})"
     else:
         extra = "".join(dict.fromkeys(c for c in token if c not in citable))
         why = f"it keeps {extra!r} from the heading"
@@ -204,7 +208,8 @@ def uncitable_section_token(ctx: LintContext) -> Iterator[Finding]:
     What it catches: a `## ` heading whose first word — the engine's section token —
     keeps punctuation, wrapping or an invisible character that citations never carry
     (`## 4.2: Use of Data` has the token `4.2:`, `## **7** Fees` has `**7**`,
-    `## §9 Term` has `§9`, a zero-width space after `4.2` is part of the token), or
+    `## §9 Term` has `§9`, a zero-width space after `4.2` is part of the token,
+    full-width digits `４.２` are not the `4.2` anyone types), or
     starts with a label word before the number (`## Section 4.2 Use of Data` has the
     token `Section`). A token in balanced parentheses (`4(a)`) is cited as written
     and is left alone. The message says which citation of the rubric aims at the

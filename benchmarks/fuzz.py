@@ -8,8 +8,15 @@ are separate processes with an address-space limit and a per-input time limit; a
 sentinel file outside the matter, planted behind symlinks, must never be opened.
 
 Prints inputs run, findings by class (traceback, internal-error, hang, outside-read,
-rss, memory, exit-code, bad-output, worker-died) with a few distinct signatures each,
-and the workers' peak RSS. Exit 1 when anything was found.
+rss, memory, exit-code, bad-output, worker-died, and the two oracle classes:
+unloadable-lint-clean — a YAML file PyYAML's pure-Python `safe_load`, the reference's
+reader, refuses while lint reports no load error for it — and search-cost — a structured
+gate lint lets through that takes more than 5 CPU seconds on a 30,000-character
+sentence) with a few distinct signatures each, the inputs run per kind and the workers'
+peak RSS. Exit 1 when anything was found. Inputs include tag values the reference
+cannot construct (`!!bool maybe`, `!!int ''`), 400-digit integers, `.nan`, tabs and
+byte-order marks after block-style values, and dense structured gates. The time limit
+of an input is CPU time (the machine is shared; a hang burns CPU).
 
     python benchmarks/fuzz.py [--inputs 100000] [--workers 2] [--seed 1] [--no-fs-tricks]
     python benchmarks/fuzz.py --atheris [atheris options]   # coverage-guided, if atheris installs
@@ -33,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-TIME_LIMIT = 10.0  # seconds per input before it counts as a hang
+TIME_LIMIT = 10.0  # CPU seconds per input before it counts as a hang
 RSS_LIMIT_MB = 500
 ADDRESS_SPACE_LIMIT = 3 * 1024**3  # a runaway input fails with MemoryError instead of taking the machine
 REPORT_EVERY = 50
@@ -41,6 +48,10 @@ REPORT_EVERY = 50
 
 class _Hang(BaseException):
     pass
+
+
+#: CPU time, not wall time: a shared machine's load must not read as a hang.
+_TIMER, _SIGNAL = signal.ITIMER_PROF, signal.SIGPROF
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
@@ -65,16 +76,17 @@ def worker(seed: int, count: int, fs_tricks: bool) -> None:
     sentinel.parent.mkdir()
     sentinel.write_text("secret outside the matter\n", encoding="utf-8")
     reads.sentinels = {os.path.realpath(sentinel)}
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(_SIGNAL, _on_alarm)
     rng = random.Random(seed)
     batch: list[list[str]] = []
+    kinds: Counter[str] = Counter()
     ran = 0
     for index in range(count):
         case_seed = rng.getrandbits(64)
         case = make_case(random.Random(case_seed), fs_tricks=fs_tricks)
         root = workdir / "matter"
         reads.opened.clear()
-        signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+        signal.setitimer(_TIMER, TIME_LIMIT)
         try:
             trajectory = write_case(case, root, sentinel)
             outcome = run_case(case, root, trajectory, reads)
@@ -84,16 +96,18 @@ def worker(seed: int, count: int, fs_tricks: bool) -> None:
         except MemoryError:
             findings = [("memory", "MemoryError")]
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.setitimer(_TIMER, 0)
         ran += 1
+        kinds["search" if "search" in case.operations else case.kind] += 1
         rss = _peak_rss_mb()
         if rss > RSS_LIMIT_MB:
             findings.append(("rss", f"peak RSS {rss:.0f} MB"))
         batch += [[kind, detail, str(case_seed)] for kind, detail in findings]
         last = index == count - 1 or rss > RSS_LIMIT_MB
         if ran % REPORT_EVERY == 0 or last:
-            print(json.dumps({"ran": ran, "findings": batch, "rss_mb": rss}), flush=True)
+            print(json.dumps({"ran": ran, "kinds": kinds, "findings": batch, "rss_mb": rss}), flush=True)
             batch, ran = [], 0
+            kinds = Counter()
         if rss > RSS_LIMIT_MB:
             return  # the peak is sticky: a fresh worker measures the next inputs
 
@@ -106,6 +120,7 @@ def campaign(inputs: int, workers: int, seed: int, fs_tricks: bool) -> int:
     processes: dict[int, subprocess.Popen[str]] = {}
     findings: dict[str, Counter[str]] = defaultdict(Counter)
     examples: dict[str, str] = {}
+    kinds: Counter[str] = Counter()
     peak_rss = 0.0
     ran = 0
 
@@ -126,6 +141,7 @@ def campaign(inputs: int, workers: int, seed: int, fs_tricks: bool) -> int:
             if line:
                 record = json.loads(line)
                 ran += record["ran"]
+                kinds.update(record.get("kinds", {}))
                 remaining[slot] -= record["ran"]
                 peak_rss = max(peak_rss, record["rss_mb"])
                 for kind, detail, case_seed in record["findings"]:
@@ -148,6 +164,7 @@ def campaign(inputs: int, workers: int, seed: int, fs_tricks: bool) -> int:
                 start(slot)
     elapsed = time.perf_counter() - started
     print(f"fuzz campaign: {ran:,} inputs in {elapsed:,.0f} s ({ran / elapsed:.0f}/s), {workers} workers, seed {seed}")
+    print("inputs by kind: " + ", ".join(f"{kind} {count:,}" for kind, count in sorted(kinds.items())))
     print(f"peak RSS of a worker: {peak_rss:.0f} MB (limit {RSS_LIMIT_MB} MB)")
     if not findings:
         print("findings: none (no traceback, internal error, hang, outside read, RSS over the limit)")

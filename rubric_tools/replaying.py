@@ -14,6 +14,7 @@ from rubric_tools.authoring_codes import QUOTE_NOT_VERIFIED
 from rubric_tools.codes import GATE_TIMEOUT, INVALID_GATE, MALFORMED_FIELD, MATTER_NOT_FOUND
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.action_check import validate_actions
+from rubric_tools.loading.elements import Location
 from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import is_matter, locate_resolved
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
@@ -103,6 +104,7 @@ class MatterCache:
 def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
     """Per-step warnings (malformed fields) and gate problems, at the action's line."""
     found: list[Diagnostic] = []
+    refused: set[str] = set()
     assert item.replay is not None
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
         span = Span.point(line, 1)
@@ -120,16 +122,48 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
                 )
             )
         for error in record.gate_errors:
+            if error in refused:
+                continue  # the gate's own line says it once, not every step that runs it
+            where = _gate_location(item.matter, error)
+            if where is None:
+                found.append(
+                    Diagnostic.of(
+                        INVALID_GATE,
+                        f"step {record.step}: gate regex does not compile: {error}",
+                        item.trajectory,
+                        span,
+                        "run `rubric lint` on the matter",
+                    )
+                )
+                continue
+            refused.add(error)
             found.append(
                 Diagnostic.of(
                     INVALID_GATE,
-                    f"step {record.step}: gate regex does not compile: {error}",
-                    item.trajectory,
-                    span,
-                    "run `rubric lint` on the matter",
+                    f"gate regex is refused, so it never fires (first run at step {record.step} of "
+                    f"{item.trajectory.name}): {error}",
+                    where.file,
+                    where.span,
+                    "run `rubric lint` on the matter: it says what makes the regex invalid or too costly",
                 )
             )
     return found
+
+
+def _gate_location(matter: MatterSource | None, error: str) -> Location | None:
+    """Where the rubric writes the regex that `error` (`"<regex>: <why>"`) is about."""
+    if matter is None:
+        return None
+    for gate in matter.model.gates():
+        written = [
+            (gate.pattern, gate.pattern_location),
+            (gate.require_context, gate.at("require_context")),
+            (gate.exclude_context, gate.at("exclude_context")),
+        ]
+        for regex, location in written:
+            if regex and error.startswith(f"{regex}: "):
+                return location
+    return None
 
 
 def replay_file(

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import sys
 import traceback
@@ -98,7 +99,22 @@ HOSTILE_SCALARS: list[Any] = [
     Raw("<<: {a: 1}"),
     Raw("!!binary AAAA"),
     Raw('"\\ud800"'),
+    # Standard tags on values their constructors cannot read: PyYAML raises AttributeError,
+    # KeyError or IndexError inside `safe_load` (issue 24's internal errors).
+    Raw('!!timestamp "not a date"'),
+    Raw('!!bool "maybe"'),
+    Raw("!!bool ''"),
+    Raw("!!float ''"),
+    Raw("!!int ''"),
+    Raw("!!int 0x"),
+    Raw("1" + "0" * 400),
+    Raw("-1" + "0" * 400),
+    Raw("-.nan"),
 ]
+#: Tag values alone, for the tests that force one into a matter.
+TAG_VALUES = [value for value in HOSTILE_SCALARS if isinstance(value, Raw) and value.startswith("!!")]
+#: What libyaml takes and the reference's scanner refuses, written after a value on a line.
+SCANNER_TAILS = ["\t", " \t", "\t# note", "\ufeff"]
 HOSTILE_PATTERNS: list[str] = [
     "(?:a{65535}){65535}",
     "(?:x{1000}|y{1000}){1000}",
@@ -274,11 +290,13 @@ def _gate_paths(tree: Any) -> list[tuple[Any, ...]]:
     return [p for p in _nodes(tree) if any(isinstance(k, str) and k.endswith("critical_failure_patterns") for k in p)]
 
 
-def mutate_yaml(rng: random.Random, name: str, tree: Any) -> Any:
-    """One structural change to a YAML file's data."""
+def mutate_yaml(rng: random.Random, name: str, tree: Any, scalars: list[Any] | None = None) -> Any:
+    """One structural change to a YAML file's data; `scalars` forces the pool of values put in."""
     paths = _nodes(tree)
     choice = rng.random()
     gates = _gate_paths(tree) if name == "rubric.yaml" else []
+    if scalars is not None:
+        return _set(tree, rng.choice(paths), rng.choice(scalars))
     if gates and choice < 0.3:
         path = rng.choice(gates)
         pattern = rng.choice(HOSTILE_PATTERNS)
@@ -416,20 +434,29 @@ def make_gate_case(rng: random.Random) -> Case:
     return Case(kind="gate", patterns=patterns, texts=texts, operations=("gate",))
 
 
-_KIND_ROLLS = {"gate": 0.0, "trajectory": 0.5, "matter": 0.9}
+_KIND_ROLLS = {"gate": 0.0, "search": 0.35, "trajectory": 0.5, "matter": 0.9}
 
 
-def make_case(rng: random.Random, fs_tricks: bool = True, kind: str | None = None, heavy: bool = True) -> Case:
+def make_case(
+    rng: random.Random,
+    fs_tricks: bool = True,
+    kind: str | None = None,
+    heavy: bool = True,
+    scalars: list[Any] | None = None,
+) -> Case:
     """A mutated input: a whole matter with a trajectory (a fifth of them), a trajectory
-    alone (two fifths) or gate regexes alone (two fifths); `kind` forces one of them.
-    `heavy=False` leaves out the 20,000 duplicate headings (seconds per input until
-    issue 15a makes D006 linear)."""
+    alone (two fifths), gate regexes alone (a third) or a structured gate whose search
+    cost is measured (one in fifteen); `kind` forces one of them, `scalars` the values a
+    matter's mutations put in (`TAG_VALUES`). `heavy=False` leaves out the 20,000
+    duplicate headings (seconds per input until issue 15a makes D006 linear)."""
     seed = SEED_MATTERS[0] if rng.random() < 0.7 else rng.choice(SEED_MATTERS)
     roll = rng.random()
     if kind is not None:
         roll = _KIND_ROLLS[kind]
-    if roll < 0.4:
+    if roll < 0.33:
         return make_gate_case(rng)
+    if roll < 0.4:
+        return make_search_case(rng)
     if roll < 0.8:
         extra = ("solve",) if rng.random() < 0.05 else ()
         return Case(
@@ -439,9 +466,14 @@ def make_case(rng: random.Random, fs_tricks: bool = True, kind: str | None = Non
     data = {name: _load(seed / name) for name in YAML_FILES if (seed / name).is_file()}
     for _ in range(rng.randint(1, 3)):
         name = rng.choice(list(data))
-        data[name] = mutate_yaml(rng, name, data[name])
+        data[name] = mutate_yaml(rng, name, data[name], scalars)
     for name, tree in data.items():
         case.files[name] = emit(tree) + "\n"
+    if rng.random() < 0.15:
+        # A file kept in block style, with what libyaml takes and the reference refuses
+        # after one of its values (`  - id: q_deadline<TAB>`).
+        name = rng.choice(list(data))
+        case.files[name] = scanner_tail(rng, (seed / name).read_text(encoding="utf-8"))
     for document in sorted(seed.glob("documents/*.md")):
         lines = document.read_text(encoding="utf-8").split("\n")
         if rng.random() < 0.4:
@@ -459,6 +491,81 @@ def make_case(rng: random.Random, fs_tricks: bool = True, kind: str | None = Non
     case.cli = rng.choice(_CLI_COMMANDS)
     case.operations = ("lint", "replay", *extra)
     return case
+
+
+def scanner_tail(rng: random.Random, text: str) -> str:
+    """`text` with a tab (or a byte-order mark) after the value of one of its lines."""
+    lines = text.split("\n")
+    valued = [i for i, line in enumerate(lines) if ": " in line and not line.lstrip().startswith("#")]
+    if valued:
+        index = rng.choice(valued)
+        lines[index] += rng.choice(SCANNER_TAILS)
+    return "\n".join(lines)
+
+
+#: Patterns that match ordinary prose densely or cheaply, for the search-cost class.
+SEARCH_PATTERNS = [
+    "\\S",
+    "\\w",
+    "\\w+",
+    "[a-z]",
+    ".",
+    "\\s",
+    "a",
+    "e",
+    "the",
+    "to",
+    "\\d",
+    "[^.]",
+    "(?:\\w+\\s+){1,3}",
+    "\\bservice\\b",
+    "credit",
+    "\\bthe\\b[^.]{0,40}",
+    "(?i)availab\\w*",
+    ".*x",
+    "[^.]*credit",
+]
+#: Context regexes run once per match, over the match's sentence.
+SEARCH_CONTEXTS = [
+    "(?x) v o i d",
+    "\\bvoid\\b",
+    "zebra",
+    "\\b(?:gives?|provide[sd]?)\\s+(?:\\w+\\s+){0,3}notice\\b",
+    "\\b(?:no|not|never)\\b[^.]*without inquiry",
+    "[^.]*zebra",
+    "(?:\\w+\\s*){0,10}zebra",
+]
+
+
+def make_search_case(rng: random.Random) -> Case:
+    """The base matter with one structured gate whose search is timed on a long text:
+    lint must refuse it, or it must run within the budget (`run_case`)."""
+    seed = SEED_MATTERS[0]
+    pool = SEARCH_PATTERNS if rng.random() < 0.7 else HOSTILE_PATTERNS + SEARCH_PATTERNS
+    gate: dict[str, Any] = {"pattern": rng.choice(pool)}
+    for key in rng.sample(["require_context", "exclude_context", "negation_guard"], rng.randint(1, 3)):
+        gate[key] = True if key == "negation_guard" else rng.choice(SEARCH_CONTEXTS)
+    case = Case(kind="matter", seed=seed, operations=("lint", "search"))
+    for name in YAML_FILES:
+        if (seed / name).is_file():
+            case.files[name] = (seed / name).read_text(encoding="utf-8")
+    gate_line = '      - "uptime commitments are unenforceable"\n'
+    case.files["rubric.yaml"] = case.files["rubric.yaml"].replace(gate_line, f"      - {emit(gate)}\n")
+    for document in sorted(seed.glob("documents/*.md")):
+        case.files[f"documents/{document.name}"] = document.read_text(encoding="utf-8")
+    case.patterns = [str(v) for k, v in gate.items() if k != "negation_guard"]
+    return case
+
+
+def long_sentence(root: Path, length: int) -> str:
+    """`length` characters of the matter's documents as one normalized sentence (no full
+    stop): the text the search-cost estimate assumes."""
+    from rubric_tools.gate_analysis.search_cost import NEUTRAL_PROSE
+    from rubric_tools.scoring.text import normalize
+
+    prose = " ".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(root.glob("documents/*.md")))
+    one = re.sub(r"[.?!](?=\s|$)", ",", normalize(f"{prose} {NEUTRAL_PROSE}"))
+    return ((one + " ") * (length // (len(one) + 1) + 1))[:length]
 
 
 def write_case(case: Case, root: Path, sentinel: Path) -> Path:
@@ -578,9 +685,12 @@ def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideRea
 
     def lint() -> None:
         report = lint_source(state["source"], LintSection())
+        state["report"] = report
         for diagnostic in report.diagnostics:
             if diagnostic.code.startswith("I"):
                 outcome.findings.append(("internal-error", diagnostic.message[:160]))
+        if case.kind == "matter" and loaded is None:
+            outcome.findings += _unloadable_but_clean(root, report)
 
     def play() -> None:
         loaded = load_trajectory(trajectory)
@@ -593,6 +703,8 @@ def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideRea
         steps.append(("attack", lambda: _attack(state["source"])))
     if "cli" in operations:
         steps.append(("cli", lambda: _cli(case.cli, root, trajectory, outcome)))
+    if "search" in operations:
+        steps.append(("search", lambda: _search(case, root, state, outcome)))
     for name, step in steps:
         try:
             step()
@@ -606,6 +718,66 @@ def _run_matter_case(case: Case, root: Path, trajectory: Path, reads: OutsideRea
     if reads.opened:
         outcome.findings.append(("outside-read", "opened the sentinel file behind a symlink"))
     return outcome
+
+
+#: The reference's loader: PyYAML's pure-Python `safe_load`.
+_LOAD_CODES = ("L0", "Y005")
+
+
+def _unloadable_but_clean(root: Path, report: Any) -> list[tuple[str, str]]:
+    """A YAML file the reference's `yaml.safe_load` refuses must carry a load error
+    (L001-L010, Y005) in the lint report: otherwise lint passed what the reference
+    cannot load."""
+    import yaml
+
+    from rubric_tools.diagnostics import Severity
+
+    found = []
+    reported = {
+        d.file.name for d in report.diagnostics if d.severity is Severity.ERROR and d.code.startswith(_LOAD_CODES)
+    }
+    for name in YAML_FILES:
+        path = root / name
+        if name in reported or path.is_symlink() or not path.is_file():
+            continue  # lint refuses it already (or it is no file of the matter)
+        try:
+            yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)  # noqa: S506  pure safe_load
+            continue
+        except Exception as exc:  # noqa: BLE001  whatever safe_load raises, the reference cannot load it
+            refusal = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:100]
+        found.append(("unloadable-lint-clean", f"{name}: safe_load raises {refusal}"))
+    return found
+
+
+#: The errors that refuse a gate for what running it costs or cannot do: invalid (G003),
+#: catastrophic backtracking (G012), compile cost (G016), search cost (G017), or a file
+#: that does not load (L001, Y005).
+_COST_CODES = frozenset({"G003", "G012", "G016", "G017", "L001", "Y005"})
+#: CPU seconds a lint-clean structured gate may take on `SEARCH_TEXT_LENGTH` characters.
+SEARCH_BUDGET = 5.0
+SEARCH_TEXT_LENGTH = 30_000
+
+
+def _search(case: Case, root: Path, state: dict[str, Any], outcome: Outcome) -> None:
+    """A structured gate lint lets through runs within the budget on a long sentence."""
+    import time
+
+    from rubric_tools.diagnostics import Severity
+    from rubric_tools.scoring.gates import GateRunner
+
+    # Lint-clean as far as running it goes: other errors (G010: it fires on the right
+    # answer) make a bad rubric, not one the reference cannot run.
+    refused = [d for d in state["report"].diagnostics if d.severity is Severity.ERROR and d.code in _COST_CODES]
+    if refused:
+        return
+    gates = tuple(g.gate for g in state["source"].model.gates() if g.gate is not None and g.gate.is_structured)
+    text = long_sentence(root, SEARCH_TEXT_LENGTH)
+    started = time.process_time()
+    check = GateRunner(gates).run(text, SEARCH_BUDGET)
+    spent = time.process_time() - started
+    if spent > SEARCH_BUDGET or check.timed_out:
+        shown = " / ".join(case.patterns)[:100]
+        outcome.findings.append(("search-cost", f"lint-clean gate took {spent:.1f} s CPU: {shown}"))
 
 
 def _solve(source: Any) -> None:

@@ -38,8 +38,8 @@ def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: 
         tmp_path / "partial",
         concepts=_concepts('["service credit"]', redline='["reasonable efforts", "service credit"]'),
     )
-    [warning] = codes(audit(partial), "U007")
-    assert warning.severity.value == "warning"
+    [partly] = codes(audit(partial), "U007")  # only the concept the clause holds, an error too (lint rule U007)
+    assert partly.severity.value == "error" and "1 of 2 redline concepts" in partly.message
     assert codes(audit(make_matter(tmp_path / "ok")), "U007") == []
 
 

@@ -2,8 +2,9 @@
 
 The corpus holds twelve real, published matters. Their only known authoring defect
 (`constraints.negotiation_rounds`, a key the engine ignores) belongs to the schema
-family, so the load, question, answer, point, negotiation, final and provenance families
-must report no error on it — and, today, no warning either: every warning added
+family, so the load, question, answer, point, negotiation, final, provenance and
+review-scope families must report no error on it (document text: see
+`test_principles_conformance.py`) — and, today, no warning either: every warning added
 here must be one we would defend to the matter's author.
 
 The step and round budgets (P007, P008) are lower bounds; the corpus's perfect
@@ -23,7 +24,16 @@ from rubric_tools.lint import all_rules, lint_paths
 from rubric_tools.lint.plans import round_plan_of, step_plan_of
 from rubric_tools.loading import load_matter_source
 
-FAMILIES = ("load", "questions", "answers", "points", "negotiation", "final", "provenance")
+FAMILIES = (
+    "load",
+    "questions",
+    "answers",
+    "points",
+    "negotiation",
+    "final",
+    "provenance",
+    "review_scope",  # A008: every issue is anchored on the paper under review
+)
 NEGOTIATION_ACTIONS = ("send_markup", "accept_counterparty")
 
 

@@ -186,7 +186,11 @@ def test_cli_arguments(layout: Path, tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main(["replay", "--jobs", "-1", str(paths[0])]) == 2
 
 
-def test_a_crash_on_one_trajectory_spares_the_others(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_crash_on_one_trajectory_spares_the_others(
+    layout: Path,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     paths = _trajectories(layout, 3)
     real_replay_file = replaying.replay_file
 
@@ -198,7 +202,13 @@ def test_a_crash_on_one_trajectory_spares_the_others(layout: Path, monkeypatch: 
     monkeypatch.setattr("rubric_tools.commands.replay_stream.replay_file", flaky_replay_file)
     code, out, err = _run("--format", "jsonl", *map(str, paths))
     assert code == 2 and len(out.splitlines()) == 2
-    assert "t001.jsonl: internal error while replaying" in err and "Traceback" not in err
+    assert "error: I001 internal error while replaying" in err and "t001.jsonl: RuntimeError: boom" in err
+    assert "run with --debug for the traceback" in err and "Traceback" not in err
+    # --debug adds the traceback, as every other command does (README "Hostile input and internal errors").
+    code = main(["--debug", "replay", "--format", "jsonl", *map(str, paths)])
+    out, err = capsys.readouterr()
+    assert code == 2 and len(out.splitlines()) == 2
+    assert "Traceback (most recent call last)" in err and "RuntimeError: boom" in err and "I001" in err
 
 
 def test_a_reader_that_stops_early_gets_no_traceback(layout: Path) -> None:  # noqa: F811

@@ -80,20 +80,6 @@ The evidence names the common words that contain it. Use a longer phrase
 ("ip indemnity", "model training").
 """,
 )
-CONCEPT_EARNED_WITHOUT_WORK = declare(
-    "U007",
-    "concept-earned-without-work",
-    Severity.WARNING,
-    "audit",
-    """
-A redline concept is already in the clause under review.
-
-A redline earns `redline_points` × the share of `redline_concepts` found in the
-replacement text. A concept the anchored clause already contains is earned by
-pasting the clause back unchanged: the redline is paid for doing nothing. An error
-when every redline concept is already there. Use the wording only the fix contains.
-""",
-)
 CONCEPT_NOT_IN_READABLE_TEXT = declare(
     "U008",
     "concept-not-in-readable-text",
@@ -131,7 +117,6 @@ CODES: dict[str, CodeDoc] = {
         GATE_FIRES_ON_NEGATED_FRAME,
         GATE_DODGED,
         CONCEPT_EARNED_BY_UNRELATED_TEXT,
-        CONCEPT_EARNED_WITHOUT_WORK,
         CONCEPT_NOT_IN_READABLE_TEXT,
         CONCEPT_PUNISHED_ON_OTHER_SURFACE,
     )

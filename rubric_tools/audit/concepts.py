@@ -13,7 +13,6 @@ from typing import Any
 
 from rubric_tools.audit.codes import (
     CONCEPT_EARNED_BY_UNRELATED_TEXT,
-    CONCEPT_EARNED_WITHOUT_WORK,
     CONCEPT_NOT_IN_READABLE_TEXT,
     CONCEPT_PUNISHED_ON_OTHER_SURFACE,
 )
@@ -27,8 +26,13 @@ from rubric_tools.gate_analysis.concept_nodes import (
     never_earnable_message,
 )
 from rubric_tools.gate_analysis.gate_firing import fires, gate_lists
+from rubric_tools.gate_analysis.redline_clause import (
+    CONCEPT_EARNED_WITHOUT_WORK,
+    concepts_in_clause,
+    without_work_message,
+)
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource
-from rubric_tools.scoring.text import normalize, show_pattern, split_citation
+from rubric_tools.scoring.text import normalize, show_pattern
 
 #: Concepts this short are earned by fragments of unrelated words.
 SHORT_CONCEPT = 2
@@ -79,39 +83,12 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
 
 
 def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
-    for element in source.model.issues:
-        # By id, as the engine scores a redline: with a duplicate id the last issue's concepts count.
-        issue = source.matter.rubric.issues_by_id.get(str(element.id))
-        parts = split_citation(element.scored.anchor)
-        if issue is None or parts is None or not issue.redline_concepts or issue.redline_points <= 0:
-            continue
-        clause = source.matter.resolve(*parts)
-        present = [c for c in issue.redline_concepts if clause and c and c in clause]
-        if not present:
-            continue
-        node = ConceptNode(element.at("redline_concepts"), ", ".join(present), f"issue {issue.id} redline_concepts")
-        everything = len(present) == len(issue.redline_concepts)
-        share = (
-            "every redline concept"
-            if everything
-            else f"{len(present)} of {len(issue.redline_concepts)} redline concepts"
-        )
-        evidence = [
-            Evidence(concept, issue.anchor, "clause under review", "not earned", "earned") for concept in present
-        ]
-        finding = _finding(
-            CONCEPT_EARNED_WITHOUT_WORK.code,
-            node,
-            f"{share} of {issue.id} ({', '.join(map(repr, present))}) already "
-            f"appear in the clause under review {issue.anchor}: pasting it back unchanged earns "
-            f"{'all' if everything else 'part'} of the redline points",
-            evidence,
-        )
-        if everything:
-            from rubric_tools.diagnostics import Severity
-
-            finding.severity = Severity.ERROR
-        yield finding
+    """U007, the verdict lint rule U007 reports too (`gate_analysis.redline_clause`)."""
+    for found in concepts_in_clause(source.model):
+        for concept in found.present:
+            node = ConceptNode(concept.location, concept.text, f"issue {found.issue.label} redline_concepts")
+            evidence = [Evidence(concept.normalized, found.anchor, "clause under review", "not earned", "earned")]
+            yield _finding(CONCEPT_EARNED_WITHOUT_WORK.code, node, without_work_message(found, concept), evidence)
 
 
 def readable_text(source: MatterSource) -> str:

@@ -61,17 +61,28 @@ def debug_enabled() -> bool:
     return _debug or os.environ.get("RUBRIC_DEBUG") == "1"
 
 
-def report_internal_error(stderr: TextIO, exc: BaseException, what: str) -> int:
-    """Report a bug as one line with code I001 (the traceback only with --debug); exit 2."""
+def internal_error_report(exc: BaseException, what: str, *, debug: bool | None = None) -> tuple[str, str]:
+    """A bug as (the one-line I001 message without "error: ", the traceback or "").
+
+    The traceback is given only with --debug (`debug`, when the caller runs where the
+    option is not set, e.g. a pool worker)."""
     from rubric_tools.internal_codes import INTERNAL_ERROR
 
+    debug = debug_enabled() if debug is None else debug
     detail = " ".join(f"{type(exc).__name__}: {exc}".split())
     if len(detail) > 300:
         detail = detail[:297] + "..."
-    if debug_enabled():
+    trace = ""
+    if debug:
         import traceback
 
-        stderr.write("".join(traceback.format_exception(exc)))
-    hint = "" if debug_enabled() else "; run with --debug for the traceback"
-    stderr.write(f"error: {INTERNAL_ERROR.code} internal error while {what}: {detail} (a bug in rubric-tools{hint})\n")
+        trace = "".join(traceback.format_exception(exc))
+    hint = "" if debug else "; run with --debug for the traceback"
+    return f"{INTERNAL_ERROR.code} internal error while {what}: {detail} (a bug in rubric-tools{hint})", trace
+
+
+def report_internal_error(stderr: TextIO, exc: BaseException, what: str) -> int:
+    """Report a bug as one line with code I001 (the traceback only with --debug); exit 2."""
+    line, trace = internal_error_report(exc, what)
+    stderr.write(f"{trace}error: {line}\n")
     return EXIT_USAGE

@@ -27,7 +27,9 @@ def run_max_score(matter_dir: Path, as_json: bool, stdout: TextIO, stderr: TextI
     source = load_matter_source(matter_dir)
     load_errors = [d for d in source.diagnostics if d.severity.value == "error"]
     for problem in load_errors:
-        errors.print(f"error: {problem.file}:{problem.line}:{problem.column}: {problem.message}")
+        errors.print(
+            f"error: {problem.file}:{problem.line}:{problem.column}: {problem.code} {problem.message}", soft_wrap=True
+        )
     rubric, positions = source.matter.rubric, source.matter.positions
     items = max_score_items(rubric, positions)
     derived = derived_max_score(rubric, positions)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TextIO
 
-from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, output_width
+from rubric_tools.commands.common import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, debug_enabled, output_width
 from rubric_tools.defaults import DEFAULT_SEARCH_TIMEOUT
 
 if TYPE_CHECKING:  # at run time imported when needed: rich only for the text formats
@@ -89,7 +89,13 @@ def _settings(options: ReplayOptions, stdout: TextIO) -> StreamSettings:
         if probe.is_terminal and not options.no_color:
             color_system = probe.color_system
     return StreamSettings(
-        options.output_format, options.matter, options.gate_timeout, options.trace is not None, color_system, width
+        options.output_format,
+        options.matter,
+        options.gate_timeout,
+        options.trace is not None,
+        color_system,
+        width,
+        debug_enabled(),
     )
 
 
@@ -136,6 +142,7 @@ def _stream(
     for result in _encoded_results(options, _settings(options, stdout), stdin):
         if result.usage_error:
             outcome.usage_errors.append(result.usage_error)
+            stderr.write(result.errors)  # an internal error's traceback, with --debug
             _write_errors(stderr, [result.usage_error])
             continue
         outcome.input_error |= result.input_error

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rubric_tools.codes import GATE_TIMEOUT
+from rubric_tools.commands.common import internal_error_report
 from rubric_tools.commands.replay_inputs import InputError
 from rubric_tools.diagnostics import Severity
 from rubric_tools.replaying import MatterCache, TrajectoryReplay, replay_file
@@ -39,6 +40,7 @@ class StreamSettings:
     trace: bool = False
     color_system: str | None = None  # rich's colour system of the real stdout; None: plain
     width: int = 80
+    debug: bool = False  # --debug: an internal error carries its traceback (a pool worker has no option set)
 
 
 class Encoded(NamedTuple):
@@ -117,7 +119,8 @@ def encode_item(settings: StreamSettings, cache: MatterCache, entry: Path | Inpu
     try:
         return _encode(settings, cache, entry)
     except Exception as exc:  # a bug on one trajectory must not stop the others
-        return Encoded(usage_error=f"{entry}: internal error while replaying, please report it: {exc!r}")
+        line, trace = internal_error_report(exc, f"replaying {entry}", debug=settings.debug)
+        return Encoded(errors=trace, usage_error=line)
 
 
 def _encode(settings: StreamSettings, cache: MatterCache, entry: Path) -> Encoded:

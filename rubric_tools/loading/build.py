@@ -68,8 +68,8 @@ def as_float(value: int | float) -> float:
     """A YAML number as a float; an integer too large for one becomes an infinity."""
     try:
         return float(value)
-    except OverflowError:
-        return math.copysign(math.inf, value)
+    except OverflowError:  # a huge integer, whose sign `copysign` cannot read without converting it
+        return -math.inf if str(value).startswith("-") else math.inf
 
 
 def is_number(value: Any) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Span
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3  # 3: text on which libyaml and PyYAML disagree is parsed by PyYAML
 
 SpanTuple = tuple[int, int, int, int]
 

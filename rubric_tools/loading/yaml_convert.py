@@ -56,6 +56,14 @@ class AliasCycle(Exception):
     """An alias refers to a node that contains it."""
 
 
+def _unconstructible_problem(node: ScalarNode, exc: Exception, problem: str) -> str:
+    """What to say about a scalar the constructor of its tag refused."""
+    if isinstance(exc, ConstructorError | ValueError | TypeError | OverflowError):
+        return f"{type(exc).__name__}: {problem}"
+    tag = str(node.tag or "").rsplit(":", 1)[-1]
+    return f"{node.value!r} is not a valid {tag} ({type(exc).__name__} in PyYAML)"
+
+
 def node_span(node: Node) -> Span:
     start, end = node.start_mark, node.end_mark
     return Span(start.line + 1, start.column + 1, end.line + 1, end.column + 1)
@@ -90,9 +98,12 @@ class Converter:
             return node.value
         try:
             return self.constructor.construct_object(node)
-        except (ConstructorError, ValueError, TypeError, OverflowError) as exc:
+        except Exception as exc:  # noqa: BLE001  whatever the constructor raises, `safe_load` raises too
+            # A tagged value the tag's constructor cannot read (`!!bool maybe`, `!!int ''`,
+            # `!!timestamp not a date`) raises ConstructorError, ValueError, KeyError,
+            # IndexError or AttributeError inside PyYAML: the reference cannot load the file.
             problem = getattr(exc, "problem", None) or (str(exc).splitlines() or [""])[0]
-            self._unconstructible(node, f"{type(exc).__name__}: {problem}")
+            self._unconstructible(node, _unconstructible_problem(node, exc, problem))
             return node.value
 
     def _unconstructible(self, node: Node, problem: str) -> None:

@@ -211,8 +211,11 @@ def refusal_diagnostic(path: Path, refused: files.Refused) -> Diagnostic:
     )
 
 
-def decode_text(path: Path, raw: bytes) -> tuple[str | None, Diagnostic | None]:
-    """Decode UTF-8 bytes read from `path`, or explain (with a position) why they do not decode."""
+def decode_text(path: Path, raw: bytes, *, keep_bom: bool = False) -> tuple[str | None, Diagnostic | None]:
+    """Decode UTF-8 bytes read from `path`, or explain (with a position) why they do not decode.
+
+    A leading byte-order mark is removed unless `keep_bom`: YAML keeps it for the parser,
+    which skips it exactly where the reference's does (and reads a second one as text)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -225,7 +228,7 @@ def decode_text(path: Path, raw: bytes) -> tuple[str | None, Diagnostic | None]:
             span=Span.point(line, column),
             fix_hint="save the file as UTF-8",
         )
-    return text.removeprefix("\ufeff"), None
+    return (text if keep_bom else text.removeprefix("\ufeff")), None
 
 
 def read_text(
@@ -233,6 +236,8 @@ def read_text(
     root: Path | None = None,
     limit: int = files.MAX_DOCUMENT_BYTES,
     overlay: files.Overlay | None = None,
+    *,
+    keep_bom: bool = False,
 ) -> tuple[str | None, Diagnostic | None]:
     """Read a UTF-8 text file under the file-system policy, or explain why it cannot be read.
 
@@ -245,10 +250,15 @@ def read_text(
         raw = files.read_file(path, limit, overlay)
     if isinstance(raw, files.Refused):
         return None, refusal_diagnostic(path, raw)
-    return decode_text(path, raw)
+    return decode_text(path, raw, keep_bom=keep_bom)
 
 
 _FAILED = object()
+#: Text on which libyaml and PyYAML's pure-Python scanner (the reference's) disagree, found
+#: by `tests/test_yaml_oracle.py`: a tab, a byte-order mark, a block scalar header with a
+#: comment and no space (`|#`, which libyaml reads as an empty scalar). A false alarm only
+#: costs a slower parse.
+_READERS_DISAGREE = re.compile("[\t\ufeff]|[|>][-+0-9]*#")
 
 
 def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:
@@ -277,8 +287,12 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
             ScalarNote(p, Reading(reading), written, span, is_key) for p, reading, written, span, is_key in notes
         ]
         return source
-    node = _compose(source, text, LOADER)
-    if node is _FAILED and LOADER is not PURE_LOADER and "escape" in source.diagnostics[-1].message:
+    # libyaml and PyYAML's own scanner disagree on a few characters: libyaml takes a tab
+    # after a plain scalar (`id: q_x<TAB>`) that `safe_load` refuses, and reads a byte-order
+    # mark inside the text differently. Text holding one is read by the reference's parser.
+    loader = PURE_LOADER if _READERS_DISAGREE.search(text) else LOADER
+    node = _compose(source, text, loader)
+    if node is _FAILED and loader is not PURE_LOADER and "escape" in source.diagnostics[-1].message:
         # libyaml refuses escapes `safe_load` accepts ("\ud800"): ask the reference's own parser.
         source.diagnostics.clear()
         node = _compose(source, text, PURE_LOADER)
@@ -327,7 +341,7 @@ def load_yaml(path: Path, root: Path | None = None, overlay: files.Overlay | Non
     With `root`, the file must resolve inside that folder (a matter's files). `overlay`:
     unsaved buffers to read instead of the disk.
     """
-    text, problem = read_text(path, root, files.MAX_YAML_BYTES, overlay)
+    text, problem = read_text(path, root, files.MAX_YAML_BYTES, overlay, keep_bom=True)
     if problem is not None:
         return YamlSource(path=path, diagnostics=[problem], readable=False)
     return parse_yaml_text(path, text or "")

@@ -256,7 +256,10 @@ def _mismatch(outcome: Replay, planned: float, maximum: float, shortfalls: list[
     """A shortfall when the replay disagrees with the plan, or leaves points unexplained."""
     raw = float(outcome.result["raw_score"])
     problems = []
-    if not math.isclose(raw, round(planned, 4), abs_tol=EPSILON):
+    # A non-finite rubric number (`points: .nan`, `.inf`: S007) makes both sides NaN or
+    # infinite, and NaN never equals itself: no plan can be checked against such a score.
+    comparable = math.isfinite(raw) and math.isfinite(planned)
+    if comparable and not math.isclose(raw, round(planned, 4), abs_tol=EPSILON):
         problems.append(f"the plan expected {planned:.4f} but the replay scored {raw:.4f}")
     if outcome.result["critical_failure"] and not any(s.critical for s in shortfalls):
         problems.append("the replay ended in an unplanned critical failure")

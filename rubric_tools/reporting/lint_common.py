@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from rubric_tools.diagnostics import Severity, Span
@@ -26,7 +27,12 @@ _TAB = "    "
 
 def display_path(path: Path, cwd: Path | None = None) -> str:
     """`path` relative to `cwd` when it lies under it, else absolute (POSIX separators)."""
-    cwd = (cwd or Path.cwd()).absolute()
+    return _display_path(path, (cwd or Path.cwd()).absolute())
+
+
+@lru_cache(maxsize=4096)
+def _display_path(path: Path, cwd: Path) -> str:
+    """Cached: every finding of a file shows the same path."""
     absolute = path if path.is_absolute() else cwd / path
     absolute = Path(os.path.normpath(absolute))
     try:
@@ -125,20 +131,22 @@ def _read_lines(path: Path) -> list[str] | None:
     return editor_lines(text)
 
 
+#: Tabs as spaces, C0 controls as their Control Pictures (U+2400-), DEL and C1 as U+FFFD.
+_PRINTABLE = {
+    **{code: chr(0x2400 + code) for code in range(0x20)},
+    ord("\t"): _TAB,
+    0x7F: "\ufffd",
+    **{code: "\ufffd" for code in range(0x80, 0xA0)},
+}
+
+
 def printable(text: str) -> str:
     """Tabs as spaces and control characters as their visible symbols, so that a
-    snippet can neither reflow nor drive the terminal, and carets stay aligned."""
-    out = []
-    for char in text:
-        if char == "\t":
-            out.append(_TAB)
-        elif ord(char) < 0x20:
-            out.append(chr(0x2400 + ord(char)))
-        elif ord(char) == 0x7F or 0x80 <= ord(char) < 0xA0:
-            out.append("\ufffd")
-        else:
-            out.append(char)
-    return "".join(out)
+    snippet can neither reflow nor drive the terminal, and carets stay aligned.
+    (One `str.translate`: a report of 20,000 findings calls this 120,000 times.)"""
+    if text.isascii() and text.isprintable():
+        return text
+    return text.translate(_PRINTABLE)
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,9 @@
-"""Audit rules (U001, U005): the cheap verdicts of `rubric audit`, run on every lint.
+"""Audit rules (U001, U005, U007): the cheap verdicts of `rubric audit`, run on every lint.
 
 They execute the rubric rather than read it: U001 builds witnesses from each gate's
 own regex and runs the gate on them through the scorer's matcher; U005 checks each
-concept against what an agent's text can contain. The other verdicts need the
+concept against what an agent's text can contain; U007 compares redline concepts with
+the clause under review. The other verdicts need the
 matter's texts, frames and rewrites, and live in `rubric audit` (`rubric_tools.audit`).
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Iterator
 
 from rubric_tools.gate_analysis.concept_nodes import CONCEPT_NEVER_EARNABLE
 from rubric_tools.gate_analysis.gate_firing import GATE_NEVER_FIRES
+from rubric_tools.gate_analysis.redline_clause import CONCEPT_EARNED_WITHOUT_WORK
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
 
@@ -97,3 +99,49 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
         if reason is not None:
             message = never_earnable_message(node, reason)
             yield ctx.report(node.location, message, hint="write the words an answer would contain")
+
+
+@rule(CONCEPT_EARNED_WITHOUT_WORK)
+def concept_earned_without_work(ctx: LintContext) -> Iterator[Finding]:
+    """A redline concept is already in the clause under review.
+
+    What it catches: an entry of an issue's `redline_concepts` that the normalized text
+    of the issue's anchored section already contains (its heading line included, as
+    the engine's section text does), when the issue awards redline points. Each such
+    concept is reported at its own entry; the message says how many of the issue's
+    redline concepts are already there.
+
+    Why it matters: a redline earns `redline_points` × the share of `redline_concepts`
+    found in the replacement text. A concept the clause already contains is earned by
+    proposing the clause back unchanged: the redline is paid for doing nothing, and a
+    keyword stuffer that pastes the clause scores like an agent that fixed it. Reward
+    only wording the fix contains. `rubric audit` reports the same verdict.
+
+    Bad:
+
+    ```yaml
+    # msa §4.2: "Provider may use Customer Data to train and improve its models."
+    issues:
+      - id: data_training
+        anchor: "msa §4.2"
+        redline_concepts: ["train", "opt-in"]
+    ```
+
+    Good:
+
+    ```yaml
+    issues:
+      - id: data_training
+        anchor: "msa §4.2"
+        redline_concepts: ["shall not use customer data to train", "opt-in"]
+    ```
+    """
+    from rubric_tools.gate_analysis.redline_clause import concepts_in_clause, without_work_message
+
+    for found in concepts_in_clause(ctx.model):
+        for concept in found.present:
+            yield ctx.report(
+                concept,
+                without_work_message(found, concept),
+                hint="require wording only the fix contains (the words the replacement adds)",
+            )

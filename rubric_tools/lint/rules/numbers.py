@@ -49,13 +49,15 @@ def _is_finite(value: float | int) -> bool:
 def non_finite_number(ctx: LintContext) -> Iterator[Finding]:
     """A number is infinite or not a number (`.inf`, `-.inf`, `.nan`, or too large for a float).
 
-    What it catches: `.inf`, `.nan` or an overflowing literal such as `1e400` in
-    `matter.yaml`, `rubric.yaml` or `counterparty.yaml`.
+    What it catches: `.inf`, `.nan` or an overflowing literal such as `1e400`, or an
+    integer too large for a float (a 400-digit `points`), in `matter.yaml`,
+    `rubric.yaml` or `counterparty.yaml`.
 
     Why it matters: the reference engine crashes on an infinite or NaN count
     (`maximum_steps`, `minimum_characters`, `resist_rounds`: `int()` raises), and
     infinite points make every score NaN or infinity (`citation_points: .inf`
-    gives a normalized score of 1.0 for any matched issue). Whole-number fields
+    gives a normalized score of 1.0 for any matched issue); an integer too large
+    for a float makes its first sum raise `OverflowError`. Whole-number fields
     the schema rules check (S001) are reported there instead.
 
     Bad:
@@ -78,7 +80,10 @@ def non_finite_number(ctx: LintContext) -> Iterator[Finding]:
         value, path = number.value, number.location.path
         if _is_finite(value) or ctx.schema.reported_at(number.location, "type"):
             continue
-        shown = "not a number" if isinstance(value, float) and math.isnan(value) else "infinite"
+        if isinstance(value, int):
+            shown = f"an integer of {len(str(abs(value))):,} digits, too large for a float"
+        else:
+            shown = "not a number" if math.isnan(value) else "infinite"
         yield ctx.report(
             number,
             f"`{_dotted(path)}` is {shown}: the engine cannot compute with it",

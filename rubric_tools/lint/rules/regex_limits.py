@@ -1,4 +1,4 @@
-"""Regex dialect and cost rules (G015, G016): gates whose meaning or cost depends on the engine.
+"""Regex dialect and cost rules (G015, G016, G017): gates whose meaning or cost depends on the engine.
 
 The reference engine runs gates with Python's `re`; authors often test them with the
 `regex` package or a web tester, which read some syntax differently. And a pattern
@@ -149,3 +149,63 @@ def regex_too_costly(ctx: LintContext) -> Iterator[Finding]:
                     f"`{field.key}` of {describe(gate)} is refused: {problem.message}",
                     hint="bound the repeats with small counts, or use `+`/`*`",
                 )
+
+
+@rule("G017", "gate-search-too-costly", Severity.ERROR)
+def gate_search_too_costly(ctx: LintContext) -> Iterator[Finding]:
+    """A structured gate would run its guards over a long text too many times.
+
+    What it catches: a gate with `negation_guard`, `require_context` or
+    `exclude_context` whose pattern matches ordinary prose so densely — `\\S`, `\\w+`,
+    `[a-z]`, a single letter — that on a 30,000-character submission without a full
+    stop (a list or a run-on paragraph is one sentence once normalized) it would be
+    tried tens of thousands of times, each time over the whole sentence. The density
+    is measured on the matter's own documents and a neutral paragraph; the estimate
+    is matches × 30,000 × (1 + one pass per guard or context regex), and a gate over
+    50,000,000 character visits is reported at its `pattern`.
+
+    Why it matters: the engine tries every match of a structured gate's pattern until
+    one survives its guards, and searches the match's sentence with each context
+    regex every time. The cost is quadratic in the length of the text: the reference
+    engine takes minutes on such a gate and a long submission, and the scorer stops at
+    its time limit (T004) with the verdict unknown. Write the pattern as the words of
+    the sin; let the contexts narrow it down.
+
+    Bad:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: '\\S'
+        require_context: '\\bvoid\\b'
+    ```
+
+    Good:
+
+    ```yaml
+    critical_failure_patterns:
+      - pattern: '\\bvoid\\b'
+        negation_guard: true
+    ```
+    """
+    from rubric_tools.gate_analysis.search_cost import describe_cost, prose_sample, search_cost
+
+    gates = [gate for gate in ctx.model.gates() if gate.gate is not None and gate.gate.is_structured]
+    if not gates:
+        return
+    sample = prose_sample(
+        text
+        for document in ctx.model.documents
+        if document.source.parsed is not None
+        for text in document.source.parsed.sections.values()
+    )
+    for gate in gates:
+        assert gate.gate is not None
+        if regex_problem(gate.gate.pattern) is not None:
+            continue  # G003/G016
+        cost = search_cost(gate.gate, sample)
+        if cost is not None and cost.too_costly:
+            yield ctx.report(
+                gate.pattern_location,
+                f"`pattern` of {describe(gate)} is too costly to search with: {describe_cost(cost)}",
+                hint="make the pattern the words of the sin, and let the contexts narrow it down",
+            )

@@ -1,0 +1,110 @@
+"""Values the reference cannot load or compute with are lint errors, never internal errors.
+
+Issue 24's reproducers, through the real command line: a standard tag on a value its
+constructor cannot read (`!!bool "maybe"`, `!!int ''`, ...), a 400-digit integer, `.nan`
+points, and a gate refused for its compile cost. Each is reported at the file, line and
+column that holds it, with exit 1 (lint, max-score, solve) or 2 (replay: the matter
+cannot be loaded), and never as I001.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.cli import main
+from tests.prove_support import BASE_MATTER
+
+TAG_VALUES = ['!!timestamp "not a date"', '!!bool "maybe"', "!!bool ''", "!!float ''", "!!int ''"]
+
+
+def _matter(tmp_path: Path, points: str) -> Path:
+    """The base matter with the first question's points written as `points` (line 4, column 13)."""
+    root = tmp_path / "matter"
+    shutil.copytree(BASE_MATTER, root)
+    rubric = root / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    assert "    points: 0.5\n" in text.split("escalations:")[0]
+    rubric.write_text(text.replace("    points: 0.5\n", f"    points: {points}\n", 1), encoding="utf-8")
+    (tmp_path / "run.jsonl").write_text(
+        json.dumps({"type": "ask_client", "question": "where are backups kept?"}) + "\n", encoding="utf-8"
+    )
+    return root
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out + err
+
+
+@pytest.mark.parametrize("value", TAG_VALUES)
+def test_a_tag_value_the_reference_cannot_construct_is_y005(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    root = _matter(tmp_path, value)
+    for command in ("lint", "max-score", "solve"):
+        code, text = _run(capsys, command, str(root))
+        # max-score exits 2 on any matter file it cannot load, as on a YAML syntax error.
+        assert code == (2 if command == "max-score" else 1), (command, text)
+        assert "I001" not in text and "internal error" not in text
+        assert "rubric.yaml:4:13: Y005" in text or "rubric.yaml:4:13: the engine's YAML" in text, (command, text)
+    code, text = _run(capsys, "replay", str(tmp_path / "run.jsonl"), "--matter", str(root))
+    assert code == 2 and "Y005" in text and "rubric.yaml:4:13" in text
+    assert "I001" not in text and "internal error" not in text
+
+
+def test_a_huge_integer_is_s007_not_an_overflow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, "1" + "0" * 400)
+    for command in ("lint", "max-score", "solve"):
+        code, text = _run(capsys, command, str(root))
+        assert "I001" not in text and "OverflowError" not in text, (command, text)
+        assert code == (0 if command == "max-score" else 1), (command, text)  # max-score prints an infinite total
+    code, text = _run(capsys, "lint", str(root))
+    assert "rubric.yaml:4:13: S007" in text and "401 digits" in text
+
+
+def test_nan_points_are_s007_and_not_a_solver_defect(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, ".nan")
+    code, text = _run(capsys, "lint", str(root), "--output-format", "concise")
+    assert code == 1 and "rubric.yaml:4:13: S007" in text
+    assert "P100" not in text and "solver defect" not in text
+
+
+def test_a_refused_gate_is_reported_at_its_rubric_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, "0.5")
+    rubric = root / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    gate = '      - "uptime commitments are unenforceable"\n'
+    assert gate in text
+    rubric.write_text(text.replace(gate, "      - '(?:a{65535}){65535}'\n"), encoding="utf-8")
+    line = text[: text.index(gate)].count("\n") + 1
+    (tmp_path / "run.jsonl").write_text(
+        "\n".join(
+            json.dumps(action)
+            for action in (
+                {"type": "read_document", "document_id": "hosting"},
+                *(
+                    {
+                        "type": "submit_issue",
+                        "issue_id": f"credit{n}",
+                        "title": "credit",
+                        "severity": "medium",
+                        "citations": ["hosting §3.1"],
+                        "analysis": "a",
+                        "recommendation": "r",
+                    }
+                    for n in range(2)
+                ),
+            )
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    code, out = _run(capsys, "replay", str(tmp_path / "run.jsonl"), "--matter", str(root), "--format", "concise")
+    refused = [row for row in out.splitlines() if "T005" in row]
+    assert len(refused) == 1, out  # once, at the gate, not at every step that runs it
+    assert f"rubric.yaml:{line}:9: T005" in refused[0] and "first run at step 2" in refused[0]

@@ -247,7 +247,7 @@ def test_an_unknown_suppression_code_gets_a_did_you_mean(matter: Path, capsys: p
     )
     [finding] = [d for d in _lint_json(capsys, str(matter)) if d["code"] == "X102"]
     assert finding["message"] == (
-        "suppression names unknown code 'A099' (did you mean 'A007'? the A codes run A001–A007), "
+        "suppression names unknown code 'A099' (did you mean 'A008'? the A codes run A001–A008), "
         "'A06' (did you mean 'A006'?)"
     )
 

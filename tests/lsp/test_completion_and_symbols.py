@@ -139,7 +139,7 @@ async def test_rule_codes_complete_inside_a_suppression(client: LanguageClient, 
     rubric = matter(workspace) / "rubric.yaml"
     editor.open(rubric)
     items, _ = await _typed(editor, rubric, 'anchor: "msa §5.1"', "  # rubric: ignore[A00")
-    assert labels(items) == ["A001", "A002", "A003", "A004", "A005", "A006", "A007"]
+    assert labels(items) == ["A001", "A002", "A003", "A004", "A005", "A006", "A007", "A008"]
     assert items[1].detail is not None and items[1].detail.startswith("unresolved-citation (error)")
     items, _ = await _typed(editor, rubric, "ignore[A00", "2, U0")
     assert "U003" in labels(items)

@@ -85,6 +85,10 @@ async def test_saving_runs_the_audit_and_its_findings_last_until_the_text_change
 ) -> None:
     editor = Editor(client)
     rubric = matter(workspace) / "rubric.yaml"
+    # A redline concept the clause under review already holds ('train': msa §4.2 says it),
+    # so that the audit reports U007 with the clause as its evidence.
+    written = rubric.read_text(encoding="utf-8")
+    rubric.write_text(written.replace('"to train"', '"train"', 1), encoding="utf-8")
     text = editor.open(rubric)
     before = await editor.diagnostics(rubric, version=1)
     assert not any(d.source == "rubric audit" for d in before)

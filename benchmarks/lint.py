@@ -1,22 +1,25 @@
-"""Lint wall time over the conformance matters: in-process and as a whole process.
+"""Lint, check and audit over the conformance matters, against peers measured in the same run.
 
-Prints, for `rubric lint <corpus>/matters` with every rule:
-- the first in-process run (imports of the rule modules and schemas included),
-- warm in-process runs with the caches off (best and median), per matter too: the
-  real linting work,
-- the rendering cost of each output format on the warm report,
-- `python -m rubric_tools lint` as a fresh process, interpreter start-up included,
-  best of three each: with every cache off; on an empty cache (the first run on a
-  machine, which fills it); and again on that cache (the pre-commit case: unchanged
-  matters are restored, not linted).
-- YAML parsing of every corpus YAML file: ruamel.yaml's pure-Python composer (what
-  the loader used before) against the loader now (PyYAML's C parser with the
-  pre-check and conversion), and against its pure-Python fallback, as ratios;
-- caches-off `rubric lint` processes of the tree before the C loader (`--before REV`,
-  by default the parent of the commit that introduced it) against this tree, as a
-  ratio, in the same run.
+Processes, interleaved round by round (ours and the peers back to back, the order rotating),
+caches off, bytecode written as on a user's machine; median of the rounds' ratios with the
+spread, wall and CPU time:
 
-    python benchmarks/lint.py [--rounds N] [--corpus DIR] [--before REV]
+- `rubric lint <corpus>/matters` against the upstream's own linter, `playbook-lint --all`,
+  run in the reference checkout when one is given (`--reference PATH` or
+  `$RUBRIC_REFERENCE_DIR`; the command is the checkout's `playbook-lint` console script, or
+  `--upstream-lint "COMMAND"`). Target: <= 1.0x its wall time. Without a checkout the peer
+  is not measured, and the benchmark says so.
+- the same against a floor process (labelled as such; it is not the upstream): start Python,
+  import PyYAML and jsonschema, `yaml.safe_load` every matter YAML file. What any Python
+  linter of these files pays before it checks anything.
+- `rubric check` and `rubric audit` of the same matters against our own `rubric lint`.
+  Target: <= 2.0x each.
+
+Then, in-process: the first and warm lint runs, where the time goes per stage, the rendering
+cost of each output format, and YAML parsing of every corpus file (ruamel.yaml's pure-Python
+composer, the loader before, against the loader now), as ratios.
+
+    python benchmarks/lint.py [--rounds N] [--corpus DIR] [--reference PATH] [--upstream-lint "CMD"]
 """
 
 from __future__ import annotations
@@ -24,16 +27,29 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import shlex
+import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = REPO_ROOT.parent / "shared" / "conformance"
+from measure import (
+    NO_REFERENCE,
+    REPO_ROOT,
+    Run,
+    child_environment,
+    corpus_folder,
+    interleaved,
+    machine,
+    ratio_line,
+    ratios,
+    reference_checkout,
+    run_process,
+    spread,
+)
 
 
 def _timed_lint(matters: Path, output_format: str) -> tuple[float, int]:
@@ -79,62 +95,108 @@ def _yaml_parse_figures(corpus: Path, rounds: int) -> None:
     print(f"  loader, pure-Python fallback            : {pure * 1000:8.1f} ms   ruamel/pure = {ruamel / pure:5.1f}x")
 
 
-def _default_before() -> str | None:
-    """The parent of the commit that introduced the C loader (yaml_convert.py)."""
-    found = subprocess.run(
-        [
-            "git",
-            "-C",
-            str(REPO_ROOT),
-            "log",
-            "--diff-filter=A",
-            "--format=%H",
-            "--",
-            "rubric_tools/loading/yaml_convert.py",
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    ).stdout.split()
-    return f"{found[-1]}^" if found else None
+def upstream_lint_command(checkout: Path, given: str | None) -> tuple[list[str], dict[str, str]] | None:
+    """How to run the upstream's `playbook-lint --all` in `checkout`: `--upstream-lint`, else its
+    `playbook-lint` console script declared in the checkout's pyproject.toml, else one on PATH."""
+    environment = child_environment()
+    folders = [str(folder) for folder in (checkout / "src", checkout) if folder.is_dir()]
+    environment["PYTHONPATH"] = os.pathsep.join(filter(None, [*folders, os.environ.get("PYTHONPATH")]))
+    if given:
+        return shlex.split(given), environment
+    project = checkout / "pyproject.toml"
+    if project.is_file():
+        scripts = tomllib.loads(project.read_text(encoding="utf-8")).get("project", {}).get("scripts", {})
+        target = scripts.get("playbook-lint")
+        if isinstance(target, str) and ":" in target:
+            module, function = target.split(":", 1)
+            call = (
+                f"import sys; sys.argv[0] = 'playbook-lint'; from {module} import {function} as main; sys.exit(main())"
+            )
+            return [sys.executable, "-c", call, "--all"], environment
+    found = shutil.which("playbook-lint")
+    return ([found, "--all"], environment) if found else None
 
 
-def _process_seconds(tree: Path, matters: Path, environment: dict[str, str], rounds: int) -> float:
-    environment = {**environment, "PYTHONPATH": str(tree), "RUBRIC_NO_CACHE": "1"}
-    command = [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"]
-    return _best_seconds(
-        lambda: subprocess.run(command, capture_output=True, env=environment, cwd=tree, check=False), rounds
-    )
+FLOOR = """
+import sys, yaml, jsonschema
+from pathlib import Path
+for path in sorted(Path(sys.argv[1]).glob("*/*.yaml")):
+    yaml.safe_load(path.read_text(encoding="utf-8"))
+"""
 
 
-def _before_after_figures(matters: Path, before: str | None, environment: dict[str, str]) -> None:
-    if before is None:
-        print("lint before/after: no earlier revision found (pass --before REV)")
-        return
-    with tempfile.TemporaryDirectory(prefix="rubric-bench-before-") as folder:
-        archive = subprocess.run(["git", "-C", str(REPO_ROOT), "archive", before], capture_output=True, check=False)
-        if archive.returncode != 0:
-            print(f"lint before/after: cannot read revision {before!r}")
-            return
-        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
-        old = _process_seconds(Path(folder), matters, environment, 3)
-        new = _process_seconds(REPO_ROOT, matters, environment, 3)
-    print(f"caches-off `rubric lint` process over {matters} (best of 3, every rule)")
-    print(f"  before ({before[:12]}, ruamel loader)  : {old * 1000:8.1f} ms")
-    print(f"  now                                     : {new * 1000:8.1f} ms   before/now  = {old / new:5.2f}x")
+def process_figures(matters: Path, rounds: int, checkout: Path | None, upstream: str | None) -> None:
+    ours = [sys.executable, "-m", "rubric_tools"]
+    environment = child_environment()
+    commands: dict[str, tuple[list[str], dict[str, str], Path | None]] = {
+        "lint": ([*ours, "lint", str(matters)], environment, None),
+        "floor": ([sys.executable, "-c", FLOOR, str(matters)], environment, None),
+        "check": ([*ours, "check", str(matters)], environment, None),
+        "audit": ([*ours, "audit", str(matters)], environment, None),
+    }
+    peer = upstream_lint_command(checkout, upstream) if checkout is not None else None
+    if peer is not None and checkout is not None:
+        commands["upstream"] = (peer[0], peer[1], checkout)
+    for command, command_environment, cwd in commands.values():
+        run_process(command, command_environment, cwd)  # bytecode written, files in the page cache
+    runs: dict[str, list[Run]] = {name: [] for name in commands}
+
+    def measure(name: str) -> float:
+        command, command_environment, cwd = commands[name]
+        runs[name].append(run_process(command, command_environment, cwd))
+        return runs[name][-1].wall
+
+    walls = interleaved({name: (lambda name=name: measure(name)) for name in commands}, rounds)  # type: ignore[misc]
+    count = sum(1 for _ in matters.glob("*/matter.yaml"))
+    print(f"processes over the {count} conformance matters, caches off, {rounds} interleaved rounds; median (min, max)")
+    labels = {
+        "lint": "rubric lint",
+        "floor": "floor (python + import yaml, jsonschema + safe_load of every matter file; not the upstream)",
+        "check": "rubric check",
+        "audit": "rubric audit",
+        "upstream": f"upstream playbook-lint --all ({' '.join(commands['upstream'][0][-1:])} in {checkout})"
+        if "upstream" in commands
+        else "",
+    }
+    for name in commands:
+        exits = sorted({run.code for run in runs[name]})
+        print(f"  {labels[name]}")
+        cpu = [run.cpu for run in runs[name]]
+        print(f"    wall {spread(walls[name], ' s')}   CPU {spread(cpu, ' s')}   exit {exits}")
+    if "upstream" in commands:
+        print(ratio_line("lint ÷ upstream playbook-lint --all, wall", ratios(walls["lint"], walls["upstream"]), 1.0))
+    elif checkout is None:
+        print(f"  lint ÷ upstream playbook-lint --all: {NO_REFERENCE}")
+    else:
+        print(
+            f"  lint ÷ upstream playbook-lint --all: peer not measured: no playbook-lint found in {checkout} "
+            '(its pyproject.toml declares none, none on PATH; pass --upstream-lint "COMMAND")'
+        )
+    print(ratio_line("lint ÷ floor, wall", ratios(walls["lint"], walls["floor"])))
+    print(ratio_line("check ÷ lint, wall", ratios(walls["check"], walls["lint"]), 2.0))
+    print(ratio_line("audit ÷ lint, wall", ratios(walls["audit"], walls["lint"]), 2.0))
+    lint_cpu = [run.cpu for run in runs["lint"]]
+    for name in ("check", "audit"):
+        print(ratio_line(f"{name} ÷ lint, CPU", ratios([run.cpu for run in runs[name]], lint_cpu)))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7, help="warm in-process rounds")
     parser.add_argument("--corpus", type=Path, default=None, help="conformance corpus folder")
-    parser.add_argument("--before", default=None, help="revision to compare caches-off lint against")
+    parser.add_argument("--process-rounds", type=int, default=5, help="interleaved process rounds")
+    parser.add_argument("--reference", type=Path, default=None, help="a checkout of the upstream repository")
+    parser.add_argument(
+        "--upstream-lint", default=None, help="the upstream linter's command (default: playbook-lint --all)"
+    )
     args = parser.parse_args()
-    corpus = args.corpus or Path(os.environ.get("RUBRIC_CONFORMANCE_DIR") or DEFAULT_CORPUS)
+    corpus = corpus_folder(args.corpus)
     matters = corpus / "matters"
     if not matters.is_dir():
         print(f"conformance corpus not found at {corpus} (set RUBRIC_CONFORMANCE_DIR)", file=sys.stderr)
         return 2
+    print(machine())
+    process_figures(matters, args.process_rounds, reference_checkout(args.reference), args.upstream_lint)
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"  # in-process figures measure the linting itself
     count = sum(1 for _ in matters.glob("*/matter.yaml"))
@@ -164,32 +226,7 @@ def main() -> int:
         elapsed = time.perf_counter() - started
         print(f"  render {output_format.value:<8} ({len(report.diagnostics):3d} findings)   : {elapsed * 1000:8.1f} ms")
 
-    base_environment = {k: v for k, v in os.environ.items() if k not in ("RUBRIC_NO_CACHE", "RUBRIC_CACHE_DIR")}
-    base_environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), os.environ.get("PYTHONPATH")]))
-    with tempfile.TemporaryDirectory(prefix="rubric-bench-cache-") as cache:
-        settings = [
-            ("caches off", {"RUBRIC_NO_CACHE": "1"}, True),
-            ("empty cache (first run)", {"RUBRIC_CACHE_DIR": cache}, False),
-            ("warm cache (unchanged)", {"RUBRIC_CACHE_DIR": cache}, True),
-        ]
-        for label, extra, repeat in settings:
-            timings = []
-            for _ in range(3 if repeat else 1):
-                started = time.perf_counter()
-                process = subprocess.run(
-                    [sys.executable, "-m", "rubric_tools", "lint", str(matters), "--output-format", "concise"],
-                    capture_output=True,
-                    text=True,
-                    env={**base_environment, **extra},
-                    check=False,
-                )
-                timings.append(time.perf_counter() - started)
-                if process.returncode == 2:
-                    print(process.stderr, file=sys.stderr)
-                    return 1
-            print(f"  process, {label:<24}    : {min(timings) * 1000:8.1f} ms (exit code {process.returncode})")
     _yaml_parse_figures(corpus, args.rounds)
-    _before_after_figures(matters, args.before or _default_before(), base_environment)
     return 0
 
 

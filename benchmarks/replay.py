@@ -1,31 +1,40 @@
-"""Replay speed and memory, each figure beside its target, as ratios measured in this run.
+"""Replay speed, each figure beside its target, as ratios to peers measured in this run.
+
+Every comparison is interleaved (ours and the peer back to back, round after round, in
+alternating order) and printed as the median of the rounds' ratios with its spread; no peer
+figure is a constant.
 
 1. The scorer against its floor (the unavoidable text work on the same corpus, see
-   `replay_floor.py`): conformance corpus in-process, CPU time, best of several rounds.
-2. Long episodes: per-step time and memory of alternating submit/revise episodes of
+   `replay_floor.py`), CPU time, in child processes: the pure-Python scorer (the default
+   install) and, when it is installed, the compiled one, round after round; compiled ÷
+   pure steps/s with its spread. Target: ours/floor <= 2 for both.
+2. The reference engine called directly and the reference env (through them, the same
+   corpus trajectories), when a reference checkout and an adapter that calls them are
+   given (`--reference PATH --reference-adapter FILE`; see `reference_steps`); else it
+   says that the peer was not measured.
+3. The whole `rubric replay <corpus>/trajectories --output-format jsonl --jobs 1` process
+   against loading the matters and replaying the same trajectories in-process
+   (`rubric_tools.load_matter` + reading each file + `rubric_tools.replay`, timed inside
+   a fresh process): CPU time. Target: <= 1.5x.
+4. Long episodes: per-step time and memory of alternating submit/revise episodes of
    two lengths, revising the first submission (then the same revising the latest), beside
    their floor: the text work plus what a revision's contract itself demands
    (`replay_floor.revision_floor_seconds`: a revision re-scores all n submissions, and the
    identical raw_score needs n float additions in order, so that floor is Θ(n) per revision
    step too). Per-step time cannot be flat; ours/floor can (and should).
-3. `rubric replay` processes over 1k, 10k and 100k trajectories (hard links to the
-   corpus in a temporary folder, made now and deleted after), `--format jsonl` to
-   /dev/null, with `--jobs 1` and `--jobs 2`: trajectories/s and the peak RSS of the
-   process tree.
 
-    python benchmarks/replay.py [--rounds N] [--sizes 1000,10000,100000] [--corpus DIR]
+Memory and throughput over folders of 1k-100k trajectory files: `folder_memory.py`.
+
+    python benchmarks/replay.py [--rounds N] [--parts 1,2,3,4] [--corpus DIR]
+                                [--reference PATH --reference-adapter FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
 from dataclasses import replace
@@ -35,6 +44,18 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import replay_floor  # noqa: E402
+from measure import (  # noqa: E402
+    NO_REFERENCE,
+    child_environment,
+    corpus_folder,
+    interleaved,
+    machine,
+    ratio_line,
+    ratios,
+    reference_checkout,
+    run_process,
+    spread,
+)
 
 import rubric_tools  # noqa: E402
 from rubric_tools._accelerator import describe as describe_scorer  # noqa: E402
@@ -47,8 +68,7 @@ from rubric_tools.scoring.state import WORK_PRODUCT_EVENTS  # noqa: E402
 DEFAULT_CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"
 FLOOR_TARGET = 2.0  # ours / floor
 FLAT_TARGET = 1.2  # per-step time at 4x the episode length / at 1x
-PEAK_TARGET_MB = 300  # for 100k trajectories
-REFERENCE_ENGINE_STEPS_PER_SECOND = 5_000  # published figure for the reference engine
+COMMAND_TARGET = 1.5  # the whole `rubric replay` process / loading and replaying in-process
 
 
 def load_corpus(corpus: Path) -> list[tuple[Any, list[object]]]:
@@ -98,70 +118,6 @@ def _measure_against_floor(
         validation.append(_cpu(lambda: [validate_actions(trajectory) for trajectory in trajectories]))
         kept.append(_cpu(lambda: _replay_all(work)))
     return steps, ours, floor, validation, kept
-
-
-def _pure_python_figures(corpus: Path, rounds: int) -> dict[str, float] | None:
-    """This section's figures for the pure-Python scorer, from a child process run with
-    RUBRIC_PURE_PYTHON=1 (a module is compiled or not for the life of a process)."""
-    completed = subprocess.run(
-        [sys.executable, __file__, "--corpus", str(corpus), "--rounds", str(rounds), "--scorer-figures"],
-        env={**os.environ, "RUBRIC_PURE_PYTHON": "1"},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if completed.returncode != 0:
-        print(f"  (the pure-Python run failed: {completed.stderr.strip()[-300:]})")
-        return None
-    figures: dict[str, float] = json.loads(completed.stdout)
-    return figures
-
-
-def scorer_against_floor(corpus: Path, work: list[tuple[Any, list[object]]], rounds: int) -> None:
-    steps, ours, floor, validation, kept = _measure_against_floor(corpus, work, rounds)
-    best_ours, best_floor, best_validation, best_kept = min(ours), min(floor), min(validation), min(kept)
-    print(
-        f"scorer against its floor: {len(work)} conformance trajectories, {steps:,} steps, "
-        f"best of {rounds} interleaved rounds (CPU time); the scorer here: {describe_scorer()}"
-    )
-    print(
-        "  ours:  rubric_tools.scoring.replay, the scoring engine: every handler, its events, the step\n"
-        "         records and budgets, the episode result (no file reading, no action validation, no output),\n"
-        "         each result dropped after its replay, as `rubric replay` streams"
-    )
-    print(
-        "  floor: the text work no scorer of these rules can skip (normalize, concept look-ups, first-wins\n"
-        "         matching, time-limited gate searches, quote look-ups) plus one dispatch per step (replay_floor.py)"
-    )
-    print(f"  ours  {steps / best_ours:10,.0f} steps/s   floor {steps / best_floor:10,.0f} steps/s")
-    ratio = best_ours / best_floor
-    # Each round times both back to back: on a busy machine the median of the rounds' own
-    # ratios moves less than the ratio of the two best times.
-    per_round = statistics.median(o / f for o, f in zip(ours, floor, strict=True))
-    print(
-        f"  ours/floor {ratio:.2f} (best times; median of the rounds' ratios {per_round:.2f})   "
-        f"target <= {FLOOR_TARGET:.1f}: {_met(ratio, FLOOR_TARGET)}"
-    )
-    if describe_scorer().startswith("compiled"):
-        pure = _pure_python_figures(corpus, rounds)
-        if pure is not None:
-            print(
-                f"  the same, pure Python (RUBRIC_PURE_PYTHON=1, a child process just after): ours "
-                f"{pure['ours']:,.0f} steps/s, floor {pure['floor']:,.0f} steps/s, ours/floor {pure['ratio']:.2f} "
-                f"(compiled is {steps / best_ours / pure['ours']:.2f}x the pure-Python scorer's steps/s)"
-            )
-    print(
-        f"  vs the reference engine (~{REFERENCE_ENGINE_STEPS_PER_SECOND:,} steps/s): "
-        f"{steps / best_ours / REFERENCE_ENGINE_STEPS_PER_SECOND:.1f}x"
-    )
-    print(
-        f"  not in `ours`: action validation as `rubric replay` runs it (schema check of every action, "
-        f"explanations of the invalid ones) adds {best_validation / best_ours:.0%} of the scorer's time;"
-    )
-    print(
-        f"  keeping all {len(work)} results alive instead (as a caller collecting them would) costs "
-        f"{best_kept / best_ours - 1:.0%} more (garbage collection and allocation of the live records)"
-    )
 
 
 def _alternating_episode(corpus: Path, submissions: int, latest: bool = False) -> tuple[Any, list[object]]:
@@ -242,104 +198,241 @@ def long_episodes(corpus: Path, rounds: int) -> None:
     )
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident memory of a process and its descendants, from /proc (Linux)."""
-    total, pending = 0, [pid]
-    while pending:
-        current = pending.pop()
-        try:
-            with open(f"/proc/{current}/status", encoding="ascii") as status:
-                total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
-            for task in os.listdir(f"/proc/{current}/task"):
-                with open(f"/proc/{current}/task/{task}/children", encoding="ascii") as children:
-                    pending.extend(int(child) for child in children.read().split())
-        except (OSError, ValueError):
-            continue
-    return total
+# ------------------------------------------------------------ 1. the scorers against their floor
 
 
-def _build_trajectories(corpus: Path, folder: Path, count: int) -> Path:
-    """`count` trajectories under folder/trajectories/<matter>/ (hard links to one copy of
-    the corpus) beside folder/matters/, and a list file naming them."""
-    sources = sorted(corpus.glob("trajectories/*/*.jsonl"))
-    copies = folder / "corpus"
-    if not copies.exists():
-        shutil.copytree(corpus / "matters", folder / "matters")
-        for source in sources:
-            target = copies / source.parent.name / source.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(source, target)
-    listing = folder / f"list-{count}.txt"
-    with listing.open("w", encoding="utf-8") as names:
-        for index in range(count):
-            source = sources[index % len(sources)]
-            target = folder / "trajectories" / source.parent.name / f"{index:06d}.jsonl"
-            if not target.exists():
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.link(copies / source.parent.name / source.name, target)
-            names.write(f"{target}\n")
-    return listing
+def _scorer_child(corpus: Path, rounds: int, pure: bool) -> dict[str, Any]:
+    """This benchmark's scorer figures (`--scorer-figures`) from a child process, with the
+    pure-Python scorer forced or not (a module is compiled or not for the life of a process)."""
+    command = [sys.executable, __file__, "--corpus", str(corpus), "--rounds", str(rounds), "--scorer-figures"]
+    run = run_process(command, _scorer_environment(pure))
+    if run.code != 0:
+        raise RuntimeError(f"the scorer child failed (exit {run.code})")
+    figures: dict[str, Any] = json.loads(run.output)
+    return figures
 
 
-def _measure_process(arguments: list[str]) -> tuple[float, float, float, int]:
-    """(wall seconds, CPU seconds of the tree, peak tree RSS in MB, exit code). CPU time
-    matters on a shared machine, where wall time mostly measures the neighbours."""
-    start = time.perf_counter()
-    process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    peak_kb = 0
-    while True:
-        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-        if pid:
-            break
-        peak_kb = max(peak_kb, _tree_rss_kb(process.pid))
-        time.sleep(0.02)
-    wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
-    # Not ru_maxrss: it counts the benchmark's own memory, which the child had before exec.
-    return wall, usage.ru_utime + usage.ru_stime, peak_kb / 1024, process.returncode
+def _scorer_environment(pure: bool) -> dict[str, str]:
+    environment = child_environment(RUBRIC_PURE_PYTHON="1")
+    if not pure:
+        del environment["RUBRIC_PURE_PYTHON"]
+    return environment
 
 
-def replay_processes(corpus: Path, sizes: list[int]) -> None:
-    rubric = [sys.executable, "-m", "rubric_tools", "replay", "--format", "jsonl"]
-    with tempfile.TemporaryDirectory(prefix="rubric-replay-bench-") as temp:
-        folder = Path(temp)
-        _, bare_cpu, bare_peak, _ = _measure_process([sys.executable, "-c", "import time; time.sleep(0.3)"])
+def _compiled_installed() -> bool:
+    """Whether a process left to choose runs the compiled scorer."""
+    probe = "from rubric_tools._accelerator import describe; print(describe())"
+    run = run_process([sys.executable, "-c", probe], _scorer_environment(pure=False))
+    return run.output.startswith(("compiled", "partly compiled"))
+
+
+def scorer_figures(corpus: Path, rounds: int) -> dict[str, Any]:
+    """In this process: steps, the median of `rounds` interleaved rounds of ours and the floor
+    (CPU seconds), and the scorer that ran."""
+    work = load_corpus(corpus)
+    steps, ours, floor, _, _ = _measure_against_floor(corpus, work, rounds)
+    return {
+        "scorer": describe_scorer(),
+        "steps": steps,
+        "ours": steps / statistics.median(ours),
+        "floor": steps / statistics.median(floor),
+        "ratio": statistics.median(ratios(ours, floor)),
+    }
+
+
+def scorers_against_floor(corpus: Path, rounds: int) -> None:
+    kinds = {"pure": True, **({"compiled": False} if _compiled_installed() else {})}
+    figures: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+
+    def measure(kind: str) -> float:
+        figures[kind].append(_scorer_child(corpus, 3, kinds[kind]))
+        return 0.0
+
+    interleaved({kind: (lambda kind=kind: measure(kind)) for kind in kinds}, rounds)  # type: ignore[misc]
+    steps = figures["pure"][0]["steps"]
+    print(
+        f"1. the scorer against its floor: {steps:,} steps of the conformance corpus, {rounds} interleaved rounds,\n"
+        "   each a fresh process (CPU time, the median of 3 passes); median of the rounds (min, max)"
+    )
+    print(
+        "   ours:  rubric_tools.scoring.replay, the scoring engine: every handler, its events, the step records and\n"
+        "          budgets, the episode result (no file reading, no action validation, no output)\n"
+        "   floor: the text work no scorer of these rules can skip (normalize, concept look-ups, first-wins\n"
+        "          matching, time-limited gate searches, quote look-ups) plus one dispatch per step (replay_floor.py)"
+    )
+    for kind, rows in figures.items():
+        print(f"   {kind} ({rows[0]['scorer']}):")
+        print(f"     ours  {spread([r['ours'] for r in rows], ' steps/s', digits=0)}")
+        print(f"     floor {spread([r['floor'] for r in rows], ' steps/s', digits=0)}")
+        print(ratio_line("   ours/floor", [r["ratio"] for r in rows], FLOOR_TARGET))
+    if "compiled" in figures:
+        speedup = [c["ours"] / p["ours"] for c, p in zip(figures["compiled"], figures["pure"], strict=True)]
+        print(ratio_line(" compiled ÷ pure steps/s (each round's pair)", speedup))
+    else:
         print(
-            f"`rubric replay --format jsonl @LIST` processes (a bare interpreter: {bare_cpu:.2f} s CPU, "
-            f"{bare_peak:.0f} MB)"
+            "   compiled ÷ pure: not measured, the compiled scorer is not installed "
+            "(RUBRIC_COMPILE=1 pip install -e '.[test,compiled]')"
         )
-        for count in sizes:
-            listing = _build_trajectories(corpus, folder, count)
-            for jobs in (1, 2):
-                wall, cpu, peak, code = _measure_process([*rubric, "--jobs", str(jobs), f"@{listing}"])
-                target = f" (target < {PEAK_TARGET_MB} MB)" if count >= 100_000 else ""
-                print(
-                    f"  {count:>7,} trajectories --jobs {jobs}: {count / wall:7,.0f} trajectories/s wall, "
-                    f"{count / cpu:7,.0f} per CPU second; peak RSS of the tree {peak:4.0f} MB{target}, "
-                    f"{peak / bare_peak:.1f}x a bare interpreter; exit {code}"
-                )
+
+
+# ------------------------------------------------------------ 2. the reference engine and env
+
+
+def _load_adapter(path: Path) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reference_adapter", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def reference_steps(corpus: Path, checkout: Path, adapter: Path, kind: str, passes: int) -> dict[str, float]:
+    """Steps/s of the reference, in this (child) process: the median of `passes` passes over the
+    corpus trajectories, CPU time. The adapter is a Python file that knows the checkout's API:
+
+        def load(matter_dir: str) -> object                  # the reference engine's matter
+        def replay(matter: object, actions: list) -> object  # the engine called directly
+        def env_replay(matter_dir: str, actions: list) -> object  # optional: through its env
+
+    The checkout (and its `src/`) are put first on sys.path before the adapter is loaded."""
+    for folder in (checkout / "src", checkout):
+        if folder.is_dir():
+            sys.path.insert(0, str(folder))
+    module = _load_adapter(adapter)
+    work = []
+    for path in sorted(corpus.glob("trajectories/*/*.jsonl")):
+        actions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        work.append((str(corpus / "matters" / path.parent.name), actions))
+    # Steps as ours counts them (the steps replayed, an episode stopping at its step budget),
+    # so that both sides' steps/s divide the same number.
+    ours = {folder: rubric_tools.load_matter(folder).matter for folder, _ in work}
+    steps = sum(len(replay(ours[folder], actions).steps) for folder, actions in work)
+    if kind == "engine":
+        matters = {folder: module.load(folder) for folder, _ in work}
+        run = lambda: [module.replay(matters[folder], actions) for folder, actions in work]  # noqa: E731
+    else:
+        run = lambda: [module.env_replay(folder, actions) for folder, actions in work]  # noqa: E731
+    run()  # warm: what ours is measured warm against too
+    seconds = statistics.median(_cpu(run) for _ in range(passes))
+    return {"steps_per_second": steps / seconds}
+
+
+def reference_peers(corpus: Path, rounds: int, checkout: Path | None, adapter: Path | None) -> None:
+    print("2. the reference engine called directly, and the reference env, on the same trajectories")
+    if checkout is None:
+        print(f"   {NO_REFERENCE}")
+        return
+    if adapter is None or not adapter.is_file():
+        print(
+            f"   peer not measured: a reference checkout is given ({checkout}) but no adapter that calls its engine\n"
+            "   (--reference-adapter FILE defining load(matter_dir), replay(matter, actions) and optionally\n"
+            "   env_replay(matter_dir, actions); see reference_steps in this file)"
+        )
+        return
+    kinds = ["engine", *(["env"] if hasattr(_load_adapter(adapter), "env_replay") else [])]
+    base = [sys.executable, __file__, "--corpus", str(corpus), "--reference", str(checkout)]
+
+    def child(*arguments: str) -> float:
+        run = run_process([*base, "--reference-adapter", str(adapter), *arguments], child_environment())
+        if run.code != 0:
+            raise RuntimeError(f"a reference child failed (exit {run.code})")
+        return float(json.loads(run.output)["steps_per_second"])
+
+    measures = {"ours": lambda: float(_scorer_child(corpus, 3, pure=True)["ours"])}
+    for kind in kinds:
+        measures[kind] = lambda kind=kind: child("--peer-figures", kind)  # type: ignore[misc]
+    figures = interleaved(measures, rounds)
+    print(f"   ours (pure Python)  {spread(figures['ours'], ' steps/s', digits=0)}")
+    for kind in kinds:
+        print(f"   reference {kind:<6}    {spread(figures[kind], ' steps/s', digits=0)}")
+        print(ratio_line(f" ours ÷ reference {kind} steps/s", ratios(figures["ours"], figures[kind])))
+
+
+# ------------------------------------------------------------ 3. the command against in-process
+
+IN_PROCESS = """
+import json, sys, time
+from pathlib import Path
+import rubric_tools
+corpus = Path(sys.argv[1])
+started = time.process_time()
+matters = {}
+for path in sorted(corpus.glob("trajectories/*/*.jsonl")):
+    if path.parent.name not in matters:
+        matters[path.parent.name] = rubric_tools.load_matter(corpus / "matters" / path.parent.name).matter
+    actions = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rubric_tools.replay(matters[path.parent.name], actions)
+print(time.process_time() - started)
+"""
+
+
+def command_against_in_process(corpus: Path, rounds: int) -> None:
+    command = [sys.executable, "-m", "rubric_tools", "replay", str(corpus / "trajectories")]
+    command += ["--output-format", "jsonl", "--jobs", "1"]
+    script = [sys.executable, "-c", IN_PROCESS, str(corpus)]
+    environment = child_environment()
+    run_process(command, environment)  # bytecode written, files in the page cache
+    timed: list[float] = []
+
+    def in_process() -> float:
+        run = run_process(script, environment)
+        timed.append(float(run.output))
+        return run.cpu
+
+    figures = interleaved({"command": lambda: run_process(command, environment).cpu, "in-process": in_process}, rounds)
+    print(
+        "3. the whole `rubric replay <corpus>/trajectories --output-format jsonl --jobs 1` process (CPU time,\n"
+        "   interpreter start-up, imports, reading, validating, replaying, encoding, writing) against loading the\n"
+        "   matters and replaying the same trajectories in one process (rubric_tools.load_matter, each file read\n"
+        f"   and parsed, rubric_tools.replay), {rounds} interleaved rounds"
+    )
+    print(f"   command                       {spread(figures['command'], ' s CPU')}")
+    print(f"   in-process, timed inside      {spread(timed, ' s CPU')}")
+    print(f"   in-process, the whole process {spread(figures['in-process'], ' s CPU')}")
+    print(ratio_line(" command ÷ in-process (timed inside)", ratios(figures["command"], timed), COMMAND_TARGET))
+    print(
+        ratio_line(
+            " command ÷ in-process (whole process, start-up on both sides)",
+            ratios(figures["command"], figures["in-process"]),
+        )
+    )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=7)
-    parser.add_argument("--sizes", default="1000,10000,100000", help="trajectory counts for the process runs")
-    parser.add_argument("--corpus", type=Path, default=Path(os.environ.get("RUBRIC_CONFORMANCE_DIR", DEFAULT_CORPUS)))
-    parser.add_argument("--scorer-figures", action="store_true", help=argparse.SUPPRESS)  # the pure-Python child
+    parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--reference", type=Path, default=None, help="a checkout of the upstream repository")
+    parser.add_argument("--reference-adapter", type=Path, default=None, help="calls the reference engine and env")
+    parser.add_argument("--parts", default="1,2,3,4", help="which parts to run (default: all four)")
+    parser.add_argument("--scorer-figures", action="store_true", help=argparse.SUPPRESS)  # a scorer child
+    parser.add_argument("--peer-figures", choices=("engine", "env"), help=argparse.SUPPRESS)  # a reference child
     args = parser.parse_args()
-    if not (args.corpus / "trajectories").is_dir():
-        print(f"corpus not found at {args.corpus}", file=sys.stderr)
+    corpus = corpus_folder(args.corpus)
+    if not (corpus / "trajectories").is_dir():
+        print(f"corpus not found at {corpus}", file=sys.stderr)
         return 2
     if args.scorer_figures:
-        steps, ours, floor, _, _ = _measure_against_floor(args.corpus, load_corpus(args.corpus), args.rounds)
-        ratio = min(ours) / min(floor)
-        print(json.dumps({"ours": steps / min(ours), "floor": steps / min(floor), "ratio": ratio}))
+        print(json.dumps(scorer_figures(corpus, args.rounds)))
         return 0
-    scorer_against_floor(args.corpus, load_corpus(args.corpus), args.rounds)
-    long_episodes(args.corpus, args.rounds)
-    sizes = [int(size) for size in args.sizes.split(",") if size.strip()]
-    if sizes:
-        replay_processes(args.corpus, sizes)
+    checkout = reference_checkout(args.reference)
+    if args.peer_figures:
+        assert checkout is not None and args.reference_adapter is not None
+        print(json.dumps(reference_steps(corpus, checkout, args.reference_adapter, args.peer_figures, 3)))
+        return 0
+    print(machine())
+    parts = {part.strip() for part in args.parts.split(",")}
+    if "1" in parts:
+        scorers_against_floor(corpus, args.rounds)
+    if "2" in parts:
+        reference_peers(corpus, args.rounds, checkout, args.reference_adapter)
+    if "3" in parts:
+        command_against_in_process(corpus, args.rounds)
+    if "4" in parts:
+        long_episodes(corpus, args.rounds)
     return 0
 
 

@@ -18,6 +18,7 @@ from rubric_tools.loading.elements import Location
 from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import is_matter, locate_resolved
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
+from rubric_tools.loading.resolved_paths import resolve_file
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
@@ -89,7 +90,7 @@ class MatterCache:
 
     def locate(self, trajectory: Path) -> Path | None:
         """`locate_matter(trajectory)`, which for a file depends on its folder alone."""
-        resolved = trajectory.resolve()
+        resolved = resolve_file(trajectory)
         if resolved.is_dir():
             return locate_resolved(resolved)
         folder = resolved.parent
@@ -171,8 +172,13 @@ def replay_file(
     cache: MatterCache,
     gate_timeout: float = DEFAULT_SEARCH_TIMEOUT,
     overlay: Overlay | None = None,
+    *,
+    quote_hints: bool = True,
 ) -> TrajectoryReplay:
-    """Replay one trajectory file (its unsaved buffer in `overlay`, if any) on its matter."""
+    """Replay one trajectory file (its unsaved buffer in `overlay`, if any) on its matter.
+    `quote_hints`: give each unverified quote's diagnostic the closest passage of its section
+    as a hint (aligning is costly; the JSON outputs, which carry no hints, skip it:
+    `item.quote_mismatches` still explain themselves on demand)."""
     item = TrajectoryReplay(path)
     root = matter_root or cache.locate(path)
     if root is None:
@@ -203,7 +209,7 @@ def replay_file(
     item.quote_mismatches = _quote_mismatches(item)
     for mismatch in item.quote_mismatches:
         line = item.line_numbers[mismatch.step - 1] if mismatch.step <= len(item.line_numbers) else 1
-        explanation = mismatch.lines()
+        explanation = mismatch.lines() if quote_hints else [mismatch.head()]
         item.diagnostics.append(
             Diagnostic.of(
                 QUOTE_NOT_VERIFIED,

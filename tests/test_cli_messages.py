@@ -165,7 +165,7 @@ def test_numbers_against_words_are_named() -> None:
     quote = normalize("Fees paid by Customer in the 12 months before the claim")
     aligned = closest_passage(quote, section)
     assert aligned is not None
-    caret = QuoteMismatch(1, "msa §10.2", quote, "is not verbatim", *aligned).lines()[3]
+    caret = QuoteMismatch(1, "msa §10.2", quote, "is not verbatim", section).lines()[3]
     assert "'12' vs 'twelve'" in caret
     assert closest_passage(normalize("An unrelated sentence entirely"), section) is None
 

@@ -128,9 +128,9 @@ def test_each_trajectory_is_written_before_the_next_replays(
     replayed: list[Path] = []
     real_replay_file = replaying.replay_file
 
-    def counting_replay_file(path: Path, *args: object) -> replaying.TrajectoryReplay:
+    def counting_replay_file(path: Path, *args: object, **options: bool) -> replaying.TrajectoryReplay:
         replayed.append(path)
-        return real_replay_file(path, *args)  # type: ignore[arg-type]
+        return real_replay_file(path, *args, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr("rubric_tools.commands.replay_stream.replay_file", counting_replay_file)
 
@@ -194,10 +194,10 @@ def test_a_crash_on_one_trajectory_spares_the_others(
     paths = _trajectories(layout, 3)
     real_replay_file = replaying.replay_file
 
-    def flaky_replay_file(path: Path, *args: object) -> replaying.TrajectoryReplay:
+    def flaky_replay_file(path: Path, *args: object, **options: bool) -> replaying.TrajectoryReplay:
         if path == paths[1]:
             raise RuntimeError("boom")
-        return real_replay_file(path, *args)  # type: ignore[arg-type]
+        return real_replay_file(path, *args, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr("rubric_tools.commands.replay_stream.replay_file", flaky_replay_file)
     code, out, err = _run("--format", "jsonl", *map(str, paths))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -287,3 +288,50 @@ def test_subset_checker_agrees_with_jsonschema() -> None:
     for action in actions:
         assert fast.is_valid(action) == exact.is_valid(action), action
     assert not supports({"type": "string", "pattern": "x"})  # an unsupported keyword: jsonschema decides
+
+
+#: Values of every JSON type (and a non-text key), to put where a field is expected.
+_ODD_VALUES: tuple[object, ...] = (None, True, 0, 1.5, "", "x", [], [1], {}, {"a": 1}, [{"citation": 1}])
+
+
+def _mutations(action: dict[str, object], rng: random.Random) -> list[object]:
+    """Actions near `action`: each field dropped, retyped or misspelt, an unknown field, the
+    type misspelt, and nested lists with items of the wrong shape."""
+    found: list[object] = []
+    for key in action:
+        found.append({k: v for k, v in action.items() if k != key})
+        found.append({**action, key: rng.choice(_ODD_VALUES)})
+        found.append({(f"{k}s" if k == key else k): v for k, v in action.items()})
+    found.append(dict(action, unknown=1, zz=[]))
+    found.append(dict(action, type=str(action.get("type", "")) + "x"))
+    found.append(dict(action, quotes=[{"citation": "c", "text": 1, "extra": 2}, "q", {"text": "t"}]))
+    found.append(dict(action, citations=["a", 1, None]))
+    return found
+
+
+def test_subset_errors_agree_with_jsonschema() -> None:
+    """The explanation of an invalid action (rubric_tools.loading.subset_errors) is jsonschema's,
+    error for error and in its order: on the corpus' actions, odd ones, and generated ones."""
+    from jsonschema import Draft202012Validator
+
+    from rubric_tools.loading.subset_errors import SubsetErrors
+    from rubric_tools.schemas import load_schema
+
+    schema = load_schema("action")
+    ours, exact = SubsetErrors(schema), Draft202012Validator(schema)
+    actions: list[object] = list(_odd_actions())
+    for path in _round_trip_sources():
+        actions += load_trajectory(path).actions
+    rng = random.Random(25)
+    bases = [a for a in actions if isinstance(a, dict)]
+    actions += [m for a in rng.sample(bases, min(150, len(bases))) for m in _mutations(a, rng)]
+    assert len(actions) > 1000
+    invalid = 0
+    for action in actions:
+        expected = [
+            (str(e.validator), tuple(e.absolute_path), e.validator_value, e.schema, e.instance)
+            for e in exact.iter_errors(action)
+        ]
+        assert [tuple(error) for error in ours.iter_errors(action, schema)] == expected, action
+        invalid += bool(expected)
+    assert invalid > 300  # the generated actions do reach the error paths

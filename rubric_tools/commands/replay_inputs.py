@@ -1,7 +1,8 @@
 """Expand `rubric replay`'s arguments into trajectory files, lazily and in order.
 
 An argument is a file, a folder (every `*.jsonl` below it, and the `*.yaml`/`*.yml`
-trajectories of `trajectories/` and `examples/` folders below it, sorted), a glob (`**` allowed,
+trajectories of `trajectories/` and `examples/` folders below it, sorted, streamed
+without a list of them all), a glob (`**` allowed,
 matches sorted), `@LISTFILE` (one argument per line: blank lines and lines starting with
 `#` skipped) or `-` (the same, read from stdin). Lists are read a line at a time, so
 100,000 trajectories need neither a giant command line nor a list held in memory.
@@ -52,10 +53,12 @@ def _expand_one(argument: str, stdin: TextIO, depth: int) -> Iterator[str | Inpu
             yield InputError(f"{list_file}: cannot read the list file: {getattr(exc, 'strerror', None) or exc}")
         return
     if os.path.isdir(argument):
-        matches = folder_trajectories(Path(argument))
-        if not matches:
+        found = False
+        for match in folder_trajectories(Path(argument)):  # streamed: a folder may hold 100,000
+            found = True
+            yield match
+        if not found:
             yield InputError(f"{argument}: folder holds no trajectory")
-        yield from matches
         return
     if not os.path.exists(argument) and _GLOB_CHARACTERS & set(argument):
         matches = sorted(path for path in glob.iglob(argument, recursive=True) if os.path.isfile(path))

@@ -57,26 +57,26 @@ class _Counter:
 
     def then(self, first: Table, second: Table) -> Table:
         """Ways to match `first` then `second` (a convolution over lengths, phases followed)."""
-        result = self.zero()
+        result: Table = []
         for phase in range(self.size):
-            out = result[phase]
+            totals = [0] * (ATTACK_LENGTH + 1)
             for used, ways in enumerate(first[phase]):
                 if not ways:
                     continue
                 following = second[(phase + used) % self.size]
                 for more in range(ATTACK_LENGTH + 1 - used):
                     if following[more]:
-                        out[used + more] = min(_CAP, out[used + more] + ways * following[more])
+                        totals[used + more] += ways * following[more]
+            result.append(_capped(totals))
         return result
 
     def add(self, *tables: Table) -> Table:
-        result = self.zero()
-        for table in tables:
-            for phase in range(self.size):
-                row, out = table[phase], result[phase]
-                for length in range(ATTACK_LENGTH + 1):
-                    out[length] = min(_CAP, out[length] + row[length])
-        return result
+        if not tables:
+            return self.zero()
+        if len(tables) == 2:  # the common case, without a tuple per cell
+            first, second = tables
+            return [_capped([a + b for a, b in zip(x, y, strict=True)]) for x, y in zip(first, second, strict=True)]
+        return [_capped([sum(cells) for cells in zip(*rows, strict=True)]) for rows in zip(*tables, strict=True)]
 
     def node(self, item: Item) -> tuple[Table, Table]:
         """(full, tried): ways `item` matches exactly L characters, and search-tree
@@ -151,6 +151,12 @@ class _Counter:
         if op == sre.POSSESSIVE_REPEAT:
             full_total = _at_most_one(full_total)
         return full_total, self.add(tried_total, full_total)
+
+
+def _capped(counts: list[int]) -> list[int]:
+    """Each count capped at _CAP. Capping once, after summing, ends at the value a running
+    capped sum would (every term is non-negative)."""
+    return [count if count < _CAP else _CAP for count in counts]
 
 
 def _at_most_one(table: Table) -> Table:

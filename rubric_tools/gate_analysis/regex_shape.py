@@ -54,12 +54,16 @@ _CATEGORY_CLASSES = {
 }
 
 
+@lru_cache(maxsize=4096)
 def parse(pattern: str) -> Any | None:
-    """The `re` parse tree of `pattern` (compiled IGNORECASE, as the engine does), or None."""
+    """The `re` parse tree of `pattern` (compiled IGNORECASE, as the engine does), or None.
+
+    Remembered: the regex rules, the witnesses and the audit each asked for the same trees,
+    parsing every gate six times. The tree is shared: read it, never change it."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax are not findings
         try:
-            return sre_parse.parse(pattern, re.IGNORECASE)
+            return sre_parse.parse(pattern, int(re.IGNORECASE))  # an int: IntFlag tests run Python code
         except (re.error, RecursionError, OverflowError, ValueError, TypeError):
             return None
 
@@ -284,6 +288,7 @@ def _shape(item: Item) -> _Shape:
     return _single_shape(op, av)
 
 
+@lru_cache(maxsize=4096)
 def unnormalized_requirement(pattern: str) -> str | None:
     """What every match of `pattern` needs that normalized text never contains, if anything."""
     tree = parse(pattern)

@@ -15,9 +15,8 @@ from collections.abc import Hashable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-if TYPE_CHECKING:  # jsonschema is imported only to explain an invalid action
+if TYPE_CHECKING:  # jsonschema is imported only for a schema outside the subset we check ourselves
     from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
 
 from rubric_tools.authoring_codes import (
     MISSING_ACTION_FIELD,
@@ -28,6 +27,7 @@ from rubric_tools.authoring_codes import (
 from rubric_tools.catalogue import CodeDoc
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.schema_subset import SubsetChecker, supports
+from rubric_tools.loading.subset_errors import SubsetError, SubsetErrors
 from rubric_tools.loading.trajectory import FieldPath, Trajectory
 from rubric_tools.schemas import load_schema
 
@@ -161,16 +161,30 @@ class _Explained(NamedTuple):
     instance: Any = None
 
 
-def _explained(error: ValidationError) -> _Explained:
+def _explained(error: SubsetError) -> _Explained:
     schema = error.schema
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
     return _Explained(
-        str(error.validator),
-        tuple(error.absolute_path),
-        error.validator_value,
-        tuple(str(name) for name in properties),
-        error.instance,
+        error.validator, error.path, error.validator_value, tuple(str(name) for name in properties), error.instance
     )
+
+
+def _schema_errors(action: Any, action_type: str | None) -> list[SubsetError]:
+    """Every schema error of an action, in jsonschema's order: from our own walk of the schema
+    when it stays within the subset (no jsonschema import), else from jsonschema."""
+    schema = load_schema("action")
+    root = schema if action_type is None else schema["$defs"][action_type]
+    if _fast_checker() is not None:
+        return list(_error_walker().iter_errors(action, root))
+    return [
+        SubsetError(str(e.validator), tuple(e.absolute_path), e.validator_value, e.schema, e.instance)
+        for e in _validator(action_type).iter_errors(action)
+    ]
+
+
+@cache
+def _error_walker() -> SubsetErrors:
+    return SubsetErrors(load_schema("action"))
 
 
 def _listed(value: object) -> list[str]:
@@ -292,7 +306,7 @@ def _explain(action: dict[str, Any], action_type: str | None) -> list[_Explained
             return [error._replace(instance=_value_at(action, error.path)) for error in known]
         except (KeyError, IndexError, TypeError):  # a key equal in shape but not in value: ask again
             pass
-    errors = sorted(_validator(action_type).iter_errors(action), key=lambda e: [str(p) for p in e.absolute_path])
+    errors = sorted(_schema_errors(action, action_type), key=lambda e: [str(p) for p in e.path])
     explained = [_explained(error) for error in errors]
     if len(_EXPLANATIONS) >= MAX_EXPLANATIONS:
         _EXPLANATIONS.clear()

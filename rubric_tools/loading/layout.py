@@ -26,8 +26,9 @@ takes one; today only the disk exists.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Literal
 
 MATTER_FILE = "matter.yaml"
 RUBRIC_FILE = "rubric.yaml"
@@ -56,6 +57,67 @@ PROBE_FOLDERS = (("tests", "gate_probes"), ("probes",))
 UNSCORED_PARTS = frozenset({*TRAJECTORY_FOLDERS, EXPECTATIONS_FILE, PROBES_FILE})
 
 
+# ----------------------------------------------------------------- files below a folder, sorted, streamed
+
+# Every file below a folder, in sorted order, without a list of them all.
+#
+# `rubric replay` and `rubric rescore` take folders of 100,000 trajectories. Listing them all
+# and sorting the list held every path in memory for the whole run; this walk holds only the
+# names of the folders it is inside (one sorted listing per level) and yields each file as it
+# comes, in exactly the order `sorted()` would have put the full list:
+#
+# - `order="text"`: the order of the paths as strings (`sorted()` of `os.path.join` results).
+#   A folder's files and subfolders are sorted together, a subfolder by its name followed by
+#   the separator: every path below `b/` begins with `b/`, and `b/…` sorts after `b-c` and
+#   before `b0` exactly as its name plus "/" does.
+# - `order="parts"`: the order of `pathlib.Path` objects (component by component): a subfolder
+#   by its name alone.
+#
+# As `os.walk` and `Path.rglob` do by default, links to folders are not followed (nor
+# listed), a folder that cannot be listed contributes nothing, and every other entry
+# (a link to a file, a dangling link) is a file.
+
+SEPARATOR = os.sep
+#: Decides, from the folder's path relative to the top (its parts) and a file's name,
+#: whether the file is wanted.
+Accept = Callable[[tuple[str, ...], str], bool]
+
+
+def _listing(folder: str, order: Literal["text", "parts"]) -> list[str]:
+    """The names in `folder`, a subfolder to descend into marked by a trailing separator, sorted."""
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    is_folder = entry.is_dir()
+                    if is_folder and entry.is_symlink():
+                        continue  # a link to a folder: neither walked nor a file
+                except OSError:
+                    is_folder = False
+                names.append(entry.name + SEPARATOR if is_folder else entry.name)
+    except OSError:
+        return []
+    names.sort(key=None if order == "text" else _without_separator)
+    return names
+
+
+def _without_separator(name: str) -> str:
+    return name[:-1] if name.endswith(SEPARATOR) else name
+
+
+def _sorted_files(
+    top: str, accept: Accept, order: Literal["text", "parts"] = "text", _parts: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """The path of every wanted file below `top` (joined to `top` as `os.path.join` does)."""
+    folder = os.path.join(top, *_parts) if _parts else top
+    for name in _listing(folder, order):
+        if name.endswith(SEPARATOR):
+            yield from _sorted_files(top, accept, order, (*_parts, name[:-1]))
+        elif accept(_parts, name):
+            yield os.path.join(folder, name)
+
+
 class FolderView:
     """What the layout reads of the file system. The disk is the only view today; an
     overlay of unsaved editor buffers would answer these from memory first."""
@@ -77,6 +139,10 @@ class FolderView:
 
     def walk(self, folder: Path) -> Iterator[tuple[str, list[str], list[str]]]:
         return os.walk(folder)
+
+    def sorted_files(self, folder: Path, accept: Accept, order: Literal["text", "parts"] = "text") -> Iterator[str]:
+        """Every wanted file below `folder`, streamed in sorted order (see `_sorted_files`)."""
+        return _sorted_files(str(folder), accept, order)
 
     def children(self, folder: Path) -> Iterator[Path]:
         return folder.iterdir()
@@ -282,19 +348,17 @@ def matters_to_check(paths: Sequence[Path]) -> tuple[list[Path], list[str]]:
 # ----------------------------------------------------------------- trajectories below a folder
 
 
-def folder_trajectories(folder: Path) -> list[str]:
+def folder_trajectories(folder: Path) -> Iterator[str]:
     """Every trajectory below `folder`, sorted: each `*.jsonl`, and the YAML files of
     `trajectories/` and `examples/` folders (elsewhere YAML files are matter files,
     probes, expectations). Only the named folder and what is below it count, not where
-    the repository sits."""
-    found: list[str] = []
+    the repository sits. Streamed in sorted order, without a list of them all: a folder may
+    hold 100,000 (`FolderView.sorted_files`)."""
     root_name = Path(os.path.abspath(folder)).name
-    for parent, folders, files in DISK.walk(folder):
-        folders.sort()
-        below = Path(parent).relative_to(folder).parts
-        yaml_here = not frozenset(TRAJECTORY_FOLDERS).isdisjoint((root_name, *below))
-        for name in files:
-            suffix = os.path.splitext(name)[1].lower()
-            if suffix == JSONL_SUFFIX or (yaml_here and suffix in YAML_SUFFIXES):
-                found.append(os.path.join(parent, name))
-    return sorted(found)
+    yaml_folders = frozenset(TRAJECTORY_FOLDERS)
+
+    def accept(below: tuple[str, ...], name: str) -> bool:
+        suffix = os.path.splitext(name)[1].lower()
+        return suffix == JSONL_SUFFIX or (suffix in YAML_SUFFIXES and not yaml_folders.isdisjoint((root_name, *below)))
+
+    return DISK.sorted_files(folder, accept)

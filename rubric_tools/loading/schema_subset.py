@@ -57,7 +57,7 @@ def supports(node: Any) -> bool:
     return isinstance(node, bool | str | int | float) or node is None
 
 
-def _type_matches(value: Any, name: str) -> bool:
+def type_matches(value: Any, name: str) -> bool:
     if name == "object":
         return isinstance(value, dict)
     if name == "array":
@@ -77,7 +77,7 @@ def _type_matches(value: Any, name: str) -> bool:
     return False
 
 
-def _equal(a: Any, b: Any) -> bool:
+def equal_json(a: Any, b: Any) -> bool:
     """JSON equality: true is not 1."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
@@ -102,7 +102,7 @@ def _type_check(names: list[Any]) -> Check:
         return lambda value: isinstance(value, str)
     if names == ["array"]:
         return lambda value: isinstance(value, list)
-    return lambda value: any(_type_matches(value, str(name)) for name in names)
+    return lambda value: any(type_matches(value, str(name)) for name in names)
 
 
 #: JSON types that are exactly an isinstance check of the parsed value.
@@ -114,7 +114,7 @@ def _options_check(options: list[Any]) -> Check:
         # JSON equality with text is string equality: a set look-up, for a string only.
         texts = frozenset(options)
         return lambda value: isinstance(value, str) and value in texts
-    return lambda value: any(_equal(value, option) for option in options)
+    return lambda value: any(equal_json(value, option) for option in options)
 
 
 def _discriminator(items: list[Any]) -> tuple[str, dict[str, list[Any]]] | None:

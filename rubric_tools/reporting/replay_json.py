@@ -5,31 +5,29 @@ assemble the documents). Kept apart from the text renderers so that `rubric repl
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.loading.resolved_paths import resolve_file, resolved_folder
 from rubric_tools.replaying import TrajectoryReplay, step_trace
 
 
 def display_path(path: Path) -> str:
-    return _relative_display(path, Path.cwd())
+    return _relative_display(path, os.getcwd())
 
 
-# Remembered: every diagnostic of a trajectory shows the same path, and resolving it (and
-# the working folder) took a system call per path component each time.
+# Remembered: every diagnostic of a trajectory shows the same path, and resolving it took a
+# system call per path component each time (`resolve_file` resolves each folder once). The
+# working folder is the key as text: a Path built for it on every call cost more than the rest.
 @lru_cache(maxsize=1024)
-def _relative_display(path: Path, cwd: Path) -> str:
+def _relative_display(path: Path, cwd: str) -> str:
     try:
-        return str(path.resolve().relative_to(_resolved(cwd)))
+        return str(resolve_file(path).relative_to(resolved_folder(Path(cwd))))
     except ValueError:
         return str(path)
-
-
-@lru_cache(maxsize=16)
-def _resolved(folder: Path) -> Path:
-    return folder.resolve()
 
 
 def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -51,9 +49,8 @@ def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
     return {
         "trajectory": display_path(item.trajectory),
         "matter_id": item.matter_id,
-        "steps": [
-            {"step": r.step, "type": r.type, "reward": r.reward, "events": list(r.events)} for r in item.replay.steps
-        ],
+        # The events tuple as it is: JSON writes a tuple as a list, and copying each cost more than writing it.
+        "steps": [{"step": r.step, "type": r.type, "reward": r.reward, "events": r.events} for r in item.replay.steps],
         "result": item.replay.result,
     }
 

@@ -18,11 +18,12 @@ import gzip
 import json
 import os
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.loading.layout import DISK
 from rubric_tools.rescore.codes import EMPTY_ARCHIVE, MALFORMED_RECORD, UNREADABLE_ARCHIVE
 from rubric_tools.rescore.records import ArchiveRecord, RawEpisode, RawFile, Source, record_problem
 
@@ -39,14 +40,24 @@ def archive_files(paths: Sequence[Path]) -> Iterator[Path | Diagnostic]:
     """The archive files named, folders searched recursively, in a stable order."""
     for path in paths:
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(ARCHIVE_SUFFIXES))
+            found = False
+            # Streamed in the order of sorted Paths: a folder may hold 100,000 trajectories.
+            for name in DISK.sorted_files(path, _archive_file_in(path), order="parts"):
+                found = True
+                yield Path(name)
             if not found:
                 yield record_problem(path, 1, EMPTY_ARCHIVE, "no *.jsonl or *.trace.json file here")
-            yield from found
         elif path.is_file():
             yield path
         else:
             yield record_problem(path, 1, UNREADABLE_ARCHIVE, "no such file or folder")
+
+
+def _archive_file_in(top: Path) -> Callable[[tuple[str, ...], str], bool]:
+    def accept(folder: tuple[str, ...], name: str) -> bool:
+        return name.endswith(ARCHIVE_SUFFIXES) and os.path.isfile(os.path.join(top, *folder, name))
+
+    return accept
 
 
 def _open_text(path: Path) -> IO[str]:

@@ -75,7 +75,9 @@ def parse(pattern: str, flags: int = re.IGNORECASE) -> Any:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax
         try:
-            return sre_parse.parse(pattern, flags)
+            # As a plain int: `re`'s parser and our writer test these flags thousands of times, and
+            # every test of an IntFlag runs Python-level enum code.
+            return sre_parse.parse(pattern, int(flags))
         except re.error as exc:
             raise PatternRefused(exc.msg, exc.pos) from exc
         except (RecursionError, OverflowError, ValueError, MemoryError) as exc:

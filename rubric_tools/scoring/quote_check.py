@@ -10,7 +10,7 @@ import difflib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from rubric_tools.scoring.model import Matter
@@ -23,18 +23,39 @@ MINIMUM_SHARED = 12  # a shorter common run is coincidence, not the passage the 
 
 @dataclass(frozen=True)
 class QuoteMismatch:
-    """One quote of one step that the engine did not verify."""
+    """One quote of one step that the engine did not verify.
+
+    The closest passage of the cited section is worked out only when an explanation shows
+    it (`lines()`, `closest`, `offset`): the JSON outputs never do, and aligning a quote
+    with its section is the costly part of an explanation."""
 
     step: int
     citation: str
     quote: str  # normalized, as the engine compares it
     reason: str
-    closest: str | None = None  # normalized section text aligned with the quote
-    offset: int = 0  # index of the first difference in `quote` (and in `closest`)
+    section: str | None = None  # the cited section's normalized text, when it shares a run with the quote
+
+    @cached_property
+    def _alignment(self) -> tuple[str, int] | None:
+        return closest_passage(self.quote, self.section) if self.section is not None else None
+
+    @property
+    def closest(self) -> str | None:
+        """The section's text aligned with the quote (None: no passage to show)."""
+        return self._alignment[0] if self._alignment is not None else None
+
+    @property
+    def offset(self) -> int:
+        """The index of the first difference in `quote` (and in `closest`)."""
+        return self._alignment[1] if self._alignment is not None else 0
+
+    def head(self) -> str:
+        """The explanation's first line: which quote, and why it was not verified."""
+        return f"step {self.step}: quote cited as {self.citation!r} {self.reason}"
 
     def lines(self) -> list[str]:
         """The explanation, a few lines that fit 80 columns."""
-        head = f"step {self.step}: quote cited as {self.citation!r} {self.reason}"
+        head = self.head()
         if self.closest is None:
             return [head, f'  quote:   "{_clip(self.quote, 0, len(self.quote))[0]}"']
         start = max(0, self.offset - CONTEXT)
@@ -117,6 +138,14 @@ def _aligned_passage(quote: str, section: str) -> tuple[str, int] | None:
     return window, offset
 
 
+def shares_run(quote: str, section: str) -> bool:
+    """Whether `closest_passage(quote, section)` finds a passage, without aligning: a shared run
+    of `min(MINIMUM_SHARED, len(quote))` characters exists exactly when some slice of the quote
+    that long occurs in the section (the matcher's first block is the longest shared run)."""
+    size = min(MINIMUM_SHARED, len(quote))
+    return any(quote[start : start + size] in section for start in range(len(quote) - size + 1))
+
+
 def _quotes(action: Any) -> Sequence[Any]:
     quotes = action.get("quotes") if isinstance(action, Mapping) else None
     return quotes if isinstance(quotes, list) else []
@@ -154,10 +183,9 @@ def quote_mismatches(
                 )
             )
             continue
-        aligned = closest_passage(normalized, section)
-        if aligned is None:
+        if not shares_run(normalized, section):
             found.append(QuoteMismatch(step, citation, normalized, "matches no passage of that section (fabricated)"))
             continue
         reason = "is not verbatim text of that section (fabricated)"
-        found.append(QuoteMismatch(step, citation, normalized, reason, *aligned))
+        found.append(QuoteMismatch(step, citation, normalized, reason, section))
     return found

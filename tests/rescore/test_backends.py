@@ -202,12 +202,14 @@ def test_thresholds_fail_the_run(archive: tuple[Path, Path, Path], tmp_path: Pat
 
 @pytest.fixture(scope="module")
 def ray_cluster() -> Any:
-    """One small local Ray cluster for this module (Ray is the `ray` extra; CI installs it)."""
+    """One small local Ray cluster for this module (Ray is the `ray` extra). The quick start's
+    test run has no extra installed, so only RUBRIC_REQUIRE_RAY=1 (set by CI's extras step,
+    after it installs the extra) turns a missing Ray into a failure."""
     try:
         import ray
     except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("Ray is not installed: CI installs the `ray` extra")
+        if os.environ.get("RUBRIC_REQUIRE_RAY") == "1":
+            pytest.fail("Ray is not installed: CI's extras step installs the `ray` extra")
         pytest.skip("Ray is not installed (pip install -e '.[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
     yield ray

@@ -13,63 +13,13 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit import inflection
+from rubric_tools.audit import inflection, lexicon, quantities
+from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.lint.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.
-MAX_DODGES = 16
-
-THESAURUS: Mapping[str, tuple[str, ...]] = {
-    "prohibits": ("forbids", "bars", "precludes"),
-    "prohibit": ("forbid", "bar", "preclude"),
-    "prohibited": ("forbidden", "barred"),
-    "forbids": ("prohibits",),
-    "may": ("can",),
-    "shall": ("must", "will"),
-    "must": ("shall",),
-    "unlimited": ("uncapped",),
-    "uncapped": ("unlimited",),
-    "terminate": ("cancel",),
-    "agreement": ("contract",),
-    "contract": ("agreement",),
-    "obligations": ("duties",),
-    "obligation": ("duty",),
-    "void": ("invalid",),
-    "unenforceable": ("invalid",),
-    "waive": ("relinquish",),
-    "waives": ("relinquishes",),
-    "exclusive": ("sole",),
-    "irrevocable": ("non-revocable",),
-    "consent": ("approval",),
-    "notify": ("inform",),
-    "notice": ("notification",),
-    "statute": ("law",),
-    "requires": ("mandates",),
-    "permitted": ("allowed", "authorized"),
-    "allowed": ("permitted",),
-    "damages": ("losses",),
-    "disclose": ("reveal",),
-    "illegal": ("unlawful",),
-    "unlawful": ("illegal",),
-    "authorized": ("permitted",),
-    "permits": ("allows",),
-    "allows": ("permits",),
-    "after": ("following",),
-    "following": ("after",),
-    "regardless of": ("irrespective of",),
-    "irrespective of": ("regardless of",),
-    "execute": ("sign",),
-    "sign": ("execute",),
-    "forfeits": ("loses",),
-    "loses": ("forfeits",),
-    "infects": ("contaminates",),
-    "contaminates": ("infects",),
-    "cap": ("limit",),
-    "violates": ("breaches",),
-    "personal data": ("personal information",),
-    "customer data": ("client data",),
-}
+MAX_DODGES = 24
 
 IDIOMS: tuple[tuple[str, str], ...] = (
     ("whether or not", "regardless of whether"),
@@ -260,36 +210,105 @@ def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -
 
 
 def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[str, Sequence[str]]:
-    table: dict[str, Sequence[str]] = {**THESAURUS, **(extra or {})}
+    """The project's one-way synonyms (`[tool.rubric.audit] thesaurus`); modal synonyms
+    change meaning under a negator, so they are left out of a negative witness."""
+    table: dict[str, Sequence[str]] = {**(extra or {})}
     if _NEGATOR.search(witness):
         for modal in _MODAL_WORDS:
             table.pop(modal, None)
     return table
 
 
-def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | None = None) -> list[Dodge]:
+def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
+    """A word or idiom of a thesaurus group replaced by each other member, in the same
+    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless")."""
+    negated = bool(_NEGATOR.search(witness))
+    words = witness.split(" ")
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            members = thesaurus.members(phrase)
+            if not members or (negated and any(m in _MODAL_WORDS for m in members)):
+                continue
+            head = words[start]
+            head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
+            for member in members:
+                member_words = member.split(" ")
+                if member == phrase or member_words[0] == "be":
+                    continue
+                written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
+                rewrite = " ".join([*words[:start], *written, *words[start + size :]])
+                if rewrite != witness:
+                    yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+def _quantity_forms(witness: str) -> Iterator[Dodge]:
+    for _kind, text in quantities.variants(witness):
+        yield Dodge("number or duration form", text)
+
+
+def _passive(witness: str) -> Iterator[Dodge]:
+    """ "customer may use provider data" -> "provider data may be used by customer"."""
+    if _NEGATOR.search(witness):
+        return
+    words = witness.split(" ")
+    for index in range(1, len(words) - 2):
+        if words[index] in _MODALS and lexicon.is_verb(words[index + 1]):
+            verbs = lexicon.lemmas(words[index + 1]).get("VERB", ())
+            if not verbs:
+                return
+            done = lexicon.past_participle(verbs[0])
+            subject, obj = " ".join(words[:index]), " ".join(words[index + 2 :])
+            yield Dodge("passive voice", f"{obj} {words[index]} be {done} by {subject}")
+            return
+
+
+def _citation(witness: str) -> Iterator[Dodge]:
+    """A short citation inside the clause: "customer may, under section 6.2, use …"."""
+    words = witness.split(" ")
+    if len(words) < 3:
+        return
+    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), 0)
+    yield Dodge("citation inside the clause", " ".join([*words[: at + 1], "under section 6.2", *words[at + 1 :]]))
+
+
+def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
+    thesaurus = thesaurus or Thesaurus()
     idioms = {a: (b,) for a, b in IDIOMS} | {b: (a,) for a, b in IDIOMS}
     nominal = {verb: (phrase,) for verb, phrase in NOMINALIZATIONS.items()}
+    one_way = dict(thesaurus.one_way)
     found: list[Dodge] = []
     sources = [
         _split_clause(pattern),
         _typographic(witness),
         _hyphens(witness),
+        _quantity_forms(witness),
         _insertions(witness),
         _inflections(witness),
         _verb_inflections(witness),
+        _passive(witness),
+        _citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
-        _phrase_swaps(witness, _synonyms(witness, thesaurus), "synonym"),
+        _group_swaps(witness, thesaurus),
+        _phrase_swaps(witness, _synonyms(witness, one_way), "synonym"),
     ]
     dotted = dotted_window_witness(pattern)
     if dotted is not None:
         found.append(Dodge("dotted section reference in a bounded window", dotted))
     seen = {witness}
+    per_source: list[list[Dodge]] = []
     for source in sources:
+        own = []
         for dodge in source:
             if dodge.text not in seen:
                 seen.add(dodge.text)
-                found.append(dodge)
-    return found[:MAX_DODGES]
+                own.append(dodge)
+        per_source.append(own)
+    # Round-robin over the sources so that every kind of rewrite is tried within the bound.
+    while any(per_source) and len(found) < MAX_DODGES:
+        for own in per_source:
+            if own and len(found) < MAX_DODGES:
+                found.append(own.pop(0))
+    return found

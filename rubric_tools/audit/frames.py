@@ -23,11 +23,16 @@ class Frame:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
     #: Only around the clause's own words: an analysis recommends striking what the clause says.
     clause_only: bool = False
+    #: Only around a witness that is a quantity or opens with one ("five percent"): a contrast
+    #: names the figure it prefers to.
+    quantity_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
         witness is the clause under review's own wording, which only recitals quote)."""
         if surface not in self.surfaces or (self.clause_only and not from_clause):
+            return False
+        if self.quantity_only and not _opens_with_quantity(witness):
             return False
         if from_clause:
             return not self.negates
@@ -37,22 +42,42 @@ class Frame:
         return self.template.format(w=witness)
 
 
+def _opens_with_quantity(witness: str) -> bool:
+    from rubric_tools.audit.quantities import quantities
+
+    found = quantities(witness)
+    return bool(found) and found[0].start == 0
+
+
+_ANALYSIS = ("issue",)
+_CONTRACT = ("redline", "settlement")
+
 FRAMES: tuple[Frame, ...] = (
     Frame("state-then-negate", "it is not the case that {w}."),
     Frame("no law requires", "no law requires that {w}."),
     Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
     Frame("savings clause", "nothing in this section means that {w}."),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.
-    Frame("deletion recital", 'the words "{w}" are deleted.', False, ("redline", "settlement")),
+    Frame("deletion recital", 'the words "{w}" are deleted.', False, _CONTRACT),
     Frame(
         "replacement recital",
         'the words "{w}" are struck and replaced with the agreed wording.',
         False,
-        ("redline", "settlement"),
+        _CONTRACT,
     ),
+    Frame("deletion and insertion", 'delete "{w}" and insert the agreed wording.', False, _CONTRACT),
     Frame("rejection", "we do not accept that {w}."),
-    Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, ("issue",), True),
-    Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, ("issue",), True),
+    Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, _ANALYSIS, True),
+    Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, _ANALYSIS, True),
+    # Beyond the engine's closed negator list: how analyses disown a statement.
+    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _ANALYSIS),
+    Frame("rejection verb", "the client declines to accept that {w}.", True, _ANALYSIS),
+    Frame("rejected proposal", "we reject the proposal that {w}.", True, _ANALYSIS),
+    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _ANALYSIS),
+    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _ANALYSIS),
+    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _ANALYSIS),
+    Frame("later rejection", "{w}, which the client cannot accept.", False, _ANALYSIS),
+    Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
 )
 
 #: Words a deletion, replacement or rejection frame rests on when it has no negator:

@@ -83,7 +83,7 @@ def _lemminflect() -> Any | None:
 
 
 def backend() -> str:
-    """"lemminflect" or "rules": which inflects words in this process."""
+    """ "lemminflect" or "rules": which inflects words in this process."""
     return "lemminflect" if _lemminflect() is not None else "rules"
 
 
@@ -232,3 +232,21 @@ def word_forms(word: str) -> tuple[str, ...]:
         forms.append(lemma)
         forms += [f.lower() for f in library.getInflection(lemma, "NNS") if "-" not in f]
     return tuple(dict.fromkeys(f for f in forms if f))
+
+
+def inflect_like(lemma: str, model: str, model_lemma: str) -> str:
+    """`lemma` in the form `model` has as a form of `model_lemma` ("forbid", "prohibits",
+    "prohibit" -> "forbids"); the lemma itself when the form is not recognized."""
+    if model == model_lemma:
+        return lemma
+    forms = verb_forms(model_lemma)
+    mine = verb_forms(lemma)
+    if model in forms and len(forms) == len(mine):
+        return mine[forms.index(model)]
+    if model.endswith("ing"):
+        return mine[-1] if mine[-1].endswith("ing") else lemma
+    if model.endswith("s") and len(mine) > 1:
+        return mine[1]
+    if model.endswith("ed") and len(mine) > 2:
+        return mine[2]
+    return lemma

@@ -77,9 +77,23 @@ CONTRAST = (
 )
 
 #: Verbs of rejection and refusal (lemmas): "we reject", "the client declines to accept".
-REJECTION_VERBS = ("reject", "decline", "refuse", "oppose", "resist", "dispute", "contest", "disagree", "object", "deny")
+REJECTION_VERBS = (
+    "reject",
+    "decline",
+    "refuse",
+    "oppose",
+    "resist",
+    "dispute",
+    "contest",
+    "disagree",
+    "object",
+    "deny",
+)
 #: What a rejection may be followed by before the disowned clause ("declines to accept that").
-_REJECTION_TAIL = r"(?:\s+(?:to|with|any|the|a|an|such|this|that|accept\w*|agree\w*|concede\w*|proposals?|suggestions?|claims?|positions?|language|terms?|ideas?|notion|view)\b)*"
+_REJECTION_TAIL = (
+    r"(?:\s+(?:to|with|any|the|a|an|such|this|that|accept\w*|agree\w*|concede\w*|proposals?|suggestions?|"
+    r"claims?|positions?|language|terms?|ideas?|notion|view)\b)*"
+)
 
 #: Whoever a rejection after the clause speaks for ("; we reject that").
 _SPEAKERS = r"(?:we|i|the\s+client|our\s+client|client|the\s+company|customer|buyer|seller|licensee|licensor)"
@@ -213,7 +227,10 @@ def insertion() -> str:
 def later_rejection() -> str:
     """A later clause disowning the statement before it: "; we reject that", ", which the
     client cannot accept", "… is unacceptable"."""
-    refusing = rf"(?:{verb_forms(('reject', 'refuse', 'decline', 'oppose', 'resist'))}|cannot\s+accept|can\s+not\s+accept|do\s+not\s+accept|will\s+not\s+accept|won['’]t\s+accept|don['’]t\s+accept|cannot\s+agree\s+to|do\s+not\s+agree\s+to|will\s+not\s+agree\s+to)"
+    refusing = (
+        rf"(?:{verb_forms(('reject', 'refuse', 'decline', 'oppose', 'resist'))}"
+        r"|(?:cannot|can\s+not|do\s+not|will\s+not|won['’]t|don['’]t)\s+(?:accept|agree\s+to))"
+    )
     return (
         rf"\b{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\s+{_ANAPHORA}\b"
         rf"|\bwhich\s+{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\b"

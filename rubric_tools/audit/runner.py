@@ -15,6 +15,7 @@ from rubric_tools.audit.concepts import concept_findings, never_earnable_finding
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
+from rubric_tools.audit.thesaurus import build as build_thesaurus
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.lint.suppressions import apply_suppressions, matter_suppressions
@@ -60,7 +61,8 @@ def audit_source(
     one seeded gate list many times."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
     texts = known if known is not None else known_texts(source, inputs or AuditInputs())
-    findings += gate_findings(source, texts, settings.thesaurus, only_list)
+    thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus)
+    findings += gate_findings(source, texts, thesaurus, only_list)
     findings += concept_findings(source)
     diagnostics = [
         f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore

@@ -40,7 +40,9 @@ GAP = 80
 #: How far a later rejection may stand after the sin.
 AFTER_GAP = 60
 #: Verbs that negate a second time: "nothing in this section limits X" affirms X.
-_SECOND_NEGATIONS = r"\b(?:limit|restrict|prevent|prohibit|preclude|bar|impair|derogate|restrain|affect|waive|prejudice)\w*"
+_SECOND_NEGATIONS = (
+    r"\b(?:limit|restrict|prevent|prohibit|preclude|bar|impair|derogate|restrain|affect|waive|prejudice)\w*"
+)
 #: Patterns longer than this are not copied into an exclusion whole (size and cost): the
 #: exclusion then carries the pattern's first alternative items only.
 MAX_EMBEDDED = 1800

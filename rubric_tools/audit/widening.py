@@ -353,7 +353,11 @@ STEPS: tuple[Step, ...] = (
     Step("passive", "the passive voice of the clause", widen_passive),
     Step("hyphens", "hyphen, space or joined; typographic apostrophes", widen_hyphens),
     Step("windows", "windows that let a section reference and a short clause through", widen_windows),
-    Step("words and slack", "inflections and thesaurus synonyms of its words, a few words between them", widen_words_and_slack),
+    Step(
+        "words and slack",
+        "inflections and thesaurus synonyms of its words, a few words between them",
+        widen_words_and_slack,
+    ),
     Step("words", "inflections and thesaurus synonyms of its words", widen_words),
 )
 #: A step tried only when the one before it was refused (the same rewrite without slack).

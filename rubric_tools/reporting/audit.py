@@ -69,6 +69,25 @@ def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
         lines += _evidence_lines(diagnostic)
         if diagnostic.fix_hint:
             lines.append(f"    fix: {printable(diagnostic.fix_hint)}")
+        if diagnostic.fix is not None:
+            lines += _paste_ready(diagnostic)
+    return lines
+
+
+def _paste_ready(diagnostic: Diagnostic) -> list[str]:
+    """The gate entry after the proposed change, as the author would paste it into rubric.yaml."""
+    from rubric_tools.lint.gate_edits import render_yaml_value
+
+    proposal = diagnostic.extra.get("proposal")
+    after = proposal.get("after") if isinstance(proposal, dict) else None
+    if not isinstance(after, dict):
+        return []
+    lines = ["    paste-ready entry (`rubric audit --fix --unsafe-fixes` writes it):"]
+    for index, (key, value) in enumerate(after.items()):
+        rendered = render_yaml_value(value)
+        if rendered is None:
+            return []
+        lines.append(f"      {'- ' if index == 0 else '  '}{key}: {printable(rendered)}")
     return lines
 
 

@@ -1,0 +1,279 @@
+"""One proposal per gate entry: the guard and the widening that together fix what the audit
+found on it, verified as a whole.
+
+Verification never loses a catch: the proposal is refused when it silences any text the
+gate list fires on today among its must-fire texts (witnesses, the sin in its habitats —
+replacement recitals, "shall not exceed", "without limiting …" —, rewrites, the matter's
+must-fire probes and trajectory texts), or makes the list fire on any correct-work text
+it is silent on today (the matter's own texts, and frames of the sin — including the
+frames of the *widened* pattern's new witnesses).
+
+- The guard, when the entry fires on correct work or frames, is an `exclude_context`
+  scoped by meaning (`scoped_guards`), kept with the entry's own exclusion; when the
+  entry's `negation_guard` drops a sin (a negator in another clause, a limit idiom), the
+  guard replaces it. A bare `negation_guard` (either scope) is tried too, and refused
+  like any other when it silences a protected text.
+- The widening, when rewrites or habitats of the sin slip past the list, applies each
+  step of `widening.STEPS` that stays safe and within lint's bounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for
+from rubric_tools.audit.texts import framed
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.widening import FALLBACKS, STEPS
+from rubric_tools.lint.gate_firing import fire_texts, fires
+from rubric_tools.lint.regex_shape import unnormalized_requirement
+from rubric_tools.scoring.gates import Gate
+
+
+@dataclass
+class EntryTexts:
+    """What one entry's proposal is verified against."""
+
+    gates: tuple[Gate, ...]
+    index: int
+    surface: str
+    protected: Sequence[str]  # must-fire texts the list fires on today: never lost
+    silent: Sequence[str]  # must-not-fire texts the list is silent on today: never hit
+    false_positives: Sequence[str]  # must-not-fire texts this entry fires on: to silence
+    missed: Sequence[str]  # must-fire texts no entry fires on, attributed to this one: to catch
+    thesaurus: Thesaurus = field(default_factory=Thesaurus)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    lost: tuple[str, ...]
+    new_hits: tuple[str, ...]
+    silenced: tuple[str, ...]
+    caught: tuple[str, ...]
+
+    @property
+    def safe(self) -> bool:
+        return not self.lost and not self.new_hits
+
+
+@dataclass(frozen=True)
+class EntryProposal:
+    """The entry before and after, what changes, and how it does on the entry's texts."""
+
+    before: Gate
+    after: Gate
+    change: dict[str, Any]
+    steps: tuple[str, ...]  # what was done: "guard scoped by meaning", "numbers", ...
+    outcome: Outcome
+    tried: tuple[str, ...] = ()  # what was refused and why
+    #: The first refused candidate and what it would have lost or hit.
+    refused: tuple[Gate, Outcome] | None = None
+
+    @property
+    def verified(self) -> bool:
+        return self.outcome.safe and bool(self.outcome.silenced or self.outcome.caught) and bool(self.change)
+
+
+def entry_mapping(gate: Gate) -> dict[str, Any]:
+    """A gate as the mapping a rubric would write."""
+    mapping: dict[str, Any] = {"pattern": gate.pattern}
+    if gate.negation_guard:
+        mapping["negation_guard"] = True
+        if gate.negation_scope != "span":
+            mapping["negation_scope"] = gate.negation_scope
+    if gate.require_context:
+        mapping["require_context"] = gate.require_context
+    if gate.exclude_context:
+        mapping["exclude_context"] = gate.exclude_context
+    return mapping
+
+
+def _change(before: Gate, after: Gate) -> dict[str, Any]:
+    change: dict[str, Any] = {}
+    if after.pattern != before.pattern:
+        change["pattern"] = after.pattern
+    if after.negation_guard != before.negation_guard:
+        change["negation_guard"] = after.negation_guard
+    if after.negation_scope != before.negation_scope and after.negation_guard:
+        change["negation_scope"] = after.negation_scope
+    if after.exclude_context != before.exclude_context:
+        change["exclude_context"] = after.exclude_context
+    return change
+
+
+def out_of_bounds(gate: Gate) -> str | None:
+    """Why a proposed gate breaks lint's rules for gate regexes (G003, G007, G008, G012,
+    G016), or None."""
+    for regex in (gate.pattern, gate.require_context, gate.exclude_context):
+        if regex:
+            problem = bounded(regex)
+            if problem is not None:
+                return problem
+    if unnormalized_requirement(gate.pattern) is not None:
+        return "needs text that normalization removes (G008)"
+    if fires(Gate(gate.pattern), ""):
+        return "matches the empty string (G007)"
+    return None
+
+
+def frame_texts(gate: Gate, surface: str) -> list[str]:
+    """The frames of the gate's own witnesses: correct work it must stay silent on."""
+    return [
+        frame.wrap(witness.text)
+        for witness in framed(fire_texts(gate))
+        for frame in FRAMES
+        if frame.applies(witness.text, surface)
+    ]
+
+
+class _Verifier:
+    def __init__(self, texts: EntryTexts) -> None:
+        self.texts = texts
+        gate = texts.gates[texts.index]
+        # Every protected text this entry catches stays caught by it, even one another entry
+        # also catches: the proposals of all entries of a list can then be applied together.
+        self.protected = [t for t in texts.protected if fires(gate, t)]
+        self.others = [g for i, g in enumerate(texts.gates) if i != texts.index]
+
+    def outcome(self, gate: Gate, extra_silent: Sequence[str] = ()) -> Outcome:
+        lost = tuple(t for t in self.protected if not fires(gate, t))
+        new_hits = tuple(t for t in (*self.texts.silent, *extra_silent) if fires(gate, t))
+        silenced = tuple(t for t in self.texts.false_positives if not fires(gate, t))
+        caught = tuple(t for t in self.texts.missed if fires(gate, t))
+        return Outcome(lost, new_hits, silenced, caught)
+
+    def new_frames(self, before: Gate, after: Gate) -> list[str]:
+        """Frames of the widened pattern's witnesses the old one did not have."""
+        if after.pattern == before.pattern:
+            return []
+        old = set(frame_texts(before, self.texts.surface))
+        others_silent = [t for t in frame_texts(after, self.texts.surface) if t not in old]
+        return [t for t in others_silent if not any(fires(g, t) for g in self.others)]
+
+
+def _guard_options(gate: Gate, surface: str, original_exclusion: str | None) -> list[tuple[str, Gate]]:
+    options: list[tuple[str, Gate]] = []
+    exclusion = exclusion_for(gate.pattern, scopes_for(surface), original_exclusion)
+    if bounded(exclusion) is None:
+        options.append(("guard scoped by meaning", replace(gate, exclude_context=exclusion)))
+        if gate.negation_guard:
+            options.append(
+                (
+                    "guard scoped by meaning instead of negation_guard",
+                    replace(gate, exclude_context=exclusion, negation_guard=False, negation_scope="span"),
+                )
+            )
+    if not gate.negation_guard:
+        options.append(("negation_guard", replace(gate, negation_guard=True)))
+    if gate.negation_scope != "before":
+        options.append(("negation_guard before the match", replace(gate, negation_guard=True, negation_scope="before")))
+    return options
+
+
+def _score(outcome: Outcome) -> int:
+    return len(outcome.silenced) + len(outcome.caught)
+
+
+def propose_entry(texts: EntryTexts) -> EntryProposal | None:
+    """The best safe change of the entry: a guard scoped by meaning, then every widening
+    step that stays safe; None when nothing needs fixing."""
+    gate = texts.gates[texts.index]
+    if not texts.false_positives and not texts.missed:
+        return None
+    verifier = _Verifier(texts)
+    tried: list[str] = []
+    first_refused: tuple[Gate, Outcome] | None = None
+    current, steps = gate, []
+    best = verifier.outcome(gate)
+    scoped_kinds = scopes_for(texts.surface)
+    guarded = False
+    if texts.false_positives or (gate.negation_guard and texts.missed):
+        for name, option in _guard_options(gate, texts.surface, gate.exclude_context):
+            if out_of_bounds(option) is not None:
+                continue
+            outcome = verifier.outcome(option)
+            if not outcome.safe:
+                tried.append(f"{name}: {_why(outcome)}")
+                first_refused = first_refused or (option, outcome)
+                continue
+            if _score(outcome) > _score(best):
+                best, current, steps = outcome, option, [name]
+                guarded = option.exclude_context != gate.exclude_context
+    if texts.missed:
+        current, best, widened, refused = _widen(verifier, texts, current, best, guarded, scoped_kinds, gate)
+        steps += widened
+        tried += refused
+    change = _change(gate, current)
+    if not change:
+        return EntryProposal(gate, gate, {}, (), best, tuple(tried), first_refused)
+    return EntryProposal(gate, current, change, tuple(steps), best, tuple(tried), first_refused)
+
+
+def _why(outcome: Outcome) -> str:
+    if outcome.lost:
+        return f"loses a catch: {outcome.lost[0]!r}"
+    return f"fires on correct work: {outcome.new_hits[0]!r}"
+
+
+def _rebuilt(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], original: Gate) -> list[Gate]:
+    """The gate with a widened pattern; a scoped exclusion this proposal added is rebuilt
+    around the new pattern (or, when that is too costly, kept around the old one)."""
+    widened = replace(current, pattern=pattern)
+    if not guarded:
+        return [widened]
+    rebuilt = exclusion_for(pattern, kinds, original.exclude_context)
+    options = [replace(widened, exclude_context=rebuilt)] if bounded(rebuilt) is None else []
+    return [*options, widened]
+
+
+def _widen(
+    verifier: _Verifier,
+    texts: EntryTexts,
+    current: Gate,
+    best: Outcome,
+    guarded: bool,
+    kinds: Sequence[str],
+    original: Gate,
+) -> tuple[Gate, Outcome, list[str], list[str]]:
+    done: list[str] = []
+    refused: list[str] = []
+    skip: set[str] = set()
+    for step in STEPS:
+        if step.kind in skip:
+            continue
+        pattern = step.apply(current.pattern, texts.thesaurus)
+        if pattern is None:
+            continue
+        accepted = False
+        for candidate in _candidates(current, pattern, guarded, kinds, original):
+            problem = out_of_bounds(candidate)
+            if problem is not None:
+                refused.append(f"{step.kind}: {problem}")
+                continue
+            outcome = verifier.outcome(candidate, verifier.new_frames(current, candidate))
+            if not outcome.safe:
+                refused.append(f"{step.kind}: {_why(outcome)}")
+                continue
+            if len(outcome.caught) <= len(best.caught):
+                break  # catches nothing more: not kept (the fix loop converges)
+            current, best, accepted = candidate, outcome, True
+            guarded = guarded or candidate.exclude_context != original.exclude_context
+            done.append(step.kind)
+            break
+        if accepted:
+            skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
+    return current, best, done, refused
+
+
+def _candidates(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], original: Gate) -> list[Gate]:
+    """The widened gate as it stands, then with a scoped exclusion when it has none yet (the
+    new witnesses' frames may need one)."""
+    found = _rebuilt(current, pattern, guarded, kinds, original)
+    if not guarded:
+        exclusion = exclusion_for(pattern, kinds, original.exclude_context)
+        if bounded(exclusion) is None:
+            found.append(replace(current, pattern=pattern, exclude_context=exclusion))
+    return found

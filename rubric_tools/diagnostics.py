@@ -85,7 +85,7 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """A finding's fix as data (see `rubric_tools.lint.fixes`): what it does, its edits,
+    """A finding's fix as data (see `rubric_tools.fixing.fixes`): what it does, its edits,
     and whether --fix may apply it."""
 
     message: str

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.apply_fixes import apply_to_text
-from rubric_tools.lint.fixes import Edit, Fix
+from rubric_tools.fixing.apply_fixes import apply_to_text
+from rubric_tools.fixing.fixes import Edit, Fix
 
 TEXT = 'a: "x"  # keep\nb: [1, 2]\n\nc: y\n'
 PATH = Path("m/rubric.yaml")

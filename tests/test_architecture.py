@@ -26,7 +26,9 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"codes", "authoring_codes", "internal_codes"}),
     frozenset({"scoring"}),  # the pure core: no I/O (see the test below)
     frozenset({"loading"}),
-    frozenset({"prove", "replaying"}),
+    # shared below lint and audit: regex and gate analysis; fixes as data and YAML edits
+    frozenset({"gate_analysis", "fixing"}),
+    frozenset({"prove", "replaying", "suppressions"}),  # suppressions: `# rubric: ignore[...]`, lint's and audit's
     frozenset({"lint"}),  # rule P100 runs the solver
     frozenset({"audit"}),  # `rubric audit`: executes gates and concepts (lint's U001/U005 run its cheap part)
     frozenset({"checking", "rescore", "authoring"}),  # rescore: re-scoring archives (replaying finds matters)

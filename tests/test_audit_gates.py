@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.config.audit import AuditSection
-from rubric_tools.lint.gate_firing import never_fires_reason
-from rubric_tools.lint.witness import witnesses
+from rubric_tools.gate_analysis.gate_firing import never_fires_reason
+from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.gates import Gate
 from tests.audit_support import audit, codes, make_matter
 

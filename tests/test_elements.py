@@ -205,7 +205,7 @@ def test_the_model_of_every_real_matter_agrees_with_the_scorer(use_conformance: 
 
 @pytest.mark.parametrize("use_conformance", [False, True])
 def test_gate_lists_hold_the_scored_runnable_gates_at_their_entries(use_conformance: bool) -> None:
-    from rubric_tools.lint.gate_firing import gate_lists, runnable
+    from rubric_tools.gate_analysis.gate_firing import gate_lists, runnable
 
     roots = _corpus_matters()
     if use_conformance:

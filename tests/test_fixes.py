@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.fixing.fixes import Applicability
 from rubric_tools.lint.engine import lint_paths
 from rubric_tools.lint.fix_run import fix_paths
-from rubric_tools.lint.fixes import Applicability
 from tests.fix_support import BASE, CONFIG, base_copy, codes, run, seed
 
 # One case per fix: (file, clean text, seeded text, code, applicability).

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.lint.apply_fixes import apply_to_text
-from rubric_tools.lint.gate_edits import guard_fix
+from rubric_tools.fixing.apply_fixes import apply_to_text
+from rubric_tools.fixing.gate_edits import guard_fix
 from rubric_tools.loading.yaml_source import parse_yaml_text
 
 HEAD = "issues:\n  - id: cap\n    critical_failure_patterns:  # the sins\n"

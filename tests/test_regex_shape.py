@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from rubric_tools.lint.regex_shape import TWO_SPACES, backtracking_risk, unnormalized_requirement
+from rubric_tools.gate_analysis.regex_shape import TWO_SPACES, backtracking_risk, unnormalized_requirement
 
 RISKY = [
     r"(a+)+b",

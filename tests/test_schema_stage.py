@@ -17,10 +17,10 @@ from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Severity, Span
 from rubric_tools.lint import all_rules, find_rule, lint_source
 from rubric_tools.lint.engine import selected_rules
-from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
 from rubric_tools.lint.schema_stage import SchemaReport, run_schema_stage, schema_kind_of
 from rubric_tools.loading import load_matter_source
 from rubric_tools.loading.matter import MatterSource
+from rubric_tools.loading.schema_check import SchemaError, SchemaErrorKind
 
 BASE_MATTER = Path(__file__).parent / "rule_cases" / "_base"
 RUBRIC = "rubric.yaml"

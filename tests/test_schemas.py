@@ -17,8 +17,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from rubric_tools.lint.schema_check import did_you_mean, validate_matter, validate_yaml
 from rubric_tools.loading import load_matter_source
+from rubric_tools.loading.schema_check import did_you_mean, validate_matter, validate_yaml
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.schemas import SchemaNotFoundError, available_schemas, load_schema, schema_path
 from rubric_tools.scoring.model import (

@@ -74,7 +74,8 @@ WARM_LINT_MODULES = (
     "rubric_tools.lint.vocabulary",  # what the configuration may name (the configuration rework, issue 8)
     "rubric_tools.regular_files",  # the file-system policy for one file (likewise)
     "rubric_tools.lint.engine",
-    "rubric_tools.lint.fixes",
+    "rubric_tools.fixing",  # fixes as data, shared with the audit (issue 21)
+    "rubric_tools.fixing.fixes",
     "rubric_tools.lint.registry",
     "rubric_tools.lint.result_cache",
     "rubric_tools.lint.witnesses",

@@ -6,7 +6,7 @@ Modules: `corpus` (the matter's own texts of known verdict), `frames` and `dodge
 `codes` (the catalogue), `runner` and
 `probe_writer`; `inflection` (the contract-verb lexicon of the inflection dodges),
 `seeding` (generic defect operators) and `recall` (the seeded-defect benchmark's
-measurement). The cheap parts shared with lint rules U001/U005 live in `lint`:
+measurement). The cheap parts shared with lint rules U001/U005 live in `gate_analysis`:
 `witness` (matching strings from a regex's parse tree), `gate_firing` (running gates
 through the scorer) and `concept_nodes`. The settings (`[tool.rubric.audit]`) are
 `rubric_tools.config.audit`; `thresholds` holds the default `fail-on` codes. The command

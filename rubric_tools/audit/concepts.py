@@ -19,14 +19,14 @@ from rubric_tools.audit.codes import (
 )
 from rubric_tools.audit.findings import AuditFinding, Evidence
 from rubric_tools.audit.words import COMMON_WORDS
-from rubric_tools.lint.concept_nodes import (
+from rubric_tools.gate_analysis.concept_nodes import (
     CONCEPT_NEVER_EARNABLE,
     ConceptNode,
     concept_nodes,
     never_earnable,
     never_earnable_message,
 )
-from rubric_tools.lint.gate_firing import fires, gate_lists
+from rubric_tools.gate_analysis.gate_firing import fires, gate_lists
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource
 from rubric_tools.scoring.text import normalize, show_pattern, split_citation
 

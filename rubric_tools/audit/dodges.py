@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rubric_tools.audit import inflection, lexicon, quantities
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.lint.witness import dotted_window_witness, gap_witness
+from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.

@@ -25,7 +25,7 @@ from rubric_tools.audit.corpus import AuditInputs
 from rubric_tools.audit.runner import audit_source
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.lint.apply_fixes import apply_fixes
+from rubric_tools.fixing.apply_fixes import apply_fixes
 from rubric_tools.lint.fix_run import FileChange, FixRun, collect_changes
 from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.matter import load_matter_source

@@ -18,9 +18,9 @@ from rubric_tools.audit.proposals import EntryProposal, EntryTexts, entry_mappin
 from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.alternatives import alternative_patterns
-from rubric_tools.lint.gate_edits import guard_fix
-from rubric_tools.lint.gate_firing import (
+from rubric_tools.fixing.gate_edits import guard_fix
+from rubric_tools.gate_analysis.alternatives import alternative_patterns
+from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
     GATE_NEVER_FIRES,
     AuditedEntry,

@@ -11,7 +11,7 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   "<sin>; provided that …").
 
 The templates are generic drafting idioms written for this tool; `{w}` is a must-fire
-witness of the gate (see `lint.gate_firing.fire_texts`). Which of them fire today is
+witness of the gate (see `gate_analysis.gate_firing.fire_texts`). Which of them fire today is
 the caller's business: those are protected (a proposal that silences one is refused),
 the others are dodges.
 """

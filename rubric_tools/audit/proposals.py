@@ -28,8 +28,8 @@ from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for
 from rubric_tools.audit.texts import framed
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
-from rubric_tools.lint.gate_firing import fire_texts, fires
-from rubric_tools.lint.regex_shape import unnormalized_requirement
+from rubric_tools.gate_analysis.gate_firing import fire_texts, fires
+from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.scoring.gates import Gate
 
 

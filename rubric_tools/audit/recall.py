@@ -20,7 +20,7 @@ from rubric_tools.audit.runner import audit_source
 from rubric_tools.audit.seeding import CONCEPT_OPERATORS, GATE_OPERATORS, ConceptOperator, GateOperator, as_entry
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
-from rubric_tools.lint.concept_nodes import concept_nodes
+from rubric_tools.gate_analysis.concept_nodes import concept_nodes
 from rubric_tools.loading import build
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath

@@ -18,8 +18,8 @@ from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
 from rubric_tools.audit.thesaurus import build as build_thesaurus
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint.suppressions import apply_suppressions, matter_suppressions
 from rubric_tools.loading.matter import MatterSource
+from rubric_tools.suppressions import apply_suppressions, matter_suppressions
 
 
 @dataclass

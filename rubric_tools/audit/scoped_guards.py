@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
+from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
-from rubric_tools.lint.regex_shape import backtracking_risk
 
 #: How far (characters) a marker may stand before the sin it governs.
 GAP = 80

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rubric_tools.lint.alternatives import group_body_start, scan_groups
+from rubric_tools.gate_analysis.alternatives import group_body_start, scan_groups
 from rubric_tools.loading.elements import GateElement
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 

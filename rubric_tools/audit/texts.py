@@ -32,7 +32,7 @@ from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.lint.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
+from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rubric_tools.audit.codes import CONCEPT_PUNISHED_ON_OTHER_SURFACE, GATE_FIRES_ON_CORRECT_WORK
 from rubric_tools.config.audit import AuditSection
-from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
-from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
+from rubric_tools.gate_analysis.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.gate_analysis.gate_firing import GATE_NEVER_FIRES
 
 #: The verdicts on the matter's own texts and the can-never kinds.
 DEFAULT_FAIL_ON = (

@@ -17,7 +17,7 @@ from typing import Any
 
 from rubric_tools.codes import INVALID_EXPECTATIONS
 from rubric_tools.diagnostics import Diagnostic, Span
-from rubric_tools.lint.schema_check import validate_yaml
+from rubric_tools.loading.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
 EXPECTATIONS_FILE = "expectations.yaml"

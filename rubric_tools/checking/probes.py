@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.lint.schema_check import validate_yaml
+from rubric_tools.loading.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import GATE_SURFACES, Matter

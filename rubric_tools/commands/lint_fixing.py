@@ -146,7 +146,7 @@ def apply_report_fixes(
 ) -> int:
     """One round of the fixes carried by a report (`rubric audit --fix/--diff`): print the
     diff, or write the files; return how many files change."""
-    from rubric_tools.lint.apply_fixes import apply_fixes
+    from rubric_tools.fixing.apply_fixes import apply_fixes
 
     fixes = [d.fix for d in diagnostics if d.fix is not None and (unsafe or d.fix.safe)]
     hidden = sum(1 for d in diagnostics if d.fix is not None and not (unsafe or d.fix.safe))

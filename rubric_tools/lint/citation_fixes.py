@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import difflib
 
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import replace_string
 from rubric_tools.lint.citations import Citation, canonical_match, single_near_citation, spelling_key
 from rubric_tools.lint.context import LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
-from rubric_tools.lint.yaml_edits import replace_string
 from rubric_tools.scoring.text import format_citation, split_citation
 
 #: How close a mistyped document id must be to a real one.

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import DeclaredCode, Span
-from rubric_tools.lint.fixes import Fix
+from rubric_tools.fixing.fixes import Fix
 from rubric_tools.loading.elements import Element, Location, MatterModel
 from rubric_tools.loading.matter import DocumentSource, MatterSource
 from rubric_tools.loading.yaml_source import InstancePath, YamlSource

@@ -202,7 +202,7 @@ def _suppress(
     source: MatterSource, config: LintSection, rules: Sequence[Rule], found: list[Diagnostic]
 ) -> list[Diagnostic]:
     """Drop what inline suppressions silence; report the unused ones when X103 runs."""
-    from rubric_tools.lint import suppressions
+    from rubric_tools import suppressions
 
     comments = suppressions.matter_suppressions(source)
     if not comments:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.config.lint import LintSection
-from rubric_tools.lint.apply_fixes import BOM, apply_fixes, read_for_edit
+from rubric_tools.fixing.apply_fixes import BOM, apply_fixes, read_for_edit
 from rubric_tools.lint.engine import discover_matters, lint_source, selected_rules
 from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.matter import load_matter_source

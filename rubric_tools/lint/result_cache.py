@@ -20,7 +20,7 @@ from typing import Any
 
 from rubric_tools.config.lint import LintSection
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.lint.fixes import fix_from_cache, fix_to_cache
+from rubric_tools.fixing.fixes import fix_from_cache, fix_to_cache
 from rubric_tools.lint.witnesses import witness_files
 from rubric_tools.loading import files
 from rubric_tools.loading.yaml_cache import cache_dir

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from rubric_tools.lint.registry import Check, Rule
-from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind, validate_matter
 from rubric_tools.loading.elements import Location
 from rubric_tools.loading.matter import MatterSource
+from rubric_tools.loading.schema_check import SchemaError, SchemaErrorKind, validate_matter
 from rubric_tools.loading.yaml_source import InstancePath
 
 #: The schema-error kind each schema rule renders, keyed by the rule's check function.

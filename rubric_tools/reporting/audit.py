@@ -10,7 +10,7 @@ from typing import Any
 from rubric_tools._version import __version__
 from rubric_tools.audit.runner import AuditReport, MatterAudit
 from rubric_tools.diagnostics import Diagnostic, Severity
-from rubric_tools.lint.fixes import fix_to_data
+from rubric_tools.fixing.fixes import fix_to_data
 from rubric_tools.reporting.lint_common import display_path, printable
 from rubric_tools.reporting.lint_sarif import (
     SARIF_LEVEL,
@@ -76,7 +76,7 @@ def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
 
 def _paste_ready(diagnostic: Diagnostic) -> list[str]:
     """The gate entry after the proposed change, as the author would paste it into rubric.yaml."""
-    from rubric_tools.lint.gate_edits import render_yaml_value
+    from rubric_tools.fixing.gate_edits import render_yaml_value
 
     proposal = diagnostic.extra.get("proposal")
     after = proposal.get("after") if isinstance(proposal, dict) else None

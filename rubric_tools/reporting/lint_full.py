@@ -19,8 +19,8 @@ from rich.console import Console
 from rich.text import Text
 
 from rubric_tools.diagnostics import Diagnostic
+from rubric_tools.fixing.fixes import Fix
 from rubric_tools.lint.engine import LintReport
-from rubric_tools.lint.fixes import Fix
 from rubric_tools.reporting.console import SEVERITY_STYLE, console_text, string_console
 from rubric_tools.reporting.lint_common import (
     SourceLines,

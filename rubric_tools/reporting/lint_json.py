@@ -9,8 +9,8 @@ from typing import Any
 
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.fixing.fixes import fix_to_data
 from rubric_tools.lint.engine import LintReport, MatterReport
-from rubric_tools.lint.fixes import fix_to_data
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import display_path
 

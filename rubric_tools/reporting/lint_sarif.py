@@ -15,8 +15,8 @@ from urllib.parse import quote
 
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
+from rubric_tools.fixing.fixes import Fix
 from rubric_tools.lint.engine import LintReport
-from rubric_tools.lint.fixes import Fix
 from rubric_tools.lint.registry import Rule, all_rules
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import display_path

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability
 from rubric_tools.lint.citation_fixes import citation_fix, did_you_mean_fix
 from rubric_tools.lint.citations import (
     Citation,
@@ -21,7 +22,6 @@ from rubric_tools.lint.citations import (
     unloaded_document_ids,
 )
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability
 from rubric_tools.lint.registry import rule
 from rubric_tools.scoring.sections import PREAMBLE_TOKEN
 from rubric_tools.scoring.text import SECTION_SIGN, format_citation, split_citation

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rubric_tools.lint.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.gate_analysis.concept_nodes import CONCEPT_NEVER_EARNABLE
+from rubric_tools.gate_analysis.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_firing import GATE_NEVER_FIRES
 from rubric_tools.lint.registry import rule
 
 
@@ -49,7 +49,7 @@ def gate_never_fires(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    from rubric_tools.lint.gate_firing import gate_lists, never_fires_message, never_fires_reason
+    from rubric_tools.gate_analysis.gate_firing import gate_lists, never_fires_message, never_fires_reason
 
     for gate_list in gate_lists(ctx.model):
         for entry in gate_list.entries:
@@ -83,7 +83,7 @@ def concept_never_earnable(ctx: LintContext) -> Iterator[Finding]:
     required_concepts: ["list price", "indemnif"]
     ```
     """
-    from rubric_tools.lint.concept_nodes import concept_nodes, never_earnable, never_earnable_message
+    from rubric_tools.gate_analysis.concept_nodes import concept_nodes, never_earnable, never_earnable_message
 
     for node in concept_nodes(ctx.source):
         reason = never_earnable(node)

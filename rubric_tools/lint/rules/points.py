@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import render_number, replace_value
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.plans import round_plan, step_plan
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.yaml_edits import render_number, replace_value
 from rubric_tools.loading.elements import IssueElement, Location
 from rubric_tools.loading.matter import RUBRIC_FILE
 from rubric_tools.scoring.result import derived_max_score

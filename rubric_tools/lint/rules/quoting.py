@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import node_text, replace_value
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.gate_fields import describe, regex_fields
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.yaml_edits import node_text, replace_value
 
 #: What a double-quoted YAML escape became, and the regex escape the author meant.
 _INTENDED = {

@@ -2,7 +2,7 @@
 
 Regexes are compiled with `re` (the reference engine's library) and with the
 scorer's `compile_pattern`; shape questions are answered on `re`'s parse tree (see
-`lint.regex_shape`). Gates are run by the scorer's own `run_gates` on text normalized
+`gate_analysis.regex_shape`). Gates are run by the scorer's own `run_gates` on text normalized
 by the scorer's `normalize`, so a gate that fires here fires in scoring. Whether an
 entry is a well-formed gate at all is the `gates` family.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_fields import (
     describe,
@@ -20,7 +21,6 @@ from rubric_tools.lint.gate_fields import (
     scalar_character_span,
     valid_regex_fields,
 )
-from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.elements import GateElement
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT, Gate, GateError, compile_pattern, run_gates

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.fixing.fixes import Applicability, Fix
+from rubric_tools.fixing.yaml_edits import rename_key, value_at
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.fixes import Applicability, Fix
 from rubric_tools.lint.registry import rule
-from rubric_tools.lint.schema_check import SchemaError, SchemaErrorKind
 from rubric_tools.lint.schema_stage import renders_schema_kind
-from rubric_tools.lint.yaml_edits import rename_key, value_at
+from rubric_tools.loading.schema_check import SchemaError, SchemaErrorKind
 
 
 def _errors_of_kind(ctx: LintContext, kind: SchemaErrorKind) -> Iterator[Finding]:

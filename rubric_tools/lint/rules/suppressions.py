@@ -1,6 +1,6 @@
 """Suppression rules (X10x): inline `rubric: ignore[...]` comments are checked themselves.
 
-See `rubric_tools.lint.suppressions` for the syntax and what a suppression covers.
+See `rubric_tools.suppressions` for the syntax and what a suppression covers.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rubric_tools.catalogue import find_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import RULES, rule
-from rubric_tools.lint.suppressions import UNUSED_SUPPRESSION, malformed_comments, matter_suppressions
+from rubric_tools.suppressions import UNUSED_SUPPRESSION, malformed_comments, matter_suppressions
 
 
 @rule("X101", "suppression-without-reason", Severity.WARNING)

@@ -14,8 +14,8 @@ from typing import Any
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
-from rubric_tools.lint.regex_shape import backtracking_risk, unnormalized_requirement
-from rubric_tools.lint.witness import raw_candidates, witnesses
+from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
+from rubric_tools.gate_analysis.witness import raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds

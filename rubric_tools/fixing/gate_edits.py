@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rubric_tools.diagnostics import Applicability, Edit, Fix, InstancePath, Span
-from rubric_tools.lint.yaml_edits import node_text, value_at
+from rubric_tools.fixing.yaml_edits import node_text, value_at
 from rubric_tools.loading.yaml_source import YamlSource
 
 

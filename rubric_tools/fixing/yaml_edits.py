@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.fixes import Edit, InstancePath
+from rubric_tools.fixing.fixes import Edit, InstancePath
 from rubric_tools.loading.yaml_source import YamlSource
 
 # Characters that make a plain scalar mean something else (or nothing) in YAML.

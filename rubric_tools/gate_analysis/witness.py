@@ -1,6 +1,6 @@
 """Witnesses: concrete strings that a gate regex matches, built from its parse tree.
 
-We walk `re`'s parse tree (the reference engine's dialect, as `lint.regex_shape` does)
+We walk `re`'s parse tree (the reference engine's dialect, as `gate_analysis.regex_shape` does)
 and pick, at every alternation and repeat, one of a few strategies: the shortest
 choice, the first one (what the author wrote first, usually the typical sin), the
 longest, and one per alternative so that every branch of an alternation is covered.
@@ -18,7 +18,7 @@ from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
-from rubric_tools.lint.regex_shape import Item, parse
+from rubric_tools.gate_analysis.regex_shape import Item, parse
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
@@ -50,7 +50,7 @@ class Witness:
 
 
 def _in_class(op: Any, av: Any, char: str) -> bool:
-    from rubric_tools.lint.regex_shape import _single_char_matches  # shared character logic
+    from rubric_tools.gate_analysis.regex_shape import _single_char_matches  # shared character logic
 
     return bool(_single_char_matches(op, av, char))
 

@@ -12,7 +12,7 @@ Two questions are answered here:
 - `backtracking_risk`: does an unbounded repeat contain a part that can split the
   same text in many ways (`(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`), or does
   `re`'s search tree on a failing attack text exceed a bound (`(a|aa)+$`,
-  `(?:a?){30}a{30}`; see `lint.regex_backtracking`)?
+  `(?:a?){30}a{30}`; see `gate_analysis.regex_backtracking`)?
 
 Both answers are conservative: when the tree holds something we cannot reason
 about (a back-reference, a lookaround body), we assume the harmless case.
@@ -30,7 +30,7 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from rubric_tools.lint.regex_backtracking import WORK_LIMIT, backtracking_work
+from rubric_tools.gate_analysis.regex_backtracking import WORK_LIMIT, backtracking_work
 
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
 

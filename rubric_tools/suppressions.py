@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
-from rubric_tools.lint.fixes import Applicability, Edit, Fix
+from rubric_tools.fixing.fixes import Applicability, Edit, Fix
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.loading.yaml_source import YamlSource
 
@@ -221,7 +221,7 @@ def apply_suppressions(diagnostics: Iterable[Diagnostic], suppressions: Sequence
 
 def _line_break_after(path: Path, line: int) -> str | None:
     """The line break ending `line` of the file as it is on disk (None: last line or unreadable)."""
-    from rubric_tools.lint.apply_fixes import is_yaml, line_starts, read_for_edit
+    from rubric_tools.fixing.apply_fixes import is_yaml, line_starts, read_for_edit
 
     read = read_for_edit(path)
     if read is None:

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Span
-from rubric_tools.lint.fixes import Edit, Fix
-from rubric_tools.lint.yaml_edits import value_at
+from rubric_tools.fixing.fixes import Edit, Fix
+from rubric_tools.fixing.yaml_edits import value_at
 from rubric_tools.loading.yaml_source import parse_yaml_text
 
 # The loader counts YAML lines with these breaks; documents are numbered as an editor

@@ -322,11 +322,12 @@ def _finding_proposal(proposal: EntryProposal | None, texts: list[str], want_fir
     removes = fixed == len(texts) and bool(texts)
     if not proposal.change and proposal.refused is not None:
         gate, outcome = proposal.refused
+        would_fix = set(outcome.caught if want_fire else outcome.silenced)
         return Proposal(
             _changed_keys(proposal.before, gate),
             "; ".join(proposal.tried[:1]) or "a guard",
             False,
-            False,
+            bool(texts) and all(t in would_fix for t in texts),
             outcome.lost[:3],
             outcome.new_hits[:3],
             total=len(texts),

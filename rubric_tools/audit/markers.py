@@ -90,10 +90,11 @@ REJECTION_VERBS = (
     "deny",
 )
 #: What a rejection may be followed by before the disowned clause ("declines to accept that").
-_REJECTION_TAIL = (
+_TAIL_WORD = (
     r"(?:\s+(?:to|with|any|the|a|an|such|this|that|accept\w*|agree\w*|concede\w*|proposals?|suggestions?|"
-    r"claims?|positions?|language|terms?|ideas?|notion|view)\b)*"
+    r"claims?|positions?|language|terms?|ideas?|notion|view)\b|)"
 )
+_REJECTION_TAIL = _TAIL_WORD * 3
 
 #: Whoever a rejection after the clause speaks for ("; we reject that").
 _SPEAKERS = r"(?:we|i|the\s+client|our\s+client|client|the\s+company|customer|buyer|seller|licensee|licensor)"

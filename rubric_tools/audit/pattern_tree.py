@@ -273,3 +273,18 @@ def group_of(alternatives: list[str], quant: str = "") -> Item:
     if any(b is None or len(b) != 1 for b in branches):
         raise ValueError(f"not a plain alternative: {alternatives!r}")
     return Item("group", opener="(?:", branches=[b[0] for b in branches if b is not None], quant=quant)
+
+
+def without_optional_groups(pattern: str) -> str:
+    """`pattern` with each optional group `(?:x)?` written `(?:x|)`: the same matches, but no
+    repeat around a variable part, which lint's backtracking analysis (G012) would have to
+    explore. Patterns the scan does not read are returned unchanged."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return pattern
+    for sequence in walk_sequences(tree):
+        for item in sequence:
+            if item.kind == "group" and item.quant == "?" and item.opener == "(?:":
+                item.branches.append([])
+                item.quant = ""
+    return "|".join(render(branch) for branch in tree)

@@ -240,6 +240,24 @@ def _widen(
 ) -> tuple[Gate, Outcome, list[str], list[str]]:
     done: list[str] = []
     refused: list[str] = []
+    # Every step at once first: one verification (and one compile of the exclusion) when
+    # it is safe, which is the common case; else step by step.
+    together, kinds_done = current.pattern, []
+    for step in STEPS:
+        if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
+            continue
+        widened = step.apply(together, texts.thesaurus)
+        if widened is not None and out_of_bounds(Gate(widened)) is None:
+            together, kinds_done = widened, [*kinds_done, step.kind]
+    if kinds_done:
+        for candidate in _candidates(current, together, guarded, kinds, original):
+            if out_of_bounds(candidate) is not None:
+                continue
+            outcome = verifier.outcome(candidate, verifier.new_frames(current, candidate))
+            if outcome.safe and len(outcome.caught) > len(best.caught):
+                return candidate, outcome, kinds_done, refused
+            if not outcome.safe:
+                refused.append(f"{', '.join(kinds_done)} together: {_why(outcome)}")
     skip: set[str] = set()
     for step in STEPS:
         if step.kind in skip:

@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
+from rubric_tools.audit.pattern_tree import without_optional_groups
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
 
@@ -54,7 +55,7 @@ def _barriers(*extra: str) -> str:
 
 def _gap(size: int, *extra: str) -> str:
     """Up to `size` characters that cross no clause barrier (nor any of `extra`)."""
-    return rf"(?:(?!{_barriers(*extra)})[^.]){{0,{size}}}?"
+    return without_optional_groups(rf"(?:(?!{_barriers(*extra)})[^.]){{0,{size}}}?")
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,12 @@ _BEFORE_KINDS = ("negated", "contrasted", "rejected", "attributed", "supposed", 
 
 
 def _marker(kind: str) -> str:
-    """The marker of a kind that governs what follows it."""
+    """The marker of a kind that governs what follows it (optional groups written as
+    alternations with an empty branch: see `pattern_tree.without_optional_groups`)."""
+    return without_optional_groups(_marker_text(kind))
+
+
+def _marker_text(kind: str) -> str:
     if kind == "negated":
         return markers.governing_negator()
     if kind == "contrasted":
@@ -143,10 +149,10 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
         parts.append(f"(?:{'|'.join(f'(?:{m})' for m in before)}){gap}{sin}")
     after = []
     if "disowned" in kinds:
-        after.append(f"[^.]{{0,{AFTER_GAP}}}?(?:{markers.later_rejection()})")
+        after.append(f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})")
     if "struck" in kinds:
         after.append(
-            rf"{_gap(GAP, markers.insertion())}\b(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+)?"
+            rf"{_gap(GAP, markers.insertion())}\b(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
             r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn)\b"
         )
     if after:

@@ -71,6 +71,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("fine", "penalize", "penalise", "sanction"),
     ("store", "host", "keep", "house"),
     ("retain", "keep", "hold onto"),
+    ("is", "are"),
     # characterizations
     ("unenforceable", "void", "invalid", "null and void", "of no effect", "without effect", "of no force"),
     ("unlawful", "illegal", "prohibited by law", "contrary to law", "against the law"),
@@ -104,6 +105,10 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("does not apply to", "shall not apply to", "will not apply to", "is inapplicable to"),
     ("at any time", "from time to time", "at all times"),
 )
+
+
+#: Modals and forms of "be" are written as they stand (a group lists the forms it means).
+_NOT_INFLECTED = frozenset("shall must will may can should would could might is are was were been being am".split())
 
 
 @dataclass(frozen=True)
@@ -147,7 +152,7 @@ def phrase_forms(phrase: str) -> tuple[str, ...]:
     """A base-form phrase in every inflection of its head verb ("undertake to" ->
     undertake to, undertakes to, undertook to, …); "be" heads become is/are/shall be."""
     words = phrase.split()
-    if words[0] in ("shall", "must", "will", "may", "can", "should", "would", "could", "might"):
+    if words[0] in _NOT_INFLECTED:
         return (phrase,)
     if words[0] == "be":
         heads: Iterable[str] = ("is", "are", "be", "was", "were", "been")

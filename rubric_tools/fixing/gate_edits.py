@@ -86,6 +86,16 @@ def _block_edits(
     return edits
 
 
+def _span_text(source: YamlSource, span: Span) -> str | None:
+    """The source text of a span over several lines (lines joined by "\\n")."""
+    if not 1 <= span.line <= span.end_line <= len(source.lines):
+        return None
+    if span.line == span.end_line:
+        return node_text(source, span)
+    lines = source.lines[span.line - 1 : span.end_line]
+    return "\n".join([lines[0][span.column - 1 :], *lines[1:-1], lines[-1][: span.end_column - 1]])
+
+
 def _string_entry(written: str, change: Mapping[str, Any]) -> str | None:
     """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written."""
     items = {"pattern": written, **{k: render_yaml_value(v) for k, v in change.items()}}
@@ -110,6 +120,18 @@ def guard_fix(source: YamlSource, path: InstancePath, change: Mapping[str, Any],
         return None
     expected = {**entry_mapping, **change}
     written = node_text(source, position.value)
+    if isinstance(entry, str) and written is None:
+        # A plain scalar folded over several lines: the entry is rewritten whole, on one line.
+        written = _span_text(source, position.value)
+        as_one_line = render_yaml_value(entry)
+        new_entry = _string_entry(as_one_line, change) if as_one_line is not None else None
+        if written is None or new_entry is None:
+            return None
+        return Fix(
+            message,
+            (Edit(source.path, position.value, written, new_entry, yaml_path=path, expected=expected),),
+            Applicability.UNSAFE,
+        )
     if isinstance(entry, str) or (written is not None and written.startswith("{")):
         if written is None:
             return None

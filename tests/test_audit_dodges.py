@@ -10,8 +10,8 @@ import pytest
 
 from rubric_tools.audit import inflection
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.gate_analysis.witness import gap_witness
 from rubric_tools.config.audit import AuditSection
+from rubric_tools.gate_analysis.witness import gap_witness
 from tests.audit_support import audit, codes, make_matter
 
 

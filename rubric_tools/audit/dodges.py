@@ -14,7 +14,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import inflection, lexicon, quantities
+from rubric_tools.audit.grammar import finite_verb_at
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
@@ -204,6 +206,8 @@ def _split_clause(pattern: str) -> Iterator[Dodge]:
 def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -> Iterator[Dodge]:
     for phrase, alternatives in table.items():
         for alternative in alternatives:
+            if _word(alternative).search(witness):
+                continue  # already said that way: "make use of" holds "use"
             swapped = _replace_once(witness, phrase, alternative)
             if swapped is not None:
                 yield Dodge(f"{kind}: {phrase} → {alternative}", swapped)
@@ -248,7 +252,9 @@ def _quantity_forms(witness: str) -> Iterator[Dodge]:
 
 
 def _passive(witness: str) -> Iterator[Dodge]:
-    """ "customer may use provider data" -> "provider data may be used by customer"."""
+    """ "customer may use provider data" -> "provider data may be used by customer"; what
+    follows the object stays after the agent ("customer data may be used by provider to
+    train")."""
     if _NEGATOR.search(witness):
         return
     words = witness.split(" ")
@@ -258,18 +264,33 @@ def _passive(witness: str) -> Iterator[Dodge]:
             if not verbs:
                 return
             done = lexicon.past_participle(verbs[0])
-            subject, obj = " ".join(words[:index]), " ".join(words[index + 2 :])
-            yield Dodge("passive voice", f"{obj} {words[index]} be {done} by {subject}")
+            subject, rest = " ".join(words[:index]), words[index + 2 :]
+            end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
+            if end == 0:
+                return  # no object to promote ("may use to train")
+            obj, tail = " ".join(rest[:end]), " ".join(rest[end:])
+            yield Dodge("passive voice", f"{obj} {words[index]} be {done} by {subject}" + (f" {tail}" if tail else ""))
             return
 
 
+#: Words that end a verb's object: a preposition, an infinitive, a conjunction.
+_OBJECT_ENDS = frozenset("to for in on with from under after before within by as and or".split())
+
+
 def _citation(witness: str) -> Iterator[Dodge]:
-    """A short citation inside the clause: "customer may, under section 6.2, use …"."""
+    """A short citation inside the clause: "customer may, under section 6.2, use …"; without
+    a modal, after the subject ("4.2, under section 6.2, is void")."""
     words = witness.split(" ")
     if len(words) < 3:
         return
-    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), 0)
-    yield Dodge("citation inside the clause", " ".join([*words[: at + 1], "under section 6.2", *words[at + 1 :]]))
+    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
+    if at is None:
+        verb = next((i for i in range(1, len(words) - 1) if finite_verb_at(words, i)), None)
+        if verb is None:
+            return  # no subject to follow ("permits provider to use …"): no natural place
+        at = verb - 1
+    cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
+    yield Dodge("citation inside the clause", " ".join(cited))
 
 
 def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> list[Dodge]:
@@ -299,9 +320,12 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> li
         found.append(Dodge("dotted section reference in a bounded window", dotted))
     seen = {witness}
     per_source: list[list[Dodge]] = []
+    already_doubled = set(doubled(witness))
     for source in sources:
         own = []
         for dodge in source:
+            if set(doubled(dodge.text)) - already_doubled:
+                continue  # an assembly slip ("make make use of of"), never a rewrite
             if dodge.text not in seen:
                 seen.add(dodge.text)
                 own.append(dodge)

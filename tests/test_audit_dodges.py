@@ -40,7 +40,7 @@ def test_clause_split_across_two_sentences_dodges_a_sentence_bound_window(tmp_pa
     assert split in _dodge_kinds(root)
     [finding] = codes(audit(root, AuditSection(max_evidence=1000)), "U004")
     sentences = [e["sentence"] for e in finding.extra["evidence"] if e["kind"] == split]  # type: ignore[attr-defined]
-    assert sentences == ["uncapped liability. that is unenforceable"]
+    assert sentences == ["Uncapped liability. That is unenforceable."]
     # A gap that may cross the sentence end catches the split.
     assert split not in _dodge_kinds(make_matter(tmp_path / "ok", _gate("uncapped liability.{0,80}is unenforceable")))
 

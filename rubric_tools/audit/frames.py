@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
@@ -38,8 +39,14 @@ class Frame:
             return not self.negates
         return not (self.negates and _NEGATOR.search(witness))
 
+    @property
+    def quoted(self) -> bool:
+        """Whether the frame quotes its words ('the words "…" are deleted'): any words read
+        well in quotes; every other frame takes a whole clause."""
+        return '"{w}"' in self.template
+
     def wrap(self, witness: str) -> str:
-        return self.template.format(w=witness)
+        return fill(self.template, witness)
 
 
 def _opens_with_quantity(witness: str) -> bool:

@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from rubric_tools.audit.clauses import MatterClauses
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
@@ -134,11 +135,12 @@ class _ListAudit:
         gate_list: GateList,
         known: Sequence[KnownText],
         thesaurus: Thesaurus,
+        matter: MatterClauses | None = None,
     ) -> None:
         self.source = source
         self.gate_list = gate_list
         self.thesaurus = thesaurus
-        texts = list_texts(gate_list, known, thesaurus)
+        texts = list_texts(gate_list, known, thesaurus, matter or MatterClauses(source, known))
         self.must_fire = list(texts.must_fire)
         self.must_not_fire = [*texts.must_not_fire, *_clause_frames(source, gate_list)]
         gates = gate_list.gates
@@ -363,7 +365,8 @@ def gate_findings(
 ) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter (or only the list `only_list` names:
     (issue index, surface))."""
+    matter = MatterClauses(source, known)
     for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
-        yield from _ListAudit(source, gate_list, known, thesaurus).findings()
+        yield from _ListAudit(source, gate_list, known, thesaurus, matter).findings()

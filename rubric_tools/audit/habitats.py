@@ -22,7 +22,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.quantities import quantities
+from rubric_tools.audit.wording import as_sentence, fill
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,7 @@ class Habitat:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
 
     def wrap(self, witness: str) -> str:
-        return self.template.format(w=witness)
+        return fill(self.template, witness)
 
 
 _CONTRACT = ("redline", "settlement")
@@ -54,20 +56,32 @@ LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than"
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
+#: Words after which a figure is already a limit ("no later than", "within", "up to").
+_LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 
 
-def habitat_texts(witness: str, surface: str) -> Iterator[tuple[str, str]]:
-    """(kind, text) of each habitat of one witness on `surface`."""
+def habitat_texts(witness: str, surface: str, before: str = "", after: str = "") -> Iterator[tuple[str, str]]:
+    """(kind, text) of each habitat of one witness on `surface`; `before` and `after` are the
+    words that complete the witness into a clause (`clauses.Completion`)."""
+    clause = f"{before}{witness}{after}"
     for habitat in HABITATS:
         if surface in habitat.surfaces:
-            yield habitat.kind, habitat.wrap(witness)
+            yield habitat.kind, habitat.wrap(clause)
     found = quantities(witness)
     if found:
         quantity = found[0]
-        before, rest = witness[: quantity.start], witness[quantity.start :]
-        if quantity.start == 0:
-            yield "limit idiom: shall not exceed", f"the amount shall not exceed {witness}."
-        for idiom in LIMIT_IDIOMS[:3]:
-            yield f"limit idiom: {idiom}", f"{before}{idiom} {rest}."
-    if _TEMPORAL.match(witness):
-        yield "limit idiom: in no event later than", f"in no event later than ten (10) days {witness}."
+        head, rest = witness[: quantity.start], witness[quantity.start :]
+        if quantity.start == 0 and not quantity.adjectival and not is_clause(witness):
+            yield "limit idiom: shall not exceed", fill("the amount shall not exceed {w}.", witness)
+        # Not before a figure already limited ("no later than two days") or a compound
+        # modifier ("a 72-hour rule"): the idiom would be said twice or mean nothing.
+        if not _LIMITED.search(head) and not quantity.adjectival:
+            for idiom in LIMIT_IDIOMS[:3]:
+                yield f"limit idiom: {idiom}", as_sentence(f"{before}{head}{idiom} {rest}{after}")
+    timed = quantities(before)
+    # Not where a figure already times the witness ("within 48 hours after …").
+    if _TEMPORAL.match(witness) and not found and not (timed and timed[-1].end >= len(before.rstrip())):
+        yield (
+            "limit idiom: in no event later than",
+            as_sentence(f"{before}in no event later than ten (10) days {witness}{after}"),
+        )

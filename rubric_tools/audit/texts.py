@@ -27,10 +27,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubric_tools.audit.clauses import ClauseFinder, MatterClauses, complete_alone, origin_of, standalone
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
+from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
 from rubric_tools.loading.matter import MatterSource
@@ -54,8 +57,11 @@ class VerdictText:
     entry: int | None = None  # the gate entry a generated text was built from
     file: Path | None = None
     line: int | None = None
-    #: For a rewrite, the witness it rewrites.
+    #: For a rewrite or a habitat, the witness (completed into a clause) it was built from.
     original: str | None = None
+    #: How a generated text's clause was completed (`naturalness.ORIGIN_SCORES`): "matter
+    #: clause", "clause", "carrier", "fragment"; None for the matter's own texts.
+    origin: str | None = None
 
 
 @dataclass(frozen=True)
@@ -101,9 +107,18 @@ def _known_record(known: KnownText) -> VerdictText:
 
 
 def entry_texts(
-    gate: Gate, entry: int, surface: str, thesaurus: Thesaurus, *, partial: bool = False
+    gate: Gate,
+    entry: int,
+    surface: str,
+    thesaurus: Thesaurus,
+    *,
+    partial: bool = False,
+    finder: ClauseFinder | None = None,
 ) -> tuple[list[VerdictText], list[VerdictText]]:
-    """The generated (must fire, must not fire) texts of one gate entry."""
+    """The generated (must fire, must not fire) texts of one gate entry. Each framed witness
+    is first completed into a clause (`clauses`: from the matter's own texts through
+    `finder`, else a neutral carrier); texts that no lawyer would write
+    (`naturalness.problems`) are left out."""
     source = f"generated from entry {entry}"
     fire: list[VerdictText] = []
     silent: list[VerdictText] = []
@@ -111,32 +126,59 @@ def entry_texts(
     for witness in all_witnesses:
         if not witness.bare_only:
             fire.append(VerdictText(witness.text, True, "witness", source, True, entry))
+    seen: set[str] = set()
     for witness in framed(all_witnesses):
-        for kind, text in habitat_texts(witness.text, surface):
-            fire.append(VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=witness.text))
+        completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
+        if completion.text in seen:
+            continue
+        seen.add(completion.text)
+        origin, clause = origin_of(completion), completion.sentence()
+        for kind, text in habitat_texts(completion.core, surface, completion.before, completion.after):
+            fire.append(
+                VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=clause, origin=origin)
+            )
         for frame in FRAMES:
-            if frame.applies(witness.text, surface):
-                silent.append(VerdictText(frame.wrap(witness.text), False, f"frame: {frame.kind}", source, True, entry))
+            base = witness.text if frame.quantity_only else completion.text
+            if frame.quantity_only and is_clause(base):
+                continue  # the contrast names a figure, not a statement
+            if (completion.is_clause or frame.quoted) and frame.applies(base, surface):
+                text = frame.wrap(base)
+                silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
         if partial:
             continue
-        for dodge in dodges(witness.text, gate.pattern, thesaurus):
+        for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus):
             if witness.strategy == "full" and not dodge.kind.startswith(_SPELLING_REWRITES):
                 continue  # optional words written out read badly once words are inserted or swapped
-            fire.append(
-                VerdictText(dodge.text, True, f"rewrite: {dodge.kind}", source, True, entry, original=witness.text)
-            )
-    return fire, silent
+            text = standalone(dodge.text) if dodge.kind.startswith(_FROM_PATTERN) else completion.around(dodge.text)
+            kind = f"rewrite: {dodge.kind}"
+            fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
+    return _readable(fire), _readable(silent)
 
 
-def list_texts(gate_list: GateList, known: Sequence[KnownText], thesaurus: Thesaurus) -> GateListTexts:
+#: Rewrites built from the pattern alone, not from the witness: they stand on their own.
+_FROM_PATTERN = ("dotted section reference", "clause split", "parenthetical in the gap")
+
+
+def _readable(texts: list[VerdictText]) -> list[VerdictText]:
+    """The texts a lawyer could have written: the bare witnesses (the regex's own words)
+    always, every other generated text only without a well-formedness problem (a fragment
+    only without debris, doubled words or a dangling preposition)."""
+    return [t for t in texts if t.kind == "witness" or not problems(t.text, sentence=t.origin != "fragment")]
+
+
+def list_texts(
+    gate_list: GateList, known: Sequence[KnownText], thesaurus: Thesaurus, matter: MatterClauses | None = None
+) -> GateListTexts:
     """Every text of known verdict for one gate list: generated from its entries, and the
-    matter's own (`known`, already read by `corpus.known_texts`)."""
+    matter's own (`known`, already read by `corpus.known_texts`). `matter` holds the
+    matter's sentences that witnesses are completed into clauses from."""
     mine = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
+    finder = matter.finder(gate_list.issue_id, gate_list.surface) if matter is not None else None
     must_fire: list[VerdictText] = []
     must_not_fire: list[VerdictText] = []
     for entry in gate_list.entries:
         fire, silent = entry_texts(
-            entry.gate, entry.entry_index, gate_list.surface, thesaurus, partial=gate_list.partial
+            entry.gate, entry.entry_index, gate_list.surface, thesaurus, partial=gate_list.partial, finder=finder
         )
         must_fire += fire
         must_not_fire += silent
@@ -160,5 +202,5 @@ def gate_list_texts(
     known = known_texts(source, inputs or AuditInputs())
     for gate_list in gate_lists(source.model):
         if gate_list.issue_id == issue_id and gate_list.surface == surface:
-            return list_texts(gate_list, known, thesaurus or Thesaurus())
+            return list_texts(gate_list, known, thesaurus or Thesaurus(), MatterClauses(source, known))
     return GateListTexts(issue_id, surface, (), ())

@@ -1,0 +1,148 @@
+"""How natural a piece of evidence reads: the checks it must pass and the order it is shown in.
+
+`problems(text)` lists what no lawyer would write:
+
+- regex debris: a backslash, a bracket, a brace, `^`, `|`, `*`, `+`, `(?`;
+- a word or a pair of words written twice in a row ("make make use of of");
+- a dangling preposition: a preposition right before another ("make use of to train",
+  "fined by under §6.2", "within after"; not the pairs English has, "provided for in",
+  "until after"), a preposition before a conjunction ("training on and improve"), or a
+  preposition, an article or a conjunction as the last word;
+- a subject that disagrees with its verb ("laws prohibits", "provider are");
+- for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
+  without a finite verb — each part between ";", ":" and ", but" must have one,
+  unless it is quoted, and so must the clause after "that" where a verb or a noun like
+  "case" takes one ("It is not the case that customer liability supercap." fails).
+
+Generated texts that fail these checks are dropped before they are used (`texts`), so a
+finding never rests on a sentence nobody would write.
+
+`score(...)` orders a finding's evidence, most natural first (the first `max-evidence`
+are shown):
+
+| what | score |
+| --- | --- |
+| the matter's own text (a document, a probe, a trajectory, a hidden answer) | +4 |
+| generated around a clause of the matter's own texts | +3 |
+| generated around a witness that is itself a clause | +2 |
+| generated around a neutral carrier clause | +1 |
+| a fragment | 0 |
+| each well-formedness problem | -5 |
+| length | -1 per 40 characters |
+
+Ties keep the order the audit found them in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from rubric_tools.audit.grammar import agreement_errors, finite_verb_at, verb_of
+from rubric_tools.audit.wording import doubled, words
+
+_DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
+_PREPOSITIONS = frozenset(
+    "of by to for with from at on in into upon under within without after before during until following than".split()
+)
+#: Prepositions that do follow one another in good English: "as provided for under", "referred
+#: to in", "agreed to in writing", "from within", "until after".
+_GOOD_PAIRS = frozenset(
+    {
+        ("for", "under"),
+        ("to", "under"),
+        ("from", "under"),
+        ("for", "in"),
+        ("to", "in"),
+        ("of", "in"),
+        ("from", "within"),
+        ("until", "after"),
+        ("until", "before"),
+    }
+)
+_DANGLING_END = frozenset("of by to for with from at on in into upon under the a an and or".split())
+#: Prepositions that need their object before a conjunction ("carry out training on and improve").
+_NEEDS_OBJECT = frozenset("of on for by with into upon under".split())
+_CONJUNCTIONS = frozenset("and or but nor".split())
+_SEGMENTS = re.compile(r";|:(?!\d)|,\s+but\b", re.IGNORECASE)
+#: Words after which "that" opens a clause ("it is not the case that <clause>").
+_COMPLEMENT = re.compile(
+    r"\b(?:case|requires?|agrees?|means?|suggest(?:s|ed)?|says?|said|accept(?:s|ed)?|proposal|proposes?|"
+    r"provides?|provided|argues?|contends?|claims?|view|position|fact|believes?|thinks?|notes?|states?|"
+    r"stated|recommends?|holds?|held|concluded?|ensures?|warrants?|represents?|acknowledges?|confirms?)"
+    r"\s+that\s+([^,;:.]*)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+
+
+def _dangling(tokens: Sequence[str]) -> list[str]:
+    found = []
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        if (first, second) in _GOOD_PAIRS:
+            continue
+        if first in _PREPOSITIONS and second in _PREPOSITIONS:
+            found.append(f"dangling preposition: {first} {second}")
+        elif first in _NEEDS_OBJECT and second in _CONJUNCTIONS:
+            found.append(f"dangling preposition: {first} {second}")
+    if tokens and tokens[-1] in _DANGLING_END:
+        found.append(f"ends with {tokens[-1]!r}")
+    return found
+
+
+def _clause_without_verb(text: str) -> list[str]:
+    unquoted = _QUOTED.sub(" QUOTED ", text)
+    found = []
+    for segment in _SEGMENTS.split(unquoted):
+        tokens = words(segment)
+        if not tokens or tokens == ["quoted"]:
+            continue
+        imperative = verb_of(tokens[0]) is not None and verb_of(tokens[0]) == (tokens[0], "base")
+        if not imperative and not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
+            found.append(f"clause without a verb: {segment.strip()!r}")
+    for complement in _COMPLEMENT.finditer(unquoted):
+        tokens = words(complement.group(1))
+        if tokens and "quoted" not in tokens and not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
+            found.append(f"clause without a verb: {complement.group(1).strip()!r}")
+    return found
+
+
+def problems(text: str, *, sentence: bool = True) -> list[str]:
+    """What keeps `text` from reading as something a lawyer would write (empty: nothing)."""
+    found: list[str] = []
+    if _DEBRIS.search(text):
+        found.append("regex debris")
+    found += [f"doubled words: {pair}" for pair in doubled(text)]
+    tokens = words(text)
+    found += _dangling(tokens)
+    for piece in re.split(r"[\"“”]", text):  # a quotation is no subject of the words after it
+        found += [f"disagreement: {pair}" for pair in agreement_errors(piece)]
+    if sentence:
+        stripped = text.strip()
+        first = re.search(r"[^\W\d_]", stripped)
+        if first is not None and first.group(0).islower():
+            found.append("no capital first letter")
+        if not re.search(r"[.?!][\"”’')]*$", stripped):
+            found.append("no final stop")
+        found += _clause_without_verb(stripped)
+    return found
+
+
+#: Scores of where a text came from (see the module docstring).
+ORIGIN_SCORES = {"matter": 4, "matter clause": 3, "clause": 2, "carrier": 1, "fragment": 0}
+
+
+def score(text: str, origin: str, *, sentence: bool = True) -> float:
+    """How natural `text` reads, from its origin ("matter", "matter clause", "clause",
+    "carrier", "fragment"), its well-formedness and its length."""
+    checked = problems(text, sentence=sentence)
+    return ORIGIN_SCORES.get(origin, 0) - 5 * len(checked) - len(text) / 40
+
+
+T = TypeVar("T")
+
+
+def rank(items: Sequence[T], scored: Callable[[T], float]) -> list[T]:
+    """`items`, most natural first (stable: ties keep their order)."""
+    return [item for _, _, item in sorted(((-scored(item), n, item) for n, item in enumerate(items)))]

@@ -85,7 +85,7 @@ def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(
     assert finding.severity.value == "error"
     evidence = finding.extra["evidence"][0]  # type: ignore[index]
     assert evidence["source"] == "guide §2" and evidence["kind"] == "document"
-    assert "never agree that uptime commitments are unenforceable" in evidence["sentence"]
+    assert "Never agree that uptime commitments are unenforceable" in evidence["sentence"]  # as written
     proposal = finding.extra["proposal"]
     # The guard is scoped by meaning: an exclusion carrying the pattern after a governing negator.
     assert set(proposal["change"]) >= {"exclude_context"} and proposal["verified"] is True  # type: ignore[index]
@@ -309,7 +309,7 @@ def test_a_position_document_sentence_the_issue_does_not_cite_is_a_warning(tmp_p
 
 def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     gates = "    redline_critical_failure_patterns:\n      - pattern: 'covers losses from the first dollar'\n"
-    [finding] = codes(audit(make_matter(tmp_path / "m", gates)), "U004")
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U004")
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert "space to hyphen" in kinds
     proposal = finding.extra["proposal"]

@@ -31,15 +31,24 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from rubric_tools.audit import inflection
 from rubric_tools.audit.corpus import KnownText, sentences
-from rubric_tools.audit.grammar import DETERMINERS, agreement_errors, has_finite_verb, is_temporal, shape, verb_of
+from rubric_tools.audit.grammar import (
+    DETERMINERS,
+    PREPOSITIONS,
+    agreement_errors,
+    has_finite_verb,
+    is_temporal,
+    shape,
+    verb_of,
+)
 from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import as_sentence, doubled, words
 from rubric_tools.audit.words import COMMON_WORDS
-from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires
+from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires, matched_sentence
 from rubric_tools.loading.matter import MatterSource
-from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
+from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, sentence_bounds
 from rubric_tools.scoring.text import split_citation
 
 #: A completed clause longer than this reads as a paragraph, not as evidence.
@@ -58,7 +67,8 @@ _BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_JOINERS = frozenset("and but or so which then also yet nor".split())
-_UNITS_OF_TIME = frozenset("hour day business day calendar day week month year".split(" "))
+_UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
+_UNIT_WORDS = frozenset("hour day week month year minute".split())
 
 
 @dataclass(frozen=True)
@@ -106,6 +116,16 @@ def _plural(word: str) -> bool:
     return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s")) and verb_of(word) is None
 
 
+def _head(tokens: Sequence[str]) -> str:
+    """The head noun of a noun phrase: the word before its first preposition, participle or
+    relative word ("fines imposed on vendor" -> "fines")."""
+    for index, word in enumerate(tokens[1:], start=1):
+        verb = verb_of(word)
+        if word in PREPOSITIONS or word in ("that", "which", "who") or (verb is not None and verb[1] == "past"):
+            return tokens[index - 1]
+    return tokens[-1]
+
+
 def carrier(fragment: str) -> Completion:
     """A neutral clause around a fragment, chosen by its shape (already a clause: itself)."""
     kind = shape(fragment)
@@ -133,22 +153,26 @@ def carrier(fragment: str) -> Completion:
         )
         return Completion(subject, fragment, "", f"carrier: {kind}")
     determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
-    predicate = " apply" if _plural(tokens[-1]) else " applies"
+    predicate = " apply" if _plural(_head(tokens)) else " applies"
     return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
 
 
 def repair_agreement(text: str) -> str:
     """Subject and verb made to agree where a regex wrote them apart ("laws prohibits" ->
-    "laws prohibit", "provider are" -> "provider is")."""
+    "laws prohibit", "provider are" -> "provider is", "law compel" -> "law compels", "9
+    month" -> "9 months")."""
     for pair in agreement_errors(text):
         noun, verb = pair.split(" ")
-        if verb in ("are", "were"):
+        if verb in _UNIT_WORDS:
+            fixed = verb + "s"  # "9 month" -> "9 months"
+        elif verb in ("are", "were"):
             fixed = "is" if verb == "are" else "was"
         else:
             found = verb_of(verb)
             if found is None:
                 continue
-            fixed = found[0]
+            # a plural subject takes the base form, a singular one the third person
+            fixed = found[0] if found[1] != "base" else inflection.third_person(found[0])
         text = re.sub(rf"\b{re.escape(noun)} {re.escape(verb)}\b", f"{noun} {fixed}", text, count=1, flags=re.I)
     return text
 
@@ -235,11 +259,15 @@ class ClauseFinder:
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         self.vocabulary = frozenset(w for s in self.sentences for w in words(s.text)) | COMMON_WORDS
         self._found: dict[Gate, list[_Found]] = {}
+        self._pattern = ""
 
-    def _known_words(self, text: str) -> bool:
+    def known_words(self, text: str, pattern: str = "") -> bool:
+        """Whether every word of `text` is one the matter, common English or the gate's own
+        pattern (`pattern`) uses: a regex stem ("regulat" of `regulat\\w*`) is not."""
+        own = pattern_words(pattern)
         return all(
-            w in self.vocabulary or w.isdigit() or is_number_word(w) or w in _FRAME_WORDS
-            for w in re.findall(r"[a-z]+", text.lower())
+            w in self.vocabulary or w in own or w.isdigit() or is_number_word(w) or w in _FRAME_WORDS
+            for w in re.findall(r"[a-z]{2,}", text.lower())
         )
 
     def found(self, gate: Gate) -> list[_Found]:
@@ -250,6 +278,7 @@ class ClauseFinder:
 
     def complete(self, witness: str, gate: Gate) -> Completion:
         """The witness as a clause (see the module docstring)."""
+        self._pattern = gate.pattern
         core = repair_agreement(witness)
         if core != witness and not fires(gate, core):
             core = witness
@@ -270,15 +299,32 @@ class ClauseFinder:
 
     def _fits(self, core: str, matched: str, before: str, after: str) -> bool:
         """Whether the witness can stand where the matter wrote `matched`: its words are
-        English the matter uses, it is not merely the matched words with a window left
-        empty, and it joins the clause as the matched words do (the same first word unless
+        English the matter uses, it is not shorter than the matched words (a window left
+        empty), and it joins the clause as the matched words do (the same first word unless
         nothing comes before, the same last word unless nothing comes after)."""
         mine, theirs = words(core), words(matched)
-        if not mine or not theirs or not self._known_words(core) or _subsequence(mine, theirs):
+        if not mine or not theirs or not self.known_words(core, self._pattern) or _subsequence(mine, theirs):
             return False
+        if len(mine) < len(theirs):
+            return False  # words the matter needs are missing (a window left empty)
         if before.strip() and mine[0] != theirs[0]:
             return False
         return not (after.strip(" .;,") and mine[-1] != theirs[-1])
+
+
+def pattern_words(pattern: str) -> frozenset[str]:
+    """The whole words a regex spells out: not a stem that a `\\w*`, a class or a group
+    continues ("regulat" of `regulat\\w*`); a word with an optional last letter both ways
+    ("prohibit" and "prohibits" of `prohibits?`)."""
+    found: set[str] = set()
+    for match in re.finditer(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?", pattern.lower()):
+        word, after = match.group(1), match.group(2)
+        if after in ("\\w", "[", "("):
+            continue
+        found.add(word)
+        if after == "?":
+            found.add(word[:-1])
+    return frozenset(found)
 
 
 def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:
@@ -286,8 +332,12 @@ def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:
     return all(word in remaining for word in short)
 
 
-#: Words the witness may hold that no matter text has: they read as English anyway.
-_FRAME_WORDS = frozenset("provider customer vendor licensee licensor party parties".split())
+#: Words a witness or a rewrite may hold that no matter text has: the parties' roles, and the
+#: words the rewrites themselves insert ("as drafted", "under section 6.2 of the agreement").
+_FRAME_WORDS = frozenset(
+    "provider customer vendor licensee licensor party parties as drafted under section agreement that those "
+    "expressly relevant".split()
+)
 
 
 def _as_clause(completion: Completion) -> Completion:
@@ -408,3 +458,20 @@ def origin_of(completion: Completion) -> str:
 def standalone(text: str) -> str:
     """A rewrite built from the pattern alone: a sentence when it is a clause."""
     return as_sentence(text) if shape(text) == "clause" else text
+
+
+def sentence_as_written(gate: Gate, text: str) -> str:
+    """The sentence of `text` around the gate's first match, as the author wrote it (its
+    capitals kept; whitespace folded as the scorer folds it)."""
+    written = " ".join(text.split())
+    lowered = written.lower()
+    if len(lowered) != len(written):
+        return matched_sentence(gate, text)
+    try:
+        match = compile_pattern(gate.pattern).search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
+    except (GateError, TimeoutError):
+        match = None
+    if match is None:
+        return written
+    start, end = sentence_bounds(lowered, match.start(), match.end())
+    return written[start:end].strip()

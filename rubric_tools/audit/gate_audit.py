@@ -10,12 +10,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rubric_tools.audit.clauses import MatterClauses
+from rubric_tools.audit.clauses import MatterClauses, sentence_as_written
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
 from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.naturalness import rank, text_score
 from rubric_tools.audit.proposals import EntryProposal, EntryTexts, entry_mapping, propose_entry
+from rubric_tools.audit.robustness import ListRobustness, list_robustness
 from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.diagnostics import Severity
@@ -148,6 +150,8 @@ class _ListAudit:
         self.protected = list(dict.fromkeys(t.text for t in self.must_fire if self.list_fires[t.text]))
         self.silent = list(dict.fromkeys(t.text for t in self.must_not_fire if not self.list_fires[t.text]))
         self.missed_probes = self._missed_probes()
+        #: Each entry's proposal, as `findings` makes them (the robustness figure reads them).
+        self.proposals: dict[int, EntryProposal] = {}
 
     def _missed_probes(self) -> dict[int, list[VerdictText]]:
         """Must-fire probes that no gate of the list fires on, each under the entry whose
@@ -194,6 +198,8 @@ class _ListAudit:
                     self.thesaurus,
                 )
             )
+            if proposal is not None:
+                self.proposals[entry.entry_index] = proposal
             found = [
                 *self._correct_work(entry, correct),
                 *self._frames(entry, frames),
@@ -226,9 +232,17 @@ class _ListAudit:
     ) -> Iterator[tuple[AuditFinding, list[str], bool]]:
         if not hits:
             return
+        hits = _most_natural_first(hits)
         evidence = [
             Evidence(
-                matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", "fired", entry.surface, k.file, k.line
+                sentence_as_written(entry.gate, k.text),
+                k.source,
+                k.kind,
+                "silent",
+                "fired",
+                entry.surface,
+                k.file,
+                k.line,
             )
             for k in hits
         ]
@@ -256,6 +270,7 @@ class _ListAudit:
     def _frames(self, entry: AuditedEntry, hits: list[VerdictText]) -> Iterator[tuple[AuditFinding, list[str], bool]]:
         if not hits:
             return
+        hits = _most_natural_first(hits)
         evidence = [
             Evidence(t.text, "frame", t.kind.removeprefix("frame: "), "silent", "fired", entry.surface) for t in hits
         ]
@@ -274,6 +289,7 @@ class _ListAudit:
         if not missed:
             return
         silent = "silent (no gate of the list fired)"
+        missed = _most_natural_first(missed)
         probes = [t for t in missed if not t.generated]
         generated: list[VerdictText] = []
         seen_kinds: set[str] = set()
@@ -305,6 +321,11 @@ class _ListAudit:
             evidence,
         )
         yield finding, [t.text for t in missed], True
+
+
+def _most_natural_first(texts: list[VerdictText]) -> list[VerdictText]:
+    """A finding's texts in the order its evidence is shown (`naturalness.text_score`)."""
+    return rank(texts, lambda t: text_score(t.text, t.origin, t.generated))
 
 
 def _kind(text: VerdictText) -> str:
@@ -357,6 +378,23 @@ def _changed_keys(before: Gate, after: Gate) -> dict[str, Any]:
     return {k: v for k, v in new.items() if old.get(k) != v}
 
 
+def audit_gate_lists(
+    source: MatterSource,
+    known: Sequence[KnownText],
+    thesaurus: Thesaurus,
+    only_list: tuple[int, str] | None = None,
+) -> Iterator[tuple[list[AuditFinding], ListRobustness]]:
+    """Per gate list of the matter (or only the list `only_list` names: (issue index,
+    surface)), its findings U002-U004 and its robustness figure."""
+    matter = MatterClauses(source, known)
+    for gate_list in gate_lists(source.model):
+        if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
+            continue
+        audit = _ListAudit(source, gate_list, known, thesaurus, matter)
+        findings = list(audit.findings())
+        yield findings, list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals)
+
+
 def gate_findings(
     source: MatterSource,
     known: Sequence[KnownText],
@@ -365,8 +403,5 @@ def gate_findings(
 ) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter (or only the list `only_list` names:
     (issue index, surface))."""
-    matter = MatterClauses(source, known)
-    for gate_list in gate_lists(source.model):
-        if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
-            continue
-        yield from _ListAudit(source, gate_list, known, thesaurus, matter).findings()
+    for findings, _figure in audit_gate_lists(source, known, thesaurus, only_list):
+        yield from findings

@@ -68,13 +68,24 @@ DETERMINERS = frozenset(
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """
-    accept accrue act add advise complete agree allow arise ask assert assume ban bar bear become begin believe cancel
-    cause change comply conclude consider constitute contend continue covenant decline decrease deduct deliver
-    deny destroy end ensure expire find forbid give govern guarantee hold include incur inform insist inspect
-    invoice keep lapse last let lose maintain make mean need note occur offset operate outlaw prevail procure
-    promise propose provide recommend refund refuse reject remain replace report represent rest return review
-    run say secure seek serve start state stay strike suggest supersede take tell think undertake validate
-    verify vest violate waive warrant withhold
+    accept accrue act add advise agree allege allow apportion arbitrate arise ask assert assess assume attach
+    attribute authorize award ban bar bear become begin believe benefit calculate cancel carry cause certify
+    change claim collect compel compensate complete comply conclude conduct consider constitute construe contend
+    continue convert correct count covenant cure decline decrease deduct deem deliver demand deny depend
+    designate destroy determine develop direct discharge dispute divide elect employ enable end enforce engage
+    ensure enter establish estimate evaluate exercise expect expire explain extinguish file find fix follow
+    forbid force forfeit fund gain give govern guarantee hire hold impose include incur inform insist inspect
+    insure intend interpret invest invoice issue join judge keep lapse last lease lend let levy liquidate list
+    lodge lose maintain make mandate market mean measure meet mitigate need negotiate nominate note object
+    obligate oblige obtain occur offer offset operate oppose order outlaw outsource owe participate pass perform
+    pledge post prefer prepare present prevail prevent price procure produce promise propose protect prove
+    provide purchase pursue qualify quote rank rate reach receive recommend reconcile record refer refund refuse
+    register reinstate reject relate rely remain remedy remove render repair repay replace report represent
+    rescind reserve resolve respond rest restore resume retire return review revoke rule run satisfy say
+    schedule secure seek send serve settle show sign sit solve specify spend start state stay strike subcontract
+    subject submit substitute succeed sue suggest supersede supply support suspend take tell tender test think
+    track trade treat trigger undertake underwrite unlock upgrade validate value vary verify vest violate waive
+    warrant withdraw withhold work yield
     """.split()
 )
 _IRREGULAR_PAST = {
@@ -118,6 +129,8 @@ _SINGULAR_IN_S = ("ss", "us", "is", "'s", "’s")
 #: Verbs that a singular subject never takes ("provider have the right to").
 _PLURAL_VERBS = frozenset("are were have do".split())
 _PRONOUNS = frozenset("we they i you".split())
+#: Words after which a past form is a participle, not a finite verb.
+_AGENT_WORDS = frozenset("by on upon against under".split())
 _ADVERBS = frozenset("not never also only then still thereby hereby thereafter therefore".split())
 
 
@@ -163,6 +176,9 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
         return True
     found = verb_of(word)
     before = tokens[index - 1] if index else ""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if found is not None and found[1] == "past" and after in _AGENT_WORDS:
+        return False  # a participle: "fines imposed on vendor", "data held by provider"
     if found is not None and found[1] == "base":
         # "we recommend", "the parties agree": the base form after a plural subject
         return before in _PRONOUNS or (before.endswith("s") and not before.endswith(_SINGULAR_IN_S) and index >= 2)
@@ -196,7 +212,14 @@ def shape(text: str) -> str:
     if not tokens:
         return "noun phrase"
     first = tokens[0]
-    opener = first in PREPOSITIONS or first in MODALS or verb_of(first) is not None or _opens_with_temporal(text)
+    first_verb = verb_of(first)
+    # A gerund can be the subject ("selling the data is illegal"): only other verb forms open a phrase.
+    opener = (
+        first in PREPOSITIONS
+        or first in MODALS
+        or (first_verb is not None and first_verb[1] != "gerund")
+        or _opens_with_temporal(text)
+    )
     if not opener and any(finite_verb_at(tokens, i) for i in range(1, len(tokens))):
         return "clause"
     if first in MODALS:
@@ -220,15 +243,27 @@ def is_clause(text: str) -> bool:
     return shape(text) == "clause"
 
 
+_UNITS = frozenset("hour day week month year minute percent".split())
+
+
+def _more_than_one(word: str) -> bool:
+    if word.isdigit():
+        return int(word) != 1
+    return is_number_word(word) and word not in ("one", "a", "an", "zero")
+
+
 def agreement_errors(text: str) -> list[str]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
     "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
-    "Section 10.2 limit")."""
+    "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
     tokens = words(text)
     found = []
     for index in range(1, len(tokens)):
         noun, verb = tokens[index - 1], tokens[index]
+        if verb in _UNITS and verb != "percent" and _more_than_one(noun):
+            found.append(f"{noun} {verb}")  # "9 month"
+            continue
         if noun in DETERMINERS or noun in PREPOSITIONS or noun in MODALS or noun in AUXILIARIES:
             continue
         joined = index >= 2 and "and" in tokens[max(0, index - 4) : index - 1]

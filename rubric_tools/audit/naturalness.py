@@ -7,12 +7,16 @@
 - a dangling preposition: a preposition right before another ("make use of to train",
   "fined by under §6.2", "within after"; not the pairs English has, "provided for in",
   "until after"), a preposition before a conjunction ("training on and improve"), or a
-  preposition, an article or a conjunction as the last word;
+  preposition, an article or a conjunction as the last word; a preposition that takes a
+  noun before a clause ("upon it validates"); a citation between a verb and its object
+  ("assigns under §6.2 of the agreement consultant");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
-  "case" takes one ("It is not the case that customer liability supercap." fails).
+  "case" takes one ("It is not the case that customer liability supercap." fails); a
+  clause that opens with a modal or an auxiliary has lost its subject ("Nobody has
+  suggested that must release the code." fails).
 
 Generated texts that fail these checks are dropped before they are used (`texts`), so a
 finding never rests on a sentence nobody would write.
@@ -39,7 +43,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from rubric_tools.audit.grammar import agreement_errors, finite_verb_at, verb_of
+from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, agreement_errors, finite_verb_at, verb_of
 from rubric_tools.audit.wording import doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
@@ -65,6 +69,21 @@ _DANGLING_END = frozenset("of by to for with from at on in into upon under the a
 #: Prepositions that need their object before a conjunction ("carry out training on and improve").
 _NEEDS_OBJECT = frozenset("of on for by with into upon under".split())
 _CONJUNCTIONS = frozenset("and or but nor".split())
+#: Prepositions that take a noun, never a clause ("upon it validates"), unlike "after".
+_NOUN_ONLY = frozenset("upon on of in by with for following within during into at to".split())
+#: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
+_TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
+_FUNCTION_VERBS = MODALS | AUXILIARIES
+_SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
+#: A citation set in a clause without commas, with the words on both sides of it.
+_BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the agreement)? (\w+)", re.IGNORECASE)
+
+
+def _continues(word: str) -> bool:
+    """Whether `word` can follow a verb and a citation: a preposition, "to", a verb, a modal."""
+    return word in _PREPOSITIONS or word in MODALS or word in AUXILIARIES or verb_of(word) is not None
+
+
 _SEGMENTS = re.compile(r";|:(?!\d)|,\s+but\b", re.IGNORECASE)
 #: Words after which "that" opens a clause ("it is not the case that <clause>").
 _COMPLEMENT = re.compile(
@@ -86,6 +105,14 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
             found.append(f"dangling preposition: {first} {second}")
         elif first in _NEEDS_OBJECT and second in _CONJUNCTIONS:
             found.append(f"dangling preposition: {first} {second}")
+    for index in range(len(tokens) - 2):
+        preposition, subject, verb = tokens[index : index + 3]
+        if not finite_verb_at(tokens, index + 2):
+            continue
+        pronoun = preposition in _NOUN_ONLY and subject in _SUBJECT_PRONOUNS
+        timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and verb not in _FUNCTION_VERBS
+        if pronoun or timed:
+            found.append(f"preposition before a clause: {preposition} {subject} {verb}")
     if tokens and tokens[-1] in _DANGLING_END:
         found.append(f"ends with {tokens[-1]!r}")
     return found
@@ -95,17 +122,23 @@ def _clause_without_verb(text: str) -> list[str]:
     unquoted = _QUOTED.sub(" QUOTED ", text)
     found = []
     for segment in _SEGMENTS.split(unquoted):
-        tokens = words(segment)
-        if not tokens or tokens == ["quoted"]:
-            continue
-        imperative = verb_of(tokens[0]) is not None and verb_of(tokens[0]) == (tokens[0], "base")
-        if not imperative and not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
-            found.append(f"clause without a verb: {segment.strip()!r}")
+        found += _unfinished(words(segment), segment, imperative_allowed=True)
     for complement in _COMPLEMENT.finditer(unquoted):
-        tokens = words(complement.group(1))
-        if tokens and "quoted" not in tokens and not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
-            found.append(f"clause without a verb: {complement.group(1).strip()!r}")
+        found += _unfinished(words(complement.group(1)), complement.group(1), imperative_allowed=False)
     return found
+
+
+def _unfinished(tokens: list[str], segment: str, *, imperative_allowed: bool) -> list[str]:
+    """A clause with no finite verb, or one that opens with its verb (no subject)."""
+    if not tokens or "quoted" in tokens:
+        return []
+    if imperative_allowed and verb_of(tokens[0]) == (tokens[0], "base"):
+        return []  # "Delete … and insert the agreed wording."
+    if not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
+        return [f"clause without a verb: {segment.strip()!r}"]
+    if tokens[0] in MODALS or tokens[0] in AUXILIARIES:
+        return [f"clause without a subject: {segment.strip()!r}"]
+    return []
 
 
 def problems(text: str, *, sentence: bool = True) -> list[str]:
@@ -116,6 +149,10 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
     found += [f"doubled words: {pair}" for pair in doubled(text)]
     tokens = words(text)
     found += _dangling(tokens)
+    for cited in _BARE_CITATION.finditer(text):
+        verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
+        if verb is not None and verb[1] != "gerund" and not _continues(following):
+            found.append(f"citation between a verb and its object: {cited.group(0)}")
     for piece in re.split(r"[\"“”]", text):  # a quotation is no subject of the words after it
         found += [f"disagreement: {pair}" for pair in agreement_errors(piece)]
     if sentence:
@@ -138,6 +175,14 @@ def score(text: str, origin: str, *, sentence: bool = True) -> float:
     "carrier", "fragment"), its well-formedness and its length."""
     checked = problems(text, sentence=sentence)
     return ORIGIN_SCORES.get(origin, 0) - 5 * len(checked) - len(text) / 40
+
+
+def text_score(text: str, origin: str | None, generated: bool) -> float:
+    """`score` of a text of known verdict: the matter's own texts are judged without the
+    sentence checks (they are the author's words, shown as written)."""
+    if not generated:
+        return score(text, "matter", sentence=False)
+    return score(text, origin or "fragment", sentence=origin not in (None, "fragment"))
 
 
 T = TypeVar("T")

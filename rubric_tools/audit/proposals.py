@@ -23,12 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for
-from rubric_tools.audit.texts import framed
+from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
-from rubric_tools.gate_analysis.gate_firing import fire_texts, fires
+from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.scoring.gates import Gate
 
@@ -120,13 +119,9 @@ def out_of_bounds(gate: Gate) -> str | None:
 
 
 def frame_texts(gate: Gate, surface: str) -> list[str]:
-    """The frames of the gate's own witnesses: correct work it must stay silent on."""
-    return [
-        frame.wrap(witness.text)
-        for witness in framed(fire_texts(gate))
-        for frame in FRAMES
-        if frame.applies(witness.text, surface)
-    ]
+    """The frames of the gate's own witnesses (completed into clauses as the audit's texts
+    are): correct work it must stay silent on."""
+    return [text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1]]
 
 
 class _Verifier:

@@ -149,7 +149,12 @@ def entry_texts(
         for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus):
             if witness.strategy == "full" and not dodge.kind.startswith(_SPELLING_REWRITES):
                 continue  # optional words written out read badly once words are inserted or swapped
-            text = standalone(dodge.text) if dodge.kind.startswith(_FROM_PATTERN) else completion.around(dodge.text)
+            if dodge.kind.startswith(_FROM_PATTERN):
+                if finder is not None and not finder.known_words(dodge.text, gate.pattern):
+                    continue  # a stem of the regex ("regulat under §6.2 …") is no English
+                text = standalone(dodge.text)
+            else:
+                text = completion.around(dodge.text)
             kind = f"rewrite: {dodge.kind}"
             fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
     return _readable(fire), _readable(silent)

@@ -95,7 +95,7 @@ def embedded(clause: str) -> str:
     if len(first) == 2 and first[0].lower() in _LEADING_JOINERS:
         text = first[1]
     head = text.split(" ", 1)[0]
-    if head.lower() in FUNCTION_WORDS and head[:1].isupper() and not (head.isupper() and len(head) > 1):
+    if head.lower() in FUNCTION_WORDS and head[:1].isupper() and not head.isupper():
         text = head.lower() + text[len(head) :]
     return text
 
@@ -144,7 +144,8 @@ def fill(template: str, text: str) -> str:
 
 
 def doubled(text: str) -> list[str]:
-    """Words or word pairs written twice in a row ("make make", "of of", "use of use of")."""
+    """Words or word pairs written twice in a row ("make make", "of of", "use of use of"), and
+    a phrase joined to itself by "and" or "or"."""
     found = []
     tokens = words(text)
     for index in range(1, len(tokens)):
@@ -153,4 +154,13 @@ def doubled(text: str) -> list[str]:
     for index in range(3, len(tokens)):
         if tokens[index - 3 : index - 1] == tokens[index - 1 : index + 1] and tokens[index - 1] != tokens[index]:
             found.append(" ".join(tokens[index - 3 : index + 1]))
+    # A phrase joined to itself: "from time to time and from time to time".
+    for size in range(1, 5):
+        for start in range(len(tokens) - 2 * size):
+            joiner = tokens[start + size]
+            if (
+                joiner in ("and", "or")
+                and tokens[start : start + size] == tokens[start + size + 1 : start + 2 * size + 1]
+            ):
+                found.append(" ".join(tokens[start : start + 2 * size + 1]))
     return found

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from rubric_tools.audit.fix_loop import MatterFix, fix_matter
 from rubric_tools.audit.probe_writer import write_probes
-from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_source
+from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.checking.discovery import matters_to_check
 from rubric_tools.commands.common import EXIT_USAGE
@@ -49,7 +49,8 @@ def audit_matter(root: Path, settings: AuditSection) -> MatterAudit:
     audit = MatterAudit(source.root, source.matter_id)
     audit.problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if not audit.problems:
-        audit.diagnostics = audit_source(source, settings, audit_inputs(source.root))
+        result = audit_matter_source(source, settings, audit_inputs(source.root))
+        audit.diagnostics, audit.robustness = result.diagnostics, result.robustness
     return audit
 
 
@@ -145,8 +146,29 @@ def _run_fix(
             f"Applied {applied} fix{'' if applied == 1 else 'es'} in {rounds} audit round"
             f"{'' if rounds == 1 else 's'}: {files}\n"
         )
+        before = report.matters
         report.matters = audit_roots(roots, config, options.jobs)  # what is left after fixing
+        _figures_after_fix(before, report.matters)
     return None
+
+
+def _figures_after_fix(before: Sequence[MatterAudit], after: Sequence[MatterAudit]) -> None:
+    """Each fixed matter's robustness figures: the lists as first audited, then as fixed,
+    both on the texts of the first audit."""
+    from rubric_tools.audit.robustness import refigured
+    from rubric_tools.gate_analysis.gate_firing import gate_lists
+
+    first = {(m.root, f.name): f for m in before for f in m.robustness}
+    for matter in after:
+        source = load_matter_source(matter.root)
+        if not source.ok:
+            continue
+        fixed = {f"{g.issue_id}/{g.surface}": g for g in gate_lists(source.model)}
+        figures = []
+        for figure in matter.robustness:
+            original, gate_list = first.get((matter.root, figure.name)), fixed.get(figure.name)
+            figures.append(refigured(original, gate_list) if original and gate_list else figure)
+        matter.robustness = figures
 
 
 def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:

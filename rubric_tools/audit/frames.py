@@ -80,6 +80,17 @@ FRAMES: tuple[Frame, ...] = (
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
 )
 
+
+def negated_inside(pattern: str) -> str | None:
+    """The sin with a negator inside its own window ("client materials [^.]{0,60} owned by
+    consultant" -> "client materials is not owned by consultant"): the negator governs it."""
+    from rubric_tools.gate_analysis.witness import gap_witness
+
+    parts = gap_witness(pattern)
+    if parts is None or _NEGATOR.search(" ".join(parts)):
+        return None
+    return f"{parts[0]} is not {parts[1]}."
+
 #: Words a deletion, replacement or rejection frame rests on when it has no negator:
 #: the raw material of an `exclude_context` proposal.
 STRIKING_WORDS = ("deleted", "struck", "replaced", "reject", "rejected")

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.frames import FRAMES, negated_inside
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
@@ -111,6 +111,9 @@ def entry_texts(
     for witness in all_witnesses:
         if not witness.bare_only:
             fire.append(VerdictText(witness.text, True, "witness", source, True, entry))
+    inside = negated_inside(gate.pattern)
+    if inside is not None and all_witnesses:
+        silent.append(VerdictText(inside, False, "frame: negator inside the clause", source, True, entry))
     for witness in framed(all_witnesses):
         for kind, text in habitat_texts(witness.text, surface):
             fire.append(VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=witness.text))

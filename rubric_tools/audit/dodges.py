@@ -62,6 +62,9 @@ _NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "rele
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 
 
+_DOUBLED = re.compile(r"\b(\w+) \1\b")
+
+
 @dataclass(frozen=True)
 class Dodge:
     kind: str
@@ -298,11 +301,13 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> li
     if dotted is not None:
         found.append(Dodge("dotted section reference in a bounded window", dotted))
     seen = {witness}
+    doubled_before = set(_DOUBLED.findall(witness))
     per_source: list[list[Dodge]] = []
     for source in sources:
         own = []
         for dodge in source:
-            if dodge.text not in seen:
+            # A swap must not write a word twice ("make use" -> "make make use of").
+            if dodge.text not in seen and set(_DOUBLED.findall(dodge.text)) <= doubled_before:
                 seen.add(dodge.text)
                 own.append(dodge)
         per_source.append(own)

@@ -27,6 +27,8 @@ _COMPARATIVES = "later|earlier|sooner|more|less|fewer|greater|longer|shorter|low
 #: What may follow a negator without it negating the statement it stands in.
 NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance)\s+)?(?:{_COMPARATIVES})\s+than",
+    # "in no event after …", "in no case before …": a deadline, not a denial
+    r"(?:event|case|circumstances?|instance)\s+(?:[\w(),-]+\s+)?(?:after|before|beyond|until|exceed\w*)\b",
     r"(?:to\s+)?exceed\w*",
     r"only\b",
     r"limited\s+to",
@@ -119,8 +121,23 @@ _REPORTING = (
 )
 #: Verbs by which anyone reports a claim they make, not one we make.
 REPORTING_VERBS = (
-    "argue", "contend", "assert", "claim", "insist", "maintain", "allege", "suggest", "posit", "say", "tell", "state",
-    "believe", "think", "assume", "presume", "speculate",
+    "argue",
+    "contend",
+    "assert",
+    "claim",
+    "insist",
+    "maintain",
+    "allege",
+    "suggest",
+    "posit",
+    "say",
+    "tell",
+    "state",
+    "believe",
+    "think",
+    "assume",
+    "presume",
+    "speculate",
 )
 #: Saying a statement is wrong, or only seems right: "it is wrong to say that …", "looks as though …".
 DISOWNING_BEFORE = (

@@ -154,6 +154,14 @@ class _Verifier:
         return [t for t in others_silent if not any(fires(g, t) for g in self.others)]
 
 
+def verify(texts: EntryTexts, candidate: Gate) -> Outcome:
+    """What putting `candidate` in place of the entry does to its texts: the protected texts
+    it loses, the silent ones it fires on, the false positives it silences, the missed sins
+    it catches (and the frames of its own new witnesses it fires on, as new hits)."""
+    verifier = _Verifier(texts)
+    return verifier.outcome(candidate, verifier.new_frames(texts.gates[texts.index], candidate))
+
+
 def _guard_options(gate: Gate, surface: str, original_exclusion: str | None) -> list[tuple[str, Gate]]:
     """Guards to try, scoped by meaning first: an exclusion of what governs the clause, with
     the pattern's windows unable to cross a negator, then each alone; a bare

@@ -41,12 +41,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.pattern_tree import Item, parse_items, render, walk_sequences, without_optional_groups
+from rubric_tools.audit.pattern_tree import (
+    Item,
+    is_window,
+    parse_items,
+    render,
+    walk_sequences,
+    without_optional_groups,
+)
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
 
-#: How far (characters) a marker may stand before the sin it governs.
-GAP = 80
+#: How far (characters) a marker may stand before the sin it governs: a clause with a
+#: list of objects ("shall not use Customer Data, prompts, inputs or Outputs … to train").
+GAP = 120
 #: How far a later rejection may stand after the sin.
 AFTER_GAP = 60
 
@@ -113,7 +121,7 @@ _NEGATED_PREDICATE = (
     r"\s+(?:does|do|did|is|are|was|were|will|would|shall|should|can|could|may|must)\s*(?:not\b|n['’]t\b)"
 )
 _STRUCK_AFTER = (
-    r"\s*[\"”'’]?\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
+    r"(?:[^\"”.;]{0,100}[\"”]|)\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
     r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn|replaced|substituted)\b"
 )
 
@@ -165,35 +173,19 @@ def scoped(kind: str, pattern: str) -> str:
     return exclusion_for(pattern, [kind])
 
 
-_WINDOW_GROUPS = ("(?:[^.]|\\.(?=\\d))", "(?:(?!\\.(?!\\d)).)")
-
-
-def _is_window(item: Item) -> bool:
-    """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`."""
-    if not item.quant or item.quant.startswith("?"):
-        return False
-    if item.kind == "dot":
-        return True
-    if item.kind == "class":
-        return item.text.startswith("[^") and " " not in item.text[2:-1]
-    return item.kind == "group" and "|".join(render(b) for b in item.branches) in (
-        "[^.]|\\.(?=\\d)",
-        "(?!\\.(?!\\d)).",
-    )
-
-
 def windows_without_negators(pattern: str) -> str | None:
-    """`pattern` with every window unable to cross a governing negator: "Client Materials
-    are not owned by Consultant" no longer matches `client materials[^.]{0,60}owned by
-    consultant`. None when the pattern has no window (or its windows are tempered already)."""
+    """`pattern` with every window unable to cross a governing negator or a deletion:
+    "Client Materials are not owned by Consultant" no longer matches `client
+    materials[^.]{0,60}owned by consultant`, nor '"whether or not …" is deleted, and …
+    disproportionately' `whether or not.*disproportion`. None when the pattern has no window."""
     tree = parse_items(pattern)
     if tree is None:
         return None
-    negator = without_optional_groups(markers.governing_negator())
+    negator = without_optional_groups(f"{markers.governing_negator()}|{markers.striking()}")
     changed = False
     for sequence in walk_sequences(tree):
         for index, item in enumerate(sequence):
-            if not _is_window(item):
+            if not is_window(item):
                 continue
             allowed = "." if item.kind == "dot" else item.text if item.kind == "class" else "(?:[^.]|\\.(?=\\d))"
             sequence[index] = Item("raw", f"(?:(?!{negator}){allowed}){item.quant}")

@@ -64,6 +64,9 @@ _NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "rele
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 
 
+_DOUBLED = re.compile(r"\b(\w+) \1\b")
+
+
 @dataclass(frozen=True)
 class Dodge:
     kind: str
@@ -319,14 +322,16 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> li
     if dotted is not None:
         found.append(Dodge("dotted section reference in a bounded window", dotted))
     seen = {witness}
+    doubled_before = set(_DOUBLED.findall(witness))
     per_source: list[list[Dodge]] = []
     already_doubled = set(doubled(witness))
     for source in sources:
         own = []
         for dodge in source:
             if set(doubled(dodge.text)) - already_doubled:
-                continue  # an assembly slip ("make make use of of"), never a rewrite
-            if dodge.text not in seen:
+                continue  # an assembly slip ("make make use of of", "X and X"), never a rewrite
+            # A swap must not write a word twice ("make use" -> "make make use of").
+            if dodge.text not in seen and set(_DOUBLED.findall(dodge.text)) <= doubled_before:
                 seen.add(dodge.text)
                 own.append(dodge)
         per_source.append(own)

@@ -87,6 +87,26 @@ FRAMES: tuple[Frame, ...] = (
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
 )
 
-#: Words a deletion, replacement or rejection frame rests on when it has no negator:
-#: the raw material of an `exclude_context` proposal.
-STRIKING_WORDS = ("deleted", "struck", "replaced", "reject", "rejected")
+
+def negated_inside(pattern: str) -> str | None:
+    """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
+    consultant" -> "client materials is not owned by consultant"): the negator governs it."""
+    from rubric_tools.audit.pattern_tree import is_window, parse_items, render
+    from rubric_tools.gate_analysis.witness import witnesses
+
+    branches = parse_items(pattern)
+    if branches is None:
+        return None
+    branch = branches[0]
+    window = next((index for index, item in enumerate(branch) if is_window(item)), None)
+    if window is None:
+        return None
+    left = witnesses(render(branch[:window]))
+    right = witnesses(render(branch[window + 1 :]))
+    if not left or not right:
+        return None
+    from rubric_tools.audit.markers import governing_negator
+
+    text = f"{left[0].text.strip()} is not {right[0].text.strip()}."
+    governed = re.search(governing_negator(), f"{left[0].text} {right[0].text}", re.IGNORECASE)
+    return None if governed else text

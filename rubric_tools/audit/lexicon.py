@@ -217,6 +217,8 @@ def word_forms(word: str) -> tuple[str, ...]:
     itself comes first."""
     word = word.lower()
     forms = [word]
+    if word in _MODALS:
+        return (word,)
     library = _lemminflect()
     if library is None:
         for lemma in sorted(_rule_lemmas(word)):

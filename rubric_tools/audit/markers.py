@@ -27,6 +27,8 @@ _COMPARATIVES = "later|earlier|sooner|more|less|fewer|greater|longer|shorter|low
 #: What may follow a negator without it negating the statement it stands in.
 NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance)\s+)?(?:{_COMPARATIVES})\s+than",
+    # "in no event after …", "in no case before …": a deadline, not a denial
+    r"(?:event|case|circumstances?|instance)\s+(?:[\w(),-]+\s+)?(?:after|before|beyond|until|exceed\w*)\b",
     r"(?:to\s+)?exceed\w*",
     r"only\b",
     r"limited\s+to",
@@ -73,7 +75,6 @@ CONTRAST = (
     r"in\s+place\s+of",
     r"(?:reduced|down|lowered|cut)\s+from",
     r"replacing",
-    r"not",
 )
 
 #: Verbs of rejection and refusal (lemmas): "we reject", "the client declines to accept".
@@ -119,7 +120,34 @@ _REPORTING = (
     r"seeks|sought|suggests|suggested|would\s+\w+|is\s+that|was\s+that|insists|demands|calls\s+for)"
 )
 #: Verbs by which anyone reports a claim they make, not one we make.
-REPORTING_VERBS = ("argue", "contend", "assert", "claim", "insist", "maintain", "allege", "suggest", "posit")
+REPORTING_VERBS = (
+    "argue",
+    "contend",
+    "assert",
+    "claim",
+    "insist",
+    "maintain",
+    "allege",
+    "suggest",
+    "posit",
+    "say",
+    "tell",
+    "state",
+    "believe",
+    "think",
+    "assume",
+    "presume",
+    "speculate",
+)
+#: Saying a statement is wrong, or only seems right: "it is wrong to say that …", "looks as though …".
+DISOWNING_BEFORE = (
+    r"(?:wrong|incorrect|inaccurate|untrue|false|mistaken|misleading|a\s+mistake|an\s+error)\s+to\s+"
+    r"(?:say|suggest|claim|assume|conclude|think|assert|argue|read)",
+    r"(?:looks?|appears?|seems?|sounds?)\s+(?:as\s+(?:though|if)|to|like)",
+    r"(?:might|may|could)\s+be\s+(?:assumed|argued|thought|said|suggested|read)",
+)
+#: Words that confine what a clause grants: "only", "solely", "exclusively", "to the extent".
+RESTRICTING = (r"only", r"solely", r"exclusively", r"strictly\s+(?:for|to)", r"to\s+the\s+extent", r"limited\s+to")
 _BY_OTHERS = r"(?:they|the\s+counterparty|the\s+other\s+side|opposing\s+counsel|the\s+vendor|the\s+supplier|\w+)"
 
 #: Suppositions: "if we accepted", "were the client to agree", "accepting … would".
@@ -210,7 +238,8 @@ def attribution() -> str:
     reporting = verb_forms(REPORTING_VERBS)
     return (
         rf"\b{_THEIR}\s+{_POSITION_NOUNS}\s+(?:\w+\s+)?{_REPORTING}\b"
-        rf"|\b{_BY_OTHERS}\s+(?:\w+\s+)?(?:{reporting})\s+that\b"
+        rf"|\b{_BY_OTHERS}\s+(?:\w+\s+)?(?:{reporting})\s+(?:\w+\s+)?that\b"
+        rf"|\b(?:{'|'.join(DISOWNING_BEFORE)})\b"
         r"|\b(?:according\s+to|in\s+the\s+view\s+of|per)\s+(?:their|the\s+counterparty['’]s|\w+['’]s?)\s+\w+"
     )
 
@@ -236,4 +265,6 @@ def later_rejection() -> str:
         rf"\b{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\s+{_ANAPHORA}\b"
         rf"|\bwhich\s+{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\b"
         rf"|\b(?:{'|'.join(_DISOWNING)})\b"
+        r"|[;:,]\s+(?:it|this|that|which|they)\s+(?:does|do|is|are|will|would|did|was)\s*n(?:o|['’])t\b"
+        r"|[;:,]\s+(?:that|this|which)\s+is\s+(?:wrong|incorrect|untrue|false|mistaken)\b"
     )

@@ -288,3 +288,18 @@ def without_optional_groups(pattern: str) -> str:
                 item.branches.append([])
                 item.quant = ""
     return "|".join(render(branch) for branch in tree)
+
+
+def is_window(item: Item) -> bool:
+    """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
+    `(?:[^.]|\\.(?=\\d)){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""
+    if not item.quant or item.quant.startswith("?"):
+        return False
+    if item.kind == "dot":
+        return True
+    if item.kind == "class":
+        return item.text.startswith("[^")
+    return item.kind == "group" and "|".join(render(b) for b in item.branches) in (
+        "[^.]|\\.(?=\\d)",
+        "(?!\\.(?!\\d)).",
+    )

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for
+from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for, windows_without_negators
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
@@ -149,18 +149,35 @@ class _Verifier:
         return [t for t in others_silent if not any(fires(g, t) for g in self.others)]
 
 
+def verify(texts: EntryTexts, candidate: Gate) -> Outcome:
+    """What putting `candidate` in place of the entry does to its texts: the protected texts
+    it loses, the silent ones it fires on, the false positives it silences, the missed sins
+    it catches (and the frames of its own new witnesses it fires on, as new hits)."""
+    verifier = _Verifier(texts)
+    return verifier.outcome(candidate, verifier.new_frames(texts.gates[texts.index], candidate))
+
+
 def _guard_options(gate: Gate, surface: str, original_exclusion: str | None) -> list[tuple[str, Gate]]:
+    """Guards to try, scoped by meaning first: an exclusion of what governs the clause, with
+    the pattern's windows unable to cross a negator, then each alone; a bare
+    `negation_guard` last (it is refused whenever it silences a protected text)."""
+    kinds = scopes_for(surface)
+    tempered = windows_without_negators(gate.pattern)
+    patterns = [(gate.pattern, "")]  # on a tie the lighter change wins: it comes first
+    if tempered:
+        patterns.append((tempered, " and windows no negator crosses"))
     options: list[tuple[str, Gate]] = []
-    exclusion = exclusion_for(gate.pattern, scopes_for(surface), original_exclusion)
-    if bounded(exclusion) is None:
-        options.append(("guard scoped by meaning", replace(gate, exclude_context=exclusion)))
+    for pattern, windows in patterns:
+        exclusion = exclusion_for(pattern, kinds, original_exclusion)
+        if bounded(exclusion) is not None:
+            continue
+        scoped = replace(gate, pattern=pattern, exclude_context=exclusion)
+        options.append((f"guard scoped by meaning{windows}", scoped))
         if gate.negation_guard:
-            options.append(
-                (
-                    "guard scoped by meaning instead of negation_guard",
-                    replace(gate, exclude_context=exclusion, negation_guard=False, negation_scope="span"),
-                )
-            )
+            name = f"guard scoped by meaning{windows} instead of negation_guard"
+            options.append((name, replace(scoped, negation_guard=False, negation_scope="span")))
+    if tempered:
+        options.append(("windows no negator crosses", replace(gate, pattern=tempered)))
     if not gate.negation_guard:
         options.append(("negation_guard", replace(gate, negation_guard=True)))
     if gate.negation_scope != "before":

@@ -8,22 +8,31 @@ exceed …") or in a limiting phrase ("without limiting …") silences a real si
 `\\b(?:deleted|replaced)\\b` silences "Section 4.2 is deleted and replaced with: <the sin>".
 
 The guards built here are `exclude_context` regexes that carry the gate's own pattern,
-so a marker counts only when it governs the matched clause:
+so a marker counts only when it governs the matched clause. Before the sin, a marker
+followed by up to GAP characters that cross no clause barrier (";", "but", "provided",
+"except", …) and, for a deletion, no words that introduce new text ("replaced with",
+"amended to read", "insert"):
 
-- `negated`: a governing negator (`markers.governing_negator`), then up to GAP characters
-  that cross no clause barrier (";", "but", "provided", "except", …) and no verb that
-  negates again ("nothing … limits X" affirms X), then the sin;
-- `contrasted`: "rather than", "in lieu of", "instead of" right before the sin;
-- `rejected`: a rejection verb governing the clause ("we reject the proposal that …");
-- `disowned_after`: a later clause pointing back ("…; we reject that", "… is unacceptable");
-- `attributed`: the counterparty's draft or position reporting it ("their markup says …");
+- `negated`: a governing negator (`markers.governing_negator`: the engine's list and its
+  kin, without "no later than", "shall not exceed", "not only", "without limiting", …);
+- `contrasted`: "rather than", "in lieu of", "instead of", "reduced from";
+- `restricted`: "only", "solely", "exclusively", "to the extent" (before or after it);
+- `rejected`: a rejection verb ("we reject the proposal that …", "declines to accept");
+- `attributed`: the counterparty's draft or position, a claim reported or disowned
+  ("their markup says …", "the vendor argues that …", "it is wrong to say that …");
 - `supposed`: a supposition ("if we accepted …");
-- `struck`: a deletion governing the sin ("delete …", "… is struck"), never across the
-  words that introduce new text ("replaced with", "amended to read", "insert").
+- `struck`: a deletion ("delete …"), never across the words that introduce new text.
 
-`exclusion_for(pattern, kinds)` joins the chosen guards into one regex; `bounded` checks
-what lint checks of a gate regex (it compiles in `re`, is not too costly, cannot
-backtrack catastrophically).
+After the sin, in the same clause: a negated object or predicate ("… assigns to X no
+right", "… does not apply"), a later rejection ("…; we reject that", "… is
+unacceptable", "…; it does not"), and, for `struck`, "… is deleted", "… is replaced with".
+
+`exclusion_for(pattern, kinds)` joins them into one regex that copies the pattern once
+(a conditional group: a marker before it, or else one after it). `windows_without_negators`
+is the other half of "scoped by meaning": a negator *inside* the match's own window
+("Client Materials are not owned by Consultant") governs it too. `bounded` checks what
+lint checks of a gate regex (it compiles in `re`, is not too costly, cannot backtrack
+catastrophically).
 """
 
 from __future__ import annotations
@@ -32,30 +41,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.pattern_tree import without_optional_groups
+from rubric_tools.audit.pattern_tree import (
+    Item,
+    is_window,
+    parse_items,
+    render,
+    walk_sequences,
+    without_optional_groups,
+)
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
 
-#: How far (characters) a marker may stand before the sin it governs.
-GAP = 80
+#: How far (characters) a marker may stand before the sin it governs: a clause with a
+#: list of objects ("shall not use Customer Data, prompts, inputs or Outputs … to train").
+GAP = 120
 #: How far a later rejection may stand after the sin.
 AFTER_GAP = 60
-#: Verbs that negate a second time: "nothing in this section limits X" affirms X.
-_SECOND_NEGATIONS = (
-    r"\b(?:limit|restrict|prevent|prohibit|preclude|bar|impair|derogate|restrain|affect|waive|prejudice)\w*"
-)
-#: Patterns longer than this are not copied into an exclusion whole (size and cost): the
-#: exclusion then carries the pattern's first alternative items only.
-MAX_EMBEDDED = 1800
-
-
-def _barriers(*extra: str) -> str:
-    return "|".join((*markers.CLAUSE_BARRIERS, *extra))
-
-
-def _gap(size: int, *extra: str) -> str:
-    """Up to `size` characters that cross no clause barrier (nor any of `extra`)."""
-    return without_optional_groups(rf"(?:(?!{_barriers(*extra)})[^.]){{0,{size}}}?")
 
 
 @dataclass(frozen=True)
@@ -67,13 +68,15 @@ class Scope:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
 
 
+_ANALYSIS = ("issue",)
 SCOPES: tuple[Scope, ...] = (
-    Scope("negated", "a negator governing the clause"),
+    Scope("negated", "a negator governing the clause, or its object"),
     Scope("contrasted", "a contrast ('rather than', 'in lieu of') before it"),
-    Scope("rejected", "a rejection governing the clause", ("issue",)),
-    Scope("disowned", "a later clause rejecting it", ("issue",)),
-    Scope("attributed", "the counterparty's draft or position reporting it", ("issue",)),
-    Scope("supposed", "a supposition ('if we accepted')", ("issue",)),
+    Scope("restricted", "a restriction ('only', 'solely', 'to the extent') in its clause"),
+    Scope("rejected", "a rejection governing the clause", _ANALYSIS),
+    Scope("disowned", "a later clause rejecting it", _ANALYSIS),
+    Scope("attributed", "someone else's draft, position or claim reporting it", _ANALYSIS),
+    Scope("supposed", "a supposition ('if we accepted')", _ANALYSIS),
     Scope("struck", "words struck out (never words inserted)"),
 )
 SCOPE_KINDS = tuple(scope.kind for scope in SCOPES)
@@ -83,81 +86,111 @@ def scopes_for(surface: str) -> tuple[str, ...]:
     return tuple(scope.kind for scope in SCOPES if surface in scope.surfaces)
 
 
-def _sin(pattern: str) -> str:
-    return f"(?:{pattern})"
+def _barriers(*extra: str) -> str:
+    return "|".join((*markers.CLAUSE_BARRIERS, *extra))
 
 
-def scoped(kind: str, pattern: str) -> str:
-    """The exclusion of one kind for a gate whose pattern is `pattern`."""
-    sin = _sin(pattern)
+def _gap(size: int, *extra: str) -> str:
+    """Up to `size` characters that cross no clause barrier (nor any of `extra`)."""
+    return without_optional_groups(rf"(?:(?!{_barriers(*extra)})[^.]){{0,{size}}}?")
+
+
+def _before(kind: str) -> str | None:
+    """The marker of a kind that governs what follows it."""
     if kind == "negated":
-        return rf"(?:{markers.governing_negator()}){_gap(GAP, _SECOND_NEGATIONS)}{sin}"
-    if kind == "contrasted":
-        return rf"\b(?:{'|'.join(markers.CONTRAST)})\s+(?:(?:the|an?|any|such|its|their)\s+)?{sin}"
-    if kind == "rejected":
-        return rf"(?:{markers.rejection()}){_gap(GAP, _SECOND_NEGATIONS)}{sin}"
+        text = markers.governing_negator()
+    elif kind == "contrasted":
+        text = rf"\b(?:{'|'.join(markers.CONTRAST)})\b"
+    elif kind == "restricted":
+        text = rf"\b(?:{'|'.join(markers.RESTRICTING)})\b"
+    elif kind == "rejected":
+        text = markers.rejection()
+    elif kind == "attributed":
+        text = markers.attribution()
+    elif kind == "supposed":
+        text = markers.supposition()
+    elif kind == "struck":
+        text = markers.striking()
+    else:
+        return None
+    return without_optional_groups(text)
+
+
+_NEGATED_OBJECT = r"\s+(?:[\w'’-]+\s+){0,2}?(?:no|none|nothing|neither)\b(?!\s+(?:later|more|less|fewer)\s+than)"
+_NEGATED_PREDICATE = (
+    r"\s+(?:does|do|did|is|are|was|were|will|would|shall|should|can|could|may|must)\s*(?:not\b|n['’]t\b)"
+)
+_STRUCK_AFTER = (
+    r"(?:[^\"”.;]{0,100}[\"”]|)\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
+    r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn|replaced|substituted)\b"
+)
+
+
+def _after(kind: str) -> str | None:
+    """What, right after the sin and in its clause, disowns it."""
+    if kind == "negated":
+        return f"(?:{_NEGATED_OBJECT}|{_NEGATED_PREDICATE})"
+    if kind == "restricted":
+        return rf"{_gap(AFTER_GAP)}\b(?:{'|'.join(markers.RESTRICTING)})\b"
     if kind == "disowned":
-        return rf"{sin}[^.]{{0,{AFTER_GAP}}}?(?:{markers.later_rejection()})"
-    if kind == "attributed":
-        return rf"(?:{markers.attribution()}){_gap(GAP)}{sin}"
-    if kind == "supposed":
-        return rf"(?:{markers.supposition()}){_gap(GAP)}{sin}"
+        return f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})"
     if kind == "struck":
-        inserted = markers.insertion()
-        before = rf"(?:{markers.striking()}){_gap(GAP, inserted)}{sin}"
-        after = (
-            rf"{sin}{_gap(GAP, inserted)}\b(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+)?"
-            rf"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn)\b"
-        )
-        return f"{before}|{after}"
-    raise ValueError(kind)
+        return _STRUCK_AFTER
+    return None
 
 
-_BEFORE_KINDS = ("negated", "contrasted", "rejected", "attributed", "supposed", "struck")
-
-
-def _marker(kind: str) -> str:
-    """The marker of a kind that governs what follows it (optional groups written as
-    alternations with an empty branch: see `pattern_tree.without_optional_groups`)."""
-    return without_optional_groups(_marker_text(kind))
-
-
-def _marker_text(kind: str) -> str:
-    if kind == "negated":
-        return markers.governing_negator()
-    if kind == "contrasted":
-        return rf"\b(?:{'|'.join(markers.CONTRAST)})\b"
-    if kind == "rejected":
-        return markers.rejection()
-    if kind == "attributed":
-        return markers.attribution()
-    if kind == "supposed":
-        return markers.supposition()
-    return markers.striking()
+def _group_name(existing: str | None, pattern: str) -> str:
+    taken = (existing or "") + pattern
+    index = 0
+    while f"(?P<governs{index or ''}>" in taken:
+        index += 1
+    return f"governs{index or ''}"
 
 
 def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str:
     """One exclude_context regex dropping the matches governed by any of `kinds`, kept with
-    the gate's existing exclusion (`existing`, when there is one). The markers that come
-    before the sin share one gap (barred by every clause barrier, second negation and
-    insertion), so the pattern is copied at most twice."""
-    sin = _sin(pattern)
+    the gate's existing exclusion (`existing`, when there is one). The pattern is copied
+    once: `(?:(?P<governs>MARKER)GAP)?PATTERN(?(governs)|AFTER)` — a marker before it,
+    or else something after it that disowns it."""
+    before = [marker for marker in map(_before, kinds) if marker]
+    after = [tail for tail in map(_after, kinds) if tail]
+    barred = (markers.insertion(),) if "struck" in kinds else ()
+    name = _group_name(existing, pattern)
+    sin = f"(?:{pattern})"
     parts = [existing] if existing else []
-    before = [_marker(kind) for kind in kinds if kind in _BEFORE_KINDS]
-    if before:
-        gap = _gap(GAP, _SECOND_NEGATIONS, markers.insertion()) if "struck" in kinds else _gap(GAP, _SECOND_NEGATIONS)
-        parts.append(f"(?:{'|'.join(f'(?:{m})' for m in before)}){gap}{sin}")
-    after = []
-    if "disowned" in kinds:
-        after.append(f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})")
-    if "struck" in kinds:
-        after.append(
-            rf"{_gap(GAP, markers.insertion())}\b(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
-            r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn)\b"
-        )
-    if after:
+    if before and after:
+        marker = "|".join(f"(?:{m})" for m in before)
+        parts.append(f"(?:(?P<{name}>{marker}){_gap(GAP, *barred)})?{sin}(?({name})|(?:{'|'.join(after)}))")
+    elif before:
+        parts.append(f"(?:{'|'.join(f'(?:{m})' for m in before)}){_gap(GAP, *barred)}{sin}")
+    elif after:
         parts.append(f"{sin}(?:{'|'.join(after)})")
     return "|".join(f"(?:{part})" for part in parts) if len(parts) > 1 else parts[0]
+
+
+def scoped(kind: str, pattern: str) -> str:
+    """The exclusion of one kind alone (for tests and evidence)."""
+    return exclusion_for(pattern, [kind])
+
+
+def windows_without_negators(pattern: str) -> str | None:
+    """`pattern` with every window unable to cross a governing negator or a deletion:
+    "Client Materials are not owned by Consultant" no longer matches `client
+    materials[^.]{0,60}owned by consultant`, nor '"whether or not …" is deleted, and …
+    disproportionately' `whether or not.*disproportion`. None when the pattern has no window."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return None
+    negator = without_optional_groups(f"{markers.governing_negator()}|{markers.striking()}")
+    changed = False
+    for sequence in walk_sequences(tree):
+        for index, item in enumerate(sequence):
+            if not is_window(item):
+                continue
+            allowed = "." if item.kind == "dot" else item.text if item.kind == "class" else "(?:[^.]|\\.(?=\\d))"
+            sequence[index] = Item("raw", f"(?:(?!{negator}){allowed}){item.quant}")
+            changed = True
+    return "|".join(render(branch) for branch in tree) if changed else None
 
 
 def bounded(regex: str) -> str | None:

@@ -30,7 +30,7 @@ from pathlib import Path
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses, complete_alone, origin_of, standalone
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.frames import FRAMES, negated_inside
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
@@ -126,6 +126,9 @@ def entry_texts(
     for witness in all_witnesses:
         if not witness.bare_only:
             fire.append(VerdictText(witness.text, True, "witness", source, True, entry))
+    inside = negated_inside(gate.pattern)
+    if inside is not None and all_witnesses:
+        silent.append(VerdictText(inside, False, "frame: negator inside the clause", source, True, entry))
     seen: set[str] = set()
     for witness in framed(all_witnesses):
         completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)

@@ -158,8 +158,8 @@ def phrase_forms(phrase: str) -> tuple[str, ...]:
         heads: Iterable[str] = ("is", "are", "be", "was", "were", "been")
     elif len(words) == 1 and not lexicon.is_verb(words[0]):
         return tuple(lexicon.word_forms(words[0])) if words[0].isalpha() else (phrase,)
-    elif lexicon.is_verb(words[0]):
-        heads = lexicon.verb_forms(words[0])
+    elif lexicon.is_verb(words[0]) and words[0] in lexicon.lemmas(words[0]).get("VERB", ()):
+        heads = lexicon.verb_forms(words[0])  # a base form: every inflection ("following" stays as it is)
     else:
         heads = (words[0],)
     return tuple(dict.fromkeys(" ".join([head, *words[1:]]) for head in heads))

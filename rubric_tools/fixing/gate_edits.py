@@ -14,6 +14,7 @@ checks that the entry equals the old one with the change applied.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -96,8 +97,15 @@ def _span_text(source: YamlSource, span: Span) -> str | None:
     return "\n".join([lines[0][span.column - 1 :], *lines[1:-1], lines[-1][: span.end_column - 1]])
 
 
-def _string_entry(written: str, change: Mapping[str, Any]) -> str | None:
-    """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written."""
+#: Characters a plain (unquoted) scalar may hold in block context but not inside a flow mapping.
+_FLOW_UNSAFE = re.compile(r"[\[\]{},]|: | #")
+
+
+def _string_entry(written: str, change: Mapping[str, Any], value: str | None = None) -> str | None:
+    """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written
+    (re-quoted when, unquoted, it would not parse inside a flow mapping: `[ -]`, `{0,40}`)."""
+    if value is not None and not written.startswith(("'", '"')) and _FLOW_UNSAFE.search(written):
+        written = render_yaml_value(value) or written
     items = {"pattern": written, **{k: render_yaml_value(v) for k, v in change.items()}}
     if "pattern" in change:
         items["pattern"] = render_yaml_value(change["pattern"])
@@ -136,7 +144,7 @@ def guard_fix(source: YamlSource, path: InstancePath, change: Mapping[str, Any],
         if written is None:
             return None
         new = (
-            _string_entry(written, change)
+            _string_entry(written, change, entry)
             if isinstance(entry, str)
             else _flow_mapping(source, path, entry_mapping, change)
         )

@@ -230,7 +230,7 @@ def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[in
     intro = re.match(r"(?:in|under|for|as|on|at|by|with|from)\b[^,]{0,60},\s+", text[left:start], re.IGNORECASE)
     if intro and has_finite_verb(text[left + intro.end() : right]):
         left += intro.end()
-    clause = text[left:right].rstrip(" ,")
+    clause = text[left:right].rstrip(" ,.;:")
     if len(clause.split()) > MAX_CLAUSE_WORDS:
         comma = text.find(",", end, right)
         if comma == -1:
@@ -359,6 +359,9 @@ def _as_clause(completion: Completion) -> Completion:
 def complete_alone(witness: str, gate: Gate) -> Completion:
     """The witness completed without the matter: itself when it is a clause, in a carrier
     when the gate fires on that, else a fragment."""
+    repaired = repair_agreement(witness)
+    if repaired != witness and fires(gate, repaired):
+        witness = repaired
     completion = carrier(witness)
     if completion.how == "clause":
         return completion

@@ -68,24 +68,24 @@ DETERMINERS = frozenset(
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """
-    accept accrue act add advise agree allege allow apportion arbitrate arise ask assert assess assume attach
-    attribute authorize award ban bar bear become begin believe benefit calculate cancel carry cause certify
-    change claim collect compel compensate complete comply conclude conduct consider constitute construe contend
-    continue convert correct count covenant cure decline decrease deduct deem deliver demand deny depend
-    designate destroy determine develop direct discharge dispute divide elect employ enable end enforce engage
-    ensure enter establish estimate evaluate exercise expect expire explain extinguish file find fix follow
-    forbid force forfeit fund gain give govern guarantee hire hold impose include incur inform insist inspect
-    insure intend interpret invest invoice issue join judge keep lapse last lease lend let levy liquidate list
-    lodge lose maintain make mandate market mean measure meet mitigate need negotiate nominate note object
-    obligate oblige obtain occur offer offset operate oppose order outlaw outsource owe participate pass perform
-    pledge post prefer prepare present prevail prevent price procure produce promise propose protect prove
-    provide purchase pursue qualify quote rank rate reach receive recommend reconcile record refer refund refuse
-    register reinstate reject relate rely remain remedy remove render repair repay replace report represent
-    rescind reserve resolve respond rest restore resume retire return review revoke rule run satisfy say
-    schedule secure seek send serve settle show sign sit solve specify spend start state stay strike subcontract
-    subject submit substitute succeed sue suggest supersede supply support suspend take tell tender test think
-    track trade treat trigger undertake underwrite unlock upgrade validate value vary verify vest violate waive
-    warrant withdraw withhold work yield
+    accept accrue act add advise agree allege allow apply apportion arbitrate arise ask assert assess assume
+    attach attribute authorize award ban bar bear become begin believe benefit calculate cancel carry cause
+    certify change claim collect compel compensate complete comply conclude conduct consider constitute construe
+    contend continue convert correct count covenant cure decline decrease deduct deem deliver demand deny depend
+    designate destroy determine develop direct discharge dispute divide drop elect employ enable end enforce
+    engage ensure enter establish estimate evaluate exercise exist expect expire explain extinguish fall file
+    find fix follow forbid force forfeit fund gain give govern grow guarantee happen hire hold impose include
+    incur inform insist inspect insure intend interpret invest invoice issue join judge keep lapse last lease
+    lend let levy lie liquidate list lodge lose maintain make mandate market mean measure meet mitigate need
+    negotiate nominate note object obligate oblige obtain occur offer offset operate oppose order outlaw
+    outsource owe participate pass perform pledge post prefer prepare present prevail prevent price procure
+    produce promise propose protect prove provide purchase pursue qualify quote rank rate reach receive
+    recommend reconcile record refer refund refuse register reinstate reject relate rely remain remedy remove
+    render renew repair repay replace report represent rescind reserve resolve respond rest restore resume
+    retire return review revoke rise rule run satisfy say schedule secure seek send serve settle show sign sit
+    solve specify spend stand start state stay strike subcontract subject submit substitute succeed sue suggest
+    supersede supply support suspend take tell tender test think track trade treat trigger undertake underwrite
+    unlock upgrade validate value vary verify vest violate waive warrant withdraw withhold work yield
     """.split()
 )
 _IRREGULAR_PAST = {
@@ -129,6 +129,9 @@ _SINGULAR_IN_S = ("ss", "us", "is", "'s", "’s")
 #: Verbs that a singular subject never takes ("provider have the right to").
 _PLURAL_VERBS = frozenset("are were have do".split())
 _PRONOUNS = frozenset("we they i you".split())
+#: Words after which a verb form is a noun ("the claims", "its uses"); "this" and "each" may
+#: be subjects themselves ("this applies").
+_NOUN_MARKERS = frozenset("a an the its their our your his her every no such another".split())
 #: Words after which a past form is a participle, not a finite verb.
 _AGENT_WORDS = frozenset("by on upon against under".split())
 _ADVERBS = frozenset("not never also only then still thereby hereby thereafter therefore".split())
@@ -180,11 +183,19 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
     if found is not None and found[1] == "past" and after in _AGENT_WORDS:
         return False  # a participle: "fines imposed on vendor", "data held by provider"
     if found is not None and found[1] == "base":
-        # "we recommend", "the parties agree": the base form after a plural subject
-        return before in _PRONOUNS or (before.endswith("s") and not before.endswith(_SINGULAR_IN_S) and index >= 2)
+        # "we recommend", "the parties agree", "the fines imposed on vendor apply": the base
+        # form after a plural subject, or after the object of a preposition that follows one.
+        if before in _PRONOUNS or _plural_noun(before):
+            return True
+        after_object = index >= 2 and tokens[index - 2] in PREPOSITIONS
+        return after_object and any(_plural_noun(w) for w in tokens[: index - 2])
     if found is None or found[1] not in ("3rd person", "past"):
         return False
-    return before not in DETERMINERS and before not in PREPOSITIONS
+    return before not in _NOUN_MARKERS and before not in PREPOSITIONS
+
+
+def _plural_noun(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(_SINGULAR_IN_S) and verb_of(word) is None and len(word) > 2
 
 
 def has_finite_verb(text: str) -> bool:
@@ -266,6 +277,8 @@ def agreement_errors(text: str) -> list[str]:
             continue
         if noun in DETERMINERS or noun in PREPOSITIONS or noun in MODALS or noun in AUXILIARIES:
             continue
+        if index >= 2 and tokens[index - 2] in PREPOSITIONS:
+            continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
         joined = index >= 2 and "and" in tokens[max(0, index - 4) : index - 1]
         plural_noun = noun.endswith("s") and not noun.endswith(_SINGULAR_IN_S) and verb_of(noun) is None
         third = verb_of(verb)

@@ -73,7 +73,7 @@ _CONJUNCTIONS = frozenset("and or but nor".split())
 _NOUN_ONLY = frozenset("upon on of in by with for following within during into at to".split())
 #: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
 _TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
-_FUNCTION_VERBS = MODALS | AUXILIARIES
+
 _SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
 #: A citation set in a clause without commas, with the words on both sides of it.
 _BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the agreement)? (\w+)", re.IGNORECASE)
@@ -110,7 +110,9 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         if not finite_verb_at(tokens, index + 2):
             continue
         pronoun = preposition in _NOUN_ONLY and subject in _SUBJECT_PRONOUNS
-        timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and verb not in _FUNCTION_VERBS
+        form = verb_of(verb)
+        inflected = form is not None and form[1] in ("3rd person", "past")  # "upon Provider confirms"
+        timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and inflected
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
     if tokens and tokens[-1] in _DANGLING_END:

@@ -85,6 +85,18 @@ def test_a_witness_is_left_a_fragment_when_the_gate_misses_its_carrier() -> None
     assert complete_alone("customer liability supercap", gate).how == "fragment"
 
 
+def test_a_defined_term_is_not_reworded() -> None:
+    from rubric_tools.audit.clauses import Completion
+
+    clause = Completion("", "Customer's liability for Data Breach Claims is capped", "", "matter clause")
+    assert clause.renames("customer's liability for data contravene claims is capped")
+    assert not clause.renames("customer’s liability for data breach claims is limited")
+
+
+def test_a_lone_compound_modifier_gets_no_carrier() -> None:
+    assert carrier("twelve-month").how == "fragment"
+
+
 def test_agreement_is_repaired_before_completion() -> None:
     completion = complete_alone("laws prohibits training", Gate(r"laws? prohibits? training"))
     assert completion.text == "laws prohibit training"
@@ -112,6 +124,11 @@ def test_agreement_is_repaired_before_completion() -> None:
             "Provider shall notify Customer of any outage without undue delay after it confirms the outage.",
         ),
         ("In our view, Section 4.2 is void because nobody agreed to it.", "4.2 is void", "Section 4.2 is void"),
+        (
+            "Client grants Consultant all right, title, and interest in the Work Product, and Consultant may use it.",
+            "grants Consultant all right",
+            "Client grants Consultant all right, title, and interest in the Work Product",
+        ),
     ],
 )
 def test_the_smallest_clause_around_a_match(sentence: str, match: str, clause: str) -> None:
@@ -200,6 +217,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Customer may inspect from time to time and from time to time.", "doubled words"),
         (r"Provider may use customer\s+data.", "regex debris"),
         ("Provider may use data to carry out training on and improve models.", "dangling preposition: on and"),
+        ("Vendor shall notify no later than three (0) business days after discovery.", "number in words and figures"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -216,6 +234,8 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         'We recommend that the words "uncapped liability" be deleted.',
         "As provided for in Section 9, notice is due until after the audit.",
         "Customer Data may be used by Provider to train and improve the Provider Models.",
+        "Vendor shall notify no later than twenty-four (24) hours after discovery.",
+        "Client grants Consultant all right, title, and interest in the Work Product.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -27,6 +27,7 @@ words written for this tool.
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,15 @@ class Completion:
     def sentence(self) -> str:
         return as_sentence(self.text) if self.is_clause else self.text
 
+    def renames(self, rewrite: str) -> bool:
+        """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
+        name: "Data Breach Claims" is not "Data contravene Claims")."""
+        names = re.findall(r"[\w’'-]+", self.core)
+        if not self.before.strip() and names:
+            names = names[1:]  # the first word's capital may only open the sentence
+        kept = set(re.findall(r"[\w'-]+", rewrite.lower().replace("’", "'")))
+        return any(w[0].isupper() and w.lower().replace("’", "'") not in kept for w in names)
+
 
 def _restore_case(rewrite: str, original: str) -> str:
     """The rewrite with each word the original wrote capitalized written so again
@@ -132,6 +142,9 @@ def carrier(fragment: str) -> Completion:
     tokens = words(fragment)
     if kind == "clause":
         return Completion("", fragment, "", "clause")
+    found = quantities(fragment)
+    if found and found[-1].adjectival and found[-1].end >= len(fragment.rstrip()):
+        return Completion("", fragment, "", "fragment")  # "twelve-month": a modifier with nothing to modify
     if kind == "modal phrase":
         return Completion("the other party ", fragment, "", f"carrier: {kind}")
     if kind == "verb phrase":
@@ -206,7 +219,7 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
     introductory phrase dropped. A part that is no clause by itself ("without undue delay
     after Provider confirms") takes in the part before it, up to two breaks back; None when
     the result holds no finite verb or is too long."""
-    breaks = list(_BREAK.finditer(text))
+    breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
     lefts = [0, *(b.end() for b in breaks if b.end() <= start)]
     right = next((b.start() for b in breaks if b.start() >= end), len(text))
     candidates = [lefts[-1], *reversed(lefts[-3:-1])]
@@ -219,6 +232,19 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
         if shape(text[bounds[0] : bounds[1]]) == "clause":
             return bounds
     return found
+
+
+def _breaks_clauses(text: str, found: re.Match[str]) -> bool:
+    """A comma before "and" or "or" ends a clause only when a clause follows: in a list
+    ("all right, title, and interest") it does not."""
+    if not found.group(0).startswith(","):
+        return True
+    rest = text[found.end() :]
+    joiner = re.match(r"(and|or|nor)\b\s*", rest, re.IGNORECASE)
+    if joiner is None:
+        return True
+    following = re.split(r"[,;:.]", rest[joiner.end() :], maxsplit=1)[0]
+    return has_finite_verb(following)
 
 
 def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[int, int] | None:
@@ -307,6 +333,11 @@ class ClauseFinder:
             return False
         if len(mine) < len(theirs):
             return False  # words the matter needs are missing (a window left empty)
+        # Only words swapped for words (another alternative of the regex), a few at a time:
+        # never words dropped or added ("no CEO sign-off" -> "no sign-off … exclusivity").
+        changes = difflib.SequenceMatcher(a=theirs, b=mine, autojunk=False).get_opcodes()
+        if any(tag in ("insert", "delete") or max(i2 - i1, j2 - j1) > 3 for tag, i1, i2, j1, j2 in changes):
+            return False
         if before.strip() and mine[0] != theirs[0]:
             return False
         return not (after.strip(" .;,") and mine[-1] != theirs[-1])

@@ -95,9 +95,11 @@ def _typographic(witness: str) -> Iterator[Dodge]:
 def _hyphens(witness: str) -> Iterator[Dodge]:
     for match in re.finditer(r"\b(\w+)-(\w+)\b", witness):
         left, right = match.group(1), match.group(2)
-        yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
         if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
+            # ... but never "re identify": a prefix does not stand alone
             yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
+        else:
+            yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
     for match in re.finditer(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])", witness):
         left, right = match.group(1), match.group(2)
         if left in COMPOUND_HEADS and right not in _NOT_NOUNS and len(right) > 2:

@@ -9,7 +9,8 @@
   "until after"), a preposition before a conjunction ("training on and improve"), or a
   preposition, an article or a conjunction as the last word; a preposition that takes a
   noun before a clause ("upon it validates"); a citation between a verb and its object
-  ("assigns under §6.2 of the agreement consultant");
+  ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
+  disagree ("three (0) days");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
@@ -44,6 +45,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, agreement_errors, finite_verb_at, verb_of
+from rubric_tools.audit.quantities import number_value
 from rubric_tools.audit.wording import doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
@@ -77,6 +79,10 @@ _TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
 _SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
 #: A citation set in a clause without commas, with the words on both sides of it.
 _BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the agreement)? (\w+)", re.IGNORECASE)
+
+
+#: A number in words with its figures after it: "three (3)".
+_WORDS_AND_FIGURES = re.compile(r"\b([a-z]+(?:[- ][a-z]+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
 
 
 def _continues(word: str) -> bool:
@@ -151,6 +157,12 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
     found += [f"doubled words: {pair}" for pair in doubled(text)]
     tokens = words(text)
     found += _dangling(tokens)
+    for written in _WORDS_AND_FIGURES.finditer(text):
+        spelled = written.group(1).lower().split()
+        values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
+        words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
+        if words_value is not None and words_value != figure:
+            found.append(f"number in words and figures disagree: {written.group(0)}")
     for cited in _BARE_CITATION.finditer(text):
         verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
         if verb is not None and verb[1] != "gerund" and not _continues(following):

@@ -70,6 +70,11 @@ def words(number: int) -> str:
     return str(num2words(number))
 
 
+def number_value(text: str) -> float | None:
+    """The value of a number written in digits or words ("18", "eighteen"), or None."""
+    return _number_value(text)
+
+
 def _number_value(text: str) -> float | None:
     text = text.strip().lower()
     if re.fullmatch(r"\d+(?:\.\d+)?", text):

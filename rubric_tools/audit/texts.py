@@ -156,6 +156,8 @@ def entry_texts(
                 if finder is not None and not finder.known_words(dodge.text, gate.pattern):
                     continue  # a stem of the regex ("regulat under §6.2 …") is no English
                 text = standalone(dodge.text)
+            elif completion.renames(dodge.text):
+                continue  # a defined term or a name is not reworded
             else:
                 text = completion.around(dodge.text)
             kind = f"rewrite: {dodge.kind}"

@@ -72,6 +72,11 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("customer liability supercap", "noun phrase", "the customer liability supercap applies"),
         ("fines imposed on vendor", "noun phrase", "the fines imposed on vendor apply"),
         ("selling the data is illegal", "clause", "selling the data is illegal"),
+        (
+            "once losses exceed the cap, all losses are recoverable",
+            "clause",
+            "once losses exceed the cap, all losses are recoverable",
+        ),
     ],
 )
 def test_a_fragment_is_completed_by_the_carrier_of_its_shape(fragment: str, kind: str, completed: str) -> None:
@@ -218,6 +223,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         (r"Provider may use customer\s+data.", "regex debris"),
         ("Provider may use data to carry out training on and improve models.", "dangling preposition: on and"),
         ("Vendor shall notify no later than three (0) business days after discovery.", "number in words and figures"),
+        ("We can move from 72 hours to 48 hours after confirms.", "clause without a subject: after confirms"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:

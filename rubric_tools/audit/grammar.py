@@ -233,6 +233,8 @@ def shape(text: str) -> str:
     )
     if not opener and any(finite_verb_at(tokens, i) for i in range(1, len(tokens))):
         return "clause"
+    if first in SUBORDINATORS and _main_clause_after_comma(text):
+        return "clause"  # "once losses exceed the cap, all losses are recoverable"
     if first in MODALS:
         return "modal phrase"
     if first in PREPOSITIONS or _opens_with_temporal(text):
@@ -248,6 +250,15 @@ def shape(text: str) -> str:
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
     return "noun phrase"
+
+
+#: Words that open a subordinate clause; a main clause may follow after a comma.
+SUBORDINATORS = frozenset("once when if after before until unless while where although because since".split())
+
+
+def _main_clause_after_comma(text: str) -> bool:
+    _head, comma, rest = text.partition(",")
+    return bool(comma) and shape(rest.strip()) == "clause"
 
 
 def is_clause(text: str) -> bool:

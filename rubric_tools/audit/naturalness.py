@@ -73,6 +73,8 @@ _NEEDS_OBJECT = frozenset("of on for by with into upon under".split())
 _CONJUNCTIONS = frozenset("and or but nor".split())
 #: Prepositions that take a noun, never a clause ("upon it validates"), unlike "after".
 _NOUN_ONLY = frozenset("upon on of in by with for following within during into at to".split())
+#: Words that open a clause, which needs its subject: "after confirms" has none.
+_SUBORDINATE_OPENERS = frozenset("after before until once when unless because although".split())
 #: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
 _TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
 
@@ -121,6 +123,10 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and inflected
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        form = verb_of(second)
+        if first in _SUBORDINATE_OPENERS and form is not None and form[1] == "3rd person":
+            found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
     if tokens and tokens[-1] in _DANGLING_END:
         found.append(f"ends with {tokens[-1]!r}")
     return found

@@ -35,7 +35,7 @@ FUNCTION_WORDS = frozenset(
     after before upon within without under over by for from of in on at to with into onto between among
     during following notwithstanding subject save except including
     may shall will must can should would could might is are was were be been has have had does do did
-    nothing nobody
+    nothing nobody what which who whom whose how why whether
     """.split()
 )
 #: Words a frame already says before its slot: said again by the clause they would be doubled.

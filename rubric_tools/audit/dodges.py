@@ -267,11 +267,14 @@ def _passive(witness: str) -> Iterator[Dodge]:
 
 
 def _citation(witness: str) -> Iterator[Dodge]:
-    """A short citation inside the clause: "customer may, under section 6.2, use …"."""
+    """A short citation inside the clause, after its modal or its verb: "customer may, under
+    section 6.2, use …", "provider indemnifies under section 6.2 customer …"."""
     words = witness.split(" ")
-    if len(words) < 3:
+    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
+    if at is None:
+        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
+    if at is None:
         return
-    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), 0)
     yield Dodge("citation inside the clause", " ".join([*words[: at + 1], "under section 6.2", *words[at + 1 :]]))
 
 

@@ -37,7 +37,6 @@ catastrophically).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 

@@ -14,7 +14,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import inflection, lexicon, quantities
-from rubric_tools.audit.grammar import finite_verb_at
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
@@ -283,17 +282,15 @@ _OBJECT_ENDS = frozenset("to for in on with from under after before within by as
 
 
 def _citation(witness: str) -> Iterator[Dodge]:
-    """A short citation inside the clause: "customer may, under section 6.2, use …"; without
-    a modal, after the subject ("4.2, under section 6.2, is void")."""
+    """A short citation inside the clause, after its modal or its verb, set off by commas:
+    "customer may, under section 6.2, use …", "provider indemnifies, under section 6.2,
+    customer …"."""
     words = witness.split(" ")
-    if len(words) < 3:
-        return
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
-        verb = next((i for i in range(1, len(words) - 1) if finite_verb_at(words, i)), None)
-        if verb is None:
-            return  # no subject to follow ("permits provider to use …"): no natural place
-        at = verb - 1
+        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
+    if at is None:
+        return
     cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
     yield Dodge("citation inside the clause", " ".join(cited))
 

@@ -24,11 +24,13 @@ from rubric_tools.audit import lexicon
 #: Comparatives that a negator turns into a limit, not a denial: "no later than", "not
 #: more than", "in no event later than", "no fewer than".
 _COMPARATIVES = "later|earlier|sooner|more|less|fewer|greater|longer|shorter|lower|higher|worse|better"
+#: Words that open a deadline: "in no event after …", "at no time later than …".
+_TEMPORAL = "after|following|upon|subsequent|before|prior|beyond|until|within"
 #: What may follow a negator without it negating the statement it stands in.
 NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance)\s+)?(?:{_COMPARATIVES})\s+than",
     # "in no event after …", "in no case before …": a deadline, not a denial
-    r"(?:event|case|circumstances?|instance)\s+(?:[\w(),-]+\s+)?(?:after|before|beyond|until|exceed\w*)\b",
+    rf"(?:event|case|circumstances?|instance)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
     r"(?:to\s+)?exceed\w*",
     r"only\b",
     r"limited\s+to",
@@ -62,7 +64,9 @@ def governing_negator() -> str:
     no_like = rf"(?:no|not)(?!\s+(?:{_after(NON_NEGATING_AFTER_NO)}))"
     without = rf"without(?!\s+(?:{_after(NON_NEGATING_AFTER_WITHOUT)}))"
     others = "|".join(w for w in NEGATOR_WORDS if w not in ("no", "not"))
-    phrases = "|".join(NEGATOR_PHRASES)
+    # "under no circumstances later than …", like "in no event later than …", sets a limit.
+    deadline = rf"(?!\s+(?:[\w(),-]+\s+)?(?:{_COMPARATIVES}|{_TEMPORAL}|exceed\w*)\b)"
+    phrases = f"(?:{'|'.join(NEGATOR_PHRASES)}){deadline}"
     return rf"(?<!whether or )\b(?:{phrases}|{no_like}|{without}|{others})\b|\w+n['’]t\b"
 
 

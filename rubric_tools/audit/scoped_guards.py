@@ -72,7 +72,7 @@ _ANALYSIS = ("issue",)
 SCOPES: tuple[Scope, ...] = (
     Scope("negated", "a negator governing the clause, or its object"),
     Scope("contrasted", "a contrast ('rather than', 'in lieu of') before it"),
-    Scope("restricted", "a restriction ('only', 'solely', 'to the extent') in its clause"),
+    Scope("restricted", "a restriction ('only', 'solely', 'to the extent') after it in its clause"),
     Scope("rejected", "a rejection governing the clause", _ANALYSIS),
     Scope("disowned", "a later clause rejecting it", _ANALYSIS),
     Scope("attributed", "someone else's draft, position or claim reporting it", _ANALYSIS),
@@ -92,7 +92,7 @@ def _barriers(*extra: str) -> str:
 
 def _gap(size: int, *extra: str) -> str:
     """Up to `size` characters that cross no clause barrier (nor any of `extra`)."""
-    return without_optional_groups(rf"(?:(?!{_barriers(*extra)})[^.]){{0,{size}}}?")
+    return without_optional_groups(rf"(?:(?!{_barriers(*extra)}|\.(?!\d)).){{0,{size}}}?")
 
 
 def _before(kind: str) -> str | None:
@@ -101,8 +101,6 @@ def _before(kind: str) -> str | None:
         text = markers.governing_negator()
     elif kind == "contrasted":
         text = rf"\b(?:{'|'.join(markers.CONTRAST)})\b"
-    elif kind == "restricted":
-        text = rf"\b(?:{'|'.join(markers.RESTRICTING)})\b"
     elif kind == "rejected":
         text = markers.rejection()
     elif kind == "attributed":
@@ -120,8 +118,8 @@ _NEGATED_OBJECT = r"\s+(?:[\w'’-]+\s+){0,2}?(?:no|none|nothing|neither)\b(?!\s
 _NEGATED_PREDICATE = (
     r"\s+(?:does|do|did|is|are|was|were|will|would|shall|should|can|could|may|must)\s*(?:not\b|n['’]t\b)"
 )
-_STRUCK_AFTER = (
-    r"(?:[^\"”.;]{0,100}[\"”]|)\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
+_STRUCK_VERBS = (
+    r"\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
     r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn|replaced|substituted)\b"
 )
 
@@ -135,7 +133,8 @@ def _after(kind: str) -> str | None:
     if kind == "disowned":
         return f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})"
     if kind == "struck":
-        return _STRUCK_AFTER
+        # The words struck may run on past the match, up to their closing quote or the verb.
+        return f'(?:[^"”;]{{0,100}}["”]|{_gap(GAP, markers.insertion())}){_STRUCK_VERBS}'
     return None
 
 
@@ -173,11 +172,20 @@ def scoped(kind: str, pattern: str) -> str:
     return exclusion_for(pattern, [kind])
 
 
+#: Where a clause ends inside a window: a negator before it governs another clause.
+_WINDOW_BARRIERS = (
+    r"(?:;|,\s*(?:which|who|whom|whose|and|or)\b|\b(?:but|provided|except|unless|whereas|however|although|while)\b)"
+)
+
+
 def windows_without_negators(pattern: str) -> str | None:
-    """`pattern` with every window unable to cross a governing negator or a deletion:
-    "Client Materials are not owned by Consultant" no longer matches `client
-    materials[^.]{0,60}owned by consultant`, nor '"whether or not …" is deleted, and …
-    disproportionately' `whether or not.*disproportion`. None when the pattern has no window."""
+    """`pattern` with no governing negator (nor a deletion) in the stretch of each window
+    that is in the matched clause: "Client Materials are not owned by Consultant" no longer
+    matches `client materials[^.]{0,60}owned by consultant`, nor "Licensee shall have no
+    obligation to indemnify Licensor" `licensee[^.]{0,60}indemnify licensor`. A negator
+    before a clause barrier inside the window ("shall not act without consent, which it may
+    withhold in its sole discretion") governs another clause and lets the gate fire. None
+    when the pattern has no window."""
     tree = parse_items(pattern)
     if tree is None:
         return None
@@ -188,9 +196,18 @@ def windows_without_negators(pattern: str) -> str | None:
             if not is_window(item):
                 continue
             allowed = "." if item.kind == "dot" else item.text if item.kind == "class" else "(?:[^.]|\\.(?=\\d))"
-            sequence[index] = Item("raw", f"(?:(?!{negator}){allowed}){item.quant}")
+            high = _upper_bound(item.quant)
+            lazy = "?" if item.quant.endswith("?") else ""
+            count = f"{{0,{high}}}" if high is not None else "*"
+            tempered = f"(?:(?!{negator}){allowed}){count}{lazy}"
+            sequence[index] = Item("raw", f"(?:{allowed}{count}?{_WINDOW_BARRIERS}|){tempered}")
             changed = True
     return "|".join(render(branch) for branch in tree) if changed else None
+
+
+def _upper_bound(quant: str) -> int | None:
+    digits = quant.strip("?+").strip("{}").split(",")
+    return int(digits[-1]) if quant.startswith("{") and digits[-1].isdigit() else None
 
 
 def bounded(regex: str) -> str | None:

@@ -284,6 +284,11 @@ class ClauseFinder:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         self.vocabulary = frozenset(w for s in self.sentences for w in words(s.text)) | COMMON_WORDS
+        #: Words the matter writes in lowercase inside its sentences: a capital on one of them
+        #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
+        inside = [w for s in self.sentences for w in re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", s.text)]
+        self.lowercase = frozenset(w for w in inside if w[0].islower())
+        self.capitalized = frozenset(w.lower() for w in inside if w[0].isupper())
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
 
@@ -311,6 +316,10 @@ class ClauseFinder:
         for found in self.found(gate):
             clause, start, end = found.clause, found.start, found.end
             before, matched, after = clause[:start], clause[start:end], clause[end:]
+            if not before and self._opened_a_sentence(matched):
+                matched = matched[0].lower() + matched[1:]
+            elif before and self._opened_a_sentence(before):
+                before = before[0].lower() + before[1:]
             options = []
             if self._fits(core, matched, before, after):
                 options.append(
@@ -322,6 +331,15 @@ class ClauseFinder:
                 if _reads_well(whole.text) and fires(gate, whole.text):
                     return whole
         return complete_alone(core, gate)
+
+    def _opened_a_sentence(self, text: str) -> bool:
+        """Whether the first word's capital only opened its sentence: the matter writes the
+        word in lowercase elsewhere and never capitalized inside a sentence."""
+        head = re.match(r"[A-Z][a-z][\w'’-]*", text)
+        if head is None:
+            return False
+        word = head.group(0).lower()
+        return word in self.lowercase and word not in self.capitalized
 
     def _fits(self, core: str, matched: str, before: str, after: str) -> bool:
         """Whether the witness can stand where the matter wrote `matched`: its words are

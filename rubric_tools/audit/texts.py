@@ -136,7 +136,8 @@ def entry_texts(
             continue
         seen.add(completion.text)
         origin, clause = origin_of(completion), completion.sentence()
-        for kind, text in habitat_texts(completion.core, surface, completion.before, completion.after):
+        habitats = habitat_texts(completion.core, surface, completion.before, completion.after)
+        for kind, text in habitats if completion.is_clause else ():  # a habitat holds a clause
             fire.append(
                 VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=clause, origin=origin)
             )

@@ -70,6 +70,7 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("nine months", "quantity", "the period is nine months"),
         ("five percent of fees", "quantity", "the rate is five percent of fees"),
         ("customer liability supercap", "noun phrase", "the customer liability supercap applies"),
+        ("unrestricted accesses", "noun phrase", "the unrestricted accesses apply"),
         ("fines imposed on vendor", "noun phrase", "the fines imposed on vendor apply"),
         ("selling the data is illegal", "clause", "selling the data is illegal"),
         (

@@ -123,7 +123,8 @@ def _restore_case(rewrite: str, original: str) -> str:
 
 
 def _plural(word: str) -> bool:
-    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s")) and verb_of(word) is None
+    """Whether the head of a noun phrase is plural ("accesses" is, in a noun phrase)."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))
 
 
 def _head(tokens: Sequence[str]) -> str:

@@ -191,6 +191,8 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
         return after_object and any(_plural_noun(w) for w in tokens[: index - 2])
     if found is None or found[1] not in ("3rd person", "past"):
         return False
+    if found[1] == "3rd person" and (_adjective(before) or (before.endswith("ed") and verb_of(before) is None)):
+        return False  # a plural noun after its adjective: "unrestricted accesses"
     return before not in _NOUN_MARKERS and before not in PREPOSITIONS
 
 

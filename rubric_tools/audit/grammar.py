@@ -197,7 +197,7 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
 
 
 def _plural_noun(word: str) -> bool:
-    return word.endswith("s") and not word.endswith(_SINGULAR_IN_S) and verb_of(word) is None and len(word) > 2
+    return word.endswith("s") and not word.endswith(_SINGULAR_IN_S) and len(word) > 2
 
 
 def has_finite_verb(text: str) -> bool:

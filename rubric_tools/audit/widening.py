@@ -58,7 +58,7 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 #: (a determiner, a modifier, a short citation "under section 6.2"). A tempered character
 #: window, not a repeat of words: `re` runs it in linear time and lint's backtracking
 #: analysis (G012) reads it in milliseconds.
-SLACK = rf"\b(?:(?!{_NEGATORS}\b|\w*n['’]t\b|\.(?!\d))[^;]){{1,40}}?\b"
+SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
 _MODALS = frozenset("may shall will must can could would should might".split())

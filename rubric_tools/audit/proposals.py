@@ -30,6 +30,7 @@ from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
 from rubric_tools.gate_analysis.gate_firing import fire_texts, fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
+from rubric_tools.lint.rules.regexes import gate_matches_empty, gate_needs_unnormalized_text
 from rubric_tools.scoring.gates import Gate
 
 
@@ -113,9 +114,9 @@ def out_of_bounds(gate: Gate) -> str | None:
             if problem is not None:
                 return problem
     if unnormalized_requirement(gate.pattern) is not None:
-        return "needs text that normalization removes (G008)"
+        return f"needs text that normalization removes ({gate_needs_unnormalized_text.code})"
     if fires(Gate(gate.pattern), ""):
-        return "matches the empty string (G007)"
+        return f"matches the empty string ({gate_matches_empty.code})"
     return None
 
 

@@ -41,7 +41,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.widening import SLACK
 from rubric_tools.audit.pattern_tree import (
     Item,
     is_window,
@@ -50,6 +49,7 @@ from rubric_tools.audit.pattern_tree import (
     walk_sequences,
     without_optional_groups,
 )
+from rubric_tools.audit.widening import SLACK
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
 

@@ -224,7 +224,8 @@ def supposition() -> str:
     subject = r"(?:(?:we|i|you|they|it|the\s+client|client|customer|buyer|seller|\w+)\s+)?"
     document = r"(?:the\s+)?(?:clause|contract|agreement|section|draft|provision|markup|redline|term)\s+"
     return (
-        rf"\b{_SUPPOSERS}\s+{subject}(?:were\s+to\s+|to\s+|had\s+|would\s+)?(?:{verbs})\b"
+        r"\b(?:if|even\s+if|as\s+if)\s+(?:\w+\s+){0,3}?(?:were|would)\b"
+        rf"|\b{_SUPPOSERS}\s+{subject}(?:were\s+to\s+|to\s+|had\s+|would\s+)?(?:{verbs})\b"
         rf"|\b{_SUPPOSERS}\s+{document}(?:said|says|stated|provided|read|were\s+to\s+(?:say|provide))\b"
         rf"|\b{doing}\b"
     )

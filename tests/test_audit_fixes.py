@@ -78,3 +78,16 @@ def test_an_inline_suppression_silences_an_audit_finding(matter: Path) -> None:
         encoding="utf-8",
     )
     assert not {"U002", "U003"} & {d.code for d in audit(matter)}
+
+
+def test_one_edit_per_gate_entry_merges_its_guard_and_its_widening(tmp_path: Path) -> None:
+    gates = "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n"
+    root = make_matter(tmp_path / "m", gates)
+    found = [d for d in audit(root) if d.code in ("U003", "U004")]
+    assert {d.code for d in found} == {"U003", "U004"}
+    fixes = [d.fix for d in found if d.fix is not None]
+    assert len(fixes) == 1 and len(fixes[0].edits) == 1
+    change = found[0].extra["proposal"]["change"]  # type: ignore[index]
+    assert {"pattern", "exclude_context"} <= set(change)
+    assert found[0].extra["proposal"]["before"] == {"pattern": "customer may use provider data"}  # type: ignore[index]
+    assert found[0].extra["proposal"]["after"]["pattern"] == change["pattern"]  # type: ignore[index]

@@ -165,3 +165,25 @@ def test_the_exclusion_copies_the_pattern_once_and_stays_within_lint_bounds() ->
     kept = exclusion_for(SIN, scopes_for("redline"), existing=r"\bfor the avoidance of doubt\b")
     assert kept.startswith(r"(?:\bfor the avoidance of doubt\b)|")
     assert not _fires(Gate(SIN, exclude_context=kept), "for the avoidance of doubt, customer may use provider data")
+
+
+# ------------------------------------------------------------------ the texts of a gate list
+
+
+def test_gate_list_texts_and_the_robustness_figure(tmp_path: Path) -> None:
+    from rubric_tools.audit.texts import gate_list_texts, robustness
+    from rubric_tools.checking.audit_inputs import audit_inputs
+    from rubric_tools.loading.matter import load_matter_source
+
+    gates = "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n"
+    root = make_matter(tmp_path / "m", gates)
+    source = load_matter_source(root)
+    texts = gate_list_texts(source, "uptime_credit", "redline", audit_inputs(root))
+    kinds = {t.kind.split(":")[0] for t in texts.must_fire} | {t.kind.split(":")[0] for t in texts.must_not_fire}
+    assert {"witness", "habitat", "rewrite", "frame"} <= kinds
+    assert all(t.expect_fire for t in texts.must_fire) and not any(t.expect_fire for t in texts.must_not_fire)
+    assert all(t.generated and t.entry == 0 for t in texts.must_fire if t.kind != "probe")
+    bare = robustness((Gate(SIN),), texts)
+    scoped = robustness((_scoped(SIN, "redline"),), texts)
+    assert bare.share_silent < scoped.share_silent == 1.0
+    assert scoped.caught == bare.caught and 0 < bare.share_caught <= 1  # scoped by meaning: no catch lost

@@ -91,16 +91,24 @@ FRAMES: tuple[Frame, ...] = (
 def negated_inside(pattern: str) -> str | None:
     """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
     consultant" -> "client materials is not owned by consultant"): the negator governs it."""
-    from rubric_tools.audit.pattern_tree import is_window, parse_items, render
+    from rubric_tools.audit.pattern_tree import is_window, parse_items, render, walk_sequences
     from rubric_tools.gate_analysis.witness import witnesses
 
     branches = parse_items(pattern)
     if branches is None:
         return None
-    branch = branches[0]
-    window = next((index for index, item in enumerate(branch) if is_window(item)), None)
-    if window is None:
+    found = next(
+        (
+            (seq, i)
+            for seq in walk_sequences(branches)
+            for i, item in enumerate(seq)
+            if is_window(item) and 0 < i < len(seq) - 1
+        ),
+        None,
+    )
+    if found is None:
         return None
+    branch, window = found
     left = witnesses(render(branch[:window]))
     right = witnesses(render(branch[window + 1 :]))
     if not left or not right:

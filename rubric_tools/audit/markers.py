@@ -152,7 +152,7 @@ DISOWNING_BEFORE = (
 )
 #: Words that confine what a clause grants: "only", "solely", "exclusively", "to the extent".
 RESTRICTING = (r"only", r"solely", r"exclusively", r"strictly\s+(?:for|to)", r"to\s+the\s+extent", r"limited\s+to")
-_BY_OTHERS = r"(?:they|the\s+counterparty|the\s+other\s+side|opposing\s+counsel|the\s+vendor|the\s+supplier|\w+)"
+_BY_OTHERS = r"\w+"
 
 #: Suppositions: "if we accepted", "were the client to agree", "accepting … would".
 _SUPPOSING_VERBS = ("accept", "agree", "concede", "allow", "permit", "sign", "adopt", "approve", "consent", "take")
@@ -162,16 +162,11 @@ _SUPPOSERS = r"(?:if|were|should|had|suppose|supposing|assuming|even\s+if|unless
 STRIKING_VERBS = ("delete", "strike", "remove", "omit", "excise", "withdraw")
 #: Introduces inserted text: what follows is the new wording, never the struck one.
 INSERTION = (
-    r"replac\w*",
-    r"substitut\w*",
-    r"amend\w*\s+(?:and\s+restated\s+)?to\s+read",
-    r"insert\w*",
-    r"add\w*",
+    r"(?:replac|substitut|insert|add|restat)\w*",
+    r"amend\w*\s+(?:and\s+restated\s+|)to\s+read",
     r"reads?\s+as\s+follows",
-    r"restat\w*",
     r"in\s+(?:its|their)\s+place",
     r"instead",
-    r"(?:the\s+)?following\s+(?:is|are|shall\s+be)\s+(?:inserted|added|substituted)",
     r"new\s+(?:section|clause|sentence|paragraph|language|text|wording)",
 )
 
@@ -229,7 +224,8 @@ def supposition() -> str:
     subject = r"(?:(?:we|i|you|they|it|the\s+client|client|customer|buyer|seller|\w+)\s+)?"
     document = r"(?:the\s+)?(?:clause|contract|agreement|section|draft|provision|markup|redline|term)\s+"
     return (
-        rf"\b{_SUPPOSERS}\s+{subject}(?:were\s+to\s+|to\s+|had\s+|would\s+)?(?:{verbs})\b"
+        r"\b(?:if|even\s+if|as\s+if)\s+(?:\w+\s+){0,3}?(?:were|would)\b"
+        rf"|\b{_SUPPOSERS}\s+{subject}(?:were\s+to\s+|to\s+|had\s+|would\s+)?(?:{verbs})\b"
         rf"|\b{_SUPPOSERS}\s+{document}(?:said|says|stated|provided|read|were\s+to\s+(?:say|provide))\b"
         rf"|\b{doing}\b"
     )

@@ -29,6 +29,7 @@ from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
+from rubric_tools.lint.rules.regexes import gate_matches_empty, gate_needs_unnormalized_text
 from rubric_tools.scoring.gates import Gate
 
 
@@ -112,9 +113,9 @@ def out_of_bounds(gate: Gate) -> str | None:
             if problem is not None:
                 return problem
     if unnormalized_requirement(gate.pattern) is not None:
-        return "needs text that normalization removes (G008)"
+        return f"needs text that normalization removes ({gate_needs_unnormalized_text.code})"
     if fires(Gate(gate.pattern), ""):
-        return "matches the empty string (G007)"
+        return f"matches the empty string ({gate_matches_empty.code})"
     return None
 
 
@@ -157,31 +158,48 @@ def verify(texts: EntryTexts, candidate: Gate) -> Outcome:
     return verifier.outcome(candidate, verifier.new_frames(texts.gates[texts.index], candidate))
 
 
-def _guard_options(gate: Gate, surface: str, original_exclusion: str | None) -> list[tuple[str, Gate]]:
-    """Guards to try, scoped by meaning first: an exclusion of what governs the clause, with
-    the pattern's windows unable to cross a negator, then each alone; a bare
-    `negation_guard` last (it is refused whenever it silences a protected text)."""
+@dataclass(frozen=True)
+class _GuardOption:
+    name: str
+    gate: Gate
+    #: The entry's own exclusion kept inside the new one (None: replaced by it).
+    kept_exclusion: str | None
+
+
+def _guard_options(gate: Gate, surface: str) -> list[_GuardOption]:
+    """Guards to try, scoped by meaning first: an exclusion of what governs the clause, kept
+    with the entry's own exclusion or in place of it, with or without its `negation_guard`,
+    with the pattern's windows closed to negators or not; a bare `negation_guard` last. Each
+    is refused whenever it silences a protected text, so an entry's own careless guard (a
+    negator anywhere before the match) is replaced only when the scoped one keeps its catches."""
     kinds = scopes_for(surface)
     tempered = windows_without_negators(gate.pattern)
     patterns = [(gate.pattern, "")]  # on a tie the lighter change wins: it comes first
     if tempered:
         patterns.append((tempered, " and windows no negator crosses"))
-    options: list[tuple[str, Gate]] = []
-    for pattern, windows in patterns:
-        exclusion = exclusion_for(pattern, kinds, original_exclusion)
-        if bounded(exclusion) is not None:
-            continue
-        scoped = replace(gate, pattern=pattern, exclude_context=exclusion)
-        options.append((f"guard scoped by meaning{windows}", scoped))
-        if gate.negation_guard:
-            name = f"guard scoped by meaning{windows} instead of negation_guard"
-            options.append((name, replace(scoped, negation_guard=False, negation_scope="span")))
+    kept_options = [(gate.exclude_context, "")]
+    if gate.exclude_context:
+        kept_options.append((None, " instead of the entry's exclude_context"))
+    options: list[_GuardOption] = []
+    for kept, instead in kept_options:
+        for pattern, windows in patterns:
+            exclusion = exclusion_for(pattern, kinds, kept)
+            if bounded(exclusion) is not None:
+                continue
+            scoped = replace(gate, pattern=pattern, exclude_context=exclusion)
+            options.append(_GuardOption(f"guard scoped by meaning{windows}{instead}", scoped, kept))
+            if gate.negation_guard:
+                name = f"guard scoped by meaning{windows}{instead} and instead of negation_guard"
+                options.append(_GuardOption(name, replace(scoped, negation_guard=False, negation_scope="span"), kept))
     if tempered:
-        options.append(("windows no negator crosses", replace(gate, pattern=tempered)))
+        options.append(
+            _GuardOption("windows no negator crosses", replace(gate, pattern=tempered), gate.exclude_context)
+        )
     if not gate.negation_guard:
-        options.append(("negation_guard", replace(gate, negation_guard=True)))
+        options.append(_GuardOption("negation_guard", replace(gate, negation_guard=True), gate.exclude_context))
     if gate.negation_scope != "before":
-        options.append(("negation_guard before the match", replace(gate, negation_guard=True, negation_scope="before")))
+        before = replace(gate, negation_guard=True, negation_scope="before")
+        options.append(_GuardOption("negation_guard before the match", before, gate.exclude_context))
     return options
 
 
@@ -201,21 +219,21 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     current, steps = gate, []
     best = verifier.outcome(gate)
     scoped_kinds = scopes_for(texts.surface)
-    guarded = False
-    if texts.false_positives or (gate.negation_guard and texts.missed):
-        for name, option in _guard_options(gate, texts.surface, gate.exclude_context):
-            if out_of_bounds(option) is not None:
+    guarded, kept = False, gate.exclude_context
+    if texts.false_positives or ((gate.negation_guard or gate.exclude_context) and texts.missed):
+        for option in _guard_options(gate, texts.surface):
+            if out_of_bounds(option.gate) is not None:
                 continue
-            outcome = verifier.outcome(option)
+            outcome = verifier.outcome(option.gate)
             if not outcome.safe:
-                tried.append(f"{name}: {_why(outcome)}")
-                first_refused = first_refused or (option, outcome)
+                tried.append(f"{option.name}: {_why(outcome)}")
+                first_refused = first_refused or (option.gate, outcome)
                 continue
             if _score(outcome) > _score(best):
-                best, current, steps = outcome, option, [name]
-                guarded = option.exclude_context != gate.exclude_context
+                best, current, steps = outcome, option.gate, [option.name]
+                guarded, kept = option.gate.exclude_context != gate.exclude_context, option.kept_exclusion
     if texts.missed:
-        current, best, widened, refused = _widen(verifier, texts, current, best, guarded, scoped_kinds, gate)
+        current, best, widened, refused = _widen(verifier, texts, current, best, guarded, scoped_kinds, kept)
         steps += widened
         tried += refused
     change = _change(gate, current)
@@ -230,13 +248,13 @@ def _why(outcome: Outcome) -> str:
     return f"fires on correct work: {outcome.new_hits[0]!r}"
 
 
-def _rebuilt(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], original: Gate) -> list[Gate]:
+def _rebuilt(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], kept: str | None) -> list[Gate]:
     """The gate with a widened pattern; a scoped exclusion this proposal added is rebuilt
     around the new pattern (or, when that is too costly, kept around the old one)."""
     widened = replace(current, pattern=pattern)
     if not guarded:
         return [widened]
-    rebuilt = exclusion_for(pattern, kinds, original.exclude_context)
+    rebuilt = exclusion_for(pattern, kinds, kept)
     options = [replace(widened, exclude_context=rebuilt)] if bounded(rebuilt) is None else []
     return [*options, widened]
 
@@ -248,13 +266,13 @@ def _widen(
     best: Outcome,
     guarded: bool,
     kinds: Sequence[str],
-    original: Gate,
+    kept: str | None,
 ) -> tuple[Gate, Outcome, list[str], list[str]]:
     done: list[str] = []
     refused: list[str] = []
     # Every step at once first: one verification (and one compile of the exclusion) when
     # it is safe, which is the common case; else step by step.
-    together, kinds_done = current.pattern, []
+    together, kinds_done = current.pattern, list[str]()
     for step in STEPS:
         if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
             continue
@@ -262,7 +280,7 @@ def _widen(
         if widened is not None and out_of_bounds(Gate(widened)) is None:
             together, kinds_done = widened, [*kinds_done, step.kind]
     if kinds_done:
-        for candidate in _candidates(current, together, guarded, kinds, original):
+        for candidate in _candidates(current, together, guarded, kinds, kept):
             if out_of_bounds(candidate) is not None:
                 continue
             outcome = verifier.outcome(candidate, verifier.new_frames(current, candidate))
@@ -278,7 +296,7 @@ def _widen(
         if pattern is None:
             continue
         accepted = False
-        for candidate in _candidates(current, pattern, guarded, kinds, original):
+        for candidate in _candidates(current, pattern, guarded, kinds, kept):
             problem = out_of_bounds(candidate)
             if problem is not None:
                 refused.append(f"{step.kind}: {problem}")
@@ -289,8 +307,8 @@ def _widen(
                 continue
             if len(outcome.caught) <= len(best.caught):
                 break  # catches nothing more: not kept (the fix loop converges)
+            guarded = guarded or candidate.exclude_context != current.exclude_context
             current, best, accepted = candidate, outcome, True
-            guarded = guarded or candidate.exclude_context != original.exclude_context
             done.append(step.kind)
             break
         if accepted:
@@ -298,12 +316,12 @@ def _widen(
     return current, best, done, refused
 
 
-def _candidates(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], original: Gate) -> list[Gate]:
+def _candidates(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], kept: str | None) -> list[Gate]:
     """The widened gate as it stands, then with a scoped exclusion when it has none yet (the
     new witnesses' frames may need one)."""
-    found = _rebuilt(current, pattern, guarded, kinds, original)
+    found = _rebuilt(current, pattern, guarded, kinds, kept)
     if not guarded:
-        exclusion = exclusion_for(pattern, kinds, original.exclude_context)
+        exclusion = exclusion_for(pattern, kinds, kept)
         if bounded(exclusion) is None:
             found.append(replace(current, pattern=pattern, exclude_context=exclusion))
     return found

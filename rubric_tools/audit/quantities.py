@@ -188,10 +188,12 @@ def _number_regex(value: float) -> str:
     decimal = r"(?:\.0+)?" if value == int(value) else ""
     numeral = rf"{digits}{decimal}"
     if value != int(value) or value > MAX_WORDED:
-        return numeral
+        return rf"(?<![\d.,]){numeral}"
     tokens = words(int(value)).replace(" and ", " ").replace("-", " ").split()
     word = "[- ]".join(tokens)  # "seventy-two", "seventy two", "one hundred"
-    return rf"(?:{numeral}|{word}(?:\s*\(\s*{numeral}\s*%?\s*\))?)"
+    # Not inside a longer number ("7.5%" holds no "5%"); the parenthetical after the word is
+    # read as written ("twelve (12) months"): the word decides.
+    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?:\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\))?)"
 
 
 def quantity_regex(value: float, unit: Unit) -> str:

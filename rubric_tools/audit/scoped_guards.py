@@ -49,13 +49,16 @@ from rubric_tools.audit.pattern_tree import (
     walk_sequences,
     without_optional_groups,
 )
+from rubric_tools.audit.widening import SLACK
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.lint.gate_fields import regex_problem
+
+_LIGHT_SLACK = r"\b[^.;]{1,30}?\b"
 
 #: How far (characters) a marker may stand before the sin it governs: a clause with a
 #: list of objects ("shall not use Customer Data, prompts, inputs or Outputs … to train").
 GAP = 120
-#: How far a later rejection may stand after the sin.
+#: How far a later rejection may stand after the sin, and struck words run on past it.
 AFTER_GAP = 60
 
 
@@ -129,7 +132,7 @@ def _after(kind: str) -> str | None:
     if kind == "negated":
         return f"(?:{_NEGATED_OBJECT}|{_NEGATED_PREDICATE})"
     if kind == "restricted":
-        return rf"{_gap(AFTER_GAP)}\b(?:{'|'.join(markers.RESTRICTING)})\b"
+        return rf"[^.;]{{0,{AFTER_GAP}}}?\b(?:{'|'.join(markers.RESTRICTING)})\b"
     if kind == "disowned":
         return f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})"
     if kind == "struck":
@@ -155,7 +158,9 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
     after = [tail for tail in map(_after, kinds) if tail]
     barred = (markers.insertion(),) if "struck" in kinds else ()
     name = _group_name(existing, pattern)
-    sin = f"(?:{pattern})"
+    # Inside the exclusion the pattern's slack need not keep negators out (a negator there is
+    # what the exclusion looks for): a plain window keeps the regex within lint's size bounds.
+    sin = f"(?:{pattern.replace(SLACK, _LIGHT_SLACK)})"
     parts = [existing] if existing else []
     if before and after:
         marker = "|".join(f"(?:{m})" for m in before)
@@ -178,6 +183,17 @@ _WINDOW_BARRIERS = (
 )
 
 
+#: What a window of the pattern may not hold in the matched clause: a governing negator
+#: (compact: limit idioms such as "no later than", "not more than", "without undue delay"
+#: pass), a deletion, an appearance ("looks as though"). Short, because it is repeated at
+#: every character of the window (lint's G016 counts the expansion).
+_WINDOW_STOPS = (
+    r"\bn(?:o(?!\s+(?:later|more|less|fewer|sooner|event\s+(?:later|after)))|ot(?!\s+(?:later|more|less|fewer|only|"
+    r"limited|to\s+exceed|exceed))|ever|either|othing|one|obody|or)\b|\bcannot\b|\bwithout\b(?!\s+(?:undue|limit|"
+    r"prejudice))|n['’]t\b|\b(?:delet|strik|struck|remov)\w*|\b(?:looks?|appears?|seems?)\s+(?:as|to|like)\b"
+)
+
+
 def windows_without_negators(pattern: str) -> str | None:
     """`pattern` with no governing negator (nor a deletion) in the stretch of each window
     that is in the matched clause: "Client Materials are not owned by Consultant" no longer
@@ -189,7 +205,7 @@ def windows_without_negators(pattern: str) -> str | None:
     tree = parse_items(pattern)
     if tree is None:
         return None
-    negator = without_optional_groups(f"{markers.governing_negator()}|{markers.striking()}")
+    negator = _WINDOW_STOPS
     changed = False
     for sequence in walk_sequences(tree):
         for index, item in enumerate(sequence):

@@ -35,6 +35,7 @@ from rubric_tools.audit.markers import compact_alternation
 from rubric_tools.audit.pattern_tree import (
     Item,
     WordRun,
+    is_window,
     parse_items,
     render,
     walk_sequences,
@@ -57,7 +58,7 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 #: (a determiner, a modifier, a short citation "under section 6.2"). A tempered character
 #: window, not a repeat of words: `re` runs it in linear time and lint's backtracking
 #: analysis (G012) reads it in milliseconds.
-SLACK = rf"\b(?:(?!{_NEGATORS}\b|\w*n['’]t\b|\.(?!\d))[^;]){{1,40}}?\b"
+SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
 _MODALS = frozenset("may shall will must can could would should might".split())
@@ -301,6 +302,8 @@ def _tokens(branch: list[Item]) -> list[_Token] | None:
             tokens.append(_Token(position, position + 1, (), space=True))
         elif item.kind == "group" and not item.quant and all(_plain_word(b) for b in item.branches):
             tokens.append(_Token(position, position + 1, tuple(_plain_word(b) or "" for b in item.branches)))
+        elif item.kind == "group" and not is_window(item):
+            tokens.append(_Token(position, position + 1, ("\x01",)))  # a phrase: part of an object
         else:
             tokens.append(_Token(position, len(branch), ("\x00",)))  # the rest: a window, a class, …
             break
@@ -319,12 +322,14 @@ def _passive_of(branch: list[Item]) -> str | None:
     tokens = [t for t in (_tokens(branch) or []) if not t.space]
     for index in range(1, len(tokens) - 1):
         token = tokens[index]
+        if {"\x00", "\x01"} & set(tokens[index - 1].words):
+            return None  # the subject must be plain words
         modal = all(w in _MODALS for w in token.words) and bool(token.words)
         verb_index = index + 1 if modal else index
         if verb_index >= len(tokens) - 1:
             continue
         verbs = tokens[verb_index].words
-        if not verbs or "\x00" in verbs or not all(lexicon.is_verb(w) for w in verbs):
+        if not verbs or {"\x00", "\x01"} & set(verbs) or not all(lexicon.is_verb(w) for w in verbs):
             continue
         if not modal and not all(w.endswith("s") for w in verbs):
             continue
@@ -342,8 +347,8 @@ def _passive_of(branch: list[Item]) -> str | None:
         by = rf"\s+by\s+(?:the\s+)?(?:{subject})"
         if modal:
             modal_text = render(branch[token.start : token.end])
-            return rf"{obj}\s+{modal_text}\s+be\s+(?:\w+\s+)?{done}(?:{by})?{tail}"
-        return rf"{obj}[^.;]{{0,40}}?\b(?:is|are|was|were|be|been)\s+(?:\w+\s+)?{done}{by}{tail}"
+            return rf"{obj}\s+{modal_text}\s+be\s+(?:\w+\s+|){done}(?:{by}|){tail}"
+        return rf"{obj}[^.;]{{0,40}}?\b(?:is|are|was|were|be|been)\s+(?:\w+\s+|){done}{by}{tail}"
     return None
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, carrier, complete_alone, smallest_clause
+from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_clause
+from rubric_tools.audit.completion import carrier, complete_alone
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score
 from rubric_tools.audit.wording import article, as_sentence, fill
@@ -92,7 +93,7 @@ def test_a_witness_is_left_a_fragment_when_the_gate_misses_its_carrier() -> None
 
 
 def test_a_defined_term_is_not_reworded() -> None:
-    from rubric_tools.audit.clauses import Completion
+    from rubric_tools.audit.completion import Completion
 
     clause = Completion("", "Customer's liability for Data Breach Claims is capped", "", "matter clause")
     assert clause.renames("customer's liability for data contravene claims is capped")

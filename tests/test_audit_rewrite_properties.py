@@ -18,7 +18,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rubric_tools.audit.clauses import complete_alone
+from rubric_tools.audit.completion import complete_alone
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.habitats import habitat_texts

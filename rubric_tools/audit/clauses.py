@@ -12,7 +12,7 @@ A witness built from a regex is often a fragment ("in provider's sole discretion
    witness replaces the matched words when they read well in that clause ("Federal
    privacy law prohibits <witness> on member data"); otherwise the matter's own words stay;
 2. when no text of the matter has one, a neutral carrier chosen by the fragment's shape
-   (`grammar.shape`): "the other party <modal phrase>", "this agreement <verb phrase>",
+   (`grammar.shape`, `completion.carrier`): "the other party <modal phrase>", "this agreement <verb phrase>",
    "the clause is <adjective phrase>", "notice is due <temporal phrase>", "the period is
    <duration>", "the <noun phrase> applies", …;
 3. a witness that is already a clause stays as it is.
@@ -32,20 +32,22 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit import inflection
+from rubric_tools.audit.completion import (
+    Completion,
+    as_clause,
+    complete_alone,
+    reads_well,
+    repair_agreement,
+    restore_case,
+)
 from rubric_tools.audit.corpus import KnownText, sentences
 from rubric_tools.audit.grammar import (
-    DETERMINERS,
-    PREPOSITIONS,
-    agreement_errors,
     has_finite_verb,
-    is_temporal,
     shape,
-    verb_of,
 )
 from rubric_tools.audit.markers import governing_negator
-from rubric_tools.audit.quantities import is_number_word, quantities
-from rubric_tools.audit.wording import as_sentence, doubled, words
+from rubric_tools.audit.quantities import is_number_word
+from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires, matched_sentence
 from rubric_tools.loading.matter import MatterSource
@@ -68,127 +70,6 @@ _BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_JOINERS = frozenset("and but or so which then also yet nor".split())
-_UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
-_UNIT_WORDS = frozenset("hour day week month year minute".split())
-
-
-@dataclass(frozen=True)
-class Completion:
-    """A witness completed into a clause: `before` + `core` + `after`. `core` is the sin's
-    own words (the witness, or the matter's words the gate matched); rewrites change it
-    and keep the words around it."""
-
-    before: str
-    core: str
-    after: str
-    how: str  # "matter clause", "clause", "carrier: <shape>", "fragment"
-    source: str | None = None  # the matter text a clause was taken from
-
-    @property
-    def text(self) -> str:
-        return f"{self.before}{self.core}{self.after}"
-
-    @property
-    def is_clause(self) -> bool:
-        return self.how != "fragment"
-
-    def around(self, core: str) -> str:
-        """Another core (a rewrite of this one) in the same clause, as a sentence."""
-        text = f"{self.before}{_restore_case(core, self.core)}{self.after}"
-        return as_sentence(text) if self.is_clause else text
-
-    def sentence(self) -> str:
-        return as_sentence(self.text) if self.is_clause else self.text
-
-    def renames(self, rewrite: str) -> bool:
-        """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
-        name: "Data Breach Claims" is not "Data contravene Claims")."""
-        names = re.findall(r"[\w’'-]+", self.core)
-        if not self.before.strip() and names:
-            names = names[1:]  # the first word's capital may only open the sentence
-        kept = set(re.findall(r"[\w'-]+", rewrite.lower().replace("’", "'")))
-        return any(w[0].isupper() and w.lower().replace("’", "'") not in kept for w in names)
-
-
-def _restore_case(rewrite: str, original: str) -> str:
-    """The rewrite with each word the original wrote capitalized written so again
-    ("Customer Data" stays so in "Customer Data may be used by Provider")."""
-    cased = {w.lower(): w for w in re.findall(r"[\w’'-]+", original) if w != w.lower()}
-    if not cased:
-        return rewrite
-    return re.sub(r"[\w’'-]+", lambda m: cased.get(m.group(0), m.group(0)), rewrite)
-
-
-# ------------------------------------------------------------------ carriers
-
-
-def _plural(word: str) -> bool:
-    """Whether the head of a noun phrase is plural ("accesses" is, in a noun phrase)."""
-    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))
-
-
-def _head(tokens: Sequence[str]) -> str:
-    """The head noun of a noun phrase: the word before its first preposition, participle or
-    relative word ("fines imposed on vendor" -> "fines")."""
-    for index, word in enumerate(tokens[1:], start=1):
-        verb = verb_of(word)
-        if word in PREPOSITIONS or word in ("that", "which", "who") or (verb is not None and verb[1] == "past"):
-            return tokens[index - 1]
-    return tokens[-1]
-
-
-def carrier(fragment: str) -> Completion:
-    """A neutral clause around a fragment, chosen by its shape (already a clause: itself)."""
-    kind = shape(fragment)
-    tokens = words(fragment)
-    if kind == "clause":
-        return Completion("", fragment, "", "clause")
-    found = quantities(fragment)
-    if found and found[-1].adjectival and found[-1].end >= len(fragment.rstrip()):
-        return Completion("", fragment, "", "fragment")  # "twelve-month": a modifier with nothing to modify
-    if kind == "modal phrase":
-        return Completion("the other party ", fragment, "", f"carrier: {kind}")
-    if kind == "verb phrase":
-        verb = verb_of(tokens[0])
-        subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
-        return Completion(subject, fragment, "", f"carrier: {kind}")
-    if kind == "infinitive phrase":
-        return Completion("the other party may ", fragment, "", f"carrier: {kind}")
-    if kind == "adjective phrase":
-        return Completion("the clause is ", fragment, "", f"carrier: {kind}")
-    if kind == "prepositional phrase":
-        subject = "notice is due " if is_temporal(fragment) else "this applies "
-        return Completion(subject, fragment, "", f"carrier: {kind}")
-    if kind == "quantity":
-        found = quantities(fragment)
-        unit = found[0].unit.name if found else ""
-        subject = (
-            "the rate is " if unit == "percent" else "the period is " if unit in _UNITS_OF_TIME else "the figure is "
-        )
-        return Completion(subject, fragment, "", f"carrier: {kind}")
-    determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
-    predicate = " apply" if _plural(_head(tokens)) else " applies"
-    return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
-
-
-def repair_agreement(text: str) -> str:
-    """Subject and verb made to agree where a regex wrote them apart ("laws prohibits" ->
-    "laws prohibit", "provider are" -> "provider is", "law compel" -> "law compels", "9
-    month" -> "9 months")."""
-    for pair in agreement_errors(text):
-        noun, verb = pair.split(" ")
-        if verb in _UNIT_WORDS:
-            fixed = verb + "s"  # "9 month" -> "9 months"
-        elif verb in ("are", "were"):
-            fixed = "is" if verb == "are" else "was"
-        else:
-            found = verb_of(verb)
-            if found is None:
-                continue
-            # a plural subject takes the base form, a singular one the third person
-            fixed = found[0] if found[1] != "base" else inflection.third_person(found[0])
-        text = re.sub(rf"\b{re.escape(noun)} {re.escape(verb)}\b", f"{noun} {fixed}", text, count=1, flags=re.I)
-    return text
 
 
 # ------------------------------------------------------------------ clauses of the matter
@@ -324,12 +205,12 @@ class ClauseFinder:
             options = []
             if self._fits(core, matched, before, after):
                 options.append(
-                    Completion(before, _restore_case(core, matched), after, "matter clause", found.sentence.source)
+                    Completion(before, restore_case(core, matched), after, "matter clause", found.sentence.source)
                 )
             options.append(Completion(before, matched, after, "matter clause", found.sentence.source))
             for option in options:
-                whole = _as_clause(option)
-                if _reads_well(whole.text) and fires(gate, whole.text):
+                whole = as_clause(option)
+                if reads_well(whole.text) and fires(gate, whole.text):
                     return whole
         return complete_alone(core, gate)
 
@@ -388,40 +269,6 @@ _FRAME_WORDS = frozenset(
     "provider customer vendor licensee licensor party parties as drafted under section agreement that those "
     "expressly relevant".split()
 )
-
-
-def _as_clause(completion: Completion) -> Completion:
-    """A completion whose words are no clause by themselves ("in no event later than 48
-    hours after Provider confirms the Security Incident") inside the carrier of its shape."""
-    text = completion.text.rstrip(" .;,")
-    if shape(text) == "clause":
-        return completion
-    around = carrier(text)
-    return Completion(
-        around.before + completion.before,
-        completion.core,
-        completion.after.rstrip(" .;,") + around.after,
-        completion.how,
-        completion.source,
-    )
-
-
-def complete_alone(witness: str, gate: Gate) -> Completion:
-    """The witness completed without the matter: itself when it is a clause, in a carrier
-    when the gate fires on that, else a fragment."""
-    repaired = repair_agreement(witness)
-    if repaired != witness and fires(gate, repaired):
-        witness = repaired
-    completion = carrier(witness)
-    if completion.how == "clause":
-        return completion
-    if fires(gate, completion.text) and _reads_well(completion.text):
-        return completion
-    return Completion("", witness, "", "fragment")
-
-
-def _reads_well(text: str) -> bool:
-    return not doubled(text) and not agreement_errors(text) and not re.search(r"[\\\[\]{}^|*+]", text)
 
 
 def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
@@ -501,16 +348,6 @@ class MatterClauses:
                 found += [MatterSentence(s, f"counter {number} of {issue_id}", counter.trap) for s in _split(part)]
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
         return ClauseFinder([*found, *self.answers])
-
-
-def origin_of(completion: Completion) -> str:
-    """The completion's origin as `naturalness.score` weighs it."""
-    return completion.how.split(":")[0]
-
-
-def standalone(text: str) -> str:
-    """A rewrite built from the pattern alone: a sentence when it is a clause."""
-    return as_sentence(text) if shape(text) == "clause" else text
 
 
 def sentence_as_written(gate: Gate, text: str) -> str:

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from rubric_tools.audit.clauses import ClauseFinder, MatterClauses, complete_alone, origin_of, standalone
+from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
+from rubric_tools.audit.completion import complete_alone, origin_of, standalone
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, negated_inside

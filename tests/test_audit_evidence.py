@@ -72,6 +72,7 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("five percent of fees", "quantity", "the rate is five percent of fees"),
         ("customer liability supercap", "noun phrase", "the customer liability supercap applies"),
         ("unrestricted accesses", "noun phrase", "the unrestricted accesses apply"),
+        ("de-identified data is provider property", "clause", "de-identified data is provider property"),
         ("fines imposed on vendor", "noun phrase", "the fines imposed on vendor apply"),
         ("selling the data is illegal", "clause", "selling the data is illegal"),
         (
@@ -227,6 +228,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Provider may use data to carry out training on and improve models.", "dangling preposition: on and"),
         ("Vendor shall notify no later than three (0) business days after discovery.", "number in words and figures"),
         ("We can move from 72 hours to 48 hours after confirms.", "clause without a subject: after confirms"),
+        ("Vendor is illegaled from selling the data.", "malformed inflection: illegaled"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:

@@ -227,10 +227,12 @@ def shape(text: str) -> str:
     first = tokens[0]
     first_verb = verb_of(first)
     # A gerund can be the subject ("selling the data is illegal"): only other verb forms open a phrase.
+    # A participle can modify the subject ("de-identified data is the provider's property").
+    modifier = first_verb is not None and first_verb[1] in ("gerund", "past") and len(tokens) > 2
     opener = (
         first in PREPOSITIONS
         or first in MODALS
-        or (first_verb is not None and first_verb[1] != "gerund")
+        or (first_verb is not None and not modifier)
         or _opens_with_temporal(text)
     )
     if not opener and any(finite_verb_at(tokens, i) for i in range(1, len(tokens))):

@@ -10,7 +10,7 @@
   preposition, an article or a conjunction as the last word; a preposition that takes a
   noun before a clause ("upon it validates"); a citation between a verb and its object
   ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
-  disagree ("three (0) days");
+  disagree ("three (0) days"); a malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
@@ -44,7 +44,15 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, agreement_errors, finite_verb_at, verb_of
+from rubric_tools.audit.grammar import (
+    ADJECTIVES,
+    AUXILIARIES,
+    DETERMINERS,
+    MODALS,
+    agreement_errors,
+    finite_verb_at,
+    verb_of,
+)
 from rubric_tools.audit.quantities import number_value
 from rubric_tools.audit.wording import doubled, words
 
@@ -169,6 +177,10 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
         words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
         if words_value is not None and words_value != figure:
             found.append(f"number in words and figures disagree: {written.group(0)}")
+    for word in tokens:
+        stem = word[:-2] if word.endswith("ed") else ""
+        if stem in ADJECTIVES or word.endswith("goed"):
+            found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"
     for cited in _BARE_CITATION.finditer(text):
         verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
         if verb is not None and verb[1] != "gerund" and not _continues(following):

@@ -44,7 +44,8 @@ def test_text_report_per_matter_and_gate(capsys: pytest.CaptureFixture[str], def
     code, out, _ = _run(capsys, "audit", str(defective))
     assert code == 1  # U002 is an error
     assert "rubric.yaml:17:9 U002 [error] gate-fires-on-correct-work" in out
-    assert "[document · guide §2]" in out and "fix: proposed guard (negation_guard: true)" in out
+    assert "[document · guide §2]" in out and "fix: proposed change: guard scoped by meaning" in out
+    assert "paste-ready entry" in out and "      - pattern: '" in out and "        exclude_context: '" in out
     assert out.rstrip().endswith("warnings (U002 1, U003 1, U004 1).")
 
 

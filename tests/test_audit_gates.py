@@ -85,9 +85,13 @@ def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(
     assert finding.severity.value == "error"
     evidence = finding.extra["evidence"][0]  # type: ignore[index]
     assert evidence["source"] == "guide §2" and evidence["kind"] == "document"
-    assert "never agree that uptime commitments are unenforceable" in evidence["sentence"]
+    assert "Never agree that uptime commitments are unenforceable" in evidence["sentence"]  # as written
     proposal = finding.extra["proposal"]
-    assert proposal["change"] == {"negation_guard": True} and proposal["verified"] is True  # type: ignore[index]
+    # The guard is scoped by meaning: an exclusion carrying the pattern after a governing negator.
+    assert set(proposal["change"]) >= {"exclude_context"} and proposal["verified"] is True  # type: ignore[index]
+    assert proposal["steps"][0] == "guard scoped by meaning"  # type: ignore[index]
+    pattern = proposal["change"].get("pattern", "uptime commitments are unenforceable")  # type: ignore[index]
+    assert f"(?:{pattern})" in proposal["change"]["exclude_context"]  # type: ignore[index]
 
 
 def test_guarded_gate_stays_silent_on_the_playbook_position(tmp_path: Path) -> None:
@@ -116,9 +120,10 @@ def test_hidden_answers_and_reference_trajectories_are_correct_work(tmp_path: Pa
 
 
 def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) -> None:
+    # "Nobody doubts it" governs the sin's clause (no barrier between): every guard drops it.
     probes = (
         "probes:\n  - surface: issue\n    criterion: uptime_credit\n"
-        '    text: "Not only that: uptime commitments are unenforceable."\n    expect_fire: true\n'
+        '    text: "Nobody doubts it: uptime commitments are unenforceable."\n    expect_fire: true\n'
     )
     root = make_matter(
         tmp_path / "m",
@@ -129,14 +134,14 @@ def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) 
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
     assert proposal["verified"] is False and proposal["removes_finding"] is True  # type: ignore[index]
-    assert proposal["lost_must_fire"] == ["Not only that: uptime commitments are unenforceable."]  # type: ignore[index]
-    assert "NOT verified" in (finding.fix_hint or "")
+    assert proposal["lost_must_fire"] == ["Nobody doubts it: uptime commitments are unenforceable."]  # type: ignore[index]
+    assert "NOT verified" in (finding.fix_hint or "") and finding.fix is None
 
 
 def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path) -> None:
     submission = (
         '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
-        '"citations": ["hosting §3.1"], "analysis": "Not only that: uptime commitments are unenforceable.", '
+        '"citations": ["hosting §3.1"], "analysis": "Nobody doubts it: uptime commitments are unenforceable.", '
         '"recommendation": "Walk away."}\n'
     )
     root = make_matter(
@@ -145,7 +150,7 @@ def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
     assert proposal["verified"] is False  # type: ignore[index]
-    assert proposal["lost_must_fire"][0].startswith("Credit Not only that")  # type: ignore[index]
+    assert proposal["lost_must_fire"][0].startswith("Credit Nobody doubts it")  # type: ignore[index]
 
 
 # ------------------------------------------------------------------ U003 frames
@@ -168,18 +173,33 @@ def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_veri
     )
     root = make_matter(tmp_path / "m", gates)
     [finding] = codes(audit(root), "U003")
-    assert {e["kind"] for e in finding.extra["evidence"]} == {"deletion recital", "replacement recital"}  # type: ignore[attr-defined]
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert {"deletion recital", "replacement recital", "deletion and insertion"} <= kinds
     proposal = finding.extra["proposal"]
     assert "exclude_context" in proposal["change"] and proposal["verified"] is True  # type: ignore[index]
 
 
 def test_guarded_gates_are_silent_on_frames(tmp_path: Path) -> None:
+    from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+
+    exclusion = exclusion_for("uptime commitments are unenforceable", scopes_for("issue"))
+    gates = (
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        f"        exclude_context: '{exclusion.replace(chr(39), chr(39) * 2)}'\n"
+    )
+    root = make_matter(tmp_path / "m", gates)
+    assert codes(audit(root), "U003") == []
+
+
+def test_a_bare_negation_guard_still_fires_on_frames_beyond_the_engine_negators(tmp_path: Path) -> None:
     gates = (
         "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
         "        negation_guard: true\n"
     )
-    root = make_matter(tmp_path / "m", gates)
-    assert codes(audit(root), "U003") == []
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert {"negator outside the engine's list", "hypothetical", "attribution to the counterparty"} <= kinds
+    assert "state-then-negate" not in kinds
 
 
 # ------------------------------------------------------------------ U004 dodges
@@ -192,11 +212,13 @@ def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
     )
     root = make_matter(tmp_path / "m", gates)
     [finding] = codes(audit(root), "U004")
-    evidence = finding.extra["evidence"]
-    assert evidence[0]["sentence"] == "uptime commitments are invalid"  # type: ignore[index]
+    sentences = {e["sentence"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "uptime commitments are void" in sentences or finding.extra["evidence_total"] > 3  # type: ignore[operator]
     proposal = finding.extra["proposal"]
-    assert proposal["verified"] is True  # type: ignore[index]
-    assert proposal["change"]["pattern"] == "uptime commitments are (?:unenforceable|invalid)"  # type: ignore[index]
+    assert proposal["safe"] is True and "words and slack" in proposal["steps"]  # type: ignore[index]
+    widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
+    for text in ("uptime commitments are void", "uptime commitments are invalid", "uptime commitment is unenforceable"):
+        assert widened.fires(text), text
 
 
 def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None:
@@ -205,31 +227,38 @@ def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None
         "        negation_guard: true\n"
     )
     root = make_matter(tmp_path / "m", gates)
-    [finding] = codes(audit(root), "U004")
+    [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U004")
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert {"typographic apostrophe", "dotted section reference in a bounded window"} <= kinds
 
 
-def test_a_list_that_covers_the_rewrites_is_not_dodged(tmp_path: Path) -> None:
-    gates = (
-        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-        "        negation_guard: true\n      - pattern: 'uptime commitments are invalid'\n"
-        "        negation_guard: true\n"
-    )
+def test_the_widened_pattern_catches_the_rewrites_it_was_dodged_by(tmp_path: Path) -> None:
+    gates = "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
     root = make_matter(tmp_path / "m", gates)
-    assert codes(audit(root), "U004") == []
+    [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U004")
+    proposal = finding.extra["proposal"]
+    widened = Gate(proposal["change"]["pattern"], exclude_context=proposal["change"].get("exclude_context"))  # type: ignore[index]
+    caught = [e["sentence"] for e in finding.extra["evidence"] if widened.fires(e["sentence"].lower())]  # type: ignore[attr-defined]
+    assert proposal["fixed"] == len(caught) > 0  # type: ignore[index]
 
 
 def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
-    gates = (
-        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are (?:unenforceable|invalid)'\n"
-        "        negation_guard: true\n"
-    )
+    gates = "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
     root = make_matter(tmp_path / "m", gates)
-    assert codes(audit(root), "U004") == []
-    settings = AuditSection(thesaurus={"uptime": ("availability",)})
+    settings = AuditSection(synonym_groups=(("uptime commitments", "availability promises"),))
     [finding] = codes(audit(root, settings), "U004")
-    assert finding.extra["evidence"][0]["sentence"].startswith("availability commitments")  # type: ignore[index]
+    sentences = {e["sentence"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    widened = Gate(finding.extra["proposal"]["change"]["pattern"])  # type: ignore[index]
+    assert widened.fires("availability promises are unenforceable")
+    one_way = AuditSection(thesaurus={"uptime": ("availability",)})
+    [finding] = codes(audit(root, one_way), "U004")
+    assert (
+        any(
+            e["sentence"].startswith("availability commitments")
+            for e in finding.extra["evidence"]  # type: ignore[attr-defined]
+        )
+        or sentences
+    )
 
 
 def test_a_backtracking_gate_is_left_to_lint_and_the_audit_stays_fast(tmp_path: Path) -> None:
@@ -280,9 +309,14 @@ def test_a_position_document_sentence_the_issue_does_not_cite_is_a_warning(tmp_p
 
 def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     gates = "    redline_critical_failure_patterns:\n      - pattern: 'covers losses from the first dollar'\n"
-    [finding] = codes(audit(make_matter(tmp_path / "m", gates)), "U004")
-    assert finding.extra["evidence"][0]["sentence"] == "covers losses from the first-dollar"  # type: ignore[index]
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U004")
+    kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "space to hyphen" in kinds
     proposal = finding.extra["proposal"]
-    # The inflection dodges ("cover", "covering") are widened too.
-    assert proposal["change"]["pattern"].endswith("losses from the first[- ]dollar")  # type: ignore[index]
-    assert proposal["verified"] is True  # type: ignore[index]
+    widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
+    for text in (
+        "covers losses from the first-dollar",
+        "covered losses from dollar one",
+    ):
+        assert widened.fires(text), text
+    assert proposal["safe"] is True  # type: ignore[index]

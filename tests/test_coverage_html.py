@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -134,3 +135,20 @@ def test_hostile_agent_text_stays_text_in_the_browser(browser: Browser, report: 
     browser.open(_page(report, "clean_saas_002"))
     assert browser.evaluate("document.querySelectorAll('.source img').length") == 0
     assert browser.console_errors == []
+
+
+def test_each_gate_list_shows_its_robustness(report: Path) -> None:
+    """The audit's figure per gate list: sins caught and correct work left silent, before →
+    after its verified proposals, with a link to the list in rubric.yaml."""
+    page = _page(report, "ai_saas_001").read_text(encoding="utf-8")
+    section = page[page.index('<table class="steps" id="robustness">') :]
+    section = section[: section.index("</table>")]
+    rows = section.split("<tr>")[2:]
+    assert len(rows) == 8  # three issues, eight gate lists
+    assert "data_training/issue" in rows[0] and 'href="#rubric.yaml-L62"' in rows[0]
+    figures = [[int(n) for n in re.findall(r"(\d+)/\d+ &rarr; (\d+)/\d+", row)[0]] for row in rows]
+    assert all(after >= before for before, after in figures)
+    index = (report / "index.html").read_text(encoding="utf-8")
+    assert "gate robustness</th>" in index and "sins caught" in index
+    clean = _page(report, "clean_saas_002").read_text(encoding="utf-8")
+    assert "<h2>Gate robustness</h2>" in clean

@@ -38,10 +38,14 @@ def test_new_matter_is_green_under_check_with_no_edits(repo: Path, capsys: pytes
     assert main(["lint", str(root), "--output-format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["diagnostics"] == []
     assert f"canary: {CANARY}" in (root / "matter.yaml").read_text(encoding="utf-8")
-    # The template teaches by example: its gates and concepts survive the audit too.
+    # The template teaches by example: its gates and concepts survive the audit too. Its
+    # hand-written guards are a starting point: the audit proposes guards scoped by meaning
+    # and widenings for them (warnings, U003/U004), never an error.
     assert main(["audit", str(root), "--output-format", "json"]) == 0
     audit = json.loads(capsys.readouterr().out)
-    assert [f["code"] for m in audit["matters"] for f in m["findings"]] == []
+    findings = [f for m in audit["matters"] for f in m["findings"]]
+    assert [f["code"] for f in findings if f["severity"] == "error"] == []
+    assert {f["code"] for f in findings} <= {"U003", "U004"}
 
 
 def test_every_yaml_file_has_a_schema_line_that_resolves(repo: Path) -> None:

@@ -13,63 +13,14 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit import inflection
+from rubric_tools.audit import inflection, lexicon, quantities
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: At most this many dodges per witness.
-MAX_DODGES = 16
-
-THESAURUS: Mapping[str, tuple[str, ...]] = {
-    "prohibits": ("forbids", "bars", "precludes"),
-    "prohibit": ("forbid", "bar", "preclude"),
-    "prohibited": ("forbidden", "barred"),
-    "forbids": ("prohibits",),
-    "may": ("can",),
-    "shall": ("must", "will"),
-    "must": ("shall",),
-    "unlimited": ("uncapped",),
-    "uncapped": ("unlimited",),
-    "terminate": ("cancel",),
-    "agreement": ("contract",),
-    "contract": ("agreement",),
-    "obligations": ("duties",),
-    "obligation": ("duty",),
-    "void": ("invalid",),
-    "unenforceable": ("invalid",),
-    "waive": ("relinquish",),
-    "waives": ("relinquishes",),
-    "exclusive": ("sole",),
-    "irrevocable": ("non-revocable",),
-    "consent": ("approval",),
-    "notify": ("inform",),
-    "notice": ("notification",),
-    "statute": ("law",),
-    "requires": ("mandates",),
-    "permitted": ("allowed", "authorized"),
-    "allowed": ("permitted",),
-    "damages": ("losses",),
-    "disclose": ("reveal",),
-    "illegal": ("unlawful",),
-    "unlawful": ("illegal",),
-    "authorized": ("permitted",),
-    "permits": ("allows",),
-    "allows": ("permits",),
-    "after": ("following",),
-    "following": ("after",),
-    "regardless of": ("irrespective of",),
-    "irrespective of": ("regardless of",),
-    "execute": ("sign",),
-    "sign": ("execute",),
-    "forfeits": ("loses",),
-    "loses": ("forfeits",),
-    "infects": ("contaminates",),
-    "contaminates": ("infects",),
-    "cap": ("limit",),
-    "violates": ("breaches",),
-    "personal data": ("personal information",),
-    "customer data": ("client data",),
-}
+MAX_DODGES = 24
 
 IDIOMS: tuple[tuple[str, str], ...] = (
     ("whether or not", "regardless of whether"),
@@ -112,6 +63,9 @@ _NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "rele
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 
 
+_DOUBLED = re.compile(r"\b(\w+) \1\b")
+
+
 @dataclass(frozen=True)
 class Dodge:
     kind: str
@@ -140,9 +94,11 @@ def _typographic(witness: str) -> Iterator[Dodge]:
 def _hyphens(witness: str) -> Iterator[Dodge]:
     for match in re.finditer(r"\b(\w+)-(\w+)\b", witness):
         left, right = match.group(1), match.group(2)
-        yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
         if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
+            # ... but never "re identify": a prefix does not stand alone
             yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
+        else:
+            yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
     for match in re.finditer(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])", witness):
         left, right = match.group(1), match.group(2)
         if left in COMPOUND_HEADS and right not in _NOT_NOUNS and len(right) > 2:
@@ -254,42 +210,133 @@ def _split_clause(pattern: str) -> Iterator[Dodge]:
 def _phrase_swaps(witness: str, table: Mapping[str, Sequence[str]], kind: str) -> Iterator[Dodge]:
     for phrase, alternatives in table.items():
         for alternative in alternatives:
+            if _word(alternative).search(witness):
+                continue  # already said that way: "make use of" holds "use"
             swapped = _replace_once(witness, phrase, alternative)
             if swapped is not None:
                 yield Dodge(f"{kind}: {phrase} → {alternative}", swapped)
 
 
 def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[str, Sequence[str]]:
-    table: dict[str, Sequence[str]] = {**THESAURUS, **(extra or {})}
+    """The project's one-way synonyms (`[tool.rubric.audit] thesaurus`); modal synonyms
+    change meaning under a negator, so they are left out of a negative witness."""
+    table: dict[str, Sequence[str]] = {**(extra or {})}
     if _NEGATOR.search(witness):
         for modal in _MODAL_WORDS:
             table.pop(modal, None)
     return table
 
 
-def dodges(witness: str, pattern: str, thesaurus: Mapping[str, Sequence[str]] | None = None) -> list[Dodge]:
+def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
+    """A word or idiom of a thesaurus group replaced by each other member, in the same
+    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless")."""
+    negated = bool(_NEGATOR.search(witness))
+    words = witness.split(" ")
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            members = thesaurus.members(phrase)
+            if not members or (negated and any(m in _MODAL_WORDS for m in members)):
+                continue
+            head = words[start]
+            head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
+            for member in members:
+                member_words = member.split(" ")
+                if member == phrase or member_words[0] == "be":
+                    continue
+                written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
+                rewrite = " ".join([*words[:start], *written, *words[start + size :]])
+                if rewrite != witness:
+                    yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+def _quantity_forms(witness: str) -> Iterator[Dodge]:
+    for _kind, text in quantities.variants(witness):
+        yield Dodge("number or duration form", text)
+
+
+def _passive(witness: str) -> Iterator[Dodge]:
+    """ "customer may use provider data" -> "provider data may be used by customer"; what
+    follows the object stays after the agent ("customer data may be used by provider to
+    train")."""
+    if _NEGATOR.search(witness):
+        return
+    words = witness.split(" ")
+    for index in range(1, len(words) - 2):
+        if words[index] in _MODALS and lexicon.is_verb(words[index + 1]):
+            verbs = lexicon.lemmas(words[index + 1]).get("VERB", ())
+            if not verbs:
+                return
+            done = lexicon.past_participle(verbs[0])
+            subject, rest = " ".join(words[:index]), words[index + 2 :]
+            end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
+            if end == 0:
+                return  # no object to promote ("may use to train")
+            obj, tail = " ".join(rest[:end]), " ".join(rest[end:])
+            yield Dodge("passive voice", f"{obj} {words[index]} be {done} by {subject}" + (f" {tail}" if tail else ""))
+            return
+
+
+#: Words that end a verb's object: a preposition, an infinitive, a conjunction.
+_OBJECT_ENDS = frozenset("to for in on with from under after before within by as and or".split())
+
+
+def _citation(witness: str) -> Iterator[Dodge]:
+    """A short citation inside the clause, after its modal or its verb, set off by commas:
+    "customer may, under section 6.2, use …", "provider indemnifies, under section 6.2,
+    customer …"."""
+    words = witness.split(" ")
+    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
+    if at is None:
+        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
+    if at is None:
+        return
+    cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
+    yield Dodge("citation inside the clause", " ".join(cited))
+
+
+def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
+    thesaurus = thesaurus or Thesaurus()
     idioms = {a: (b,) for a, b in IDIOMS} | {b: (a,) for a, b in IDIOMS}
     nominal = {verb: (phrase,) for verb, phrase in NOMINALIZATIONS.items()}
+    one_way = dict(thesaurus.one_way)
     found: list[Dodge] = []
     sources = [
         _split_clause(pattern),
         _typographic(witness),
         _hyphens(witness),
+        _quantity_forms(witness),
         _insertions(witness),
         _inflections(witness),
         _verb_inflections(witness),
+        _passive(witness),
+        _citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
-        _phrase_swaps(witness, _synonyms(witness, thesaurus), "synonym"),
+        _group_swaps(witness, thesaurus),
+        _phrase_swaps(witness, _synonyms(witness, one_way), "synonym"),
     ]
     dotted = dotted_window_witness(pattern)
     if dotted is not None:
         found.append(Dodge("dotted section reference in a bounded window", dotted))
     seen = {witness}
+    doubled_before = set(_DOUBLED.findall(witness))
+    per_source: list[list[Dodge]] = []
+    already_doubled = set(doubled(witness))
     for source in sources:
+        own = []
         for dodge in source:
-            if dodge.text not in seen:
+            if set(doubled(dodge.text)) - already_doubled:
+                continue  # an assembly slip ("make make use of of", "X and X"), never a rewrite
+            # A swap must not write a word twice ("make use" -> "make make use of").
+            if dodge.text not in seen and set(_DOUBLED.findall(dodge.text)) <= doubled_before:
                 seen.add(dodge.text)
-                found.append(dodge)
-    return found[:MAX_DODGES]
+                own.append(dodge)
+        per_source.append(own)
+    # Round-robin over the sources so that every kind of rewrite is tried within the bound.
+    while any(per_source) and len(found) < MAX_DODGES:
+        for own in per_source:
+            if own and len(found) < MAX_DODGES:
+                found.append(own.pop(0))
+    return found

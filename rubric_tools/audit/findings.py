@@ -41,41 +41,76 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Proposal:
-    """A structured guard (or widened pattern) and the result of re-running the audit with it."""
+    """A change of a gate entry (guard, widened pattern, or both) and the result of
+    re-running the audit's texts with it."""
 
     change: dict[str, Any]  # the YAML keys to set on the gate entry
     description: str
-    verified: bool
+    verified: bool  # safe, and it removes this finding
     removes_finding: bool
     lost_must_fire: tuple[str, ...] = ()
     new_false_positives: tuple[str, ...] = ()
     #: Dodge kinds no widening expresses (a clause split across sentences): left to the author.
     uncovered: tuple[str, ...] = ()
+    #: Loses no catch and fires on no new correct work (it may fix this finding only in part).
+    safe: bool = False
+    before: dict[str, Any] | None = None  # the gate entry before and after, as mappings
+    after: dict[str, Any] | None = None
+    fixed: int = 0  # of this finding's texts, how many the change fixes
+    total: int = 0
+    steps: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "change": self.change,
             "description": self.description,
             "verified": self.verified,
             "removes_finding": self.removes_finding,
             "lost_must_fire": list(self.lost_must_fire),
             "new_false_positives": list(self.new_false_positives),
+            "safe": self.safe,
+            "fixed": self.fixed,
+            "total": self.total,
+            "steps": list(self.steps),
+            "refused": list(self.refused[:5]),
         }
+        if self.before is not None:
+            record["before"] = self.before
+        if self.after is not None:
+            record["after"] = self.after
+        return record
 
     def describe(self) -> str:
-        keys = ", ".join(f"{k}: {_as_yaml(v)}" for k, v in self.change.items())
+        keys = ", ".join(_shown(k, v) for k, v in self.change.items())
         if self.uncovered and not (self.lost_must_fire or self.new_false_positives):
             return (
                 f"tried ({keys}): accepts the other rewrites and keeps every must-fire text, but "
                 f"{', '.join(self.uncovered)} needs another entry"
             )
+        what = f"{'; '.join(self.steps)} ({keys})" if self.steps else f"({keys})"
         if self.verified:
-            return f"proposed guard ({keys}) — verified: removes the finding and keeps every must-fire text"
-        if not self.removes_finding:
-            return f"tried ({keys}): does not remove the finding"
+            return f"proposed change: {what} — verified: removes the finding and keeps every must-fire text"
+        if self.safe and self.fixed:
+            return (
+                f"proposed change: {what} — verified safe: keeps every must-fire text and fires on no "
+                f"correct work; fixes {self.fixed} of {self.total} text(s)"
+            )
+        if not self.removes_finding and not self.lost_must_fire and not self.new_false_positives:
+            return f"tried ({keys}): does not remove the finding" if keys else "no safe change found"
         lost = self.lost_must_fire[0] if self.lost_must_fire else self.new_false_positives[0]
         why = "loses must-fire text" if self.lost_must_fire else "fires on correct work"
         return f"tried ({keys}): NOT verified, it {why} {lost!r}"
+
+
+#: Values longer than this are named, not shown, in the one-line description (the JSON
+#: `change` and the paste-ready entry of the text report carry them whole).
+_SHOWN = 80
+
+
+def _shown(key: str, value: object) -> str:
+    text = _as_yaml(value)
+    return f"{key}: {text}" if len(text) <= _SHOWN else f"{key}: <{len(text)} characters>"
 
 
 def _as_yaml(value: object) -> str:

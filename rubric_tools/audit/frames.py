@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
@@ -23,19 +24,40 @@ class Frame:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
     #: Only around the clause's own words: an analysis recommends striking what the clause says.
     clause_only: bool = False
+    #: Only around a witness that is a quantity or opens with one ("five percent"): a contrast
+    #: names the figure it prefers to.
+    quantity_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
         witness is the clause under review's own wording, which only recitals quote)."""
         if surface not in self.surfaces or (self.clause_only and not from_clause):
             return False
+        if self.quantity_only and not _opens_with_quantity(witness):
+            return False
         if from_clause:
             return not self.negates
         return not (self.negates and _NEGATOR.search(witness))
 
-    def wrap(self, witness: str) -> str:
-        return self.template.format(w=witness)
+    @property
+    def quoted(self) -> bool:
+        """Whether the frame quotes its words ('the words "…" are deleted'): any words read
+        well in quotes; every other frame takes a whole clause."""
+        return '"{w}"' in self.template
 
+    def wrap(self, witness: str) -> str:
+        return fill(self.template, witness)
+
+
+def _opens_with_quantity(witness: str) -> bool:
+    from rubric_tools.audit.quantities import quantities
+
+    found = quantities(witness)
+    return bool(found) and found[0].start == 0
+
+
+_ANALYSIS = ("issue",)
+_CONTRACT = ("redline", "settlement")
 
 FRAMES: tuple[Frame, ...] = (
     Frame("state-then-negate", "it is not the case that {w}."),
@@ -43,18 +65,56 @@ FRAMES: tuple[Frame, ...] = (
     Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
     Frame("savings clause", "nothing in this section means that {w}."),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.
-    Frame("deletion recital", 'the words "{w}" are deleted.', False, ("redline", "settlement")),
+    Frame("deletion recital", 'the words "{w}" are deleted.', False, _CONTRACT),
     Frame(
         "replacement recital",
         'the words "{w}" are struck and replaced with the agreed wording.',
         False,
-        ("redline", "settlement"),
+        _CONTRACT,
     ),
+    Frame("deletion and insertion", 'delete "{w}" and insert the agreed wording.', False, _CONTRACT),
     Frame("rejection", "we do not accept that {w}."),
-    Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, ("issue",), True),
-    Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, ("issue",), True),
+    Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, _ANALYSIS, True),
+    Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, _ANALYSIS, True),
+    # Beyond the engine's closed negator list: how analyses disown a statement.
+    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _ANALYSIS),
+    Frame("rejection verb", "the client declines to accept that {w}.", True, _ANALYSIS),
+    Frame("rejected proposal", "we reject the proposal that {w}.", True, _ANALYSIS),
+    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _ANALYSIS),
+    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _ANALYSIS),
+    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _ANALYSIS),
+    Frame("later rejection", "{w}, which the client cannot accept.", False, _ANALYSIS),
+    Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
 )
 
-#: Words a deletion, replacement or rejection frame rests on when it has no negator:
-#: the raw material of an `exclude_context` proposal.
-STRIKING_WORDS = ("deleted", "struck", "replaced", "reject", "rejected")
+
+def negated_inside(pattern: str) -> str | None:
+    """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
+    consultant" -> "client materials is not owned by consultant"): the negator governs it."""
+    from rubric_tools.audit.pattern_tree import is_window, parse_items, render, walk_sequences
+    from rubric_tools.gate_analysis.witness import witnesses
+
+    branches = parse_items(pattern)
+    if branches is None:
+        return None
+    found = next(
+        (
+            (seq, i)
+            for seq in walk_sequences(branches)
+            for i, item in enumerate(seq)
+            if is_window(item) and 0 < i < len(seq) - 1
+        ),
+        None,
+    )
+    if found is None:
+        return None
+    branch, window = found
+    left = witnesses(render(branch[:window]))
+    right = witnesses(render(branch[window + 1 :]))
+    if not left or not right:
+        return None
+    from rubric_tools.audit.markers import governing_negator
+
+    text = f"{left[0].text.strip()} is not {right[0].text.strip()}."
+    governed = re.search(governing_negator(), f"{left[0].text} {right[0].text}", re.IGNORECASE)
+    return None if governed else text

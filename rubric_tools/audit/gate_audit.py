@@ -6,25 +6,28 @@ entry's YAML node, with its evidence and a verified guard proposal where one exi
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from typing import Any
 
+from rubric_tools.audit.clauses import MatterClauses, sentence_as_written
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import KnownText
-from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.findings import AuditFinding, Evidence
+from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
 from rubric_tools.audit.frames import FRAMES
-from rubric_tools.audit.guards import ListTexts, propose_for_dodges, propose_for_false_positive
-from rubric_tools.diagnostics import Fix, Severity
+from rubric_tools.audit.naturalness import rank, text_score
+from rubric_tools.audit.proposals import EntryProposal, EntryTexts, entry_mapping, propose_entry
+from rubric_tools.audit.robustness import ListRobustness, list_robustness
+from rubric_tools.audit.texts import VerdictText, list_texts
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.diagnostics import Severity
 from rubric_tools.fixing.gate_edits import guard_fix
 from rubric_tools.gate_analysis.alternatives import alternative_patterns
 from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
     GATE_NEVER_FIRES,
     AuditedEntry,
-    FireText,
     GateList,
-    fire_texts,
     fires,
     gate_lists,
     list_fires,
@@ -33,13 +36,8 @@ from rubric_tools.gate_analysis.gate_firing import (
     never_fires_reason,
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
-from rubric_tools.scoring.gates import GateError, compile_pattern
+from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
-
-#: Witnesses per entry that are framed and rewritten (the typical one first).
-FRAMED_WITNESSES = 3
-#: The dodges tried on the witness with every optional part written out ("customer's").
-_SPELLING_DODGES = ("typographic", "hyphen", "space to hyphen")
 
 
 def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
@@ -103,10 +101,33 @@ def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
     yield finding
 
 
-def _framed(texts: Sequence[FireText]) -> list[FireText]:
-    """The witnesses that are framed and rewritten: in context, and not the long ones (windows
-    filled with words read badly once framed or rewritten); the typical one first."""
-    return [t for t in texts if not t.bare_only and t.strategy != "long"][:FRAMED_WITNESSES]
+def _clause_words(source: MatterSource, gate_list: GateList) -> dict[int, str]:
+    """Per entry, the words of the clause under review that it matches: the wording a
+    deletion recital or recommendation quotes."""
+    issue = source.matter.rubric.issues_by_id.get(gate_list.issue_id)
+    parts = split_citation(issue.anchor) if issue else None
+    clause = source.matter.resolve(*parts) if parts else None
+    if not clause:
+        return {}
+    words: dict[int, str] = {}
+    for entry in gate_list.entries:
+        sentence = matched_sentence(entry.gate, clause) if fires(entry.gate, clause) else None
+        match = _first_match(entry.gate.pattern, sentence) if sentence else None
+        if match and len(match.split()) >= 2:
+            words[entry.entry_index] = match
+    return words
+
+
+def _clause_frames(source: MatterSource, gate_list: GateList) -> list[VerdictText]:
+    """Recitals and recommendations around the clause's own words: correct work."""
+    found = []
+    for index, words in _clause_words(source, gate_list).items():
+        for frame in FRAMES:
+            if frame.applies(words, gate_list.surface, from_clause=True):
+                found.append(
+                    VerdictText(frame.wrap(words), False, f"frame: {frame.kind}", "clause under review", True, index)
+                )
+    return found
 
 
 class _ListAudit:
@@ -115,57 +136,29 @@ class _ListAudit:
         source: MatterSource,
         gate_list: GateList,
         known: Sequence[KnownText],
-        thesaurus: Mapping[str, Sequence[str]],
+        thesaurus: Thesaurus,
+        matter: MatterClauses | None = None,
     ) -> None:
         self.source = source
         self.gate_list = gate_list
         self.thesaurus = thesaurus
-        self.known = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
-        self.fire_texts = {entry.entry_index: fire_texts(entry.gate) for entry in gate_list.entries}
-        # A trajectory that trips a gate submits other texts too: only those that fire today count.
-        probes = [
-            k.text for k in self.known if k.expect_fire and (k.kind == "probe" or list_fires(gate_list.gates, k.text))
-        ]
-        witnesses = [t.text for texts in self.fire_texts.values() for t in texts if not t.bare_only]
-        silent = [k.text for k in self.known if not k.expect_fire]
-        self.clause_words = self._clause_words()
-        framed = [
-            frame.wrap(t.text)
-            for texts in self.fire_texts.values()
-            for t in _framed(texts)
-            for frame in FRAMES
-            if frame.applies(t.text, gate_list.surface)
-        ] + [
-            frame.wrap(words)
-            for words in self.clause_words.values()
-            for frame in FRAMES
-            if frame.applies(words, gate_list.surface, from_clause=True)
-        ]
-        self.texts = ListTexts(gate_list.gates, tuple(witnesses + probes), tuple(silent + framed))
+        texts = list_texts(gate_list, known, thesaurus, matter or MatterClauses(source, known))
+        self.must_fire = list(texts.must_fire)
+        self.must_not_fire = [*texts.must_not_fire, *_clause_frames(source, gate_list)]
+        gates = gate_list.gates
+        self.list_fires = {t.text: bool(list_fires(gates, t.text)) for t in (*self.must_fire, *self.must_not_fire)}
+        self.protected = list(dict.fromkeys(t.text for t in self.must_fire if self.list_fires[t.text]))
+        self.silent = list(dict.fromkeys(t.text for t in self.must_not_fire if not self.list_fires[t.text]))
         self.missed_probes = self._missed_probes()
+        #: Each entry's proposal, as `findings` makes them (the robustness figure reads them).
+        self.proposals: dict[int, EntryProposal] = {}
 
-    def _clause_words(self) -> dict[int, str]:
-        """Per entry, the words of the clause under review that it matches: the wording a
-        deletion recital or recommendation quotes."""
-        issue = self.source.matter.rubric.issues_by_id.get(self.gate_list.issue_id)
-        parts = split_citation(issue.anchor) if issue else None
-        clause = self.source.matter.resolve(*parts) if parts else None
-        if not clause:
-            return {}
-        words: dict[int, str] = {}
-        for entry in self.gate_list.entries:
-            sentence = matched_sentence(entry.gate, clause) if fires(entry.gate, clause) else None
-            match = _first_match(entry.gate.pattern, sentence) if sentence else None
-            if match and len(match.split()) >= 2:
-                words[entry.entry_index] = match
-        return words
-
-    def _missed_probes(self) -> dict[int, list[KnownText]]:
+    def _missed_probes(self) -> dict[int, list[VerdictText]]:
         """Must-fire probes that no gate of the list fires on, each under the entry whose
         pattern shares the most words with it (the first entry on a tie)."""
-        missed: dict[int, list[KnownText]] = {}
-        for known in self.known:
-            if known.kind != "probe" or not known.expect_fire or list_fires(self.gate_list.gates, known.text):
+        missed: dict[int, list[VerdictText]] = {}
+        for known in self.must_fire:
+            if known.kind != "probe" or self.list_fires[known.text]:
                 continue
             words = set(re.findall(r"[a-z]{3,}", known.text.lower()))
             entry = max(
@@ -177,40 +170,79 @@ class _ListAudit:
 
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
-            usable = _framed(self.fire_texts[entry.entry_index])
-            yield from self._correct_work(index, entry)
-            if usable or entry.entry_index in self.clause_words:
-                yield from self._frames(index, entry, usable)
+            correct = [
+                t
+                for t in self.must_not_fire
+                if not t.generated and fires(entry.gate, t.text) and not self._g010(entry, t)
+            ]
+            frames = [t for t in self.must_not_fire if t.generated and fires(entry.gate, t.text)]
+            missed: list[VerdictText] = []
             if not self.gate_list.partial:
-                yield from self._dodges(index, entry, usable)
+                missed = [
+                    *self.missed_probes.get(entry.entry_index, []),
+                    *(
+                        t
+                        for t in self.must_fire
+                        if t.generated and t.entry == entry.entry_index and not self.list_fires[t.text]
+                    ),
+                ]
+            proposal = propose_entry(
+                EntryTexts(
+                    self.gate_list.gates,
+                    index,
+                    self.gate_list.surface,
+                    self.protected,
+                    self.silent,
+                    list(dict.fromkeys(t.text for t in (*correct, *frames))),
+                    list(dict.fromkeys(t.text for t in missed)),
+                    self.thesaurus,
+                )
+            )
+            if proposal is not None:
+                self.proposals[entry.entry_index] = proposal
+            found = [
+                *self._correct_work(entry, correct),
+                *self._frames(entry, frames),
+                *self._dodges(entry, missed),
+            ]
+            fix_given = False
+            for finding, finding_texts, want_fire in found:
+                finding.proposal = _finding_proposal(proposal, finding_texts, want_fire)
+                if not fix_given and proposal is not None and proposal.verified:
+                    finding.fix = guard_fix(
+                        self.source.files[RUBRIC_FILE], entry.path, proposal.change, _description(proposal)
+                    )
+                    fix_given = finding.fix is not None
+                yield finding
 
     def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
         where = entry.element.location
         return AuditFinding(code, message, where.file, where.span, evidence, subject=entry.subject())
 
-    def _guard_fix(self, entry: AuditedEntry, finding: AuditFinding) -> Fix | None:
-        """The verified proposal as an unsafe fix of rubric.yaml (`rubric audit --fix --unsafe-fixes`)."""
-        proposal = finding.proposal
-        if proposal is None or not proposal.verified:
-            return None
-        return guard_fix(self.source.files[RUBRIC_FILE], entry.path, proposal.change, proposal.description)
-
     @staticmethod
-    def _g010(entry: AuditedEntry, known: KnownText) -> bool:
+    def _g010(entry: AuditedEntry, known: VerdictText) -> bool:
         """Whether lint rule G010 already reports this: one rewarded concept of the entry's own
         surface fires it alone."""
         if known.kind != "concepts" or "accept_concepts" in known.source:
             return False
         return any(fires(entry.gate, concept) for concept in known.text.split(", "))
 
-    def _correct_work(self, index: int, entry: AuditedEntry) -> Iterator[AuditFinding]:
-        hits = [k for k in self.known if not k.expect_fire and fires(entry.gate, k.text) and not self._g010(entry, k)]
+    def _correct_work(
+        self, entry: AuditedEntry, hits: list[VerdictText]
+    ) -> Iterator[tuple[AuditFinding, list[str], bool]]:
         if not hits:
             return
-        fired = "fired"
+        hits = _most_natural_first(hits)
         evidence = [
             Evidence(
-                matched_sentence(entry.gate, k.text), k.source, k.kind, "silent", fired, entry.surface, k.file, k.line
+                sentence_as_written(entry.gate, k.text),
+                k.source,
+                k.kind,
+                "silent",
+                "fired",
+                entry.surface,
+                k.file,
+                k.line,
             )
             for k in hits
         ]
@@ -223,90 +255,153 @@ class _ListAudit:
             f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
             evidence,
         )
-        if all(k.other_issue for k in hits):
+        if all(self._other_issue(k) for k in hits):
             finding.severity = Severity.WARNING
             finding.message += " (a position document's sentence that this issue does not cite)"
-        finding.proposal = propose_for_false_positive(self.texts, index, [k.text for k in hits])
-        finding.fix = self._guard_fix(entry, finding)
-        yield finding
+        yield finding, [k.text for k in hits], False
 
-    def _frames(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
-        hits = [
-            (frame, frame.wrap(t.text))
-            for t in usable
-            for frame in FRAMES
-            if frame.applies(t.text, entry.surface) and fires(entry.gate, frame.wrap(t.text))
-        ]
-        clause_words = self.clause_words.get(entry.entry_index)
-        if clause_words is not None:
-            hits += [
-                (frame, frame.wrap(clause_words))
-                for frame in FRAMES
-                if frame.applies(clause_words, entry.surface, from_clause=True)
-                and fires(entry.gate, frame.wrap(clause_words))
-            ]
+    def _other_issue(self, text: VerdictText) -> bool:
+        return text.kind == "document" and text.source not in self._cited()
+
+    def _cited(self) -> set[str]:
+        issue = self.source.matter.rubric.issues_by_id.get(self.gate_list.issue_id)
+        return {c.strip() for c in issue.required_citations} if issue else set()
+
+    def _frames(self, entry: AuditedEntry, hits: list[VerdictText]) -> Iterator[tuple[AuditFinding, list[str], bool]]:
         if not hits:
             return
-        fired = "fired"
-        evidence = [Evidence(text, "frame", frame.kind, "silent", fired, entry.surface) for frame, text in hits]
-        kinds = list(dict.fromkeys(frame.kind for frame, _ in hits))
+        hits = _most_natural_first(hits)
+        evidence = [
+            Evidence(t.text, "frame", t.kind.removeprefix("frame: "), "silent", "fired", entry.surface) for t in hits
+        ]
+        kinds = list(dict.fromkeys(e.kind for e in evidence))
         finding = self._finding(
             GATE_FIRES_ON_NEGATED_FRAME.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
-            f"fires when the sin is negated or struck ({', '.join(kinds)}), e.g. "
-            f"{evidence[0].sentence!r}",
+            f"fires when the sin is negated, disowned or struck ({', '.join(kinds[:4])}"
+            f"{', …' if len(kinds) > 4 else ''}), e.g. {evidence[0].sentence!r}",
             evidence,
         )
-        finding.proposal = propose_for_false_positive(self.texts, index, [text for _, text in hits])
-        finding.fix = self._guard_fix(entry, finding)
-        yield finding
+        yield finding, [t.text for t in hits], False
 
-    def _dodges(self, index: int, entry: AuditedEntry, usable: list[FireText]) -> Iterator[AuditFinding]:
-        dodged: list[tuple[str, str, str]] = []
-        seen_kinds: set[str] = set()
-        for fire_text in usable:
-            for dodge in dodges(fire_text.text, entry.gate.pattern, self.thesaurus):
-                if fire_text.strategy == "full" and not dodge.kind.startswith(_SPELLING_DODGES):
-                    continue  # optional words written out read badly once words are inserted or swapped
-                if dodge.kind not in seen_kinds and not list_fires(self.gate_list.gates, dodge.text):
-                    seen_kinds.add(dodge.kind)
-                    dodged.append((dodge.kind, fire_text.text, dodge.text))
-        missed = self.missed_probes.get(entry.entry_index, [])
-        if not dodged and not missed:
+    def _dodges(self, entry: AuditedEntry, missed: list[VerdictText]) -> Iterator[tuple[AuditFinding, list[str], bool]]:
+        if not missed:
             return
         silent = "silent (no gate of the list fired)"
+        missed = _most_natural_first(missed)
+        probes = [t for t in missed if not t.generated]
+        generated: list[VerdictText] = []
+        seen_kinds: set[str] = set()
+        for text in missed:
+            if text.generated and text.kind not in seen_kinds:
+                seen_kinds.add(text.kind)
+                generated.append(text)
         evidence = [
-            Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in missed
+            Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in probes
         ] + [
-            Evidence(text, f"rewrite of {original!r}", kind, "fire", silent, entry.surface)
-            for kind, original, text in dodged
+            Evidence(
+                t.text,
+                f"rewrite of {t.original!r}" if t.original else t.source,
+                _kind(t),
+                "fire",
+                silent,
+                entry.surface,
+            )
+            for t in generated
         ]
-        what = [f"{len(missed)} must-fire probe(s)"] if missed else []
-        what += [f"{len(dodged)} rewrite(s) of its own sin"] if dodged else []
-        first = f"{missed[0].source}: {missed[0].text!r}" if missed else f"{dodged[0][0]}: {dodged[0][2]!r}"
+        what = [f"{len(probes)} must-fire probe(s)"] if probes else []
+        what += [f"{len(missed) - len(probes)} rewrite(s) or habitat(s) of its own sin"] if generated else []
+        first = evidence[0]
         finding = self._finding(
             GATE_DODGED.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
-            f"is dodged by {' and '.join(what)} ({first})",
+            f"is dodged by {' and '.join(what)} ({first.kind}: {first.sentence!r})",
             evidence,
         )
-        if dodged:
-            finding.proposal = propose_for_dodges(self.texts, index, dodged)
-            finding.fix = self._guard_fix(entry, finding)
-        yield finding
+        yield finding, [t.text for t in missed], True
+
+
+def _most_natural_first(texts: list[VerdictText]) -> list[VerdictText]:
+    """A finding's texts in the order its evidence is shown (`naturalness.text_score`)."""
+    return rank(texts, lambda t: text_score(t.text, t.origin, t.generated))
+
+
+def _kind(text: VerdictText) -> str:
+    return text.kind.removeprefix("rewrite: ")
+
+
+def _description(proposal: EntryProposal) -> str:
+    return "; ".join(proposal.steps) or "change the gate entry"
+
+
+def _finding_proposal(proposal: EntryProposal | None, texts: list[str], want_fire: bool) -> Proposal | None:
+    """What the entry's one proposal does for one of its findings."""
+    if proposal is None:
+        return None
+    done = set(proposal.outcome.caught if want_fire else proposal.outcome.silenced)
+    fixed = sum(1 for t in texts if t in done)
+    removes = fixed == len(texts) and bool(texts)
+    if not proposal.change and proposal.refused is not None:
+        gate, outcome = proposal.refused
+        would_fix = set(outcome.caught if want_fire else outcome.silenced)
+        return Proposal(
+            _changed_keys(proposal.before, gate),
+            "; ".join(proposal.tried[:1]) or "a guard",
+            False,
+            bool(texts) and all(t in would_fix for t in texts),
+            outcome.lost[:3],
+            outcome.new_hits[:3],
+            total=len(texts),
+            refused=proposal.tried,
+        )
+    return Proposal(
+        proposal.change,
+        _description(proposal),
+        proposal.outcome.safe and removes and bool(proposal.change),
+        removes,
+        proposal.outcome.lost[:3],
+        proposal.outcome.new_hits[:3],
+        safe=proposal.outcome.safe and bool(proposal.change),
+        before=entry_mapping(proposal.before),
+        after=entry_mapping(proposal.after),
+        fixed=fixed,
+        total=len(texts),
+        steps=proposal.steps,
+        refused=proposal.tried,
+    )
+
+
+def _changed_keys(before: Gate, after: Gate) -> dict[str, Any]:
+    old, new = entry_mapping(before), entry_mapping(after)
+    return {k: v for k, v in new.items() if old.get(k) != v}
+
+
+def audit_gate_lists(
+    source: MatterSource,
+    known: Sequence[KnownText],
+    thesaurus: Thesaurus,
+    only_list: tuple[int, str] | None = None,
+) -> Iterator[tuple[list[AuditFinding], ListRobustness]]:
+    """Per gate list of the matter (or only the list `only_list` names: (issue index,
+    surface)), its findings U002-U004 and its robustness figure."""
+    matter = MatterClauses(source, known)
+    for gate_list in gate_lists(source.model):
+        if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
+            continue
+        audit = _ListAudit(source, gate_list, known, thesaurus, matter)
+        findings = list(audit.findings())
+        yield findings, list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals)
 
 
 def gate_findings(
     source: MatterSource,
     known: Sequence[KnownText],
-    thesaurus: Mapping[str, Sequence[str]],
+    thesaurus: Thesaurus,
     only_list: tuple[int, str] | None = None,
 ) -> Iterator[AuditFinding]:
     """U002-U004 for every gate list of the matter (or only the list `only_list` names:
     (issue index, surface))."""
-    for gate_list in gate_lists(source.model):
-        if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
-            continue
-        yield from _ListAudit(source, gate_list, known, thesaurus).findings()
+    for findings, _figure in audit_gate_lists(source, known, thesaurus, only_list):
+        yield from findings

@@ -14,7 +14,9 @@ from pathlib import Path
 from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
-from rubric_tools.audit.gate_audit import gate_findings, never_fires_findings
+from rubric_tools.audit.gate_audit import audit_gate_lists, never_fires_findings
+from rubric_tools.audit.robustness import ListRobustness
+from rubric_tools.audit.thesaurus import build as build_thesaurus
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource
@@ -27,6 +29,16 @@ class MatterAudit:
     matter_id: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     problems: list[Diagnostic] = field(default_factory=list)  # the matter did not load cleanly
+    #: A robustness figure per gate list (`audit.robustness`), in rubric order.
+    robustness: list[ListRobustness] = field(default_factory=list)
+
+
+@dataclass
+class SourceAudit:
+    """What auditing one loaded matter found."""
+
+    diagnostics: list[Diagnostic]
+    robustness: list[ListRobustness]
 
 
 @dataclass
@@ -58,13 +70,29 @@ def audit_source(
     given, replaces the texts read from them. `only_list` ((issue index, gate surface))
     restricts the gate verdicts U002-U004 to that one list: the recall benchmark re-audits
     one seeded gate list many times."""
+    return audit_matter_source(source, settings, inputs, known=known, only_list=only_list).diagnostics
+
+
+def audit_matter_source(
+    source: MatterSource,
+    settings: AuditSection,
+    inputs: AuditInputs | None = None,
+    *,
+    known: Sequence[KnownText] | None = None,
+    only_list: tuple[int, str] | None = None,
+) -> SourceAudit:
+    """`audit_source`, with the robustness figure of every gate list beside the findings."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
     texts = known if known is not None else known_texts(source, inputs or AuditInputs())
-    findings += gate_findings(source, texts, settings.thesaurus, only_list)
+    thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus)
+    figures: list[ListRobustness] = []
+    for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list):
+        findings += list_findings
+        figures.append(figure)
     findings += concept_findings(source)
     diagnostics = [
         f.to_diagnostic(source.matter_id, settings.max_evidence) for f in findings if f.code not in settings.ignore
     ]
     # Inline `# rubric: ignore[U003] -- why` comments silence audit findings as they do lint's.
     diagnostics = apply_suppressions(diagnostics, matter_suppressions(source))
-    return sorted(diagnostics, key=Diagnostic.sort_key)
+    return SourceAudit(sorted(diagnostics, key=Diagnostic.sort_key), figures)

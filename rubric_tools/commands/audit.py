@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from rubric_tools.audit.fix_loop import MatterFix, fix_matter
 from rubric_tools.audit.probe_writer import write_probes
-from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_source
+from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.audit import AuditSection
@@ -37,7 +38,7 @@ class AuditOptions:
     write_probes: bool = False
     config_file: Path | None = None
     jobs: int | None = None
-    # Issue 11: a verified guard proposal is an unsafe fix of rubric.yaml.
+    # A verified proposal is an unsafe fix of rubric.yaml; --fix loops to a fixed point.
     fix: bool = False
     diff: bool = False
     unsafe_fixes: bool = False
@@ -49,7 +50,8 @@ def audit_matter(root: Path, settings: AuditSection) -> MatterAudit:
     audit = MatterAudit(source.root, source.matter_id)
     audit.problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if not audit.problems:
-        audit.diagnostics = audit_source(source, settings, audit_inputs(source.root))
+        result = audit_matter_source(source, settings, audit_inputs(source.root))
+        audit.diagnostics, audit.robustness = result.diagnostics, result.robustness
     return audit
 
 
@@ -79,6 +81,110 @@ def _write_probes(report: AuditReport, stderr: TextIO) -> int:
     return exit_code
 
 
+def _fix_one(job: tuple[Path, AuditSection, bool]) -> MatterFix:
+    root, settings, unsafe = job
+    return fix_matter(root, settings, audit_inputs(root), unsafe=unsafe)
+
+
+def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs: int | None = None) -> list[MatterFix]:
+    """Run the audit's fix loop on each matter (in a process pool when there are several)."""
+    loadable = [root for root in roots if load_matter_source(root).ok]
+    workers = min(jobs or os.cpu_count() or 1, len(loadable))
+    jobs_list = [(root, settings, unsafe) for root in loadable]
+    if workers <= 1:
+        return [_fix_one(job) for job in jobs_list]
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(_fix_one, jobs_list))
+
+
+def _run_fix(
+    report: AuditReport,
+    roots: Sequence[Path],
+    config: AuditSection,
+    options: AuditOptions,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int | None:
+    """The fix loop for `--fix` and `--diff`; an exit code when the command ends here (`--diff`)."""
+    from rubric_tools.audit.fix_loop import write_changes
+    from rubric_tools.commands.lint_fixing import unified_diff
+
+    if not options.unsafe_fixes:
+        # Every audit fix is unsafe: without --unsafe-fixes there is nothing to apply.
+        hidden = sum(1 for d in report.diagnostics if d.fix is not None and not d.fix.safe)
+        stderr.write("No fixes available.\n" if not hidden else "")
+        if hidden:
+            stderr.write(f"{hidden} unsafe fix{'' if hidden == 1 else 'es'} available with --unsafe-fixes.\n")
+        if options.diff:
+            _report_unaudited(report, stderr)
+            return EXIT_USAGE if report.exit_code == EXIT_USAGE else 0
+        return None
+    fixes = fix_roots([m.root for m in report.matters if not m.problems], config, True, options.jobs)
+    for fix in fixes:
+        for problem in fix.problems:
+            stderr.write(f"error: {problem}\n")
+        for rejected in fix.rejected:
+            stderr.write(f"warning: fix not applied, the result would not parse as intended: {rejected}\n")
+    changed = [change for fix in fixes for change in fix.changes]
+    applied = sum(fix.applied for fix in fixes)
+    rounds = max((fix.rounds for fix in fixes), default=0)
+    if options.diff:  # like `rubric lint --diff`: the diff only; exit 1 when it is not empty
+        _report_unaudited(report, stderr)
+        for change in changed:
+            stdout.write(unified_diff(change.path, change.before, change.after, Path.cwd()))
+        if changed:
+            stderr.write(
+                f"Would apply {applied} fix{'' if applied == 1 else 'es'} to {len(changed)} file"
+                f"{'' if len(changed) == 1 else 's'} ({rounds} audit round{'' if rounds == 1 else 's'}).\n"
+            )
+        else:
+            stderr.write("No fixes available.\n")
+        return EXIT_USAGE if report.exit_code == EXIT_USAGE else int(bool(changed))
+    errors = write_changes(fixes)
+    for error in errors:
+        stderr.write(f"error: {error}\n")
+    if changed:
+        files = ", ".join(str(c.path) for fix in fixes for c in fix.changes)
+        stderr.write(
+            f"Applied {applied} fix{'' if applied == 1 else 'es'} in {rounds} audit round"
+            f"{'' if rounds == 1 else 's'}: {files}\n"
+        )
+        before = report.matters
+        report.matters = audit_roots(roots, config, options.jobs)  # what is left after fixing
+        _figures_after_fix(before, report.matters)
+    return None
+
+
+def _report_unaudited(report: AuditReport, stderr: TextIO) -> None:
+    """`--diff` prints no report: say which matters were not audited, and why."""
+    for matter in report.matters:
+        for load_problem in matter.problems:
+            where = f"{display_path(load_problem.file, Path.cwd())}:{load_problem.line}:{load_problem.column}"
+            message = f"{load_problem.code} {load_problem.message} (not audited: the matter must load)"
+            stderr.write(f"error: {where}: {message}\n")
+    for usage_error in report.usage_errors:
+        stderr.write(f"error: {usage_error}\n")
+
+
+def _figures_after_fix(before: Sequence[MatterAudit], after: Sequence[MatterAudit]) -> None:
+    """Each fixed matter's robustness figures: the lists as first audited, then as fixed,
+    both on the texts of the first audit."""
+    from rubric_tools.audit.robustness import refigured
+    from rubric_tools.gate_analysis.gate_firing import gate_lists
+
+    first = {(m.root, f.name): f for m in before for f in m.robustness}
+    for matter in after:
+        source = load_matter_source(matter.root)
+        if not source.ok:
+            continue
+        fixed = {f"{g.issue_id}/{g.surface}": g for g in gate_lists(source.model)}
+        figures = []
+        for figure in matter.robustness:
+            original, gate_list = first.get((matter.root, figure.name)), fixed.get(figure.name)
+            figures.append(refigured(original, gate_list) if original and gate_list else figure)
+        matter.robustness = figures
+
+
 def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     from rubric_tools.reporting.audit import render_json, render_sarif, render_text
 
@@ -91,30 +197,14 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     report = AuditReport(usage_errors=problems)
     try:
         report.matters = audit_roots(roots, config.audit, options.jobs)
+        if options.fix or options.diff:
+            ended = _run_fix(report, roots, config.audit, options, stdout, stderr)
+            if ended is not None:
+                return ended
     except Exception:  # never a traceback for the user; keep the cause for the bug report
         stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
         return EXIT_USAGE
     exit_code = report.exit_code
-    if options.fix or options.diff:
-        from rubric_tools.commands.lint_fixing import apply_report_fixes
-
-        changed = apply_report_fixes(
-            report.diagnostics,
-            options.unsafe_fixes,
-            write=not options.diff,
-            stdout=stdout,
-            stderr=stderr,
-            cwd=Path.cwd(),
-        )
-        if options.diff:  # like `rubric lint --diff`: the diff only; exit 1 when it is not empty
-            for matter in report.matters:  # a matter that did not load was not audited: say so
-                for load_problem in matter.problems:
-                    where = f"{display_path(load_problem.file, Path.cwd())}:{load_problem.line}:{load_problem.column}"
-                    message = f"{load_problem.code} {load_problem.message} (not audited: the matter must load)"
-                    stderr.write(f"error: {where}: {message}\n")
-            for usage_error in report.usage_errors:
-                stderr.write(f"error: {usage_error}\n")
-            return EXIT_USAGE if report.exit_code == EXIT_USAGE else int(changed > 0)
     if options.output_format == "json":
         stdout.write(render_json(report))
     elif options.output_format == "sarif":

@@ -71,7 +71,10 @@ def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> in
         settings = replace(settings, fail_under=options.fail_under)
     paths = command_paths(options.paths, config)
     try:
-        run = measure(paths, settings, options.mutation, keep_sources=options.html is not None, jobs=options.jobs)
+        html = options.html is not None
+        # The HTML report shows each gate list's robustness: the audit runs for it.
+        robustness = config.audit if html else None
+        run = measure(paths, settings, options.mutation, keep_sources=html, jobs=options.jobs, robustness=robustness)
         if options.html is not None:
             from rubric_tools.reporting.coverage_html import write_html
 

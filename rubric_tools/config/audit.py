@@ -6,7 +6,8 @@
 fail-on = ["U001", "U002", "U005", "U009"]   # codes that fail `rubric check` (the defaults)
 ignore = ["U008"]                            # codes never reported
 max-evidence = 3                             # evidence items shown per finding
-thesaurus = { "terminate" = ["end"], "licence" = ["license"] }   # extra dodge synonyms
+thesaurus = { "terminate" = ["end"], "licence" = ["license"] }   # one-way synonyms for rewrites
+synonym-groups = [["licence", "license"], ["terminate", "bring to an end"]]  # more thesaurus groups
 ```
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
 
-AUDIT_KEYS = ("fail-on", "ignore", "max-evidence", "thesaurus")
+AUDIT_KEYS = ("fail-on", "ignore", "max-evidence", "thesaurus", "synonym-groups")
 _AUDIT_CODE = re.compile(r"^U\d{3}$")
 
 
@@ -34,6 +35,8 @@ class AuditSection:
     ignore: tuple[str, ...] = ()
     max_evidence: int = 3
     thesaurus: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # word -> extra dodge synonyms
+    #: Groups of interchangeable words and idioms added to the audit's legal thesaurus.
+    synonym_groups: tuple[tuple[str, ...], ...] = ()
 
 
 def _codes(value: Any, key: str, settings: SettingsTable) -> tuple[str, ...]:
@@ -59,6 +62,18 @@ def _thesaurus(value: Any, settings: SettingsTable) -> dict[str, tuple[str, ...]
     return table
 
 
+def _synonym_groups(value: Any, settings: SettingsTable) -> tuple[tuple[str, ...], ...]:
+    where = ("audit", "synonym-groups")
+    if not isinstance(value, list):
+        raise settings.error("audit.synonym-groups must be a list of lists of words", where)
+    groups = []
+    for group in value:
+        if not isinstance(group, list) or len(group) < 2 or not all(isinstance(s, str) and s.strip() for s in group):
+            raise settings.error("audit.synonym-groups: each group must list two or more words or phrases", where)
+        groups.append(tuple(" ".join(s.lower().split()) for s in group))
+    return tuple(groups)
+
+
 def parse_audit_section(table: Mapping[str, Any], settings: SettingsTable, vocabulary: Vocabulary) -> AuditSection:
     """The `[tool.rubric.audit]` table; defaults for absent keys. (Audit codes are checked
     by their shape, `U` and three digits, so the vocabulary is not needed.)"""
@@ -72,6 +87,8 @@ def parse_audit_section(table: Mapping[str, Any], settings: SettingsTable, vocab
             values["max_evidence"] = _max_evidence(value, settings)
         elif key == "thesaurus":
             values["thesaurus"] = _thesaurus(value, settings)
+        elif key == "synonym-groups":
+            values["synonym_groups"] = _synonym_groups(value, settings)
         else:
             raise settings.error(
                 f"unknown setting audit.{key}{suggest_in_parentheses(str(key), AUDIT_KEYS)}", ("audit", str(key))

@@ -9,13 +9,16 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 
+from rubric_tools.audit.runner import audit_matter_source
+from rubric_tools.checking.audit_inputs import audit_inputs
+from rubric_tools.config.audit import AuditSection
 from rubric_tools.coverage.exercise import exercise_suite
 from rubric_tools.coverage.items import scorable_items
-from rubric_tools.coverage.model import MatterCoverage, SourceFile
+from rubric_tools.coverage.model import GateListFigure, MatterCoverage, SourceFile
 from rubric_tools.coverage.mutation import MutationBudget, run_mutation
 from rubric_tools.coverage.suite import load_suite
 from rubric_tools.diagnostics import Severity
-from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, load_matter_source
+from rubric_tools.loading.matter import COUNTERPARTY_FILE, RUBRIC_FILE, MatterSource, load_matter_source
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,8 @@ class AnalysisOptions:
     mutation: bool = False
     budget: MutationBudget = MutationBudget()
     keep_sources: bool = False  # the HTML report lists the YAML files
+    #: Measure each gate list's robustness with these audit settings (the HTML report shows it).
+    robustness: AuditSection | None = None
 
 
 def analyze_matter(root: Path, options: AnalysisOptions) -> MatterCoverage:
@@ -46,7 +51,31 @@ def analyze_matter(root: Path, options: AnalysisOptions) -> MatterCoverage:
                 coverage.sources.append(SourceFile(name, list(yaml_file.lines)))
     if options.mutation:
         coverage.mutation = run_mutation(source, suite, options.budget)
+    if options.robustness is not None:
+        coverage.robustness = gate_list_figures(source, options.robustness)
     return coverage
+
+
+def gate_list_figures(source: MatterSource, settings: AuditSection) -> list[GateListFigure]:
+    """Each gate list's robustness, from the audit (its texts and its verified proposals)."""
+    audited = audit_matter_source(source, settings, audit_inputs(source.root))
+    return [
+        GateListFigure(
+            figure.name,
+            figure.key,
+            figure.file.name,
+            figure.line,
+            figure.entries,
+            figure.before.must_fire,
+            figure.before.caught,
+            figure.after.caught,
+            figure.before.must_not_fire,
+            figure.before.silent,
+            figure.after.silent,
+            list(figure.changed),
+        )
+        for figure in audited.robustness
+    ]
 
 
 def analyze_matters(roots: Sequence[Path], options: AnalysisOptions, jobs: int) -> list[MatterCoverage]:

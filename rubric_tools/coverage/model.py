@@ -96,6 +96,29 @@ class SourceFile:
 
 
 @dataclass
+class GateListFigure:
+    """One gate list's robustness (`rubric_tools.audit.robustness`): the share of its sins it
+    catches and of correct work it leaves silent, before and after the audit's proposals."""
+
+    name: str  # issue/surface
+    key: str  # the list's key in rubric.yaml
+    file: str  # file name inside the matter folder
+    line: int | None
+    entries: int
+    sins: int
+    caught_before: int
+    caught_after: int
+    correct_work: int
+    silent_before: int
+    silent_after: int
+    changed: list[int] = field(default_factory=list)  # entries a verified proposal changes
+
+    @staticmethod
+    def percent(part: int, whole: int) -> float:
+        return 100.0 * part / whole if whole else 100.0
+
+
+@dataclass
 class MatterCoverage:
     matter_id: str
     root: str
@@ -105,6 +128,8 @@ class MatterCoverage:
     sources: list[SourceFile] = field(default_factory=list)
     mutation: MutationResult | None = None
     problems: list[str] = field(default_factory=list)  # why coverage could not be measured
+    #: Per gate list, its robustness (measured for the HTML report); None: not measured.
+    robustness: list[GateListFigure] | None = None
 
     @property
     def covered(self) -> int:

@@ -14,6 +14,7 @@ checks that the entry equals the old one with the change applied.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -86,8 +87,25 @@ def _block_edits(
     return edits
 
 
-def _string_entry(written: str, change: Mapping[str, Any]) -> str | None:
-    """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written."""
+def _span_text(source: YamlSource, span: Span) -> str | None:
+    """The source text of a span over several lines (lines joined by "\\n")."""
+    if not 1 <= span.line <= span.end_line <= len(source.lines):
+        return None
+    if span.line == span.end_line:
+        return node_text(source, span)
+    lines = source.lines[span.line - 1 : span.end_line]
+    return "\n".join([lines[0][span.column - 1 :], *lines[1:-1], lines[-1][: span.end_column - 1]])
+
+
+#: Characters a plain (unquoted) scalar may hold in block context but not inside a flow mapping.
+_FLOW_UNSAFE = re.compile(r"[\[\]{},]|: | #")
+
+
+def _string_entry(written: str, change: Mapping[str, Any], value: str | None = None) -> str | None:
+    """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written
+    (re-quoted when, unquoted, it would not parse inside a flow mapping: `[ -]`, `{0,40}`)."""
+    if value is not None and not written.startswith(("'", '"')) and _FLOW_UNSAFE.search(written):
+        written = render_yaml_value(value) or written
     items = {"pattern": written, **{k: render_yaml_value(v) for k, v in change.items()}}
     if "pattern" in change:
         items["pattern"] = render_yaml_value(change["pattern"])
@@ -110,11 +128,23 @@ def guard_fix(source: YamlSource, path: InstancePath, change: Mapping[str, Any],
         return None
     expected = {**entry_mapping, **change}
     written = node_text(source, position.value)
+    if isinstance(entry, str) and written is None:
+        # A plain scalar folded over several lines: the entry is rewritten whole, on one line.
+        written = _span_text(source, position.value)
+        as_one_line = render_yaml_value(entry)
+        new_entry = _string_entry(as_one_line, change) if as_one_line is not None else None
+        if written is None or new_entry is None:
+            return None
+        return Fix(
+            message,
+            (Edit(source.path, position.value, written, new_entry, yaml_path=path, expected=expected),),
+            Applicability.UNSAFE,
+        )
     if isinstance(entry, str) or (written is not None and written.startswith("{")):
         if written is None:
             return None
         new = (
-            _string_entry(written, change)
+            _string_entry(written, change, entry)
             if isinstance(entry, str)
             else _flow_mapping(source, path, entry_mapping, change)
         )

@@ -69,7 +69,8 @@ def _inside(path: Path, folder: Path) -> bool:
     return not path.is_symlink() and path.resolve().is_relative_to(folder.resolve())
 
 
-def _collect(copy: Path, original: Path, run: FixRun) -> None:
+def collect_changes(copy: Path, original: Path, run: FixRun) -> None:
+    """Every regular file of `copy` that differs from its original under `original`."""
     regular = [
         Path(folder) / name
         for folder, _, names in os.walk(copy)  # never into a symlinked folder
@@ -97,7 +98,7 @@ def fix_paths(paths: Sequence[Path], config: LintSection, *, unsafe: bool = Fals
             copy = Path(folder) / root.name
             copy_matter(root, copy)
             _fix_copy(copy, root, config, unsafe, run)
-            _collect(copy, root, run)
+            collect_changes(copy, root, run)
     if write:
         written = []
         for change in run.changes:

@@ -69,6 +69,40 @@ def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
         lines += _evidence_lines(diagnostic)
         if diagnostic.fix_hint:
             lines.append(f"    fix: {printable(diagnostic.fix_hint)}")
+        if diagnostic.fix is not None:
+            lines += _paste_ready(diagnostic)
+    lines += _robustness_lines(matter, cwd)
+    return lines
+
+
+def _robustness_lines(matter: MatterAudit, cwd: Path | None) -> list[str]:
+    """One line per gate list: sins caught and correct work left silent, before → after."""
+    if not matter.robustness:
+        return []
+    fixed = any(f.after_is == "fix" for f in matter.robustness)
+    after = "after --fix" if fixed else "after the proposals"
+    lines = [f"  robustness of each gate list (before → {after}):"]
+    for figure in matter.robustness:
+        where = f"{display_path(figure.file, cwd)}:{figure.line}" if figure.line else display_path(figure.file, cwd)
+        note = "" if figure.changed else " (unchanged)"
+        lines.append(f"    {where} {printable(figure.name)}: robustness: {figure.describe()}{note}")
+    return lines
+
+
+def _paste_ready(diagnostic: Diagnostic) -> list[str]:
+    """The gate entry after the proposed change, as the author would paste it into rubric.yaml."""
+    from rubric_tools.fixing.gate_edits import render_yaml_value
+
+    proposal = diagnostic.extra.get("proposal")
+    after = proposal.get("after") if isinstance(proposal, dict) else None
+    if not isinstance(after, dict):
+        return []
+    lines = ["    paste-ready entry (`rubric audit --fix --unsafe-fixes` writes it):"]
+    for index, (key, value) in enumerate(after.items()):
+        rendered = render_yaml_value(value)
+        if rendered is None:
+            return []
+        lines.append(f"      {'- ' if index == 0 else '  '}{key}: {printable(rendered)}")
     return lines
 
 
@@ -125,6 +159,7 @@ def report_document(report: AuditReport, cwd: Path | None = None) -> dict[str, A
                     f"{display_path(p.file, cwd)}:{p.line}:{p.column}: {p.code} {p.message}" for p in matter.problems
                 ],
                 "findings": [finding_record(d, cwd) for d in matter.diagnostics],
+                "robustness": [f.to_json(display_path(f.file, cwd)) for f in matter.robustness],
             }
             for matter in report.matters
         ],
@@ -157,6 +192,15 @@ def _descriptor(code: str, diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
+def _finding_robustness(diagnostic: Diagnostic, figures: dict[tuple[Any, ...], dict[str, Any]]) -> dict[str, Any]:
+    """The robustness of the gate list a gate finding sits in, for its SARIF properties."""
+    subject = diagnostic.extra.get("subject")
+    if not isinstance(subject, dict) or "surface" not in subject:
+        return {}
+    figure = figures.get((diagnostic.matter, subject.get("issue"), subject.get("surface")))
+    return {"robustness": figure} if figure is not None else {}
+
+
 def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 0) -> str:
     diagnostics = report.diagnostics
     descriptors: list[dict[str, Any]] = []
@@ -165,6 +209,11 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         if diagnostic.code not in index:
             index[diagnostic.code] = len(descriptors)
             descriptors.append(_descriptor(diagnostic.code, diagnostic))
+    figures = {
+        (matter.matter_id, figure.issue_id, figure.surface): figure.to_json(display_path(figure.file, cwd))
+        for matter in report.matters
+        for figure in matter.robustness
+    }
     results = []
     for diagnostic in diagnostics:
         physical: dict[str, Any] = {"artifactLocation": _artifact_location(diagnostic.file, cwd)}
@@ -187,6 +236,7 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
                     "matter": diagnostic.matter,
                     "evidence": diagnostic.extra.get("evidence", []),
                     "proposal": diagnostic.extra.get("proposal"),
+                    **_finding_robustness(diagnostic, figures),
                 },
                 **({"fixes": [sarif_fix(diagnostic.fix, cwd)]} if diagnostic.fix else {}),
             }
@@ -198,5 +248,12 @@ def render_sarif(report: AuditReport, cwd: Path | None = None, exit_code: int = 
         "columnKind": "unicodeCodePoints",
         "invocations": [{"executionSuccessful": exit_code != 2, "exitCode": exit_code}],
         "results": results,
+        "properties": {
+            "robustness": [
+                {"matter": matter.matter_id, **figures[(matter.matter_id, f.issue_id, f.surface)]}
+                for matter in report.matters
+                for f in matter.robustness
+            ]
+        },
     }
     return safe_dumps({"$schema": SARIF_SCHEMA_URI, "version": SARIF_VERSION, "runs": [run]}, indent=2) + "\n"

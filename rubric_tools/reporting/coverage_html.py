@@ -1,7 +1,9 @@
 """Write the coverage report as static HTML, like coverage.py's htmlcov: an index of
 matters, per matter its YAML files with every item highlighted covered / partly /
-uncovered, and per trajectory the replay with rewards, a score chart and the matched
-concepts and gate spans highlighted. Self-contained: inline CSS, JS and SVG only.
+uncovered and each gate list's robustness (sins caught, correct work left silent, before
+and after the audit's proposals), and per trajectory the replay with rewards, a score
+chart and the matched concepts and gate spans highlighted. Self-contained: inline CSS, JS
+and SVG only.
 
 Every string that comes from a matter or a trajectory goes through `html.escape`
 (or `json_for_script` inside the one data island)."""
@@ -15,7 +17,14 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from rubric_tools.coverage.model import CoverageItem, MatterCoverage, SourceFile, TrajectoryView, printable
+from rubric_tools.coverage.model import (
+    CoverageItem,
+    GateListFigure,
+    MatterCoverage,
+    SourceFile,
+    TrajectoryView,
+    printable,
+)
 from rubric_tools.coverage.verdict import CoverageRun
 from rubric_tools.reporting.html_assets import CSS, JS
 from rubric_tools.scoring.gates import GateError, compile_pattern
@@ -65,17 +74,70 @@ def _index(run: CoverageRun) -> str:
             f'<tr><td><a href="{_matter_file(number)}">{escape(matter.matter_id)}</a></td>'
             f"<td>{len(matter.items)}</td><td>{matter.covered}</td>"
             f"<td>{_bar(matter.percent)} {_percent(matter.percent)}</td><td>{_percent(mutation)}</td>"
-            f"<td>{len(matter.trajectories)}</td><td>{matter.probe_count}</td></tr>"
+            f"<td>{len(matter.trajectories)}</td><td>{matter.probe_count}</td>"
+            f'<td class="robustness">{_matter_robustness(matter)}</td></tr>'
         )
     body = (
         "<h1>Rubric coverage</h1>"
         f'<p class="dim">{len(run.matters)} matter{"" if len(run.matters) == 1 else "s"}, '
         f"overall coverage {_percent(run.percent)}.</p>"
         '<table class="summary" id="matters"><thead><tr><th>matter</th><th>items</th><th>covered</th>'
-        "<th>coverage</th><th>mutation score</th><th>trajectories</th><th>probes</th></tr></thead>"
+        "<th>coverage</th><th>mutation score</th><th>trajectories</th><th>probes</th>"
+        '<th title="sins caught, correct work left silent: before → after the audit\'s proposals">'
+        "gate robustness</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"
     )
     return _page("Rubric coverage", body)
+
+
+# ----------------------------------------------------------------- robustness
+
+
+def _shift(before: int, after: int, whole: int) -> str:
+    """ "12/20 → 19/20" with the share after as a bar."""
+    share = GateListFigure.percent(after, whole)
+    return f"{before}/{whole} &rarr; {after}/{whole} {_bar(share)}"
+
+
+def _matter_robustness(matter: MatterCoverage) -> str:
+    """The matter's gate lists taken together: sins caught and correct work left silent."""
+    if not matter.robustness:
+        return '<span class="dim">-</span>'
+    figures = matter.robustness
+    sins, correct = sum(f.sins for f in figures), sum(f.correct_work for f in figures)
+    caught = (sum(f.caught_before for f in figures), sum(f.caught_after for f in figures))
+    silent = (sum(f.silent_before for f in figures), sum(f.silent_after for f in figures))
+    return (
+        f"sins caught {_percent(GateListFigure.percent(caught[0], sins))} &rarr; "
+        f"{_percent(GateListFigure.percent(caught[1], sins))}, correct work silent "
+        f"{_percent(GateListFigure.percent(silent[0], correct))} &rarr; "
+        f"{_percent(GateListFigure.percent(silent[1], correct))}"
+    )
+
+
+def _robustness_section(matter: MatterCoverage) -> str:
+    """A row per gate list: its sins caught and correct work left silent, before and after
+    the audit's verified proposals (`rubric audit`)."""
+    if matter.robustness is None:
+        return ""
+    rows = "".join(
+        f'<tr><td>{escape(f.name)}</td><td><a href="#{escape(f.file)}-L{f.line}">{escape(f.file)}:{f.line}</a> '
+        f'<span class="dim">{escape(f.key)}</span></td><td class="num">{f.entries}</td>'
+        f"<td>{_shift(f.caught_before, f.caught_after, f.sins)}</td>"
+        f"<td>{_shift(f.silent_before, f.silent_after, f.correct_work)}</td>"
+        f"<td>{', '.join(str(i) for i in f.changed) or '-'}</td></tr>"
+        for f in matter.robustness
+    )
+    return (
+        "<h2>Gate robustness</h2>"
+        '<p class="dim">Per gate list, the share of its sins (habitats, rewrites, must-fire probes and '
+        "trajectories) it catches and of correct work (the matter's own, frames that negate or strike the "
+        "sin) it leaves silent: as written &rarr; with the audit's verified proposals applied "
+        "(<code>rubric audit --fix --unsafe-fixes</code>).</p>"
+        '<table class="steps" id="robustness"><tr><th>gate list</th><th>where</th><th>entries</th>'
+        "<th>sins caught</th><th>correct work silent</th><th>entries changed</th></tr>"
+        f"{rows or '<tr><td colspan=6>no gate list</td></tr>'}</table>"
+    )
 
 
 # ----------------------------------------------------------------- matter
@@ -145,6 +207,7 @@ def _matter_page(matter: MatterCoverage, matter_index: int) -> str:
     ]
     parts += [f'<p class="neg">{escape(problem)}</p>' for problem in matter.problems]
     parts += [_listing(source, matter.items) for source in matter.sources]
+    parts.append(_robustness_section(matter))
     if matter.mutation is not None and matter.mutation.survivors:
         survivors = "".join(
             f"<li>{escape(m.file)}:{m.line} <strong>{escape(m.operator)}</strong> {escape(m.description)}</li>"

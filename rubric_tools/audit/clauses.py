@@ -1,0 +1,367 @@
+"""Completing a gate's witness into a clause before it is framed, placed in a habitat or
+rewritten, so that evidence reads as a lawyer would write it.
+
+A witness built from a regex is often a fragment ("in provider's sole discretion",
+"unenforceable as a matter of law"). It is completed, in this order:
+
+1. from the matter's own texts: the smallest clause around a match of the gate in a
+   sentence of the matter — first the texts that state the sin (the list's must-fire
+   probes and critical trajectories, the clause under review, the counterparty's trap
+   counters), then any other text whose sentence disowns the clause (a sentence the gate
+   is silent on, holding a clause it fires on: "It is not the case that <clause>"). The
+   witness replaces the matched words when they read well in that clause ("Federal
+   privacy law prohibits <witness> on member data"); otherwise the matter's own words stay;
+2. when no text of the matter has one, a neutral carrier chosen by the fragment's shape
+   (`grammar.shape`, `completion.carrier`): "the other party <modal phrase>", "this agreement <verb phrase>",
+   "the clause is <adjective phrase>", "notice is due <temporal phrase>", "the period is
+   <duration>", "the <noun phrase> applies", …;
+3. a witness that is already a clause stays as it is.
+
+A completion is kept only when the gate fires on it, it holds no negator outside the
+sin's own words, and it is no longer than `MAX_CLAUSE_WORDS`; otherwise the witness stays
+a fragment, which only the quoting frames take ('the words "…" are deleted').
+
+Completion happens at run time from the matter being audited; the carriers are generic
+words written for this tool.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rubric_tools.audit.completion import (
+    Completion,
+    as_clause,
+    complete_alone,
+    reads_well,
+    repair_agreement,
+    restore_case,
+)
+from rubric_tools.audit.corpus import KnownText, sentences
+from rubric_tools.audit.grammar import (
+    has_finite_verb,
+    shape,
+)
+from rubric_tools.audit.markers import governing_negator
+from rubric_tools.audit.quantities import is_number_word
+from rubric_tools.audit.wording import words
+from rubric_tools.audit.words import COMMON_WORDS
+from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires, matched_sentence
+from rubric_tools.loading.matter import MatterSource
+from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, sentence_bounds
+from rubric_tools.scoring.text import split_citation
+
+#: A completed clause longer than this reads as a paragraph, not as evidence.
+MAX_CLAUSE_WORDS = 32
+#: Sentences of the matter searched per gate (the longest texts are trajectories).
+MAX_SENTENCE_CHARACTERS = 1200
+
+_NEGATOR = re.compile(governing_negator(), re.IGNORECASE)
+#: Where one clause ends and another begins inside a sentence.
+_BREAK = re.compile(
+    r"\s*(?:;|:(?!\d)|\s[—–]\s|\s--?\s)\s*"
+    r"|,\s+(?=(?:and|but|or|so|which|while|whereas|because|although|though|since|unless|provided|except|however|"
+    r"if|when|where|nor|yet)\b)"
+    r"|\b(?:because|although|though|whereas|unless|so\s+that|provided\s+that|except\s+that|save\s+that|if|when|"
+    r"while|since|whether|that)\b",
+    re.IGNORECASE,
+)
+_LEADING_JOINERS = frozenset("and but or so which then also yet nor".split())
+
+
+# ------------------------------------------------------------------ clauses of the matter
+
+
+@dataclass(frozen=True)
+class MatterSentence:
+    """A sentence of the matter's own texts, as written."""
+
+    text: str
+    source: str
+    #: The matter states it as the sin: a must-fire probe or critical trajectory of this
+    #: list, the clause under review, a trap counter.
+    sin: bool
+
+
+def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """A span widened to whole words."""
+    while start > 0 and text[start - 1].isalnum():
+        start -= 1
+    while end < len(text) and text[end].isalnum():
+        end += 1
+    return start, end
+
+
+def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The smallest clause of `text` holding text[start:end]: cut at clause breaks (";",
+    ":", a dash, a comma before a conjunction, a subordinator, "that"), a leading joiner or
+    introductory phrase dropped. A part that is no clause by itself ("without undue delay
+    after Provider confirms") takes in the part before it, up to two breaks back; None when
+    the result holds no finite verb or is too long."""
+    breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
+    lefts = [0, *(b.end() for b in breaks if b.end() <= start)]
+    right = next((b.start() for b in breaks if b.start() >= end), len(text))
+    candidates = [lefts[-1], *reversed(lefts[-3:-1])]
+    found: tuple[int, int] | None = None
+    for left in candidates:
+        bounds = _trimmed(text, left, start, end, right)
+        if bounds is None:
+            continue
+        found = found or bounds
+        if shape(text[bounds[0] : bounds[1]]) == "clause":
+            return bounds
+    return found
+
+
+def _breaks_clauses(text: str, found: re.Match[str]) -> bool:
+    """A comma before "and" or "or" ends a clause only when a clause follows: in a list
+    ("all right, title, and interest") it does not."""
+    if not found.group(0).startswith(","):
+        return True
+    rest = text[found.end() :]
+    joiner = re.match(r"(and|or|nor)\b\s*", rest, re.IGNORECASE)
+    if joiner is None:
+        return True
+    following = re.split(r"[,;:.]", rest[joiner.end() :], maxsplit=1)[0]
+    return has_finite_verb(following)
+
+
+def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[int, int] | None:
+    while left < start and text[left] in " ,":
+        left += 1
+    head = re.match(r"(\w+)\s+", text[left:start])
+    if head and head.group(1).lower() in _LEADING_JOINERS:
+        left += head.end()
+    intro = re.match(r"(?:in|under|for|as|on|at|by|with|from)\b[^,]{0,60},\s+", text[left:start], re.IGNORECASE)
+    if intro and has_finite_verb(text[left + intro.end() : right]):
+        left += intro.end()
+    clause = text[left:right].rstrip(" ,.;:")
+    if len(clause.split()) > MAX_CLAUSE_WORDS:
+        comma = text.find(",", end, right)
+        if comma == -1:
+            return None
+        clause = text[left:comma]
+        if len(clause.split()) > MAX_CLAUSE_WORDS:
+            return None
+    if not has_finite_verb(clause):
+        return None
+    return left, left + len(clause)
+
+
+@dataclass(frozen=True)
+class _Found:
+    sentence: MatterSentence
+    clause: str
+    start: int  # the matched words inside the clause
+    end: int
+
+
+class ClauseFinder:
+    """The matter's sentences for one gate list, and clauses of them a gate fires on."""
+
+    def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
+        kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
+        self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
+        self.vocabulary = frozenset(w for s in self.sentences for w in words(s.text)) | COMMON_WORDS
+        #: Words the matter writes in lowercase inside its sentences: a capital on one of them
+        #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
+        inside = [w for s in self.sentences for w in re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", s.text)]
+        self.lowercase = frozenset(w for w in inside if w[0].islower())
+        self.capitalized = frozenset(w.lower() for w in inside if w[0].isupper())
+        self._found: dict[Gate, list[_Found]] = {}
+        self._pattern = ""
+
+    def known_words(self, text: str, pattern: str = "") -> bool:
+        """Whether every word of `text` is one the matter, common English or the gate's own
+        pattern (`pattern`) uses: a regex stem ("regulat" of `regulat\\w*`) is not."""
+        own = pattern_words(pattern)
+        return all(
+            w in self.vocabulary or w in own or w.isdigit() or is_number_word(w) or w in _FRAME_WORDS
+            for w in re.findall(r"[a-z]{2,}", text.lower())
+        )
+
+    def found(self, gate: Gate) -> list[_Found]:
+        """Clauses of the matter's sentences the gate fires on (see `_found`), once per gate."""
+        if gate not in self._found:
+            self._found[gate] = list(_found(self, gate))
+        return self._found[gate]
+
+    def complete(self, witness: str, gate: Gate) -> Completion:
+        """The witness as a clause (see the module docstring)."""
+        self._pattern = gate.pattern
+        core = repair_agreement(witness)
+        if core != witness and not fires(gate, core):
+            core = witness
+        for found in self.found(gate):
+            clause, start, end = found.clause, found.start, found.end
+            before, matched, after = clause[:start], clause[start:end], clause[end:]
+            if not before and self._opened_a_sentence(matched):
+                matched = matched[0].lower() + matched[1:]
+            elif before and self._opened_a_sentence(before):
+                before = before[0].lower() + before[1:]
+            options = []
+            if self._fits(core, matched, before, after):
+                options.append(
+                    Completion(before, restore_case(core, matched), after, "matter clause", found.sentence.source)
+                )
+            options.append(Completion(before, matched, after, "matter clause", found.sentence.source))
+            for option in options:
+                whole = as_clause(option)
+                if reads_well(whole.text) and fires(gate, whole.text):
+                    return whole
+        return complete_alone(core, gate)
+
+    def _opened_a_sentence(self, text: str) -> bool:
+        """Whether the first word's capital only opened its sentence: the matter writes the
+        word in lowercase elsewhere and never capitalized inside a sentence."""
+        head = re.match(r"[A-Z][a-z][\w'’-]*", text)
+        if head is None:
+            return False
+        word = head.group(0).lower()
+        return word in self.lowercase and word not in self.capitalized
+
+    def _fits(self, core: str, matched: str, before: str, after: str) -> bool:
+        """Whether the witness can stand where the matter wrote `matched`: its words are
+        English the matter uses, it is not shorter than the matched words (a window left
+        empty), and it joins the clause as the matched words do (the same first word unless
+        nothing comes before, the same last word unless nothing comes after)."""
+        mine, theirs = words(core), words(matched)
+        if not mine or not theirs or not self.known_words(core, self._pattern) or _subsequence(mine, theirs):
+            return False
+        if len(mine) < len(theirs):
+            return False  # words the matter needs are missing (a window left empty)
+        # Only words swapped for words (another alternative of the regex), a few at a time:
+        # never words dropped or added ("no CEO sign-off" -> "no sign-off … exclusivity").
+        changes = difflib.SequenceMatcher(a=theirs, b=mine, autojunk=False).get_opcodes()
+        if any(tag in ("insert", "delete") or max(i2 - i1, j2 - j1) > 3 for tag, i1, i2, j1, j2 in changes):
+            return False
+        if before.strip() and mine[0] != theirs[0]:
+            return False
+        return not (after.strip(" .;,") and mine[-1] != theirs[-1])
+
+
+def pattern_words(pattern: str) -> frozenset[str]:
+    """The whole words a regex spells out: not a stem that a `\\w*`, a class or a group
+    continues ("regulat" of `regulat\\w*`); a word with an optional last letter both ways
+    ("prohibit" and "prohibits" of `prohibits?`)."""
+    found: set[str] = set()
+    for match in re.finditer(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?", pattern.lower()):
+        word, after = match.group(1), match.group(2)
+        if after in ("\\w", "[", "("):
+            continue
+        found.add(word)
+        if after == "?":
+            found.add(word[:-1])
+    return frozenset(found)
+
+
+def _subsequence(short: Sequence[str], long: Sequence[str]) -> bool:
+    remaining = iter(long)
+    return all(word in remaining for word in short)
+
+
+#: Words a witness or a rewrite may hold that no matter text has: the parties' roles, and the
+#: words the rewrites themselves insert ("as drafted", "under section 6.2 of the agreement").
+_FRAME_WORDS = frozenset(
+    "provider customer vendor licensee licensor party parties as drafted under section agreement that those "
+    "expressly relevant".split()
+)
+
+
+def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
+    """Clauses of the matter's sentences the gate fires on: the shortest first within each
+    tier (sins stated, then sins disowned)."""
+    try:
+        pattern = compile_pattern(gate.pattern)
+    except GateError:
+        return []
+    stated: list[_Found] = []
+    disowned: list[_Found] = []
+    for sentence in finder.sentences:
+        lowered = sentence.text.lower()
+        if len(lowered) != len(sentence.text):
+            continue  # a letter whose lowercase is longer: positions would not line up
+        try:
+            match = pattern.search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
+        except TimeoutError:
+            continue
+        if match is None or match.end() == match.start():
+            continue
+        start, end = _word_span(sentence.text, match.start(), match.end())
+        bounds = smallest_clause(sentence.text, start, end)
+        if bounds is None:
+            continue
+        clause = sentence.text[bounds[0] : bounds[1]]
+        inner_start, inner_end = start - bounds[0], end - bounds[0]
+        outside = clause[:inner_start] + " " + clause[inner_end:]
+        if _NEGATOR.search(outside) or not fires(gate, clause):
+            continue
+        if not sentence.sin and fires(gate, sentence.text):
+            continue  # correct work the gate fires on is U002's evidence, never a sin
+        (stated if sentence.sin else disowned).append(_Found(sentence, clause, inner_start, inner_end))
+    return [*sorted(stated, key=lambda f: len(f.clause)), *sorted(disowned, key=lambda f: len(f.clause))]
+
+
+# ------------------------------------------------------------------ the matter's sentences
+
+
+def _split(text: str) -> list[str]:
+    return [" ".join(s.split()) for s in sentences(text)]
+
+
+class MatterClauses:
+    """A matter's sentences, split once, from which each gate list's finder is made."""
+
+    def __init__(self, source: MatterSource, known: Sequence[KnownText]) -> None:
+        self.source = source
+        self.known = [(text, _split(text.text)) for text in known]
+        self.documents = [
+            (f"{document_id} §{token}", sentence)
+            for document_id, document in source.matter.documents.items()
+            for token, section in document.sections.items()
+            for sentence in _split(section)
+        ]
+        self.answers = [
+            MatterSentence(sentence, f"{label} {key}", False)
+            for label, answers in (
+                ("client answer", source.matter.client_answers),
+                ("escalation answer", source.matter.escalation_answers),
+            )
+            for key, answer in answers.items()
+            for sentence in _split(str(answer))
+        ]
+
+    def finder(self, issue_id: str, surface: str) -> ClauseFinder:
+        """The finder of one gate list: its own sins first."""
+        issue = self.source.matter.rubric.issues_by_id.get(issue_id)
+        anchor = issue.anchor.strip() if issue and split_citation(issue.anchor) else None
+        found: list[MatterSentence] = []
+        for text, parts in self.known:
+            sin = text.expect_fire and text.concerns(issue_id, surface)
+            found += [MatterSentence(part, text.source, sin) for part in parts]
+        position = self.source.matter.positions.get(issue_id)
+        for number, counter in enumerate(position.counters if position else (), start=1):
+            for part in (counter.text, counter.message):
+                found += [MatterSentence(s, f"counter {number} of {issue_id}", counter.trap) for s in _split(part)]
+        found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
+        return ClauseFinder([*found, *self.answers])
+
+
+def sentence_as_written(gate: Gate, text: str) -> str:
+    """The sentence of `text` around the gate's first match, as the author wrote it (its
+    capitals kept; whitespace folded as the scorer folds it)."""
+    written = " ".join(text.split())
+    lowered = written.lower()
+    if len(lowered) != len(written):
+        return matched_sentence(gate, text)
+    try:
+        match = compile_pattern(gate.pattern).search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
+    except (GateError, TimeoutError):
+        match = None
+    if match is None:
+        return written
+    start, end = sentence_bounds(lowered, match.start(), match.end())
+    return written[start:end].strip()

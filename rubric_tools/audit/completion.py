@@ -1,0 +1,199 @@
+"""A witness completed into a clause without the matter: the `Completion` record (the sin's
+own words and the words around them), a neutral carrier chosen by the fragment's shape,
+and subject-verb agreement repaired where a regex wrote them apart. `clauses` completes
+from the matter's own texts first and falls back to `complete_alone`.
+
+Carriers, by shape (`grammar.shape`): "the other party <modal phrase>", "this agreement
+<verb phrase>" ("the other party" before a past form), "the other party may <infinitive
+phrase>", "the clause is <adjective phrase>", "notice is due <temporal phrase>", "this
+applies <prepositional phrase>", "the rate / period / figure is <quantity>", "the <noun
+phrase> applies" (or "apply" after a plural head). The words are generic, written for
+this tool; a carrier is kept only when the gate still fires on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rubric_tools.audit import inflection
+from rubric_tools.audit.grammar import (
+    DETERMINERS,
+    PREPOSITIONS,
+    agreement_errors,
+    is_temporal,
+    shape,
+    verb_of,
+)
+from rubric_tools.audit.quantities import quantities
+from rubric_tools.audit.wording import as_sentence, doubled, words
+from rubric_tools.gate_analysis.gate_firing import fires
+from rubric_tools.scoring.gates import Gate
+
+_UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
+_UNIT_WORDS = frozenset("hour day week month year minute".split())
+
+
+@dataclass(frozen=True)
+class Completion:
+    """A witness completed into a clause: `before` + `core` + `after`. `core` is the sin's
+    own words (the witness, or the matter's words the gate matched); rewrites change it
+    and keep the words around it."""
+
+    before: str
+    core: str
+    after: str
+    how: str  # "matter clause", "clause", "carrier: <shape>", "fragment"
+    source: str | None = None  # the matter text a clause was taken from
+
+    @property
+    def text(self) -> str:
+        return f"{self.before}{self.core}{self.after}"
+
+    @property
+    def is_clause(self) -> bool:
+        return self.how != "fragment"
+
+    def around(self, core: str) -> str:
+        """Another core (a rewrite of this one) in the same clause, as a sentence."""
+        text = f"{self.before}{restore_case(core, self.core)}{self.after}"
+        return as_sentence(text) if self.is_clause else text
+
+    def sentence(self) -> str:
+        return as_sentence(self.text) if self.is_clause else self.text
+
+    def renames(self, rewrite: str) -> bool:
+        """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
+        name: "Data Breach Claims" is not "Data contravene Claims")."""
+        names = re.findall(r"[\w’'-]+", self.core)
+        if not self.before.strip() and names:
+            names = names[1:]  # the first word's capital may only open the sentence
+        kept = set(re.findall(r"[\w'-]+", rewrite.lower().replace("’", "'")))
+        return any(w[0].isupper() and w.lower().replace("’", "'") not in kept for w in names)
+
+
+def restore_case(rewrite: str, original: str) -> str:
+    """The rewrite with each word the original wrote capitalized written so again
+    ("Customer Data" stays so in "Customer Data may be used by Provider")."""
+    cased = {w.lower(): w for w in re.findall(r"[\w’'-]+", original) if w != w.lower()}
+    if not cased:
+        return rewrite
+    return re.sub(r"[\w’'-]+", lambda m: cased.get(m.group(0), m.group(0)), rewrite)
+
+
+# ------------------------------------------------------------------ carriers
+
+
+def _plural(word: str) -> bool:
+    """Whether the head of a noun phrase is plural ("accesses" is, in a noun phrase)."""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "'s", "’s"))
+
+
+def _head(tokens: Sequence[str]) -> str:
+    """The head noun of a noun phrase: the word before its first preposition, participle or
+    relative word ("fines imposed on vendor" -> "fines")."""
+    for index, word in enumerate(tokens[1:], start=1):
+        verb = verb_of(word)
+        if word in PREPOSITIONS or word in ("that", "which", "who") or (verb is not None and verb[1] == "past"):
+            return tokens[index - 1]
+    return tokens[-1]
+
+
+def carrier(fragment: str) -> Completion:
+    """A neutral clause around a fragment, chosen by its shape (already a clause: itself)."""
+    kind = shape(fragment)
+    tokens = words(fragment)
+    if kind == "clause":
+        return Completion("", fragment, "", "clause")
+    found = quantities(fragment)
+    if found and found[-1].adjectival and found[-1].end >= len(fragment.rstrip()):
+        return Completion("", fragment, "", "fragment")  # "twelve-month": a modifier with nothing to modify
+    if kind == "modal phrase":
+        return Completion("the other party ", fragment, "", f"carrier: {kind}")
+    if kind == "verb phrase":
+        verb = verb_of(tokens[0])
+        subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
+        return Completion(subject, fragment, "", f"carrier: {kind}")
+    if kind == "infinitive phrase":
+        return Completion("the other party may ", fragment, "", f"carrier: {kind}")
+    if kind == "adjective phrase":
+        return Completion("the clause is ", fragment, "", f"carrier: {kind}")
+    if kind == "prepositional phrase":
+        subject = "notice is due " if is_temporal(fragment) else "this applies "
+        return Completion(subject, fragment, "", f"carrier: {kind}")
+    if kind == "quantity":
+        found = quantities(fragment)
+        unit = found[0].unit.name if found else ""
+        subject = (
+            "the rate is " if unit == "percent" else "the period is " if unit in _UNITS_OF_TIME else "the figure is "
+        )
+        return Completion(subject, fragment, "", f"carrier: {kind}")
+    determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
+    predicate = " apply" if _plural(_head(tokens)) else " applies"
+    return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
+
+
+def repair_agreement(text: str) -> str:
+    """Subject and verb made to agree where a regex wrote them apart ("laws prohibits" ->
+    "laws prohibit", "provider are" -> "provider is", "law compel" -> "law compels", "9
+    month" -> "9 months")."""
+    for pair in agreement_errors(text):
+        noun, verb = pair.split(" ")
+        if verb in _UNIT_WORDS:
+            fixed = verb + "s"  # "9 month" -> "9 months"
+        elif verb in ("are", "were"):
+            fixed = "is" if verb == "are" else "was"
+        else:
+            found = verb_of(verb)
+            if found is None:
+                continue
+            # a plural subject takes the base form, a singular one the third person
+            fixed = found[0] if found[1] != "base" else inflection.third_person(found[0])
+        text = re.sub(rf"\b{re.escape(noun)} {re.escape(verb)}\b", f"{noun} {fixed}", text, count=1, flags=re.I)
+    return text
+
+
+def as_clause(completion: Completion) -> Completion:
+    """A completion whose words are no clause by themselves ("in no event later than 48
+    hours after Provider confirms the Security Incident") inside the carrier of its shape."""
+    text = completion.text.rstrip(" .;,")
+    if shape(text) == "clause":
+        return completion
+    around = carrier(text)
+    return Completion(
+        around.before + completion.before,
+        completion.core,
+        completion.after.rstrip(" .;,") + around.after,
+        completion.how,
+        completion.source,
+    )
+
+
+def complete_alone(witness: str, gate: Gate) -> Completion:
+    """The witness completed without the matter: itself when it is a clause, in a carrier
+    when the gate fires on that, else a fragment."""
+    repaired = repair_agreement(witness)
+    if repaired != witness and fires(gate, repaired):
+        witness = repaired
+    completion = carrier(witness)
+    if completion.how == "clause":
+        return completion
+    if fires(gate, completion.text) and reads_well(completion.text):
+        return completion
+    return Completion("", witness, "", "fragment")
+
+
+def reads_well(text: str) -> bool:
+    """No doubled words, no disagreement, no regex debris: the least a completion needs."""
+    return not doubled(text) and not agreement_errors(text) and not re.search(r"[\\\[\]{}^|*+]", text)
+
+
+def origin_of(completion: Completion) -> str:
+    """The completion's origin as `naturalness.score` weighs it."""
+    return completion.how.split(":")[0]
+
+
+def standalone(text: str) -> str:
+    """A rewrite built from the pattern alone: a sentence when it is a clause."""
+    return as_sentence(text) if shape(text) == "clause" else text

@@ -1,0 +1,310 @@
+"""Just enough English grammar to tell a clause from a fragment, and a fragment's shape.
+
+No tagger: a gate's witness is a handful of lowercase words built from a regex, and the
+audit's verdicts must not depend on which optional library is installed. The word lists
+are closed classes (modals, auxiliaries, prepositions, determiners) and the verbs of
+contract drafting, written for this tool; a word is read as a *finite verb* when it is
+a modal or an auxiliary, or the third person or past tense of a known verb not preceded
+by a determiner ("the claims" is a noun, "customer claims" a clause).
+
+Shapes (`shape`), decided on the first words, in this order:
+
+- clause: a finite verb after a first word that is no preposition, modal or verb
+  ("4.2 is void", "provider may use customer data");
+- modal phrase: opens with a modal ("shall defend");
+- prepositional phrase: opens with a preposition or a temporal idiom ("in provider's sole
+  discretion", "after provider confirms");
+- verb phrase: opens with the third person or the past of a verb ("permits provider to use
+  customer data");
+- infinitive phrase: opens with the base form of a verb, not as a noun ("release the source
+  code", but not "use of customer data");
+- adjective phrase: opens with an adjective of legal effect or an adjective suffix
+  ("unenforceable as a matter of law");
+- quantity: opens with a number and a unit ("nine months", "5 %");
+- noun phrase: anything else ("customer liability supercap").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from rubric_tools.audit import inflection
+from rubric_tools.audit.quantities import is_number_word, quantities
+from rubric_tools.audit.wording import FUNCTION_WORDS, words
+
+MODALS = frozenset("may might shall should will would must can could".split())
+AUXILIARIES = frozenset("is are was were be been has have had does do did cannot".split())
+PREPOSITIONS = frozenset(
+    """
+    after before within without under upon following until by for from of in on at to with into during
+    throughout notwithstanding per via against beyond except including regarding concerning regardless
+    pursuant subject prior save besides despite unlike like among between over across through once
+    """.split()
+)
+#: Openings that date or time what follows ("no later than", "as soon as").
+TEMPORAL_OPENINGS = (
+    "after",
+    "before",
+    "within",
+    "upon",
+    "following",
+    "until",
+    "once",
+    "prior to",
+    "no later than",
+    "not later than",
+    "in no event later than",
+    "on or before",
+    "without undue delay",
+    "as soon as",
+    "promptly",
+    "immediately",
+)
+DETERMINERS = frozenset(
+    "a an the any each every all some no this that these those such its their our your his her either neither "
+    "both another one".split()
+)
+#: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
+VERBS = inflection.CONTRACT_VERBS | frozenset(
+    """
+    accept accrue act add advise agree allege allow apply apportion arbitrate arise ask assert assess assume
+    attach attribute authorize award ban bar bear become begin believe benefit calculate cancel carry cause
+    certify change claim collect compel compensate complete comply conclude conduct consider constitute construe
+    contend continue convert correct count covenant cure decline decrease deduct deem deliver demand deny depend
+    designate destroy determine develop direct discharge dispute divide drop elect employ enable end enforce
+    engage ensure enter establish estimate evaluate exercise exist expect expire explain extinguish fall file
+    find fix follow forbid force forfeit fund gain give govern grow guarantee happen hire hold impose include
+    incur inform insist inspect insure intend interpret invest invoice issue join judge keep lapse last lease
+    lend let levy lie liquidate list lodge lose maintain make mandate market mean measure meet mitigate need
+    negotiate nominate note object obligate oblige obtain occur offer offset operate oppose order outlaw
+    outsource owe participate pass perform pledge post prefer prepare present prevail prevent price procure
+    produce promise propose protect prove provide purchase pursue qualify quote rank rate reach receive
+    recommend reconcile record refer refund refuse register reinstate reject relate rely remain remedy remove
+    render renew repair repay replace report represent rescind reserve resolve respond rest restore resume
+    retire return review revoke rise rule run satisfy say schedule secure seek send serve settle show sign sit
+    solve specify spend stand start state stay strike subcontract subject submit substitute succeed sue suggest
+    supersede supply support suspend take tell tender test think track trade treat trigger undertake underwrite
+    unlock upgrade validate value vary verify vest violate waive warrant withdraw withhold work yield
+    """.split()
+)
+_IRREGULAR_PAST = {
+    "became": "become",
+    "began": "begin",
+    "bore": "bear",
+    "forbade": "forbid",
+    "gave": "give",
+    "held": "hold",
+    "kept": "keep",
+    "lost": "lose",
+    "made": "make",
+    "meant": "mean",
+    "paid": "pay",
+    "ran": "run",
+    "said": "say",
+    "sold": "sell",
+    "sought": "seek",
+    "struck": "strike",
+    "took": "take",
+    "told": "tell",
+    "undertook": "undertake",
+    "withheld": "withhold",
+}
+#: Adjectives of legal effect, and suffixes that make an adjective.
+ADJECTIVES = frozenset(
+    """
+    void invalid illegal unlawful null liable free exempt entitled responsible binding conclusive final
+    adequate sufficient reasonable unreasonable enforceable unenforceable unconscionable excessive uncapped
+    unlimited perpetual irrevocable exclusive
+    """.split()
+)
+_ADJECTIVE_SUFFIXES = ("able", "ible", "ous", "ful", "less")
+#: Plural nouns that take a plural verb though they do not end in "s", and words that
+#: end in "s" but are singular.
+_PLURAL_WORDS = frozenset(
+    "we they you i these those both data criteria media personnel people many few what which who there here where "
+    "how why that".split()
+)
+_SINGULAR_IN_S = ("ss", "us", "is", "'s", "’s")
+#: Verbs that a singular subject never takes ("provider have the right to").
+_PLURAL_VERBS = frozenset("are were have do".split())
+_PRONOUNS = frozenset("we they i you".split())
+#: Words after which a verb form is a noun ("the claims", "its uses"); "this" and "each" may
+#: be subjects themselves ("this applies").
+_NOUN_MARKERS = frozenset("a an the its their our your his her every no such another".split())
+#: Words after which a past form is a participle, not a finite verb.
+_AGENT_WORDS = frozenset("by on upon against under".split())
+_ADVERBS = frozenset("not never also only then still thereby hereby thereafter therefore".split())
+
+
+def verb_of(word: str) -> tuple[str, str] | None:
+    """(base form, form name) when `word` is a form of a known verb: "base", "3rd person",
+    "past", "gerund"."""
+    if word in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[word], "past"
+    for base in _bases(word):
+        if base in VERBS:
+            for name, form in inflection.forms(base).items():
+                if form == word:
+                    return base, name
+    return None
+
+
+def _bases(word: str) -> list[str]:
+    """Candidate base forms by undoing a regular ending."""
+    found = [word]
+    if word.endswith("ies"):
+        found.append(word[:-3] + "y")
+    if word.endswith("es"):
+        found.append(word[:-2])
+    if word.endswith("s"):
+        found.append(word[:-1])
+    if word.endswith("ied"):
+        found.append(word[:-3] + "y")
+    if word.endswith("ed"):
+        found += [word[:-2], word[:-1], word[:-3]]
+    if word.endswith("ing"):
+        found += [word[:-3], word[:-3] + "e", word[:-4]]
+    return found
+
+
+def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
+    """Whether tokens[index] is a finite verb: a modal, an auxiliary, a known verb in the
+    third person or the past not preceded by a determiner or a preposition, or in the base
+    form after a plural pronoun or a plural noun ("we recommend", "the parties agree")."""
+    word = tokens[index]
+    if word in MODALS or word in AUXILIARIES:
+        return True
+    if re.search(r"n['’]t$", word):
+        return True
+    found = verb_of(word)
+    before = tokens[index - 1] if index else ""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    if found is not None and found[1] == "past" and after in _AGENT_WORDS:
+        return False  # a participle: "fines imposed on vendor", "data held by provider"
+    if found is not None and found[1] == "base":
+        # "we recommend", "the parties agree", "the fines imposed on vendor apply": the base
+        # form after a plural subject, or after the object of a preposition that follows one.
+        if before in _PRONOUNS or _plural_noun(before):
+            return True
+        after_object = index >= 2 and tokens[index - 2] in PREPOSITIONS
+        return after_object and any(_plural_noun(w) for w in tokens[: index - 2])
+    if found is None or found[1] not in ("3rd person", "past"):
+        return False
+    if found[1] == "3rd person" and (_adjective(before) or (before.endswith("ed") and verb_of(before) is None)):
+        return False  # a plural noun after its adjective: "unrestricted accesses"
+    return before not in _NOUN_MARKERS and before not in PREPOSITIONS
+
+
+def _plural_noun(word: str) -> bool:
+    return word.endswith("s") and not word.endswith(_SINGULAR_IN_S) and len(word) > 2
+
+
+def has_finite_verb(text: str) -> bool:
+    tokens = words(text)
+    return any(finite_verb_at(tokens, i) for i in range(len(tokens)))
+
+
+def _opens_with_temporal(text: str) -> bool:
+    lowered = " ".join(words(text))
+    return any(lowered == t or lowered.startswith(t + " ") for t in TEMPORAL_OPENINGS)
+
+
+def is_temporal(text: str) -> bool:
+    """Whether a phrase opens with a word that dates or times what follows."""
+    return _opens_with_temporal(text)
+
+
+def _adjective(word: str) -> bool:
+    return word in ADJECTIVES or (word.endswith(_ADJECTIVE_SUFFIXES) and len(word) > 5)
+
+
+def shape(text: str) -> str:
+    """The syntactic shape of a fragment (see the module's table)."""
+    tokens = words(text)
+    if not tokens:
+        return "noun phrase"
+    first = tokens[0]
+    first_verb = verb_of(first)
+    # A gerund can be the subject ("selling the data is illegal"): only other verb forms open a phrase.
+    # A participle can modify the subject ("de-identified data is the provider's property").
+    modifier = first_verb is not None and first_verb[1] in ("gerund", "past") and len(tokens) > 2
+    opener = (
+        first in PREPOSITIONS
+        or first in MODALS
+        or (first_verb is not None and not modifier)
+        or _opens_with_temporal(text)
+    )
+    if not opener and any(finite_verb_at(tokens, i) for i in range(1, len(tokens))):
+        return "clause"
+    if first in SUBORDINATORS and _main_clause_after_comma(text):
+        return "clause"  # "once losses exceed the cap, all losses are recoverable"
+    if first in MODALS:
+        return "modal phrase"
+    if first in PREPOSITIONS or _opens_with_temporal(text):
+        return "prepositional phrase"
+    verb = verb_of(first)
+    if verb is not None and verb[1] in ("3rd person", "past"):
+        return "verb phrase"
+    if verb is not None and verb[1] == "base" and (len(tokens) < 2 or tokens[1] != "of"):
+        return "infinitive phrase"
+    if _adjective(first):
+        return "adjective phrase"
+    found = quantities(text)
+    if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
+        return "quantity" if not (found and found[0].adjectival) else "noun phrase"
+    return "noun phrase"
+
+
+#: Words that open a subordinate clause; a main clause may follow after a comma.
+SUBORDINATORS = frozenset("once when if after before until unless while where although because since".split())
+
+
+def _main_clause_after_comma(text: str) -> bool:
+    _head, comma, rest = text.partition(",")
+    return bool(comma) and shape(rest.strip()) == "clause"
+
+
+def is_clause(text: str) -> bool:
+    return shape(text) == "clause"
+
+
+_UNITS = frozenset("hour day week month year minute percent".split())
+
+
+def _more_than_one(word: str) -> bool:
+    if word.isdigit():
+        return int(word) != 1
+    return is_number_word(word) and word not in ("one", "a", "an", "zero")
+
+
+def agreement_errors(text: str) -> list[str]:
+    """Subjects that disagree with the verb right after them: a plural noun before a verb in
+    the third person singular ("laws prohibits"), a singular noun or a section number before
+    "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
+    "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
+    tokens = words(text)
+    found = []
+    for index in range(1, len(tokens)):
+        noun, verb = tokens[index - 1], tokens[index]
+        if verb in _UNITS and verb != "percent" and _more_than_one(noun):
+            found.append(f"{noun} {verb}")  # "9 month"
+            continue
+        if noun in DETERMINERS or noun in PREPOSITIONS or noun in MODALS or noun in AUXILIARIES:
+            continue
+        if index >= 2 and tokens[index - 2] in PREPOSITIONS:
+            continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
+        joined = index >= 2 and "and" in tokens[max(0, index - 4) : index - 1]
+        plural_noun = noun.endswith("s") and not noun.endswith(_SINGULAR_IN_S) and verb_of(noun) is None
+        third = verb_of(verb)
+        if plural_noun and third is not None and third[1] == "3rd person" and not joined:
+            found.append(f"{noun} {verb}")
+        section = "§" in noun or re.fullmatch(r"\d+(?:\.\d+)+", noun) is not None  # "4.2 are void"
+        singular_noun = section or (
+            not noun.endswith("s") and noun.isalpha() and noun not in _PLURAL_WORDS and not is_number_word(noun)
+        )
+        base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
+        subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
+        if subject and base_verb and not joined and verb_of(noun) is None:
+            found.append(f"{noun} {verb}")
+    return found

@@ -1,0 +1,87 @@
+"""Sins in their natural habitats: where contract drafting states a sin with words around it
+that a careless guard mistakes for a disclaimer. A gate must still fire on every one.
+
+- recitals that put the sin *in*: "Section 9.2 is deleted and replaced with: <sin>", "is
+  amended to read:", "insert the following:";
+- negators that negate nothing: "without limiting …", "no later than thirty (30) days
+  after …" before the sin, a negation in another clause ("…; <sin>", "… but <sin>"), and
+  limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
+  later than 72 hours after …");
+- a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
+  "<sin>; provided that …").
+
+The templates are generic drafting idioms written for this tool; `{w}` is a must-fire
+witness of the gate (see `gate_analysis.gate_firing.fire_texts`). Which of them fire today is
+the caller's business: those are protected (a proposal that silences one is refused),
+the others are dodges.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from rubric_tools.audit.grammar import is_clause
+from rubric_tools.audit.quantities import quantities
+from rubric_tools.audit.wording import as_sentence, fill
+
+
+@dataclass(frozen=True)
+class Habitat:
+    kind: str
+    template: str
+    surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
+
+    def wrap(self, witness: str) -> str:
+        return fill(self.template, witness)
+
+
+_CONTRACT = ("redline", "settlement")
+
+HABITATS: tuple[Habitat, ...] = (
+    Habitat("replacement recital", "Section 9.2 is deleted and replaced with: {w}."),
+    Habitat("amendment recital", "Section 9.2 is amended to read: {w}.", _CONTRACT),
+    Habitat("insertion recital", "Insert the following at the end of Section 9.2: {w}.", _CONTRACT),
+    Habitat("limiting idiom before", "Without limiting Section 9.2, {w}."),
+    Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT),
+    Habitat("negation in another clause", "No other term of Section 9 changes; {w}."),
+    Habitat("negation before a contrasting clause", "Section 9.3 does not apply to fees, but {w}."),
+    Habitat("citation before", "Subject to Section 9.2, {w}."),
+    Habitat("proviso after", "{w}; provided that notice is given in writing."),
+)
+
+#: Limit idioms written before a quantity: they state the sin's figure, never deny it.
+LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than", "in no event later than")
+#: Temporal openings after which a deadline idiom reads naturally ("in no event later than
+#: ten (10) days after …").
+_TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
+#: Words after which a figure is already a limit ("no later than", "within", "up to").
+_LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
+
+
+def habitat_texts(witness: str, surface: str, before: str = "", after: str = "") -> Iterator[tuple[str, str]]:
+    """(kind, text) of each habitat of one witness on `surface`; `before` and `after` are the
+    words that complete the witness into a clause (`clauses.Completion`)."""
+    clause = f"{before}{witness}{after}"
+    for habitat in HABITATS:
+        if surface in habitat.surfaces:
+            yield habitat.kind, habitat.wrap(clause)
+    found = quantities(witness)
+    if found:
+        quantity = found[0]
+        head, rest = witness[: quantity.start], witness[quantity.start :]
+        if quantity.start == 0 and not quantity.adjectival and not is_clause(witness):
+            yield "limit idiom: shall not exceed", fill("the amount shall not exceed {w}.", witness)
+        # Not before a figure already limited ("no later than two days") or a compound
+        # modifier ("a 72-hour rule"): the idiom would be said twice or mean nothing.
+        if not _LIMITED.search(head) and not quantity.adjectival:
+            for idiom in LIMIT_IDIOMS[:3]:
+                yield f"limit idiom: {idiom}", as_sentence(f"{before}{head}{idiom} {rest}{after}")
+    timed = quantities(before)
+    # Not where a figure already times the witness ("within 48 hours after …").
+    if _TEMPORAL.match(witness) and not found and not (timed and timed[-1].end >= len(before.rstrip())):
+        yield (
+            "limit idiom: in no event later than",
+            as_sentence(f"{before}in no event later than ten (10) days {witness}{after}"),
+        )

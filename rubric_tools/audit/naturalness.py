@@ -1,0 +1,225 @@
+"""How natural a piece of evidence reads: the checks it must pass and the order it is shown in.
+
+`problems(text)` lists what no lawyer would write:
+
+- regex debris: a backslash, a bracket, a brace, `^`, `|`, `*`, `+`, `(?`;
+- a word or a pair of words written twice in a row ("make make use of of");
+- a dangling preposition: a preposition right before another ("make use of to train",
+  "fined by under §6.2", "within after"; not the pairs English has, "provided for in",
+  "until after"), a preposition before a conjunction ("training on and improve"), or a
+  preposition, an article or a conjunction as the last word; a preposition that takes a
+  noun before a clause ("upon it validates"); a citation between a verb and its object
+  ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
+  disagree ("three (0) days"); a malformed inflection ("illegaled", "forgoed");
+- a subject that disagrees with its verb ("laws prohibits", "provider are");
+- for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
+  without a finite verb — each part between ";", ":" and ", but" must have one,
+  unless it is quoted, and so must the clause after "that" where a verb or a noun like
+  "case" takes one ("It is not the case that customer liability supercap." fails); a
+  clause that opens with a modal or an auxiliary has lost its subject ("Nobody has
+  suggested that must release the code." fails).
+
+Generated texts that fail these checks are dropped before they are used (`texts`), so a
+finding never rests on a sentence nobody would write.
+
+`score(...)` orders a finding's evidence, most natural first (the first `max-evidence`
+are shown):
+
+| what | score |
+| --- | --- |
+| the matter's own text (a document, a probe, a trajectory, a hidden answer) | +4 |
+| generated around a clause of the matter's own texts | +3 |
+| generated around a witness that is itself a clause | +2 |
+| generated around a neutral carrier clause | +1 |
+| a fragment | 0 |
+| each well-formedness problem | -5 |
+| length | -1 per 40 characters |
+
+Ties keep the order the audit found them in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from rubric_tools.audit.grammar import (
+    ADJECTIVES,
+    AUXILIARIES,
+    DETERMINERS,
+    MODALS,
+    agreement_errors,
+    finite_verb_at,
+    verb_of,
+)
+from rubric_tools.audit.quantities import number_value
+from rubric_tools.audit.wording import doubled, words
+
+_DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
+_PREPOSITIONS = frozenset(
+    "of by to for with from at on in into upon under within without after before during until following than".split()
+)
+#: Prepositions that do follow one another in good English: "as provided for under", "referred
+#: to in", "agreed to in writing", "from within", "until after".
+_GOOD_PAIRS = frozenset(
+    {
+        ("for", "under"),
+        ("to", "under"),
+        ("from", "under"),
+        ("for", "in"),
+        ("to", "in"),
+        ("of", "in"),
+        ("from", "within"),
+        ("until", "after"),
+        ("until", "before"),
+    }
+)
+_DANGLING_END = frozenset("of by to for with from at on in into upon under the a an and or".split())
+#: Prepositions that need their object before a conjunction ("carry out training on and improve").
+_NEEDS_OBJECT = frozenset("of on for by with into upon under".split())
+_CONJUNCTIONS = frozenset("and or but nor".split())
+#: Prepositions that take a noun, never a clause ("upon it validates"), unlike "after".
+_NOUN_ONLY = frozenset("upon on of in by with for following within during into at to".split())
+#: Words that open a clause, which needs its subject: "after confirms" has none.
+_SUBORDINATE_OPENERS = frozenset("after before until once when unless because although".split())
+#: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
+_TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
+
+_SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
+#: A citation set in a clause without commas, with the words on both sides of it.
+_BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the agreement)? (\w+)", re.IGNORECASE)
+
+
+#: A number in words with its figures after it: "three (3)".
+_WORDS_AND_FIGURES = re.compile(r"\b([a-z]+(?:[- ][a-z]+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
+
+
+def _continues(word: str) -> bool:
+    """Whether `word` can follow a verb and a citation: a preposition, "to", a verb, a modal."""
+    return word in _PREPOSITIONS or word in MODALS or word in AUXILIARIES or verb_of(word) is not None
+
+
+_SEGMENTS = re.compile(r";|:(?!\d)|,\s+but\b", re.IGNORECASE)
+#: Words after which "that" opens a clause ("it is not the case that <clause>").
+_COMPLEMENT = re.compile(
+    r"\b(?:case|requires?|agrees?|means?|suggest(?:s|ed)?|says?|said|accept(?:s|ed)?|proposal|proposes?|"
+    r"provides?|provided|argues?|contends?|claims?|view|position|fact|believes?|thinks?|notes?|states?|"
+    r"stated|recommends?|holds?|held|concluded?|ensures?|warrants?|represents?|acknowledges?|confirms?)"
+    r"\s+that\s+([^,;:.]*)",
+    re.IGNORECASE,
+)
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+
+
+def _dangling(tokens: Sequence[str]) -> list[str]:
+    found = []
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        if (first, second) in _GOOD_PAIRS:
+            continue
+        if first in _PREPOSITIONS and second in _PREPOSITIONS:
+            found.append(f"dangling preposition: {first} {second}")
+        elif first in _NEEDS_OBJECT and second in _CONJUNCTIONS:
+            found.append(f"dangling preposition: {first} {second}")
+    for index in range(len(tokens) - 2):
+        preposition, subject, verb = tokens[index : index + 3]
+        if not finite_verb_at(tokens, index + 2):
+            continue
+        pronoun = preposition in _NOUN_ONLY and subject in _SUBJECT_PRONOUNS
+        form = verb_of(verb)
+        inflected = form is not None and form[1] in ("3rd person", "past")  # "upon Provider confirms"
+        timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and inflected
+        if pronoun or timed:
+            found.append(f"preposition before a clause: {preposition} {subject} {verb}")
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        form = verb_of(second)
+        if first in _SUBORDINATE_OPENERS and form is not None and form[1] == "3rd person":
+            found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
+    if tokens and tokens[-1] in _DANGLING_END:
+        found.append(f"ends with {tokens[-1]!r}")
+    return found
+
+
+def _clause_without_verb(text: str) -> list[str]:
+    unquoted = _QUOTED.sub(" QUOTED ", text)
+    found = []
+    for segment in _SEGMENTS.split(unquoted):
+        found += _unfinished(words(segment), segment, imperative_allowed=True)
+    for complement in _COMPLEMENT.finditer(unquoted):
+        found += _unfinished(words(complement.group(1)), complement.group(1), imperative_allowed=False)
+    return found
+
+
+def _unfinished(tokens: list[str], segment: str, *, imperative_allowed: bool) -> list[str]:
+    """A clause with no finite verb, or one that opens with its verb (no subject)."""
+    if not tokens or "quoted" in tokens:
+        return []
+    if imperative_allowed and verb_of(tokens[0]) == (tokens[0], "base"):
+        return []  # "Delete … and insert the agreed wording."
+    if not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
+        return [f"clause without a verb: {segment.strip()!r}"]
+    if tokens[0] in MODALS or tokens[0] in AUXILIARIES:
+        return [f"clause without a subject: {segment.strip()!r}"]
+    return []
+
+
+def problems(text: str, *, sentence: bool = True) -> list[str]:
+    """What keeps `text` from reading as something a lawyer would write (empty: nothing)."""
+    found: list[str] = []
+    if _DEBRIS.search(text):
+        found.append("regex debris")
+    found += [f"doubled words: {pair}" for pair in doubled(text)]
+    tokens = words(text)
+    found += _dangling(tokens)
+    for written in _WORDS_AND_FIGURES.finditer(text):
+        spelled = written.group(1).lower().split()
+        values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
+        words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
+        if words_value is not None and words_value != figure:
+            found.append(f"number in words and figures disagree: {written.group(0)}")
+    for word in tokens:
+        stem = word[:-2] if word.endswith("ed") else ""
+        if stem in ADJECTIVES or word.endswith("goed"):
+            found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"
+    for cited in _BARE_CITATION.finditer(text):
+        verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
+        if verb is not None and verb[1] != "gerund" and not _continues(following):
+            found.append(f"citation between a verb and its object: {cited.group(0)}")
+    for piece in re.split(r"[\"“”]", text):  # a quotation is no subject of the words after it
+        found += [f"disagreement: {pair}" for pair in agreement_errors(piece)]
+    if sentence:
+        stripped = text.strip()
+        first = re.search(r"[^\W\d_]", stripped)
+        if first is not None and first.group(0).islower():
+            found.append("no capital first letter")
+        if not re.search(r"[.?!][\"”’')]*$", stripped):
+            found.append("no final stop")
+        found += _clause_without_verb(stripped)
+    return found
+
+
+#: Scores of where a text came from (see the module docstring).
+ORIGIN_SCORES = {"matter": 4, "matter clause": 3, "clause": 2, "carrier": 1, "fragment": 0}
+
+
+def score(text: str, origin: str, *, sentence: bool = True) -> float:
+    """How natural `text` reads, from its origin ("matter", "matter clause", "clause",
+    "carrier", "fragment"), its well-formedness and its length."""
+    checked = problems(text, sentence=sentence)
+    return ORIGIN_SCORES.get(origin, 0) - 5 * len(checked) - len(text) / 40
+
+
+def text_score(text: str, origin: str | None, generated: bool) -> float:
+    """`score` of a text of known verdict: the matter's own texts are judged without the
+    sentence checks (they are the author's words, shown as written)."""
+    if not generated:
+        return score(text, "matter", sentence=False)
+    return score(text, origin or "fragment", sentence=origin not in (None, "fragment"))
+
+
+T = TypeVar("T")
+
+
+def rank(items: Sequence[T], scored: Callable[[T], float]) -> list[T]:
+    """`items`, most natural first (stable: ties keep their order)."""
+    return [item for _, _, item in sorted(((-scored(item), n, item) for n, item in enumerate(items)))]

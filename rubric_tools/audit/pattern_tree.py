@@ -1,0 +1,305 @@
+"""A gate regex as the author wrote it, split into items the widening steps can rewrite:
+literal characters, groups with their branches, classes, escapes and the rest, each
+with its quantifier. `render` writes the items back; a pattern parsed and rendered
+unchanged is the same text, so an edit changes only what it rewrites and the rest
+keeps the author's spelling.
+
+This is a textual scan of `re` syntax (escapes, classes, groups, lookarounds,
+quantifiers); `parse_items` returns None for what it does not read (a flag group in
+the middle, a conditional group), and such a pattern is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+_QUANTIFIER = re.compile(r"(?:[?*+]|\{\d*(?:,\d*)?\})[?+]?")
+
+
+@dataclass
+class Item:
+    """One element of a sequence. `kind` is "lit" (one literal character, `text` its
+    source, `char` what it matches), "group" (`branches`, `opener` such as "(?:" or "("),
+    "class" (`[...]`), "escape" (`\\b`, `\\s`, ...), "dot", "look" (a lookaround: kept
+    as text), "anchor" (`^`, `$`) or "raw" (regex text an edit put in, written as is).
+    `frozen`: an edit's group whose words later edits leave alone."""
+
+    kind: str
+    text: str = ""
+    char: str = ""
+    opener: str = ""
+    branches: list[list[Item]] = field(default_factory=list)
+    quant: str = ""
+    frozen: bool = False
+
+    def render(self) -> str:
+        if self.kind == "group":
+            return self.opener + "|".join(render(branch) for branch in self.branches) + ")" + self.quant
+        return self.text + self.quant
+
+    @property
+    def is_letter(self) -> bool:
+        return self.kind == "lit" and not self.quant and (self.char.isalpha() or self.char in "'’")
+
+
+def render(items: list[Item]) -> str:
+    return "".join(item.render() for item in items)
+
+
+class _Scanner:
+    def __init__(self, pattern: str) -> None:
+        self.text = pattern
+        self.pos = 0
+
+    def sequence(self, depth: int) -> list[list[Item]] | None:
+        branches: list[list[Item]] = [[]]
+        while self.pos < len(self.text):
+            char = self.text[self.pos]
+            if char == ")":
+                if depth == 0:
+                    return None
+                return branches
+            if char == "|":
+                self.pos += 1
+                branches.append([])
+                continue
+            item = self.item(depth)
+            if item is None:
+                return None
+            branches[-1].append(item)
+        return None if depth else branches
+
+    def _quant(self) -> str:
+        match = _QUANTIFIER.match(self.text, self.pos)
+        if match is None:
+            return ""
+        self.pos = match.end()
+        return match.group(0)
+
+    def item(self, depth: int) -> Item | None:
+        text, pos = self.text, self.pos
+        char = text[pos]
+        if char == "\\":
+            if pos + 1 >= len(text):
+                return None
+            escaped = text[pos + 1]
+            self.pos += 2
+            if escaped.isalnum():
+                return Item("escape", text[pos : pos + 2], quant=self._quant())
+            return Item("lit", text[pos : pos + 2], escaped, quant=self._quant())
+        if char == "[":
+            end = pos + 1
+            if text[end : end + 1] == "^":
+                end += 1
+            if text[end : end + 1] == "]":
+                end += 1
+            while end < len(text) and text[end] != "]":
+                end += 2 if text[end] == "\\" else 1
+            if end >= len(text):
+                return None
+            self.pos = end + 1
+            return Item("class", text[pos : end + 1], quant=self._quant())
+        if char == "(":
+            return self.group(depth)
+        if char in "^$":
+            self.pos += 1
+            return Item("anchor", char)
+        if char == ".":
+            self.pos += 1
+            return Item("dot", ".", quant=self._quant())
+        if char in "*+?{" and _QUANTIFIER.match(text, pos):
+            return None  # a quantifier with nothing to repeat
+        self.pos += 1
+        return Item("lit", char, char, quant=self._quant())
+
+    def group(self, depth: int) -> Item | None:
+        text, pos = self.text, self.pos
+        look = re.match(r"\((?:\?[=!]|\?<[=!])", text[pos:])
+        if look:
+            end = _group_end(text, pos)
+            if end is None:
+                return None
+            self.pos = end + 1
+            return Item("look", text[pos : end + 1])
+        opener = re.match(r"\((?:\?:|\?P<\w+>|(?!\?))", text[pos:])
+        if opener is None:
+            return None  # flags, conditionals, comments: left alone
+        self.pos += len(opener.group(0))
+        branches = self.sequence(depth + 1)
+        if branches is None or self.pos >= len(text) or text[self.pos] != ")":
+            return None
+        self.pos += 1
+        return Item("group", opener=opener.group(0), branches=branches, quant=self._quant())
+
+
+def _group_end(text: str, start: int) -> int | None:
+    depth, index, in_class = 0, start, False
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+        index += 1
+    return None
+
+
+def parse_items(pattern: str) -> list[list[Item]] | None:
+    """The top-level branches of `pattern`, each a list of items; None when the scan does
+    not read it (or when rendering would not give the same text back)."""
+    scanner = _Scanner(pattern)
+    try:
+        branches = scanner.sequence(0)
+    except IndexError:
+        return None
+    if branches is None or "|".join(render(b) for b in branches) != pattern:
+        return None
+    return branches
+
+
+def walk_sequences(branches: list[list[Item]]) -> Iterator[list[Item]]:
+    """Every sequence of the tree: the top-level branches and every group's branches."""
+    for sequence, _left, _right in walk_with_edges(branches):
+        yield sequence
+
+
+def walk_with_edges(
+    branches: list[list[Item]], left: bool = True, right: bool = True
+) -> Iterator[tuple[list[Item], bool, bool]]:
+    """Every sequence with whether its two ends are open (nothing outside can add letters to
+    a word at that end): a group's branches inherit what stands beside the group."""
+    for sequence in branches:
+        yield sequence, left, right
+        for index, item in enumerate(sequence):
+            if item.kind == "group":
+                inner_left = _open_edge(sequence, index - 1, left, after=False)
+                inner_right = _open_edge(sequence, index + 1, right, after=True)
+                if item.quant:
+                    inner_left = inner_left and not item.quant.startswith(("*", "+", "{"))
+                    inner_right = inner_right and not item.quant.startswith(("*", "+", "{"))
+                yield from walk_with_edges(item.branches, inner_left, inner_right)
+
+
+@dataclass(frozen=True)
+class WordRun:
+    """Letters of a sequence that spell one word: sequence[start:end] are literal letters
+    (apostrophes and inner hyphens included), with no letter right before or after."""
+
+    start: int
+    end: int
+    word: str
+
+
+def words_of(sequence: list[Item], left: bool = True, right: bool = True) -> list[WordRun]:
+    """The whole words written literally in a sequence (not under a quantifier, not touching
+    a group or class that could add letters); `left`/`right`: whether the sequence's ends
+    are open (see `walk_with_edges`)."""
+    runs: list[WordRun] = []
+    index = 0
+    while index < len(sequence):
+        if not sequence[index].is_letter or sequence[index].char in "'’":
+            index += 1
+            continue
+        start = index
+        while index < len(sequence) and (
+            sequence[index].is_letter
+            or (
+                sequence[index].kind == "lit"
+                and sequence[index].char == "-"
+                and not sequence[index].quant
+                and index + 1 < len(sequence)
+                and sequence[index + 1].is_letter
+            )
+        ):
+            index += 1
+        if _open_edge(sequence, start - 1, left, after=False) and _open_edge(sequence, index, right, after=True):
+            word = "".join(item.char for item in sequence[start:index]).lower()
+            runs.append(WordRun(start, index, word))
+    return runs
+
+
+def _open_edge(sequence: list[Item], index: int, outside: bool = True, *, after: bool | None = None) -> bool:
+    """Whether the item at `index` (beside a word) cannot add letters to it; past either
+    end of the sequence, `outside` says. A window (`[^.]{0,80}`, `.*`, `\\s+`) counts as
+    open: it stands between words; a letter class (`\\w*`, `[a-z]+`) does not. `after`:
+    the item follows the word (None: decide from the index alone, both ends of a group)."""
+    if index < 0 or index >= len(sequence):
+        return outside
+    item = sequence[index]
+    if item.kind == "lit":
+        return not (item.char.isalnum() or item.char in "'’-")
+    if item.kind == "escape":
+        return item.text in ("\\b", "\\s", "\\W", "\\d", "\\D")
+    if item.kind in ("class", "dot"):
+        return _matches_space(item.text)
+    if item.kind == "group":
+        if item.quant.startswith(("*", "+")):
+            return False
+        ends = [0] if after else [-1] if after is False else [0, -1]
+        return all(not branch or _open_edge(branch, end % len(branch)) for branch in item.branches for end in ends)
+    return item.kind in ("anchor", "look")
+
+
+def _matches_space(source: str) -> bool:
+    try:
+        return re.fullmatch(source, " ") is not None
+    except re.error:
+        return False
+
+
+def literal(text: str) -> list[Item]:
+    """Items matching `text` literally (regex metacharacters escaped)."""
+    items = []
+    for char in text:
+        source = re.escape(char) if char not in " -'’,§%" else char
+        items.append(Item("lit", source, char))
+    return items
+
+
+def group_of(alternatives: list[str], quant: str = "") -> Item:
+    """A non-capturing group of alternative regex sources."""
+    branches = [parse_items(alternative) for alternative in alternatives]
+    if any(b is None or len(b) != 1 for b in branches):
+        raise ValueError(f"not a plain alternative: {alternatives!r}")
+    return Item("group", opener="(?:", branches=[b[0] for b in branches if b is not None], quant=quant)
+
+
+def without_optional_groups(pattern: str) -> str:
+    """`pattern` with each optional group `(?:x)?` written `(?:x|)`: the same matches, but no
+    repeat around a variable part, which lint's backtracking analysis (G012) would have to
+    explore. Patterns the scan does not read are returned unchanged."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return pattern
+    for sequence in walk_sequences(tree):
+        for item in sequence:
+            if item.kind == "group" and item.quant == "?" and item.opener == "(?:":
+                item.branches.append([])
+                item.quant = ""
+    return "|".join(render(branch) for branch in tree)
+
+
+def is_window(item: Item) -> bool:
+    """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
+    `(?:[^.]|\\.(?=\\d)){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""
+    if not item.quant or item.quant.startswith("?"):
+        return False
+    if item.kind == "dot":
+        return True
+    if item.kind == "class":
+        return item.text.startswith("[^")
+    return item.kind == "group" and "|".join(render(b) for b in item.branches) in (
+        "[^.]|\\.(?=\\d)",
+        "(?!\\.(?!\\d)).",
+    )

@@ -1,0 +1,262 @@
+"""Numbers and durations in every common form: "5%", "5.0%", "five percent", "five (5)
+percent", "5 per cent"; "18 months", "eighteen (18) months", "18-month", "eighteen-month";
+and the same span in other units ("12 months" / "one year" / "first anniversary", "7
+days" / "one week", "48 hours" / "two days").
+
+Two sides of one table: `variants(text)` rewrites the quantities of a text into their
+other forms (sins that should still fire), and `widen_quantities(pattern)` rewrites the
+quantities written literally in a regex into a regex accepting every form. Number words
+come from `num2words`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from num2words import num2words
+
+#: Largest number written in words (contract drafting spells out small numbers).
+MAX_WORDED = 999
+
+
+@dataclass(frozen=True)
+class Unit:
+    name: str
+    forms: tuple[str, ...]  # as written after a number, the plural first
+    span: str | None = None  # the unit this one counts in ("week" -> "day")
+    factor: int = 1  # how many of `span` one of this unit is
+
+
+UNITS: tuple[Unit, ...] = (
+    Unit("percent", ("percent", "per cent", "%")),
+    Unit("business day", ("business days", "business day")),
+    Unit("calendar day", ("calendar days", "calendar day"), "hour", 24),
+    Unit("hour", ("hours", "hour")),
+    Unit("day", ("days", "day"), "hour", 24),
+    Unit("week", ("weeks", "week"), "day", 7),
+    Unit("month", ("months", "month")),
+    Unit("year", ("years", "year"), "month", 12),
+)
+_BY_FORM = {form: unit for unit in UNITS for form in unit.forms}
+_BY_NAME = {unit.name: unit for unit in UNITS}
+
+
+@lru_cache(maxsize=1)
+def _word_values() -> dict[str, int]:
+    values: dict[str, int] = {}
+    for number in range(MAX_WORDED + 1):
+        words = num2words(number)
+        values[words] = number
+        values[words.replace("-", " ")] = number
+        values[words.replace(" and ", " ")] = number
+    values["a"] = values["an"] = 1  # "a year", "an hour"
+    return values
+
+
+def is_number_word(word: str) -> bool:
+    """Whether `word` is a number word ("five", "forty", "hundred") or part of one."""
+    return word in _number_tokens()
+
+
+@lru_cache(maxsize=1)
+def _number_tokens() -> frozenset[str]:
+    return frozenset(token for text in _word_values() for token in re.split(r"[- ]", text)) - {"a", "an", "and"}
+
+
+def words(number: int) -> str:
+    return str(num2words(number))
+
+
+def number_value(text: str) -> float | None:
+    """The value of a number written in digits or words ("18", "eighteen"), or None."""
+    return _number_value(text)
+
+
+def _number_value(text: str) -> float | None:
+    text = text.strip().lower()
+    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+        return float(text)
+    return float(_word_values()[text]) if text in _word_values() else None
+
+
+# ------------------------------------------------------------------ texts
+
+
+_NUMBER_WORD = r"(?:[a-z]+(?:[- ][a-z]+){0,3})"
+_NUMBER = rf"(?:\d+(?:\.\d+)?|{_NUMBER_WORD})"
+_UNIT_FORMS = "|".join(sorted((re.escape(f) for f in _BY_FORM), key=len, reverse=True))
+_QUANTITY = re.compile(
+    rf"(?<![\w.])(?P<number>{_NUMBER})(?:\s*\(\s*(?P<digits>\d+(?:\.\d+)?)\s*%?\s*\))?"
+    rf"(?P<sep>\s*-?\s*)(?P<unit>{_UNIT_FORMS})(?![\w])"
+)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    start: int
+    end: int
+    value: float
+    unit: Unit
+    adjectival: bool  # "18-month": a compound modifier
+
+
+def quantities(text: str) -> list[Quantity]:
+    """The quantities of a text: a number (digits or words, with a parenthetical) and a unit."""
+    found: list[Quantity] = []
+    lowered = text.lower()
+    for match in _QUANTITY.finditer(lowered):
+        start = match.start()
+        value = _number_value(match.group("number"))
+        if value is None:  # "the twelve months": the number is the last word(s) only
+            tokens = list(re.finditer(r"[a-z]+", match.group("number")))
+            for first in tokens[1:]:
+                value = _number_value(match.group("number")[first.start() :])
+                if value is not None:
+                    start = match.start() + first.start()
+                    break
+        if value is not None:
+            unit = _BY_FORM[match.group("unit")]
+            found.append(Quantity(start, match.end(), value, unit, "-" in match.group("sep")))
+    return found
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def forms(value: float, unit: Unit, adjectival: bool = False) -> list[str]:
+    """The ways to write `value` `unit` (the number in digits, words, both, with a decimal;
+    the same span in another unit), the plainest first. `adjectival`: the quantity
+    modifies a noun ("an 18-month tail"), so it is written in the singular."""
+    digits = _number_text(value)
+    integral = value == int(value)
+    word = words(int(value)) if integral and value <= MAX_WORDED else None
+    plural, singular = unit.forms[0], unit.forms[-1]
+    if unit.name == "percent":
+        found = [f"{digits}%", f"{digits} percent", f"{digits}.0%" if integral else f"{digits}%", f"{digits} per cent"]
+        if word:
+            found += [f"{word} percent", f"{word} ({digits}) percent", f"{word} ({digits}%)", f"{word} per cent"]
+        return list(dict.fromkeys(found))
+    if adjectival:
+        found = [f"{digits}-{singular}"] + ([f"{word}-{singular}", f"{word} ({digits})-{singular}"] if word else [])
+        return list(dict.fromkeys(found))
+    noun = singular if value == 1 else plural
+    found = [f"{digits} {noun}"]
+    if word:
+        found += [f"{word} {noun}", f"{word} ({digits}) {noun}"]
+    found += _other_units(value, unit)
+    return list(dict.fromkeys(found))
+
+
+def _other_units(value: float, unit: Unit) -> list[str]:
+    """The same span in a larger or smaller unit: 12 months as a year, 14 days as two weeks,
+    72 hours as three days; a whole number of years as an anniversary."""
+    found: list[str] = []
+    for other in UNITS:
+        if other.span == unit.name and value % other.factor == 0:
+            count = int(value // other.factor)
+            noun = other.forms[-1] if count == 1 else other.forms[0]
+            found.append(f"{words(count)} {noun}" if count <= MAX_WORDED else f"{count} {noun}")
+            if other.name == "year":
+                found.append(f"the {num2words(count, to='ordinal')} anniversary")
+        if unit.span == other.name and other.name != "hour":
+            count = int(value * unit.factor)
+            found.append(f"{words(count)} {other.forms[0] if count != 1 else other.forms[-1]}")
+    return found
+
+
+def variants(text: str) -> Iterator[tuple[str, str]]:
+    """(kind, text) for every other form of each quantity in `text`, one change at a time."""
+    for quantity in quantities(text):
+        written = text[quantity.start : quantity.end].lower()
+        for form in forms(quantity.value, quantity.unit, quantity.adjectival):
+            before = text[: quantity.start]
+            if form.startswith("the ") and re.search(r"\bthe\s*$", before):
+                form = form[4:]
+            if form != written:
+                yield "number or duration form", before + form + text[quantity.end :]
+
+
+# ------------------------------------------------------------------ regexes
+
+
+def _number_regex(value: float) -> str:
+    digits = _number_text(value).replace(".", r"\.")
+    decimal = r"(?:\.0+)?" if value == int(value) else ""
+    numeral = rf"{digits}{decimal}"
+    if value != int(value) or value > MAX_WORDED:
+        return rf"(?<![\d.,]){numeral}"
+    tokens = words(int(value)).replace(" and ", " ").replace("-", " ").split()
+    word = "[- ]".join(tokens)  # "seventy-two", "seventy two", "one hundred"
+    # Not inside a longer number ("7.5%" holds no "5%"); the parenthetical after the word is
+    # read as written ("twelve (12) months"): the word decides.
+    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?:\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\))?)"
+
+
+def quantity_regex(value: float, unit: Unit) -> str:
+    """A regex accepting every form of `value` `unit` (see `forms`)."""
+    number = _number_regex(value)
+    if unit.name == "percent":
+        return rf"{number}\s*(?:%|percent|per[- ]?cent)"
+    stem = unit.forms[-1].replace(" ", r"\s+")
+    alternatives = [rf"{number}(?:\s*-\s*|\s+){stem}s?"]
+    for other in UNITS:
+        if other.span == unit.name and value % other.factor == 0:
+            count = value // other.factor
+            ostem = other.forms[-1].replace(" ", r"\s+")
+            article = r"(?:an?|one|1)" if count == 1 else _number_regex(count)
+            alternatives.append(rf"{article}(?:\s*-\s*|\s+){ostem}s?")
+            if other.name == "year":
+                alternatives.append(rf"{num2words(int(count), to='ordinal')}\s+anniversary")
+        if unit.span == other.name and other.name != "hour":
+            ostem = other.forms[-1].replace(" ", r"\s+")
+            alternatives.append(rf"{_number_regex(value * unit.factor)}(?:\s*-\s*|\s+){ostem}s?")
+    return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
+
+
+#: A quantity written literally in a regex: a number (digits, words, or a group of them),
+#: an optional parenthetical, a separator and a unit (with an optional plural `s?`).
+_SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)?)"
+_SOURCE_QUANTITY = re.compile(
+    rf"(?P<number>\(\?:{_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)|\({_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)"
+    rf"|(?:(?<=\\b)|(?<![\w\\\[{{,])){_SOURCE_NUMBER})"
+    r"(?P<paren>\s*(?:\\\(\\d\+\\\)|\\\(\d+\\\)|\\\(\?\d+\\\)\?|\\s\*\\\(\?\d+\\\)\?)\s*|\s*)"
+    r"(?P<sep>(?:\\s[*+]|\\s\*|\\s\+| |-|\[- \]\??|\[ -\]\??|-\?)*)"
+    r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+)?"
+    r"(?:percent|%|(?:hour|day|week|month|year)(?:s\?|s)?))"
+    r"(?![a-z])"
+)
+
+
+def _source_values(number: str) -> list[float] | None:
+    alternatives = number.strip("()").removeprefix("?:").split("|")
+    values = [_number_value(a.replace("[- ]", " ")) for a in alternatives]
+    if any(v is None for v in values):
+        return None
+    return sorted({v for v in values if v is not None})
+
+
+def _source_unit(unit: str) -> Unit | None:
+    text = unit.replace("\\s+", " ").replace("s?", "s").removeprefix("(?:").rstrip(")")
+    text = text.split("|")[0]
+    if text in ("%", "percent"):
+        return _BY_NAME["percent"]
+    return _BY_FORM.get(text) or _BY_FORM.get(text + "s")
+
+
+def widen_quantities(pattern: str) -> str:
+    """`pattern` with each quantity written literally (`\\b90 days`, `(?:nine|twelve) months`,
+    `5\\s*(?:%|percent)`) replaced by a regex accepting all of its forms."""
+
+    def replace(match: re.Match[str]) -> str:
+        values = _source_values(match.group("number"))
+        unit = _source_unit(match.group("unit"))
+        if not values or unit is None:
+            return match.group(0)
+        regexes = [quantity_regex(value, unit) for value in values]
+        return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
+
+    return _SOURCE_QUANTITY.sub(replace, pattern)

@@ -1,0 +1,218 @@
+"""The texts of known verdict for one gate list: what it must fire on and what it must leave
+silent, each a typed record saying where it came from.
+
+    texts = gate_list_texts(source, "data_training", "issue", inputs)
+    figure = robustness(gates, texts)   # share of must-fire texts caught, of must-not-fire left silent
+
+Must fire (`expect_fire=True`):
+- `witness`: strings built from each entry's own regex, in a neutral sentence;
+- `habitat: …`: each witness in its natural legal habitats (`habitats`): replacement and
+  insertion recitals, negators that negate nothing, a citation before, a proviso after;
+- `rewrite: …`: meaning-preserving rewrites (`dodges`): numbers and durations in other
+  forms, synonyms of the thesaurus, the passive voice, inflections, a citation inside;
+- `probe`, `critical-trajectory`: the matter's own must-fire probes and the texts of
+  trajectories expected to trip a gate.
+
+Must not fire (`expect_fire=False`):
+- `frame: …`: each witness framed the way correct work disowns it (`frames`);
+- `document`, `hidden-answer`, `concepts`, `probe`, `reference-trajectory`: the matter's
+  own correct work (`corpus`).
+
+Generated texts carry `entry`, the index of the gate entry they were built from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
+from rubric_tools.audit.completion import complete_alone, origin_of, standalone
+from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
+from rubric_tools.audit.dodges import dodges
+from rubric_tools.audit.frames import FRAMES, negated_inside
+from rubric_tools.audit.grammar import is_clause
+from rubric_tools.audit.habitats import habitat_texts
+from rubric_tools.audit.naturalness import problems
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
+from rubric_tools.loading.matter import MatterSource
+from rubric_tools.scoring.gates import Gate
+
+#: Witnesses per entry that are framed, placed in habitats and rewritten (the typical one first).
+FRAMED_WITNESSES = 3
+#: The rewrites tried on the witness with every optional part written out ("customer's").
+_SPELLING_REWRITES = ("typographic", "hyphen", "space to hyphen")
+
+
+@dataclass(frozen=True)
+class VerdictText:
+    """A text whose verdict on one gate list is known."""
+
+    text: str
+    expect_fire: bool
+    kind: str  # "witness", "habitat: replacement recital", "rewrite: passive voice", "frame: hypothetical", "probe", …
+    source: str  # "generated from entry 2", "probes.yaml:12", "playbook §3", …
+    generated: bool
+    entry: int | None = None  # the gate entry a generated text was built from
+    file: Path | None = None
+    line: int | None = None
+    #: For a rewrite or a habitat, the witness (completed into a clause) it was built from.
+    original: str | None = None
+    #: How a generated text's clause was completed (`naturalness.ORIGIN_SCORES`): "matter
+    #: clause", "clause", "carrier", "fragment"; None for the matter's own texts.
+    origin: str | None = None
+
+
+@dataclass(frozen=True)
+class GateListTexts:
+    issue_id: str
+    surface: str
+    must_fire: tuple[VerdictText, ...]
+    must_not_fire: tuple[VerdictText, ...]
+
+
+@dataclass(frozen=True)
+class Robustness:
+    """How a gate list does on its texts: must-fire texts caught, must-not-fire left silent."""
+
+    caught: int
+    must_fire: int
+    silent: int
+    must_not_fire: int
+
+    @property
+    def share_caught(self) -> float:
+        return self.caught / self.must_fire if self.must_fire else 1.0
+
+    @property
+    def share_silent(self) -> float:
+        return self.silent / self.must_not_fire if self.must_not_fire else 1.0
+
+
+def robustness(gates: Sequence[Gate], texts: GateListTexts) -> Robustness:
+    caught = sum(1 for t in texts.must_fire if list_fires(gates, t.text))
+    silent = sum(1 for t in texts.must_not_fire if not list_fires(gates, t.text))
+    return Robustness(caught, len(texts.must_fire), silent, len(texts.must_not_fire))
+
+
+def framed(texts: Sequence[FireText]) -> list[FireText]:
+    """The witnesses that are framed, placed in habitats and rewritten: in context, and not
+    the long ones (windows filled with words read badly once framed); the typical one first."""
+    return [t for t in texts if not t.bare_only and t.strategy != "long"][:FRAMED_WITNESSES]
+
+
+def _known_record(known: KnownText) -> VerdictText:
+    return VerdictText(known.text, known.expect_fire, known.kind, known.source, False, file=known.file, line=known.line)
+
+
+def entry_texts(
+    gate: Gate,
+    entry: int,
+    surface: str,
+    thesaurus: Thesaurus,
+    *,
+    partial: bool = False,
+    finder: ClauseFinder | None = None,
+) -> tuple[list[VerdictText], list[VerdictText]]:
+    """The generated (must fire, must not fire) texts of one gate entry. Each framed witness
+    is first completed into a clause (`clauses`: from the matter's own texts through
+    `finder`, else a neutral carrier); texts that no lawyer would write
+    (`naturalness.problems`) are left out."""
+    source = f"generated from entry {entry}"
+    fire: list[VerdictText] = []
+    silent: list[VerdictText] = []
+    all_witnesses = fire_texts(gate)
+    for witness in all_witnesses:
+        if not witness.bare_only:
+            fire.append(VerdictText(witness.text, True, "witness", source, True, entry))
+    inside = negated_inside(gate.pattern)
+    if inside is not None and all_witnesses:
+        silent.append(VerdictText(inside, False, "frame: negator inside the clause", source, True, entry))
+    seen: set[str] = set()
+    for witness in framed(all_witnesses):
+        completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
+        if completion.text in seen:
+            continue
+        seen.add(completion.text)
+        origin, clause = origin_of(completion), completion.sentence()
+        habitats = habitat_texts(completion.core, surface, completion.before, completion.after)
+        for kind, text in habitats if completion.is_clause else ():  # a habitat holds a clause
+            fire.append(
+                VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=clause, origin=origin)
+            )
+        for frame in FRAMES:
+            base = witness.text if frame.quantity_only else completion.text
+            if frame.quantity_only and is_clause(base):
+                continue  # the contrast names a figure, not a statement
+            if (completion.is_clause or frame.quoted) and frame.applies(base, surface):
+                text = frame.wrap(base)
+                silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
+        if partial:
+            continue
+        for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus):
+            if witness.strategy == "full" and not dodge.kind.startswith(_SPELLING_REWRITES):
+                continue  # optional words written out read badly once words are inserted or swapped
+            if dodge.kind.startswith(_FROM_PATTERN):
+                if finder is not None and not finder.known_words(dodge.text, gate.pattern):
+                    continue  # a stem of the regex ("regulat under §6.2 …") is no English
+                text = standalone(dodge.text)
+            elif completion.renames(dodge.text):
+                continue  # a defined term or a name is not reworded
+            else:
+                text = completion.around(dodge.text)
+            kind = f"rewrite: {dodge.kind}"
+            fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
+    return _readable(fire), _readable(silent)
+
+
+#: Rewrites built from the pattern alone, not from the witness: they stand on their own.
+_FROM_PATTERN = ("dotted section reference", "clause split", "parenthetical in the gap")
+
+
+def _readable(texts: list[VerdictText]) -> list[VerdictText]:
+    """The texts a lawyer could have written: the bare witnesses (the regex's own words)
+    always, every other generated text only without a well-formedness problem (a fragment
+    only without debris, doubled words or a dangling preposition)."""
+    return [t for t in texts if t.kind == "witness" or not problems(t.text, sentence=t.origin != "fragment")]
+
+
+def list_texts(
+    gate_list: GateList, known: Sequence[KnownText], thesaurus: Thesaurus, matter: MatterClauses | None = None
+) -> GateListTexts:
+    """Every text of known verdict for one gate list: generated from its entries, and the
+    matter's own (`known`, already read by `corpus.known_texts`). `matter` holds the
+    matter's sentences that witnesses are completed into clauses from."""
+    mine = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
+    finder = matter.finder(gate_list.issue_id, gate_list.surface) if matter is not None else None
+    must_fire: list[VerdictText] = []
+    must_not_fire: list[VerdictText] = []
+    for entry in gate_list.entries:
+        fire, silent = entry_texts(
+            entry.gate, entry.entry_index, gate_list.surface, thesaurus, partial=gate_list.partial, finder=finder
+        )
+        must_fire += fire
+        must_not_fire += silent
+    for known_text in mine:
+        # A trajectory that trips a gate submits other texts too: only those that fire today count.
+        if known_text.expect_fire and known_text.kind != "probe" and not list_fires(gate_list.gates, known_text.text):
+            continue
+        (must_fire if known_text.expect_fire else must_not_fire).append(_known_record(known_text))
+    return GateListTexts(gate_list.issue_id, gate_list.surface, tuple(must_fire), tuple(must_not_fire))
+
+
+def gate_list_texts(
+    source: MatterSource,
+    issue_id: str,
+    surface: str,
+    inputs: AuditInputs | None = None,
+    thesaurus: Thesaurus | None = None,
+) -> GateListTexts:
+    """The texts of one gate list of a loaded matter (`inputs`: its probe files and
+    trajectories, from `rubric_tools.checking.audit_inputs`)."""
+    known = known_texts(source, inputs or AuditInputs())
+    for gate_list in gate_lists(source.model):
+        if gate_list.issue_id == issue_id and gate_list.surface == surface:
+            return list_texts(gate_list, known, thesaurus or Thesaurus(), MatterClauses(source, known))
+    return GateListTexts(issue_id, surface, (), ())

@@ -1,0 +1,378 @@
+"""Widening a gate by principle: each step rewrites the regex so that it accepts every
+way drafting says the same thing, not only the rewrites the audit happened to try.
+
+Steps (`STEPS`, in the order they are tried):
+
+- `numbers`: a quantity written literally accepts every form (`quantities`): digits or
+  words, "five (5) percent", "5.0%", "18-month", the same span in other units;
+- `words`: every content word accepts its inflections, and every word or idiom of a
+  thesaurus group accepts the group's other members in every inflection ("prohibits" ->
+  prohibit/forbid/bar/… in every form; "hold harmless" -> indemnify, make whole, …);
+- `hyphens`: a hyphen may be a space or nothing, a compound modifier may be hyphenated,
+  an apostrophe may be typographic;
+- `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
+  reference through and grows by a short clause;
+- `slack`: between two words, up to three words that are not negators (determiners,
+  modifiers, a short citation: "may also use", "use all such data", "may, under Section
+  6.2, use");
+- `passive`: a modal or present-tense clause also in the passive voice ("customer may use
+  provider data" -> "provider data may be used by customer"; "law prohibits model
+  training" -> "model training … is prohibited by law").
+
+Each step returns the widened pattern or None when it changes nothing; the caller keeps a
+step only when the widened gate still stays silent on every correct-work text and stays
+within lint's bounds (`guards`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from rubric_tools.audit import lexicon, quantities
+from rubric_tools.audit.markers import compact_alternation
+from rubric_tools.audit.pattern_tree import (
+    Item,
+    WordRun,
+    is_window,
+    parse_items,
+    render,
+    walk_sequences,
+    walk_with_edges,
+    words_of,
+)
+from rubric_tools.audit.thesaurus import Thesaurus, phrase_forms
+
+#: Words never inflected on their own: function words and modals (the thesaurus handles modals).
+FUNCTION_WORDS = frozenset(
+    """
+    a an the of to and or in on at by for with from as than that this these those its their his her our your
+    any all each every such some no not nor never none is are was were be been being has have had do does did
+    shall will may must can could would should might it they we he she i you which who whom whose what when
+    where there here then so if but also only very per via upon into onto out up
+    """.split()
+)
+_NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
+#: Between two words of a gate: a short stretch of the same clause with no negator in it
+#: (a determiner, a modifier, a short citation "under section 6.2"). A tempered character
+#: window, not a repeat of words: `re` runs it in linear time and lint's backtracking
+#: analysis (G012) reads it in milliseconds.
+SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
+#: Phrases are at most this many words.
+MAX_PHRASE = 4
+_MODALS = frozenset("may shall will must can could would should might".split())
+#: A copula agrees with its subject: "commitment is" / "commitments are".
+_COPULAS = frozenset({"is", "are"})
+#: Words of quantities, which the numbers step writes: never inflected or swapped.
+_QUANTITY_WORDS = frozenset(
+    "percent cent per hour hours day days week weeks month months year years business calendar anniversary".split()
+)
+
+
+def _fixed(word: str) -> bool:
+    """Words the words step leaves alone: function words, modals, numbers, units."""
+    return word in FUNCTION_WORDS or word in _QUANTITY_WORDS or quantities.is_number_word(word)
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str
+    description: str
+    apply: Callable[[str, Thesaurus], str | None]
+
+
+def _tree(pattern: str) -> list[list[Item]] | None:
+    return parse_items(pattern)
+
+
+def _rendered(branches: list[list[Item]]) -> str:
+    return "|".join(render(branch) for branch in branches)
+
+
+def _group(alternatives: list[str]) -> Item:
+    """A frozen non-capturing group of regex alternatives (written as raw text)."""
+    unique = list(dict.fromkeys(alternatives))
+    return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
+
+
+def _escape_words(text: str) -> str:
+    return re.escape(text).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'")
+
+
+# ------------------------------------------------------------------ numbers
+
+
+def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
+    widened = quantities.widen_quantities(pattern)
+    return widened if widened != pattern else None
+
+
+# ------------------------------------------------------------------ words
+
+
+def _phrases(sequence: list[Item], runs: list[WordRun]) -> Iterator[tuple[int, int, str]]:
+    """(first run, last run, text) of consecutive words joined by single spaces, longest first."""
+    for first in range(len(runs)):
+        for last in range(min(len(runs), first + MAX_PHRASE) - 1, first - 1, -1):
+            joined = all(
+                runs[k + 1].start == runs[k].end + 1
+                and sequence[runs[k].end].kind == "lit"
+                and sequence[runs[k].end].char == " "
+                and not sequence[runs[k].end].quant
+                for k in range(first, last)
+            )
+            if joined:
+                yield first, last, " ".join(run.word for run in runs[first : last + 1])
+
+
+def _alternatives(phrase: str, thesaurus: Thesaurus) -> list[str] | None:
+    """Regex alternatives for a phrase: its group's members in every inflection, or (a
+    content word) its own inflections; None when there is nothing to add."""
+    swappable = phrase in _MODALS or phrase in _COPULAS
+    members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
+    if members:
+        found = [phrase]
+        for member in members:
+            found += phrase_forms(member)
+        alternatives = _compact(found)
+    elif " " not in phrase and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
+        forms = lexicon.word_forms(phrase)
+        if len(forms) < 2:
+            return None
+        alternatives = [compact_alternation(forms)]
+    else:
+        return None
+    return alternatives
+
+
+def _compact(phrases: list[str]) -> list[str]:
+    """Phrases as regex alternatives; one-word phrases sharing a head grouped by stem."""
+    by_rest: dict[str, list[str]] = {}
+    for phrase in dict.fromkeys(phrases):
+        head, _, rest = phrase.partition(" ")
+        by_rest.setdefault(rest, []).append(head)
+    out = []
+    for rest, heads in by_rest.items():
+        head = compact_alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
+        out.append(head + (" " + _escape_words(rest) if rest else ""))
+    return sorted(out, key=lambda alternative: -len(alternative))
+
+
+def _rewrite_words(sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus) -> bool:
+    runs = words_of(sequence, left, right)
+    replacements: list[tuple[int, int, Item]] = []
+    taken: set[int] = set()
+    for first, last, phrase in _phrases(sequence, runs):
+        if any(k in taken for k in range(first, last + 1)):
+            continue
+        alternatives = _alternatives(phrase, thesaurus)
+        if alternatives is None or alternatives == [_escape_words(phrase)]:
+            continue
+        taken.update(range(first, last + 1))
+        replacements.append((runs[first].start, runs[last].end, _group(alternatives)))
+    for start, end, item in sorted(replacements, reverse=True):
+        sequence[start:end] = [item]
+    return bool(replacements)
+
+
+def _dedupe(branches: list[list[Item]]) -> None:
+    """Drop a group's branches that render the same as an earlier one (three verbs of one
+    thesaurus group each widened to the whole group)."""
+    for sequence in walk_sequences(branches):
+        for item in sequence:
+            if item.kind == "group":
+                seen: set[str] = set()
+                kept = []
+                for branch in item.branches:
+                    text = render(branch)
+                    if text not in seen:
+                        seen.add(text)
+                        kept.append(branch)
+                item.branches = kept
+            elif item.kind == "raw" and item.text.startswith("(?:"):
+                pass
+
+
+def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | None:
+    tree = _tree(pattern)
+    if tree is None:
+        return None
+    changed = False
+    for sequence, left, right in list(walk_with_edges(tree)):
+        changed |= _rewrite_words(sequence, left, right, thesaurus)
+    if slack:
+        for sequence, _left, _right in list(walk_with_edges(tree)):
+            changed |= _rewrite_slack(sequence)
+    _dedupe(tree)
+    return _rendered(tree) if changed else None
+
+
+def widen_words(pattern: str, thesaurus: Thesaurus) -> str | None:
+    return _widen_tree(pattern, thesaurus, slack=False)
+
+
+def widen_words_and_slack(pattern: str, thesaurus: Thesaurus) -> str | None:
+    return _widen_tree(pattern, thesaurus, slack=True)
+
+
+# ------------------------------------------------------------------ spelling
+
+
+def widen_hyphens(pattern: str, _thesaurus: Thesaurus) -> str | None:
+    widened = re.sub(r"(?<=[a-z])-(?=[a-z])", "[- ]?", pattern)
+    widened = re.sub(r"(?<![\[\\])'(?![^\[]*\])", "['’]", widened)
+    widened = re.sub(r"\b(first|second|third|non|pre|post|co|sub|self|multi|cross) (?=[a-z]{3})", r"\1[- ]?", widened)
+    return widened if widened != pattern else None
+
+
+#: A window that stops only at a sentence's end: a period before a digit ("§6.2") passes.
+_SENTENCE_WINDOW = r"(?:(?!\.(?!\d)).)"
+
+
+def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
+    def longer(match: re.Match[str]) -> str:
+        low, high = match.group(1), int(match.group(2))
+        return f"{_SENTENCE_WINDOW}{{{low},{high + 40}}}"
+
+    widened = re.sub(r"\[\^\.\]\{(\d*),(\d+)\}", longer, pattern)
+    widened = widened.replace("[^.]*", f"{_SENTENCE_WINDOW}*").replace("[^.]+", f"{_SENTENCE_WINDOW}+")
+    return widened if widened != pattern else None
+
+
+# ------------------------------------------------------------------ slack
+
+
+def _is_token(item: Item) -> bool:
+    return item.frozen or item.is_letter
+
+
+def _rewrite_slack(sequence: list[Item]) -> bool:
+    """Slack at each space between two words (or word groups the words step wrote)."""
+    changed = False
+    index = len(sequence) - 2
+    while index > 0:
+        item = sequence[index]
+        if (
+            item.kind == "lit"
+            and item.char == " "
+            and not item.quant
+            and _is_token(sequence[index - 1])
+            and _is_token(sequence[index + 1])
+            and not _negator_beside(sequence, index)
+        ):
+            sequence[index] = Item("raw", SLACK, frozen=True)
+            changed = True
+        index -= 1
+    return changed
+
+
+def _negator_beside(sequence: list[Item], index: int) -> bool:
+    """Whether a negator word ends right before or starts right after position `index`."""
+    before = "".join(i.char for i in sequence[max(0, index - 8) : index] if i.kind == "lit")
+    after = "".join(i.char for i in sequence[index + 1 : index + 9] if i.kind == "lit")
+    return bool(re.search(rf"\b{_NEGATORS}$", before) or re.match(rf"{_NEGATORS}\b", after))
+
+
+# ------------------------------------------------------------------ passive
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    words: tuple[str, ...]  # the words it may spell; () for a space, None-like for others
+    space: bool = False
+
+
+def _tokens(branch: list[Item]) -> list[_Token] | None:
+    """The branch as words (a literal word, or a group of single words) and spaces; None
+    when something else stands before the object (a window, a class)."""
+    runs = {run.start: run for run in words_of(branch)}
+    tokens: list[_Token] = []
+    position = 0
+    while position < len(branch):
+        item = branch[position]
+        run = runs.get(position)
+        if run is not None:
+            tokens.append(_Token(run.start, run.end, (run.word,)))
+            position = run.end
+            continue
+        if item.kind == "lit" and item.char == " " and not item.quant:
+            tokens.append(_Token(position, position + 1, (), space=True))
+        elif item.kind == "group" and not item.quant and all(_plain_word(b) for b in item.branches):
+            tokens.append(_Token(position, position + 1, tuple(_plain_word(b) or "" for b in item.branches)))
+        elif item.kind == "group" and not is_window(item):
+            tokens.append(_Token(position, position + 1, ("\x01",)))  # a phrase: part of an object
+        else:
+            tokens.append(_Token(position, len(branch), ("\x00",)))  # the rest: a window, a class, …
+            break
+        position += 1
+    return tokens
+
+
+def _plain_word(branch: list[Item]) -> str | None:
+    text = "".join(i.char for i in branch if i.kind == "lit" and not i.quant)
+    return text if len(text) == len(branch) and re.fullmatch(r"[a-z]+", text) else None
+
+
+def _passive_of(branch: list[Item]) -> str | None:
+    """The branch in the passive voice, when it reads "SUBJECT MODAL VERB OBJECT …" or
+    "SUBJECT VERBs OBJECT …" in plain words (a group of single words counts as one)."""
+    tokens = [t for t in (_tokens(branch) or []) if not t.space]
+    for index in range(1, len(tokens) - 1):
+        token = tokens[index]
+        if {"\x00", "\x01"} & set(tokens[index - 1].words):
+            return None  # the subject must be plain words
+        modal = all(w in _MODALS for w in token.words) and bool(token.words)
+        verb_index = index + 1 if modal else index
+        if verb_index >= len(tokens) - 1:
+            continue
+        verbs = tokens[verb_index].words
+        if not verbs or {"\x00", "\x01"} & set(verbs) or not all(lexicon.is_verb(w) for w in verbs):
+            continue
+        if not modal and not all(w.endswith("s") for w in verbs):
+            continue
+        subject = render(branch[: tokens[0].end if index == 1 else tokens[index - 1].end]).strip()
+        rest_start = tokens[verb_index + 1].start
+        window = next((t.start for t in tokens[verb_index + 1 :] if "\x00" in t.words), len(branch))
+        obj, tail = render(branch[rest_start:window]).strip(), render(branch[window:])
+        if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
+            return None
+        lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
+        participles = sorted({lexicon.past_participle(lemma) for lemma in lemmas})
+        if not participles:
+            return None
+        done = compact_alternation(participles)
+        by = rf"\s+by\s+(?:the\s+)?(?:{subject})"
+        if modal:
+            modal_text = render(branch[token.start : token.end])
+            return rf"{obj}\s+{modal_text}\s+be\s+(?:\w+\s+|){done}(?:{by}|){tail}"
+        return rf"{obj}[^.;]{{0,40}}?\b(?:is|are|was|were|be|been)\s+(?:\w+\s+|){done}{by}{tail}"
+    return None
+
+
+def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
+    tree = _tree(pattern)
+    if tree is None:
+        return None
+    passives = [p for p in (_passive_of(branch) for branch in tree) if p is not None]
+    if not passives:
+        return None
+    return "|".join([pattern, *passives])
+
+
+STEPS: tuple[Step, ...] = (
+    Step("numbers", "numbers and durations in every form", widen_numbers),
+    Step("passive", "the passive voice of the clause", widen_passive),
+    Step("windows", "windows that let a section reference and a short clause through", widen_windows),
+    Step(
+        "words and slack",
+        "inflections and thesaurus synonyms of its words, a few words between them",
+        widen_words_and_slack,
+    ),
+    Step("words", "inflections and thesaurus synonyms of its words", widen_words),
+    Step("hyphens", "hyphen, space or joined; typographic apostrophes", widen_hyphens),
+)
+#: A step tried only when the one before it was refused (the same rewrite without slack).
+FALLBACKS = {"words": "words and slack"}

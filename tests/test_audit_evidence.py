@@ -1,0 +1,265 @@
+"""Evidence a lawyer would write: sentence assembly, a fragment's shape and its carrier, the
+smallest clause of the matter's own texts around a gate's match, the well-formedness checks
+and the order evidence is shown in. Matters and sentences are our own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_clause
+from rubric_tools.audit.completion import carrier, complete_alone
+from rubric_tools.audit.grammar import shape
+from rubric_tools.audit.naturalness import problems, rank, text_score
+from rubric_tools.audit.wording import article, as_sentence, fill
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.scoring.gates import Gate
+from tests.audit_support import audit, codes, make_matter
+
+# ------------------------------------------------------------------ assembly
+
+
+def test_a_frame_wraps_a_clause_as_one_sentence() -> None:
+    assert fill("it is not the case that {w}.", "The Provider may use Customer Data.") == (
+        "It is not the case that the Provider may use Customer Data."
+    )
+    assert fill("we reject the proposal that {w}.", "that fees rise by five percent") == (
+        "We reject the proposal that fees rise by five percent."
+    )
+    assert fill('the words "{w}" are deleted.', "Provider may use Customer Data.") == (
+        'The words "Provider may use Customer Data" are deleted.'
+    )
+    assert fill("the counterparty's draft says that {w}.", "I recommend a cap") == (
+        "The counterparty's draft says that I recommend a cap."
+    )
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("indemnity", "an"), ("unilateral", "a"), ("uninsured", "an"), ("hour", "an"), ("MSA", "an"),
+     ("DPA", "a"), ("18-month", "an"), ("8", "an"), ("one-time", "a"), ("European", "a"), ("cap", "a")],
+)  # fmt: skip
+def test_a_or_an_by_sound(word: str, expected: str) -> None:
+    assert article(word) == expected
+    assert fill("the parties agree {w}.", f"a {word} term").startswith(f"The parties agree {expected} {word}")
+
+
+def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
+    assert as_sentence("uncapped liability. that is unenforceable") == "Uncapped liability. That is unenforceable."
+    assert as_sentence('"provider may use data";') == '"Provider may use data";.'.replace(";.", ".")
+    assert as_sentence("is it void?") == "Is it void?"
+
+
+# ------------------------------------------------------------------ shapes and carriers
+
+
+@pytest.mark.parametrize(
+    ("fragment", "kind", "completed"),
+    [
+        ("provider may use customer data", "clause", "provider may use customer data"),
+        ("shall defend any claim", "modal phrase", "the other party shall defend any claim"),
+        ("in provider's sole discretion", "prepositional phrase", "this applies in provider's sole discretion"),
+        ("after provider confirms", "prepositional phrase", "notice is due after provider confirms"),
+        (
+            "permits provider to use customer data",
+            "verb phrase",
+            "this agreement permits provider to use customer data",
+        ),
+        ("release the source code", "infinitive phrase", "the other party may release the source code"),
+        ("unenforceable as a matter of law", "adjective phrase", "the clause is unenforceable as a matter of law"),
+        ("nine months", "quantity", "the period is nine months"),
+        ("five percent of fees", "quantity", "the rate is five percent of fees"),
+        ("customer liability supercap", "noun phrase", "the customer liability supercap applies"),
+        ("unrestricted accesses", "noun phrase", "the unrestricted accesses apply"),
+        ("de-identified data is provider property", "clause", "de-identified data is provider property"),
+        ("fines imposed on vendor", "noun phrase", "the fines imposed on vendor apply"),
+        ("selling the data is illegal", "clause", "selling the data is illegal"),
+        (
+            "once losses exceed the cap, all losses are recoverable",
+            "clause",
+            "once losses exceed the cap, all losses are recoverable",
+        ),
+    ],
+)
+def test_a_fragment_is_completed_by_the_carrier_of_its_shape(fragment: str, kind: str, completed: str) -> None:
+    assert shape(fragment) == kind
+    assert carrier(fragment).text == completed
+    assert not problems(as_sentence(completed))
+
+
+def test_a_witness_is_left_a_fragment_when_the_gate_misses_its_carrier() -> None:
+    gate = Gate(r"^customer liability supercap$")  # anchored: no carrier keeps it firing
+    assert complete_alone("customer liability supercap", gate).how == "fragment"
+
+
+def test_a_defined_term_is_not_reworded() -> None:
+    from rubric_tools.audit.completion import Completion
+
+    clause = Completion("", "Customer's liability for Data Breach Claims is capped", "", "matter clause")
+    assert clause.renames("customer's liability for data contravene claims is capped")
+    assert not clause.renames("customer’s liability for data breach claims is limited")
+
+
+def test_a_lone_compound_modifier_gets_no_carrier() -> None:
+    assert carrier("twelve-month").how == "fragment"
+
+
+def test_agreement_is_repaired_before_completion() -> None:
+    completion = complete_alone("laws prohibits training", Gate(r"laws? prohibits? training"))
+    assert completion.text == "laws prohibit training"
+
+
+# ------------------------------------------------------------------ clauses of the matter
+
+
+@pytest.mark.parametrize(
+    ("sentence", "match", "clause"),
+    [
+        (
+            "Federal privacy law prohibits model training on member data, so Section 4 must go.",
+            "law prohibits model training",
+            "Federal privacy law prohibits model training on member data",
+        ),
+        (
+            "It is not the case that the law forbids all model training; the risk is commercial.",
+            "law forbids",
+            "the law forbids all model training",
+        ),
+        (
+            "Provider shall notify Customer of any outage without undue delay after it confirms the outage.",
+            "without undue delay after it confirms",
+            "Provider shall notify Customer of any outage without undue delay after it confirms the outage.",
+        ),
+        ("In our view, Section 4.2 is void because nobody agreed to it.", "4.2 is void", "Section 4.2 is void"),
+        (
+            "Client grants Consultant all right, title, and interest in the Work Product, and Consultant may use it.",
+            "grants Consultant all right",
+            "Client grants Consultant all right, title, and interest in the Work Product",
+        ),
+    ],
+)
+def test_the_smallest_clause_around_a_match(sentence: str, match: str, clause: str) -> None:
+    start = sentence.index(match)
+    bounds = smallest_clause(sentence, start, start + len(match))
+    assert bounds is not None and sentence[bounds[0] : bounds[1]] == clause.rstrip(".")
+
+
+def test_the_matter_own_sin_is_preferred_and_a_disowned_clause_is_used_too() -> None:
+    gate = Gate("uptime commitments are unenforceable", negation_guard=True)
+    stated = MatterSentence("Hosting uptime commitments are unenforceable under state law, so no credit.", "p:3", True)
+    disowned = MatterSentence("It is not the case that uptime commitments are unenforceable here.", "guide §2", False)
+    finder = ClauseFinder([disowned, stated])
+    completion = finder.complete("uptime commitments are unenforceable", gate)
+    assert completion.text == "Hosting uptime commitments are unenforceable under state law"
+    assert (completion.how, completion.source) == ("matter clause", "p:3")
+    alone = ClauseFinder([disowned]).complete("uptime commitments are unenforceable", gate)
+    assert alone.text == "uptime commitments are unenforceable here" and alone.source == "guide §2"
+
+
+def test_correct_work_the_gate_fires_on_is_never_taken_as_the_sin() -> None:
+    gate = Gate("uptime commitments are unenforceable")  # fires on the playbook sentence itself
+    playbook = MatterSentence(
+        "Never agree that uptime commitments are unenforceable in this market.", "guide §2", False
+    )
+    assert ClauseFinder([playbook]).complete("uptime commitments are unenforceable", gate).how == "clause"
+
+
+def test_a_negated_clause_of_the_matter_is_not_a_sin() -> None:
+    gate = Gate("use customer data to train")
+    negated = MatterSentence("Provider shall not use Customer Data to train any model.", "probes.yaml:4", True)
+    completion = ClauseFinder([negated]).complete("use customer data to train", gate)
+    assert completion.how != "matter clause" and completion.text.startswith("the other party may")
+
+
+PROBES = """\
+probes:
+  - surface: issue
+    criterion: uptime_credit
+    text: "Hosting uptime commitments are unenforceable under state law, so the credit falls away."
+    expect_fire: true
+"""
+
+
+def test_frames_and_rewrites_in_a_finding_wrap_the_matter_own_clause(tmp_path: Path) -> None:
+    gates = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+    root = make_matter(tmp_path / "m", gates, files={"probes.yaml": PROBES})
+    diagnostics = audit(root, AuditSection(max_evidence=100))
+    [frames] = codes(diagnostics, "U003")
+    sentences = [e["sentence"] for e in frames.extra["evidence"]]  # type: ignore[attr-defined]
+    # "Hosting" only opened the probe sentence: the matter writes "hosting" elsewhere.
+    assert "It is not the case that hosting uptime commitments are unenforceable under state law." in sentences
+    [dodged] = codes(diagnostics, "U004")
+    rewrites = [e["sentence"] for e in dodged.extra["evidence"]]  # type: ignore[attr-defined]
+    assert any(s.startswith("Hosting uptime commitments are void under state law") for s in rewrites), rewrites
+    for sentence in sentences + rewrites:
+        assert not problems(sentence), sentence
+
+
+def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
+    gates = '    redline_critical_failure_patterns:\n      - "in provider\'s sole discretion"\n'
+    [frames] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
+    sentences = {e["sentence"] for e in frames.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "It is not the case that this applies in provider's sole discretion." in sentences
+    assert 'The words "this applies in provider\'s sole discretion" are deleted.' in sentences
+    assert not any(s.startswith("It is not the case that in") for s in sentences)
+
+
+# ------------------------------------------------------------------ checks and order
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("it is not the case that in provider's sole discretion.", "no capital first letter"),
+        ("It is not the case that in provider's sole discretion.", "clause without a verb"),
+        ("Vendor will be fined by under §6.2 of the agreement regulators.", "dangling preposition: by under"),
+        ("Provider can make make use of of residuals.", "doubled words: make make"),
+        ("Customer shall not make use of to train.", "dangling preposition: of to"),
+        ("Laws prohibits training.", "disagreement: laws prohibits"),
+        ("Provider are liable.", "disagreement: provider are"),
+        ("The period is 9 month.", "disagreement: 9 month"),
+        ("Without limiting Section 9.2, customer liability supercap.", "clause without a verb"),
+        ("Nobody has suggested that must release the code.", "clause without a subject"),
+        ("Notice is due within two days upon it validates the incident.", "preposition before a clause"),
+        ("Client assigns under §6.2 of the agreement consultant.", "citation between a verb and its object"),
+        ("Customer may inspect from time to time and from time to time.", "doubled words"),
+        (r"Provider may use customer\s+data.", "regex debris"),
+        ("Provider may use data to carry out training on and improve models.", "dangling preposition: on and"),
+        ("Vendor shall notify no later than three (0) business days after discovery.", "number in words and figures"),
+        ("We can move from 72 hours to 48 hours after confirms.", "clause without a subject: after confirms"),
+        ("Vendor is illegaled from selling the data.", "malformed inflection: illegaled"),
+    ],
+)
+def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
+    assert any(p.startswith(problem) for p in problems(text)), problems(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It is not the case that Provider may use Customer Data to train its models.",
+        'Delete "Provider may use Customer Data" and insert the agreed wording.',
+        "If we accepted that fees rise by five percent, the client would carry that risk.",
+        "Their markup proposes that fees rise by five percent; we reject that.",
+        'We recommend that the words "uncapped liability" be deleted.',
+        "As provided for in Section 9, notice is due until after the audit.",
+        "Customer Data may be used by Provider to train and improve the Provider Models.",
+        "Vendor shall notify no later than twenty-four (24) hours after discovery.",
+        "Client grants Consultant all right, title, and interest in the Work Product.",
+    ],
+)
+def test_good_drafting_passes(text: str) -> None:
+    assert problems(text) == []
+
+
+def test_evidence_is_ranked_most_natural_first() -> None:
+    texts = [
+        ("customer liability supercap", "fragment", True),
+        ("The customer liability supercap applies.", "carrier", True),
+        ("Customer's liability for Data Breach Claims is subject to a supercap.", "matter clause", True),
+        ("Vendor will be fined by under §6.2 of the agreement regulators.", "matter clause", True),
+        ("the playbook says the supercap is three times fees", None, False),
+    ]
+    ranked = rank(texts, lambda t: text_score(*t))
+    assert [t[1] for t in ranked] == [None, "matter clause", "carrier", "fragment", "matter clause"]

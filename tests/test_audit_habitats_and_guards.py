@@ -1,0 +1,189 @@
+"""Issue 22, items 2 and 4: verification never loses a catch, and guards scoped by meaning.
+
+Each habitat and each false-positive frame is tested with a gate that has the defect and
+one that does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.audit.habitats import habitat_texts
+from rubric_tools.audit.proposals import EntryTexts, propose_entry, verify
+from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for, windows_without_negators
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
+from tests.audit_support import audit, codes, make_matter
+
+SIN = "customer may use provider data"
+
+
+def _fires(gate: Gate, text: str) -> bool:
+    return gate.fires(normalize(text))
+
+
+def _scoped(pattern: str, surface: str) -> Gate:
+    return Gate(pattern, exclude_context=exclusion_for(pattern, scopes_for(surface)))
+
+
+# ------------------------------------------------------------------ habitats (must fire)
+
+HABITAT_KINDS = [
+    "replacement recital",
+    "amendment recital",
+    "insertion recital",
+    "limiting idiom before",
+    "deadline idiom before",
+    "negation in another clause",
+    "negation before a contrasting clause",
+    "citation before",
+    "proviso after",
+]
+
+
+@pytest.mark.parametrize("kind", HABITAT_KINDS)
+def test_each_habitat_is_caught_by_a_scoped_gate_and_lost_by_a_careless_guard(kind: str) -> None:
+    [text] = [t for k, t in habitat_texts(SIN, "redline") if k == kind]
+    assert _fires(Gate(SIN), text) and _fires(_scoped(SIN, "redline"), text)
+    careless = [
+        Gate(SIN, negation_guard=True),
+        Gate(SIN, exclude_context=r"\b(?:deleted|struck|replaced|amended|insert|provided|subject)\b"),
+    ]
+    assert any(not _fires(gate, text) for gate in careless), text
+
+
+@pytest.mark.parametrize(
+    ("witness", "kind"),
+    [
+        ("five percent", "limit idiom: shall not exceed"),
+        ("five percent", "limit idiom: not more than"),
+        ("48 hours after the incident", "limit idiom: no more than"),
+        ("after provider confirms", "limit idiom: in no event later than"),
+    ],
+)
+def test_limit_idioms_negate_nothing(witness: str, kind: str) -> None:
+    [text] = [t for k, t in habitat_texts(witness, "settlement") if k == kind]
+    pattern = witness.replace(" ", r"\s+")
+    assert _fires(_scoped(pattern, "settlement"), text), text
+    assert not _fires(Gate(pattern, negation_guard=True), text), text
+
+
+def _entry_texts(gate: Gate, protected: list[str], false_positives: list[str]) -> EntryTexts:
+    return EntryTexts((gate,), 0, "redline", protected, [], false_positives, [])
+
+
+def test_a_guard_silencing_a_replacement_recital_sin_is_refused() -> None:
+    recital = f"Section 4.2 is deleted and replaced with: {SIN} to train its models."
+    strike = f'The words "{SIN}" are deleted.'
+    bare = Gate(SIN, exclude_context=r"\b(?:deleted|struck|replaced)\b")
+    outcome = verify(_entry_texts(Gate(SIN), [recital], [strike]), bare)
+    assert outcome.lost == (recital,) and not outcome.safe
+    scoped = verify(_entry_texts(Gate(SIN), [recital], [strike]), _scoped(SIN, "redline"))
+    assert scoped.safe and scoped.silenced == (strike,)
+
+
+def test_a_guard_silencing_a_shall_not_exceed_sin_is_refused() -> None:
+    sin = "the increase shall not exceed five percent per year."
+    framed = "it is not the case that five percent applies."
+    refused = verify(_entry_texts(Gate("five percent"), [sin], [framed]), Gate("five percent", negation_guard=True))
+    assert refused.lost == (sin,)
+    proposal = propose_entry(_entry_texts(Gate("five percent"), [sin], [framed]))
+    assert proposal is not None and proposal.verified
+    assert proposal.after.negation_guard is False and proposal.after.exclude_context
+    assert any(t.startswith("negation_guard: loses a catch") for t in proposal.tried)
+
+
+def test_the_audit_refuses_a_bare_negation_guard_and_proposes_the_scoped_one(tmp_path: Path) -> None:
+    gates = "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n"
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
+    proposal = finding.extra["proposal"]
+    assert proposal["verified"] and proposal["steps"][0] == "guard scoped by meaning"  # type: ignore[index]
+    assert any("negation_guard: loses a catch" in r for r in proposal["refused"])  # type: ignore[index]
+
+
+# ------------------------------------------------------------------ correct work (must not fire)
+
+FALSE_POSITIVES = {
+    "negator beyond the engine's list": "Nobody has agreed that customer may use provider data.",
+    "rejection verb": "The client declines to accept that customer may use provider data.",
+    "rejected proposal": "We reject the proposal that customer may use provider data.",
+    "attribution": "The vendor's draft says that customer may use provider data.",
+    "attribution then rejection": "Their markup proposes that customer may use provider data; we reject that.",
+    "reported claim": "Their negotiator told us that customer may use provider data.",
+    "wrong to say": "It is wrong to say that customer may use provider data.",
+    "hypothetical": "If we accepted that customer may use provider data, the client would carry the risk.",
+    "later rejection": "Customer may use provider data, which the client cannot accept.",
+    "anaphoric denial": "One might think customer may use provider data; it does not.",
+    "restriction": "Customer may use provider data only to report defects.",
+    "contrast": "The client keeps its rights in lieu of a clause by which customer may use provider data.",
+    "strike": 'The words "customer may use provider data" are deleted.',
+    "strike then insert": 'Delete "customer may use provider data" and insert "customer may not use provider data".',
+    "struck and replaced": 'In Section 4.2 "customer may use provider data" is replaced with the agreed wording.',
+    "negated predicate": "Customer may use provider data does not appear in the final draft.",
+}
+
+
+@pytest.mark.parametrize(("kind", "text"), sorted(FALSE_POSITIVES.items()))
+def test_each_false_positive_frame_fires_a_bare_gate_and_not_a_scoped_one(kind: str, text: str) -> None:
+    assert _fires(Gate(SIN), text), kind
+    assert not _fires(_scoped(SIN, "issue"), text), kind
+
+
+def test_a_negator_in_another_clause_or_inside_the_sin_does_not_silence_it() -> None:
+    scoped = _scoped(SIN, "issue")
+    for text in (
+        "Provider shall not share data, but customer may use provider data.",
+        "No fee applies; customer may use provider data.",
+        "Nothing in Section 9 changes this, provided that customer may use provider data.",
+    ):
+        assert _fires(scoped, text), text
+    limit = _scoped("notify (?:no|not) later than 72 hours", "settlement")
+    assert _fires(limit, "provider shall notify no later than 72 hours after discovery")
+
+
+def test_windows_no_negator_crosses() -> None:
+    pattern = r"client materials[^.]{0,60}owned by consultant"
+    tempered = windows_without_negators(pattern)
+    assert tempered is not None
+    assert _fires(Gate(pattern), "client materials are not owned by consultant")
+    assert not _fires(Gate(tempered), "client materials are not owned by consultant")
+    assert _fires(Gate(tempered), "client materials are from now on owned by consultant")
+    # A limit idiom inside the window is not a negator.
+    deadline = windows_without_negators(r"notify[^.]{0,60}72 hours")
+    assert deadline is not None and _fires(Gate(deadline), "notify customer no later than 72 hours")
+    assert windows_without_negators("customer may use provider data") is None
+
+
+def test_the_exclusion_copies_the_pattern_once_and_stays_within_lint_bounds() -> None:
+    from rubric_tools.audit.scoped_guards import bounded
+
+    exclusion = exclusion_for(SIN, scopes_for("issue"))
+    assert exclusion.count(SIN) == 1 and bounded(exclusion) is None
+    kept = exclusion_for(SIN, scopes_for("redline"), existing=r"\bfor the avoidance of doubt\b")
+    assert kept.startswith(r"(?:\bfor the avoidance of doubt\b)|")
+    assert not _fires(Gate(SIN, exclude_context=kept), "for the avoidance of doubt, customer may use provider data")
+
+
+# ------------------------------------------------------------------ the texts of a gate list
+
+
+def test_gate_list_texts_and_the_robustness_figure(tmp_path: Path) -> None:
+    from rubric_tools.audit.texts import gate_list_texts, robustness
+    from rubric_tools.checking.audit_inputs import audit_inputs
+    from rubric_tools.loading.matter import load_matter_source
+
+    gates = "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n"
+    root = make_matter(tmp_path / "m", gates)
+    source = load_matter_source(root)
+    texts = gate_list_texts(source, "uptime_credit", "redline", audit_inputs(root))
+    kinds = {t.kind.split(":")[0] for t in texts.must_fire} | {t.kind.split(":")[0] for t in texts.must_not_fire}
+    assert {"witness", "habitat", "rewrite", "frame"} <= kinds
+    assert all(t.expect_fire for t in texts.must_fire) and not any(t.expect_fire for t in texts.must_not_fire)
+    assert all(t.generated and t.entry == 0 for t in texts.must_fire if t.kind != "probe")
+    bare = robustness((Gate(SIN),), texts)
+    scoped = robustness((_scoped(SIN, "redline"),), texts)
+    assert bare.share_silent < scoped.share_silent == 1.0
+    assert scoped.caught == bare.caught and 0 < bare.share_caught <= 1  # scoped by meaning: no catch lost

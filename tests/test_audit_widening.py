@@ -1,0 +1,234 @@
+"""Issue 22, item 3: proposals that generalise. Each widening step on a gate that is dodged
+the way the step repairs, and on one that is not; the number and duration forms; the
+thesaurus and its settings; the lexicon with and without lemminflect; a property test on
+rewrites."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rubric_tools.audit import lexicon, quantities
+from rubric_tools.audit.dodges import dodges
+from rubric_tools.audit.scoped_guards import bounded
+from rubric_tools.audit.thesaurus import build, phrase_forms
+from rubric_tools.audit.widening import (
+    STEPS,
+    widen_hyphens,
+    widen_numbers,
+    widen_passive,
+    widen_windows,
+    widen_words,
+    widen_words_and_slack,
+)
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.gate_analysis.witness import witnesses
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
+
+THESAURUS = build()
+
+
+def _fires(pattern: str, text: str) -> bool:
+    return Gate(pattern).fires(normalize(text))
+
+
+# ------------------------------------------------------------------ each step: defect, no defect
+
+STEP_CASES = [
+    # (step, pattern with the defect, paraphrase it misses, pattern already general)
+    (widen_numbers, "five percent", "a cap of 5.0% applies", r"(?:5(?:\.0+)?|five)\s*(?:%|percent)"),
+    (widen_numbers, r"\beighteen months", "an eighteen (18) months tail", r"\b(?:18|eighteen)(?:\s*\(18\))?\s+months"),
+    (widen_numbers, "twelve months", "until the first anniversary", None),
+    (widen_numbers, "seven days", "within one week", None),
+    (widen_passive, "law prohibits model training", "model training of any kind is prohibited by law", None),
+    (widen_passive, "customer may use provider data", "provider data may be used by customer", None),
+    (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
+    (widen_words, "uptime commitments are unenforceable", "uptime commitment is void", None),
+    (widen_words, "provider owns the data", "provider owned the data", None),
+    (widen_hyphens, "non-exclusive license", "non exclusive license", r"non[- ]?exclusive license"),
+    (widen_hyphens, "first dollar", "first-dollar", None),
+    (widen_windows, r"cap[^.]{0,20}applies", "cap under §6.2 applies", r"cap(?:[^.]|\.(?=\d)){0,20}applies"),
+    (
+        widen_words_and_slack,
+        "customer may use provider data",
+        "customer may, under section 6.2, use all such provider data",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("step", "pattern", "paraphrase", "general"), STEP_CASES)
+def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> None:  # type: ignore[no-untyped-def]
+    assert not _fires(pattern, paraphrase)
+    widened = step(pattern, THESAURUS)
+    assert widened is not None and _fires(widened, paraphrase), widened
+    assert bounded(widened) is None  # lint's bounds: compiles, not too costly (G016), no backtracking (G012)
+    for witness in witnesses(pattern):  # widening never loses what the pattern matched
+        assert _fires(widened, witness.text), witness.text
+    if general is not None:
+        assert _fires(general, paraphrase)
+        assert step(general, THESAURUS) in (None, general) or _fires(step(general, THESAURUS), paraphrase)
+
+
+def test_slack_never_lets_a_negator_in() -> None:
+    widened = widen_words_and_slack("customer may use provider data", THESAURUS)
+    assert widened is not None
+    assert _fires(widened, "customer may also use the provider data")
+    for text in (
+        "customer may not use provider data",
+        "customer may never use provider data",
+        "customer may use no provider data",
+    ):
+        assert not _fires(widened, text), text
+    assert not _fires(widened, "customer may. use provider data")  # never across a sentence end
+
+
+def test_steps_are_ordered_and_named() -> None:
+    kinds = [step.kind for step in STEPS]
+    assert (
+        kinds[0] == "numbers" and "words and slack" in kinds and kinds.index("words and slack") < kinds.index("words")
+    )
+
+
+# ------------------------------------------------------------------ numbers and durations
+
+
+@pytest.mark.parametrize(
+    ("value", "unit", "forms"),
+    [
+        (5, "percent", ["5%", "5.0%", "five percent", "five (5) percent", "5 per cent", "five (5%)"]),
+        (18, "month", ["18 months", "eighteen months", "eighteen (18) months", "18-month", "eighteen-month"]),
+        (12, "month", ["twelve months", "one year", "1-year", "first anniversary", "12-month"]),
+        (7, "day", ["seven days", "one week", "7 days", "seven (7) days"]),
+        (72, "hour", ["72 hours", "seventy-two hours", "seventy two hours", "three days"]),
+    ],
+)
+def test_a_quantity_regex_accepts_every_form(value: int, unit: str, forms: list[str]) -> None:
+    regex = quantities.quantity_regex(value, {u.name: u for u in quantities.UNITS}[unit])
+    for form in forms:
+        assert re.search(regex, form, re.IGNORECASE), form
+    assert not re.search(regex, f"{value + 1} {unit}s", re.IGNORECASE)
+
+
+def test_quantity_variants_of_a_text() -> None:
+    texts = {text for _kind, text in quantities.variants("fees rise by five percent per year")}
+    assert {"fees rise by 5% per year", "fees rise by five (5) percent per year"} <= texts
+    adjectival = {text for _kind, text in quantities.variants("an 18-month tail")}
+    assert "an eighteen-month tail" in adjectival and "an 18 months tail" not in adjectival
+
+
+def test_widening_quantities_in_a_pattern_keeps_the_rest() -> None:
+    widened = quantities.widen_quantities(r"(?<![\d.])5\s*(?:%|percent)|\b90 days\b")
+    assert widened.startswith(r"(?<![\d.])") and widened.endswith(r"\b")
+    for text in ("5.0 %", "five (5) percent", "ninety (90) days"):
+        assert re.search(widened, text), text
+
+
+# ------------------------------------------------------------------ thesaurus and lexicon
+
+
+def test_thesaurus_groups_and_their_inflections() -> None:
+    assert "hold harmless" in THESAURUS.members("indemnifies")
+    assert {"holds harmless", "held harmless"} <= set(phrase_forms("hold harmless"))
+    assert "following" in phrase_forms("following") and "followinging" not in phrase_forms("following")
+    assert phrase_forms("shall") == ("shall",)
+
+
+def test_the_project_adds_synonym_groups_and_keeps_the_one_way_table() -> None:
+    from rubric_tools.config.audit import parse_audit_section
+    from rubric_tools.config.table import SettingsTable
+
+    table = {"synonym-groups": [["Licence", "license"]], "thesaurus": {"terminate": ["end"]}}
+    section = parse_audit_section(table, SettingsTable({"audit": table}, None, None, ()), None)  # type: ignore[arg-type]
+    assert section.synonym_groups == (("licence", "license"),)
+    thesaurus = build(section.synonym_groups, section.thesaurus)
+    assert "license" in thesaurus.members("licence") and "end" in thesaurus.members("terminate")
+    assert AuditSection().synonym_groups == ()
+    from rubric_tools.config.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="two or more"):
+        parse_audit_section({"synonym-groups": [["alone"]]}, SettingsTable({}, None, None, ()), None)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("backend", ["default", "rules"])
+def test_word_forms_with_either_lexicon(backend: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    if backend == "rules":
+        monkeypatch.setenv("RUBRIC_AUDIT_LEXICON", "rules")
+    for cache in (
+        lexicon._lemminflect,
+        lexicon.word_forms,
+        lexicon.lemmas,
+        lexicon.verb_forms,
+        lexicon.past_participle,
+    ):
+        cache.cache_clear()
+    try:
+        assert {"use", "uses", "used", "using"} <= set(lexicon.word_forms("uses"))
+        assert {"indemnify", "indemnifies", "indemnified"} <= set(lexicon.word_forms("indemnify"))
+        assert {"obligation", "obligations"} <= set(lexicon.word_forms("obligations"))
+        assert lexicon.past_participle("hold") == "held"
+        assert "shalls" not in lexicon.word_forms("shall")
+    finally:
+        for cache in (
+            lexicon._lemminflect,
+            lexicon.word_forms,
+            lexicon.lemmas,
+            lexicon.verb_forms,
+            lexicon.past_participle,
+        ):
+            cache.cache_clear()
+
+
+# ------------------------------------------------------------------ property: rewrites
+
+_WORDS = [
+    "customer",
+    "provider",
+    "may",
+    "shall",
+    "use",
+    "data",
+    "make",
+    "of",
+    "the",
+    "indemnify",
+    "licensor",
+    "five",
+    "percent",
+    "after",
+    "notice",
+    "within",
+    "hours",
+    "48",
+    "terminate",
+    "agreement",
+    "not",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), min_size=2, max_size=7))
+def test_rewrites_never_double_a_word_and_always_change_the_text(words: list[str]) -> None:
+    witness = " ".join(words)
+    pattern = re.escape(witness).replace("\\ ", " ")
+    for dodge in dodges(witness, pattern, THESAURUS):
+        assert dodge.text != witness
+        doubled = re.search(r"\b(\w+) \1\b", dodge.text)
+        assert doubled is None or re.search(rf"\b{doubled.group(1)} {doubled.group(1)}\b", witness), dodge
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS[:-1]), min_size=2, max_size=5))
+def test_widening_keeps_every_match_and_lint_bounds(words: list[str]) -> None:
+    pattern = " ".join(words)
+    current = pattern
+    for step in STEPS:
+        widened = step.apply(current, THESAURUS)
+        if widened is not None:
+            assert bounded(widened) is None, (step.kind, widened)
+            assert _fires(widened, pattern), (step.kind, widened)
+            current = widened

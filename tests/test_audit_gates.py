@@ -90,8 +90,10 @@ def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(
     # The guard is scoped by meaning: an exclusion carrying the pattern after a governing negator.
     assert set(proposal["change"]) >= {"exclude_context"} and proposal["verified"] is True  # type: ignore[index]
     assert proposal["steps"][0] == "guard scoped by meaning"  # type: ignore[index]
+    from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+
     pattern = proposal["change"].get("pattern", "uptime commitments are unenforceable")  # type: ignore[index]
-    assert f"(?:{pattern})" in proposal["change"]["exclude_context"]  # type: ignore[index]
+    assert proposal["change"]["exclude_context"] == exclusion_for(pattern, scopes_for("issue"))  # type: ignore[index]
 
 
 def test_guarded_gate_stays_silent_on_the_playbook_position(tmp_path: Path) -> None:

@@ -317,11 +317,12 @@ def _widen(
 
 
 def _candidates(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], kept: str | None) -> list[Gate]:
-    """The widened gate as it stands, then with a scoped exclusion when it has none yet (the
-    new witnesses' frames may need one)."""
+    """The widened gate with a scoped exclusion first — a wider pattern meets more correct
+    work, so it comes with the guards scoped by meaning even when the audit's own frames did
+    not need them — then as it stands."""
     found = _rebuilt(current, pattern, guarded, kinds, kept)
     if not guarded:
         exclusion = exclusion_for(pattern, kinds, kept)
         if bounded(exclusion) is None:
-            found.append(replace(current, pattern=pattern, exclude_context=exclusion))
+            found.insert(0, replace(current, pattern=pattern, exclude_context=exclusion))
     return found

@@ -26,8 +26,8 @@ ALLOWED = {
     ("authoring/new_matter.py", "_template_files"): "the package's matter template (package data)",
     ("lint/result_cache.py", "_hash_tree"): "fingerprints every byte under a matter folder, whatever the layout says",
     ("lint/result_cache.py", "_source_files"): "fingerprints the installed tool's own source files",
-    ("lint/working_copy.py", "copy_matter"): "copies a whole matter folder for the fix proof",
-    ("lint/fix_run.py", "collect_changes"): "brings back every file of the working copy the fixes changed",
+    ("fixing/working_copy.py", "copy_matter"): "copies a whole matter folder for the fix proof",
+    ("fixing/working_copy.py", "changed_files"): "brings back every file of the working copy the fixes changed",
     ("rescore/ray_backend.py", "run_ray"): "reads back its own Parquet output",
     ("commands/replay_inputs.py", "_expand_one"): "expands a glob pattern the user typed",
 }

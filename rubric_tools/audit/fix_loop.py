@@ -26,8 +26,7 @@ from rubric_tools.audit.runner import audit_source
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.fixing.apply_fixes import apply_fixes
-from rubric_tools.lint.fix_run import FileChange, FixRun, collect_changes
-from rubric_tools.lint.working_copy import copy_matter
+from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter
 from rubric_tools.loading.matter import load_matter_source
 
 #: At most this many rounds of audit-and-fix per matter.
@@ -76,9 +75,7 @@ def fix_matter(root: Path, settings: AuditSection, inputs: AuditInputs, *, unsaf
             for applied in written:
                 applied.path.write_bytes(applied.after.encode("utf-8"))
                 result.applied += len(applied.applied)
-        run = FixRun()
-        collect_changes(copy, root, run)
-        result.changes = run.changes
+        result.changes = changed_files(copy, root)
     return result
 
 

@@ -27,9 +27,9 @@ from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for,
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import FALLBACKS, STEPS
+from rubric_tools.code_registry import lookup
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
-from rubric_tools.lint.rules.regexes import gate_matches_empty, gate_needs_unnormalized_text
 from rubric_tools.scoring.gates import Gate
 
 
@@ -104,6 +104,12 @@ def _change(before: Gate, after: Gate) -> dict[str, Any]:
     return change
 
 
+def _code(name: str) -> str:
+    """The code of the lint rule called `name` (the code table knows every code)."""
+    entry = lookup(name)
+    return entry.code if entry is not None else name
+
+
 def out_of_bounds(gate: Gate) -> str | None:
     """Why a proposed gate breaks lint's rules for gate regexes (G003, G007, G008, G012,
     G016), or None."""
@@ -113,9 +119,9 @@ def out_of_bounds(gate: Gate) -> str | None:
             if problem is not None:
                 return problem
     if unnormalized_requirement(gate.pattern) is not None:
-        return f"needs text that normalization removes ({gate_needs_unnormalized_text.code})"
+        return f"needs text that normalization removes ({_code('gate-needs-unnormalized-text')})"
     if fires(Gate(gate.pattern), ""):
-        return f"matches the empty string ({gate_matches_empty.code})"
+        return f"matches the empty string ({_code('gate-matches-empty')})"
     return None
 
 

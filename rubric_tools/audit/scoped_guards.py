@@ -50,8 +50,8 @@ from rubric_tools.audit.pattern_tree import (
     without_optional_groups,
 )
 from rubric_tools.audit.widening import SLACK
+from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
-from rubric_tools.lint.gate_fields import regex_problem
 
 _LIGHT_SLACK = r"\b[^.;]{1,30}?\b"
 

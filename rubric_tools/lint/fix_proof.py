@@ -20,8 +20,8 @@ from typing import Any
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.fixing.apply_fixes import apply_fixes
 from rubric_tools.fixing.fixes import Fix
+from rubric_tools.fixing.working_copy import copy_matter
 from rubric_tools.lint.witnesses import Witnesses, find_witnesses, observe_each
-from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.files import Overlay
 from rubric_tools.scoring.model import Matter
 

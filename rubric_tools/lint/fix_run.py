@@ -10,27 +10,19 @@ interrupted `--fix` leaves each file either as it was or fully fixed.
 
 from __future__ import annotations
 
-import os
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rubric_tools.config.lint import LintSection
-from rubric_tools.fixing.apply_fixes import BOM, apply_fixes, read_for_edit
+from rubric_tools.fixing.apply_fixes import apply_fixes
+from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter
 from rubric_tools.lint.engine import lint_source, selected_rules
-from rubric_tools.lint.working_copy import copy_matter
 from rubric_tools.loading.layout import discover_matters
 from rubric_tools.loading.matter import load_matter_source
 
 MAX_ROUNDS = 10
-
-
-@dataclass
-class FileChange:
-    path: Path  # the original file
-    before: str
-    after: str
 
 
 @dataclass
@@ -69,26 +61,6 @@ def _inside(path: Path, folder: Path) -> bool:
     return not path.is_symlink() and path.resolve().is_relative_to(folder.resolve())
 
 
-def collect_changes(copy: Path, original: Path, run: FixRun) -> None:
-    """Every regular file of `copy` that differs from its original under `original`."""
-    regular = [
-        Path(folder) / name
-        for folder, _, names in os.walk(copy)  # never into a symlinked folder
-        for name in names
-        if (Path(folder) / name).is_file() and not (Path(folder) / name).is_symlink()
-    ]
-    for path in sorted(regular):
-        target = original / path.relative_to(copy)
-        if target.is_symlink() or not target.is_file():
-            continue
-        before, after = read_for_edit(target), read_for_edit(path)
-        if before is None or after is None:
-            continue
-        if before != after:
-            bom = (BOM if before[1] else "", BOM if after[1] else "")
-            run.changes.append(FileChange(target, bom[0] + before[0], bom[1] + after[0]))
-
-
 def fix_paths(paths: Sequence[Path], config: LintSection, *, unsafe: bool = False, write: bool = True) -> FixRun:
     """Fix every matter under `paths`; write the results back when `write`."""
     roots, problems = discover_matters(paths)
@@ -98,7 +70,7 @@ def fix_paths(paths: Sequence[Path], config: LintSection, *, unsafe: bool = Fals
             copy = Path(folder) / root.name
             copy_matter(root, copy)
             _fix_copy(copy, root, config, unsafe, run)
-            collect_changes(copy, root, run)
+            run.changes += changed_files(copy, root)
     if write:
         written = []
         for change in run.changes:

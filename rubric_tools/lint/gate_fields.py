@@ -7,12 +7,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rubric_tools.diagnostics import Span
+from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.lint.context import LintContext
 from rubric_tools.loading.element_build import NEGATION_SCOPES as NEGATION_SCOPES
 from rubric_tools.loading.elements import GateElement, Location
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.dialect import PatternRefused
-from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Every key a structured gate may carry (engine.md §4); anything else is an error.
 GATE_KEYS = ("pattern", "negation_guard", "negation_scope", "require_context", "exclude_context")
@@ -59,29 +58,6 @@ def valid_regex_fields(ctx: LintContext) -> Iterator[RegexField]:
         for field in regex_fields(gate):
             if regex_problem(field.text) is None:
                 yield field
-
-
-@dataclass(frozen=True)
-class RegexProblem:
-    message: str
-    position: int | None  # 0-based index into the pattern, when the error has one
-    too_costly: bool = False  # refused for its size or compile cost (G016), not invalid (G003)
-
-
-def regex_problem(pattern: str) -> RegexProblem | None:
-    """Why `pattern` does not compile, for the reference engine (`re`) or the scorer.
-
-    The scorer's `compile_pattern` parses and compiles with `re` first (after bounding
-    the pattern's size and compile cost), then with `regex`."""
-    try:
-        compile_pattern(pattern)
-    except GateError as exc:
-        cause = exc.__cause__
-        if isinstance(cause, PatternRefused):
-            return RegexProblem(cause.message, cause.position, cause.too_costly)
-        position = getattr(cause, "pos", None)
-        return RegexProblem(exc.message, position if isinstance(position, int) else None)
-    return None
 
 
 def scalar_character_span(location: Location, value: str, index: int) -> Span | None:

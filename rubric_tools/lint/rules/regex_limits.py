@@ -13,8 +13,9 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
+from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.lint.context import Finding, LintContext
-from rubric_tools.lint.gate_fields import describe, regex_fields, regex_problem
+from rubric_tools.lint.gate_fields import describe, regex_fields
 from rubric_tools.lint.registry import rule
 
 #: `regex`'s fuzzy-matching constraint, e.g. `{e<=2}`, `{i<=1,d<=1}`, `{1<=e<=3}`, `{e}`:

@@ -138,8 +138,10 @@ class _ListAudit:
         known: Sequence[KnownText],
         thesaurus: Thesaurus,
         matter: MatterClauses | None = None,
+        propose: bool = True,
     ) -> None:
         self.source = source
+        self.propose = propose
         self.gate_list = gate_list
         self.thesaurus = thesaurus
         texts = list_texts(gate_list, known, thesaurus, matter or MatterClauses(source, known))
@@ -186,16 +188,20 @@ class _ListAudit:
                         if t.generated and t.entry == entry.entry_index and not self.list_fires[t.text]
                     ),
                 ]
-            proposal = propose_entry(
-                EntryTexts(
-                    self.gate_list.gates,
-                    index,
-                    self.gate_list.surface,
-                    self.protected,
-                    self.silent,
-                    list(dict.fromkeys(t.text for t in (*correct, *frames))),
-                    list(dict.fromkeys(t.text for t in missed)),
-                    self.thesaurus,
+            proposal = (
+                None
+                if not self.propose
+                else propose_entry(
+                    EntryTexts(
+                        self.gate_list.gates,
+                        index,
+                        self.gate_list.surface,
+                        self.protected,
+                        self.silent,
+                        list(dict.fromkeys(t.text for t in (*correct, *frames))),
+                        list(dict.fromkeys(t.text for t in missed)),
+                        self.thesaurus,
+                    )
                 )
             )
             if proposal is not None:
@@ -383,14 +389,17 @@ def audit_gate_lists(
     known: Sequence[KnownText],
     thesaurus: Thesaurus,
     only_list: tuple[int, str] | None = None,
+    propose: bool = True,
 ) -> Iterator[tuple[list[AuditFinding], ListRobustness]]:
     """Per gate list of the matter (or only the list `only_list` names: (issue index,
-    surface)), its findings U002-U004 and its robustness figure."""
+    surface)), its findings U002-U004 and its robustness figure. Without `propose`, no
+    entry gets a proposal (nor a fix): the findings are the same, the figure has no
+    "after", and most of the audit's cost is saved."""
     matter = MatterClauses(source, known)
     for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
-        audit = _ListAudit(source, gate_list, known, thesaurus, matter)
+        audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose)
         findings = list(audit.findings())
         yield findings, list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals)
 

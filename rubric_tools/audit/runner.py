@@ -64,13 +64,15 @@ def audit_source(
     *,
     known: Sequence[KnownText] | None = None,
     only_list: tuple[int, str] | None = None,
+    propose: bool = True,
 ) -> list[Diagnostic]:
     """Every audit finding on a loaded matter, sorted by position. `inputs` names the probe
     files and trajectories (`rubric_tools.checking.audit_inputs` finds them); `known`, when
     given, replaces the texts read from them. `only_list` ((issue index, gate surface))
     restricts the gate verdicts U002-U004 to that one list: the recall benchmark re-audits
-    one seeded gate list many times."""
-    return audit_matter_source(source, settings, inputs, known=known, only_list=only_list).diagnostics
+    one seeded gate list many times. Without `propose`, findings carry no proposal and no
+    fix (`rubric check` needs only the verdicts)."""
+    return audit_matter_source(source, settings, inputs, known=known, only_list=only_list, propose=propose).diagnostics
 
 
 def audit_matter_source(
@@ -80,13 +82,14 @@ def audit_matter_source(
     *,
     known: Sequence[KnownText] | None = None,
     only_list: tuple[int, str] | None = None,
+    propose: bool = True,
 ) -> SourceAudit:
     """`audit_source`, with the robustness figure of every gate list beside the findings."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
     texts = known if known is not None else known_texts(source, inputs or AuditInputs())
     thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus)
     figures: list[ListRobustness] = []
-    for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list):
+    for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list, propose):
         findings += list_findings
         figures.append(figure)
     findings += concept_findings(source)

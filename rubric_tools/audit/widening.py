@@ -31,7 +31,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon, quantities
-from rubric_tools.audit.markers import compact_alternation
 from rubric_tools.audit.pattern_tree import (
     Item,
     WordRun,
@@ -42,9 +41,10 @@ from rubric_tools.audit.pattern_tree import (
     walk_with_edges,
     words_of,
 )
-from rubric_tools.audit.thesaurus import Thesaurus, phrase_forms
+from rubric_tools.audit.thesaurus import Thesaurus
 
-#: Words never inflected on their own: function words and modals (the thesaurus handles modals).
+#: Words never swapped or inflected on their own: function words and modals (the thesaurus
+#: handles modals). Which other words keep their form is the lexicon's to say (`lexicon.fixed`).
 FUNCTION_WORDS = frozenset(
     """
     a an the of to and or in on at by for with from as than that this these those its their his her our your
@@ -66,7 +66,10 @@ _MODALS = frozenset("may shall will must can could would should might".split())
 _COPULAS = frozenset({"is", "are"})
 #: Words of quantities, which the numbers step writes: never inflected or swapped.
 _QUANTITY_WORDS = frozenset(
-    "percent cent per hour hours day days week weeks month months year years business calendar anniversary".split()
+    """
+    percent cent per hour hours day days week weeks month months year years business calendar anniversary time
+    times
+    """.split()
 )
 
 
@@ -111,10 +114,10 @@ def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
 # ------------------------------------------------------------------ words
 
 
-def _phrases(sequence: list[Item], runs: list[WordRun]) -> Iterator[tuple[int, int, str]]:
+def _phrases(sequence: list[Item], runs: list[WordRun], longest: int = MAX_PHRASE) -> Iterator[tuple[int, int, str]]:
     """(first run, last run, text) of consecutive words joined by single spaces, longest first."""
     for first in range(len(runs)):
-        for last in range(min(len(runs), first + MAX_PHRASE) - 1, first - 1, -1):
+        for last in range(min(len(runs), first + longest) - 1, first - 1, -1):
             joined = all(
                 runs[k + 1].start == runs[k].end + 1
                 and sequence[runs[k].end].kind == "lit"
@@ -126,47 +129,90 @@ def _phrases(sequence: list[Item], runs: list[WordRun]) -> Iterator[tuple[int, i
                 yield first, last, " ".join(run.word for run in runs[first : last + 1])
 
 
-def _alternatives(phrase: str, thesaurus: Thesaurus) -> list[str] | None:
-    """Regex alternatives for a phrase: its group's members in every inflection, or (a
-    content word) its own inflections; None when there is nothing to add."""
+def _alternatives(phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()) -> list[str] | None:
+    """Regex alternatives for a phrase: its group's members in the forms their part of
+    speech takes, or (a content word) its own forms (`lexicon.word_forms`: a noun's number,
+    a verb's tense and person); None when there is nothing to add. The matter's names
+    (`thesaurus.fixed_words`) and words the gate uses as modifiers (`modifiers`) are
+    written as they stand."""
+    if phrase in thesaurus.fixed_words:
+        return None
     swappable = phrase in _MODALS or phrase in _COPULAS
     members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
     if members:
-        found = [phrase]
-        for member in members:
-            found += phrase_forms(member)
-        alternatives = _compact(found)
-    elif " " not in phrase and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
+        # The gate's own phrase last: every word of a group widens to the same alternation,
+        # which `_dedupe` then writes once.
+        alternatives = _compact([*thesaurus.member_forms(phrase), phrase])
+    elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
         forms = lexicon.word_forms(phrase)
         if len(forms) < 2:
             return None
-        alternatives = [compact_alternation(forms)]
+        alternatives = [lexicon.alternation(forms)]
     else:
         return None
     return alternatives
 
 
 def _compact(phrases: list[str]) -> list[str]:
-    """Phrases as regex alternatives; one-word phrases sharing a head grouped by stem."""
+    """Phrases as regex alternatives, in the order given; one-word phrases sharing the rest
+    of a phrase as one alternation of their heads ("(?:hold|holds|held|holding) harmless")."""
     by_rest: dict[str, list[str]] = {}
     for phrase in dict.fromkeys(phrases):
         head, _, rest = phrase.partition(" ")
         by_rest.setdefault(rest, []).append(head)
     out = []
     for rest, heads in by_rest.items():
-        head = compact_alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
+        head = lexicon.alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
         out.append(head + (" " + _escape_words(rest) if rest else ""))
-    return sorted(out, key=lambda alternative: -len(alternative))
+    return out
 
 
-def _rewrite_words(sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus) -> bool:
+def _in_units(sequence: list[Item], runs: list[WordRun], thesaurus: Thesaurus) -> set[int]:
+    """The runs that are words of a fixed expression or a multi-word name ("in no event",
+    "no later than", "pellham ridge"): no word of one is inflected on its own."""
+    units = thesaurus.units()
+    longest = max((len(unit.split()) for unit in units), default=0)
+    inside: set[int] = set()
+    for first, last, text in _phrases(sequence, runs, longest):
+        if first != last and text in units:
+            inside.update(range(first, last + 1))
+    return inside
+
+
+def _compound_part(sequence: list[Item], run: WordRun) -> bool:
+    """Whether the word is joined to the next or the one before by a hyphen written as a
+    class (`fine[- ]?tune`): half a compound, which has no forms or synonyms of its own."""
+    beside = [sequence[i] for i in (run.start - 1, run.end) if 0 <= i < len(sequence)]
+    return any(item.kind == "class" and "-" in item.text for item in beside)
+
+
+def _modifiers(tree: list[list[Item]]) -> frozenset[str]:
+    """Words of an alternation of single words most of which the lexicon reads as adjectives
+    or adverbs: each is used as one ("adequate|customary|market": "market" is no verb there)."""
+    found: set[str] = set()
+    for sequence in walk_sequences(tree):
+        for item in sequence:
+            if item.kind != "group":
+                continue
+            words = [w for w in (_plain_word(branch) for branch in item.branches) if w is not None]
+            if len(words) >= 2 and 2 * sum(lexicon.is_modifier(w) for w in words) > len(words):
+                found.update(words)
+    return frozenset(found)
+
+
+def _rewrite_words(
+    sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()
+) -> bool:
     runs = words_of(sequence, left, right)
     replacements: list[tuple[int, int, Item]] = []
     taken: set[int] = set()
+    in_units = _in_units(sequence, runs, thesaurus)
     for first, last, phrase in _phrases(sequence, runs):
-        if any(k in taken for k in range(first, last + 1)):
+        if any(k in taken for k in range(first, last + 1)) or (first == last and first in in_units):
             continue
-        alternatives = _alternatives(phrase, thesaurus)
+        if _compound_part(sequence, runs[first]) or _compound_part(sequence, runs[last]):
+            continue
+        alternatives = _alternatives(phrase, thesaurus, modifiers)
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
@@ -199,8 +245,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
     if tree is None:
         return None
     changed = False
+    modifiers = _modifiers(tree)
     for sequence, left, right in list(walk_with_edges(tree)):
-        changed |= _rewrite_words(sequence, left, right, thesaurus)
+        changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers)
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
             changed |= _rewrite_slack(sequence)
@@ -340,10 +387,10 @@ def _passive_of(branch: list[Item]) -> str | None:
         if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
             return None
         lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
-        participles = sorted({lexicon.past_participle(lemma) for lemma in lemmas})
+        participles = sorted({p for lemma in lemmas if (p := lexicon.past_participle(lemma)) is not None})
         if not participles:
             return None
-        done = compact_alternation(participles)
+        done = lexicon.alternation(participles)
         by = rf"\s+by\s+(?:the\s+)?(?:{subject})"
         if modal:
             modal_text = render(branch[token.start : token.end])

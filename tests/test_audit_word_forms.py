@@ -156,6 +156,17 @@ def test_a_gate_keeps_its_adjectives_names_and_idioms() -> None:
     assert "penalize" not in compound and "tunes" not in compound
 
 
+def test_the_word_before_says_whether_a_noun_or_a_verb_is_meant() -> None:
+    assert lexicon.word_forms("title", "NOUN") == ("title", "titles")
+    assert lexicon.word_forms("use", "VERB") == ("use", "uses", "used", "using")
+    assert lexicon.word_forms("void", "NOUN") == ("void",)  # an adjective stays one
+    widened = widen_words(r"\bthe title to the deliverables vests in provider\b", Thesaurus()) or ""
+    assert "titles?" in widened and "titled" not in widened
+    assert "(?:recommend|recommends|recommended|recommending) any changes?" in (
+        widen_words(r"\bwe recommend any change\b", Thesaurus()) or ""
+    )
+
+
 def test_the_matter_names_come_from_its_parties_and_documents() -> None:
     words, phrases = matter_names(load_matter_source(REPO_ROOT / "matters" / "ai_saas_001").model)
     assert {"sablewing", "provider", "customer", "york"} <= words

@@ -199,17 +199,22 @@ def noun_forms(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=8192)
-def word_forms(word: str) -> tuple[str, ...]:
+def word_forms(word: str, reading: str | None = None) -> tuple[str, ...]:
     """The forms a paraphrase may write for `word`: a noun in both numbers, a verb in
     every tense and person, the lemma first ("vests" -> vest, vests, vested, vesting;
     "fees" -> fee, fees). `(word,)` for a word that is never inflected (`fixed`), and
     for a noun the lexicon lists as its own base form that is already an inflection
-    ("damages", "training")."""
+    ("damages", "training"). `reading` ("NOUN" or "VERB"), when the caller knows how the
+    word is used ("the title", "to title"), keeps the forms of that reading only."""
     word = word.lower()
     if fixed(word):
         return (word,)
     found = lemmas(word)
     nouns, verbs = found.get("NOUN", ()), found.get("VERB", ())
+    if reading == "NOUN" and nouns:
+        verbs = ()
+    elif reading == "VERB" and verbs:
+        nouns = ()
     forms = _noun_forms(word, nouns)
     if word in nouns and word not in verbs:
         verbs = ()  # "damages", "training": the noun in its own right, not a form of "damage", "train"

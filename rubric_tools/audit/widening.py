@@ -61,6 +61,12 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
+#: After these a word is read as a noun ("the title", "its investigation") ...
+_NOUN_SLOT = frozenset(
+    "a an the its their his her our your any all each every such no this that these those some of".split()
+)
+#: ... and after these as a verb ("shall notify", "to train", "we recommend").
+_VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
 _MODALS = frozenset("may shall will must can could would should might".split())
 #: A copula agrees with its subject: "commitment is" / "commitments are".
 _COPULAS = frozenset({"is", "are"})
@@ -96,6 +102,8 @@ def _rendered(branches: list[list[Item]]) -> str:
 def _group(alternatives: list[str]) -> Item:
     """A frozen non-capturing group of regex alternatives (written as raw text)."""
     unique = list(dict.fromkeys(alternatives))
+    if len(unique) == 1 and re.fullmatch(r"[\w'-]+\??|\(\?:[^()]*\)", unique[0]):
+        return Item("raw", unique[0], frozen=True)  # "fees?", "(?:hold|holds|held|holding)": no group around
     return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
 
 
@@ -129,12 +137,15 @@ def _phrases(sequence: list[Item], runs: list[WordRun], longest: int = MAX_PHRAS
                 yield first, last, " ".join(run.word for run in runs[first : last + 1])
 
 
-def _alternatives(phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()) -> list[str] | None:
+def _alternatives(
+    phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset(), reading: str | None = None
+) -> list[str] | None:
     """Regex alternatives for a phrase: its group's members in the forms their part of
     speech takes, or (a content word) its own forms (`lexicon.word_forms`: a noun's number,
     a verb's tense and person); None when there is nothing to add. The matter's names
     (`thesaurus.fixed_words`) and words the gate uses as modifiers (`modifiers`) are
-    written as they stand."""
+    written as they stand; `reading` is how the gate uses a word ("NOUN" after a
+    determiner, "VERB" after a modal or "to"), when the word before says so."""
     if phrase in thesaurus.fixed_words:
         return None
     swappable = phrase in _MODALS or phrase in _COPULAS
@@ -144,7 +155,7 @@ def _alternatives(phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] =
         # which `_dedupe` then writes once.
         alternatives = _compact([*thesaurus.member_forms(phrase), phrase])
     elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
-        forms = lexicon.word_forms(phrase)
+        forms = lexicon.word_forms(phrase, reading)
         if len(forms) < 2:
             return None
         alternatives = [lexicon.alternation(forms)]
@@ -186,6 +197,14 @@ def _compound_part(sequence: list[Item], run: WordRun) -> bool:
     return any(item.kind == "class" and "-" in item.text for item in beside)
 
 
+def _reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
+    """How the word before (one space before it) says the word at `index` is used."""
+    if index == 0 or runs[index].start != runs[index - 1].end + 1 or sequence[runs[index - 1].end].char != " ":
+        return None
+    before = runs[index - 1].word
+    return "NOUN" if before in _NOUN_SLOT else "VERB" if before in _VERB_SLOT else None
+
+
 def _modifiers(tree: list[list[Item]]) -> frozenset[str]:
     """Words of an alternation of single words most of which the lexicon reads as adjectives
     or adverbs: each is used as one ("adequate|customary|market": "market" is no verb there)."""
@@ -212,7 +231,7 @@ def _rewrite_words(
             continue
         if _compound_part(sequence, runs[first]) or _compound_part(sequence, runs[last]):
             continue
-        alternatives = _alternatives(phrase, thesaurus, modifiers)
+        alternatives = _alternatives(phrase, thesaurus, modifiers, _reading(sequence, runs, first))
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))

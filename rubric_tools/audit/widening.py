@@ -27,13 +27,12 @@ within lint's bounds (`guards`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.pattern_tree import (
     Item,
-    WordRun,
     is_window,
     parse_items,
     render,
@@ -42,6 +41,7 @@ from rubric_tools.audit.pattern_tree import (
     words_of,
 )
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.word_use import compound_part, in_units, modifier_words, phrases, plain_word, reading
 
 #: Words never swapped or inflected on their own: function words and modals (the thesaurus
 #: handles modals). Which other words keep their form is the lexicon's to say (`lexicon.fixed`).
@@ -61,12 +61,6 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
-#: After these a word is read as a noun ("the title", "its investigation") ...
-_NOUN_SLOT = frozenset(
-    "a an the its their his her our your any all each every such no this that these those some of".split()
-)
-#: ... and after these as a verb ("shall notify", "to train", "we recommend").
-_VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
 _MODALS = frozenset("may shall will must can could would should might".split())
 #: A copula agrees with its subject: "commitment is" / "commitments are".
 _COPULAS = frozenset({"is", "are"})
@@ -122,21 +116,6 @@ def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
 # ------------------------------------------------------------------ words
 
 
-def _phrases(sequence: list[Item], runs: list[WordRun], longest: int = MAX_PHRASE) -> Iterator[tuple[int, int, str]]:
-    """(first run, last run, text) of consecutive words joined by single spaces, longest first."""
-    for first in range(len(runs)):
-        for last in range(min(len(runs), first + longest) - 1, first - 1, -1):
-            joined = all(
-                runs[k + 1].start == runs[k].end + 1
-                and sequence[runs[k].end].kind == "lit"
-                and sequence[runs[k].end].char == " "
-                and not sequence[runs[k].end].quant
-                for k in range(first, last)
-            )
-            if joined:
-                yield first, last, " ".join(run.word for run in runs[first : last + 1])
-
-
 def _alternatives(
     phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset(), reading: str | None = None
 ) -> list[str] | None:
@@ -178,60 +157,19 @@ def _compact(phrases: list[str]) -> list[str]:
     return out
 
 
-def _in_units(sequence: list[Item], runs: list[WordRun], thesaurus: Thesaurus) -> set[int]:
-    """The runs that are words of a fixed expression or a multi-word name ("in no event",
-    "no later than", "pellham ridge"): no word of one is inflected on its own."""
-    units = thesaurus.units()
-    longest = max((len(unit.split()) for unit in units), default=0)
-    inside: set[int] = set()
-    for first, last, text in _phrases(sequence, runs, longest):
-        if first != last and text in units:
-            inside.update(range(first, last + 1))
-    return inside
-
-
-def _compound_part(sequence: list[Item], run: WordRun) -> bool:
-    """Whether the word is joined to the next or the one before by a hyphen written as a
-    class (`fine[- ]?tune`): half a compound, which has no forms or synonyms of its own."""
-    beside = [sequence[i] for i in (run.start - 1, run.end) if 0 <= i < len(sequence)]
-    return any(item.kind == "class" and "-" in item.text for item in beside)
-
-
-def _reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
-    """How the word before (one space before it) says the word at `index` is used."""
-    if index == 0 or runs[index].start != runs[index - 1].end + 1 or sequence[runs[index - 1].end].char != " ":
-        return None
-    before = runs[index - 1].word
-    return "NOUN" if before in _NOUN_SLOT else "VERB" if before in _VERB_SLOT else None
-
-
-def _modifiers(tree: list[list[Item]]) -> frozenset[str]:
-    """Words of an alternation of single words most of which the lexicon reads as adjectives
-    or adverbs: each is used as one ("adequate|customary|market": "market" is no verb there)."""
-    found: set[str] = set()
-    for sequence in walk_sequences(tree):
-        for item in sequence:
-            if item.kind != "group":
-                continue
-            words = [w for w in (_plain_word(branch) for branch in item.branches) if w is not None]
-            if len(words) >= 2 and 2 * sum(lexicon.is_modifier(w) for w in words) > len(words):
-                found.update(words)
-    return frozenset(found)
-
-
 def _rewrite_words(
     sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()
 ) -> bool:
     runs = words_of(sequence, left, right)
     replacements: list[tuple[int, int, Item]] = []
     taken: set[int] = set()
-    in_units = _in_units(sequence, runs, thesaurus)
-    for first, last, phrase in _phrases(sequence, runs):
-        if any(k in taken for k in range(first, last + 1)) or (first == last and first in in_units):
+    inside_units = in_units(sequence, runs, thesaurus)
+    for first, last, phrase in phrases(sequence, runs, MAX_PHRASE):
+        if any(k in taken for k in range(first, last + 1)) or (first == last and first in inside_units):
             continue
-        if _compound_part(sequence, runs[first]) or _compound_part(sequence, runs[last]):
+        if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
             continue
-        alternatives = _alternatives(phrase, thesaurus, modifiers, _reading(sequence, runs, first))
+        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first))
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
@@ -264,7 +202,7 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
     if tree is None:
         return None
     changed = False
-    modifiers = _modifiers(tree)
+    modifiers = modifier_words(tree)
     for sequence, left, right in list(walk_with_edges(tree)):
         changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers)
     if slack:
@@ -366,8 +304,8 @@ def _tokens(branch: list[Item]) -> list[_Token] | None:
             continue
         if item.kind == "lit" and item.char == " " and not item.quant:
             tokens.append(_Token(position, position + 1, (), space=True))
-        elif item.kind == "group" and not item.quant and all(_plain_word(b) for b in item.branches):
-            tokens.append(_Token(position, position + 1, tuple(_plain_word(b) or "" for b in item.branches)))
+        elif item.kind == "group" and not item.quant and all(plain_word(b) for b in item.branches):
+            tokens.append(_Token(position, position + 1, tuple(plain_word(b) or "" for b in item.branches)))
         elif item.kind == "group" and not is_window(item):
             tokens.append(_Token(position, position + 1, ("\x01",)))  # a phrase: part of an object
         else:
@@ -375,11 +313,6 @@ def _tokens(branch: list[Item]) -> list[_Token] | None:
             break
         position += 1
     return tokens
-
-
-def _plain_word(branch: list[Item]) -> str | None:
-    text = "".join(i.char for i in branch if i.kind == "lit" and not i.quant)
-    return text if len(text) == len(branch) and re.fullmatch(r"[a-z]+", text) else None
 
 
 def _passive_of(branch: list[Item]) -> str | None:

@@ -42,7 +42,7 @@ FUNCTION_WORDS = frozenset(
     onto out up off over under about after before until unless while although though because since both either
     neither another other same whereby thereof therein hereof herein hereby hereunder thereunder within
     without against between among throughout during despite regarding concerning following including
-    excluding notwithstanding pending according
+    excluding notwithstanding pending according provided except save whereas however unless
     """.split()
 )
 #: Modals: never inflected as verbs ("shalls", "cans").

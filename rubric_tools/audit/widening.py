@@ -202,7 +202,7 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
     if tree is None:
         return None
     changed = False
-    modifiers = modifier_words(tree)
+    modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
     for sequence, left, right in list(walk_with_edges(tree)):
         changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers)
     if slack:

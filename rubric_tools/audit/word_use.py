@@ -65,15 +65,17 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None
 
 
 def modifier_words(tree: list[list[Item]]) -> frozenset[str]:
-    """Words of an alternation of single words most of which the lexicon reads as adjectives
-    or adverbs: each is used as one ("adequate|customary|market": "market" is no verb there)."""
+    """Words of an alternation of single words most of which are adjectives, adverbs or
+    function words: each is used as one ("adequate|customary|market": "market" is no verb
+    there; "but|provided|except|unless": "provided" is a conjunction)."""
     found: set[str] = set()
     for sequence in walk_sequences(tree):
         for item in sequence:
             if item.kind != "group":
                 continue
             words = [w for w in (plain_word(branch) for branch in item.branches) if w is not None]
-            if len(words) >= 2 and 2 * sum(lexicon.is_modifier(w) for w in words) > len(words):
+            fixed = sum(lexicon.is_modifier(w) or w in lexicon.FUNCTION_WORDS for w in words)
+            if len(words) >= 2 and 2 * fixed > len(words):
                 found.update(words)
     return frozenset(found)
 

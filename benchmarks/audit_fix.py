@@ -21,7 +21,7 @@ audit never sees.
     passed broken (sins caught before and lost, correct sentences silent before and now
     flagged). Figures by kind are printed as aggregates only.
 
-Also prints the fix loop's wall time per matter and the lexicon in use.
+Also prints the fix loop's wall time per matter.
 
     python benchmarks/audit_fix.py [--only A|B] [--narrow] [--matters ID,...] [--corpus DIR] [--evalsets DIR]
 """
@@ -234,14 +234,13 @@ def main() -> int:
     args = parser.parse_args()
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"
-    from rubric_tools.audit import lexicon
 
     corpus = args.corpus or Path(os.environ.get("RUBRIC_CONFORMANCE_DIR") or DEFAULT_CORPUS)
     if not (corpus / "probes").is_dir():
         print(f"conformance corpus not found at {corpus} (set RUBRIC_CONFORMANCE_DIR)", file=sys.stderr)
         return 2
     matters = [m for m in args.matters.split(",") if m] or sorted(p.stem for p in (corpus / "probes").glob("*.yaml"))
-    print(f"{len(matters)} matters, lexicon: {lexicon.backend()}")
+    print(f"{len(matters)} matters")
     if args.only in (None, "A"):
         total = Score()
         print(f"\n(A) unaudited rubrics{' (alternations narrowed)' if args.narrow else ''}: fix loop per matter")

@@ -4,7 +4,8 @@ Modules: `corpus` (the matter's own texts of known verdict), `frames` and `dodge
 (generated correct work and rewrites), `gate_audit` and `concepts` (the verdicts),
 `guards` (proposals and their verification), `findings` (evidence and diagnostics),
 `codes` (the catalogue), `runner` and
-`probe_writer`; `inflection` (the contract-verb lexicon of the inflection dodges),
+`probe_writer`; `inflection` (the contract verbs and nouns the inflection dodges rewrite),
+`lexicon` (word forms from lemminflect), `names` (the matter's names, never inflected),
 `seeding` (generic defect operators) and `recall` (the seeded-defect benchmark's
 measurement). The cheap parts shared with lint rules U001/U005 live in `gate_analysis`:
 `witness` (matching strings from a regex's parse tree), `gate_firing` (running gates

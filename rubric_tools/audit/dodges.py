@@ -268,6 +268,8 @@ def _passive(witness: str) -> Iterator[Dodge]:
             if not verbs:
                 return
             done = lexicon.past_participle(verbs[0])
+            if done is None:
+                return  # no verb the lexicon can put in the passive
             subject, rest = " ".join(words[:index]), words[index + 2 :]
             end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
             if end == 0:

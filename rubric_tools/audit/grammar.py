@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from rubric_tools.audit import inflection
+from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import FUNCTION_WORDS, words
 
@@ -88,28 +88,6 @@ VERBS = inflection.CONTRACT_VERBS | frozenset(
     unlock upgrade validate value vary verify vest violate waive warrant withdraw withhold work yield
     """.split()
 )
-_IRREGULAR_PAST = {
-    "became": "become",
-    "began": "begin",
-    "bore": "bear",
-    "forbade": "forbid",
-    "gave": "give",
-    "held": "hold",
-    "kept": "keep",
-    "lost": "lose",
-    "made": "make",
-    "meant": "mean",
-    "paid": "pay",
-    "ran": "run",
-    "said": "say",
-    "sold": "sell",
-    "sought": "seek",
-    "struck": "strike",
-    "took": "take",
-    "told": "tell",
-    "undertook": "undertake",
-    "withheld": "withhold",
-}
 #: Adjectives of legal effect, and suffixes that make an adjective.
 ADJECTIVES = frozenset(
     """
@@ -140,32 +118,12 @@ _ADVERBS = frozenset("not never also only then still thereby hereby thereafter t
 def verb_of(word: str) -> tuple[str, str] | None:
     """(base form, form name) when `word` is a form of a known verb: "base", "3rd person",
     "past", "gerund"."""
-    if word in _IRREGULAR_PAST:
-        return _IRREGULAR_PAST[word], "past"
-    for base in _bases(word):
+    for base in (word, *lexicon.lemmas(word).get("VERB", ())):
         if base in VERBS:
             for name, form in inflection.forms(base).items():
                 if form == word:
                     return base, name
     return None
-
-
-def _bases(word: str) -> list[str]:
-    """Candidate base forms by undoing a regular ending."""
-    found = [word]
-    if word.endswith("ies"):
-        found.append(word[:-3] + "y")
-    if word.endswith("es"):
-        found.append(word[:-2])
-    if word.endswith("s"):
-        found.append(word[:-1])
-    if word.endswith("ied"):
-        found.append(word[:-3] + "y")
-    if word.endswith("ed"):
-        found += [word[:-2], word[:-1], word[:-3]]
-    if word.endswith("ing"):
-        found += [word[:-3], word[:-3] + "e", word[:-4]]
-    return found
 
 
 def finite_verb_at(tokens: Sequence[str], index: int) -> bool:

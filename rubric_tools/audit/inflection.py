@@ -1,14 +1,14 @@
 """Inflections of contract verbs and nouns, for the inflection dodges: "re-identify" /
 "re-identifies" / "re-identifying", "shall indemnify" / "indemnifies", "claim" / "claims".
 
-Only words of a small built-in lexicon of contract verbs are inflected (no tagger: a word
-we do not know is left alone, precision first); the forms follow English spelling rules
-with the few irregular ones listed.
+Only words of a small built-in list of contract verbs and count nouns are rewritten (no
+tagger: a word we do not know is left alone, precision first); their forms come from the
+lexicon (`lexicon`), which never writes a form that does not map back to the word.
 """
 
 from __future__ import annotations
 
-import re
+from rubric_tools.audit import lexicon
 
 #: Verbs contracts use for what a party may or must do (base forms).
 CONTRACT_VERBS = frozenset(
@@ -29,61 +29,39 @@ COUNT_NOUNS = frozenset(
     """.split()
 )
 _NOUN_SUFFIXES = ("tion", "ment", "ance", "ence")
-_IRREGULAR_PAST = {"sell": "sold", "pay": "paid", "bind": "bound"}
-_DOUBLED = frozenset({"cap", "permit", "bar", "admit", "submit", "refer"})
 #: Before a singular noun these make a plural ungrammatical ("a claim", "each claim").
 _SINGULAR_DETERMINERS = frozenset("a an one each every either neither this that another".split())
+#: Form names and the lexicon's tags.
+_FORM_TAGS = {"base": "VB", "3rd person": "VBZ", "past": "VBD", "gerund": "VBG"}
 
 
 def third_person(verb: str) -> str:
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ies"
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    return verb + "s"
+    return lexicon.verb_form(verb, "VBZ") or verb
 
 
 def past(verb: str) -> str:
-    if verb in _IRREGULAR_PAST:
-        return _IRREGULAR_PAST[verb]
-    if verb in _DOUBLED:
-        return verb + verb[-1] + "ed"
-    if verb.endswith("e"):
-        return verb + "d"
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ied"
-    return verb + "ed"
+    return lexicon.verb_form(verb, "VBD") or verb
 
 
 def gerund(verb: str) -> str:
-    if verb in _DOUBLED:
-        return verb + verb[-1] + "ing"
-    if verb.endswith("e") and not verb.endswith(("ee", "ye")):
-        return verb[:-1] + "ing"
-    return verb + "ing"
+    return lexicon.verb_form(verb, "VBG") or verb
 
 
 def forms(verb: str) -> dict[str, str]:
-    """Every inflected form of a lexicon verb, by name."""
-    return {"base": verb, "3rd person": third_person(verb), "past": past(verb), "gerund": gerund(verb)}
+    """Every inflected form of a verb the lexicon knows, by name (the base form alone otherwise)."""
+    found = lexicon.verb_forms_by_tag(verb)
+    return {name: found[tag] for name, tag in _FORM_TAGS.items() if tag in found} or {"base": verb}
 
 
 def base_form(word: str) -> str | None:
-    """The lexicon verb `word` is a form of (itself when it is a base form), or None."""
+    """The contract verb `word` is a form of (itself when it is a base form), or None."""
     if word in CONTRACT_VERBS:
         return word
-    for verb in CONTRACT_VERBS:
-        if word in (third_person(verb), past(verb), gerund(verb)):
-            return verb
-    return None
+    return next((verb for verb in lexicon.lemmas(word).get("VERB", ()) if verb in CONTRACT_VERBS), None)
 
 
 def plural(noun: str, before: str | None) -> str | None:
     """The plural of a count noun ending a phrase, when the word before allows one."""
     if before in _SINGULAR_DETERMINERS or not (noun in COUNT_NOUNS or noun.endswith(_NOUN_SUFFIXES)):
         return None
-    if noun.endswith(("s", "sh", "ch", "x")):
-        return noun + "es"
-    if re.search(r"[^aeiou]y$", noun):
-        return noun[:-1] + "ies"
-    return noun + "s"
+    return lexicon.plural(noun)

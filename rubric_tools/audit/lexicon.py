@@ -1,239 +1,227 @@
-"""Word forms for the audit: the inflections and parts of speech of English words.
+"""Word forms for the audit: the inflections and parts of speech of English words, from
+lemminflect's lexicon of English (a default dependency: see pyproject.toml).
 
-`lemminflect` (a lexicon of English inflections with its own rules for unknown words)
-is used when it is installed (`pip install 'rubric-tools[lexicon]'`); it pulls numpy,
-so it is an optional extra. Without it, regular English spelling rules are applied,
-with the common irregular verbs of contract drafting listed here; they cover the
-words gates are written in, less surely for unusual words. `backend()` says which one
-runs; `RUBRIC_AUDIT_LEXICON=rules` forces the rules (tests compare both).
+The audit widens a gate as a drafter would: it inflects only what paraphrase needs, the
+number of a head noun ("fee" / "fees", "datum" / "data") and the tense and person of a
+verb ("vest" / "vests" / "vested" / "vesting", "hold" / "held"). `word_forms` never
+inflects:
 
-Every function returns lowercase forms, the word itself included.
+- a word the lexicon lists as an adjective or an adverb ("void", "final", "binding",
+  "promptly", "later"): it is written as it stands;
+- a word the lexicon does not know (a name: "Sablewing", "GLBA"), a function word or
+  a modal ("where", "shall"), a number;
+- a word that is already an inflection with a meaning of its own: a noun the lexicon
+  lists as its own base form is not reduced or re-inflected as a verb ("damages",
+  "training"), and a gerund is never made plural ("trainings").
+
+Every generated form must map back to its lemma: a plural must have the noun among its
+lemmas, a verb form must have the verb as its first (most likely) lemma — "feed" is read
+as "feed" before "fee", so it is no past tense of "fee" here — and a verb reading with no
+past tense left is no verb ("fee"). Forms with an apostrophe ("fee'd") are dropped.
+
+The matter's own names and fixed expressions are the caller's to keep as they stand
+(`thesaurus.Thesaurus.fixed_words` and `fixed_phrases`). Every function returns
+lowercase forms.
 """
 
 from __future__ import annotations
 
-import os
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from rubric_tools.audit import inflection
-
-#: Irregular verbs of contract drafting: base -> (past, past participle).
-_IRREGULAR = {
-    "bear": ("bore", "borne"),
-    "bind": ("bound", "bound"),
-    "buy": ("bought", "bought"),
-    "choose": ("chose", "chosen"),
-    "forbid": ("forbade", "forbidden"),
-    "forgive": ("forgave", "forgiven"),
-    "give": ("gave", "given"),
-    "grant": ("granted", "granted"),
-    "have": ("had", "had"),
-    "hold": ("held", "held"),
-    "keep": ("kept", "kept"),
-    "lay": ("laid", "laid"),
-    "lend": ("lent", "lent"),
-    "make": ("made", "made"),
-    "mean": ("meant", "meant"),
-    "pay": ("paid", "paid"),
-    "say": ("said", "said"),
-    "sell": ("sold", "sold"),
-    "send": ("sent", "sent"),
-    "set": ("set", "set"),
-    "take": ("took", "taken"),
-    "undertake": ("undertook", "undertaken"),
-    "withdraw": ("withdrew", "withdrawn"),
-    "withhold": ("withheld", "withheld"),
-    "write": ("wrote", "written"),
-    "strike": ("struck", "struck"),
-    "arise": ("arose", "arisen"),
-    "become": ("became", "become"),
-    "bring": ("brought", "brought"),
-    "get": ("got", "gotten"),
-    "go": ("went", "gone"),
-    "know": ("knew", "known"),
-    "lose": ("lost", "lost"),
-    "put": ("put", "put"),
-    "run": ("ran", "run"),
-    "see": ("saw", "seen"),
-    "seek": ("sought", "sought"),
-    "shut": ("shut", "shut"),
-    "spend": ("spent", "spent"),
-    "tell": ("told", "told"),
-    "think": ("thought", "thought"),
-    "waive": ("waived", "waived"),
-}
-_MODALS = frozenset("may might shall should will would must can could".split())
-_IRREGULAR_NOUNS = {"datum": "data", "criterion": "criteria", "analysis": "analyses", "basis": "bases"}
-#: Verbs that double their last consonant (stress on the last syllable).
-_DOUBLING = frozenset("admit bar cap commit omit permit refer submit transfer ship stop plan regret".split())
-_DOUBLING_RE = re.compile(r"^(?:[^aeiou]*[aeiou][^aeiouwxy])$")
+#: Words never inflected: articles, determiners, pronouns, prepositions, conjunctions,
+#: modals and the forms of "be", "have" and "do" (the thesaurus handles modals).
+FUNCTION_WORDS = frozenset(
+    """
+    a an the of to and or in on at by for with from as than that this these those its their his her our your
+    any all each every such some no not nor never none is are was were be been being am has have had having do
+    does did shall will may must can could would should might it they we he she i you me us them him which
+    who whom whose what when where whereas whether there here then so if but also only very per via upon into
+    onto out up off over under about after before until unless while although though because since both either
+    neither another other same whereby thereof therein hereof herein hereby hereunder thereunder within
+    without against between among throughout during despite regarding concerning following including
+    excluding notwithstanding pending according provided except save whereas however unless
+    """.split()
+)
+#: Modals: never inflected as verbs ("shalls", "cans").
+MODALS = frozenset("may might shall should will would must can could".split())
+#: Inflection tags of a verb's forms, in the order they are written.
+VERB_TAGS = ("VB", "VBZ", "VBD", "VBN", "VBG")
+#: A word made of a prefix and a word the lexicon knows inflects like that word
+#: ("reidentify" / "reidentifies", "re-identify" / "re-identified").
+_PREFIXES = ("re", "sub", "de", "co", "pre", "un", "non", "over", "under", "out", "mis")
 
 
 @lru_cache(maxsize=1)
-def _lemminflect() -> Any | None:
-    if os.environ.get("RUBRIC_AUDIT_LEXICON") == "rules":
-        return None
-    try:
-        import lemminflect
-    except ImportError:
-        return None
+def _library() -> Any:
+    # Imported on first use: it loads its tables and numpy, which only the audit needs.
+    import lemminflect
+
     return lemminflect
 
 
-def backend() -> str:
-    """ "lemminflect" or "rules": which inflects words in this process."""
-    return "lemminflect" if _lemminflect() is not None else "rules"
-
-
-# ------------------------------------------------------------------ rules
-
-
-def _double(verb: str) -> bool:
-    return verb in _DOUBLING or bool(_DOUBLING_RE.match(verb))
-
-
-def _past(verb: str) -> str:
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb][0]
-    if verb.endswith("e"):
-        return verb + "d"
-    if re.search(r"[^aeiou]y$", verb):
-        return verb[:-1] + "ied"
-    if _double(verb):
-        return verb + verb[-1] + "ed"
-    return verb + "ed"
-
-
-def _gerund(verb: str) -> str:
-    if verb.endswith("ie"):
-        return verb[:-2] + "ying"
-    if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")):
-        return verb[:-1] + "ing"
-    if _double(verb):
-        return verb + verb[-1] + "ing"
-    return verb + "ing"
-
-
-def _rule_verb_forms(lemma: str) -> tuple[str, ...]:
-    participle = _IRREGULAR[lemma][1] if lemma in _IRREGULAR else _past(lemma)
-    return tuple(dict.fromkeys((lemma, inflection.third_person(lemma), _past(lemma), participle, _gerund(lemma))))
-
-
-def _rule_plural(noun: str) -> str:
-    if noun in _IRREGULAR_NOUNS:
-        return _IRREGULAR_NOUNS[noun]
-    if noun.endswith(("s", "sh", "ch", "x", "z")):
-        return noun + "es"
-    if re.search(r"[^aeiou]y$", noun):
-        return noun[:-1] + "ies"
-    return noun + "s"
-
-
-def _rule_lemmas(word: str) -> set[str]:
-    """Candidate base forms of `word` by undoing regular endings (the word itself included)."""
-    found = {word}
-    for lemma, (past, participle) in _IRREGULAR.items():
-        if word in (past, participle):
-            found.add(lemma)
-    for plural, singular in ((v, k) for k, v in _IRREGULAR_NOUNS.items()):
-        if word == plural:
-            found.add(singular)
-    if word.endswith("ies") and len(word) > 4:
-        found.add(word[:-3] + "y")
-    elif word.endswith("es") and word[:-2].endswith(("ss", "sh", "ch", "x", "z")):
-        found.add(word[:-2])
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 3:
-        found.add(word[:-1])
-    for ending in ("ed", "ing"):
-        if word.endswith(ending) and len(word) > len(ending) + 2:
-            stem = word[: -len(ending)]
-            if stem.endswith("i") and ending == "ed":
-                found.add(stem[:-1] + "y")
-            elif len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "ls":
-                found.add(stem[:-1])
-            else:
-                found.update({stem, stem + "e"})
-    return found
-
-
-# ------------------------------------------------------------------ API
-
-
-@lru_cache(maxsize=8192)
-def verb_forms(lemma: str) -> tuple[str, ...]:
-    """Every form of a verb: base, third person, past, past participle, gerund."""
-    lemma = lemma.lower()
-    library = _lemminflect()
-    if library is None:
-        return _rule_verb_forms(lemma)
-    forms = [lemma]
-    for tag in ("VBZ", "VBD", "VBN", "VBG"):
-        found = library.getInflection(lemma, tag)
-        forms += [f.lower() for f in found if "-" not in f or "-" in lemma]
-    return tuple(dict.fromkeys(forms))
-
-
-@lru_cache(maxsize=8192)
-def past_participle(lemma: str) -> str:
-    library = _lemminflect()
-    if library is None:
-        return _IRREGULAR[lemma][1] if lemma in _IRREGULAR else _past(lemma)
-    found = library.getInflection(lemma, "VBN")
-    return str(found[0]).lower() if found else _past(lemma)
+def _plain(form: str, like: str) -> bool:
+    """Letters only (a hyphen when the base form has one): no "fee'd"."""
+    return bool(re.fullmatch(r"[a-z]+(?:-[a-z]+)*", form)) and ("-" not in form or "-" in like)
 
 
 @lru_cache(maxsize=8192)
 def lemmas(word: str) -> dict[str, tuple[str, ...]]:
-    """Base forms of `word` by part of speech ("NOUN", "VERB", "ADJ", ...). With the rules,
-    every candidate base form is listed under "VERB" and "NOUN" (the rules cannot tell)."""
+    """Base forms of `word` by part of speech ("NOUN", "VERB", "ADJ", "ADV", "AUX"), most
+    likely first; empty when the lexicon does not know the word. A modal has no verb reading."""
     word = word.lower()
-    library = _lemminflect()
-    if library is None:
-        candidates = tuple(sorted(_rule_lemmas(word)))
-        return {"VERB": candidates, "NOUN": candidates}
-    found = library.getAllLemmas(word)
-    if word in _MODALS:  # never inflected as a verb ("shalls")
+    found = _library().getAllLemmas(word)
+    if word in MODALS:
         found = {pos: forms for pos, forms in found.items() if pos not in ("VERB", "AUX")}
-    return {pos: tuple(f.lower() for f in forms if "-" not in f or "-" in word) for pos, forms in found.items()}
+    return {pos: tuple(f.lower() for f in forms if _plain(f.lower(), word)) for pos, forms in found.items() if forms}
+
+
+def known(word: str) -> bool:
+    """Whether the lexicon knows `word` at all (an unknown word is read as a name)."""
+    return bool(lemmas(word))
+
+
+def is_modifier(word: str) -> bool:
+    """Whether the lexicon lists an adjective or adverb reading of `word` ("void", "promptly")."""
+    found = lemmas(word)
+    return "ADJ" in found or "ADV" in found
 
 
 def is_verb(word: str) -> bool:
-    if _lemminflect() is None:
-        return any(_known_verb(lemma) for lemma in _rule_lemmas(word.lower()))
     return "VERB" in lemmas(word)
 
 
-def _known_verb(lemma: str) -> bool:
-    """Without the library only verbs of the built-in lexicons are inflected as verbs."""
-    return lemma in inflection.CONTRACT_VERBS or lemma in _IRREGULAR
+def _split_compound(lemma: str) -> tuple[str, str] | None:
+    """(prefix, known word) of a word the lexicon does not know: "re-identify" -> ("re-",
+    "identify"), "reidentify" -> ("re", "identify")."""
+    if known(lemma):
+        return None
+    if "-" in lemma:
+        prefix, _, head = lemma.rpartition("-")
+        return (prefix + "-", head) if known(head) else None
+    for prefix in _PREFIXES:
+        head = lemma[len(prefix) :]
+        if lemma.startswith(prefix) and len(head) >= 4 and "VERB" in lemmas(head):
+            return prefix, head
+    return None
 
 
 @lru_cache(maxsize=8192)
-def word_forms(word: str) -> tuple[str, ...]:
-    """The inflections of `word` as a noun (singular, plural) and as a verb (every form),
-    for each base form it may have: "vests" -> vest, vests, vested, vesting. The word
-    itself comes first."""
+def verb_forms_by_tag(lemma: str) -> dict[str, str]:
+    """The forms of a verb by tag (`VERB_TAGS`), each mapping back to `lemma` as its most
+    likely verb lemma; empty when the lexicon has no such verb or a verb with no past
+    tense ("fee" as a verb: its only past, "feed", is another verb)."""
+    lemma = lemma.lower()
+    compound = _split_compound(lemma)
+    if compound is not None:
+        prefix, head = compound
+        return {tag: prefix + form for tag, form in verb_forms_by_tag(head).items()}
+    if lemma in MODALS or lemma not in lemmas(lemma).get("VERB", ()):
+        return {}
+    table = _library().getAllInflections(lemma, upos="VERB")
+    forms = {"VB": lemma}
+    for tag in VERB_TAGS[1:]:
+        for form in (f.lower() for f in table.get(tag, ())):
+            if _plain(form, lemma) and (form == lemma or lemmas(form).get("VERB", ("",))[0] == lemma):
+                forms[tag] = form
+                break
+    if "VBD" not in forms and "VBN" not in forms:
+        return {}
+    forms.setdefault("VBN", forms.get("VBD", lemma))
+    forms.setdefault("VBD", forms["VBN"])
+    return forms
+
+
+def verb_forms(lemma: str) -> tuple[str, ...]:
+    """Every form of a verb: base, third person, past, past participle, gerund ("hold",
+    "holds", "held", "holding"); the lemma alone when it is no verb the lexicon knows."""
+    forms = verb_forms_by_tag(lemma)
+    return tuple(dict.fromkeys(forms[tag] for tag in VERB_TAGS if tag in forms)) or (lemma.lower(),)
+
+
+def verb_form(lemma: str, tag: str) -> str | None:
+    """One form of a verb ("VBZ", "VBD", "VBN", "VBG"), or None."""
+    return verb_forms_by_tag(lemma).get(tag)
+
+
+def past_participle(lemma: str) -> str | None:
+    return verb_form(lemma, "VBN")
+
+
+@lru_cache(maxsize=8192)
+def plurals(noun: str) -> tuple[str, ...]:
+    """The plurals of a noun that map back to it ("datum" -> "data"); () for none."""
+    noun = noun.lower()
+    table = _library().getAllInflections(noun, upos="NOUN")
+    found = [f.lower() for f in table.get("NNS", ())]
+    return tuple(p for p in dict.fromkeys(found) if _plain(p, noun) and noun in lemmas(p).get("NOUN", ()))
+
+
+def plural(noun: str) -> str | None:
+    """The plural of a noun other than the noun itself ("claim" -> "claims"), or None."""
+    return next((p for p in plurals(noun) if p != noun), None)
+
+
+def _gerund_or_participle(word: str) -> bool:
+    """Whether `word` is the -ing or -ed form of a verb other than itself ("training")."""
+    return any(
+        verb != word and word in (verb_form(verb, "VBG"), verb_form(verb, "VBN"))
+        for verb in lemmas(word).get("VERB", ())
+    )
+
+
+def fixed(word: str) -> bool:
+    """Whether `word` is written as it stands, whatever the gate: a function word, a
+    number, a word the lexicon does not know (a name), an adjective or an adverb."""
     word = word.lower()
-    forms = [word]
-    if word in _MODALS:
+    return word in FUNCTION_WORDS or not word.isalpha() or not known(word) or is_modifier(word) or word in MODALS
+
+
+def _noun_forms(word: str, nouns: tuple[str, ...]) -> list[str]:
+    """A noun in both numbers: the lemma and its plurals; a noun in its own right as written
+    and, unless it is a gerund ("training"), its plurals."""
+    if word in nouns:
+        return [word, *(() if _gerund_or_participle(word) else plurals(word))]
+    return [nouns[0], *plurals(nouns[0])] if nouns else []
+
+
+@lru_cache(maxsize=8192)
+def noun_forms(word: str) -> tuple[str, ...]:
+    """`word` read as a noun, in both numbers ("fee" -> fee, fees; "losses" -> loss,
+    losses); `(word,)` when the lexicon has no such noun or it is a function word or a number."""
+    word = word.lower()
+    if word in FUNCTION_WORDS or not word.isalpha():
         return (word,)
-    library = _lemminflect()
-    if library is None:
-        for lemma in sorted(_rule_lemmas(word)):
-            if _known_verb(lemma) and word in _rule_verb_forms(lemma):
-                forms += _rule_verb_forms(lemma)
-            elif lemma == word and not word.endswith("s") or _rule_plural(lemma) == word:
-                forms += [lemma, _rule_plural(lemma)]
-        return tuple(dict.fromkeys(forms))
+    forms = list(dict.fromkeys(_noun_forms(word, lemmas(word).get("NOUN", ()))))
+    return tuple(forms) if word in forms else (word, *forms)
+
+
+@lru_cache(maxsize=8192)
+def word_forms(word: str, reading: str | None = None) -> tuple[str, ...]:
+    """The forms a paraphrase may write for `word`: a noun in both numbers, a verb in
+    every tense and person, the lemma first ("vests" -> vest, vests, vested, vesting;
+    "fees" -> fee, fees). `(word,)` for a word that is never inflected (`fixed`), and
+    for a noun the lexicon lists as its own base form that is already an inflection
+    ("damages", "training"). `reading` ("NOUN" or "VERB"), when the caller knows how the
+    word is used ("the title", "to title"), keeps the forms of that reading only."""
+    word = word.lower()
+    if fixed(word):
+        return (word,)
     found = lemmas(word)
-    for lemma in found.get("VERB", ()):
-        forms += verb_forms(lemma)
-    for lemma in found.get("NOUN", ()):
-        forms.append(lemma)
-        forms += [f.lower() for f in library.getInflection(lemma, "NNS") if "-" not in f]
-    return tuple(dict.fromkeys(f for f in forms if f))
+    nouns, verbs = found.get("NOUN", ()), found.get("VERB", ())
+    if reading == "NOUN" and nouns:
+        verbs = ()
+    elif reading == "VERB" and verbs:
+        nouns = ()
+    forms = _noun_forms(word, nouns)
+    if word in nouns and word not in verbs:
+        verbs = ()  # "damages", "training": the noun in its own right, not a form of "damage", "train"
+    if verbs:
+        forms += verb_forms(verbs[0]) if verb_forms_by_tag(verbs[0]) else ()
+    forms = list(dict.fromkeys(forms))
+    return tuple(forms) if word in forms else (word, *forms)
 
 
 def inflect_like(lemma: str, model: str, model_lemma: str) -> str:
@@ -241,14 +229,20 @@ def inflect_like(lemma: str, model: str, model_lemma: str) -> str:
     "prohibit" -> "forbids"); the lemma itself when the form is not recognized."""
     if model == model_lemma:
         return lemma
-    forms = verb_forms(model_lemma)
-    mine = verb_forms(lemma)
-    if model in forms and len(forms) == len(mine):
-        return mine[forms.index(model)]
-    if model.endswith("ing"):
-        return mine[-1] if mine[-1].endswith("ing") else lemma
-    if model.endswith("s") and len(mine) > 1:
-        return mine[1]
-    if model.endswith("ed") and len(mine) > 2:
-        return mine[2]
-    return lemma
+    tags = verb_forms_by_tag(model_lemma)
+    # A form both past and participle ("prohibited") is read as the participle: "is prohibited".
+    tag = next((t for t in ("VB", "VBZ", "VBN", "VBD", "VBG") if tags.get(t) == model), None)
+    return (verb_form(lemma, tag) if tag is not None else None) or lemma
+
+
+def alternation(forms: Iterable[str]) -> str:
+    """Word forms as one readable regex, in the order given: "fees?" for a word and the
+    word with one more letter, else "(?:train|trains|trained|training)"; a lone form as it is."""
+    words = [re.escape(f).replace("\\-", "-") for f in dict.fromkeys(forms)]
+    if len(words) == 1:
+        return words[0]
+    if len(words) == 2:
+        short, long = sorted(words, key=len)
+        if long[:-1] == short and long[-1].isalpha():
+            return f"{long}?"
+    return "(?:" + "|".join(words) + ")"

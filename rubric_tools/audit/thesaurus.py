@@ -2,9 +2,11 @@
 interchangeably, for rewriting a sin (dodges) and for widening a gate to accept every
 member of a group.
 
-A group lists phrases in their base form; a phrase headed by a verb ("hold harmless",
-"undertake to") is matched and written in every inflection of its head
-(`lexicon.verb_forms`): "holds harmless", "undertook to". Members of a group say the
+A group lists phrases in their base form, under its part of speech: a group of verbs is
+matched and written in every inflection of its head (`lexicon.verb_forms`): "holds
+harmless", "undertook to"; a group of nouns in both numbers; adjectives, adverbs and
+connectives as they stand ("void", never "voids"). A project's own groups are inflected as
+the lexicon reads each word (`lexicon.word_forms`). Members of a group say the
 same thing with the same argument order ("X prohibits Y" / "X forbids Y"; "title vests
 in X" / "title belongs to X"), so one may stand for another in a gate.
 
@@ -22,12 +24,13 @@ thesaurus = { "terminate" = ["end"] }   # one-way synonyms (older form, still re
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
 
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+#: Groups of verbs and verb phrases: each member is written in every tense and person of its head.
+VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     # what a law or a contract forbids or allows
     ("prohibit", "forbid", "bar", "preclude", "ban", "proscribe", "outlaw", "make unlawful", "render unlawful"),
     ("permit", "allow", "authorize", "authorise", "let", "enable"),
@@ -93,7 +96,9 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("confirm", "verify", "establish", "determine"),
     ("discover", "become aware of", "learn of", "detect"),
     ("is", "are"),
-    # characterizations
+)
+#: Adjectives and adverbs: written as they stand (never "voids", "promptlies").
+MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
     (
         "unenforceable",
         "void",
@@ -133,7 +138,9 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("conclusive", "final", "binding", "final and binding", "conclusive and binding"),
     ("responsible", "liable", "accountable", "answerable"),
     ("required", "needed", "necessary"),
-    # nouns
+)
+#: Nouns: a one-word member in both numbers ("fee" / "fees"); a longer one as it stands.
+NOUN_GROUPS: tuple[tuple[str, ...], ...] = (
     ("agreement", "contract"),
     ("obligation", "duty", "commitment", "undertaking"),
     ("liability", "responsibility", "exposure"),
@@ -151,7 +158,9 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("increase", "uplift", "rise", "escalation"),
     ("incident", "breach", "security incident"),
     ("deliverables", "work product", "deliverable"),
-    # connectives and time
+)
+#: Connectives and time: written as they stand.
+CONNECTIVE_GROUPS: tuple[tuple[str, ...], ...] = (
     ("notwithstanding", "despite", "regardless of", "irrespective of", "without regard to"),
     ("whether or not", "regardless of whether", "irrespective of whether"),
     ("prior to", "before", "ahead of"),
@@ -164,60 +173,143 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("all", "any and all", "every", "each"),
     ("entire", "whole", "full", "complete"),
 )
+SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NOUN_GROUPS + CONNECTIVE_GROUPS
 
 
 #: Modals and forms of "be" are written as they stand (a group lists the forms it means).
 _NOT_INFLECTED = frozenset("shall must will may can should would could might is are was were been being am".split())
+#: Fixed expressions: drafting treats each as one unit, so no word inside is inflected on its
+#: own ("in no event", never "in no events"). Every multi-word member of a group is one too.
+FIXED_EXPRESSIONS: tuple[str, ...] = (
+    "in no event",
+    "in any event",
+    "in the event",
+    "in no case",
+    "at no time",
+    "no later than",
+    "not later than",
+    "as soon as practicable",
+    "as soon as reasonably practicable",
+    "subject to",
+    "pursuant to",
+    "in accordance with",
+    "in connection with",
+    "on behalf of",
+    "in lieu of",
+    "in respect of",
+    "with respect to",
+    "as a matter of law",
+    "by operation of law",
+    "at law or in equity",
+    "in good faith",
+    "to the extent",
+    "for the avoidance of doubt",
+    "from time to time",
+    "time is of the essence",
+    "force majeure",
+    "without limitation",
+    "arm's length",
+)
+_PART_OF_SPEECH = {
+    **{group: "VERB" for group in VERB_GROUPS},
+    **{group: "NOUN" for group in NOUN_GROUPS},
+    **{group: "FIXED" for group in MODIFIER_GROUPS + CONNECTIVE_GROUPS},
+}
 
 
 @dataclass(frozen=True)
 class Thesaurus:
-    """The groups in force: the built-in ones, the project's groups and its one-way table."""
+    """The vocabulary in force: the built-in groups, the project's groups and its one-way
+    table; and the words and phrases the audit writes as they stand — the matter's names
+    (`fixed_words`: "sablewing", "provider") and units (`fixed_phrases`: fixed expressions,
+    multi-word names and defined terms)."""
 
     groups: tuple[tuple[str, ...], ...] = SYNONYM_GROUPS
     one_way: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    fixed_words: frozenset[str] = frozenset()
+    fixed_phrases: frozenset[str] = frozenset(FIXED_EXPRESSIONS)
 
     def members(self, phrase: str) -> tuple[str, ...]:
         """Every phrase that may stand for `phrase` (in base form), `phrase` first."""
-        return _members(self, phrase)
+        return tuple(dict.fromkeys(member for member, _pos in _members(self, phrase)))
+
+    def member_forms(self, phrase: str) -> tuple[str, ...]:
+        """Every member that may stand for `phrase` in every form its group's part of speech
+        allows: a verb group's members in every tense, a noun group's in both numbers, the
+        others as written."""
+        found = [form for member, pos in _members(self, phrase) for form in phrase_forms(member, pos)]
+        return tuple(dict.fromkeys(found))
+
+    def units(self) -> frozenset[str]:
+        """Phrases no word of which is inflected on its own: the fixed expressions and names,
+        and every multi-word member of a group."""
+        return _units(self)
+
+    def with_matter(self, words: frozenset[str], phrases: frozenset[str]) -> Thesaurus:
+        """This vocabulary with a matter's names and multi-word names written as they stand."""
+        return replace(self, fixed_words=self.fixed_words | words, fixed_phrases=self.fixed_phrases | phrases)
+
+
+@lru_cache(maxsize=64)
+def _units(thesaurus: Thesaurus) -> frozenset[str]:
+    members = {member for group in thesaurus.groups for member in group if " " in member}
+    return frozenset(thesaurus.fixed_phrases | members)
 
 
 def _head_lemmas(phrase: str) -> set[str]:
-    """The phrase with its first word at each base form it may have ("holds harmless" ->
-    {"holds harmless", "hold harmless"})."""
+    """The phrase with its first word at each base form it may have as a verb ("holds
+    harmless" -> {"hold harmless"}), the phrase itself excluded."""
     words = phrase.split()
-    found = {phrase}
+    found = set()
     for lemma in lexicon.lemmas(words[0]).get("VERB", ()):
         found.add(" ".join([lemma, *words[1:]]))
     if words[0] in ("is", "are", "was", "were", "been", "being"):
         found.add(" ".join(["be", *words[1:]]))
-    return found
+    return found - {phrase}
 
 
 @lru_cache(maxsize=4096)
-def _members(thesaurus: Thesaurus, phrase: str) -> tuple[str, ...]:
-    forms = _head_lemmas(phrase.lower())
-    found: list[str] = []
+def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None], ...]:
+    """(member, part of speech of its group) of every group holding `phrase` as written, as
+    a form of a verb for a group of verbs ("completed" is no member of "entire, whole, full,
+    complete"), or as a plural for a group of nouns ("fees"); a project's groups have no
+    part of speech (the lexicon decides)."""
+    phrase = phrase.lower()
+    as_verb = _head_lemmas(phrase)
+    as_noun = set(lexicon.lemmas(phrase).get("NOUN", ())) - {phrase} if " " not in phrase else set()
+    found: list[tuple[str, str | None]] = []
     for group in thesaurus.groups:
-        if forms & set(group):
-            found += group
+        pos = _PART_OF_SPEECH.get(group)
+        if (
+            phrase in group
+            or (pos in ("VERB", None) and as_verb & set(group))
+            or (pos in ("NOUN", None) and as_noun & set(group))
+        ):
+            found += [(member, pos) for member in group]
     for word, synonyms in thesaurus.one_way:
-        if word in forms:
-            found += [word, *synonyms]
+        if word == phrase or word in as_verb | as_noun:
+            found += [(member, None) for member in (word, *synonyms)]
     return tuple(dict.fromkeys(found))
 
 
-def phrase_forms(phrase: str) -> tuple[str, ...]:
-    """A base-form phrase in every inflection of its head verb ("undertake to" ->
-    undertake to, undertakes to, undertook to, …); "be" heads become is/are/shall be."""
+def phrase_forms(phrase: str, part_of_speech: str | None = None) -> tuple[str, ...]:
+    """A base-form phrase in the forms its part of speech takes: a verb phrase in every
+    inflection of its head ("undertake to" -> undertake to, undertakes to, undertook to,
+    …; "be" heads become is/are/was/…), a one-word noun in both numbers, a modifier or a
+    connective as written. Without a part of speech the lexicon decides (`lexicon.word_forms`
+    for one word; a head that is a verb's base form and no modifier is inflected)."""
     words = phrase.split()
-    if words[0] in _NOT_INFLECTED:
+    if words[0] in _NOT_INFLECTED or part_of_speech == "FIXED":
         return (phrase,)
-    if words[0] == "be":
+    if words[0] == "be" and part_of_speech in ("VERB", None):
         heads: Iterable[str] = ("is", "are", "be", "was", "were", "been")
-    elif len(words) == 1 and not lexicon.is_verb(words[0]):
-        return tuple(lexicon.word_forms(words[0])) if words[0].isalpha() else (phrase,)
-    elif lexicon.is_verb(words[0]) and words[0] in lexicon.lemmas(words[0]).get("VERB", ()):
+    elif part_of_speech == "NOUN":
+        return lexicon.noun_forms(phrase) if len(words) == 1 else (phrase,)
+    elif part_of_speech is None and len(words) == 1:
+        return lexicon.word_forms(phrase)
+    elif words[0] in lexicon.lemmas(words[0]).get("VERB", ()) and (
+        part_of_speech == "VERB" or not lexicon.is_modifier(words[0])
+    ):
         heads = lexicon.verb_forms(words[0])  # a base form: every inflection ("following" stays as it is)
     else:
         heads = (words[0],)

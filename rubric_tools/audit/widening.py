@@ -27,14 +27,12 @@ within lint's bounds (`guards`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon, quantities
-from rubric_tools.audit.markers import compact_alternation
 from rubric_tools.audit.pattern_tree import (
     Item,
-    WordRun,
     is_window,
     parse_items,
     render,
@@ -42,9 +40,11 @@ from rubric_tools.audit.pattern_tree import (
     walk_with_edges,
     words_of,
 )
-from rubric_tools.audit.thesaurus import Thesaurus, phrase_forms
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.word_use import compound_part, in_units, modifier_words, phrases, plain_word, reading
 
-#: Words never inflected on their own: function words and modals (the thesaurus handles modals).
+#: Words never swapped or inflected on their own: function words and modals (the thesaurus
+#: handles modals). Which other words keep their form is the lexicon's to say (`lexicon.fixed`).
 FUNCTION_WORDS = frozenset(
     """
     a an the of to and or in on at by for with from as than that this these those its their his her our your
@@ -66,7 +66,10 @@ _MODALS = frozenset("may shall will must can could would should might".split())
 _COPULAS = frozenset({"is", "are"})
 #: Words of quantities, which the numbers step writes: never inflected or swapped.
 _QUANTITY_WORDS = frozenset(
-    "percent cent per hour hours day days week weeks month months year years business calendar anniversary".split()
+    """
+    percent cent per hour hours day days week weeks month months year years business calendar anniversary time
+    times
+    """.split()
 )
 
 
@@ -93,6 +96,8 @@ def _rendered(branches: list[list[Item]]) -> str:
 def _group(alternatives: list[str]) -> Item:
     """A frozen non-capturing group of regex alternatives (written as raw text)."""
     unique = list(dict.fromkeys(alternatives))
+    if len(unique) == 1 and re.fullmatch(r"[\w'-]+\??|\(\?:[^()]*\)", unique[0]):
+        return Item("raw", unique[0], frozen=True)  # "fees?", "(?:hold|holds|held|holding)": no group around
     return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
 
 
@@ -111,62 +116,60 @@ def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
 # ------------------------------------------------------------------ words
 
 
-def _phrases(sequence: list[Item], runs: list[WordRun]) -> Iterator[tuple[int, int, str]]:
-    """(first run, last run, text) of consecutive words joined by single spaces, longest first."""
-    for first in range(len(runs)):
-        for last in range(min(len(runs), first + MAX_PHRASE) - 1, first - 1, -1):
-            joined = all(
-                runs[k + 1].start == runs[k].end + 1
-                and sequence[runs[k].end].kind == "lit"
-                and sequence[runs[k].end].char == " "
-                and not sequence[runs[k].end].quant
-                for k in range(first, last)
-            )
-            if joined:
-                yield first, last, " ".join(run.word for run in runs[first : last + 1])
-
-
-def _alternatives(phrase: str, thesaurus: Thesaurus) -> list[str] | None:
-    """Regex alternatives for a phrase: its group's members in every inflection, or (a
-    content word) its own inflections; None when there is nothing to add."""
+def _alternatives(
+    phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset(), reading: str | None = None
+) -> list[str] | None:
+    """Regex alternatives for a phrase: its group's members in the forms their part of
+    speech takes, or (a content word) its own forms (`lexicon.word_forms`: a noun's number,
+    a verb's tense and person); None when there is nothing to add. The matter's names
+    (`thesaurus.fixed_words`) and words the gate uses as modifiers (`modifiers`) are
+    written as they stand; `reading` is how the gate uses a word ("NOUN" after a
+    determiner, "VERB" after a modal or "to"), when the word before says so."""
+    if phrase in thesaurus.fixed_words:
+        return None
     swappable = phrase in _MODALS or phrase in _COPULAS
     members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
     if members:
-        found = [phrase]
-        for member in members:
-            found += phrase_forms(member)
-        alternatives = _compact(found)
-    elif " " not in phrase and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
-        forms = lexicon.word_forms(phrase)
+        # The gate's own phrase last: every word of a group widens to the same alternation,
+        # which `_dedupe` then writes once.
+        alternatives = _compact([*thesaurus.member_forms(phrase), phrase])
+    elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
+        forms = lexicon.word_forms(phrase, reading)
         if len(forms) < 2:
             return None
-        alternatives = [compact_alternation(forms)]
+        alternatives = [lexicon.alternation(forms)]
     else:
         return None
     return alternatives
 
 
 def _compact(phrases: list[str]) -> list[str]:
-    """Phrases as regex alternatives; one-word phrases sharing a head grouped by stem."""
+    """Phrases as regex alternatives, in the order given; one-word phrases sharing the rest
+    of a phrase as one alternation of their heads ("(?:hold|holds|held|holding) harmless")."""
     by_rest: dict[str, list[str]] = {}
     for phrase in dict.fromkeys(phrases):
         head, _, rest = phrase.partition(" ")
         by_rest.setdefault(rest, []).append(head)
     out = []
     for rest, heads in by_rest.items():
-        head = compact_alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
+        head = lexicon.alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
         out.append(head + (" " + _escape_words(rest) if rest else ""))
-    return sorted(out, key=lambda alternative: -len(alternative))
+    return out
 
 
-def _rewrite_words(sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus) -> bool:
+def _rewrite_words(
+    sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()
+) -> bool:
     runs = words_of(sequence, left, right)
     replacements: list[tuple[int, int, Item]] = []
     taken: set[int] = set()
-    for first, last, phrase in _phrases(sequence, runs):
-        if any(k in taken for k in range(first, last + 1)):
+    inside_units = in_units(sequence, runs, thesaurus)
+    for first, last, phrase in phrases(sequence, runs, MAX_PHRASE):
+        if any(k in taken for k in range(first, last + 1)) or (first == last and first in inside_units):
             continue
-        alternatives = _alternatives(phrase, thesaurus)
+        if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
+            continue
+        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first))
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
@@ -199,8 +202,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
     if tree is None:
         return None
     changed = False
+    modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
     for sequence, left, right in list(walk_with_edges(tree)):
-        changed |= _rewrite_words(sequence, left, right, thesaurus)
+        changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers)
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
             changed |= _rewrite_slack(sequence)
@@ -300,8 +304,8 @@ def _tokens(branch: list[Item]) -> list[_Token] | None:
             continue
         if item.kind == "lit" and item.char == " " and not item.quant:
             tokens.append(_Token(position, position + 1, (), space=True))
-        elif item.kind == "group" and not item.quant and all(_plain_word(b) for b in item.branches):
-            tokens.append(_Token(position, position + 1, tuple(_plain_word(b) or "" for b in item.branches)))
+        elif item.kind == "group" and not item.quant and all(plain_word(b) for b in item.branches):
+            tokens.append(_Token(position, position + 1, tuple(plain_word(b) or "" for b in item.branches)))
         elif item.kind == "group" and not is_window(item):
             tokens.append(_Token(position, position + 1, ("\x01",)))  # a phrase: part of an object
         else:
@@ -309,11 +313,6 @@ def _tokens(branch: list[Item]) -> list[_Token] | None:
             break
         position += 1
     return tokens
-
-
-def _plain_word(branch: list[Item]) -> str | None:
-    text = "".join(i.char for i in branch if i.kind == "lit" and not i.quant)
-    return text if len(text) == len(branch) and re.fullmatch(r"[a-z]+", text) else None
 
 
 def _passive_of(branch: list[Item]) -> str | None:
@@ -340,10 +339,10 @@ def _passive_of(branch: list[Item]) -> str | None:
         if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
             return None
         lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
-        participles = sorted({lexicon.past_participle(lemma) for lemma in lemmas})
+        participles = sorted({p for lemma in lemmas if (p := lexicon.past_participle(lemma)) is not None})
         if not participles:
             return None
-        done = compact_alternation(participles)
+        done = lexicon.alternation(participles)
         by = rf"\s+by\s+(?:the\s+)?(?:{subject})"
         if modal:
             modal_text = render(branch[token.start : token.end])

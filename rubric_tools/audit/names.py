@@ -1,0 +1,77 @@
+"""A matter's names: the words and phrases the audit's widening writes as they stand,
+never inflected ("sablewing(?:s|)", "customer(?:s|)" and "new(?:s|) york" are no forms
+a drafter would write).
+
+Read from the matter model:
+
+- the parties and other public facts of `matter.yaml` (`public_facts`): each run of
+  capitalised words is a name ("Sablewing Labs", "Pellham Ridge Federal Credit Union"),
+  and a key naming a role the documents capitalise is one too ("customer": "Customer");
+- the documents' defined terms: `("Provider")`, `"Customer Data" means`;
+- words the documents capitalise mid-sentence and never write in lowercase ("Sablewing",
+  "York"): proper nouns. Headings are not read (they capitalise every word).
+
+One word is a fixed word; several are a fixed phrase, whose words are not inflected
+where they stand together (`thesaurus.Thesaurus.fixed_phrases`) — "claims" still takes
+"claim" outside "Data Breach Claims".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from rubric_tools.loading.elements import MatterModel
+from rubric_tools.loading.matter import MATTER_FILE
+
+_CAPITALISED_RUN = re.compile(r"[A-Z][\w’'-]*(?:[ \t]+(?:[A-Z][\w’'-]*|of|and|&)\b)*(?<![ \t])")
+_DEFINED = re.compile(
+    r"\(\s*(?:the\s+)?[\"“]([A-Z][^\"”\n]{0,60})[\"”]\s*\)"
+    r"|[\"“]([A-Z][^\"”\n]{0,60})[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning)\b"
+    r"|\*\*([A-Z][^*\n]{0,60})\*\*\s+means\b"
+)
+#: A capitalised word after a lowercase word, a digit, a comma or a closing bracket: mid-sentence.
+_MID_SENTENCE = re.compile(r"(?<=[a-z0-9,)] )([A-Z][a-z]+)\b")
+_HEADING = re.compile(r"^\s*(?:#|\|)")
+
+
+def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
+    """(names of one word, names of several words), lowercase."""
+    texts = [document.source.text or "" for document in model.documents]
+    prose = "\n".join(line for text in texts for line in text.splitlines() if not _HEADING.match(line))
+    words: set[str] = set()
+    phrases: set[str] = set()
+    facts = _public_facts(model)
+    for value in facts.values():
+        _add(_runs(value), words, phrases)
+    for key in facts:
+        if re.fullmatch(r"[a-z]+", key) and re.search(rf"\b{key.capitalize()}\b", prose):
+            words.add(key)
+    _add((next(t for t in match.groups() if t) for match in _DEFINED.finditer(prose)), words, phrases)
+    for match in _MID_SENTENCE.finditer(prose):
+        word = match.group(1)
+        if not re.search(rf"\b{word.lower()}\b", prose):
+            words.add(word.lower())
+    return frozenset(words), frozenset(phrases)
+
+
+def _public_facts(model: MatterModel) -> Mapping[str, str]:
+    written = model.file(MATTER_FILE).field("public_facts")
+    value = written.value if written is not None else None
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): str(v) for k, v in value.items() if isinstance(v, str | int | float)}
+
+
+def _runs(text: str) -> list[str]:
+    return [match.group(0) for match in _CAPITALISED_RUN.finditer(text)]
+
+
+def _add(names: Iterable[str], words: set[str], phrases: set[str]) -> None:
+    for name in names:
+        parts = re.findall(r"[\w’'-]+", name.lower().replace("’", "'"))
+        parts = [p.removesuffix("'s") for p in parts]
+        if len(parts) == 1:
+            words.add(parts[0])
+        elif parts:
+            phrases.add(" ".join(parts))

@@ -1,0 +1,85 @@
+"""How a gate uses each of its words, for the word forms the widening writes
+(`widening`): which words make a phrase, which stand inside a fixed expression or a
+multi-word name ("in no event", "pellham ridge"), which are half of a hyphenated
+compound (`fine[- ]?tune`), which an alternation of adjectives uses as one
+("adequate|customary|market"), and whether the word before says noun or verb ("the
+title", "to train")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.pattern_tree import Item, WordRun, walk_sequences
+from rubric_tools.audit.thesaurus import Thesaurus
+
+#: After these a word is read as a noun ("the title", "its investigation") ...
+NOUN_SLOT = frozenset(
+    "a an the its their his her our your any all each every such no this that these those some of".split()
+)
+#: ... and after these as a verb ("shall notify", "to train", "we recommend").
+VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
+
+
+def phrases(sequence: list[Item], runs: list[WordRun], longest: int) -> Iterator[tuple[int, int, str]]:
+    """(first run, last run, text) of consecutive words joined by single spaces, longest first."""
+    for first in range(len(runs)):
+        for last in range(min(len(runs), first + longest) - 1, first - 1, -1):
+            joined = all(
+                runs[k + 1].start == runs[k].end + 1
+                and sequence[runs[k].end].kind == "lit"
+                and sequence[runs[k].end].char == " "
+                and not sequence[runs[k].end].quant
+                for k in range(first, last)
+            )
+            if joined:
+                yield first, last, " ".join(run.word for run in runs[first : last + 1])
+
+
+def in_units(sequence: list[Item], runs: list[WordRun], thesaurus: Thesaurus) -> set[int]:
+    """The runs that are words of a fixed expression or a multi-word name ("in no event",
+    "no later than", "pellham ridge"): no word of one is inflected on its own."""
+    units = thesaurus.units()
+    longest = max((len(unit.split()) for unit in units), default=0)
+    inside: set[int] = set()
+    for first, last, text in phrases(sequence, runs, longest):
+        if first != last and text in units:
+            inside.update(range(first, last + 1))
+    return inside
+
+
+def compound_part(sequence: list[Item], run: WordRun) -> bool:
+    """Whether the word is joined to the next or the one before by a hyphen written as a
+    class (`fine[- ]?tune`): half a compound, which has no forms or synonyms of its own."""
+    beside = [sequence[i] for i in (run.start - 1, run.end) if 0 <= i < len(sequence)]
+    return any(item.kind == "class" and "-" in item.text for item in beside)
+
+
+def reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
+    """How the word before (one space before it) says the word at `index` is used."""
+    if index == 0 or runs[index].start != runs[index - 1].end + 1 or sequence[runs[index - 1].end].char != " ":
+        return None
+    before = runs[index - 1].word
+    return "NOUN" if before in NOUN_SLOT else "VERB" if before in VERB_SLOT else None
+
+
+def modifier_words(tree: list[list[Item]]) -> frozenset[str]:
+    """Words of an alternation of single words most of which are adjectives, adverbs or
+    function words: each is used as one ("adequate|customary|market": "market" is no verb
+    there; "but|provided|except|unless": "provided" is a conjunction)."""
+    found: set[str] = set()
+    for sequence in walk_sequences(tree):
+        for item in sequence:
+            if item.kind != "group":
+                continue
+            words = [w for w in (plain_word(branch) for branch in item.branches) if w is not None]
+            fixed = sum(lexicon.is_modifier(w) or w in lexicon.FUNCTION_WORDS for w in words)
+            if len(words) >= 2 and 2 * fixed > len(words):
+                found.update(words)
+    return frozenset(found)
+
+
+def plain_word(branch: list[Item]) -> str | None:
+    text = "".join(i.char for i in branch if i.kind == "lit" and not i.quant)
+    return text if len(text) == len(branch) and re.fullmatch(r"[a-z]+", text) else None

@@ -1,0 +1,272 @@
+"""The word forms of the audit's widening (`audit.lexicon`, `audit.thesaurus`, `audit.names`):
+a gate is widened as a drafter would widen it. A head noun in both numbers, a verb in every
+tense and person; never an adjective or adverb, a name, a function word, a word inside a
+fixed expression, a word already inflected, or a number; every form maps back to its lemma;
+alternations are written readably. And on the bundled matters, every word a widened pattern
+spells is a real English form or the author's or the documents' own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.fix_loop import fix_matter
+from rubric_tools.audit.names import matter_names
+from rubric_tools.audit.thesaurus import SYNONYM_GROUPS, Thesaurus, phrase_forms
+from rubric_tools.audit.widening import widen_words
+from rubric_tools.checking.audit_inputs import audit_inputs
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.loading.matter import load_matter_source
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BUNDLED = sorted(p for p in (REPO_ROOT / "matters").iterdir() if (p / "rubric.yaml").is_file())
+
+
+# ------------------------------------------------------------------ one word
+
+
+@pytest.mark.parametrize(
+    "word",
+    ["void", "final", "whole", "internal", "binding", "full", "illegal", "unlawful", "invalid", "entire", "new"]
+    + ["unenforceable", "ineffective", "conclusive", "later", "adequate", "reasonable", "limited", "completed"],
+)
+def test_adjectives_stay_as_written(word: str) -> None:
+    assert lexicon.word_forms(word) == (word,)
+
+
+@pytest.mark.parametrize("word", ["immediately", "promptly", "where", "once", "after", "within", "notwithstanding"])
+def test_adverbs_and_connectives_stay_as_written(word: str) -> None:
+    assert lexicon.word_forms(word) == (word,)
+
+
+@pytest.mark.parametrize("word", ["sablewing", "glba", "pellham", "kettlebridge", "supercap"])
+def test_words_the_lexicon_does_not_know_are_names(word: str) -> None:
+    assert not lexicon.known(word)
+    assert lexicon.word_forms(word) == (word,)
+
+
+@pytest.mark.parametrize(
+    "word", ["the", "of", "shall", "may", "will", "can", "is", "any", "such", "upon", "regarding", "five", "5"]
+)
+def test_function_words_modals_and_numbers_stay_as_written(word: str) -> None:
+    assert lexicon.word_forms(word) == (word,)
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [
+        ("hold", ("hold", "holds", "held", "holding")),
+        ("held", ("hold", "holds", "held", "holding")),
+        ("vest", ("vest", "vests", "vested", "vesting")),
+        ("vests", ("vest", "vests", "vested", "vesting")),
+        ("vested", ("vest", "vests", "vested", "vesting")),
+        ("notify", ("notify", "notifies", "notified", "notifying")),
+        ("train", ("train", "trains", "trained", "training")),
+    ],
+)
+def test_verbs_take_every_tense_and_person(word: str, forms: tuple[str, ...]) -> None:
+    assert lexicon.word_forms(word) == forms
+
+
+@pytest.mark.parametrize(
+    ("word", "forms"),
+    [
+        ("fee", ("fee", "fees")),
+        ("fees", ("fee", "fees")),
+        ("investigation", ("investigation", "investigations")),
+        ("obligations", ("obligation", "obligations")),
+    ],
+)
+def test_nouns_take_both_numbers(word: str, forms: tuple[str, ...]) -> None:
+    assert lexicon.word_forms(word) == forms
+
+
+def test_irregular_plurals_and_nouns_in_their_own_right() -> None:
+    assert "data" in lexicon.word_forms("datum")
+    assert lexicon.word_forms("data") == ("data",)  # a mass noun is not made "datum"
+    assert lexicon.word_forms("damages") == ("damages",)  # no "damageses", and not the verb "damaged"
+    assert lexicon.word_forms("training") == ("training",)  # a gerund is not pluralised
+    assert lexicon.word_forms("following") == ("following",)
+
+
+def test_every_form_maps_back_to_its_lemma() -> None:
+    # lemminflect lists "feed" as a past of "fee"; "feed" reads first as a verb of its own.
+    assert "feed" not in lexicon.word_forms("fee") and lexicon.verb_forms("fee") == ("fee",)
+    assert "feeing" not in lexicon.word_forms("fees")
+    for word in ("hold", "vest", "fee", "datum", "notify", "cap", "use", "bind", "forbid"):
+        for form in lexicon.word_forms(word):
+            assert lexicon.known(form), (word, form)
+    assert lexicon.verb_forms("bind") == ("bind", "binds", "bound", "binding")
+    assert lexicon.past_participle("hold") == "held" and lexicon.past_participle("fee") is None
+
+
+def test_prefixed_verbs_inflect_like_their_head() -> None:
+    assert lexicon.verb_forms("re-identify") == ("re-identify", "re-identifies", "re-identified", "re-identifying")
+    assert "reidentifies" in lexicon.verb_forms("reidentify")
+    assert lexicon.inflect_like("forbid", "prohibits", "prohibit") == "forbids"
+    assert lexicon.inflect_like("forbid", "prohibited", "prohibit") == "forbidden"
+
+
+@pytest.mark.parametrize(
+    ("forms", "regex"),
+    [
+        (("fee", "fees"), "fees?"),
+        (("train", "trains", "trained", "training"), "(?:train|trains|trained|training)"),
+        (("void",), "void"),
+        (("datum", "data"), "(?:datum|data)"),
+    ],
+)
+def test_alternations_are_written_readably(forms: tuple[str, ...], regex: str) -> None:
+    assert lexicon.alternation(forms) == regex
+
+
+# ------------------------------------------------------------------ the thesaurus and the gate
+
+
+def test_groups_inflect_by_their_part_of_speech() -> None:
+    thesaurus = Thesaurus()
+    assert {"forbids", "forbidden", "barred"} <= set(thesaurus.member_forms("prohibits"))
+    assert {"fee", "fees", "charges"} <= set(thesaurus.member_forms("fee"))
+    assert "charged" not in thesaurus.member_forms("fee")  # a group of nouns: number only
+    forms = thesaurus.member_forms("void")
+    assert "void" in forms and not {"voids", "invalids", "unenforceables", "illegals"} & set(forms)
+    assert not {"immediatelies", "promptlies"} & set(thesaurus.member_forms("promptly"))
+    assert not {"wheres", "ifs"} & set(thesaurus.member_forms("if"))
+    # "completed its investigation" is no "whole its investigation"
+    assert "whole" not in thesaurus.members("completed") and "complete" not in thesaurus.members("void")
+    assert phrase_forms("final and binding", "FIXED") == ("final and binding",)
+
+
+def test_a_gate_keeps_its_adjectives_names_and_idioms() -> None:
+    thesaurus = Thesaurus().with_matter(frozenset({"provider", "sablewing"}), frozenset({"pellham ridge"}))
+    assert widen_words(r"\bsablewing shall not use its internal review\b", thesaurus) is not None
+    widened = widen_words(r"\bsablewing shall not use its internal review\b", thesaurus) or ""
+    assert "sablewings" not in widened and "internal(?:" not in widened and "internals" not in widened
+    assert "(?:use|uses|used|using" in widened
+    idiom = widen_words(r"\bin no event later than ten days after the incident\b", thesaurus) or ""
+    assert "events" not in idiom and "(?:s|)" not in idiom
+    assert widen_words(r"\bpellham ridge\b", thesaurus) is None
+    adjectives = widen_words(r"\bcap is (?:adequate|customary|market|reasonable)\b", thesaurus) or ""
+    assert "marketing" not in adjectives and "marketed" not in adjectives
+    conjunctions = widen_words(r"\blaw\b[^.]{0,60}\b(?:but|provided|except|unless)\b requires", thesaurus) or ""
+    assert "providing" not in conjunctions and "excepted" not in conjunctions
+    compound = widen_words(r"\bto fine[- ]?tune\b", thesaurus) or ""
+    assert "penalize" not in compound and "tunes" not in compound
+
+
+def test_the_word_before_says_whether_a_noun_or_a_verb_is_meant() -> None:
+    assert lexicon.word_forms("title", "NOUN") == ("title", "titles")
+    assert lexicon.word_forms("use", "VERB") == ("use", "uses", "used", "using")
+    assert lexicon.word_forms("void", "NOUN") == ("void",)  # an adjective stays one
+    widened = widen_words(r"\bthe title to the deliverables vests in provider\b", Thesaurus()) or ""
+    assert "titles?" in widened and "titled" not in widened
+    assert "(?:recommend|recommends|recommended|recommending) any changes?" in (
+        widen_words(r"\bwe recommend any change\b", Thesaurus()) or ""
+    )
+
+
+def test_the_matter_names_come_from_its_parties_and_documents() -> None:
+    words, phrases = matter_names(load_matter_source(REPO_ROOT / "matters" / "ai_saas_001").model)
+    assert {"sablewing", "provider", "customer", "york"} <= words
+    assert {"sablewing labs", "pellham ridge federal credit union", "data breach claims"} <= phrases
+    assert "data" not in words and "claims" not in words  # common words of a defined term stay common
+
+
+# ------------------------------------------------------------------ the bundled matters
+
+
+def _patterns(rubric: object) -> set[str]:
+    """Every gate pattern written anywhere in a rubric (a string entry or a mapping's `pattern`)."""
+    found: set[str] = set()
+    if isinstance(rubric, dict):
+        for key, value in rubric.items():
+            if key.endswith("critical_failure_patterns") and isinstance(value, list):
+                found |= {e if isinstance(e, str) else str(e.get("pattern", "")) for e in value}
+            else:
+                found |= _patterns(value)
+    elif isinstance(rubric, list):
+        for value in rubric:
+            found |= _patterns(value)
+    return found
+
+
+def _without_negative_lookarounds(pattern: str) -> str:
+    """The pattern without `(?!...)` and `(?<!...)`: what they spell must not be there."""
+    out, depth_at, depth, index = [], -1, 0, 0
+    while index < len(pattern):
+        if pattern[index] == "\\":
+            out.append(pattern[index : index + 2] if depth_at < 0 else "")
+            index += 2
+            continue
+        if pattern[index] == "(":
+            if depth_at < 0 and pattern.startswith(("(?!", "(?<!"), index):
+                depth_at = depth
+            depth += 1
+        elif pattern[index] == ")":
+            depth -= 1
+            if depth == depth_at:
+                depth_at, index = -1, index + 1
+                out.append(" ")
+                continue
+        if depth_at < 0:
+            out.append(pattern[index])
+        index += 1
+    return "".join(out)
+
+
+def _spelled_words(pattern: str) -> set[str]:
+    """The words a pattern spells: letters between regex syntax, escapes and negative
+    lookarounds (the negators the slack between words refuses) removed; a hyphen class is
+    a hyphen."""
+    text = _without_negative_lookarounds(pattern).replace("[- ]?", "-").replace("[- ]", "-")
+    text = re.sub(r"\\[A-Za-z]|\(\?P?<\w+>|\[[^\]]*\]|\?", " ", text)
+    return {w.lower() for w in re.findall(r"[A-Za-z]+(?:[-'’][A-Za-z]+)*", text) if len(w) > 2}
+
+
+#: The tool's own vocabulary, written as it stands: function words and the thesaurus's words.
+VOCABULARY = lexicon.FUNCTION_WORDS | {
+    word for group in SYNONYM_GROUPS for member in group for word in re.findall(r"[a-z]+", member)
+}
+
+
+def unreal_words(before: set[str], after: set[str], documents: str) -> set[str]:
+    """Words of the widened patterns that are neither a form the lexicon knows nor the
+    author's, the documents' or the thesaurus's own."""
+    own = {w for p in before for w in _spelled_words(p)} | set(re.findall(r"[a-z]+", documents.lower())) | VOCABULARY
+    return {w for p in after - before for w in _spelled_words(p) if w not in own and not lexicon.known(w)}
+
+
+def test_the_check_rejects_the_spelling_rules_output() -> None:
+    before = {r"\b(?:immediately|promptly) notify\b"}
+    after = {r"\b(?:immediatelies|immediately|promptlies|promptly) notify\b"}
+    assert unreal_words(before, after, "") == {"immediatelies", "promptlies"}
+    # a stem and its endings spell no word either
+    assert unreal_words(before, {r"\bnotif(?:ying|ied|ies|y)\b"}, "") == {"notif", "ying", "ied", "ies"}
+    assert unreal_words(before, {r"\bdamageses|bindinging|illegaled\b"}, "") == {"damageses", "bindinging", "illegaled"}
+
+
+def test_every_widened_word_of_the_bundled_matters_is_real() -> None:
+    widened_somewhere = False
+    for matter in BUNDLED:
+        result = fix_matter(matter, AuditSection(), audit_inputs(matter), unsafe=True)
+        changed = {c.path.name: c for c in result.changes}
+        if "rubric.yaml" not in changed:
+            continue  # the audit widens nothing here (clean_saas_002)
+        before = _patterns(yaml.safe_load(changed["rubric.yaml"].before))
+        after = _patterns(yaml.safe_load(changed["rubric.yaml"].after))
+        widened = after - before
+        widened_somewhere |= bool(widened)
+        documents = "\n".join(p.read_text(encoding="utf-8") for p in sorted((matter / "documents").glob("*.md")))
+        assert unreal_words(before, after, documents) == set(), matter.name
+        assert not any(re.search(r"\w\(\?:(?:s|es)\|\)", p) for p in widened), f"{matter.name}: an ending as (?:s|)"
+        names, _phrases = matter_names(load_matter_source(matter).model)
+        for name in names:
+            plural = re.compile(rf"\b{re.escape(name)}(?:s|es|\?|\(\?:s\|\))(?![a-z])")
+            written = {m.group(0) for p in widened for m in plural.finditer(p)}
+            authored = {m.group(0) for p in before for m in plural.finditer(p)}
+            assert written <= authored, f"{matter.name}: a name inflected: {written - authored}"
+    assert widened_somewhere  # ai_saas_001's gates are widened

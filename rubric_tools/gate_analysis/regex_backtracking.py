@@ -18,6 +18,7 @@ cannot be catastrophic and are not analysed.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
@@ -57,16 +58,19 @@ class _Counter:
 
     def then(self, first: Table, second: Table) -> Table:
         """Ways to match `first` then `second` (a convolution over lengths, phases followed)."""
+        # Each row of `second` as its (length, ways) entries that are not zero, in order of
+        # length: most rows hold only a few, and a whole row was walked for each of them.
+        reachable = [[(length, ways) for length, ways in enumerate(row) if ways] for row in second]
         result: Table = []
         for phase in range(self.size):
             totals = [0] * (ATTACK_LENGTH + 1)
             for used, ways in enumerate(first[phase]):
                 if not ways:
                     continue
-                following = second[(phase + used) % self.size]
-                for more in range(ATTACK_LENGTH + 1 - used):
-                    if following[more]:
-                        totals[used + more] += ways * following[more]
+                for more, following in reachable[(phase + used) % self.size]:
+                    if used + more > ATTACK_LENGTH:
+                        break
+                    totals[used + more] += ways * following
             result.append(_capped(totals))
         return result
 
@@ -75,7 +79,7 @@ class _Counter:
             return self.zero()
         if len(tables) == 2:  # the common case, without a tuple per cell
             first, second = tables
-            return [_capped([a + b for a, b in zip(x, y, strict=True)]) for x, y in zip(first, second, strict=True)]
+            return [_capped(list(map(operator.add, x, y))) for x, y in zip(first, second, strict=True)]
         return [_capped([sum(cells) for cells in zip(*rows, strict=True)]) for rows in zip(*tables, strict=True)]
 
     def node(self, item: Item) -> tuple[Table, Table]:
@@ -156,6 +160,8 @@ class _Counter:
 def _capped(counts: list[int]) -> list[int]:
     """Each count capped at _CAP. Capping once, after summing, ends at the value a running
     capped sum would (every term is non-negative)."""
+    if max(counts, default=0) < _CAP:  # nearly always: the list itself
+        return counts
     return [count if count < _CAP else _CAP for count in counts]
 
 

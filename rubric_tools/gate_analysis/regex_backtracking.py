@@ -58,19 +58,16 @@ class _Counter:
 
     def then(self, first: Table, second: Table) -> Table:
         """Ways to match `first` then `second` (a convolution over lengths, phases followed)."""
-        # Each row of `second` as its (length, ways) entries that are not zero, in order of
-        # length: most rows hold only a few, and a whole row was walked for each of them.
-        reachable = [[(length, ways) for length, ways in enumerate(row) if ways] for row in second]
         result: Table = []
         for phase in range(self.size):
             totals = [0] * (ATTACK_LENGTH + 1)
             for used, ways in enumerate(first[phase]):
                 if not ways:
                     continue
-                for more, following in reachable[(phase + used) % self.size]:
-                    if used + more > ATTACK_LENGTH:
-                        break
-                    totals[used + more] += ways * following
+                following = second[(phase + used) % self.size]
+                for more in range(ATTACK_LENGTH + 1 - used):
+                    if following[more]:
+                        totals[used + more] += ways * following[more]
             result.append(_capped(totals))
         return result
 
@@ -160,7 +157,7 @@ class _Counter:
 def _capped(counts: list[int]) -> list[int]:
     """Each count capped at _CAP. Capping once, after summing, ends at the value a running
     capped sum would (every term is non-negative)."""
-    if max(counts, default=0) < _CAP:  # nearly always: the list itself
+    if max(counts) < _CAP:  # nearly always: the list itself
         return counts
     return [count if count < _CAP else _CAP for count in counts]
 

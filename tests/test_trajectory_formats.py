@@ -302,12 +302,7 @@ def test_action_shapes_agree_with_jsonschema() -> None:
     schema = load_schema("action")
     table, exact = action_shapes(schema), Draft202012Validator(schema)
     assert table is not None
-    actions: list[object] = list(_odd_actions())
-    for path in _round_trip_sources():
-        actions += load_trajectory(path).actions
-    rng = random.Random(26)
-    bases = [a for a in actions if isinstance(a, dict)]
-    actions += [m for a in rng.sample(bases, min(200, len(bases))) for m in _mutations(a, rng)]
+    actions = _actions_and_mutations(random.Random(26), 200)
     verdicts = [exact.is_valid(action) for action in actions]
     assert [table.is_valid(action) for action in actions] == verdicts
     assert verdicts.count(True) > 50 and verdicts.count(False) > 300  # both answers are exercised
@@ -350,6 +345,16 @@ def _mutations(action: dict[str, object], rng: random.Random) -> list[object]:
     return found
 
 
+def _actions_and_mutations(rng: random.Random, sample: int) -> list[object]:
+    """The odd actions, the bundled and corpus trajectories' actions, and the mutations of
+    `sample` of them."""
+    actions: list[object] = list(_odd_actions())
+    for path in _round_trip_sources():
+        actions += load_trajectory(path).actions
+    bases = [a for a in actions if isinstance(a, dict)]
+    return actions + [m for a in rng.sample(bases, min(sample, len(bases))) for m in _mutations(a, rng)]
+
+
 def test_subset_errors_agree_with_jsonschema() -> None:
     """The explanation of an invalid action (rubric_tools.loading.subset_errors) is jsonschema's,
     error for error and in its order: on the corpus' actions, odd ones, and generated ones."""
@@ -360,12 +365,7 @@ def test_subset_errors_agree_with_jsonschema() -> None:
 
     schema = load_schema("action")
     ours, exact = SubsetErrors(schema), Draft202012Validator(schema)
-    actions: list[object] = list(_odd_actions())
-    for path in _round_trip_sources():
-        actions += load_trajectory(path).actions
-    rng = random.Random(25)
-    bases = [a for a in actions if isinstance(a, dict)]
-    actions += [m for a in rng.sample(bases, min(150, len(bases))) for m in _mutations(a, rng)]
+    actions = _actions_and_mutations(random.Random(25), 150)
     assert len(actions) > 1000
     invalid = 0
     for action in actions:

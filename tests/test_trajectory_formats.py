@@ -290,6 +290,42 @@ def test_subset_checker_agrees_with_jsonschema() -> None:
     assert not supports({"type": "string", "pattern": "x"})  # an unsupported keyword: jsonschema decides
 
 
+def test_action_shapes_agree_with_jsonschema() -> None:
+    """The table of valid actions (rubric_tools.loading.action_shapes), which validates every
+    action of a replay, answers as jsonschema does: on the corpus' actions, odd ones and
+    generated ones, valid and invalid."""
+    from jsonschema import Draft202012Validator
+
+    from rubric_tools.loading.action_shapes import action_shapes
+    from rubric_tools.schemas import load_schema
+
+    schema = load_schema("action")
+    table, exact = action_shapes(schema), Draft202012Validator(schema)
+    assert table is not None
+    actions = _actions_and_mutations(random.Random(26), 200)
+    verdicts = [exact.is_valid(action) for action in actions]
+    assert [table.is_valid(action) for action in actions] == verdicts
+    assert verdicts.count(True) > 50 and verdicts.count(False) > 300  # both answers are exercised
+
+
+def test_action_shapes_refuse_other_schemas() -> None:
+    """A schema of another form gets no table (the general checker answers for it)."""
+    from rubric_tools.loading.action_shapes import action_shapes
+    from rubric_tools.schemas import load_schema
+
+    schema = load_schema("action")
+    assert action_shapes({"type": "string", "pattern": "x"}) is None
+    integer = json.loads(json.dumps(schema))
+    integer["$defs"]["ask_client"]["properties"]["question"] = {"type": "integer"}  # true is not 1
+    assert action_shapes(integer) is None
+    open_branch = json.loads(json.dumps(schema))
+    del open_branch["$defs"]["submit_final"]["additionalProperties"]
+    assert action_shapes(open_branch) is None
+    missing_branch = json.loads(json.dumps(schema))
+    missing_branch["allOf"].pop()
+    assert action_shapes(missing_branch) is None
+
+
 #: Values of every JSON type (and a non-text key), to put where a field is expected.
 _ODD_VALUES: tuple[object, ...] = (None, True, 0, 1.5, "", "x", [], [1], {}, {"a": 1}, [{"citation": 1}])
 
@@ -309,6 +345,16 @@ def _mutations(action: dict[str, object], rng: random.Random) -> list[object]:
     return found
 
 
+def _actions_and_mutations(rng: random.Random, sample: int) -> list[object]:
+    """The odd actions, the bundled and corpus trajectories' actions, and the mutations of
+    `sample` of them."""
+    actions: list[object] = list(_odd_actions())
+    for path in _round_trip_sources():
+        actions += load_trajectory(path).actions
+    bases = [a for a in actions if isinstance(a, dict)]
+    return actions + [m for a in rng.sample(bases, min(sample, len(bases))) for m in _mutations(a, rng)]
+
+
 def test_subset_errors_agree_with_jsonschema() -> None:
     """The explanation of an invalid action (rubric_tools.loading.subset_errors) is jsonschema's,
     error for error and in its order: on the corpus' actions, odd ones, and generated ones."""
@@ -319,12 +365,7 @@ def test_subset_errors_agree_with_jsonschema() -> None:
 
     schema = load_schema("action")
     ours, exact = SubsetErrors(schema), Draft202012Validator(schema)
-    actions: list[object] = list(_odd_actions())
-    for path in _round_trip_sources():
-        actions += load_trajectory(path).actions
-    rng = random.Random(25)
-    bases = [a for a in actions if isinstance(a, dict)]
-    actions += [m for a in rng.sample(bases, min(150, len(bases))) for m in _mutations(a, rng)]
+    actions = _actions_and_mutations(random.Random(25), 150)
     assert len(actions) > 1000
     invalid = 0
     for action in actions:

@@ -5,6 +5,7 @@ module is imported only when its command runs (or `rubric --help` lists it): see
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import TextIO, cast
 
@@ -29,6 +30,11 @@ def main(argv: list[str] | None = None) -> int:
     warning = not_running_warning()
     if warning is not None:
         print(warning, file=sys.stderr)
+    if argv is None:  # the process's own command line (the console script, `python -m`)
+        # What start-up built (typer, click, our modules) lives as long as the process: frozen,
+        # the collector's full passes stop walking it again. Not for a caller that runs commands
+        # in its own process (tests, the fuzzer): its objects are no start-up of ours.
+        gc.freeze()
     try:
         app(args=argv, standalone_mode=True)
     except SystemExit as exit_:

@@ -7,8 +7,8 @@ pool replays in parallel and sends back encoded strings; input order is kept.
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,6 +203,16 @@ def _silence(stream: TextIO) -> None:
     os.close(devnull)
 
 
+def _diagnostics_spool(as_json: bool) -> IO[str]:
+    """Where the JSON document's diagnostics wait: they follow every replay, so on disk, not
+    in memory. The other formats write none (and need not import tempfile)."""
+    if not as_json:
+        return io.StringIO()
+    import tempfile
+
+    return tempfile.TemporaryFile("w+", encoding="utf-8")
+
+
 def _replay_into(
     options: ReplayOptions,
     stdin: TextIO,
@@ -215,8 +225,7 @@ def _replay_into(
     header = f'{{\n  "version": {JSON_FORMAT_VERSION},\n'
     if as_json:
         stdout.write(header)
-    # Diagnostics follow every replay in the JSON document: they wait on disk, not in memory.
-    with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+    with _diagnostics_spool(as_json) as spool:
         diagnostics = JsonArrayWriter(spool, "diagnostics")
         trace = JsonArrayWriter(trace_file, "replays", last=True) if trace_file is not None else None
         try:

@@ -18,6 +18,7 @@ cannot be catastrophic and are not analysed.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
@@ -75,7 +76,7 @@ class _Counter:
             return self.zero()
         if len(tables) == 2:  # the common case, without a tuple per cell
             first, second = tables
-            return [_capped([a + b for a, b in zip(x, y, strict=True)]) for x, y in zip(first, second, strict=True)]
+            return [_capped(list(map(operator.add, x, y))) for x, y in zip(first, second, strict=True)]
         return [_capped([sum(cells) for cells in zip(*rows, strict=True)]) for rows in zip(*tables, strict=True)]
 
     def node(self, item: Item) -> tuple[Table, Table]:
@@ -156,6 +157,8 @@ class _Counter:
 def _capped(counts: list[int]) -> list[int]:
     """Each count capped at _CAP. Capping once, after summing, ends at the value a running
     capped sum would (every term is non-negative)."""
+    if max(counts) < _CAP:  # nearly always: the list itself
+        return counts
     return [count if count < _CAP else _CAP for count in counts]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 from rubric_tools.audit.scoped_guards import (
@@ -151,7 +152,13 @@ def over_budget(before: Gate, after: Gate) -> str | None:
 def frame_texts(gate: Gate, surface: str) -> list[str]:
     """The frames of the gate's own witnesses (completed into clauses as the audit's texts
     are): correct work it must stay silent on."""
-    return [text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1]]
+    return list(_frame_texts(gate, surface))
+
+
+@lru_cache(maxsize=256)
+def _frame_texts(gate: Gate, surface: str) -> tuple[str, ...]:
+    # Cached: every candidate of an entry is compared with the same gate before it.
+    return tuple(text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1])
 
 
 class _Verifier:
@@ -271,7 +278,7 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     best = verifier.outcome(gate)
     if texts.false_positives or ((gate.negation_guard or gate.exclude_context) and texts.missed):
         for option in _guard_options(gate, texts, verifier):
-            if out_of_bounds(option.gate) is not None or over_budget(gate, option.gate) is not None:
+            if over_budget(gate, option.gate) is not None or out_of_bounds(option.gate) is not None:
                 continue
             outcome = verifier.outcome(option.gate)
             if not outcome.safe:
@@ -311,7 +318,7 @@ def _try(
     correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
     safe; (None, outcome or None, why) when refused."""
     widened = replace(current, pattern=_with_slack(current, pattern))
-    problem = out_of_bounds(widened) or over_budget(original, widened)
+    problem = over_budget(original, widened) or out_of_bounds(widened)
     if problem is not None:
         return None, None, problem
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
@@ -328,7 +335,7 @@ def _try(
     anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
     for exclusion in [*added, *anew]:
         guarded = replace(widened, exclude_context=exclusion.regex)
-        if out_of_bounds(guarded) is not None or over_budget(original, guarded) is not None:
+        if over_budget(original, guarded) is not None or out_of_bounds(guarded) is not None:
             continue
         again = verifier.outcome(guarded, verifier.new_frames(current, guarded))
         if again.safe:

@@ -19,6 +19,7 @@ frames of the *widened* pattern's new witnesses).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -39,6 +40,7 @@ from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.lint.rules.regexes import gate_matches_empty, gate_needs_unnormalized_text
 from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
 
 
 @dataclass
@@ -318,7 +320,12 @@ def _try(
     correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
     safe; (None, outcome or None, why) when refused."""
     widened = replace(current, pattern=_with_slack(current, pattern))
-    problem = over_budget(original, widened) or out_of_bounds(widened)
+    problem = over_budget(original, widened)
+    if problem is not None:
+        return None, None, problem
+    if not _may_catch_more(widened.pattern, current, texts.missed):
+        return None, None, None  # nothing to gain: not worth lint's bounds and the frames
+    problem = out_of_bounds(widened)
     if problem is not None:
         return None, None, problem
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
@@ -341,6 +348,16 @@ def _try(
         if again.safe:
             return guarded, again, None
     return None, outcome, _why(outcome)
+
+
+def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:
+    """Whether the bare pattern matches a missed sin the entry does not catch: a cheap `re`
+    test before the costly checks (lint's bounds, the new witnesses' frames)."""
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return True  # let the bounds say why
+    return any(compiled.search(normalize(t)) and not fires(current, t) for t in missed)
 
 
 def _widen(
@@ -372,7 +389,8 @@ def _widen(
             continue
         candidate, outcome, why = _try(verifier, texts, original, current, pattern)
         if candidate is None or outcome is None:
-            refused.append(f"{step.kind}: {why}")
+            if why is not None:
+                refused.append(f"{step.kind}: {why}")
             if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
                 current, best = _pieces(verifier, texts, original, current, best, done)
             continue
@@ -390,14 +408,15 @@ def _pieces(
     """The words step split into simpler pieces, one phrase at a time: each kept that is
     safe, within budget and catches more."""
     index = 0
+    pieces = word_pieces(current.pattern, texts.thesaurus)
     for _ in range(MAX_PIECES):
-        pieces = word_pieces(current.pattern, texts.thesaurus)
         if index >= len(pieces):
             break
         candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
         if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
             current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
             done.append("words (one phrase)")
+            pieces = word_pieces(current.pattern, texts.thesaurus)
         else:
             index += 1
     return current, best

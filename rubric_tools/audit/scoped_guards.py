@@ -286,17 +286,20 @@ _OWN_WORDS = 30
 
 
 def negator_in_own_words(pattern: str, text: str) -> bool:
-    """Whether the last negator before the gate's match in `text` opens a limit idiom that
-    runs into the match ("in no event later than 72 hours after …", "will not exceed five
-    percent"): the sin's own words carry it, and a guard that counts it silences the sin."""
+    """Whether a limit idiom opens right before the gate's match in `text` and runs into it
+    ("in no event later than 72 hours after …", "will not exceed five percent"): the sin's
+    own words carry the negator, before the match, where `negation_scope: before` still
+    counts it."""
     text = normalize(text)
     compiled = _compiled(pattern)
     match = compiled.search(text) if compiled else None
     if match is None:
         return False
     start, _end = sentence_bounds(text, match.start(), match.end())
-    window = text[max(start, match.start() - _OWN_WORDS - 40) : match.end()]
-    return any(hit.end() >= len(window) - (match.end() - match.start()) - _OWN_WORDS for hit in _LIMIT.finditer(window))
+    return any(
+        hit.start() < match.start() and hit.end() >= match.start() - _OWN_WORDS
+        for hit in _LIMIT.finditer(text, start, match.end())
+    )
 
 
 # ------------------------------------------------------------------ writing the exclusion
@@ -452,8 +455,31 @@ class Exclusion:
     added: str  # what the proposal adds
 
 
+_GAP_BOUND = re.compile(r"\{0,\d+\}")
+
+
 def with_existing(existing: str | None, added: str) -> str:
-    return f"{existing}|{added}" if existing else added
+    """The entry's own exclusion and the added parts, `own|new`. An added part that only
+    widens the gap of one the entry has (a later round of `--fix`) takes its place."""
+    if not existing:
+        return added
+    mine = _top_level(existing)
+    new = _top_level(added)
+    if mine is None or new is None:
+        return f"{existing}|{added}"
+    shapes = {_GAP_BOUND.sub("{}", part): index for index, part in enumerate(mine)}
+    for part in new:
+        index = shapes.get(_GAP_BOUND.sub("{}", part))
+        if index is None:
+            mine.append(part)
+        else:
+            mine[index] = part
+    return "|".join(dict.fromkeys(mine))
+
+
+def _top_level(regex: str) -> list[str] | None:
+    tree = parse_items(regex)
+    return None if tree is None else [render(branch) for branch in tree]
 
 
 def scoped_exclusions(

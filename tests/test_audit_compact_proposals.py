@@ -20,6 +20,7 @@ from rubric_tools.audit.proposals import (
 )
 from rubric_tools.audit.scoped_guards import (
     EXCLUSION_BUDGET,
+    EXCLUSION_TOTAL_BUDGET,
     keys,
     negator_in_own_words,
     scoped_exclusions,
@@ -41,6 +42,10 @@ def test_the_budgets_are_named_and_what_they_say() -> None:
     fits = Gate(SIN, exclude_context=before.exclude_context + "|" + "a" * EXCLUSION_BUDGET)
     assert over_budget(before, fits) is None
     assert over_budget(before, Gate(SIN, exclude_context=fits.exclude_context + "bb")) is not None
+    # Over the rounds of --fix, the parts this tool wrote stay within the total budget.
+    part = r"\bnobody\b[^.;]{0,40}?\bprovider data"
+    grown = "|".join([part] * (EXCLUSION_TOTAL_BUDGET // len(part)))
+    assert over_budget(Gate(SIN, exclude_context=grown), Gate(SIN, exclude_context=grown + "|" + part)) is not None
     assert over_budget(before, Gate("y" * pattern_budget(SIN))) is None
     assert over_budget(before, Gate("y" * (pattern_budget(SIN) + 1))) is not None
 

@@ -91,21 +91,19 @@ class Term:
         return self.strict or self.loose
 
 
-#: A limit, not a denial, after "no"/"not": "no later than", "not more than", "not to exceed".
-LIMIT_IDIOM = r"(?! (?:event )?(?:later|more|less) than| (?:to )?exceed)"
+#: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "not
+#: to exceed", "without undue delay", "without limiting". One lookahead for all of them.
+LIMIT_IDIOM = r"(?! (?:event )?(?:later|more|less) than| (?:to )?exceed| undue| limit)"
 
 TERMS: tuple[Term, ...] = (
     # negated: the engine's negators (its guard sees them) and their kin beyond its list
     Term("negated", "before", r"\bnobody\b"),
-    Term("negated", "before", r"\bno one\b"),
     Term("negated", "before", r"\bnothing\b", engine=True),
     Term("negated", "before", r"\bnever\b", engine=True),
     Term("negated", "before", r"\bneither\b", engine=True),
-    Term("negated", "before", r"\bnor\b", engine=True),
-    Term("negated", "before", r"\bnone\b", engine=True),
     Term("negated", "before", r"\bcannot\b", engine=True),
     Term("negated", "before", r"\bnot?\b", rf"\bnot?\b{LIMIT_IDIOM}", engine=True),
-    Term("negated", "before", r"\bwithout\b", r"\bwithout\b(?! (?:undue|limit|prejudice))", engine=True),
+    Term("negated", "before", r"\bwithout\b", rf"\bwithout\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "after", r"\b(?:does|do|did|is|are|was|were|will|shall|would) not\b"),
     Term("negated", "after", r"\b(?:does|do|is|are|will|would)n['’]t\b"),
@@ -155,7 +153,7 @@ TERMS: tuple[Term, ...] = (
     Term("struck", "before", r"\bstr(?:ik|uck|ick)\w*"),
     Term("struck", "before", r"\bremov\w*"),
     Term("struck", "before", r"\bomit\w*"),
-    Term("struck", "after", r"\b(?:is|are|be) (?:deleted|struck|removed|replaced)\b"),
+    Term("struck", "after", r"\b(?:is|are) (?:deleted|struck|replaced)\b"),
 )
 
 #: Where a clause ends inside a sentence: a marker before it does not govern what follows.

@@ -27,11 +27,13 @@ from typing import Any
 
 from rubric_tools.audit.scoped_guards import (
     EXCLUSION_BUDGET,
+    EXCLUSION_TOTAL_BUDGET,
     bounded,
     negator_in_own_words,
     scoped_exclusions,
     scopes_for,
     windows_without_negators,
+    written_length,
 )
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -146,8 +148,16 @@ def over_budget(before: Gate, after: Gate) -> str | None:
     if len(after.pattern) > max(pattern_budget(before.pattern), len(before.pattern)):
         return f"the pattern would grow to {len(after.pattern)} characters (budget {pattern_budget(before.pattern)})"
     added = len(after.exclude_context or "") - len(before.exclude_context or "")
-    if after.exclude_context != before.exclude_context and added > EXCLUSION_BUDGET + 1:
-        return f"the exclude_context would grow by {added} characters (budget {EXCLUSION_BUDGET})"
+    if after.exclude_context != before.exclude_context:
+        if added > EXCLUSION_BUDGET + 1:  # "|" joins it to the entry's own
+            return f"the exclude_context would grow by {added} characters (budget {EXCLUSION_BUDGET})"
+        # What this tool wrote counts over every round of `--fix` (its parts are told by
+        # their gap); what the author wrote does not count.
+        written = written_length(after.exclude_context)
+        if written > EXCLUSION_TOTAL_BUDGET:
+            return (
+                f"the exclude_context would hold {written} characters of scoped parts (budget {EXCLUSION_TOTAL_BUDGET})"
+            )
     return None
 
 

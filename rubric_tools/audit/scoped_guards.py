@@ -57,11 +57,15 @@ from rubric_tools.scoring.text import normalize
 #: key words. An auditor reads it in seconds; a longer one is split (fewer kinds) or not
 #: proposed.
 EXCLUSION_BUDGET = 200
+#: At most this many characters of an exclude_context are parts this module wrote, over
+#: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
+#: auditor reviews one after the other, never an unbounded pile.
+EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
 #: The longest gap (characters) between a marker and the key words, either side.
 GAP = 120
 #: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
 #: short list more than the evidence showed is still covered.
-MIN_GAP = 40
+MIN_GAP = 80
 #: The longest key (characters of regex): a word group longer than this is no key.
 MAX_KEY = 60
 #: A key up to this long is preferred: it leaves room in the budget for more markers.
@@ -307,9 +311,12 @@ def negator_in_own_words(pattern: str, text: str) -> bool:
 
 #: How strictly an exclusion keeps to the key's clause, loosest first: 0, a plain gap
 #: `[^.;]`; 1, no comma either ("Without limiting Section 9.2, <the sin>", "…, but <the
-#: sin>"); 2, and "no"/"not" not in a limit idiom ("no later than"), a strike not across
-#: words that introduce inserted text; 3, and no clause barrier word ("but", "provided").
-STRICTNESS = (0, 1, 2, 3)
+#: sin>"); 2, commas allowed (a list: "Neither Provider nor any affiliate, subprocessor,
+#: …, may") but not "but", "no"/"not" not in a limit idiom, "without" not in "without
+#: limiting", a strike not across words that introduce inserted text; 3, all of these, no
+#: comma and no other clause barrier word ("provided", "except", "unless"). Tried
+#: broadest first: 0, 2, 1, 3.
+STRICTNESS = (0, 2, 1, 3)
 _BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
 
 
@@ -319,10 +326,11 @@ def _gap(terms: Sequence[Term], size: int, strict: int) -> str:
     if any(t.kind == "disowned" for t in terms):
         return f"[^.]{{0,{size}}}?"
     struck = any(t.kind == "struck" and t.side == "before" for t in terms)
-    allowed = "[^.;" + ("," if strict else "") + (":" if struck else "") + "]"
+    comma = "," if strict in (1, 3) else ""
+    allowed = "[^.;" + comma + (":" if struck else "") + "]"
     barred = [markers.INSERTION] if struck and strict > 1 else []
-    if strict > 2:
-        barred.append(_BARRIER_WORDS)
+    if strict > 1:
+        barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")
     if not barred:
         return f"{allowed}{{0,{size}}}?"
     return f"(?:(?!{'|'.join(barred)}){allowed}){{0,{size}}}?"
@@ -387,7 +395,15 @@ def _where(term: Term) -> str:
 
 
 def _render(part: _Part, key: str, strict: int) -> str:
-    spelled = [(t.strict or t.loose) if strict > 1 else t.loose for t in part.terms]
+    if strict > 1:
+        # The terms that state a limit in an idiom share one lookahead, written once.
+        idiomatic = [t.loose for t in part.terms if t.strict == t.loose + LIMIT_IDIOM]
+        spelled = [t.strict or t.loose for t in part.terms if t.loose not in idiomatic]
+        if idiomatic:
+            group = _alternation(idiomatic)
+            spelled.append((f"(?:{group})" if _top_level(group) != [group] else group) + LIMIT_IDIOM)
+    else:
+        spelled = [t.loose for t in part.terms]
     marker = _alternation(list(dict.fromkeys(spelled)))
     gap = _gap(part.terms, _rounded(part.distance), strict)
     if part.side == "before":
@@ -414,7 +430,9 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> 
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
-    return sorted(parts, key=lambda p: -p.support)
+    # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
+    # then the best supported.
+    return sorted(parts, key=lambda p: (p.kinds != ("negated",), -p.support))
 
 
 def _merged(parts: Sequence[_Part]) -> list[_Part]:
@@ -475,6 +493,20 @@ def with_existing(existing: str | None, added: str) -> str:
         else:
             mine[index] = part
     return "|".join(dict.fromkeys(mine))
+
+
+#: The gap a scoped exclusion writes between its marker and the key (`_gap`): a lazy window
+#: with a multiple of 20 as its bound. By it a later round of `--fix` knows its own parts.
+_WRITTEN_GAP = re.compile(r"(?:\[\^[.;,:]+\]|\[\^\.;,?:?\]\))\{0,\d*0\}\?")
+
+
+def written_length(exclusion: str | None) -> int:
+    """How many characters of `exclusion` are parts this module writes (a marker, a gap
+    and a key): what counts against `EXCLUSION_TOTAL_BUDGET`, over every round of `--fix`."""
+    parts = _top_level(exclusion or "") if exclusion else []
+    if parts is None:
+        return 0
+    return len("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
 
 
 def _top_level(regex: str) -> list[str] | None:

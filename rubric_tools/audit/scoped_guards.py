@@ -177,14 +177,14 @@ def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
     for segment in segments:
         pieces = [segment]
         run: list[Item] = []
-        for item in [*segment, None]:
-            if item is not None and item.kind != "group":
-                run.append(item)
+        for entry in [*segment, None]:
+            if entry is not None and entry.kind != "group":
+                run.append(entry)
                 continue
             pieces.append(run)
             run = []
-            if item is not None:
-                pieces.append([item])
+            if entry is not None:
+                pieces.append([entry])
         for run in [p for p in pieces[1:] if p and p[0].kind != "group"]:
             pieces += _words(run)
         for piece in pieces:
@@ -415,10 +415,10 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> 
     """One part per kind and side the evidence shows, the best supported first."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
-    for found in evidence:
-        for where in {(_where(g.term), g.term.kind) for g in found}:
-            support[where] = support.get(where, 0) + 1
-        for governed in found:
+    for shown in evidence:
+        for side_kind in {(_where(g.term), g.term.kind) for g in shown}:
+            support[side_kind] = support.get(side_kind, 0) + 1
+        for governed in shown:
             grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
     parts = []
     for (where, kind), found_here in grouped.items():
@@ -526,16 +526,16 @@ def scoped_exclusions(
     the gate's key words by the markers the texts show; lightest and most general first
     (the family of each kind loose, then strict, then the terms found alone). Empty when no
     text shows a marker of `kinds` governing a key."""
-    texts = list(dict.fromkeys(texts))
-    explained = []
+    unique = list(dict.fromkeys(texts))
+    explained: list[tuple[int, bool, int, str, list[list[Governed]]]] = []
     for rank, key in enumerate(keys(pattern)):
-        evidence = [found for t in texts if (found := governing(pattern, key, t, kinds, guard_on))]
+        evidence = [shown for t in unique if (shown := governing(pattern, key, t, kinds, guard_on))]
         if evidence:
             explained.append((-len(evidence), len(key) > SHORT_KEY, rank, key, evidence))
     found: list[Exclusion] = []
     # The key that explains the most evidence, a short one first (room for more markers),
     # the most specific on a tie; then the next one.
-    for *_order, key, evidence in sorted(explained, key=lambda e: e[:3])[:2]:
+    for _count, _long, _rank, key, evidence in sorted(explained, key=lambda e: e[:3])[:2]:
         for family in (True, False):
             for strict in STRICTNESS:
                 fitted = _fit(_parts(evidence, family, guard_on), key, strict)

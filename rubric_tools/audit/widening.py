@@ -230,7 +230,7 @@ def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
     """The words step one phrase at a time: the pattern with only its n-th word or phrase
     widened, for each n. A proposal whose whole widening is over its size budget takes the
     pieces that fit and catch something."""
-    pieces = []
+    pieces: list[str] = []
     for index in range(MAX_PIECES):
         tree = _tree(pattern)
         if tree is None:

@@ -87,13 +87,15 @@ def test_gate_firing_on_the_playbook_position_is_an_error_with_a_verified_guard(
     assert evidence["source"] == "guide §2" and evidence["kind"] == "document"
     assert "Never agree that uptime commitments are unenforceable" in evidence["sentence"]  # as written
     proposal = finding.extra["proposal"]
-    # The guard is scoped by meaning: an exclusion carrying the pattern after a governing negator.
+    # The engine's guard would also silence "Without limiting Section 9.2, <the sin>": the
+    # guard is a compact exclusion scoped to the gate's key words by the negator it saw.
     assert set(proposal["change"]) >= {"exclude_context"} and proposal["verified"] is True  # type: ignore[index]
-    assert proposal["steps"][0] == "guard scoped by meaning"  # type: ignore[index]
-    from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+    assert proposal["steps"][0].startswith("guard scoped by meaning (negated")  # type: ignore[index]
+    assert any(r.startswith("negation_guard: loses a catch") for r in proposal["refused"])  # type: ignore[index]
+    from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET
 
-    pattern = proposal["change"].get("pattern", "uptime commitments are unenforceable")  # type: ignore[index]
-    assert proposal["change"]["exclude_context"] == exclusion_for(pattern, scopes_for("issue"))  # type: ignore[index]
+    exclusion = proposal["change"]["exclude_context"]  # type: ignore[index]
+    assert "never" in exclusion and "unenforceable" in exclusion and len(exclusion) <= EXCLUSION_BUDGET
 
 
 def test_guarded_gate_stays_silent_on_the_playbook_position(tmp_path: Path) -> None:
@@ -122,10 +124,10 @@ def test_hidden_answers_and_reference_trajectories_are_correct_work(tmp_path: Pa
 
 
 def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) -> None:
-    # "Nobody doubts it" governs the sin's clause (no barrier between): every guard drops it.
+    # "Never mind the draft" carries a negator in the sin's sentence: every guard drops it.
     probes = (
         "probes:\n  - surface: issue\n    criterion: uptime_credit\n"
-        '    text: "Nobody doubts it: uptime commitments are unenforceable."\n    expect_fire: true\n'
+        '    text: "Never mind the draft: uptime commitments are unenforceable."\n    expect_fire: true\n'
     )
     root = make_matter(
         tmp_path / "m",
@@ -135,15 +137,17 @@ def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) 
     )
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
-    assert proposal["verified"] is False and proposal["removes_finding"] is True  # type: ignore[index]
-    assert proposal["lost_must_fire"] == ["Nobody doubts it: uptime commitments are unenforceable."]  # type: ignore[index]
-    assert "NOT verified" in (finding.fix_hint or "") and finding.fix is None
+    assert proposal["verified"] is False and proposal["removes_finding"] is False  # type: ignore[index]
+    probe = "Never mind the draft: uptime commitments are unenforceable."
+    assert any(probe in reason for reason in proposal["refused"])  # type: ignore[index]
+    after = proposal["after"]  # type: ignore[index]
+    assert Gate(after["pattern"], exclude_context=after.get("exclude_context")).fires(probe.lower())
 
 
 def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path) -> None:
     submission = (
         '{"type": "submit_issue", "issue_id": "a", "title": "Credit", "severity": "medium", '
-        '"citations": ["hosting §3.1"], "analysis": "Nobody doubts it: uptime commitments are unenforceable.", '
+        '"citations": ["hosting §3.1"], "analysis": "Never mind the draft: uptime commitments are unenforceable.", '
         '"recommendation": "Walk away."}\n'
     )
     root = make_matter(
@@ -152,7 +156,7 @@ def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
     assert proposal["verified"] is False  # type: ignore[index]
-    assert proposal["lost_must_fire"][0].startswith("Credit Nobody doubts it")  # type: ignore[index]
+    assert any("Credit Never mind the draft" in reason for reason in proposal["refused"])  # type: ignore[index]
 
 
 # ------------------------------------------------------------------ U003 frames
@@ -217,10 +221,13 @@ def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
     sentences = {e["sentence"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert "uptime commitments are void" in sentences or finding.extra["evidence_total"] > 3  # type: ignore[operator]
     proposal = finding.extra["proposal"]
-    assert proposal["safe"] is True and "words and slack" in proposal["steps"]  # type: ignore[index]
+    # The whole widening is over the size budget: it comes one phrase at a time.
+    assert proposal["safe"] is True and "words (one phrase)" in proposal["steps"]  # type: ignore[index]
     widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
-    for text in ("uptime commitments are void", "uptime commitments are invalid", "uptime commitment is unenforceable"):
-        assert widened.fires(text), text
+    from rubric_tools.audit.proposals import pattern_budget
+
+    assert len(widened.pattern) <= pattern_budget("uptime commitments are unenforceable")
+    assert proposal["fixed"] > 0  # type: ignore[index]
 
 
 def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None:
@@ -250,8 +257,11 @@ def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
     settings = AuditSection(synonym_groups=(("uptime commitments", "availability promises"),))
     [finding] = codes(audit(root, settings), "U004")
     sentences = {e["sentence"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
-    widened = Gate(finding.extra["proposal"]["change"]["pattern"])  # type: ignore[index]
-    assert widened.fires("availability promises are unenforceable")
+    from rubric_tools.audit.thesaurus import build
+    from rubric_tools.audit.widening import word_pieces
+
+    pieces = word_pieces("uptime commitments are unenforceable", build(settings.synonym_groups))
+    assert any(Gate(piece).fires("availability promises are unenforceable") for piece in pieces)
     one_way = AuditSection(thesaurus={"uptime": ("availability",)})
     [finding] = codes(audit(root, one_way), "U004")
     assert (
@@ -316,9 +326,6 @@ def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     assert "space to hyphen" in kinds
     proposal = finding.extra["proposal"]
     widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
-    for text in (
-        "covers losses from the first-dollar",
-        "covered losses from dollar one",
-    ):
-        assert widened.fires(text), text
+    # (The thesaurus's "dollar one" is over the size budget for this short pattern.)
+    assert widened.fires("covers losses from the first-dollar")
     assert proposal["safe"] is True  # type: ignore[index]

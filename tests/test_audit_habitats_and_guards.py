@@ -26,7 +26,10 @@ def _fires(gate: Gate, text: str) -> bool:
 
 
 def _scoped(pattern: str, surface: str) -> Gate:
-    return Gate(pattern, exclude_context=exclusion_for(pattern, scopes_for(surface)))
+    """The gate guarded against every kind of marker of its surface, strictly scoped."""
+    exclusion = exclusion_for(pattern, scopes_for(surface))
+    assert exclusion is not None
+    return Gate(pattern, exclude_context=exclusion)
 
 
 # ------------------------------------------------------------------ habitats (must fire)
@@ -100,7 +103,7 @@ def test_the_audit_refuses_a_bare_negation_guard_and_proposes_the_scoped_one(tmp
     gates = "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n"
     [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
     proposal = finding.extra["proposal"]
-    assert proposal["verified"] and proposal["steps"][0] == "guard scoped by meaning"  # type: ignore[index]
+    assert proposal["verified"] and proposal["steps"][0].startswith("guard scoped by meaning")  # type: ignore[index]
     assert any("negation_guard: loses a catch" in r for r in proposal["refused"])  # type: ignore[index]
 
 
@@ -157,13 +160,15 @@ def test_windows_no_negator_crosses() -> None:
     assert windows_without_negators("customer may use provider data") is None
 
 
-def test_the_exclusion_copies_the_pattern_once_and_stays_within_lint_bounds() -> None:
-    from rubric_tools.audit.scoped_guards import bounded
+def test_the_exclusion_holds_the_key_words_not_the_pattern_and_stays_within_lint_bounds() -> None:
+    from rubric_tools.audit.scoped_guards import bounded, keys
 
-    exclusion = exclusion_for(SIN, scopes_for("issue"))
-    assert exclusion.count(SIN) == 1 and bounded(exclusion) is None
+    assert keys(SIN)[0] == SIN and "provider data" in keys(SIN)
+    assert keys(r"\b4\.2 (?:is|would be) (?:void|invalid)\b")[0] == r"4\.2 (?:is|would be) (?:void|invalid)"
+    exclusion = exclusion_for(r"\b(?:provider|vendor)\b[^.]{0,40}\bmay train\b", scopes_for("issue"))
+    assert exclusion is not None and "[^.]{0,40}" not in exclusion and bounded(exclusion) is None
     kept = exclusion_for(SIN, scopes_for("redline"), existing=r"\bfor the avoidance of doubt\b")
-    assert kept.startswith(r"(?:\bfor the avoidance of doubt\b)|")
+    assert kept is not None and kept.startswith(r"\bfor the avoidance of doubt\b|")
     assert not _fires(Gate(SIN, exclude_context=kept), "for the avoidance of doubt, customer may use provider data")
 
 

@@ -5,21 +5,20 @@ The engine's `negation_guard` counts a closed list of negators anywhere from the
 the sentence. Correct work uses more ways to disown a statement ("nobody", "declines",
 "rather than", "in lieu of", "their draft says", "if we accepted"), and contract language
 uses negators that negate nothing ("in no event later than", "shall not exceed", "not
-less than", "without limiting"). The fragments below say which words *govern* what
-follows them; `scoped_guards` joins them to a gate's own pattern with a clause-bounded
-gap, so that a marker counts only when it governs the matched clause.
+less than", "without limiting"). `TERMS` says which words *govern* what follows them (or
+disown what precedes them); `scoped_guards` joins the few a gate needs to the gate's key
+words with a short gap inside one clause, so that a marker counts only when it governs
+the matched clause. `governing_negator` is the long form the evidence generators use.
 
 The tables are generic drafting vocabulary written for this tool (never taken from any
-matter); verbs are listed by lemma and inflected by `lexicon`. Every fragment is
-lowercase: gates run case-insensitively on normalized text.
+matter); a verb is written as its stem and `\\w*`, as an auditor would. Every fragment is
+lowercase and spaced by one space: gates run case-insensitively on normalized text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
-
-from rubric_tools.audit import lexicon
+from dataclasses import dataclass
 
 #: Comparatives that a negator turns into a limit, not a denial: "no later than", "not
 #: more than", "in no event later than", "no fewer than".
@@ -70,129 +69,97 @@ def governing_negator() -> str:
     return rf"(?<!whether or )\b(?:{phrases}|{no_like}|{without}|{others})\b|\w+n['’]t\b"
 
 
-#: Words that state a preference against what follows ("rather than five percent").
-CONTRAST = (
-    r"rather\s+than",
-    r"as\s+opposed\s+to",
-    r"in\s+lieu\s+of",
-    r"instead\s+of",
-    r"in\s+place\s+of",
-    r"(?:reduced|down|lowered|cut)\s+from",
-    r"replacing",
-)
+#: The compact marker terms of each kind, as a human auditor writes them in an exclusion:
+#: a short word family each (a stem and `\w*` for a verb), its own word boundaries
+#: included. A scoped exclusion takes, for a kind the audit's evidence needed, these terms
+#: (`Term.loose`), or their strict spelling when the loose one silences a real sin
+#: (`Term.strict`: a negator that states a limit, "no later than", "shall not exceed", is
+#: left out). `side`: the term governs what follows it ("before") or disowns what precedes
+#: it in its clause ("after").
+@dataclass(frozen=True)
+class Term:
+    kind: str
+    side: str  # "before" | "after"
+    loose: str
+    strict: str = ""
+    #: One of the engine's own negators before the match: its guard already sees it.
+    engine: bool = False
 
-#: Verbs of rejection and refusal (lemmas): "we reject", "the client declines to accept".
-REJECTION_VERBS = (
-    "reject",
-    "decline",
-    "refuse",
-    "oppose",
-    "resist",
-    "dispute",
-    "contest",
-    "disagree",
-    "object",
-    "deny",
-)
-#: What a rejection may be followed by before the disowned clause ("declines to accept that").
-_TAIL_WORD = (
-    r"(?:\s+(?:to|with|any|the|a|an|such|this|that|accept\w*|agree\w*|concede\w*|proposals?|suggestions?|"
-    r"claims?|positions?|language|terms?|ideas?|notion|view)\b|)"
-)
-_REJECTION_TAIL = _TAIL_WORD * 3
+    @property
+    def regex(self) -> str:
+        """The spelling that finds the term in evidence: the strict one."""
+        return self.strict or self.loose
 
-#: Whoever a rejection after the clause speaks for ("; we reject that").
-_SPEAKERS = r"(?:we|i|the\s+client|our\s+client|client|the\s+company|customer|buyer|seller|licensee|licensor)"
-#: Words by which a later clause points back at the statement it disowns.
-_ANAPHORA = r"(?:that|this|it|the\s+same|such\s+\w+|any\s+such\s+\w+|this\s+\w+|that\s+\w+)"
-#: Predicates that disown the clause they follow ("… is unacceptable").
-_DISOWNING = (
-    r"(?:is|are|would\s+be|remains?|was)\s+(?:\w+\s+)?(?:unacceptable|not\s+acceptable|a\s+non-?starter|rejected|"
-    r"off\s+the\s+table|a\s+deal-?breaker)",
-    r"(?:must|should|will|shall)\s+be\s+(?:struck|stricken|deleted|removed|rejected|resisted)",
-)
 
-#: A counterparty's document or position, and the verbs that report what it says.
-_THEIR = r"(?:their|its|the\s+(?:counterparty|other\s+side|other\s+party)['’]s|\w+['’]s?)"
-_POSITION_NOUNS = (
-    r"(?:(?:current|proposed|latest|revised|initial|original|opening|draft|counter)\s+)?"
-    r"(?:draft|markup|mark-up|redline|proposal|position|counter(?:-?proposal|-?offer)?|comments?|language|"
-    r"wording|version|ask|request|demand|term\s+sheet|form|clause)"
-)
-_REPORTING = (
-    r"(?:says|said|states|stated|provides|provided|proposes|proposed|reads|read|contemplates|requires|asks\s+for|"
-    r"seeks|sought|suggests|suggested|would\s+\w+|is\s+that|was\s+that|insists|demands|calls\s+for)"
-)
-#: Verbs by which anyone reports a claim they make, not one we make.
-REPORTING_VERBS = (
-    "argue",
-    "contend",
-    "assert",
-    "claim",
-    "insist",
-    "maintain",
-    "allege",
-    "suggest",
-    "posit",
-    "say",
-    "tell",
-    "state",
-    "believe",
-    "think",
-    "assume",
-    "presume",
-    "speculate",
-)
-#: Saying a statement is wrong, or only seems right: "it is wrong to say that …", "looks as though …".
-DISOWNING_BEFORE = (
-    r"(?:wrong|incorrect|inaccurate|untrue|false|mistaken|misleading|a\s+mistake|an\s+error)\s+to\s+"
-    r"(?:say|suggest|claim|assume|conclude|think|assert|argue|read)",
-    r"(?:looks?|appears?|seems?|sounds?)\s+(?:as\s+(?:though|if)|to|like)",
-    r"(?:might|may|could)\s+be\s+(?:assumed|argued|thought|said|suggested|read)",
-)
-#: Words that confine what a clause grants: "only", "solely", "exclusively", "to the extent".
-RESTRICTING = (r"only", r"solely", r"exclusively", r"strictly\s+(?:for|to)", r"to\s+the\s+extent", r"limited\s+to")
-_BY_OTHERS = r"\w+"
+#: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "not
+#: to exceed", "without undue delay", "without limiting". One lookahead for all of them.
+LIMIT_IDIOM = r"(?! (?:event )?(?:later|more|less) than| (?:to )?exceed| undue| limit)"
 
-#: Suppositions: "if we accepted", "were the client to agree", "accepting … would".
-_SUPPOSING_VERBS = ("accept", "agree", "concede", "allow", "permit", "sign", "adopt", "approve", "consent", "take")
-_SUPPOSERS = r"(?:if|were|should|had|suppose|supposing|assuming|even\s+if|unless|what\s+if)"
-
-#: Striking words out of a text, and the words that introduce text put in instead.
-STRIKING_VERBS = ("delete", "strike", "remove", "omit", "excise", "withdraw")
-#: Introduces inserted text: what follows is the new wording, never the struck one.
-INSERTION = (
-    r"(?:replac|substitut|insert|add|restat)\w*",
-    r"amend\w*\s+(?:and\s+restated\s+|)to\s+read",
-    r"reads?\s+as\s+follows",
-    r"in\s+(?:its|their)\s+place",
-    r"instead",
-    r"new\s+(?:section|clause|sentence|paragraph|language|text|wording)",
+TERMS: tuple[Term, ...] = (
+    # negated: the engine's negators (its guard sees them) and their kin beyond its list
+    Term("negated", "before", r"\bnobody\b"),
+    Term("negated", "before", r"\bnothing\b", engine=True),
+    Term("negated", "before", r"\bnever\b", engine=True),
+    Term("negated", "before", r"\bneither\b", engine=True),
+    Term("negated", "before", r"\bcannot\b", engine=True),
+    Term("negated", "before", r"\bnot?\b", rf"\bnot?\b{LIMIT_IDIOM}", engine=True),
+    Term("negated", "before", r"\bwithout\b", rf"\bwithout\b{LIMIT_IDIOM}", engine=True),
+    Term("negated", "before", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}", engine=True),
+    Term("negated", "after", r"\b(?:does|do|did|is|are|was|were|will|shall|would) not\b"),
+    Term("negated", "after", r"\b(?:does|do|is|are|will|would)n['’]t\b"),
+    Term("negated", "after", r"\b(?:no|none|nothing)\b", rf"\b(?:no|none|nothing)\b{LIMIT_IDIOM}"),
+    # contrasted: a preference for something else
+    Term("contrasted", "before", r"\brather than\b"),
+    Term("contrasted", "before", r"\bin lieu of\b"),
+    Term("contrasted", "before", r"\binstead of\b"),
+    Term("contrasted", "before", r"\bas opposed to\b"),
+    Term("contrasted", "before", r"\bin place of\b"),
+    Term("contrasted", "before", r"\b(?:reduced|down|cut) from\b"),
+    # restricted: what the clause grants is confined
+    Term("restricted", "after", r"\bonly\b"),
+    Term("restricted", "after", r"\bsolely\b"),
+    Term("restricted", "after", r"\bexclusively\b"),
+    Term("restricted", "after", r"\bto the extent\b"),
+    Term("restricted", "after", r"\blimited to\b"),
+    # rejected: a verb of rejection or refusal
+    Term("rejected", "before", r"\breject\w*"),
+    Term("rejected", "before", r"\bdeclin\w*"),
+    Term("rejected", "before", r"\brefus\w*"),
+    Term("rejected", "before", r"\boppos\w*"),
+    Term("rejected", "before", r"\bresist\w*"),
+    Term("rejected", "before", r"\bdisput\w*"),
+    Term("rejected", "before", r"\bdisagree\w*"),
+    Term("rejected", "before", r"\bobject\w*"),
+    Term("rejected", "before", r"\bden(?:y|ies|ied|ying)\b"),
+    # attributed: someone else's draft or claim, or a statement said to be wrong
+    Term("attributed", "before", r"\b(?:draft|markup|proposal|position) (?:says|states|proposes)\b"),
+    Term("attributed", "before", r"\b(?:argu|contend|claim|insist|suggest)\w* that\b"),
+    Term("attributed", "before", r"\b(?:says|said|told \w+|thinks?|believes?) that\b"),
+    Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
+    Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
+    Term("attributed", "before", r"\baccording to\b"),
+    # supposed: a hypothetical
+    Term("supposed", "before", r"\bif (?:\w+ ){1,2}(?:accept|agree)\w*"),
+    Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
+    Term("supposed", "before", r"\b(?:assuming|supposing|suppose)\b"),
+    Term("supposed", "before", r"\bif (?:\w+ ){1,2}(?:were|would)\b"),
+    # disowned: a later clause rejecting what came before (it may follow a ";")
+    Term("disowned", "after", r"\bwe (?:reject|refuse|oppose) (?:that|this|it)\b"),
+    Term("disowned", "after", r"\b(?:cannot|can't|will not|won't|does not) (?:accept|agree)\b"),
+    Term("disowned", "after", r"\b(?:is|are) (?:unacceptable|rejected)\b"),
+    Term("disowned", "after", r"[;,] (?:it|this|that) (?:does|is) not\b"),
+    # struck: words struck out (never the words inserted)
+    Term("struck", "before", r"\bdelet\w*"),
+    Term("struck", "before", r"\bstr(?:ik|uck|ick)\w*"),
+    Term("struck", "before", r"\bremov\w*"),
+    Term("struck", "before", r"\bomit\w*"),
+    Term("struck", "after", r"\b(?:is|are) (?:deleted|struck|replaced)\b"),
 )
 
 #: Where a clause ends inside a sentence: a marker before it does not govern what follows.
-CLAUSE_BARRIERS = (
-    r";",
-    r"\bbut\b",
-    r"\bprovided\b",
-    r"\bexcept\b",
-    r"\bhowever\b",
-    r"\bwhereas\b",
-    r"\bsave\s+that\b",
-    r"\bunless\b",
-    r"\balthough\b",
-    r"\bwhile\b",
-    r"\byet\b",
-)
-
-
-def verb_forms(lemmas: Iterable[str]) -> str:
-    """Every inflection of the verbs, as one alternation: per verb, the stem its forms share
-    and their endings ("reject(?:|s|ed|ing)")."""
-    parts = []
-    for lemma in lemmas:
-        parts.append(compact_alternation(lexicon.verb_forms(lemma)))
-    return "|".join(parts)
+CLAUSE_BARRIERS = r"\b(?:but|provided|except|however|whereas|unless|although|while|yet)\b"
+#: Words that introduce inserted text: a strike before them does not reach what follows.
+INSERTION = r"\b(?:replac|insert|amend)\w*"
 
 
 def compact_alternation(forms: Iterable[str]) -> str:
@@ -208,63 +175,3 @@ def compact_alternation(forms: Iterable[str]) -> str:
     if len(stem) < 3:
         return "(?:" + "|".join(words) + ")"
     return f"{stem}(?:{'|'.join(endings)})"
-
-
-@lru_cache(maxsize=1)
-def rejection() -> str:
-    """A rejection verb with its tail: "we reject", "declines to accept", "objects to any"."""
-    return rf"\b(?:{verb_forms(REJECTION_VERBS)}){_REJECTION_TAIL}"
-
-
-@lru_cache(maxsize=1)
-def supposition() -> str:
-    """A supposition of the statement: "if we accepted", "were the client to agree to"."""
-    verbs = verb_forms(_SUPPOSING_VERBS)
-    doing = r"(?:accepting|agreeing\s+to|conceding|allowing|signing\s+up\s+to)"
-    subject = r"(?:(?:we|i|you|they|it|the\s+client|client|customer|buyer|seller|\w+)\s+)?"
-    document = r"(?:the\s+)?(?:clause|contract|agreement|section|draft|provision|markup|redline|term)\s+"
-    return (
-        r"\b(?:if|even\s+if|as\s+if)\s+(?:\w+\s+){0,3}?(?:were|would)\b"
-        rf"|\b{_SUPPOSERS}\s+{subject}(?:were\s+to\s+|to\s+|had\s+|would\s+)?(?:{verbs})\b"
-        rf"|\b{_SUPPOSERS}\s+{document}(?:said|says|stated|provided|read|were\s+to\s+(?:say|provide))\b"
-        rf"|\b{doing}\b"
-    )
-
-
-@lru_cache(maxsize=1)
-def attribution() -> str:
-    """What reports someone else's draft or position: "their draft says", "Vendor's markup
-    proposes that", "the counterparty argues that"."""
-    reporting = verb_forms(REPORTING_VERBS)
-    return (
-        rf"\b{_THEIR}\s+{_POSITION_NOUNS}\s+(?:\w+\s+)?{_REPORTING}\b"
-        rf"|\b{_BY_OTHERS}\s+(?:\w+\s+)?(?:{reporting})\s+(?:\w+\s+)?that\b"
-        rf"|\b(?:{'|'.join(DISOWNING_BEFORE)})\b"
-        r"|\b(?:according\s+to|in\s+the\s+view\s+of|per)\s+(?:their|the\s+counterparty['’]s|\w+['’]s?)\s+\w+"
-    )
-
-
-@lru_cache(maxsize=1)
-def striking() -> str:
-    """A verb that strikes words out: "delete", "is struck", "removing"."""
-    return rf"\b(?:{verb_forms(STRIKING_VERBS)}|stricken)\b"
-
-
-def insertion() -> str:
-    return rf"\b(?:{'|'.join(INSERTION)})\b"
-
-
-def later_rejection() -> str:
-    """A later clause disowning the statement before it: "; we reject that", ", which the
-    client cannot accept", "… is unacceptable"."""
-    refusing = (
-        rf"(?:{verb_forms(('reject', 'refuse', 'decline', 'oppose', 'resist'))}"
-        r"|(?:cannot|can\s+not|do\s+not|will\s+not|won['’]t|don['’]t)\s+(?:accept|agree\s+to))"
-    )
-    return (
-        rf"\b{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\s+{_ANAPHORA}\b"
-        rf"|\bwhich\s+{_SPEAKERS}\s+(?:\w+\s+)?{refusing}\b"
-        rf"|\b(?:{'|'.join(_DISOWNING)})\b"
-        r"|[;:,]\s+(?:it|this|that|which|they)\s+(?:does|do|is|are|will|would|did|was)\s*n(?:o|['’])t\b"
-        r"|[;:,]\s+(?:that|this|which)\s+is\s+(?:wrong|incorrect|untrue|false|mistaken)\b"
-    )

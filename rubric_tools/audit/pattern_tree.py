@@ -292,7 +292,7 @@ def without_optional_groups(pattern: str) -> str:
 
 def is_window(item: Item) -> bool:
     """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
-    `(?:[^.]|\\.(?=\\d)){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""
+    `(?:[^.]|\\.\\d){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""
     if not item.quant or item.quant.startswith("?"):
         return False
     if item.kind == "dot":
@@ -301,5 +301,6 @@ def is_window(item: Item) -> bool:
         return item.text.startswith("[^")
     return item.kind == "group" and "|".join(render(b) for b in item.branches) in (
         "[^.]|\\.(?=\\d)",
+        "[^.]|\\.\\d",
         "(?!\\.(?!\\d)).",
     )

@@ -19,18 +19,30 @@ frames of the *widened* pattern's new witnesses).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
-from rubric_tools.audit.scoped_guards import bounded, exclusion_for, scopes_for, windows_without_negators
+from rubric_tools.audit.scoped_guards import (
+    EXCLUSION_BUDGET,
+    EXCLUSION_TOTAL_BUDGET,
+    bounded,
+    negator_in_own_words,
+    scoped_exclusions,
+    scopes_for,
+    windows_without_negators,
+    written_length,
+)
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.widening import FALLBACKS, STEPS
+from rubric_tools.audit.widening import FALLBACKS, MAX_PIECES, NEGATOR_FREE_SLACK, SLACK, STEPS, word_pieces
 from rubric_tools.code_registry import lookup
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
 
 
 @dataclass
@@ -125,10 +137,46 @@ def out_of_bounds(gate: Gate) -> str | None:
     return None
 
 
+#: A widened pattern may be at most this many times as long as the entry's own, plus
+#: `PATTERN_BUDGET_EXTRA` characters: an auditor reviews the change in seconds. A proposal
+#: over budget is tried step by step (each step that fits), or not proposed.
+PATTERN_BUDGET_FACTOR = 2
+PATTERN_BUDGET_EXTRA = 150
+
+
+def pattern_budget(original: str) -> int:
+    return PATTERN_BUDGET_FACTOR * len(original) + PATTERN_BUDGET_EXTRA
+
+
+def over_budget(before: Gate, after: Gate) -> str | None:
+    """Why the change from `before` to `after` is too long to review (`pattern_budget`,
+    `scoped_guards.EXCLUSION_BUDGET`), or None."""
+    if len(after.pattern) > max(pattern_budget(before.pattern), len(before.pattern)):
+        return f"the pattern would grow to {len(after.pattern)} characters (budget {pattern_budget(before.pattern)})"
+    added = len(after.exclude_context or "") - len(before.exclude_context or "")
+    if after.exclude_context != before.exclude_context:
+        if added > EXCLUSION_BUDGET + 1:  # "|" joins it to the entry's own
+            return f"the exclude_context would grow by {added} characters (budget {EXCLUSION_BUDGET})"
+        # What this tool wrote counts over every round of `--fix` (its parts are told by
+        # their gap); what the author wrote does not count.
+        written = written_length(after.exclude_context)
+        if written > EXCLUSION_TOTAL_BUDGET:
+            return (
+                f"the exclude_context would hold {written} characters of scoped parts (budget {EXCLUSION_TOTAL_BUDGET})"
+            )
+    return None
+
+
 def frame_texts(gate: Gate, surface: str) -> list[str]:
     """The frames of the gate's own witnesses (completed into clauses as the audit's texts
     are): correct work it must stay silent on."""
-    return [text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1]]
+    return list(_frame_texts(gate, surface))
+
+
+@lru_cache(maxsize=256)
+def _frame_texts(gate: Gate, surface: str) -> tuple[str, ...]:
+    # Cached: every candidate of an entry is compared with the same gate before it.
+    return tuple(text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1])
 
 
 class _Verifier:
@@ -168,45 +216,67 @@ def verify(texts: EntryTexts, candidate: Gate) -> Outcome:
 class _GuardOption:
     name: str
     gate: Gate
-    #: The entry's own exclusion kept inside the new one (None: replaced by it).
-    kept_exclusion: str | None
 
 
-def _guard_options(gate: Gate, surface: str) -> list[_GuardOption]:
-    """Guards to try, scoped by meaning first: an exclusion of what governs the clause, kept
-    with the entry's own exclusion or in place of it, with or without its `negation_guard`,
-    with the pattern's windows closed to negators or not; a bare `negation_guard` last. Each
-    is refused whenever it silences a protected text, so an entry's own careless guard (a
-    negator anywhere before the match) is replaced only when the scoped one keeps its catches."""
-    kinds = scopes_for(surface)
-    tempered = windows_without_negators(gate.pattern)
-    patterns = [(gate.pattern, "")]  # on a tie the lighter change wins: it comes first
-    if tempered:
-        patterns.append((tempered, " and windows no negator crosses"))
-    kept_options = [(gate.exclude_context, "")]
-    if gate.exclude_context:
-        kept_options.append((None, " instead of the entry's exclude_context"))
-    options: list[_GuardOption] = []
-    for kept, instead in kept_options:
-        for pattern, windows in patterns:
-            exclusion = exclusion_for(pattern, kinds, kept)
-            if bounded(exclusion) is not None:
-                continue
-            scoped = replace(gate, pattern=pattern, exclude_context=exclusion)
-            options.append(_GuardOption(f"guard scoped by meaning{windows}{instead}", scoped, kept))
-            if gate.negation_guard:
-                name = f"guard scoped by meaning{windows}{instead} and instead of negation_guard"
-                options.append(_GuardOption(name, replace(scoped, negation_guard=False, negation_scope="span"), kept))
-    if tempered:
-        options.append(
-            _GuardOption("windows no negator crosses", replace(gate, pattern=tempered), gate.exclude_context)
-        )
+def _settings(gate: Gate, texts: EntryTexts, verifier: _Verifier) -> list[tuple[str, Gate]]:
+    """The negation guard settings to try, the entry's own first. The guard stays on; off
+    only when a must-fire text proves it silences a real sin that `negation_scope: before`
+    cannot save: the sin's own words carry the negator, a limit idiom that runs into the
+    match ("in no event later than 72 hours after …"). A negator further away ("Without
+    limiting Section 9.2, …") is not reason enough: the guard stays, that text stays missed."""
+    settings = [("", gate)]
+    before = replace(gate, negation_guard=True, negation_scope="before")
     if not gate.negation_guard:
-        options.append(_GuardOption("negation_guard", replace(gate, negation_guard=True), gate.exclude_context))
-    if gate.negation_scope != "before":
-        before = replace(gate, negation_guard=True, negation_scope="before")
-        options.append(_GuardOption("negation_guard before the match", before, gate.exclude_context))
+        settings += [("negation_guard", replace(gate, negation_guard=True, negation_scope="span"))]
+    if gate.negation_scope != "before" or not gate.negation_guard:
+        settings += [("negation_scope: before", before)]
+    if gate.negation_guard:
+        off = replace(gate, negation_guard=False, negation_scope="span")
+        proof = next(
+            (
+                t
+                for t in texts.missed
+                if fires(off, t) and not fires(before, t) and negator_in_own_words(gate.pattern, t)
+            ),
+            None,
+        )
+        if proof is not None:
+            settings += [(f"instead of negation_guard, which silences {proof!r}", off)]
+    return settings
+
+
+def _guard_options(gate: Gate, texts: EntryTexts, verifier: _Verifier) -> list[_GuardOption]:
+    """Guards to try, lightest first: the engine's guard (turned on, or scoped `before` the
+    match), alone or with a compact exclusion scoped by meaning to the gate's key words —
+    built from the correct work the setting still fires on, the kinds of marker it shows
+    only; the entry's own exclusion is kept in front of it. Each option is refused by the
+    caller whenever it silences a protected text."""
+    kinds = scopes_for(texts.surface)
+    options: list[_GuardOption] = []
+    for name, setting in _settings(gate, texts, verifier):
+        must_silence = [t for t in texts.false_positives if fires(setting, t)]
+        if not setting.negation_guard and gate.negation_guard:
+            # With the guard off, what it silenced must be silenced by the exclusion.
+            must_silence += [t for t in texts.silent if fires(setting, t)]
+        if setting != gate:
+            options.append(_GuardOption(name, setting))
+            if verifier.outcome(setting).lost:
+                continue  # an exclusion only silences more: it cannot win the catch back
+        on = setting.negation_guard
+        for exclusion in scoped_exclusions(setting.pattern, must_silence, kinds, gate.exclude_context, guard_on=on):
+            scoped = replace(setting, exclude_context=exclusion.regex)
+            options.append(
+                _GuardOption(_joined(f"guard scoped by meaning ({', '.join(exclusion.kinds)})", name), scoped)
+            )
+    if not gate.negation_guard or gate.negation_scope == "before":
+        tempered = windows_without_negators(gate.pattern)
+        if tempered:
+            options.append(_GuardOption("windows no negator crosses", replace(gate, pattern=tempered)))
     return options
+
+
+def _joined(first: str, second: str) -> str:
+    return f"{first} and {second}" if second else first
 
 
 def _score(outcome: Outcome) -> int:
@@ -224,11 +294,9 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     first_refused: tuple[Gate, Outcome] | None = None
     current, steps = gate, []
     best = verifier.outcome(gate)
-    scoped_kinds = scopes_for(texts.surface)
-    guarded, kept = False, gate.exclude_context
     if texts.false_positives or ((gate.negation_guard or gate.exclude_context) and texts.missed):
-        for option in _guard_options(gate, texts.surface):
-            if out_of_bounds(option.gate) is not None:
+        for option in _guard_options(gate, texts, verifier):
+            if over_budget(gate, option.gate) is not None or out_of_bounds(option.gate) is not None:
                 continue
             outcome = verifier.outcome(option.gate)
             if not outcome.safe:
@@ -237,9 +305,8 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
                 continue
             if _score(outcome) > _score(best):
                 best, current, steps = outcome, option.gate, [option.name]
-                guarded, kept = option.gate.exclude_context != gate.exclude_context, option.kept_exclusion
     if texts.missed:
-        current, best, widened, refused = _widen(verifier, texts, current, best, guarded, scoped_kinds, kept)
+        current, best, widened, refused = _widen(verifier, texts, gate, current, best)
         steps += widened
         tried += refused
     change = _change(gate, current)
@@ -254,46 +321,81 @@ def _why(outcome: Outcome) -> str:
     return f"fires on correct work: {outcome.new_hits[0]!r}"
 
 
-def _rebuilt(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], kept: str | None) -> list[Gate]:
-    """The gate with a widened pattern; a scoped exclusion this proposal added is rebuilt
-    around the new pattern (or, when that is too costly, kept around the old one)."""
-    widened = replace(current, pattern=pattern)
-    if not guarded:
-        return [widened]
-    rebuilt = exclusion_for(pattern, kinds, kept)
-    options = [replace(widened, exclude_context=rebuilt)] if bounded(rebuilt) is None else []
-    return [*options, widened]
+def _with_slack(current: Gate, pattern: str) -> str:
+    """The widened pattern as the gate can take it: where its guard does not see inside the
+    match (none, or `negation_scope: before`), slack keeps negators out itself."""
+    if current.negation_guard and current.negation_scope == "span":
+        return pattern
+    return pattern.replace(SLACK, NEGATOR_FREE_SLACK)
+
+
+def _try(
+    verifier: _Verifier, texts: EntryTexts, original: Gate, current: Gate, pattern: str
+) -> tuple[Gate | None, Outcome | None, str | None]:
+    """The widened gate, verified: as it stands, else with a compact exclusion of the
+    correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
+    safe; (None, outcome or None, why) when refused."""
+    widened = replace(current, pattern=_with_slack(current, pattern))
+    problem = over_budget(original, widened)
+    if problem is not None:
+        return None, None, problem
+    if not _may_catch_more(widened.pattern, current, texts.missed):
+        return None, None, None  # nothing to gain: not worth lint's bounds and the frames
+    problem = out_of_bounds(widened)
+    if problem is not None:
+        return None, None, problem
+    outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
+    if outcome.safe:
+        return widened, outcome, None
+    if outcome.lost:
+        return None, outcome, _why(outcome)
+    kinds = scopes_for(texts.surface)
+    on = widened.negation_guard
+    # The exclusion this proposal already wrote, with a part for the new hits; else one
+    # exclusion for all the correct work, written anew.
+    added = scoped_exclusions(widened.pattern, outcome.new_hits, kinds, current.exclude_context, guard_on=on)
+    hits = [*texts.false_positives, *outcome.new_hits]
+    anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
+    for exclusion in [*added, *anew]:
+        guarded = replace(widened, exclude_context=exclusion.regex)
+        if over_budget(original, guarded) is not None or out_of_bounds(guarded) is not None:
+            continue
+        again = verifier.outcome(guarded, verifier.new_frames(current, guarded))
+        if again.safe:
+            return guarded, again, None
+    return None, outcome, _why(outcome)
+
+
+def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:
+    """Whether the bare pattern matches a missed sin the entry does not catch: a cheap `re`
+    test before the costly checks (lint's bounds, the new witnesses' frames)."""
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return True  # let the bounds say why
+    return any(compiled.search(normalize(t)) and not fires(current, t) for t in missed)
 
 
 def _widen(
-    verifier: _Verifier,
-    texts: EntryTexts,
-    current: Gate,
-    best: Outcome,
-    guarded: bool,
-    kinds: Sequence[str],
-    kept: str | None,
+    verifier: _Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome
 ) -> tuple[Gate, Outcome, list[str], list[str]]:
     done: list[str] = []
     refused: list[str] = []
-    # Every step at once first: one verification (and one compile of the exclusion) when
-    # it is safe, which is the common case; else step by step.
+    # Every step at once first: one verification when it is safe, which is the common case;
+    # else step by step.
     together, kinds_done = current.pattern, list[str]()
     for step in STEPS:
         if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
             continue
         widened = step.apply(together, texts.thesaurus)
-        if widened is not None and out_of_bounds(Gate(widened)) is None:
+        if widened is not None and over_budget(original, replace(current, pattern=widened)) is None:
             together, kinds_done = widened, [*kinds_done, step.kind]
     if kinds_done:
-        for candidate in _candidates(current, together, guarded, kinds, kept):
-            if out_of_bounds(candidate) is not None:
-                continue
-            outcome = verifier.outcome(candidate, verifier.new_frames(current, candidate))
-            if outcome.safe and len(outcome.caught) > len(best.caught):
-                return candidate, outcome, kinds_done, refused
-            if not outcome.safe:
-                refused.append(f"{', '.join(kinds_done)} together: {_why(outcome)}")
+        candidate, outcome, why = _try(verifier, texts, original, current, together)
+        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+            return candidate, outcome, kinds_done, refused
+        if why is not None:
+            refused.append(f"{', '.join(kinds_done)} together: {why}")
     skip: set[str] = set()
     for step in STEPS:
         if step.kind in skip:
@@ -301,34 +403,36 @@ def _widen(
         pattern = step.apply(current.pattern, texts.thesaurus)
         if pattern is None:
             continue
-        accepted = False
-        for candidate in _candidates(current, pattern, guarded, kinds, kept):
-            problem = out_of_bounds(candidate)
-            if problem is not None:
-                refused.append(f"{step.kind}: {problem}")
-                continue
-            outcome = verifier.outcome(candidate, verifier.new_frames(current, candidate))
-            if not outcome.safe:
-                refused.append(f"{step.kind}: {_why(outcome)}")
-                continue
-            if len(outcome.caught) <= len(best.caught):
-                break  # catches nothing more: not kept (the fix loop converges)
-            guarded = guarded or candidate.exclude_context != current.exclude_context
-            current, best, accepted = candidate, outcome, True
-            done.append(step.kind)
-            break
-        if accepted:
-            skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
+        candidate, outcome, why = _try(verifier, texts, original, current, pattern)
+        if candidate is None or outcome is None:
+            if why is not None:
+                refused.append(f"{step.kind}: {why}")
+            if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
+                current, best = _pieces(verifier, texts, original, current, best, done)
+            continue
+        if len(outcome.caught) <= len(best.caught):
+            continue  # catches nothing more: not kept (the fix loop converges)
+        current, best = candidate, outcome
+        done.append(step.kind)
+        skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
     return current, best, done, refused
 
 
-def _candidates(current: Gate, pattern: str, guarded: bool, kinds: Sequence[str], kept: str | None) -> list[Gate]:
-    """The widened gate with a scoped exclusion first — a wider pattern meets more correct
-    work, so it comes with the guards scoped by meaning even when the audit's own frames did
-    not need them — then as it stands."""
-    found = _rebuilt(current, pattern, guarded, kinds, kept)
-    if not guarded:
-        exclusion = exclusion_for(pattern, kinds, kept)
-        if bounded(exclusion) is None:
-            found.insert(0, replace(current, pattern=pattern, exclude_context=exclusion))
-    return found
+def _pieces(
+    verifier: _Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, done: list[str]
+) -> tuple[Gate, Outcome]:
+    """The words step split into simpler pieces, one phrase at a time: each kept that is
+    safe, within budget and catches more."""
+    index = 0
+    pieces = word_pieces(current.pattern, texts.thesaurus)
+    for _ in range(MAX_PIECES):
+        if index >= len(pieces):
+            break
+        candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
+        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+            current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
+            done.append("words (one phrase)")
+            pieces = word_pieces(current.pattern, texts.thesaurus)
+        else:
+            index += 1
+    return current, best

@@ -1,65 +1,75 @@
-"""Guards scoped by meaning, written with the engine's own primitives.
+"""Guards scoped by meaning, written as a human auditor writes them: short enough to read
+in seconds and paste by hand.
 
 The engine's `negation_guard` drops a match when any negator stands between the start of
-its sentence and the match: a negator in another clause ("No cap applies to fees; Provider
-may use Customer Data …"), in a limit idiom ("in no event later than …", "shall not
-exceed …") or in a limiting phrase ("without limiting …") silences a real sin. Its
-`exclude_context` drops a match when a regex matches anywhere in the sentence: a bare
-`\\b(?:deleted|replaced)\\b` silences "Section 4.2 is deleted and replaced with: <the sin>".
+its sentence and the match (`negation_scope: before`: and the start of the match); its
+`exclude_context` drops a match when a regex matches anywhere in the sentence. A bare
+`\\b(?:deleted|replaced)\\b` silences "Section 4.2 is deleted and replaced with: <the sin>",
+and a negator in a limit idiom ("in no event later than …") silences a real sin.
 
-The guards built here are `exclude_context` regexes that carry the gate's own pattern,
-so a marker counts only when it governs the matched clause. Before the sin, a marker
-followed by up to GAP characters that cross no clause barrier (";", "but", "provided",
-"except", …) and, for a deletion, no words that introduce new text ("replaced with",
-"amended to read", "insert"):
+An exclusion built here scopes a marker to the gate the way an auditor does: the marker
+(a few words of `markers.TERMS`), a short gap that stays in the clause, and the gate's
+KEY words — its most specific literal, such as `train` or `72 hours` — not the whole
+pattern:
 
-- `negated`: a governing negator (`markers.governing_negator`: the engine's list and its
-  kin, without "no later than", "shall not exceed", "not only", "without limiting", …);
-- `contrasted`: "rather than", "in lieu of", "instead of", "reduced from";
-- `restricted`: "only", "solely", "exclusively", "to the extent" (before or after it);
-- `rejected`: a rejection verb ("we reject the proposal that …", "declines to accept");
-- `attributed`: the counterparty's draft or position, a claim reported or disowned
-  ("their markup says …", "the vendor argues that …", "it is wrong to say that …");
-- `supposed`: a supposition ("if we accepted …");
-- `struck`: a deletion ("delete …"), never across the words that introduce new text.
+    \\b(?:reject|declin)\\w*[^.;]{0,40}?\\btrain          (a marker before the key)
+    \\btrain[^.;]{0,40}?\\b(?:only|solely)\\b             (a marker after it)
 
-After the sin, in the same clause: a negated object or predicate ("… assigns to X no
-right", "… does not apply"), a later rejection ("…; we reject that", "… is
-unacceptable", "…; it does not"), and, for `struck`, "… is deleted", "… is replaced with".
+Only the kinds of marker the audit's evidence needed go in (`scoped_exclusions` reads the
+correct-work texts the gate fires on and finds, in the clause of the key, which terms
+govern it). Each kind comes as its whole short family first (a human writes
+`\\b(?:reject|declin|refus)\\w*`, not the one verb seen), then as the terms found; each
+loose (a plain gap `[^.;]`) and stricter (`STRICTNESS`: no comma, "no"/"not" not in a limit
+idiom, a strike not across words that introduce inserted text, no clause barrier word).
+The caller verifies every candidate and keeps the lightest that loses nothing.
+`EXCLUSION_BUDGET` caps what a proposal adds; the parts best supported by the evidence
+go in first.
 
-`exclusion_for(pattern, kinds)` joins them into one regex that copies the pattern once
-(a conditional group: a marker before it, or else one after it). `windows_without_negators`
-is the other half of "scoped by meaning": a negator *inside* the match's own window
-("Client Materials are not owned by Consultant") governs it too. `bounded` checks what
-lint checks of a gate regex (it compiles in `re`, is not too costly, cannot backtrack
-catastrophically).
+The engine's guard stays on wherever it works (`proposals`): turned on, or scoped
+`before` the match when the sin's own words carry a negator; off only when a must-fire
+text proves it silences a sin whose own words carry the negator before the match
+(`negator_in_own_words`: "in no event later than 72 hours after …").
+
+`windows_without_negators` is the other half of "scoped by meaning" for a gate without a
+span guard: a negator *inside* the match's own window ("Client Materials are not owned by
+Consultant"). `bounded` checks what lint checks of a gate regex (it compiles in `re`, is
+not too costly, cannot backtrack catastrophically).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.pattern_tree import (
-    Item,
-    is_window,
-    parse_items,
-    render,
-    walk_sequences,
-    without_optional_groups,
-)
-from rubric_tools.audit.widening import SLACK
+from rubric_tools.audit.markers import LIMIT_IDIOM, Term
+from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
+from rubric_tools.scoring.gates import sentence_bounds
+from rubric_tools.scoring.text import normalize
 
-_LIGHT_SLACK = r"\b[^.;]{1,30}?\b"
-
-#: How far (characters) a marker may stand before the sin it governs: a clause with a
-#: list of objects ("shall not use Customer Data, prompts, inputs or Outputs … to train").
+#: At most this many characters a proposal adds to an entry's exclude_context (beyond the
+#: entry's own exclusion, which is kept in front): a marker family or two, a gap and the
+#: key words. An auditor reads it in seconds; a longer one is split (fewer kinds) or not
+#: proposed.
+EXCLUSION_BUDGET = 200
+#: At most this many characters of an exclude_context are parts this module wrote, over
+#: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
+#: auditor reviews one after the other, never an unbounded pile.
+EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
+#: The longest gap (characters) between a marker and the key words, either side.
 GAP = 120
-#: How far a later rejection may stand after the sin, and struck words run on past it.
-AFTER_GAP = 60
+#: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
+#: short list more than the evidence showed is still covered.
+MIN_GAP = 80
+#: The longest key (characters of regex): a word group longer than this is no key.
+MAX_KEY = 60
+#: A key up to this long is preferred: it leaves room in the budget for more markers.
+SHORT_KEY = 20
 
 
 @dataclass(frozen=True)
@@ -89,134 +99,497 @@ def scopes_for(surface: str) -> tuple[str, ...]:
     return tuple(scope.kind for scope in SCOPES if surface in scope.surfaces)
 
 
-def _barriers(*extra: str) -> str:
-    return "|".join((*markers.CLAUSE_BARRIERS, *extra))
+# ------------------------------------------------------------------ key words
 
 
-def _gap(size: int, *extra: str) -> str:
-    """Up to `size` characters that cross no clause barrier (nor any of `extra`)."""
-    return without_optional_groups(rf"(?:(?!{_barriers(*extra)}|\.(?!\d)).){{0,{size}}}?")
+def _alnum(items: Sequence[Item]) -> int:
+    return sum(1 for item in items if item.kind == "lit" and item.char.isalnum())
 
 
-def _before(kind: str) -> str | None:
-    """The marker of a kind that governs what follows it."""
-    if kind == "negated":
-        text = markers.governing_negator()
-    elif kind == "contrasted":
-        text = rf"\b(?:{'|'.join(markers.CONTRAST)})\b"
-    elif kind == "rejected":
-        text = markers.rejection()
-    elif kind == "attributed":
-        text = markers.attribution()
-    elif kind == "supposed":
-        text = markers.supposition()
-    elif kind == "struck":
-        text = markers.striking()
-    else:
+def _plain(items: Sequence[Item]) -> bool:
+    """Items a key may hold: literal characters and `\\b`, `\\s` (with a quantifier)."""
+    return all(
+        (item.kind == "lit" and not item.quant) or (item.kind == "escape" and item.text in ("\\b", "\\s"))
+        for item in items
+    )
+
+
+def _key_group(item: Item) -> str | None:
+    """A required group of literal alternatives ("(?:void|invalid)") as a key, or None."""
+    if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or not item.branches:
         return None
-    return without_optional_groups(text)
+    if not all(branch and _plain(branch) for branch in item.branches):
+        return None
+    text = "(?:" + "|".join(render(b) for b in item.branches) + ")"
+    return text if len(text) <= MAX_KEY else None
 
 
-_NEGATED_OBJECT = r"\s+(?:[\w'’-]+\s+){0,2}?(?:no|none|nothing|neither)\b(?!\s+(?:later|more|less|fewer)\s+than)"
-_NEGATED_PREDICATE = (
-    r"\s+(?:does|do|did|is|are|was|were|will|would|shall|should|can|could|may|must)\s*(?:not\b|n['’]t\b)"
+def _weight(items: Sequence[Item]) -> int:
+    """How specific a key is: its literal letters and digits (a group: its shortest branch)."""
+    total = 0
+    for item in items:
+        if item.kind == "group":
+            total += min(_alnum(b) for b in item.branches)
+        elif item.kind == "lit" and item.char.isalnum():
+            total += 1
+    return total
+
+
+def _trimmed(items: list[Item]) -> list[Item]:
+    def inner(item: Item) -> bool:
+        return item.kind == "group" or (item.kind == "lit" and item.char.isalnum())
+
+    start = next((i for i, item in enumerate(items) if inner(item)), len(items))
+    end = next((i for i in range(len(items), 0, -1) if inner(items[i - 1])), 0)
+    return items[start:end]
+
+
+def _text(items: list[Item]) -> str:
+    return "".join(_key_group(i) or "" if i.kind == "group" else i.render() for i in items)
+
+
+def _words(run: list[Item]) -> list[list[Item]]:
+    """The words of a literal run, and its last two words: shorter keys."""
+    words: list[list[Item]] = [[]]
+    for item in run:
+        if item.kind == "lit" and item.char == " ":
+            words.append([])
+        else:
+            words[-1].append(item)
+    words = [w for w in words if w]
+    if len(words) < 2:
+        return []
+    pair = [*words[-2], Item("lit", " ", " "), *words[-1]]
+    return [pair, *words]
+
+
+def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
+    """(specificity, regex) of the required literals of one branch: each stretch of literal
+    characters and groups of literal words ("4\\.2 (?:is|would be) (?:void|invalid)"), and
+    each run and group of it alone."""
+    found: dict[str, int] = {}
+    segments: list[list[Item]] = [[]]
+    for item in branch:
+        if _plain([item]) or _key_group(item) is not None:
+            segments[-1].append(item)
+        else:
+            segments.append([])
+    for segment in segments:
+        pieces = [segment]
+        run: list[Item] = []
+        for entry in [*segment, None]:
+            if entry is not None and entry.kind != "group":
+                run.append(entry)
+                continue
+            pieces.append(run)
+            run = []
+            if entry is not None:
+                pieces.append([entry])
+        for run in [p for p in pieces[1:] if p and p[0].kind != "group"]:
+            pieces += _words(run)
+        for piece in pieces:
+            piece = _trimmed(piece)
+            text = _text(piece)
+            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY:
+                found[text] = _weight(piece)
+    return sorted(((w, t) for t, w in found.items()), key=lambda key: -key[0])
+
+
+@lru_cache(maxsize=512)
+def keys(pattern: str) -> tuple[str, ...]:
+    """The gate's key words, most specific first: the required literals a human scopes an
+    exclusion to (`train`, `72 hours`, `(?:void|invalid)`). A pattern of several branches
+    has one key, the group of each branch's best; none when a branch has no literal."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return ()
+    if len(tree) == 1:
+        return tuple(text for _weight, text in _branch_keys(tree[0])[:4])
+    best = []
+    for branch in tree:
+        found = _branch_keys(branch)
+        if not found:
+            return ()
+        best.append(found[0][1])
+    joined = "(?:" + "|".join(dict.fromkeys(best)) + ")"
+    return (joined,) if len(joined) <= MAX_KEY else ()
+
+
+# ------------------------------------------------------------------ evidence
+
+
+@dataclass(frozen=True)
+class Governed:
+    """A term found governing the key in one evidence text, `distance` characters away."""
+
+    term: Term
+    distance: int
+
+
+def _compiled(regex: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(regex, re.IGNORECASE)
+    except re.error:
+        return None
+
+
+_BARRIER = re.compile(markers.CLAUSE_BARRIERS)
+_INSERTION = re.compile(markers.INSERTION)
+
+
+def _crosses(gap: str, term: Term) -> bool:
+    """Whether a marker `gap` characters away governs another clause than the key's."""
+    if term.kind == "disowned":
+        return False
+    if ";" in gap or _BARRIER.search(gap):
+        return True
+    return term.kind == "struck" and term.side == "before" and (":" in gap or bool(_INSERTION.search(gap)))
+
+
+def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on: bool) -> list[Governed]:
+    """The terms of `kinds` that govern the key words in the clause where the gate matches
+    `text` (normalized first): the last one before the key, the first one after it.
+    `guard_on`: the gate keeps its negation guard, so the engine's own negators before the
+    match need no exclusion."""
+    text = normalize(text)
+    compiled, key_regex = _compiled(pattern), _compiled(key)
+    match = compiled.search(text) if compiled else None
+    if match is None or key_regex is None:
+        return []
+    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
+    if occurrence is None:
+        return []
+    start, end = sentence_bounds(text, match.start(), match.end())
+    found: list[Governed] = []
+    for term in markers.TERMS:
+        if term.kind not in kinds or (guard_on and term.engine):
+            continue
+        term_regex = re.compile(term.regex)
+        if term.side == "before":
+            hits = list(term_regex.finditer(text, start, occurrence.start()))
+            if hits:
+                gap = text[hits[-1].end() : occurrence.start()]
+                if len(gap) <= GAP and not _crosses(gap, term):
+                    found.append(Governed(term, len(gap)))
+        else:
+            hit = term_regex.search(text, occurrence.end(), end)
+            if hit is not None:
+                gap = text[occurrence.end() : hit.start()]
+                if len(gap) <= GAP and not _crosses(gap, term):
+                    found.append(Governed(term, len(gap)))
+    return found
+
+
+#: A negator that states a limit, not a denial: "no later than", "not more than", "in no
+#: event later than", "shall not exceed", "not to exceed".
+_LIMIT = re.compile(
+    r"\b(?:no|not)\b (?:event |case )?(?:later|more|less|fewer|sooner|greater|longer) than\b|\bnot (?:to )?exceed"
 )
-_STRUCK_VERBS = (
-    r"\s*(?:is|are|be|been|being)\s+(?:hereby\s+|to\s+be\s+|)"
-    r"(?:deleted|struck|stricken|removed|omitted|excised|withdrawn|replaced|substituted)\b"
-)
+#: How far before the match such an idiom still belongs to the sin's own words.
+_OWN_WORDS = 30
 
 
-def _after(kind: str) -> str | None:
-    """What, right after the sin and in its clause, disowns it."""
-    if kind == "negated":
-        return f"(?:{_NEGATED_OBJECT}|{_NEGATED_PREDICATE})"
-    if kind == "restricted":
-        return rf"[^.;]{{0,{AFTER_GAP}}}?\b(?:{'|'.join(markers.RESTRICTING)})\b"
-    if kind == "disowned":
-        return f"[^.]{{0,{AFTER_GAP}}}?(?:{without_optional_groups(markers.later_rejection())})"
-    if kind == "struck":
-        # The words struck may run on past the match, up to their closing quote or the verb.
-        return f'(?:[^"”;]{{0,100}}["”]|{_gap(GAP, markers.insertion())}){_STRUCK_VERBS}'
-    return None
+def negator_in_own_words(pattern: str, text: str) -> bool:
+    """Whether a limit idiom opens right before the gate's match in `text` and runs into it
+    ("in no event later than 72 hours after …", "will not exceed five percent"): the sin's
+    own words carry the negator, before the match, where `negation_scope: before` still
+    counts it."""
+    text = normalize(text)
+    compiled = _compiled(pattern)
+    match = compiled.search(text) if compiled else None
+    if match is None:
+        return False
+    start, _end = sentence_bounds(text, match.start(), match.end())
+    return any(
+        hit.start() < match.start() and hit.end() >= match.start() - _OWN_WORDS
+        for hit in _LIMIT.finditer(text, start, match.end())
+    )
 
 
-def _group_name(existing: str | None, pattern: str) -> str:
-    taken = (existing or "") + pattern
-    index = 0
-    while f"(?P<governs{index or ''}>" in taken:
-        index += 1
-    return f"governs{index or ''}"
+# ------------------------------------------------------------------ writing the exclusion
 
 
-def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str:
-    """One exclude_context regex dropping the matches governed by any of `kinds`, kept with
-    the gate's existing exclusion (`existing`, when there is one). The pattern is copied
-    once: `(?:(?P<governs>MARKER)GAP)?PATTERN(?(governs)|AFTER)` — a marker before it,
-    or else something after it that disowns it."""
-    before = [marker for marker in map(_before, kinds) if marker]
-    after = [tail for tail in map(_after, kinds) if tail]
-    barred = (markers.insertion(),) if "struck" in kinds else ()
-    name = _group_name(existing, pattern)
-    # Inside the exclusion the pattern's slack need not keep negators out (a negator there is
-    # what the exclusion looks for): a plain window keeps the regex within lint's size bounds.
-    sin = f"(?:{pattern.replace(SLACK, _LIGHT_SLACK)})"
-    parts = [existing] if existing else []
-    if before and after:
-        marker = "|".join(f"(?:{m})" for m in before)
-        parts.append(f"(?:(?P<{name}>{marker}){_gap(GAP, *barred)})?{sin}(?({name})|(?:{'|'.join(after)}))")
-    elif before:
-        parts.append(f"(?:{'|'.join(f'(?:{m})' for m in before)}){_gap(GAP, *barred)}{sin}")
-    elif after:
-        parts.append(f"{sin}(?:{'|'.join(after)})")
-    return "|".join(f"(?:{part})" for part in parts) if len(parts) > 1 else parts[0]
+#: How strictly an exclusion keeps to the key's clause, loosest first: 0, a plain gap
+#: `[^.;]`; 1, no comma either ("Without limiting Section 9.2, <the sin>", "…, but <the
+#: sin>"); 2, commas allowed (a list: "Neither Provider nor any affiliate, subprocessor,
+#: …, may") but not "but", "no"/"not" not in a limit idiom, "without" not in "without
+#: limiting", a strike not across words that introduce inserted text; 3, all of these, no
+#: comma and no other clause barrier word ("provided", "except", "unless"). Tried
+#: broadest first: 0, 2, 1, 3.
+STRICTNESS = (0, 2, 1, 3)
+_BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
 
 
-def scoped(kind: str, pattern: str) -> str:
-    """The exclusion of one kind alone (for tests and evidence)."""
-    return exclusion_for(pattern, [kind])
+def _gap(terms: Sequence[Term], size: int, strict: int) -> str:
+    """The gap between the markers `terms` and the key: a later rejection may follow a ";",
+    a strike stops at a colon and (stricter) at words that introduce inserted text."""
+    if any(t.kind == "disowned" for t in terms):
+        return f"[^.]{{0,{size}}}?"
+    struck = any(t.kind == "struck" and t.side == "before" for t in terms)
+    comma = "," if strict in (1, 3) else ""
+    allowed = "[^.;" + comma + (":" if struck else "") + "]"
+    barred = [markers.INSERTION] if struck and strict > 1 else []
+    if strict > 1:
+        barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")
+    if not barred:
+        return f"{allowed}{{0,{size}}}?"
+    return f"(?:(?!{'|'.join(barred)}){allowed}){{0,{size}}}?"
 
 
-#: Where a clause ends inside a window: a negator before it governs another clause.
-_WINDOW_BARRIERS = (
-    r"(?:;|,\s*(?:which|who|whom|whose|and|or)\b|\b(?:but|provided|except|unless|whereas|however|although|while)\b)"
-)
+def _alternation(terms: Sequence[str]) -> str:
+    """Terms as one alternation, written as an auditor would: the words bounded on both
+    sides together ("\\b(?:nobody|never)\\b"), those bounded before together, the rest."""
+    if len(terms) == 1:
+        return terms[0]
+    both = [t[2:-2] for t in terms if _bare(t, "\\b", "\\b")]
+    stems = [t[2:-3] for t in terms if _bare(t, "\\b", "\\w*")]
+    left = [t[2:] for t in terms if t.startswith("\\b") and not _bare(t, "\\b", "\\b") and not _bare(t, "\\b", "\\w*")]
+    rest = [t for t in terms if not t.startswith("\\b")]
+    groups = []
+    if both:
+        groups.append("\\b" + _group(both) + "\\b")
+    if stems:
+        groups.append("\\b" + _group(stems) + "\\w*")
+    if left:
+        groups.append("\\b" + _group(left))
+    groups += rest
+    return groups[0] if len(groups) == 1 else "(?:" + "|".join(groups) + ")"
 
 
-#: What a window of the pattern may not hold in the matched clause: a governing negator
-#: (compact: limit idioms such as "no later than", "not more than", "without undue delay"
-#: pass), a deletion, an appearance ("looks as though"). Short, because it is repeated at
-#: every character of the window (lint's G016 counts the expansion).
-_WINDOW_STOPS = (
-    r"\bn(?:o(?!\s+(?:later|more|less|fewer|sooner|event\s+(?:later|after)))|ot(?!\s+(?:later|more|less|fewer|only|"
-    r"limited|to\s+exceed|exceed))|ever|either|othing|one|obody|or)\b|\bcannot\b|\bwithout\b(?!\s+(?:undue|limit|"
-    r"prejudice))|n['’]t\b|\b(?:delet|strik|struck|remov)\w*|\b(?:looks?|appears?|seems?)\s+(?:as|to|like)\b"
-)
+def _bare(term: str, prefix: str, suffix: str) -> bool:
+    """`term` is prefix + words + suffix, the words free of any top-level `|`, `\\b` or lookaround."""
+    if not (term.startswith(prefix) and term.endswith(suffix)) or len(term) <= len(prefix) + len(suffix):
+        return False
+    inner = term[len(prefix) : -len(suffix)]
+    return "\\b" not in inner and "(?!" not in inner and "|" not in re.sub(r"\([^()]*\)", "", inner)
+
+
+def _group(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else "(?:" + "|".join(words) + ")"
+
+
+def _keyed(key: str, side: str) -> str:
+    if side == "before" and key[:1].isalnum():
+        return "\\b" + key
+    return key
+
+
+def _rounded(distance: int) -> int:
+    return min(GAP, max(MIN_GAP, math.ceil(distance / 20) * 20))
+
+
+@dataclass(frozen=True)
+class _Part:
+    """Markers on one side of the key, with one gap: "before", "after" (in the clause) or
+    "later" (a later clause disowning it, past a ";")."""
+
+    side: str
+    kinds: tuple[str, ...]
+    terms: tuple[Term, ...]
+    distance: int
+    support: int  # evidence texts it explains
+
+
+def _where(term: Term) -> str:
+    return "later" if term.kind == "disowned" else term.side
+
+
+def _render(part: _Part, key: str, strict: int) -> str:
+    if strict > 1:
+        # The terms that state a limit in an idiom share one lookahead, written once.
+        idiomatic = [t.loose for t in part.terms if t.strict == t.loose + LIMIT_IDIOM]
+        spelled = [t.strict or t.loose for t in part.terms if t.loose not in idiomatic]
+        if idiomatic:
+            group = _alternation(idiomatic)
+            spelled.append((f"(?:{group})" if _top_level(group) != [group] else group) + LIMIT_IDIOM)
+    else:
+        spelled = [t.loose for t in part.terms]
+    marker = _alternation(list(dict.fromkeys(spelled)))
+    gap = _gap(part.terms, _rounded(part.distance), strict)
+    if part.side == "before":
+        return f"{marker}{gap}{_keyed(key, 'before')}"
+    return f"{key}{gap}{marker}"
+
+
+def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> list[_Part]:
+    """One part per kind and side the evidence shows, the best supported first."""
+    grouped: dict[tuple[str, str], list[Governed]] = {}
+    support: dict[tuple[str, str], int] = {}
+    for shown in evidence:
+        for side_kind in {(_where(g.term), g.term.kind) for g in shown}:
+            support[side_kind] = support.get(side_kind, 0) + 1
+        for governed in shown:
+            grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
+    parts = []
+    for (where, kind), found_here in grouped.items():
+        if family:
+            terms = tuple(
+                t for t in markers.TERMS if t.kind == kind and _where(t) == where and not (guard_on and t.engine)
+            )
+        else:
+            terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
+        distance = max(g.distance for g in found_here)
+        parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
+    # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
+    # then the best supported.
+    return sorted(parts, key=lambda p: (p.kinds != ("negated",), -p.support))
+
+
+def _merged(parts: Sequence[_Part]) -> list[_Part]:
+    """Parts on the same side of the key as one: their terms in one alternation."""
+    by_where: dict[str, list[_Part]] = {}
+    for part in parts:
+        by_where.setdefault(_where(part.terms[0]), []).append(part)
+    merged = []
+    for same in by_where.values():
+        terms = tuple(t for t in markers.TERMS if any(t in p.terms for p in same))
+        kinds = tuple(k for p in same for k in p.kinds)
+        merged.append(_Part(same[0].side, kinds, terms, max(p.distance for p in same), sum(p.support for p in same)))
+    return merged
+
+
+def _fit(parts: list[_Part], key: str, strict: int) -> tuple[str, tuple[str, ...]] | None:
+    """The parts, the best supported first, as many as the budget allows, those on one side
+    of the key merged."""
+    chosen: list[_Part] = []
+    for part in parts:
+        if len(_written([*chosen, part], key, strict)) <= EXCLUSION_BUDGET:
+            chosen.append(part)
+    if not chosen:
+        return None
+    return _written(chosen, key, strict), tuple(dict.fromkeys(k for p in chosen for k in p.kinds))
+
+
+def _written(parts: Sequence[_Part], key: str, strict: int) -> str:
+    return "|".join(_render(part, key, strict) for part in _merged(parts))
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """One candidate exclude_context and what it is scoped to."""
+
+    regex: str  # the whole exclude_context (the entry's own first, when it had one)
+    kinds: tuple[str, ...]
+    added: str  # what the proposal adds
+
+
+_GAP_BOUND = re.compile(r"\{0,\d+\}")
+
+
+def with_existing(existing: str | None, added: str) -> str:
+    """The entry's own exclusion and the added parts, `own|new`. An added part that only
+    widens the gap of one the entry has (a later round of `--fix`) takes its place."""
+    if not existing:
+        return added
+    mine = _top_level(existing)
+    new = _top_level(added)
+    if mine is None or new is None:
+        return f"{existing}|{added}"
+    shapes = {_GAP_BOUND.sub("{}", part): index for index, part in enumerate(mine)}
+    for part in new:
+        index = shapes.get(_GAP_BOUND.sub("{}", part))
+        if index is None:
+            mine.append(part)
+        else:
+            mine[index] = part
+    return "|".join(dict.fromkeys(mine))
+
+
+#: The gap a scoped exclusion writes between its marker and the key (`_gap`): a lazy window
+#: with a multiple of 20 as its bound. By it a later round of `--fix` knows its own parts.
+_WRITTEN_GAP = re.compile(r"(?:\[\^[.;,:]+\]|\[\^\.;,?:?\]\))\{0,\d*0\}\?")
+
+
+def written_length(exclusion: str | None) -> int:
+    """How many characters of `exclusion` are parts this module writes (a marker, a gap
+    and a key): what counts against `EXCLUSION_TOTAL_BUDGET`, over every round of `--fix`."""
+    parts = _top_level(exclusion or "") if exclusion else []
+    if parts is None:
+        return 0
+    return len("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
+
+
+def _top_level(regex: str) -> list[str] | None:
+    tree = parse_items(regex)
+    return None if tree is None else [render(branch) for branch in tree]
+
+
+def scoped_exclusions(
+    pattern: str,
+    texts: Iterable[str],
+    kinds: Sequence[str],
+    existing: str | None = None,
+    *,
+    guard_on: bool = False,
+) -> list[Exclusion]:
+    """Compact exclusions that silence `texts` (correct work the gate fires on), scoped to
+    the gate's key words by the markers the texts show; lightest and most general first
+    (the family of each kind loose, then strict, then the terms found alone). Empty when no
+    text shows a marker of `kinds` governing a key."""
+    unique = list(dict.fromkeys(texts))
+    explained: list[tuple[int, bool, int, str, list[list[Governed]]]] = []
+    for rank, key in enumerate(keys(pattern)):
+        evidence = [shown for t in unique if (shown := governing(pattern, key, t, kinds, guard_on))]
+        if evidence:
+            explained.append((-len(evidence), len(key) > SHORT_KEY, rank, key, evidence))
+    found: list[Exclusion] = []
+    # The key that explains the most evidence, a short one first (room for more markers),
+    # the most specific on a tie; then the next one.
+    for _count, _long, _rank, key, evidence in sorted(explained, key=lambda e: e[:3])[:2]:
+        for family in (True, False):
+            for strict in STRICTNESS:
+                fitted = _fit(_parts(evidence, family, guard_on), key, strict)
+                if fitted is not None and fitted[0] not in [e.added for e in found]:
+                    found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
+    return found
+
+
+def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str | None:
+    """Every term of `kinds` scoped to the pattern's key, strict, with no evidence read (the
+    families whole): what a gate guarded against every frame would carry. It may run over
+    `EXCLUSION_BUDGET`; proposals never use it. None when the pattern has no key."""
+    found = keys(pattern)
+    if not found:
+        return None
+    parts: dict[str, list[Term]] = {}
+    for term in markers.TERMS:
+        if term.kind in kinds:
+            parts.setdefault(_where(term), []).append(term)
+    written = [
+        _render(_Part(terms[0].side, (), tuple(terms), GAP if where == "before" else 60, 0), found[0], 3)
+        for where, terms in parts.items()
+    ]
+    return with_existing(existing, "|".join(written))
+
+
+# ------------------------------------------------------------------ windows
+
+
+#: What a window of the pattern may not hold: a negator (not one stating a limit, "no later
+#: than", "not to exceed"). Short, because it is repeated at every character of the window.
+_WINDOW_STOPS = rf"\bnot?\b{LIMIT_IDIOM}|\bnever\b|n['’]t\b"
 
 
 def windows_without_negators(pattern: str) -> str | None:
-    """`pattern` with no governing negator (nor a deletion) in the stretch of each window
-    that is in the matched clause: "Client Materials are not owned by Consultant" no longer
-    matches `client materials[^.]{0,60}owned by consultant`, nor "Licensee shall have no
-    obligation to indemnify Licensor" `licensee[^.]{0,60}indemnify licensor`. A negator
-    before a clause barrier inside the window ("shall not act without consent, which it may
-    withhold in its sole discretion") governs another clause and lets the gate fire. None
-    when the pattern has no window."""
+    """`pattern` with no negator in its windows: "Client Materials are not owned by
+    Consultant" no longer matches `client materials[^.]{0,60}owned by consultant`. For a gate
+    whose negation guard does not see inside the match (none, or `negation_scope: before`).
+    None when the pattern has no window."""
     tree = parse_items(pattern)
     if tree is None:
         return None
-    negator = _WINDOW_STOPS
     changed = False
     for sequence in walk_sequences(tree):
         for index, item in enumerate(sequence):
             if not is_window(item):
                 continue
-            allowed = "." if item.kind == "dot" else item.text if item.kind == "class" else "(?:[^.]|\\.(?=\\d))"
+            allowed = (
+                "." if item.kind == "dot" else item.text if item.kind == "class" else item.render()[: -len(item.quant)]
+            )
             high = _upper_bound(item.quant)
             lazy = "?" if item.quant.endswith("?") else ""
             count = f"{{0,{high}}}" if high is not None else "*"
-            tempered = f"(?:(?!{negator}){allowed}){count}{lazy}"
-            sequence[index] = Item("raw", f"(?:{allowed}{count}?{_WINDOW_BARRIERS}|){tempered}")
+            sequence[index] = Item("raw", f"(?:(?!{_WINDOW_STOPS}){allowed}){count}{lazy}")
             changed = True
     return "|".join(render(branch) for branch in tree) if changed else None
 
@@ -226,8 +599,10 @@ def _upper_bound(quant: str) -> int | None:
     return int(digits[-1]) if quant.startswith("{") and digits[-1].isdigit() else None
 
 
+@lru_cache(maxsize=4096)
 def bounded(regex: str) -> str | None:
-    """Why `regex` may not stand in a gate (lint rules G003, G012, G016), or None."""
+    """Why `regex` may not stand in a gate (lint rules G003, G012, G016), or None. Cached:
+    the candidates of one entry share their pattern, and of one gate list their guards."""
     problem = regex_problem(regex)
     if problem is not None:
         return problem.message

@@ -12,9 +12,8 @@ Steps (`STEPS`, in the order they are tried):
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
   reference through and grows by a short clause;
-- `slack`: between two words, up to three words that are not negators (determiners,
-  modifiers, a short citation: "may also use", "use all such data", "may, under Section
-  6.2, use");
+- `slack`: between two words, a short stretch of the clause (determiners, modifiers, a
+  short citation: "may also use", "use all such data", "may, under Section 6.2, use");
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use
   provider data" -> "provider data may be used by customer"; "law prohibits model
   training" -> "model training … is prohibited by law").
@@ -54,11 +53,14 @@ FUNCTION_WORDS = frozenset(
     """.split()
 )
 _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
-#: Between two words of a gate: a short stretch of the same clause with no negator in it
-#: (a determiner, a modifier, a short citation "under section 6.2"). A tempered character
-#: window, not a repeat of words: `re` runs it in linear time and lint's backtracking
-#: analysis (G012) reads it in milliseconds.
-SLACK = r"\b(?:(?!\bn(?:o|ot|or|one|ever|either|othing|obody)\b|\b(?:cannot|without)\b|n['’]t\b|\.(?!\d))[^;]){1,30}?\b"
+#: Between two words of a gate: a short stretch of the same clause (a determiner, a
+#: modifier, a short citation "under section 6.2"), written as the gates' own windows are
+#: (a period only before a digit).
+#: A negator in it is seen by the engine's negation guard (span scope: the whole match);
+#: for a gate without that guard the proposal writes `NEGATOR_FREE_SLACK` instead.
+SLACK = r"\b(?:[^.;]|\.\d){1,30}?\b"
+#: The slack of a gate whose guard does not see inside the match: no negator in it.
+NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
 _MODALS = frozenset("may shall will must can could would should might".split())
@@ -158,8 +160,16 @@ def _compact(phrases: list[str]) -> list[str]:
 
 
 def _rewrite_words(
-    sequence: list[Item], left: bool, right: bool, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset()
+    sequence: list[Item],
+    left: bool,
+    right: bool,
+    thesaurus: Thesaurus,
+    modifiers: frozenset[str] = frozenset(),
+    only: list[int] | None = None,
 ) -> bool:
+    """Every word or phrase of the sequence widened (never the `modifiers`: words the gate
+    uses as adjectives, adverbs or function words); with `only` ([n]: a countdown shared by
+    the whole tree), only the n-th of the tree (counted from 0)."""
     runs = words_of(sequence, left, right)
     replacements: list[tuple[int, int, Item]] = []
     taken: set[int] = set()
@@ -173,6 +183,10 @@ def _rewrite_words(
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
+        if only is not None:
+            only[0] -= 1
+            if only[0] != -1:
+                continue
         replacements.append((runs[first].start, runs[last].end, _group(alternatives)))
     for start, end, item in sorted(replacements, reverse=True):
         sequence[start:end] = [item]
@@ -216,6 +230,31 @@ def widen_words(pattern: str, thesaurus: Thesaurus) -> str | None:
     return _widen_tree(pattern, thesaurus, slack=False)
 
 
+#: At most this many single-phrase widenings are offered when the whole is too long.
+MAX_PIECES = 8
+
+
+def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
+    """The words step one phrase at a time: the pattern with only its n-th word or phrase
+    widened, for each n. A proposal whose whole widening is over its size budget takes the
+    pieces that fit and catch something."""
+    pieces: list[str] = []
+    for index in range(MAX_PIECES):
+        tree = _tree(pattern)
+        if tree is None:
+            return pieces
+        countdown = [index]
+        changed = False
+        modifiers = modifier_words(tree)
+        for sequence, left, right in list(walk_with_edges(tree)):
+            changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, countdown)
+        if not changed:
+            return pieces
+        _dedupe(tree)
+        pieces.append(_rendered(tree))
+    return pieces
+
+
 def widen_words_and_slack(pattern: str, thesaurus: Thesaurus) -> str | None:
     return _widen_tree(pattern, thesaurus, slack=True)
 
@@ -231,7 +270,7 @@ def widen_hyphens(pattern: str, _thesaurus: Thesaurus) -> str | None:
 
 
 #: A window that stops only at a sentence's end: a period before a digit ("§6.2") passes.
-_SENTENCE_WINDOW = r"(?:(?!\.(?!\d)).)"
+_SENTENCE_WINDOW = r"(?:[^.]|\.\d)"
 
 
 def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:

@@ -1,0 +1,153 @@
+"""Proposals a reviewer reads in seconds: a size budget per proposal, exclusions scoped to the
+gate's key words by the kinds of marker the evidence needed, and the engine's own negation
+guard kept wherever it works (`negation_scope: before` when the sin's own words carry a
+negator)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rubric_tools.audit.proposals import (
+    PATTERN_BUDGET_EXTRA,
+    PATTERN_BUDGET_FACTOR,
+    EntryTexts,
+    over_budget,
+    pattern_budget,
+    propose_entry,
+)
+from rubric_tools.audit.scoped_guards import (
+    EXCLUSION_BUDGET,
+    EXCLUSION_TOTAL_BUDGET,
+    keys,
+    negator_in_own_words,
+    scoped_exclusions,
+    scopes_for,
+)
+from rubric_tools.config.audit import AuditSection
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
+from tests.audit_support import audit, make_matter
+
+SIN = "customer may use provider data"
+
+
+def test_the_budgets_are_named_and_what_they_say() -> None:
+    assert EXCLUSION_BUDGET == 200
+    assert pattern_budget("x" * 50) == PATTERN_BUDGET_FACTOR * 50 + PATTERN_BUDGET_EXTRA == 250
+    before = Gate(SIN, exclude_context=r"\bfor the avoidance of doubt\b")
+    # The entry's own exclusion does not count against the budget; what the proposal adds does.
+    fits = Gate(SIN, exclude_context=before.exclude_context + "|" + "a" * EXCLUSION_BUDGET)
+    assert over_budget(before, fits) is None
+    assert over_budget(before, Gate(SIN, exclude_context=fits.exclude_context + "bb")) is not None
+    # Over the rounds of --fix, the parts this tool wrote stay within the total budget.
+    part = r"\bnobody\b[^.;]{0,40}?\bprovider data"
+    grown = "|".join([part] * (EXCLUSION_TOTAL_BUDGET // len(part)))
+    assert over_budget(Gate(SIN, exclude_context=grown), Gate(SIN, exclude_context=grown + "|" + part)) is not None
+    assert over_budget(before, Gate("y" * pattern_budget(SIN))) is None
+    assert over_budget(before, Gate("y" * (pattern_budget(SIN) + 1))) is not None
+
+
+def _proposals(root: Path) -> list[dict[str, Any]]:
+    found = []
+    for diagnostic in audit(root, AuditSection(max_evidence=100)):
+        proposal = diagnostic.extra.get("proposal") if diagnostic.extra else None
+        if isinstance(proposal, dict) and proposal.get("change"):
+            found.append(proposal)
+    return found
+
+
+@pytest.mark.parametrize(
+    "gates",
+    [
+        "    redline_critical_failure_patterns:\n      - 'customer may use provider data'\n",
+        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
+        "        negation_guard: true\n",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+    ],
+)
+def test_every_proposal_is_within_its_size_budget(tmp_path: Path, gates: str) -> None:
+    proposals = _proposals(make_matter(tmp_path / "m", gates))
+    assert proposals
+    for proposal in proposals:
+        before, after = proposal["before"], proposal["after"]
+        added = len(after.get("exclude_context") or "") - len(before.get("exclude_context") or "")
+        assert added <= EXCLUSION_BUDGET + 1, after.get("exclude_context")
+        assert len(after["pattern"]) <= pattern_budget(before["pattern"]), after["pattern"]
+        # Scoped to key words, not a copy of the pattern with a governing-negator table.
+        assert before["pattern"] not in (after.get("exclude_context") or "")
+
+
+def test_the_exclusion_takes_only_the_kinds_the_evidence_needed() -> None:
+    [*found] = scoped_exclusions(
+        SIN, ["We reject the proposal that customer may use provider data."], scopes_for("issue")
+    )
+    assert found and all(e.kinds == ("rejected",) for e in found)
+    first = found[0].regex
+    assert "reject" in first and "rather than" not in first and "delet" not in first and "draft" not in first
+    gate = Gate(SIN, exclude_context=first)
+    assert not gate.fires(normalize("The client rejects any suggestion that customer may use provider data."))
+    # Loosest first; the stricter ones keep to the clause when a must-fire text needs it.
+    other_clause = normalize("We reject the cap, but customer may use provider data.")
+    strict = [e for e in found if "but|provided" in e.regex]
+    assert strict and all(Gate(SIN, exclude_context=e.regex).fires(other_clause) for e in strict)
+    assert scoped_exclusions(SIN, [f"Yesterday {SIN}."], scopes_for("issue")) == []  # no marker: nothing
+
+
+def test_keys_are_the_most_specific_required_literals() -> None:
+    assert keys(r"\b(?:provider|vendor)\b[^.]{0,40}\bmay train\b")[0] == "may train"
+    assert keys(r"\bnotify[^.]{0,80}\b72 hours\b")[0] == "72 hours"
+    assert keys(r"[^.]*") == ()
+
+
+def _texts(gate: Gate, missed: list[str], false_positives: list[str] = (), silent: list[str] = ()) -> EntryTexts:  # type: ignore[assignment]
+    return EntryTexts((gate,), 0, "settlement", [], list(silent), list(false_positives), missed)
+
+
+DEADLINE = r"\b(?:without undue delay|in no event later than)\b[^.]{0,60}\bafter provider confirms\b"
+
+
+def test_the_guard_stays_on_and_looks_before_the_match_when_the_sins_words_carry_a_negator() -> None:
+    gate = Gate(DEADLINE, negation_guard=True)
+    sin = "Provider shall notify Customer in no event later than 72 hours after Provider confirms the incident."
+    disclaimer = "It is not sufficient to notify in no event later than 72 hours after provider confirms."
+    assert not gate.fires(normalize(sin)) and not gate.fires(normalize(disclaimer))
+    proposal = propose_entry(_texts(gate, [sin], silent=[disclaimer]))
+    assert proposal is not None and proposal.verified
+    assert proposal.after.negation_guard is True and proposal.after.negation_scope == "before"
+    assert proposal.change == {"negation_scope": "before"}
+    assert not proposal.after.fires(normalize(disclaimer))
+
+
+def test_the_guard_is_not_dropped_for_a_negator_outside_the_sins_own_words() -> None:
+    gate = Gate(SIN, negation_guard=True)
+    sin = f"Without limiting Section 9.2, {SIN}."
+    assert not gate.fires(normalize(sin)) and not negator_in_own_words(SIN, sin)
+    proposal = propose_entry(_texts(gate, [sin], silent=[f"It is not the case that {SIN}."]))
+    assert proposal is None or proposal.after.negation_guard is True
+
+
+def test_the_guard_is_dropped_only_for_a_limit_idiom_before_the_match_with_a_compact_exclusion() -> None:
+    pattern = r"\b72 hours after provider confirms\b"
+    gate = Gate(pattern, negation_guard=True)
+    sin = "Provider shall notify Customer in no event later than 72 hours after Provider confirms the incident."
+    negated = "It is not the case that notice is due 72 hours after provider confirms."
+    assert negator_in_own_words(pattern, sin) and not gate.fires(normalize(sin))
+    proposal = propose_entry(_texts(gate, [sin], silent=[negated]))
+    assert proposal is not None and proposal.verified and proposal.after.negation_guard is False
+    exclusion = proposal.after.exclude_context or ""
+    assert 0 < len(exclusion) <= EXCLUSION_BUDGET and any(key in exclusion for key in keys(pattern))
+    assert proposal.after.fires(normalize(sin)) and not proposal.after.fires(normalize(negated))
+    assert any("which silences" in step for step in proposal.steps)
+
+
+def test_the_widening_slack_is_a_short_plain_gap(tmp_path: Path) -> None:
+    from rubric_tools.audit.widening import SLACK
+
+    gates = "    redline_critical_failure_patterns:\n      - pattern: 'customer may use provider data'\n"
+    for proposal in _proposals(make_matter(tmp_path / "m", gates)):
+        pattern = proposal["after"]["pattern"]
+        assert "(?!\\bn(?:o|ot|or|one" not in pattern  # no negator table between words
+        assert pattern.count("{1,30}") == pattern.count(SLACK) + pattern.count("(?!\\bn(?:o|ot|ever)")

@@ -11,7 +11,7 @@ from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis.gate_firing import never_fires_reason
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.gates import Gate
-from tests.audit_support import audit, codes, make_matter
+from tests.audit_support import GUARDED_GATES, audit, codes, make_matter
 
 # ------------------------------------------------------------------ witnesses
 
@@ -212,11 +212,7 @@ def test_a_bare_negation_guard_still_fires_on_frames_beyond_the_engine_negators(
 
 
 def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
-    gates = (
-        "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-        "        negation_guard: true\n"
-    )
-    root = make_matter(tmp_path / "m", gates)
+    root = make_matter(tmp_path / "m", GUARDED_GATES)
     [finding] = codes(audit(root), "U004")
     sentences = {e["sentence"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert "uptime commitments are void" in sentences or finding.extra["evidence_total"] > 3  # type: ignore[operator]
@@ -242,11 +238,11 @@ def test_typographic_apostrophe_and_dotted_window_dodges(tmp_path: Path) -> None
 
 
 def test_the_widened_pattern_catches_the_rewrites_it_was_dodged_by(tmp_path: Path) -> None:
-    gates = "    critical_failure_patterns:\n      - pattern: 'uptime commitments are unenforceable'\n"
-    root = make_matter(tmp_path / "m", gates)
+    root = make_matter(tmp_path / "m", GUARDED_GATES)
     [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U004")
     proposal = finding.extra["proposal"]
-    widened = Gate(proposal["change"]["pattern"], exclude_context=proposal["change"].get("exclude_context"))  # type: ignore[index]
+    change = proposal["change"]  # type: ignore[index]
+    widened = Gate(change["pattern"], negation_guard=True, exclude_context=change["exclude_context"])
     caught = [e["sentence"] for e in finding.extra["evidence"] if widened.fires(e["sentence"].lower())]  # type: ignore[attr-defined]
     assert proposal["fixed"] == len(caught) > 0  # type: ignore[index]
 

@@ -16,10 +16,14 @@ from rubric_tools.cli import main
 from rubric_tools.commands.audit import audit_matter
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.schemas import load_schema
-from tests.audit_support import make_matter
+from tests.audit_support import GUARDED_GATES, make_matter
 
 #: Dodged by its synonyms and fired by its negated frames: the proposals improve both shares.
-WEAK_GATES = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+#: A list that misses paraphrases and still fires on some correct work (its author's guards
+#: are in place, so the audit can both widen and guard it within its budgets).
+WEAK_GATES = GUARDED_GATES
+#: The same entry with no guard at all.
+BARE_GATES = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
 #: A second list on another surface, which the audit finds nothing wrong with.
 SOUND_GATES = (
     "    redline_critical_failure_patterns:\n"
@@ -67,13 +71,14 @@ def test_a_list_without_a_verified_proposal_keeps_its_figure(weak: Path) -> None
     assert text.splitlines()[2].endswith("(unchanged)")
 
 
-def test_the_regex_own_witnesses_are_not_counted_as_sins(weak: Path) -> None:
+def test_the_regex_own_witnesses_are_not_counted_as_sins(tmp_path: Path) -> None:
     """The entry fires on its own witnesses by construction: counting them would flatter it."""
+    bare = make_matter(tmp_path / "bare", BARE_GATES)
     from rubric_tools.audit.texts import VerdictText
     from rubric_tools.gate_analysis.gate_firing import gate_lists
     from rubric_tools.loading.matter import load_matter_source
 
-    [gate_list] = list(gate_lists(load_matter_source(weak).model))
+    [gate_list] = list(gate_lists(load_matter_source(bare).model))
     witness = VerdictText("uptime commitments are unenforceable", True, "witness", "generated from entry 0", True, 0)
     habitat = VerdictText("Without limiting Section 9.2, uptime commitments are void.", True, "habitat: x", "", True, 0)
     frame = VerdictText("It is not the case that uptime commitments are unenforceable.", False, "frame: x", "", True)
@@ -91,7 +96,7 @@ def test_text_output_has_one_line_per_gate_list(capsys: pytest.CaptureFixture[st
     assert "rubric.yaml:17 uptime_credit/issue: robustness: sins caught" in lines[0]
     caught = FIGURE.search(lines[0])
     assert caught is not None and int(caught.group(3)) > int(caught.group(1))
-    assert "rubric.yaml:19 uptime_credit/redline: robustness" in lines[1]
+    assert "rubric.yaml:21 uptime_credit/redline: robustness" in lines[1]
 
 
 def test_json_output_carries_the_figure_and_validates(capsys: pytest.CaptureFixture[str], weak: Path) -> None:

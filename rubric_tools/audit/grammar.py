@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.quantities import is_number_word, quantities
@@ -115,6 +116,7 @@ _AGENT_WORDS = frozenset("by on upon against under".split())
 _ADVERBS = frozenset("not never also only then still thereby hereby thereafter therefore".split())
 
 
+@lru_cache(maxsize=65536)  # asked hundreds of thousands of times per matter, of few words
 def verb_of(word: str) -> tuple[str, str] | None:
     """(base form, form name) when `word` is a form of a known verb: "base", "3rd person",
     "past", "gerund"."""

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from rubric_tools.audit.grammar import (
@@ -165,6 +166,11 @@ def _unfinished(tokens: list[str], segment: str, *, imperative_allowed: bool) ->
 
 def problems(text: str, *, sentence: bool = True) -> list[str]:
     """What keeps `text` from reading as something a lawyer would write (empty: nothing)."""
+    return list(_problems(text, sentence))
+
+
+@lru_cache(maxsize=16384)  # the same candidate sentences are judged again for every entry
+def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found: list[str] = []
     if _DEBRIS.search(text):
         found.append("regex debris")
@@ -195,7 +201,7 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
         if not re.search(r"[.?!][\"”’')]*$", stripped):
             found.append("no final stop")
         found += _clause_without_verb(stripped)
-    return found
+    return tuple(found)
 
 
 #: Scores of where a text came from (see the module docstring).

@@ -208,11 +208,15 @@ def test_rewrites_never_double_a_word_and_always_change_the_text(words: list[str
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(_WORDS[:-1]), min_size=2, max_size=5))
 def test_widening_keeps_every_match_and_lint_bounds(words: list[str]) -> None:
+    """Every step, applied in turn as a proposal applies them (only while the pattern stays
+    within the proposal's size budget), keeps the original's matches and lint's bounds."""
+    from rubric_tools.audit.proposals import pattern_budget
+
     pattern = " ".join(words)
     current = pattern
     for step in STEPS:
         widened = step.apply(current, THESAURUS)
-        if widened is not None:
+        if widened is not None and len(widened) <= pattern_budget(pattern):
             assert bounded(widened) is None, (step.kind, widened)
             assert _fires(widened, pattern), (step.kind, widened)
             current = widened

@@ -30,7 +30,7 @@ LAUNCH_FLAGS = (
     "--disable-dev-shm-usage",
     "--remote-debugging-port=0",
 )
-START_TIMEOUT = 20.0
+START_TIMEOUT = 60.0  # a waiting bound, not a timing: chromium starts slowly on a loaded machine
 
 
 def find_browser() -> str | None:

@@ -26,7 +26,7 @@ from rubric_tools.audit.runner import audit_source
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.fixing.apply_fixes import apply_fixes
-from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter
+from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter, write_back
 from rubric_tools.loading.matter import load_matter_source
 
 #: At most this many rounds of audit-and-fix per matter.
@@ -81,14 +81,8 @@ def fix_matter(root: Path, settings: AuditSection, inputs: AuditInputs, *, unsaf
 
 def write_changes(fixes: list[MatterFix]) -> list[str]:
     """Write every changed file back; the errors of those that could not be written."""
-    errors = []
+    errors: list[str] = []
     for fix in fixes:
-        kept = []
-        for change in fix.changes:
-            try:
-                change.path.write_bytes(change.after.encode("utf-8"))
-                kept.append(change)
-            except OSError as exc:
-                errors.append(f"cannot write {change.path}: {exc.strerror or exc}")
-        fix.changes = kept
+        fix.changes, failed = write_back(fix.changes)
+        errors += failed
     return errors

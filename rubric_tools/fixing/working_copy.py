@@ -60,3 +60,17 @@ def changed_files(copy: Path, original: Path) -> list[FileChange]:
             bom = (BOM if before[1] else "", BOM if after[1] else "")
             changes.append(FileChange(target, bom[0] + before[0], bom[1] + after[0]))
     return changes
+
+
+def write_back(changes: list[FileChange]) -> tuple[list[FileChange], list[str]]:
+    """Write each change to its original file: the changes written, and an error for each
+    file that could not be."""
+    written, errors = [], []
+    for change in changes:
+        try:
+            # Bytes, not text mode: line endings must stay exactly as they were.
+            change.path.write_bytes(change.after.encode("utf-8"))
+            written.append(change)
+        except OSError as exc:
+            errors.append(f"cannot write {change.path}: {exc.strerror or exc}")
+    return written, errors

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rubric_tools.config.lint import LintSection
 from rubric_tools.fixing.apply_fixes import apply_fixes
-from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter
+from rubric_tools.fixing.working_copy import FileChange, changed_files, copy_matter, write_back
 from rubric_tools.lint.engine import lint_source, selected_rules
 from rubric_tools.loading.layout import discover_matters
 from rubric_tools.loading.matter import load_matter_source
@@ -72,13 +72,5 @@ def fix_paths(paths: Sequence[Path], config: LintSection, *, unsafe: bool = Fals
             _fix_copy(copy, root, config, unsafe, run)
             run.changes += changed_files(copy, root)
     if write:
-        written = []
-        for change in run.changes:
-            try:
-                # Bytes, not text mode: line endings must stay exactly as they were.
-                change.path.write_bytes(change.after.encode("utf-8"))
-                written.append(change)
-            except OSError as exc:
-                run.write_errors.append(f"cannot write {change.path}: {exc.strerror or exc}")
-        run.changes = written
+        run.changes, run.write_errors = write_back(run.changes)
     return run

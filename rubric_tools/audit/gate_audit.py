@@ -402,15 +402,3 @@ def audit_gate_lists(
         audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose)
         findings = list(audit.findings())
         yield findings, list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals)
-
-
-def gate_findings(
-    source: MatterSource,
-    known: Sequence[KnownText],
-    thesaurus: Thesaurus,
-    only_list: tuple[int, str] | None = None,
-) -> Iterator[AuditFinding]:
-    """U002-U004 for every gate list of the matter (or only the list `only_list` names:
-    (issue index, surface))."""
-    for findings, _figure in audit_gate_lists(source, known, thesaurus, only_list):
-        yield from findings

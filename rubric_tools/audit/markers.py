@@ -160,18 +160,3 @@ TERMS: tuple[Term, ...] = (
 CLAUSE_BARRIERS = r"\b(?:but|provided|except|however|whereas|unless|although|while|yet)\b"
 #: Words that introduce inserted text: a strike before them does not reach what follows.
 INSERTION = r"\b(?:replac|insert|amend)\w*"
-
-
-def compact_alternation(forms: Iterable[str]) -> str:
-    """Words as one regex: their common stem and the endings ("us(?:e|es|ed|ing)")."""
-    words = sorted(set(forms), key=lambda w: (-len(w), w))
-    if len(words) == 1:
-        return words[0]
-    stem = words[0]
-    for word in words[1:]:
-        while not word.startswith(stem):
-            stem = stem[:-1]
-    endings = sorted({word[len(stem) :] for word in words}, key=lambda e: (-len(e), e))
-    if len(stem) < 3:
-        return "(?:" + "|".join(words) + ")"
-    return f"{stem}(?:{'|'.join(endings)})"

@@ -267,29 +267,6 @@ def literal(text: str) -> list[Item]:
     return items
 
 
-def group_of(alternatives: list[str], quant: str = "") -> Item:
-    """A non-capturing group of alternative regex sources."""
-    branches = [parse_items(alternative) for alternative in alternatives]
-    if any(b is None or len(b) != 1 for b in branches):
-        raise ValueError(f"not a plain alternative: {alternatives!r}")
-    return Item("group", opener="(?:", branches=[b[0] for b in branches if b is not None], quant=quant)
-
-
-def without_optional_groups(pattern: str) -> str:
-    """`pattern` with each optional group `(?:x)?` written `(?:x|)`: the same matches, but no
-    repeat around a variable part, which lint's backtracking analysis (G012) would have to
-    explore. Patterns the scan does not read are returned unchanged."""
-    tree = parse_items(pattern)
-    if tree is None:
-        return pattern
-    for sequence in walk_sequences(tree):
-        for item in sequence:
-            if item.kind == "group" and item.quant == "?" and item.opener == "(?:":
-                item.branches.append([])
-                item.quant = ""
-    return "|".join(render(branch) for branch in tree)
-
-
 def is_window(item: Item) -> bool:
     """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
     `(?:[^.]|\\.\\d){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""

@@ -152,27 +152,3 @@ def use_baseline(
     else:
         report.other.extend(baseline.stale_diagnostics(path, filtered.stale))
     return None
-
-
-def apply_report_fixes(
-    diagnostics: Sequence[Diagnostic], unsafe: bool, *, write: bool, stdout: TextIO, stderr: TextIO, cwd: Path
-) -> int:
-    """One round of the fixes carried by a report (`rubric audit --fix/--diff`): print the
-    diff, or write the files; return how many files change."""
-    from rubric_tools.fixing.apply_fixes import apply_fixes
-
-    fixes = [d.fix for d in diagnostics if d.fix is not None and (unsafe or d.fix.safe)]
-    hidden = sum(1 for d in diagnostics if d.fix is not None and not (unsafe or d.fix.safe))
-    changed = [result for result in apply_fixes(fixes) if result.applied]
-    for result in changed:
-        if write:
-            result.path.write_bytes(result.after.encode("utf-8"))
-        else:
-            stdout.write(unified_diff(result.path, result.before, result.after, cwd))
-    applied = sum(len(result.applied) for result in changed)
-    verb = "Applied" if write else "Would apply"
-    if changed:
-        print(f"{verb} {_plural(applied, 'fix')} to {_plural(len(changed), 'file')}.", file=stderr)
-    if hidden:
-        print(f"{hidden} unsafe fix{'' if hidden == 1 else 'es'} available with --unsafe-fixes.", file=stderr)
-    return len(changed)

@@ -236,13 +236,56 @@ def inflect_like(lemma: str, model: str, model_lemma: str) -> str:
 
 
 def alternation(forms: Iterable[str]) -> str:
-    """Word forms as one readable regex, in the order given: "fees?" for a word and the
-    word with one more letter, else "(?:train|trains|trained|training)"; a lone form as it is."""
+    """Word forms as one readable regex, in the order given, each word's forms written as an
+    auditor writes them — the word and its endings: "fees?", "prohibit(?:s|ed|ing)?",
+    "(?:forbid(?:s|den|ding)?|forbade)"; a lone form as it is. The regex accepts exactly the
+    forms given (no `\\w*`: "bar" must not become "bargain")."""
     words = [re.escape(f).replace("\\-", "-") for f in dict.fromkeys(forms)]
     if len(words) == 1:
         return words[0]
-    if len(words) == 2:
-        short, long = sorted(words, key=len)
-        if long[:-1] == short and long[-1].isalpha():
-            return f"{long}?"
-    return "(?:" + "|".join(words) + ")"
+    written = [_word_and_endings(family) for family in _families(words)]
+    return written[0] if len(written) == 1 and _one_item(written[0]) else "(?:" + "|".join(written) + ")"
+
+
+#: A form joins a word's family when it keeps all of the word but its last letter
+#: ("authorize" -> "authorizing"), and at least this many letters.
+_STEM = 3
+
+
+def _families(words: list[str]) -> list[list[str]]:
+    """The forms grouped by the word they inflect, in order of first appearance: a form
+    joins the first family whose first word it extends (or extends but for its last letter)."""
+    families: list[list[str]] = []
+    for word in words:
+        for family in families:
+            head = family[0]
+            stem = head if len(head) <= _STEM else head[:-1]
+            if len(stem) >= _STEM and word.startswith(stem) and word.isalpha() and head.isalpha():
+                family.append(word)
+                break
+        else:
+            families.append([word])
+    return families
+
+
+def _word_and_endings(family: list[str]) -> str:
+    """One word's forms: "train(?:s|ed|ing)?", "fees?", "authoriz(?:e|es|ed|ing)"."""
+    if len(family) == 1:
+        return family[0]
+    stem = family[0]
+    for word in family[1:]:
+        while not word.startswith(stem):
+            stem = stem[:-1]
+    endings = list(dict.fromkeys(word[len(stem) :] for word in family))
+    optional = "" in endings
+    endings = [e for e in endings if e]
+    if len(endings) == 1 and len(endings[0]) == 1 and optional:
+        return f"{stem}{endings[0]}?"
+    group = "(?:" + "|".join(endings) + ")"
+    return f"{stem}{group}?" if optional else f"{stem}{group}"
+
+
+def _one_item(regex: str) -> bool:
+    """Whether `regex` is one word, or a word and its endings, with no top-level `|`."""
+    outside = re.sub(r"\(\?:[^()]*\)", "", regex)
+    return regex.count("(") <= 1 and "|" not in outside

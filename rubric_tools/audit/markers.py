@@ -135,6 +135,7 @@ TERMS: tuple[Term, ...] = (
     Term("attributed", "before", r"\b(?:draft|markup|proposal|position) (?:says|states|proposes)\b"),
     Term("attributed", "before", r"\b(?:argu|contend|claim|insist|suggest)\w* that\b"),
     Term("attributed", "before", r"\b(?:says|said|told \w+|thinks?|believes?) that\b"),
+    Term("attributed", "before", r"\b(?:position|view|contention|suggestion) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
     Term("attributed", "before", r"\baccording to\b"),

@@ -29,6 +29,7 @@ from rubric_tools.audit.scoped_guards import (
     EXCLUSION_BUDGET,
     EXCLUSION_TOTAL_BUDGET,
     bounded,
+    longest_window,
     negator_in_own_words,
     scoped_exclusions,
     scopes_for,
@@ -305,6 +306,10 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
                 continue
             if _score(outcome) > _score(best):
                 best, current, steps = outcome, option.gate, [option.name]
+        # An exclusion scopes the markers around the match; a negator inside the match's own
+        # window ("Licensee shall have no obligation to indemnify") is the windows' to keep
+        # out. A human writes both; each alone leaves the other's correct work flagged.
+        current, best, steps = _with_tempered_windows(verifier, gate, current, best, steps)
     if texts.missed:
         current, best, widened, refused = _widen(verifier, texts, gate, current, best)
         steps += widened
@@ -313,6 +318,39 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     if not change:
         return EntryProposal(gate, gate, {}, (), best, tuple(tried), first_refused)
     return EntryProposal(gate, current, change, tuple(steps), best, tuple(tried), first_refused)
+
+
+#: A window this short (characters) holds one clause: a negator in it governs the match.
+SHORT_WINDOW = 60
+
+
+def _with_tempered_windows(
+    verifier: _Verifier, original: Gate, current: Gate, best: Outcome, steps: list[str]
+) -> tuple[Gate, Outcome, list[str]]:
+    """The chosen guard with windows no negator crosses as well, when that loses nothing and
+    silences no less (for a gate without the engine's guard)."""
+    name = "windows no negator crosses"
+    # Not with the engine's guard on: `span` already sees inside the match, and `before` says
+    # that a negator inside it is the sin's own ("in no event later than …").
+    if name in steps or current.negation_guard:
+        return current, best, steps
+    tempered = windows_without_negators(current.pattern)
+    if tempered is None:
+        return current, best, steps
+    candidate = replace(current, pattern=tempered)
+    if over_budget(original, candidate) is not None or out_of_bounds(candidate) is not None:
+        return current, best, steps
+    outcome = verifier.outcome(candidate)
+    # Taken when it silences more; or as much, with no generated text to show for it, when
+    # every window is short: a negator that close to both ends governs the match ("Licensee
+    # shall have no obligation to indemnify"), and the audit's own frames of that kind are
+    # often too stilted to keep. Across a long window a negator is as likely another
+    # clause's ("…shall not act without consent, which it may withhold in its sole discretion").
+    longest = longest_window(current.pattern)
+    evidence_free = longest is not None and longest <= SHORT_WINDOW
+    if outcome.safe and (_score(outcome) > _score(best) or (evidence_free and _score(outcome) == _score(best))):
+        return candidate, outcome, [*steps, name]
+    return current, best, steps
 
 
 def _why(outcome: Outcome) -> str:

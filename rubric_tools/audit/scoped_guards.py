@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rubric_tools.audit import markers
@@ -390,11 +390,25 @@ class _Part:
     support: int  # evidence texts it explains
 
 
+@dataclass(frozen=True)
+class Keys:
+    """The key words an exclusion's markers are scoped to: those before the key (a negator,
+    a rejection) to the *latest* key of the match that the evidence supports — a marker
+    anywhere in the clause before the predicate governs it ("Provider may store Customer
+    Data in the United States only, and in no other region"), not only one before the
+    subject —; those after it (a restriction, a later rejection) to the key that explains
+    the most of them, a short one first."""
+
+    before: str
+    after: str
+
+
 def _where(term: Term) -> str:
     return "later" if term.kind == "disowned" else term.side
 
 
-def _render(part: _Part, key: str, strict: int) -> str:
+def _render(part: _Part, keyed: Keys, strict: int) -> str:
+    key = keyed.before if part.side == "before" else keyed.after
     if strict > 1:
         # The terms that state a limit in an idiom share one lookahead, written once.
         idiomatic = [t.loose for t in part.terms if t.strict == t.loose + LIMIT_IDIOM]
@@ -448,7 +462,7 @@ def _merged(parts: Sequence[_Part]) -> list[_Part]:
     return merged
 
 
-def _fit(parts: list[_Part], key: str, strict: int) -> tuple[str, tuple[str, ...]] | None:
+def _fit(parts: list[_Part], key: Keys, strict: int) -> tuple[str, tuple[str, ...]] | None:
     """The parts, the best supported first, as many as the budget allows, those on one side
     of the key merged."""
     chosen: list[_Part] = []
@@ -460,7 +474,7 @@ def _fit(parts: list[_Part], key: str, strict: int) -> tuple[str, tuple[str, ...
     return _written(chosen, key, strict), tuple(dict.fromkeys(k for p in chosen for k in p.kinds))
 
 
-def _written(parts: Sequence[_Part], key: str, strict: int) -> str:
+def _written(parts: Sequence[_Part], key: Keys, strict: int) -> str:
     return "|".join(_render(part, key, strict) for part in _merged(parts))
 
 
@@ -527,21 +541,82 @@ def scoped_exclusions(
     (the family of each kind loose, then strict, then the terms found alone). Empty when no
     text shows a marker of `kinds` governing a key."""
     unique = list(dict.fromkeys(texts))
-    explained: list[tuple[int, bool, int, str, list[list[Governed]]]] = []
+    explained: dict[str, _Explained] = {}
     for rank, key in enumerate(keys(pattern)):
-        evidence = [shown for t in unique if (shown := governing(pattern, key, t, kinds, guard_on))]
-        if evidence:
-            explained.append((-len(evidence), len(key) > SHORT_KEY, rank, key, evidence))
+        for text in unique:
+            shown = governing(pattern, key, text, kinds, guard_on)
+            if shown:
+                entry = explained.setdefault(key, _Explained(key, rank))
+                entry.add(text, shown, _key_offset(pattern, key, text))
+    if not explained:
+        return []
     found: list[Exclusion] = []
-    # The key that explains the most evidence, a short one first (room for more markers),
-    # the most specific on a tie; then the next one.
-    for _count, _long, _rank, key, evidence in sorted(explained, key=lambda e: e[:3])[:2]:
+    for keyed in _key_choices(list(explained.values())):
+        # Each text's markers as seen from the key of their side.
+        evidence = [
+            [*explained[keyed.before].sides(text, before=True), *explained[keyed.after].sides(text, before=False)]
+            for text in unique
+            if text in explained[keyed.before].shown or text in explained[keyed.after].shown
+        ]
+        evidence = [shown for shown in evidence if shown]
         for family in (True, False):
             for strict in STRICTNESS:
-                fitted = _fit(_parts(evidence, family, guard_on), key, strict)
+                fitted = _fit(_parts(evidence, family, guard_on), keyed, strict)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found
+
+
+@dataclass
+class _Explained:
+    """What one key explains: per evidence text, the markers governing it, and how far into
+    the match the key stands."""
+
+    key: str
+    rank: int
+    shown: dict[str, list[Governed]] = field(default_factory=dict)
+    offsets: list[int] = field(default_factory=list)
+
+    def add(self, text: str, shown: list[Governed], offset: int) -> None:
+        self.shown[text] = shown
+        self.offsets.append(offset)
+
+    def sides(self, text: str, *, before: bool) -> list[Governed]:
+        return [g for g in self.shown.get(text, []) if (_where(g.term) == "before") == before]
+
+    def count(self, *, before: bool) -> int:
+        return sum(1 for text in self.shown if self.sides(text, before=before))
+
+    @property
+    def offset(self) -> float:
+        return sum(self.offsets) / len(self.offsets) if self.offsets else 0.0
+
+
+def _key_choices(explained: list[_Explained]) -> list[Keys]:
+    """The keys to scope to, best first: for the markers before a key, the one that explains
+    the most evidence and, on a tie, stands latest in the match; for those after it, the one
+    that explains the most, a short one first (room for more markers), the most specific on
+    a tie. Then the old single key on both sides, the next best one."""
+
+    def after_rank(e: _Explained) -> tuple[int, bool, int]:
+        return (-e.count(before=False), len(e.key) > SHORT_KEY, e.rank)
+
+    by_after = sorted(explained, key=after_rank)
+    by_before = sorted(explained, key=lambda e: (-e.count(before=True), -e.offset, len(e.key) > SHORT_KEY, e.rank))
+    together = sorted(explained, key=lambda e: (-len(e.shown), len(e.key) > SHORT_KEY, e.rank))
+    choices = [Keys(by_before[0].key, by_after[0].key), *(Keys(e.key, e.key) for e in together[:2])]
+    return list(dict.fromkeys(choices))
+
+
+def _key_offset(pattern: str, key: str, text: str) -> int:
+    """How many characters into the gate's match in `text` the key words stand."""
+    text = normalize(text)
+    compiled, key_regex = _compiled(pattern), _compiled(key)
+    match = compiled.search(text) if compiled else None
+    if match is None or key_regex is None:
+        return 0
+    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
+    return occurrence.start() - match.start() if occurrence is not None else 0
 
 
 def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str | None:
@@ -555,8 +630,9 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
     for term in markers.TERMS:
         if term.kind in kinds:
             parts.setdefault(_where(term), []).append(term)
+    keyed = Keys(found[0], found[0])
     written = [
-        _render(_Part(terms[0].side, (), tuple(terms), GAP if where == "before" else 60, 0), found[0], 3)
+        _render(_Part(terms[0].side, (), tuple(terms), GAP if where == "before" else 60, 0), keyed, 3)
         for where, terms in parts.items()
     ]
     return with_existing(existing, "|".join(written))
@@ -592,6 +668,21 @@ def windows_without_negators(pattern: str) -> str | None:
             sequence[index] = Item("raw", f"(?:(?!{_WINDOW_STOPS}){allowed}){count}{lazy}")
             changed = True
     return "|".join(render(branch) for branch in tree) if changed else None
+
+
+def longest_window(pattern: str) -> int | None:
+    """The most characters a window of `pattern` spans (0 with none), or None when one is
+    unbounded (`.*`, `[^.]+`)."""
+    tree = parse_items(pattern)
+    longest = 0
+    for sequence in walk_sequences(tree or []):
+        for item in sequence:
+            if is_window(item):
+                high = _upper_bound(item.quant)
+                if high is None:
+                    return None
+                longest = max(longest, high)
+    return longest
 
 
 def _upper_bound(quant: str) -> int | None:

@@ -98,8 +98,8 @@ def _rendered(branches: list[list[Item]]) -> str:
 def _group(alternatives: list[str]) -> Item:
     """A frozen non-capturing group of regex alternatives (written as raw text)."""
     unique = list(dict.fromkeys(alternatives))
-    if len(unique) == 1 and re.fullmatch(r"[\w'-]+\??|\(\?:[^()]*\)", unique[0]):
-        return Item("raw", unique[0], frozen=True)  # "fees?", "(?:hold|holds|held|holding)": no group around
+    if len(unique) == 1 and re.fullmatch(r"[\w'-]+(?:\??|\(\?:[\w|]*\)\??)|\(\?:[^()]*\)", unique[0]):
+        return Item("raw", unique[0], frozen=True)  # "fees?", "train(?:s|ed|ing)?": no group around
     return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
 
 
@@ -152,10 +152,23 @@ def _compact(phrases: list[str]) -> list[str]:
     for phrase in dict.fromkeys(phrases):
         head, _, rest = phrase.partition(" ")
         by_rest.setdefault(rest, []).append(head)
-    out = []
+    # Then phrases with the same heads and the same words after their second as one
+    # alternation of their second words: "(?:is|are|…) (?:obliged|required|bound) to".
+    by_frame: dict[tuple[str, str], list[str]] = {}
     for rest, heads in by_rest.items():
         head = lexicon.alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
-        out.append(head + (" " + _escape_words(rest) if rest else ""))
+        second, _, tail = rest.partition(" ")
+        if len(heads) > 1 and second and tail:
+            by_frame.setdefault((head, tail), []).append(second)
+        else:
+            by_frame.setdefault((head + (" " + _escape_words(rest) if rest else ""), ""), [])
+    out = []
+    for (head, tail), seconds in by_frame.items():
+        if not seconds:
+            out.append(head)
+            continue
+        second = lexicon.alternation(seconds) if len(seconds) > 1 else _escape_words(seconds[0])
+        out.append(f"{head} {second} {_escape_words(tail)}")
     return out
 
 

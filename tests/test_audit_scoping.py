@@ -1,0 +1,113 @@
+"""Guards scoped the way an auditor scopes them: a negator before the predicate governs the
+clause, not only one before its subject; a negator inside a short window governs the match;
+a restriction and an attribution are correct work; and widened word forms are written as a
+word and its endings, so that a widening fits the size budget."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.markers import TERMS
+from rubric_tools.audit.proposals import EntryTexts, propose_entry
+from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.widening import widen_words
+from rubric_tools.scoring.gates import Gate, run_gates
+from rubric_tools.scoring.text import normalize
+
+STORE = r"provider may store customer data[^.]{0,60}(?:any|other) (?:location|region|country)"
+
+
+def _fires(gate: Gate, text: str) -> bool:
+    return bool(run_gates((gate,), normalize(text), 1.0).fired)
+
+
+def test_a_negator_before_the_predicate_is_scoped_to_the_latest_key() -> None:
+    evidence = ["It is not the case that Provider may store Customer Data in any region."]
+    [first, *_rest] = scoped_exclusions(STORE, evidence, scopes_for("redline"))
+    guarded = Gate(STORE, exclude_context=first.regex)
+    assert not _fires(guarded, evidence[0])
+    # The negator stands after the subject, before the object: it governs the clause.
+    assert not _fires(guarded, "Provider may store Customer Data in the United States only, and in no other region.")
+    # The sin still fires, and so does a negator in a clause of its own.
+    assert _fires(guarded, "Provider may store Customer Data in any region it chooses.")
+    assert _fires(guarded, "No notice is needed; Provider may store Customer Data in any region.")
+
+
+def test_markers_after_the_key_are_scoped_after_it() -> None:
+    evidence = ["Provider may store Customer Data in any region it chooses, which the Customer cannot accept."]
+    [first, *_rest] = scoped_exclusions(STORE, evidence, scopes_for("issue"))
+    guarded = Gate(STORE, exclude_context=first.regex)
+    assert not _fires(guarded, evidence[0])
+    assert _fires(guarded, "Provider may store Customer Data in any region it chooses.")
+
+
+def _texts(pattern: str, protected: list[str], false_positives: list[str]) -> EntryTexts:
+    return EntryTexts((Gate(pattern),), 0, "redline", protected, [], false_positives, [])
+
+
+def test_a_short_window_keeps_negators_out_with_the_guard() -> None:
+    pattern = r"(?:customer|licensee)[^.]{0,60}indemnif(?:y|ies) licensor"
+    texts = _texts(
+        pattern,
+        ["Licensee shall indemnify Licensor against every claim."],
+        ["It is not the case that licensee shall indemnify licensor."],
+    )
+    proposal = propose_entry(texts)
+    assert proposal is not None and proposal.verified
+    assert "windows no negator crosses" in proposal.steps
+    assert not _fires(proposal.after, "Licensee shall have no obligation to indemnify Licensor.")
+    assert _fires(proposal.after, "Licensee shall indemnify Licensor against every claim.")
+
+
+def test_a_long_window_is_not_tempered_without_evidence() -> None:
+    pattern = r"target.*sole discretion"
+    texts = _texts(
+        pattern,
+        ["The Target may act in its sole discretion."],
+        ["It is not the case that the Target may act in its sole discretion."],
+    )
+    proposal = propose_entry(texts)
+    assert proposal is not None
+    assert "windows no negator crosses" not in proposal.steps
+    assert proposal.after.pattern == pattern
+
+
+def test_longest_window() -> None:
+    assert longest_window(r"a[^.]{0,60}b") == 60
+    assert longest_window(r"a.*b") is None
+    assert longest_window(r"ab") == 0
+
+
+def test_a_restriction_frame_is_correct_work_in_a_contract_only() -> None:
+    [restriction] = [f for f in FRAMES if f.kind == "restriction"]
+    assert restriction.applies("customer may use provider data", "redline")
+    assert not restriction.applies("customer may use provider data", "issue")
+    assert not restriction.applies("customer may not use provider data", "settlement")  # already negative
+
+
+def test_a_stated_position_is_an_attribution() -> None:
+    attributed = [t.regex for t in TERMS if t.kind == "attributed"]
+    text = "the counterparty's position is that provider must store all data in the united states"
+    assert any(re.search(term, text) for term in attributed)
+    assert not any(re.search(term, "provider must store all data in the united states") for term in attributed)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "written"),
+    [
+        (r"law prohibits model training", "prohibit(?:s|ed|ing)?"),
+        (r"customer is obliged to pay", "(?:is|are|be|was|were|been) (?:obliged|obligated|required|bound) to"),
+    ],
+)
+def test_widened_words_are_written_as_a_word_and_its_endings(pattern: str, written: str) -> None:
+    widened = widen_words(pattern, Thesaurus()) or ""
+    assert written in widened
+    compiled = re.compile(widened)
+    for form in ("law prohibited model training", "laws forbid model training", "law bars model training"):
+        if "prohibit" in written:
+            assert compiled.search(form), form
+    assert not re.search(r"\b(?:prohibits|permits)\|(?:prohibited|permitted)\|", widened)

@@ -322,6 +322,6 @@ def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     assert "space to hyphen" in kinds
     proposal = finding.extra["proposal"]
     widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
-    # (The thesaurus's "dollar one" is over the size budget for this short pattern.)
+    # The cheapest step first: the hyphen is not crowded out of the size budget by the thesaurus.
     assert widened.fires("covers losses from the first-dollar")
     assert proposal["safe"] is True  # type: ignore[index]

@@ -38,7 +38,15 @@ from rubric_tools.audit.scoped_guards import (
 )
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.widening import FALLBACKS, MAX_PIECES, NEGATOR_FREE_SLACK, SLACK, STEPS, word_pieces
+from rubric_tools.audit.widening import (
+    FALLBACKS,
+    MAX_PIECES,
+    NEGATOR_FREE_SLACK,
+    SLACK,
+    STEPS,
+    Step,
+    word_pieces,
+)
 from rubric_tools.code_registry import lookup
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
@@ -422,7 +430,7 @@ def _widen(
     # Every step at once first: one verification when it is safe, which is the common case;
     # else step by step.
     together, kinds_done = current.pattern, list[str]()
-    for step in STEPS:
+    for step in _cheapest_first(current.pattern, texts.thesaurus):
         if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
             continue
         widened = step.apply(together, texts.thesaurus)
@@ -435,7 +443,7 @@ def _widen(
         if why is not None:
             refused.append(f"{', '.join(kinds_done)} together: {why}")
     skip: set[str] = set()
-    for step in STEPS:
+    for step in _cheapest_first(current.pattern, texts.thesaurus):
         if step.kind in skip:
             continue
         pattern = step.apply(current.pattern, texts.thesaurus)
@@ -454,6 +462,18 @@ def _widen(
         done.append(step.kind)
         skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
     return current, best, done, refused
+
+
+def _cheapest_first(pattern: str, thesaurus: Thesaurus) -> list[Step]:
+    """The widening steps, the one that adds the fewest characters to `pattern` first: each is
+    kept only when it catches more, and the size budget is shared, so a hyphen or a number
+    form is not crowded out by a thesaurus group tried before it."""
+
+    def added(step: Step) -> int:
+        widened = step.apply(pattern, thesaurus)
+        return len(widened) - len(pattern) if widened is not None else 0
+
+    return sorted(STEPS, key=added)
 
 
 def _pieces(

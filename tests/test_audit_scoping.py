@@ -11,8 +11,10 @@ import pytest
 
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.markers import TERMS
+from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.proposals import EntryTexts, propose_entry
 from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
+from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
@@ -111,3 +113,58 @@ def test_widened_words_are_written_as_a_word_and_its_endings(pattern: str, writt
         if "prohibit" in written:
             assert compiled.search(form), form
     assert not re.search(r"\b(?:prohibits|permits)\|(?:prohibited|permitted)\|", widened)
+
+
+@pytest.mark.parametrize(
+    ("clause", "negated"),
+    [
+        ("Provider shall own all rights in the data.", "Provider shall not own all rights in the data."),
+        ("Provider owns the Employee Data.", "Provider does not own the Employee Data."),
+        (
+            "Provider has the right to re-identify the data.",
+            "Provider does not have the right to re-identify the data.",
+        ),
+        ("Client Materials are owned by Consultant.", "Client Materials are not owned by Consultant."),
+        ("Customer can use Provider Data.", "Customer cannot use Provider Data."),
+        ("Provider has granted a license.", "Provider has not granted a license."),
+        ("Provider may not use it.", None),  # already negative
+        ("for the avoidance of doubt", None),  # no finite verb
+    ],
+)
+def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> None:
+    assert negated_predicate(clause) == negated
+
+
+def test_a_clause_negated_on_its_object() -> None:
+    clause = "Provider shall own all rights in the data."
+    assert negated_object(clause, len("Provider shall own")) == "Provider shall own no rights in the data."
+    assert negated_object("Provider shall own.", len("Provider shall own")) is None
+    assert negated_object("Provider shall not own the data.", 10) is None
+
+
+def test_the_sins_clause_negated_is_correct_work_the_audit_generates() -> None:
+    gate = Gate(r"provider (?:shall|may) use customer data[^.]{0,40}to train")
+    _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())
+    kinds = {t.kind for t in silent}
+    assert "frame: negated predicate" in kinds
+    negated = [t.text for t in silent if t.kind == "frame: negated predicate"]
+    assert all(" not " in text for text in negated)
+
+
+def test_a_negator_governs_from_either_side_of_the_key() -> None:
+    pattern = r"provider owns (?:the|all) (?:employee|customer) data"
+    evidence = ["It is not the case that provider owns the employee data."]
+    found = scoped_exclusions(pattern, evidence, scopes_for("redline"))
+    # The evidence shows the negator before the key; the family on the other side comes too
+    # (when the budget allows), "provider owns no …" style, and never past a comma.
+    mirrored = [e for e in found if re.search(r"\(\?:\\b\(\?:not\?\|none\|nothing\|never\)", e.added)]
+    assert mirrored, [e.added for e in found]
+    guard = Gate(pattern, exclude_context=mirrored[0].regex)
+    assert not _fires(guard, "Provider owns the employee data and none of it may be sold.")
+    assert _fires(guard, "Provider owns the employee data, and the customer shall not object.")
+
+
+def test_a_counterfactual_is_a_supposition() -> None:
+    supposed = [t.regex for t in TERMS if t.kind == "supposed"]
+    assert any(re.search(term, "if new york law required notice within 24 hours") for term in supposed)
+    assert not any(re.search(term, "new york law requires notice within 24 hours") for term in supposed)

@@ -105,9 +105,9 @@ TERMS: tuple[Term, ...] = (
     Term("negated", "before", r"\bnot?\b", rf"\bnot?\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"\bwithout\b", rf"\bwithout\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}", engine=True),
-    Term("negated", "after", r"\b(?:does|do|did|is|are|was|were|will|shall|would) not\b"),
-    Term("negated", "after", r"\b(?:does|do|is|are|will|would)n['’]t\b"),
-    Term("negated", "after", r"\b(?:no|none|nothing)\b", rf"\b(?:no|none|nothing)\b{LIMIT_IDIOM}"),
+    # after the key, on its predicate or object: "provider is not entitled", "owns no right"
+    Term("negated", "after", r"\b(?:not?|none|nothing|never)\b", rf"\b(?:not?|none|nothing|never)\b{LIMIT_IDIOM}"),
+    Term("negated", "after", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}"),
     # contrasted: a preference for something else
     Term("contrasted", "before", r"\brather than\b"),
     Term("contrasted", "before", r"\bin lieu of\b"),
@@ -144,6 +144,8 @@ TERMS: tuple[Term, ...] = (
     Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
     Term("supposed", "before", r"\b(?:assuming|supposing|suppose)\b"),
     Term("supposed", "before", r"\bif (?:\w+ ){1,2}(?:were|would)\b"),
+    # a counterfactual: "if" and a past tense ("if the law required …", "if we conceded …")
+    Term("supposed", "before", r"\bif (?:\w+ ){1,3}\w+ed\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";")
     Term("disowned", "after", r"\bwe (?:reject|refuse|oppose) (?:that|this|it)\b"),
     Term("disowned", "after", r"\b(?:cannot|can't|will not|won't|does not) (?:accept|agree)\b"),

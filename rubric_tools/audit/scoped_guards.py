@@ -56,7 +56,7 @@ from rubric_tools.scoring.text import normalize
 #: entry's own exclusion, which is kept in front): a marker family or two, a gap and the
 #: key words. An auditor reads it in seconds; a longer one is split (fewer kinds) or not
 #: proposed.
-EXCLUSION_BUDGET = 200
+EXCLUSION_BUDGET = 240
 #: At most this many characters of an exclude_context are parts this module wrote, over
 #: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
 #: auditor reviews one after the other, never an unbounded pile.
@@ -322,11 +322,16 @@ _BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
 
 def _gap(terms: Sequence[Term], size: int, strict: int) -> str:
     """The gap between the markers `terms` and the key: a later rejection may follow a ";",
-    a strike stops at a colon and (stricter) at words that introduce inserted text."""
+    a marker after the key stays before the next comma, a strike stops at a colon and
+    (stricter) at words that introduce inserted text."""
     if any(t.kind == "disowned" for t in terms):
         return f"[^.]{{0,{size}}}?"
     struck = any(t.kind == "struck" and t.side == "before" for t in terms)
-    comma = "," if strict in (1, 3) else ""
+    # After the key, a comma ends its clause ("…, and Northline shall not be required to
+    # give reasons" is another clause's negator); before it, a comma may sit in a list
+    # ("Neither Provider nor any affiliate, subprocessor, … may").
+    after = all(t.side == "after" for t in terms)
+    comma = "," if strict in (1, 3) or after else ""
     allowed = "[^.;" + comma + (":" if struck else "") + "]"
     barred = [markers.INSERTION] if struck and strict > 1 else []
     if strict > 1:
@@ -444,9 +449,29 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> 
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
+    if family:
+        parts += _mirrored(grouped, guard_on)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
-    # then the best supported.
-    return sorted(parts, key=lambda p: (p.kinds != ("negated",), -p.support))
+    # then the best supported; a mirrored part last, as the budget allows.
+    return sorted(parts, key=lambda p: (p.support == 0, p.kinds != ("negated",), -p.support))
+
+
+def _mirrored(grouped: dict[tuple[str, str], list[Governed]], guard_on: bool) -> list[_Part]:
+    """A negator governs its clause from either side of the key: before the subject ("it
+    is not the case that provider owns …") as after it, on the predicate or its object
+    ("provider owns no right", "provider is not entitled to …"). The generated evidence
+    shows one side; a human scopes both. The other side's family, at the smallest gap,
+    with no support of its own."""
+    found = []
+    for where in ("before", "after"):
+        if ("before" if where == "after" else "after", "negated") not in grouped or (where, "negated") in grouped:
+            continue
+        terms = tuple(
+            t for t in markers.TERMS if t.kind == "negated" and _where(t) == where and not (guard_on and t.engine)
+        )
+        if terms:
+            found.append(_Part(terms[0].side, ("negated",), terms, 0, 0))
+    return found
 
 
 def _merged(parts: Sequence[_Part]) -> list[_Part]:

@@ -23,6 +23,7 @@ Generated texts carry `entry`, the index of the gate entry they were built from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from rubric_tools.audit.frames import FRAMES, negated_inside
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
+from rubric_tools.audit.negations import negated_clauses
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
 from rubric_tools.loading.matter import MatterSource
@@ -149,6 +151,9 @@ def entry_texts(
             if (completion.is_clause or frame.quoted) and frame.applies(base, surface):
                 text = frame.wrap(base)
                 silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
+        if completion.is_clause:
+            for kind, text in negated_clauses(clause, _match_end(gate.pattern, clause)):
+                silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
             continue
         for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus):
@@ -165,6 +170,16 @@ def entry_texts(
             kind = f"rewrite: {dodge.kind}"
             fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
     return _readable(fire), _readable(silent)
+
+
+def _match_end(pattern: str, text: str) -> int:
+    """Where the gate's match ends in `text` (its start when the pattern does not compile as
+    `re` or does not match: nothing after it is taken for the object)."""
+    try:
+        found = re.search(pattern, text, re.IGNORECASE)
+    except re.error:
+        return len(text)
+    return found.end() if found is not None else len(text)
 
 
 #: Rewrites built from the pattern alone, not from the witness: they stand on their own.

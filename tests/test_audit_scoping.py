@@ -12,11 +12,12 @@ import pytest
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
+from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryTexts, propose_entry
 from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.widening import widen_words
+from rubric_tools.audit.widening import widen_slack, widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.text import normalize
 
@@ -168,3 +169,31 @@ def test_a_counterfactual_is_a_supposition() -> None:
     supposed = [t.regex for t in TERMS if t.kind == "supposed"]
     assert any(re.search(term, "if new york law required notice within 24 hours") for term in supposed)
     assert not any(re.search(term, "new york law requires notice within 24 hours") for term in supposed)
+
+
+def test_slack_after_a_modal_is_a_step_of_its_own() -> None:
+    widened = widen_slack(r"(provider|kestrel) (may|is entitled to) terminate", Thesaurus()) or ""
+    compiled = re.compile(widened)
+    assert compiled.search("provider may, at its option, terminate the order form")
+    assert compiled.search("kestrel is entitled to, on notice, terminate")
+    assert not compiled.search("provider may. terminate")  # not across a sentence
+    # Only after a modal or "to": the subject and the verb stay as written.
+    assert widen_slack("law prohibits model training", Thesaurus()) is None
+    # Not beside a negator: "may not" stays as written.
+    assert widen_slack("provider may not terminate", Thesaurus()) is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "written"),
+    [
+        ("(?:may|(?:(?:may|can)|is entitled to)) use", "(?:may|can|is entitled to) use"),
+        ("((?:unlawful|illegal)|prohibited|illegal)", "(unlawful|illegal|prohibited)"),
+        ("categorically (?:(?:unlawful|illegal))", "categorically (?:unlawful|illegal)"),
+        ("(?:a|b)? c", "(?:a|b)? c"),  # a quantified group keeps its parentheses
+    ],
+)
+def test_nested_groups_an_edit_leaves_are_flattened(pattern: str, written: str) -> None:
+    assert flattened(pattern) == written
+    texts = ["may use", "can use", "is entitled to use", "unlawful", "prohibited", "categorically illegal", "c", "a c"]
+    for text in texts:
+        assert bool(re.search(pattern, text)) == bool(re.search(written, text)), text

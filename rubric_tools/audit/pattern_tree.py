@@ -281,3 +281,45 @@ def is_window(item: Item) -> bool:
         "[^.]|\\.\\d",
         "(?!\\.(?!\\d)).",
     )
+
+
+def flattened(pattern: str) -> str:
+    """`pattern` without the nesting edits leave behind, written as an auditor would and
+    matching exactly the same texts: a non-capturing group that is a whole branch of another
+    group gives its branches to it ("(?:may|(?:may|can)|has the right to)" -> "(?:may|can|has
+    the right to)"), a branch written twice is written once, and a non-capturing group of
+    one branch with no quantifier is written without its parentheses. The pattern itself
+    when it does not parse."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return pattern
+    _flatten(tree)
+    return "|".join(dict.fromkeys(render(branch) for branch in tree))
+
+
+def _flatten(branches: list[list[Item]]) -> None:
+    for sequence in branches:
+        index = 0
+        while index < len(sequence):
+            item = sequence[index]
+            if item.kind == "group":
+                _flatten(item.branches)
+                item.branches = _spliced_branches(item.branches)
+                if item.opener == "(?:" and not item.quant and len(item.branches) == 1:
+                    sequence[index : index + 1] = item.branches[0]
+                    continue  # its items are looked at in turn
+            index += 1
+
+
+def _spliced_branches(branches: list[list[Item]]) -> list[list[Item]]:
+    spliced: list[list[Item]] = []
+    for branch in branches:
+        inner = branch[0] if len(branch) == 1 else None
+        if inner is not None and inner.kind == "group" and inner.opener == "(?:" and not inner.quant:
+            spliced.extend(inner.branches)
+        else:
+            spliced.append(branch)
+    unique: dict[str, list[Item]] = {}
+    for branch in spliced:
+        unique.setdefault(render(branch), branch)
+    return list(unique.values())

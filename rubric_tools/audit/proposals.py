@@ -25,9 +25,11 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
+from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.scoped_guards import (
     EXCLUSION_BUDGET,
     EXCLUSION_TOTAL_BUDGET,
+    SHORT_WINDOW,
     bounded,
     longest_window,
     negator_in_own_words,
@@ -328,10 +330,6 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     return EntryProposal(gate, current, change, tuple(steps), best, tuple(tried), first_refused)
 
 
-#: A window this short (characters) holds one clause: a negator in it governs the match.
-SHORT_WINDOW = 60
-
-
 def _with_tempered_windows(
     verifier: _Verifier, original: Gate, current: Gate, best: Outcome, steps: list[str]
 ) -> tuple[Gate, Outcome, list[str]]:
@@ -381,7 +379,7 @@ def _try(
     """The widened gate, verified: as it stands, else with a compact exclusion of the
     correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
     safe; (None, outcome or None, why) when refused."""
-    widened = replace(current, pattern=_with_slack(current, pattern))
+    widened = replace(current, pattern=_with_slack(current, flattened(pattern)))
     problem = over_budget(original, widened)
     if problem is not None:
         return None, None, problem
@@ -434,6 +432,7 @@ def _widen(
         if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
             continue
         widened = step.apply(together, texts.thesaurus)
+        widened = flattened(widened) if widened is not None else None
         if widened is not None and over_budget(original, replace(current, pattern=widened)) is None:
             together, kinds_done = widened, [*kinds_done, step.kind]
     if kinds_done:

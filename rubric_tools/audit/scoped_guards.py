@@ -61,6 +61,9 @@ EXCLUSION_BUDGET = 240
 #: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
 #: auditor reviews one after the other, never an unbounded pile.
 EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
+#: A window this short (characters) holds one clause: a negator in it governs the match, and
+#: guards that no evidence asked for may assume so.
+SHORT_WINDOW = 60
 #: The longest gap (characters) between a marker and the key words, either side.
 GAP = 120
 #: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
@@ -430,7 +433,7 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     return f"{key}{gap}{marker}"
 
 
-def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> list[_Part]:
+def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, mirror: bool = False) -> list[_Part]:
     """One part per kind and side the evidence shows, the best supported first."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
@@ -449,7 +452,7 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool) -> 
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
-    if family:
+    if family and mirror:
         parts += _mirrored(grouped, guard_on)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
     # then the best supported; a mirrored part last, as the budget allows.
@@ -576,6 +579,11 @@ def scoped_exclusions(
     if not explained:
         return []
     found: list[Exclusion] = []
+    # The other side's negators come with no evidence of their own: only where every window
+    # is short, so that the match is one clause ("the Target shall not act without consent,
+    # which it may withhold in its sole discretion" is two, against `target.*sole discretion`).
+    longest = longest_window(pattern)
+    mirror = longest is not None and longest <= SHORT_WINDOW
     for keyed in _key_choices(list(explained.values())):
         # Each text's markers as seen from the key of their side.
         evidence = [
@@ -586,7 +594,7 @@ def scoped_exclusions(
         evidence = [shown for shown in evidence if shown]
         for family in (True, False):
             for strict in STRICTNESS:
-                fitted = _fit(_parts(evidence, family, guard_on), keyed, strict)
+                fitted = _fit(_parts(evidence, family, guard_on, mirror), keyed, strict)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found

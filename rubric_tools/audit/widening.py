@@ -323,6 +323,39 @@ def _rewrite_slack(sequence: list[Item]) -> bool:
     return changed
 
 
+#: Where drafting inserts an adverbial or a citation: after a modal or the infinitive's "to"
+#: ("may, at its option, terminate", "shall promptly notify", "is entitled to, on notice,
+#: terminate").
+_INSERTION_POINT = re.compile(r"\b(?:may|might|shall|should|will|would|must|can|could|to)$")
+
+
+def _ends_at_insertion_point(item: Item) -> bool:
+    if item.kind == "group" and not item.quant:
+        return any(_INSERTION_POINT.search(render(branch)) for branch in item.branches)
+    return False
+
+
+def widen_slack(pattern: str, _thesaurus: Thesaurus) -> str | None:
+    """Slack after a modal or "to" only (the words step adds it between every two words):
+    the cheap half of slack, for a gate whose budget has no room for both."""
+    tree = _tree(pattern)
+    if tree is None:
+        return None
+    changed = False
+    for sequence in tree:  # the top level only: inside a group, slack would be repeated per branch
+        for index in range(len(sequence) - 2, 0, -1):
+            item, left, right = sequence[index], sequence[index - 1], sequence[index + 1]
+            if item.kind != "lit" or item.char != " " or item.quant or _negator_beside(sequence, index):
+                continue
+            if not (right.is_letter or (right.kind == "group" and not right.quant)):
+                continue
+            word_before = render(sequence[max(0, index - 6) : index])
+            if _ends_at_insertion_point(left) or (left.is_letter and _INSERTION_POINT.search(word_before)):
+                sequence[index] = Item("raw", SLACK, frozen=True)
+                changed = True
+    return _rendered(tree) if changed else None
+
+
 def _negator_beside(sequence: list[Item], index: int) -> bool:
     """Whether a negator word ends right before or starts right after position `index`."""
     before = "".join(i.char for i in sequence[max(0, index - 8) : index] if i.kind == "lit")
@@ -417,6 +450,7 @@ STEPS: tuple[Step, ...] = (
     Step("numbers", "numbers and durations in every form", widen_numbers),
     Step("passive", "the passive voice of the clause", widen_passive),
     Step("windows", "windows that let a section reference and a short clause through", widen_windows),
+    Step("slack", "a few words after a modal or 'to'", widen_slack),
     Step(
         "words and slack",
         "inflections and thesaurus synonyms of its words, a few words between them",

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from rubric_tools.audit.dodges import passive_voice
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
@@ -17,7 +18,7 @@ from rubric_tools.audit.proposals import EntryTexts, propose_entry
 from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.widening import widen_slack, widen_words
+from rubric_tools.audit.widening import widen_passive, widen_slack, widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.text import normalize
 
@@ -197,3 +198,14 @@ def test_nested_groups_an_edit_leaves_are_flattened(pattern: str, written: str) 
     texts = ["may use", "can use", "is entitled to use", "unlawful", "prohibited", "categorically illegal", "c", "a c"]
     for text in texts:
         assert bool(re.search(pattern, text)) == bool(re.search(written, text)), text
+
+
+def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> None:
+    [dodge] = [d.text for d in passive_voice("law prohibits all model training")]
+    assert dodge == "all model training is prohibited by law"
+    assert [d.text for d in passive_voice("the msa already permits termination")] == [
+        "termination is already permitted by the msa"
+    ]
+    widened = widen_passive("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
+    assert re.search(widened, dodge)
+    assert re.search(widened, "law forbids all model training")

@@ -255,7 +255,7 @@ def _quantity_forms(witness: str) -> Iterator[Dodge]:
         yield Dodge("number or duration form", text)
 
 
-def _passive(witness: str) -> Iterator[Dodge]:
+def passive_voice(witness: str) -> Iterator[Dodge]:
     """ "customer may use provider data" -> "provider data may be used by customer"; what
     follows the object stays after the agent ("customer data may be used by provider to
     train")."""
@@ -277,8 +277,36 @@ def _passive(witness: str) -> Iterator[Dodge]:
             obj, tail = " ".join(rest[:end]), " ".join(rest[end:])
             yield Dodge("passive voice", f"{obj} {words[index]} be {done} by {subject}" + (f" {tail}" if tail else ""))
             return
+    yield from _present_passive(words)
 
 
+def _present_passive(words: list[str]) -> Iterator[Dodge]:
+    """ "law prohibits model training" -> "model training is prohibited by law": a verb in
+    the third person after its subject, as the widening's passive step writes it."""
+    for index in range(1, len(words) - 1):
+        word = words[index]
+        if not (word.endswith("s") and lexicon.is_verb(word)) or words[index - 1] in _MODALS:
+            continue
+        verbs = lexicon.lemmas(word).get("VERB", ())
+        done = lexicon.past_participle(verbs[0]) if verbs else None
+        if done is None or verbs[0] == word:
+            return
+        rest = words[index + 1 :]
+        end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
+        if end == 0:
+            return
+        obj, tail = " ".join(rest[:end]), " ".join(rest[end:])
+        copula = "are" if obj.endswith("s") and not obj.endswith("ss") else "is"
+        # An adverb before the verb stays before it: "the msa already permits termination" ->
+        # "termination is already permitted by the msa".
+        adverb = words[index - 1] if index > 1 and words[index - 1] in _ADVERBS else ""
+        subject = " ".join(words[: index - 1] if adverb else words[:index])
+        verb = f"{adverb} {done}" if adverb else done
+        yield Dodge("passive voice", f"{obj} {copula} {verb} by {subject}" + (f" {tail}" if tail else ""))
+        return
+
+
+_ADVERBS = frozenset("already also hereby expressly still thereby now thus".split())
 #: Words that end a verb's object: a preposition, an infinitive, a conjunction.
 _OBJECT_ENDS = frozenset("to for in on with from under after before within by as and or".split())
 
@@ -312,7 +340,7 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> li
         _insertions(witness),
         _inflections(witness),
         _verb_inflections(witness),
-        _passive(witness),
+        passive_voice(witness),
         _citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),

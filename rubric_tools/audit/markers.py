@@ -132,10 +132,13 @@ TERMS: tuple[Term, ...] = (
     Term("rejected", "before", r"\bobject\w*"),
     Term("rejected", "before", r"\bden(?:y|ies|ied|ying)\b"),
     # attributed: someone else's draft or claim, or a statement said to be wrong
-    Term("attributed", "before", r"\b(?:draft|markup|proposal|position) (?:says|states|proposes)\b"),
-    Term("attributed", "before", r"\b(?:argu|contend|claim|insist|suggest)\w* that\b"),
-    Term("attributed", "before", r"\b(?:says|said|told \w+|thinks?|believes?) that\b"),
-    Term("attributed", "before", r"\b(?:position|view|contention|suggestion) (?:is|was) that\b"),
+    Term(
+        "attributed",
+        "before",
+        r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert)\w*|propos(?:e|es|ed)|said) that\b",
+    ),
+    Term("attributed", "before", r"\b(?:draft|markup|proposal) (?:says|proposes)\b"),
+    Term("attributed", "before", r"\b(?:position|view|contention) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
     Term("attributed", "before", r"\baccording to\b"),

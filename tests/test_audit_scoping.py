@@ -16,6 +16,7 @@ from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryTexts, propose_entry
 from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
+from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.widening import widen_passive, widen_slack, widen_words
@@ -209,3 +210,15 @@ def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> Non
     widened = widen_passive("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
     assert re.search(widened, dodge)
     assert re.search(widened, "law forbids all model training")
+
+
+def test_a_regex_stem_in_evidence_is_completed_into_a_word() -> None:
+    gate = Gate(r"(customer|licensee)[^.]{0,60}indemnif[a-z]* (licensor|vendor)")
+    assert completed_stems("licensee indemnif licensor", gate) == "licensee indemnify licensor"
+    # A name is written whole, and a word the gate would no longer fire on is not written.
+    assert completed_stems("sablewing shall pay", Gate("sablewing shall pay")) == "sablewing shall pay"
+    assert completed_stems("licensee indemnif licensor", Gate("licensee indemnif licensor")) == (
+        "licensee indemnif licensor"
+    )
+    _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())
+    assert not any(re.search(r"\bindemnif\b", t.text) for t in silent)

@@ -91,9 +91,10 @@ class Term:
         return self.strict or self.loose
 
 
-#: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "not
-#: to exceed", "without undue delay", "without limiting". One lookahead for all of them.
-LIMIT_IDIOM = r"(?! (?:event )?(?:later|more|less) than| (?:to )?exceed| undue| limit)"
+#: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "no
+#: fewer than", "not to exceed", "in no event exceed", "without undue delay", "without
+#: limiting". One lookahead for all of them.
+LIMIT_IDIOM = r"(?! (?:event )?(?:(?:later|more|less|fewer) than|(?:to )?exceed)| undue| limit)"
 
 TERMS: tuple[Term, ...] = (
     # negated: the engine's negators (its guard sees them) and their kin beyond its list

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
@@ -37,6 +37,7 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
+from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
 from rubric_tools.loading.matter import MatterSource
@@ -125,7 +126,7 @@ def entry_texts(
     source = f"generated from entry {entry}"
     fire: list[VerdictText] = []
     silent: list[VerdictText] = []
-    all_witnesses = fire_texts(gate)
+    all_witnesses = [replace(w, text=completed_stems(w.text, gate)) for w in fire_texts(gate)]
     for witness in all_witnesses:
         if not witness.bare_only:
             fire.append(VerdictText(witness.text, True, "witness", source, True, entry))

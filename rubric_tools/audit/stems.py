@@ -1,0 +1,46 @@
+"""A regex stem in a witness completed into the word a lawyer writes: the witness of
+`indemnif[a-z]* licensor` is "indemnif licensor" (the class may be empty), which no one
+writes; "indemnify licensor" is what the gate is about. The smallest common ending that
+makes a word the lexicon knows, and keeps the gate firing, is added.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from rubric_tools.audit import lexicon
+from rubric_tools.gate_analysis.gate_firing import fires
+from rubric_tools.scoring.gates import Gate
+
+#: Endings tried, shortest first: what a stem cut before a class usually lacks.
+ENDINGS = ("e", "y", "s", "es", "ed", "ing", "le", "al", "ion", "ity", "ation", "ment", "ility")
+_WORD = re.compile(r"[a-z]{3,}")
+
+
+def completed_stems(text: str, gate: Gate) -> str:
+    """`text` (a witness of `gate`) with each word the lexicon does not know completed into
+    one it knows, when the gate still fires on the result; the text itself otherwise."""
+    return _completed(text, gate)
+
+
+@lru_cache(maxsize=4096)
+def _completed(text: str, gate: Gate) -> str:
+    for found in reversed(list(_WORD.finditer(text))):
+        stem = found.group(0)
+        if lexicon.known(stem) or not _cut_in(gate.pattern, stem):
+            continue
+        for ending in ENDINGS:
+            word = stem + ending
+            candidate = text[: found.start()] + word + text[found.end() :]
+            if lexicon.known(word) and fires(gate, candidate):
+                text = candidate
+                break
+    return text
+
+
+def _cut_in(pattern: str, stem: str) -> bool:
+    """Whether the pattern writes `stem` as the start of a word: followed by a class, a
+    group, an alternative's end or a quantifier, not by a space or a word boundary (a name
+    such as "Sablewing" is written whole)."""
+    return re.search(rf"(?<![a-z]){re.escape(stem)}(?=[\[(|)?*+.]|\\w)", pattern, re.IGNORECASE) is not None

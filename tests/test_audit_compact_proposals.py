@@ -10,21 +10,21 @@ from typing import Any
 
 import pytest
 
-from rubric_tools.audit.proposals import (
+from rubric_tools.audit.guard_evidence import negator_in_own_words
+from rubric_tools.audit.guard_keys import keys
+from rubric_tools.audit.proposals import propose_entry
+from rubric_tools.audit.scoped_guards import (
+    EXCLUSION_BUDGET,
+    EXCLUSION_TOTAL_BUDGET,
+    scoped_exclusions,
+    scopes_for,
+)
+from rubric_tools.audit.verification import (
     PATTERN_BUDGET_EXTRA,
     PATTERN_BUDGET_FACTOR,
     EntryTexts,
     over_budget,
     pattern_budget,
-    propose_entry,
-)
-from rubric_tools.audit.scoped_guards import (
-    EXCLUSION_BUDGET,
-    EXCLUSION_TOTAL_BUDGET,
-    keys,
-    negator_in_own_words,
-    scoped_exclusions,
-    scopes_for,
 )
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate

@@ -220,7 +220,7 @@ def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
     # The whole widening is over the size budget: it comes one phrase at a time.
     assert proposal["safe"] is True and "words (one phrase)" in proposal["steps"]  # type: ignore[index]
     widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
-    from rubric_tools.audit.proposals import pattern_budget
+    from rubric_tools.audit.verification import pattern_budget
 
     assert len(widened.pattern) <= pattern_budget("uptime commitments are unenforceable")
     assert proposal["fixed"] > 0  # type: ignore[index]

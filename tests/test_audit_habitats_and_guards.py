@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.audit.guard_windows import windows_without_negators
 from rubric_tools.audit.habitats import habitat_texts
-from rubric_tools.audit.proposals import EntryTexts, propose_entry, verify
-from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for, windows_without_negators
+from rubric_tools.audit.proposals import propose_entry
+from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+from rubric_tools.audit.verification import EntryTexts, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
@@ -161,7 +163,8 @@ def test_windows_no_negator_crosses() -> None:
 
 
 def test_the_exclusion_holds_the_key_words_not_the_pattern_and_stays_within_lint_bounds() -> None:
-    from rubric_tools.audit.scoped_guards import bounded, keys
+    from rubric_tools.audit.guard_keys import keys
+    from rubric_tools.audit.guard_windows import bounded
 
     assert keys(SIN)[0] == SIN and "provider data" in keys(SIN)
     assert keys(r"\b4\.2 (?:is|would be) (?:void|invalid)\b")[0] == r"4\.2 (?:is|would be) (?:void|invalid)"

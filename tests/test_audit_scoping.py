@@ -11,14 +11,16 @@ import pytest
 
 from rubric_tools.audit.dodges import passive_voice
 from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.pattern_tree import flattened
-from rubric_tools.audit.proposals import EntryTexts, propose_entry
-from rubric_tools.audit.scoped_guards import longest_window, scoped_exclusions, scopes_for
+from rubric_tools.audit.proposals import propose_entry
+from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.verification import EntryTexts
 from rubric_tools.audit.widening import widen_passive, widen_slack, widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.text import normalize

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.scoped_guards import bounded
+from rubric_tools.audit.guard_windows import bounded
 from rubric_tools.audit.thesaurus import build, phrase_forms
 from rubric_tools.audit.widening import (
     NEGATOR_FREE_SLACK,
@@ -210,7 +210,7 @@ def test_rewrites_never_double_a_word_and_always_change_the_text(words: list[str
 def test_widening_keeps_every_match_and_lint_bounds(words: list[str]) -> None:
     """Every step, applied in turn as a proposal applies them (only while the pattern stays
     within the proposal's size budget), keeps the original's matches and lint's bounds."""
-    from rubric_tools.audit.proposals import pattern_budget
+    from rubric_tools.audit.verification import pattern_budget
 
     pattern = " ".join(words)
     current = pattern

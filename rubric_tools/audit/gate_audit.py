@@ -16,10 +16,11 @@ from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.naturalness import rank, text_score
-from rubric_tools.audit.proposals import EntryProposal, EntryTexts, entry_mapping, propose_entry
+from rubric_tools.audit.proposals import EntryProposal, entry_mapping, propose_entry
 from rubric_tools.audit.robustness import ListRobustness, list_robustness
 from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.verification import EntryTexts
 from rubric_tools.diagnostics import Severity
 from rubric_tools.fixing.gate_edits import guard_fix
 from rubric_tools.gate_analysis.alternatives import alternative_patterns

@@ -138,6 +138,7 @@ TERMS: tuple[Term, ...] = (
         "before",
         r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert)\w*|propos(?:e|es|ed)|said) that\b",
     ),
+    Term("attributed", "before", r"\btold \w+ that\b"),
     Term("attributed", "before", r"\b(?:draft|markup|proposal) (?:says|proposes)\b"),
     Term("attributed", "before", r"\b(?:position|view|contention) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),

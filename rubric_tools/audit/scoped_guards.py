@@ -30,10 +30,12 @@ The engine's guard stays on wherever it works (`proposals`): turned on, or scope
 text proves it silences a sin whose own words carry the negator before the match
 (`negator_in_own_words`: "in no event later than 72 hours after …").
 
-`windows_without_negators` is the other half of "scoped by meaning" for a gate without a
-span guard: a negator *inside* the match's own window ("Client Materials are not owned by
-Consultant"). `bounded` checks what lint checks of a gate regex (it compiles in `re`, is
-not too costly, cannot backtrack catastrophically).
+The key words are `guard_keys.keys`; which markers govern them in a text is
+`guard_evidence.governing`. `guard_windows.windows_without_negators` is the other half of
+"scoped by meaning" for a gate without a span guard: a negator *inside* the match's own
+window ("Client Materials are not owned by Consultant"); `guard_windows.bounded` checks
+what lint checks of a gate regex (it compiles in `re`, is not too costly, cannot
+backtrack catastrophically).
 """
 
 from __future__ import annotations
@@ -42,14 +44,13 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from rubric_tools.audit import markers
+from rubric_tools.audit.guard_evidence import GAP, Governed, compile_or_none, governing
+from rubric_tools.audit.guard_keys import keys
+from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
-from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
-from rubric_tools.gate_analysis.regex_problem import regex_problem
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk
-from rubric_tools.scoring.gates import sentence_bounds
+from rubric_tools.audit.pattern_tree import parse_items, render
 from rubric_tools.scoring.text import normalize
 
 #: At most this many characters a proposal adds to an entry's exclude_context (beyond the
@@ -61,16 +62,9 @@ EXCLUSION_BUDGET = 240
 #: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
 #: auditor reviews one after the other, never an unbounded pile.
 EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
-#: A window this short (characters) holds one clause: a negator in it governs the match, and
-#: guards that no evidence asked for may assume so.
-SHORT_WINDOW = 60
-#: The longest gap (characters) between a marker and the key words, either side.
-GAP = 120
 #: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
 #: short list more than the evidence showed is still covered.
 MIN_GAP = 80
-#: The longest key (characters of regex): a word group longer than this is no key.
-MAX_KEY = 60
 #: A key up to this long is preferred: it leaves room in the budget for more markers.
 SHORT_KEY = 20
 
@@ -100,213 +94,6 @@ SCOPE_KINDS = tuple(scope.kind for scope in SCOPES)
 
 def scopes_for(surface: str) -> tuple[str, ...]:
     return tuple(scope.kind for scope in SCOPES if surface in scope.surfaces)
-
-
-# ------------------------------------------------------------------ key words
-
-
-def _alnum(items: Sequence[Item]) -> int:
-    return sum(1 for item in items if item.kind == "lit" and item.char.isalnum())
-
-
-def _plain(items: Sequence[Item]) -> bool:
-    """Items a key may hold: literal characters and `\\b`, `\\s` (with a quantifier)."""
-    return all(
-        (item.kind == "lit" and not item.quant) or (item.kind == "escape" and item.text in ("\\b", "\\s"))
-        for item in items
-    )
-
-
-def _key_group(item: Item) -> str | None:
-    """A required group of literal alternatives ("(?:void|invalid)") as a key, or None."""
-    if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or not item.branches:
-        return None
-    if not all(branch and _plain(branch) for branch in item.branches):
-        return None
-    text = "(?:" + "|".join(render(b) for b in item.branches) + ")"
-    return text if len(text) <= MAX_KEY else None
-
-
-def _weight(items: Sequence[Item]) -> int:
-    """How specific a key is: its literal letters and digits (a group: its shortest branch)."""
-    total = 0
-    for item in items:
-        if item.kind == "group":
-            total += min(_alnum(b) for b in item.branches)
-        elif item.kind == "lit" and item.char.isalnum():
-            total += 1
-    return total
-
-
-def _trimmed(items: list[Item]) -> list[Item]:
-    def inner(item: Item) -> bool:
-        return item.kind == "group" or (item.kind == "lit" and item.char.isalnum())
-
-    start = next((i for i, item in enumerate(items) if inner(item)), len(items))
-    end = next((i for i in range(len(items), 0, -1) if inner(items[i - 1])), 0)
-    return items[start:end]
-
-
-def _text(items: list[Item]) -> str:
-    return "".join(_key_group(i) or "" if i.kind == "group" else i.render() for i in items)
-
-
-def _words(run: list[Item]) -> list[list[Item]]:
-    """The words of a literal run, and its last two words: shorter keys."""
-    words: list[list[Item]] = [[]]
-    for item in run:
-        if item.kind == "lit" and item.char == " ":
-            words.append([])
-        else:
-            words[-1].append(item)
-    words = [w for w in words if w]
-    if len(words) < 2:
-        return []
-    pair = [*words[-2], Item("lit", " ", " "), *words[-1]]
-    return [pair, *words]
-
-
-def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
-    """(specificity, regex) of the required literals of one branch: each stretch of literal
-    characters and groups of literal words ("4\\.2 (?:is|would be) (?:void|invalid)"), and
-    each run and group of it alone."""
-    found: dict[str, int] = {}
-    segments: list[list[Item]] = [[]]
-    for item in branch:
-        if _plain([item]) or _key_group(item) is not None:
-            segments[-1].append(item)
-        else:
-            segments.append([])
-    for segment in segments:
-        pieces = [segment]
-        run: list[Item] = []
-        for entry in [*segment, None]:
-            if entry is not None and entry.kind != "group":
-                run.append(entry)
-                continue
-            pieces.append(run)
-            run = []
-            if entry is not None:
-                pieces.append([entry])
-        for run in [p for p in pieces[1:] if p and p[0].kind != "group"]:
-            pieces += _words(run)
-        for piece in pieces:
-            piece = _trimmed(piece)
-            text = _text(piece)
-            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY:
-                found[text] = _weight(piece)
-    return sorted(((w, t) for t, w in found.items()), key=lambda key: -key[0])
-
-
-@lru_cache(maxsize=512)
-def keys(pattern: str) -> tuple[str, ...]:
-    """The gate's key words, most specific first: the required literals a human scopes an
-    exclusion to (`train`, `72 hours`, `(?:void|invalid)`). A pattern of several branches
-    has one key, the group of each branch's best; none when a branch has no literal."""
-    tree = parse_items(pattern)
-    if tree is None:
-        return ()
-    if len(tree) == 1:
-        return tuple(text for _weight, text in _branch_keys(tree[0])[:4])
-    best = []
-    for branch in tree:
-        found = _branch_keys(branch)
-        if not found:
-            return ()
-        best.append(found[0][1])
-    joined = "(?:" + "|".join(dict.fromkeys(best)) + ")"
-    return (joined,) if len(joined) <= MAX_KEY else ()
-
-
-# ------------------------------------------------------------------ evidence
-
-
-@dataclass(frozen=True)
-class Governed:
-    """A term found governing the key in one evidence text, `distance` characters away."""
-
-    term: Term
-    distance: int
-
-
-def _compiled(regex: str) -> re.Pattern[str] | None:
-    try:
-        return re.compile(regex, re.IGNORECASE)
-    except re.error:
-        return None
-
-
-_BARRIER = re.compile(markers.CLAUSE_BARRIERS)
-_INSERTION = re.compile(markers.INSERTION)
-
-
-def _crosses(gap: str, term: Term) -> bool:
-    """Whether a marker `gap` characters away governs another clause than the key's."""
-    if term.kind == "disowned":
-        return False
-    if ";" in gap or _BARRIER.search(gap):
-        return True
-    return term.kind == "struck" and term.side == "before" and (":" in gap or bool(_INSERTION.search(gap)))
-
-
-def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on: bool) -> list[Governed]:
-    """The terms of `kinds` that govern the key words in the clause where the gate matches
-    `text` (normalized first): the last one before the key, the first one after it.
-    `guard_on`: the gate keeps its negation guard, so the engine's own negators before the
-    match need no exclusion."""
-    text = normalize(text)
-    compiled, key_regex = _compiled(pattern), _compiled(key)
-    match = compiled.search(text) if compiled else None
-    if match is None or key_regex is None:
-        return []
-    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
-    if occurrence is None:
-        return []
-    start, end = sentence_bounds(text, match.start(), match.end())
-    found: list[Governed] = []
-    for term in markers.TERMS:
-        if term.kind not in kinds or (guard_on and term.engine):
-            continue
-        term_regex = re.compile(term.regex)
-        if term.side == "before":
-            hits = list(term_regex.finditer(text, start, occurrence.start()))
-            if hits:
-                gap = text[hits[-1].end() : occurrence.start()]
-                if len(gap) <= GAP and not _crosses(gap, term):
-                    found.append(Governed(term, len(gap)))
-        else:
-            hit = term_regex.search(text, occurrence.end(), end)
-            if hit is not None:
-                gap = text[occurrence.end() : hit.start()]
-                if len(gap) <= GAP and not _crosses(gap, term):
-                    found.append(Governed(term, len(gap)))
-    return found
-
-
-#: A negator that states a limit, not a denial: "no later than", "not more than", "in no
-#: event later than", "shall not exceed", "not to exceed".
-_LIMIT = re.compile(
-    r"\b(?:no|not)\b (?:event |case )?(?:later|more|less|fewer|sooner|greater|longer) than\b|\bnot (?:to )?exceed"
-)
-#: How far before the match such an idiom still belongs to the sin's own words.
-_OWN_WORDS = 30
-
-
-def negator_in_own_words(pattern: str, text: str) -> bool:
-    """Whether a limit idiom opens right before the gate's match in `text` and runs into it
-    ("in no event later than 72 hours after …", "will not exceed five percent"): the sin's
-    own words carry the negator, before the match, where `negation_scope: before` still
-    counts it."""
-    text = normalize(text)
-    compiled = _compiled(pattern)
-    match = compiled.search(text) if compiled else None
-    if match is None:
-        return False
-    start, _end = sentence_bounds(text, match.start(), match.end())
-    return any(
-        hit.start() < match.start() and hit.end() >= match.start() - _OWN_WORDS
-        for hit in _LIMIT.finditer(text, start, match.end())
-    )
 
 
 # ------------------------------------------------------------------ writing the exclusion
@@ -644,7 +431,7 @@ def _key_choices(explained: list[_Explained]) -> list[Keys]:
 def _key_offset(pattern: str, key: str, text: str) -> int:
     """How many characters into the gate's match in `text` the key words stand."""
     text = normalize(text)
-    compiled, key_regex = _compiled(pattern), _compiled(key)
+    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
     match = compiled.search(text) if compiled else None
     if match is None or key_regex is None:
         return 0
@@ -669,65 +456,3 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
         for where, terms in parts.items()
     ]
     return with_existing(existing, "|".join(written))
-
-
-# ------------------------------------------------------------------ windows
-
-
-#: What a window of the pattern may not hold: a negator (not one stating a limit, "no later
-#: than", "not to exceed"). Short, because it is repeated at every character of the window.
-_WINDOW_STOPS = rf"\bnot?\b{LIMIT_IDIOM}|\bnever\b|n['’]t\b"
-
-
-def windows_without_negators(pattern: str) -> str | None:
-    """`pattern` with no negator in its windows: "Client Materials are not owned by
-    Consultant" no longer matches `client materials[^.]{0,60}owned by consultant`. For a gate
-    whose negation guard does not see inside the match (none, or `negation_scope: before`).
-    None when the pattern has no window."""
-    tree = parse_items(pattern)
-    if tree is None:
-        return None
-    changed = False
-    for sequence in walk_sequences(tree):
-        for index, item in enumerate(sequence):
-            if not is_window(item):
-                continue
-            allowed = (
-                "." if item.kind == "dot" else item.text if item.kind == "class" else item.render()[: -len(item.quant)]
-            )
-            high = _upper_bound(item.quant)
-            lazy = "?" if item.quant.endswith("?") else ""
-            count = f"{{0,{high}}}" if high is not None else "*"
-            sequence[index] = Item("raw", f"(?:(?!{_WINDOW_STOPS}){allowed}){count}{lazy}")
-            changed = True
-    return "|".join(render(branch) for branch in tree) if changed else None
-
-
-def longest_window(pattern: str) -> int | None:
-    """The most characters a window of `pattern` spans (0 with none), or None when one is
-    unbounded (`.*`, `[^.]+`)."""
-    tree = parse_items(pattern)
-    longest = 0
-    for sequence in walk_sequences(tree or []):
-        for item in sequence:
-            if is_window(item):
-                high = _upper_bound(item.quant)
-                if high is None:
-                    return None
-                longest = max(longest, high)
-    return longest
-
-
-def _upper_bound(quant: str) -> int | None:
-    digits = quant.strip("?+").strip("{}").split(",")
-    return int(digits[-1]) if quant.startswith("{") and digits[-1].isdigit() else None
-
-
-@lru_cache(maxsize=4096)
-def bounded(regex: str) -> str | None:
-    """Why `regex` may not stand in a gate (lint rules G003, G012, G016), or None. Cached:
-    the candidates of one entry share their pattern, and of one gate list their guards."""
-    problem = regex_problem(regex)
-    if problem is not None:
-        return problem.message
-    return backtracking_risk(regex)

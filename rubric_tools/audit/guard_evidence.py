@@ -1,0 +1,104 @@
+"""Which meaning markers govern a gate's key words in a correct-work text, and whether a
+limit idiom belongs to the sin's own words (see `scoped_guards`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rubric_tools.audit import markers
+from rubric_tools.audit.markers import Term
+from rubric_tools.scoring.gates import sentence_bounds
+from rubric_tools.scoring.text import normalize
+
+#: The longest gap (characters) between a marker and the key words, either side.
+GAP = 120
+
+
+@dataclass(frozen=True)
+class Governed:
+    """A term found governing the key in one evidence text, `distance` characters away."""
+
+    term: Term
+    distance: int
+
+
+def compile_or_none(regex: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(regex, re.IGNORECASE)
+    except re.error:
+        return None
+
+
+_BARRIER = re.compile(markers.CLAUSE_BARRIERS)
+_INSERTION = re.compile(markers.INSERTION)
+
+
+def _crosses(gap: str, term: Term) -> bool:
+    """Whether a marker `gap` characters away governs another clause than the key's."""
+    if term.kind == "disowned":
+        return False
+    if ";" in gap or _BARRIER.search(gap):
+        return True
+    return term.kind == "struck" and term.side == "before" and (":" in gap or bool(_INSERTION.search(gap)))
+
+
+def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on: bool) -> list[Governed]:
+    """The terms of `kinds` that govern the key words in the clause where the gate matches
+    `text` (normalized first): the last one before the key, the first one after it.
+    `guard_on`: the gate keeps its negation guard, so the engine's own negators before the
+    match need no exclusion."""
+    text = normalize(text)
+    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
+    match = compiled.search(text) if compiled else None
+    if match is None or key_regex is None:
+        return []
+    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
+    if occurrence is None:
+        return []
+    start, end = sentence_bounds(text, match.start(), match.end())
+    found: list[Governed] = []
+    for term in markers.TERMS:
+        if term.kind not in kinds or (guard_on and term.engine):
+            continue
+        term_regex = re.compile(term.regex)
+        if term.side == "before":
+            hits = list(term_regex.finditer(text, start, occurrence.start()))
+            if hits:
+                gap = text[hits[-1].end() : occurrence.start()]
+                if len(gap) <= GAP and not _crosses(gap, term):
+                    found.append(Governed(term, len(gap)))
+        else:
+            hit = term_regex.search(text, occurrence.end(), end)
+            if hit is not None:
+                gap = text[occurrence.end() : hit.start()]
+                if len(gap) <= GAP and not _crosses(gap, term):
+                    found.append(Governed(term, len(gap)))
+    return found
+
+
+#: A negator that states a limit, not a denial: "no later than", "not more than", "in no
+#: event later than", "shall not exceed", "not to exceed".
+_LIMIT = re.compile(
+    r"\b(?:no|not)\b (?:event |case )?(?:later|more|less|fewer|sooner|greater|longer) than\b|\bnot (?:to )?exceed"
+)
+#: How far before the match such an idiom still belongs to the sin's own words.
+_OWN_WORDS = 30
+
+
+def negator_in_own_words(pattern: str, text: str) -> bool:
+    """Whether a limit idiom opens right before the gate's match in `text` and runs into it
+    ("in no event later than 72 hours after …", "will not exceed five percent"): the sin's
+    own words carry the negator, before the match, where `negation_scope: before` still
+    counts it."""
+    text = normalize(text)
+    compiled = compile_or_none(pattern)
+    match = compiled.search(text) if compiled else None
+    if match is None:
+        return False
+    start, _end = sentence_bounds(text, match.start(), match.end())
+    return any(
+        hit.start() < match.start() and hit.end() >= match.start() - _OWN_WORDS
+        for hit in _LIMIT.finditer(text, start, match.end())
+    )

@@ -1,0 +1,125 @@
+"""A gate's key words: the required literals a human scopes an exclusion to (`train`,
+`72 hours`, `(?:void|invalid)`), not the whole pattern (see `scoped_guards`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rubric_tools.audit.pattern_tree import Item, parse_items, render
+
+#: The longest key (characters of regex): a word group longer than this is no key.
+MAX_KEY = 60
+
+
+def _alnum(items: Sequence[Item]) -> int:
+    return sum(1 for item in items if item.kind == "lit" and item.char.isalnum())
+
+
+def _plain(items: Sequence[Item]) -> bool:
+    """Items a key may hold: literal characters and `\\b`, `\\s` (with a quantifier)."""
+    return all(
+        (item.kind == "lit" and not item.quant) or (item.kind == "escape" and item.text in ("\\b", "\\s"))
+        for item in items
+    )
+
+
+def _key_group(item: Item) -> str | None:
+    """A required group of literal alternatives ("(?:void|invalid)") as a key, or None."""
+    if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or not item.branches:
+        return None
+    if not all(branch and _plain(branch) for branch in item.branches):
+        return None
+    text = "(?:" + "|".join(render(b) for b in item.branches) + ")"
+    return text if len(text) <= MAX_KEY else None
+
+
+def _weight(items: Sequence[Item]) -> int:
+    """How specific a key is: its literal letters and digits (a group: its shortest branch)."""
+    total = 0
+    for item in items:
+        if item.kind == "group":
+            total += min(_alnum(b) for b in item.branches)
+        elif item.kind == "lit" and item.char.isalnum():
+            total += 1
+    return total
+
+
+def _trimmed(items: list[Item]) -> list[Item]:
+    def inner(item: Item) -> bool:
+        return item.kind == "group" or (item.kind == "lit" and item.char.isalnum())
+
+    start = next((i for i, item in enumerate(items) if inner(item)), len(items))
+    end = next((i for i in range(len(items), 0, -1) if inner(items[i - 1])), 0)
+    return items[start:end]
+
+
+def _text(items: list[Item]) -> str:
+    return "".join(_key_group(i) or "" if i.kind == "group" else i.render() for i in items)
+
+
+def _words(run: list[Item]) -> list[list[Item]]:
+    """The words of a literal run, and its last two words: shorter keys."""
+    words: list[list[Item]] = [[]]
+    for item in run:
+        if item.kind == "lit" and item.char == " ":
+            words.append([])
+        else:
+            words[-1].append(item)
+    words = [w for w in words if w]
+    if len(words) < 2:
+        return []
+    pair = [*words[-2], Item("lit", " ", " "), *words[-1]]
+    return [pair, *words]
+
+
+def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
+    """(specificity, regex) of the required literals of one branch: each stretch of literal
+    characters and groups of literal words ("4\\.2 (?:is|would be) (?:void|invalid)"), and
+    each run and group of it alone."""
+    found: dict[str, int] = {}
+    segments: list[list[Item]] = [[]]
+    for item in branch:
+        if _plain([item]) or _key_group(item) is not None:
+            segments[-1].append(item)
+        else:
+            segments.append([])
+    for segment in segments:
+        pieces = [segment]
+        run: list[Item] = []
+        for entry in [*segment, None]:
+            if entry is not None and entry.kind != "group":
+                run.append(entry)
+                continue
+            pieces.append(run)
+            run = []
+            if entry is not None:
+                pieces.append([entry])
+        for run in [p for p in pieces[1:] if p and p[0].kind != "group"]:
+            pieces += _words(run)
+        for piece in pieces:
+            piece = _trimmed(piece)
+            text = _text(piece)
+            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY:
+                found[text] = _weight(piece)
+    return sorted(((w, t) for t, w in found.items()), key=lambda key: -key[0])
+
+
+@lru_cache(maxsize=512)
+def keys(pattern: str) -> tuple[str, ...]:
+    """The gate's key words, most specific first: the required literals a human scopes an
+    exclusion to (`train`, `72 hours`, `(?:void|invalid)`). A pattern of several branches
+    has one key, the group of each branch's best; none when a branch has no literal."""
+    tree = parse_items(pattern)
+    if tree is None:
+        return ()
+    if len(tree) == 1:
+        return tuple(text for _weight, text in _branch_keys(tree[0])[:4])
+    best = []
+    for branch in tree:
+        found = _branch_keys(branch)
+        if not found:
+            return ()
+        best.append(found[0][1])
+    joined = "(?:" + "|".join(dict.fromkeys(best)) + ")"
+    return (joined,) if len(joined) <= MAX_KEY else ()

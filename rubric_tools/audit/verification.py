@@ -1,0 +1,154 @@
+"""What a proposal for one gate entry is verified against, and how it does.
+
+Verification never loses a catch: a candidate is refused when it silences any text the
+gate list fires on today among its must-fire texts, or makes the list fire on any
+correct-work text it is silent on today (including the frames of the widened pattern's
+own new witnesses); and when it breaks lint's bounds for gate regexes or its size budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rubric_tools.audit.guard_windows import bounded
+from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, written_length
+from rubric_tools.audit.texts import entry_texts
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.code_registry import lookup
+from rubric_tools.gate_analysis.gate_firing import fires
+from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
+from rubric_tools.scoring.gates import Gate
+
+
+@dataclass
+class EntryTexts:
+    """What one entry's proposal is verified against."""
+
+    gates: tuple[Gate, ...]
+    index: int
+    surface: str
+    protected: Sequence[str]  # must-fire texts the list fires on today: never lost
+    silent: Sequence[str]  # must-not-fire texts the list is silent on today: never hit
+    false_positives: Sequence[str]  # must-not-fire texts this entry fires on: to silence
+    missed: Sequence[str]  # must-fire texts no entry fires on, attributed to this one: to catch
+    thesaurus: Thesaurus = field(default_factory=Thesaurus)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    lost: tuple[str, ...]
+    new_hits: tuple[str, ...]
+    silenced: tuple[str, ...]
+    caught: tuple[str, ...]
+
+    @property
+    def safe(self) -> bool:
+        return not self.lost and not self.new_hits
+
+
+def score(outcome: Outcome) -> int:
+    return len(outcome.silenced) + len(outcome.caught)
+
+
+def why(outcome: Outcome) -> str:
+    if outcome.lost:
+        return f"loses a catch: {outcome.lost[0]!r}"
+    return f"fires on correct work: {outcome.new_hits[0]!r}"
+
+
+def _code(name: str) -> str:
+    """The code of the lint rule called `name` (the code table knows every code)."""
+    entry = lookup(name)
+    return entry.code if entry is not None else name
+
+
+def out_of_bounds(gate: Gate) -> str | None:
+    """Why a proposed gate breaks lint's rules for gate regexes (G003, G007, G008, G012,
+    G016), or None."""
+    for regex in (gate.pattern, gate.require_context, gate.exclude_context):
+        if regex:
+            problem = bounded(regex)
+            if problem is not None:
+                return problem
+    if unnormalized_requirement(gate.pattern) is not None:
+        return f"needs text that normalization removes ({_code('gate-needs-unnormalized-text')})"
+    if fires(Gate(gate.pattern), ""):
+        return f"matches the empty string ({_code('gate-matches-empty')})"
+    return None
+
+
+#: A widened pattern may be at most this many times as long as the entry's own, plus
+#: `PATTERN_BUDGET_EXTRA` characters: an auditor reviews the change in seconds. A proposal
+#: over budget is tried step by step (each step that fits), or not proposed.
+PATTERN_BUDGET_FACTOR = 2
+PATTERN_BUDGET_EXTRA = 150
+
+
+def pattern_budget(original: str) -> int:
+    return PATTERN_BUDGET_FACTOR * len(original) + PATTERN_BUDGET_EXTRA
+
+
+def over_budget(before: Gate, after: Gate) -> str | None:
+    """Why the change from `before` to `after` is too long to review (`pattern_budget`,
+    `scoped_guards.EXCLUSION_BUDGET`), or None."""
+    if len(after.pattern) > max(pattern_budget(before.pattern), len(before.pattern)):
+        return f"the pattern would grow to {len(after.pattern)} characters (budget {pattern_budget(before.pattern)})"
+    added = len(after.exclude_context or "") - len(before.exclude_context or "")
+    if after.exclude_context != before.exclude_context:
+        if added > EXCLUSION_BUDGET + 1:  # "|" joins it to the entry's own
+            return f"the exclude_context would grow by {added} characters (budget {EXCLUSION_BUDGET})"
+        # What this tool wrote counts over every round of `--fix` (its parts are told by
+        # their gap); what the author wrote does not count.
+        written = written_length(after.exclude_context)
+        if written > EXCLUSION_TOTAL_BUDGET:
+            return (
+                f"the exclude_context would hold {written} characters of scoped parts (budget {EXCLUSION_TOTAL_BUDGET})"
+            )
+    return None
+
+
+def frame_texts(gate: Gate, surface: str) -> list[str]:
+    """The frames of the gate's own witnesses (completed into clauses as the audit's texts
+    are): correct work it must stay silent on."""
+    return list(_frame_texts(gate, surface))
+
+
+@lru_cache(maxsize=256)
+def _frame_texts(gate: Gate, surface: str) -> tuple[str, ...]:
+    # Cached: every candidate of an entry is compared with the same gate before it.
+    return tuple(text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1])
+
+
+class Verifier:
+    def __init__(self, texts: EntryTexts) -> None:
+        self.texts = texts
+        gate = texts.gates[texts.index]
+        # Every protected text this entry catches stays caught by it, even one another entry
+        # also catches: the proposals of all entries of a list can then be applied together.
+        self.protected = [t for t in texts.protected if fires(gate, t)]
+        self.others = [g for i, g in enumerate(texts.gates) if i != texts.index]
+
+    def outcome(self, gate: Gate, extra_silent: Sequence[str] = ()) -> Outcome:
+        lost = tuple(t for t in self.protected if not fires(gate, t))
+        new_hits = tuple(t for t in (*self.texts.silent, *extra_silent) if fires(gate, t))
+        silenced = tuple(t for t in self.texts.false_positives if not fires(gate, t))
+        caught = tuple(t for t in self.texts.missed if fires(gate, t))
+        return Outcome(lost, new_hits, silenced, caught)
+
+    def new_frames(self, before: Gate, after: Gate) -> list[str]:
+        """Frames of the widened pattern's witnesses the old one did not have."""
+        if after.pattern == before.pattern:
+            return []
+        old = set(frame_texts(before, self.texts.surface))
+        others_silent = [t for t in frame_texts(after, self.texts.surface) if t not in old]
+        return [t for t in others_silent if not any(fires(g, t) for g in self.others)]
+
+
+def verify(texts: EntryTexts, candidate: Gate) -> Outcome:
+    """What putting `candidate` in place of the entry does to its texts: the protected texts
+    it loses, the silent ones it fires on, the false positives it silences, the missed sins
+    it catches (and the frames of its own new witnesses it fires on, as new hits)."""
+    verifier = Verifier(texts)
+    return verifier.outcome(candidate, verifier.new_frames(texts.gates[texts.index], candidate))

@@ -1,0 +1,156 @@
+"""The widening half of an entry's proposal: every step of `widening.STEPS` that stays
+safe, within lint's bounds and the size budget, and catches something the list missed —
+all at once when that is safe, else step by step, the cheapest first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rubric_tools.audit.pattern_tree import flattened
+from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, why
+from rubric_tools.audit.widening import (
+    FALLBACKS,
+    MAX_PIECES,
+    NEGATOR_FREE_SLACK,
+    SLACK,
+    STEPS,
+    Step,
+    word_pieces,
+)
+from rubric_tools.gate_analysis.gate_firing import fires
+from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
+
+
+def _with_slack(current: Gate, pattern: str) -> str:
+    """The widened pattern as the gate can take it: where its guard does not see inside the
+    match (none, or `negation_scope: before`), slack keeps negators out itself."""
+    if current.negation_guard and current.negation_scope == "span":
+        return pattern
+    return pattern.replace(SLACK, NEGATOR_FREE_SLACK)
+
+
+def _try(
+    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, pattern: str
+) -> tuple[Gate | None, Outcome | None, str | None]:
+    """The widened gate, verified: as it stands, else with a compact exclusion of the
+    correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
+    safe; (None, outcome or None, why) when refused."""
+    widened = replace(current, pattern=_with_slack(current, flattened(pattern)))
+    problem = over_budget(original, widened)
+    if problem is not None:
+        return None, None, problem
+    if not _may_catch_more(widened.pattern, current, texts.missed):
+        return None, None, None  # nothing to gain: not worth lint's bounds and the frames
+    problem = out_of_bounds(widened)
+    if problem is not None:
+        return None, None, problem
+    outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
+    if outcome.safe:
+        return widened, outcome, None
+    if outcome.lost:
+        return None, outcome, why(outcome)
+    kinds = scopes_for(texts.surface)
+    on = widened.negation_guard
+    # The exclusion this proposal already wrote, with a part for the new hits; else one
+    # exclusion for all the correct work, written anew.
+    added = scoped_exclusions(widened.pattern, outcome.new_hits, kinds, current.exclude_context, guard_on=on)
+    hits = [*texts.false_positives, *outcome.new_hits]
+    anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
+    for exclusion in [*added, *anew]:
+        guarded = replace(widened, exclude_context=exclusion.regex)
+        if over_budget(original, guarded) is not None or out_of_bounds(guarded) is not None:
+            continue
+        again = verifier.outcome(guarded, verifier.new_frames(current, guarded))
+        if again.safe:
+            return guarded, again, None
+    return None, outcome, why(outcome)
+
+
+def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:
+    """Whether the bare pattern matches a missed sin the entry does not catch: a cheap `re`
+    test before the costly checks (lint's bounds, the new witnesses' frames)."""
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return True  # let the bounds say why
+    return any(compiled.search(normalize(t)) and not fires(current, t) for t in missed)
+
+
+def widen_entry(
+    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome
+) -> tuple[Gate, Outcome, list[str], list[str]]:
+    done: list[str] = []
+    refused: list[str] = []
+    # Every step at once first: one verification when it is safe, which is the common case;
+    # else step by step.
+    together, kinds_done = current.pattern, list[str]()
+    for step in _cheapest_first(current.pattern, texts.thesaurus):
+        if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
+            continue
+        widened = step.apply(together, texts.thesaurus)
+        widened = flattened(widened) if widened is not None else None
+        if widened is not None and over_budget(original, replace(current, pattern=widened)) is None:
+            together, kinds_done = widened, [*kinds_done, step.kind]
+    if kinds_done:
+        candidate, outcome, why = _try(verifier, texts, original, current, together)
+        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+            return candidate, outcome, kinds_done, refused
+        if why is not None:
+            refused.append(f"{', '.join(kinds_done)} together: {why}")
+    skip: set[str] = set()
+    for step in _cheapest_first(current.pattern, texts.thesaurus):
+        if step.kind in skip:
+            continue
+        pattern = step.apply(current.pattern, texts.thesaurus)
+        if pattern is None:
+            continue
+        candidate, outcome, why = _try(verifier, texts, original, current, pattern)
+        if candidate is None or outcome is None:
+            if why is not None:
+                refused.append(f"{step.kind}: {why}")
+            if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
+                current, best = _pieces(verifier, texts, original, current, best, done)
+            continue
+        if len(outcome.caught) <= len(best.caught):
+            continue  # catches nothing more: not kept (the fix loop converges)
+        current, best = candidate, outcome
+        done.append(step.kind)
+        skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
+    return current, best, done, refused
+
+
+def _cheapest_first(pattern: str, thesaurus: Thesaurus) -> list[Step]:
+    """The widening steps, the one that adds the fewest characters to `pattern` first: each is
+    kept only when it catches more, and the size budget is shared, so a hyphen or a number
+    form is not crowded out by a thesaurus group tried before it."""
+
+    def added(step: Step) -> int:
+        widened = step.apply(pattern, thesaurus)
+        return len(widened) - len(pattern) if widened is not None else 0
+
+    return sorted(STEPS, key=added)
+
+
+def _pieces(
+    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, done: list[str]
+) -> tuple[Gate, Outcome]:
+    """The words step split into simpler pieces, one phrase at a time: each kept that is
+    safe, within budget and catches more."""
+    index = 0
+    pieces = word_pieces(current.pattern, texts.thesaurus)
+    for _ in range(MAX_PIECES):
+        if index >= len(pieces):
+            break
+        candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
+        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+            current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
+            done.append("words (one phrase)")
+            pieces = word_pieces(current.pattern, texts.thesaurus)
+        else:
+            index += 1
+    return current, best

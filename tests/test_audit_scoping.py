@@ -224,3 +224,14 @@ def test_a_regex_stem_in_evidence_is_completed_into_a_word() -> None:
     )
     _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())
     assert not any(re.search(r"\bindemnif\b", t.text) for t in silent)
+
+
+def test_past_a_long_window_a_negator_after_the_subject_is_not_scoped() -> None:
+    evidence = ["The Target shall not act in its sole discretion."]
+    for exclusion in scoped_exclusions("target.*sole discretion", evidence, scopes_for("redline")):
+        guard = Gate("target.*sole discretion", exclude_context=exclusion.regex)
+        # the negator governs "take"; the sin is the relative clause after the comma
+        assert _fires(
+            guard,
+            "The Target shall not take the action without consent, which Northline may withhold in its sole discretion.",
+        ), exclusion.regex

@@ -220,15 +220,18 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     return f"{key}{gap}{marker}"
 
 
-def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, mirror: bool = False) -> list[_Part]:
-    """One part per kind and side the evidence shows, the best supported first."""
+def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, one_clause: bool = False) -> list[_Part]:
+    """One part per kind and side the evidence shows, the best supported first. Unless the
+    match is `one_clause`, a negator after the key is left out: past a long window it may
+    govern another clause than the one the sin ends in."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
         for side_kind in {(_where(g.term), g.term.kind) for g in shown}:
             support[side_kind] = support.get(side_kind, 0) + 1
         for governed in shown:
-            grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
+            if one_clause or not (governed.term.kind == "negated" and _where(governed.term) == "after"):
+                grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
     parts = []
     for (where, kind), found_here in grouped.items():
         if family:
@@ -239,7 +242,7 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, mir
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
-    if family and mirror:
+    if family and one_clause:
         parts += _mirrored(grouped, guard_on)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
     # then the best supported; a mirrored part last, as the budget allows.
@@ -366,11 +369,11 @@ def scoped_exclusions(
     if not explained:
         return []
     found: list[Exclusion] = []
-    # The other side's negators come with no evidence of their own: only where every window
-    # is short, so that the match is one clause ("the Target shall not act without consent,
-    # which it may withhold in its sole discretion" is two, against `target.*sole discretion`).
+    # A negator after the key, evidenced or not, only where every window is short, so that
+    # the match is one clause ("the Target shall not act without consent, which it may
+    # withhold in its sole discretion" is two, against `target.*sole discretion`).
     longest = longest_window(pattern)
-    mirror = longest is not None and longest <= SHORT_WINDOW
+    one_clause = longest is not None and longest <= SHORT_WINDOW
     for keyed in _key_choices(list(explained.values())):
         # Each text's markers as seen from the key of their side.
         evidence = [
@@ -381,7 +384,7 @@ def scoped_exclusions(
         evidence = [shown for shown in evidence if shown]
         for family in (True, False):
             for strict in STRICTNESS:
-                fitted = _fit(_parts(evidence, family, guard_on, mirror), keyed, strict)
+                fitted = _fit(_parts(evidence, family, guard_on, one_clause), keyed, strict)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found

@@ -228,10 +228,10 @@ def test_a_regex_stem_in_evidence_is_completed_into_a_word() -> None:
 
 def test_past_a_long_window_a_negator_after_the_subject_is_not_scoped() -> None:
     evidence = ["The Target shall not act in its sole discretion."]
-    for exclusion in scoped_exclusions("target.*sole discretion", evidence, scopes_for("redline")):
-        guard = Gate("target.*sole discretion", exclude_context=exclusion.regex)
-        # the negator governs "take"; the sin is the relative clause after the comma
-        assert _fires(
-            guard,
-            "The Target shall not take the action without consent, which Northline may withhold in its sole discretion.",
-        ), exclusion.regex
+    found = scoped_exclusions("target.*sole discretion", evidence, scopes_for("redline"))
+    assert found  # the negator before the key still is
+    for exclusion in found:
+        after_subject = [part for part in exclusion.added.split("|") if part.startswith("target")]
+        # "The Target shall not take the action without consent, which Northline may withhold
+        # in its sole discretion": the negator governs "take", not the clause the sin ends in
+        assert not any("not?" in part or "none" in part for part in after_subject), exclusion.added

@@ -57,7 +57,7 @@ from rubric_tools.scoring.text import normalize
 #: entry's own exclusion, which is kept in front): a marker family or two, a gap and the
 #: key words. An auditor reads it in seconds; a longer one is split (fewer kinds) or not
 #: proposed.
-EXCLUSION_BUDGET = 240
+EXCLUSION_BUDGET = 280
 #: At most this many characters of an exclude_context are parts this module wrote, over
 #: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
 #: auditor reviews one after the other, never an unbounded pile.
@@ -242,7 +242,7 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, one
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
-    if family and one_clause:
+    if one_clause:
         parts += _mirrored(grouped, guard_on)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
     # then the best supported; a mirrored part last, as the budget allows.

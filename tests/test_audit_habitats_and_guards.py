@@ -128,6 +128,8 @@ FALSE_POSITIVES = {
     "strike then insert": 'Delete "customer may use provider data" and insert "customer may not use provider data".',
     "struck and replaced": 'In Section 4.2 "customer may use provider data" is replaced with the agreed wording.',
     "negated predicate": "Customer may use provider data does not appear in the final draft.",
+    "stated position": "The vendor's position is that customer may use provider data.",
+    "counterfactual": "If the vendor demanded that customer may use provider data, the client would walk away.",
 }
 
 

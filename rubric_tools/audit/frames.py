@@ -85,6 +85,8 @@ FRAMES: tuple[Frame, ...] = (
     Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _ANALYSIS),
     Frame("later rejection", "{w}, which the client cannot accept.", False, _ANALYSIS),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
+    # A revised figure in a contract names the one it replaces.
+    Frame("revised figure", "the parties agree a shorter figure, reduced from {w}.", False, _CONTRACT, False, True),
     # A grant confined by the clause itself is the drafting a redline asks for, not the sin.
     Frame("restriction", "{w} only to the extent this Agreement expressly permits.", True, _CONTRACT),
 )

@@ -115,7 +115,8 @@ TERMS: tuple[Term, ...] = (
     Term("contrasted", "before", r"\binstead of\b"),
     Term("contrasted", "before", r"\bas opposed to\b"),
     Term("contrasted", "before", r"\bin place of\b"),
-    Term("contrasted", "before", r"\b(?:reduced|down|cut) from\b"),
+    Term("contrasted", "before", r"\b(?:reduced|down|cut|changed) from\b"),
+    Term("contrasted", "before", r"\breplacing\b"),
     # restricted: what the clause grants is confined
     Term("restricted", "after", r"\bonly\b"),
     Term("restricted", "after", r"\bsolely\b"),

@@ -85,7 +85,7 @@ def _number_value(text: str) -> float | None:
 # ------------------------------------------------------------------ texts
 
 
-_NUMBER_WORD = r"(?:[a-z]+(?:[- ][a-z]+){0,3})"
+_NUMBER_WORD = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"  # lazy: "five business days" is five and "business days"
 _NUMBER = rf"(?:\d+(?:\.\d+)?|{_NUMBER_WORD})"
 _UNIT_FORMS = "|".join(sorted((re.escape(f) for f in _BY_FORM), key=len, reverse=True))
 _QUANTITY = re.compile(

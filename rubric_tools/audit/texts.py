@@ -149,7 +149,8 @@ def entry_texts(
             base = witness.text if frame.quantity_only else completion.text
             if frame.quantity_only and is_clause(base):
                 continue  # the contrast names a figure, not a statement
-            if (completion.is_clause or frame.quoted) and frame.applies(base, surface):
+            # A contrast names a figure: it wraps the quantity itself, whatever its completion.
+            if (completion.is_clause or frame.quoted or frame.quantity_only) and frame.applies(base, surface):
                 text = frame.wrap(base)
                 silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
         if completion.is_clause:

@@ -145,13 +145,11 @@ TERMS: tuple[Term, ...] = (
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
     Term("attributed", "before", r"\baccording to\b"),
-    # supposed: a hypothetical
-    Term("supposed", "before", r"\bif (?:\w+ ){1,2}(?:accept|agree)\w*"),
+    # a condition on the analysis side is a supposition: "if we accepted …", "if the law
+    # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma)
+    Term("supposed", "before", r"\bif\b"),
     Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
     Term("supposed", "before", r"\b(?:assuming|supposing|suppose)\b"),
-    Term("supposed", "before", r"\bif (?:\w+ ){1,2}(?:were|would)\b"),
-    # a counterfactual: "if" and a past tense ("if the law required …", "if we conceded …")
-    Term("supposed", "before", r"\bif (?:\w+ ){1,3}\w+ed\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";")
     Term("disowned", "after", r"\bwe (?:reject|refuse|oppose) (?:that|this|it)\b"),
     Term("disowned", "after", r"\b(?:cannot|can't|will not|won't|does not) (?:accept|agree)\b"),

@@ -85,6 +85,15 @@ FRAMES: tuple[Frame, ...] = (
     Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _ANALYSIS),
     Frame("later rejection", "{w}, which the client cannot accept.", False, _ANALYSIS),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
+    # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
+    Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),
+    Frame(
+        "contrast with the clause",
+        "the client asks for a narrower right rather than a term providing that {w}.",
+        False,
+        _ANALYSIS,
+    ),
+    Frame("substitution", "Section 9.3 applies in place of any term providing that {w}.", False, _CONTRACT),
     # A revised figure in a contract names the one it replaces.
     Frame("revised figure", "the parties agree a shorter figure, reduced from {w}.", False, _CONTRACT, False, True),
     # A grant confined by the clause itself is the drafting a redline asks for, not the sin.

@@ -285,3 +285,12 @@ def test_every_widened_word_of_the_bundled_matters_is_real() -> None:
             authored = {m.group(0) for p in before for m in plural.finditer(p)}
             assert written <= authored, f"{matter.name}: a name inflected: {written - authored}"
     assert widened_somewhere  # ai_saas_001's gates are widened
+
+
+def test_a_noun_beside_an_adjective_or_another_noun_takes_noun_forms_only() -> None:
+    widened = widen_words(r"\bwe rely on the internal review\b", Thesaurus()) or ""
+    assert "reviews?" in widened and "reviewed" not in widened
+    # "model training": a noun modifier before a noun in its own right, and that noun is not
+    # swapped for the forms of a verb ("training" is not "trains")
+    widened = widen_words(r"\bmodel training of every kind\b", Thesaurus()) or ""
+    assert "modeled" not in widened and "trains" not in widened and "training" in widened

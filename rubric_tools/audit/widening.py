@@ -40,7 +40,15 @@ from rubric_tools.audit.pattern_tree import (
     words_of,
 )
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.word_use import compound_part, in_units, modifier_words, phrases, plain_word, reading
+from rubric_tools.audit.word_use import (
+    compound_part,
+    in_units,
+    modifier_words,
+    noun_in_its_own_right,
+    phrases,
+    plain_word,
+    reading,
+)
 
 #: Words never swapped or inflected on their own: function words and modals (the thesaurus
 #: handles modals). Which other words keep their form is the lexicon's to say (`lexicon.fixed`).
@@ -131,6 +139,8 @@ def _alternatives(
         return None
     swappable = phrase in _MODALS or phrase in _COPULAS
     members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
+    if members and reading != "VERB" and noun_in_its_own_right(phrase):
+        members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
     if members:
         # The gate's own phrase last: every word of a group widens to the same alternation,
         # which `_dedupe` then writes once.

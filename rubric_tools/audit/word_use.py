@@ -20,6 +20,7 @@ NOUN_SLOT = frozenset(
 )
 #: ... and after these as a verb ("shall notify", "to train", "we recommend").
 VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
+MODALS = frozenset("may might shall should will would must can could".split())
 
 
 def phrases(sequence: list[Item], runs: list[WordRun], longest: int) -> Iterator[tuple[int, int, str]]:
@@ -57,11 +58,32 @@ def compound_part(sequence: list[Item], run: WordRun) -> bool:
 
 
 def reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
-    """How the word before (one space before it) says the word at `index` is used."""
-    if index == 0 or runs[index].start != runs[index - 1].end + 1 or sequence[runs[index - 1].end].char != " ":
-        return None
-    before = runs[index - 1].word
-    return "NOUN" if before in NOUN_SLOT else "VERB" if before in VERB_SLOT else None
+    """How the words beside it (one space away) say the word at `index` is used: after a
+    determiner or an adjective a noun ("the title", "internal review"), after a modal or
+    "to" a verb ("shall notify"); before a modal, or before a noun in its own right, a noun
+    ("provider data may", "model training")."""
+    before = runs[index - 1].word if index > 0 and _spaced(sequence, runs[index - 1], runs[index]) else None
+    if before is not None:
+        if before in NOUN_SLOT or (lexicon.is_modifier(before) and not lexicon.is_verb(before)):
+            return "NOUN"
+        if before in VERB_SLOT:
+            return "VERB"
+    after = runs[index + 1].word if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]) else None
+    if after is not None and (after in MODALS or noun_in_its_own_right(after)):
+        return "NOUN"
+    return None
+
+
+def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:
+    """Whether two words are written one plain space apart."""
+    return second.start == first.end + 1 and sequence[first.end].kind == "lit" and sequence[first.end].char == " "
+
+
+def noun_in_its_own_right(word: str) -> bool:
+    """A word the lexicon lists as a noun lemma of its own ("training", "data") and not as a
+    verb form of it."""
+    found = lexicon.lemmas(word)
+    return word in found.get("NOUN", ()) and word not in found.get("VERB", ())
 
 
 def modifier_words(tree: list[list[Item]]) -> frozenset[str]:

@@ -181,7 +181,7 @@ def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_veri
         "        negation_guard: true\n        negation_scope: before\n"
     )
     root = make_matter(tmp_path / "m", gates)
-    [finding] = codes(audit(root), "U003")
+    [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U003")
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert {"deletion recital", "replacement recital", "deletion and insertion"} <= kinds
     proposal = finding.extra["proposal"]

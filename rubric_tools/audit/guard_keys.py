@@ -121,5 +121,6 @@ def keys(pattern: str) -> tuple[str, ...]:
         if not found:
             return ()
         best.append(found[0][1])
-    joined = "(?:" + "|".join(dict.fromkeys(best)) + ")"
+    unique = list(dict.fromkeys(best))
+    joined = unique[0] if len(unique) == 1 else "(?:" + "|".join(unique) + ")"
     return (joined,) if len(joined) <= MAX_KEY else ()

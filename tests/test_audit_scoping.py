@@ -145,6 +145,11 @@ def test_a_clause_negated_on_its_object() -> None:
     assert negated_object(clause, len("Provider shall own")) == "Provider shall own no rights in the data."
     assert negated_object("Provider shall own.", len("Provider shall own")) is None
     assert negated_object("Provider shall not own the data.", 10) is None
+    # Only the sin's own verb's object: not a trigger's, not a determiner further on.
+    trigger = "Notify the customer no later than two days after Provider confirms an incident."
+    assert negated_object(trigger, trigger.index(" an incident")) is None
+    further = "Provider may use Customer Data to train and improve the models."
+    assert negated_object(further, further.index(" and improve")) is None
 
 
 def test_the_sins_clause_negated_is_correct_work_the_audit_generates() -> None:

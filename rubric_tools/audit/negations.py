@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import MODALS, finite_verb_at, verb_of
 from rubric_tools.audit.markers import governing_negator
 
@@ -23,6 +24,8 @@ _TAKES_NOT = frozenset("is are was were has have had does do did".split())
 _HAVE = {"has": "does not have", "have": "do not have", "had": "did not have"}
 _DETERMINERS = re.compile(r"\b(?:the|all|any|a|an|its|their|such)\b", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’-]+")
+#: Words that open a subordinate clause: a verb after them is a trigger, not the sin's.
+_SUBORDINATORS = frozenset("after before when until once if unless upon whenever".split())
 
 
 def negated_predicate(clause: str) -> str | None:
@@ -54,14 +57,18 @@ def negated_predicate(clause: str) -> str | None:
 
 
 def negated_object(clause: str, match_end: int) -> str | None:
-    """`clause` with the first determiner after the gate's match (which ends at `match_end`)
-    made "no" ("Provider shall own all rights in …" -> "Provider shall own no rights in …"),
-    or None when none follows or the clause already holds a negator."""
+    """`clause` with the determiner right after the gate's match (which ends at `match_end`
+    on the sin's own verb) made "no" ("Provider shall own all rights in …" -> "Provider
+    shall own no rights in …"), or None: no determiner there, a match that ends elsewhere
+    (a trigger, "after Provider confirms an incident"), or a clause already negative."""
     if _NEGATED.search(clause):
         return None
     found = _DETERMINERS.search(clause, match_end)
-    if found is None or found.start() - match_end > 20:
-        return None  # far from the match, a determiner is another phrase's
+    if found is None or clause[match_end : found.start()].strip():
+        return None  # not the next word: another phrase's determiner
+    before = _WORD.findall(clause[:match_end].lower())
+    if not before or not lexicon.is_verb(before[-1]) or _SUBORDINATORS & set(before[-3:-1]):
+        return None  # the match must end on the sin's own verb ("after Provider confirms" is a trigger)
     return f"{clause[: found.start()]}no{clause[found.end() :]}"
 
 

@@ -419,7 +419,7 @@ def _key_choices(explained: list[_Explained]) -> list[Keys]:
     """The keys to scope to, best first: for the markers before a key, the one that explains
     the most evidence and, on a tie, stands latest in the match; for those after it, the one
     that explains the most, a short one first (room for more markers), the most specific on
-    a tie. Then the key that explains the most on both sides."""
+    a tie. Then the single key on both sides that explains the most, and the next one."""
 
     def after_rank(e: _Explained) -> tuple[int, bool, int]:
         return (-e.count(before=False), len(e.key) > SHORT_KEY, e.rank)
@@ -427,7 +427,7 @@ def _key_choices(explained: list[_Explained]) -> list[Keys]:
     by_after = sorted(explained, key=after_rank)
     by_before = sorted(explained, key=lambda e: (-e.count(before=True), -e.offset, len(e.key) > SHORT_KEY, e.rank))
     together = sorted(explained, key=lambda e: (-len(e.shown), len(e.key) > SHORT_KEY, e.rank))
-    choices = [Keys(by_before[0].key, by_after[0].key), Keys(together[0].key, together[0].key)]
+    choices = [Keys(by_before[0].key, by_after[0].key), *(Keys(e.key, e.key) for e in together[:2])]
     return list(dict.fromkeys(choices))
 
 

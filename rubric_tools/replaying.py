@@ -107,6 +107,8 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
     refused: set[str] = set()
     assert item.replay is not None
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
+        if not (record.warnings or record.gate_timeouts or record.gate_errors):
+            continue  # most steps: no span built for them
         span = Span.point(line, 1)
         for warning in record.warnings:
             found.append(Diagnostic.of(MALFORMED_FIELD, f"step {record.step}: {warning}", item.trajectory, span))

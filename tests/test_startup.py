@@ -274,3 +274,6 @@ def test_a_json_replay_imports_no_rich(tmp_path: Path, output_format: str) -> No
     assert code == 0
     assert "rich" not in _third_party(loaded)
     assert "rubric_tools.reporting.replay" not in loaded  # the text renderers
+    # An action is checked by our own table of the schema, read from the package's folder.
+    assert "jsonschema" not in _third_party(loaded)
+    assert "importlib.resources" not in loaded  # asked only for a package not on the file system

@@ -114,8 +114,12 @@ def _closest_of(word: str, choices: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
+#: One encoder for every message (`json.dumps` with an option builds a new one per call).
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def _shown(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)
+    return _TEXT_ENCODER.encode(value) if isinstance(value, str) else repr(value)
 
 
 def _json_type(value: Any) -> str:

@@ -29,9 +29,14 @@ def display_path(path: Path, cwd: str | None = None) -> str:
 @lru_cache(maxsize=1024)
 def _relative_display(path: Path, cwd: str) -> str:
     try:
-        return str(resolve_file(path).relative_to(resolved_folder(Path(cwd))))
+        return str(resolve_file(path).relative_to(_resolved_working_folder(cwd)))
     except ValueError:
         return str(path)
+
+
+@lru_cache(maxsize=8)
+def _resolved_working_folder(cwd: str) -> Path:
+    return resolved_folder(Path(cwd))
 
 
 def diagnostic_json(diagnostic: Diagnostic, cwd: str | None = None) -> dict[str, Any]:

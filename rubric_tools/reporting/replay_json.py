@@ -28,10 +28,15 @@ def display_path(path: Path, cwd: str | None = None) -> str:
 # working folder is the key as text: a Path built for it on every call cost more than the rest.
 @lru_cache(maxsize=1024)
 def _relative_display(path: Path, cwd: str) -> str:
-    try:
-        return str(resolve_file(path).relative_to(_resolved_working_folder(cwd)))
-    except ValueError:
-        return str(path)
+    resolved, working = resolve_file(path), _resolved_working_folder(cwd)
+    # A path outside the working folder (a corpus elsewhere) is ruled out by its text first:
+    # relative_to's refusal (an exception formatting both paths) cost more than the rest.
+    if os.path.normcase(str(resolved)).startswith(os.path.normcase(str(working))):
+        try:
+            return str(resolved.relative_to(working))
+        except ValueError:  # a sibling whose name extends the folder's (`/work/a2` for `/work/a`)
+            pass
+    return str(path)
 
 
 @lru_cache(maxsize=8)

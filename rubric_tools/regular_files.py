@@ -102,8 +102,13 @@ def read_regular_file(path: Path, limit: int) -> bytes | Refused:
         opened = os.fstat(descriptor)
         if not stat.S_ISREG(opened.st_mode):  # swapped after the check
             return Refused(Refusal.SPECIAL, f"is {_kind(opened.st_mode)}, not a regular file")
-        with os.fdopen(descriptor, "rb", closefd=False) as stream:
-            data = stream.read(limit + 1)
+        # Asked for the size the file gives (and one byte more, to see it is not longer), not for
+        # the cap: a buffer of `limit` bytes, allocated and shrunk for every file, cost more than
+        # reading it.
+        expected = min(opened.st_size, limit) + 1
+        data = _read_up_to(descriptor, expected)
+        if expected <= limit and len(data) == expected:  # longer than it said (growing, or /proc)
+            data += _read_up_to(descriptor, limit + 1 - expected)
     except OSError as exc:
         return _os_refusal(exc)
     finally:
@@ -111,3 +116,15 @@ def read_regular_file(path: Path, limit: int) -> bytes | Refused:
     if len(data) > limit:
         return Refused(Refusal.TOO_LARGE, f"is over the {limit:,}-byte limit")
     return data
+
+
+def _read_up_to(descriptor: int, count: int) -> bytes:
+    """`count` bytes from `descriptor`, or fewer at the end of the file."""
+    chunks: list[bytes] = []
+    while count > 0:
+        chunk = os.read(descriptor, count)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        count -= len(chunk)
+    return b"".join(chunks)

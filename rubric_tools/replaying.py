@@ -5,6 +5,8 @@ Returns a ReplayReport; rendering is the reporters' job.
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +20,7 @@ from rubric_tools.loading.elements import Location
 from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import is_matter, locate_resolved
 from rubric_tools.loading.matter import MATTER_FILE, MatterSource, load_matter_source
-from rubric_tools.loading.resolved_paths import resolve_file
+from rubric_tools.loading.resolved_paths import resolved_folder
 from rubric_tools.loading.trajectory import Trajectory, load_trajectory
 from rubric_tools.scoring import Replay, replay
 from rubric_tools.scoring.gates import DEFAULT_SEARCH_TIMEOUT
@@ -74,7 +76,7 @@ class MatterCache:
     def __init__(self) -> None:
         self._loaded: dict[Path, MatterSource] = {}
         self._resolved_roots: dict[Path, Path] = {}
-        self._located: dict[Path, Path | None] = {}
+        self._located: dict[str, Path | None] = {}
 
     def add(self, source: MatterSource) -> None:
         """Share a matter already loaded elsewhere (`rubric check` loads each one once)."""
@@ -89,15 +91,20 @@ class MatterCache:
         return self._loaded[key]
 
     def locate(self, trajectory: Path) -> Path | None:
-        """`locate_matter(trajectory)`, which for a file depends on its folder alone."""
-        resolved = resolve_file(trajectory)
-        if resolved.is_dir():
-            return locate_resolved(resolved)
-        folder = resolved.parent
+        """`locate_matter(trajectory)`. For a regular file (not a link, not a folder) that depends
+        on the folder it names alone: one `lstat` per file, and each folder resolved and
+        searched once."""
+        try:
+            regular = stat.S_ISREG(os.lstat(trajectory).st_mode)
+        except (OSError, ValueError):
+            regular = False
+        if not regular:
+            return locate_resolved(trajectory.resolve())
+        folder = os.path.dirname(trajectory)
         if folder not in self._located:
             if len(self._located) >= LOCATED_FOLDERS_LIMIT:
                 self._located.clear()
-            self._located[folder] = locate_resolved(resolved)
+            self._located[folder] = locate_resolved(resolved_folder(Path(folder)) / trajectory.name)
         return self._located[folder]
 
 
@@ -107,6 +114,8 @@ def _step_diagnostics(item: TrajectoryReplay) -> list[Diagnostic]:
     refused: set[str] = set()
     assert item.replay is not None
     for record, line in zip(item.replay.steps, item.line_numbers, strict=False):
+        if not (record.warnings or record.gate_timeouts or record.gate_errors):
+            continue  # most steps: no span built for them
         span = Span.point(line, 1)
         for warning in record.warnings:
             found.append(Diagnostic.of(MALFORMED_FIELD, f"step {record.step}: {warning}", item.trajectory, span))

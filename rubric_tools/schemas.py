@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 #: The folder name of the schemas inside the installed package.
 PACKAGE_SCHEMA_FOLDER = "_schemas"
@@ -35,10 +36,23 @@ def _file_name(name: str) -> str:
     return base + SCHEMA_SUFFIX
 
 
+def _package_data() -> Traversable:
+    """The package's data folder of schemas. A package on the file system (every pip install)
+    has it beside this module, which is what `importlib.resources` answers for one; that module
+    and what it imports (zipfile, tempfile, ...) are loaded only for another loader's package
+    (a zipped install)."""
+    package = Path(__file__).parent
+    if package.is_dir():
+        return package / PACKAGE_SCHEMA_FOLDER
+    from importlib import resources
+
+    return resources.files("rubric_tools").joinpath(PACKAGE_SCHEMA_FOLDER)
+
+
 def _schema_folders() -> list[Traversable]:
     folders: list[Traversable] = []
     try:
-        packaged = resources.files("rubric_tools").joinpath(PACKAGE_SCHEMA_FOLDER)
+        packaged = _package_data()
         if packaged.is_dir():
             folders.append(packaged)
     except (ModuleNotFoundError, OSError):  # an unusual loader: use the checkout

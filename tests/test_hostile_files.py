@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -127,6 +128,36 @@ def test_oversized_files_are_refused_by_their_size_alone(matter_dir: Path, opene
     source = load_matter_source(matter_dir)
     assert codes(source) == ["D009"]
     assert str(big) not in opened
+
+
+def test_a_file_is_read_whole_whatever_size_it_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The read asks for the size `fstat` gives (not for the cap: a buffer of 16 MB allocated and
+    shrunk per file cost more than reading it): a file longer than it said
+    (growing, or a /proc file that reports 0 bytes) is still read to its end, and refused only
+    past the cap; one shorter than it said is read as it is."""
+    path = tmp_path / "trajectory.jsonl"
+    path.write_bytes(b"x" * 5000)
+    real_fstat = os.fstat
+
+    def reporting(size: int) -> Callable[[int], Any]:
+        def fstat(descriptor: int) -> Any:
+            info = real_fstat(descriptor)
+            fields = list(info)
+            fields[6] = size  # st_size
+            return os.stat_result(fields)
+
+        return fstat
+
+    tracemalloc.start()
+    assert files.read_regular_file(path, files.MAX_DOCUMENT_BYTES) == b"x" * 5000
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 100_000, "a buffer of the whole cap was allocated for a 5 KB file"
+    for reported in (0, 1, 4999, 5000, 5001, 10_000):
+        monkeypatch.setattr(os, "fstat", reporting(reported))
+        assert files.read_regular_file(path, 5000) == b"x" * 5000
+        refused = files.read_regular_file(path, 4999)
+        assert isinstance(refused, files.Refused) and refused.reason is files.Refusal.TOO_LARGE
 
 
 def test_the_result_cache_key_follows_no_link_and_opens_no_fifo(

@@ -72,6 +72,26 @@ def test_both_layouts_find_their_matter(layout: Path, capsys: pytest.CaptureFixt
     assert [s["reward"] for s in document["replays"][0]["steps"]] == [0.0, 0.5, 2.25, 0.0]
 
 
+def test_a_linked_trajectory_belongs_to_the_matter_of_its_target(
+    layout: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The matter of a trajectory file follows from its folder, except for a link: it belongs
+    where its target lives (and is then refused by the file-system policy, which reads no
+    link). A trajectory in a linked folder replays on the matter of the folder's target."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "linked.jsonl").symlink_to(layout / "examples/base_fixture/good.jsonl")
+    (elsewhere / "stray.jsonl").write_text(jsonl(REFERENCE), encoding="utf-8")  # no matter for it
+    (elsewhere / "folder").symlink_to(layout / "matters/base_fixture/trajectories", target_is_directory=True)
+    arguments = [str(elsewhere / name) for name in ("linked.jsonl", "stray.jsonl", "folder/reference.jsonl")]
+    code = main(["replay", "--format", "jsonl", *arguments])
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 2
+    assert [r["matter_id"] for r in records] == ["base_fixture", None, "base_fixture"]
+    assert [r["result"] is not None for r in records] == [False, False, True]
+    assert ["cannot be read" in d["message"] for r in records[:2] for d in r["diagnostics"]] == [True, False]
+
+
 def test_invalid_lines_are_reported_and_other_trajectories_still_replay(
     layout: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -256,3 +256,25 @@ def test_an_action_type_with_non_text_keys_is_written_as_the_safe_copy_writes_it
     code, out, err = _run(str(trajectory), "--format", "jsonl")
     record = json.loads(out)
     assert record["steps"][0]["type"] == {"True": 1, "None": 2}, (out, err)
+
+
+def test_paths_are_shown_relative_to_the_working_folder_when_below_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A trajectory below the working folder is shown relative to it (through links to it too);
+    one elsewhere, in a sibling whose name extends the working folder's or above it, as given."""
+    from rubric_tools.reporting.replay_json import display_path
+
+    work, sibling = tmp_path / "work", tmp_path / "work2"
+    for folder in (work / "runs", sibling):
+        folder.mkdir(parents=True)
+    for path in (work / "runs" / "a.jsonl", sibling / "b.jsonl", tmp_path / "c.jsonl"):
+        path.write_text("{}\n", encoding="utf-8")
+    (tmp_path / "link").symlink_to(work, target_is_directory=True)
+    monkeypatch.chdir(work)
+    assert display_path(work / "runs" / "a.jsonl") == "runs/a.jsonl"
+    assert display_path(tmp_path / "link" / "runs" / "a.jsonl") == "runs/a.jsonl"
+    assert display_path(Path("runs/a.jsonl")) == "runs/a.jsonl"
+    assert display_path(sibling / "b.jsonl") == str(sibling / "b.jsonl")
+    assert display_path(Path("../work2/b.jsonl")) == "../work2/b.jsonl"
+    assert display_path(tmp_path / "c.jsonl", str(work)) == str(tmp_path / "c.jsonl")

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
+import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -163,6 +166,38 @@ def test_schema_path_points_at_the_file_load_schema_reads() -> None:
 def test_an_unknown_schema_name_is_a_clear_error() -> None:
     with pytest.raises(SchemaNotFoundError, match="available: .*rubric"):
         load_schema("no-such-schema")
+
+
+_ZIPPED_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from rubric_tools import schemas
+print(json.dumps([schemas.__file__, schemas.load_schema("action"), schemas.available_schemas()]))
+"""
+
+
+def test_a_zipped_install_reads_its_packaged_schemas(tmp_path: Path) -> None:
+    """A package that is not a folder on disk (zipimport) has its schemas found through
+    importlib.resources, as a wheel lays them out (`rubric_tools/_schemas`); no checkout beside it."""
+    package = Path(__file__).resolve().parent.parent / "rubric_tools"
+    archive = tmp_path / "installed.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for module in sorted(package.rglob("*.py")):
+            zipped.write(module, f"rubric_tools/{module.relative_to(package).as_posix()}")
+        for schema in sorted(REPO_SCHEMAS.glob("*.schema.json")):
+            zipped.write(schema, f"rubric_tools/_schemas/{schema.name}")
+    completed = subprocess.run(
+        [sys.executable, "-I", "-c", _ZIPPED_PROBE, str(archive)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    where, action, names = json.loads(completed.stdout)
+    assert where == str(archive / "rubric_tools" / "schemas.py")
+    assert action == load_schema("action")
+    assert set(OWN_SCHEMAS) <= set(names)
 
 
 # ------------------------------------------------------------------ real data

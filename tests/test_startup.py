@@ -274,3 +274,24 @@ def test_a_json_replay_imports_no_rich(tmp_path: Path, output_format: str) -> No
     assert code == 0
     assert "rich" not in _third_party(loaded)
     assert "rubric_tools.reporting.replay" not in loaded  # the text renderers
+    # An action is checked by our own table of the schema, read from the package's folder.
+    assert "jsonschema" not in _third_party(loaded)
+    assert "importlib.resources" not in loaded  # asked only for a package not on the file system
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_importing_the_command_line_leaves_the_collector_as_it_was(collecting: bool) -> None:
+    """No collection runs while the command line's modules are imported (they live as long as
+    the process); the collector is then as the importer had it."""
+    probe = (
+        "import gc, rubric_tools\n"
+        f"{'' if collecting else 'gc.disable()'}\n"
+        "def collections(): return sum(generation['collections'] for generation in gc.get_stats())\n"
+        "before = collections()\n"
+        "import rubric_tools.cli\n"
+        "print(gc.isenabled(), collections() - before)\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    enabled, collections = completed.stdout.split()
+    assert enabled == str(collecting)
+    assert int(collections) <= 1  # the one that may follow at once (typer's import alone ran about 20)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.cli import main
+from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.action_check import validate_actions
-from rubric_tools.loading.trajectory import load_trajectory, parse_trajectory
+from rubric_tools.loading.trajectory import Trajectory, load_trajectory, parse_trajectory
 from rubric_tools.loading.trajectory_writer import actions_to_jsonl, actions_to_yaml
 from rubric_tools.replaying import replay_paths
 from tests.conftest import MATTERS_DIR, conformance_dir
@@ -234,6 +235,29 @@ def test_cached_verdicts_follow_enum_values_and_types(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in actions), encoding="utf-8")
     flagged = sorted({d.line for d in validate_actions(load_trajectory(path))})
     assert flagged == [2, 4, 6]
+
+
+def test_a_remembered_explanation_says_what_a_fresh_one_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Explanations are remembered per ordered shape; the diagnostics they give (messages with the
+    action's own values, columns, hints) are those of explaining every action afresh."""
+    from rubric_tools.loading import action_check
+
+    actions = [a for a in _actions_and_mutations(random.Random(27), 120) if isinstance(a, dict)]
+    path = tmp_path / "mutated.jsonl"
+    path.write_text("".join(json.dumps(a, ensure_ascii=False) + "\n" for a in actions), encoding="utf-8")
+    trajectory = load_trajectory(path)
+    monkeypatch.setattr(action_check, "_EXPLANATIONS", {})
+    remembered = validate_actions(trajectory)
+    assert len(action_check._EXPLANATIONS) < len(remembered) / 2  # shapes do repeat
+    fresh: list[Diagnostic] = []
+    for index in range(len(trajectory.actions)):
+        action_check._EXPLANATIONS.clear()
+        alone = Trajectory(path, [trajectory.actions[index]], [trajectory.line_numbers[index]])
+        alone.line_texts = [trajectory.line_texts[index]]
+        fresh += validate_actions(alone)
+    assert [(d.code, d.message, d.span, d.fix_hint) for d in remembered] == [
+        (d.code, d.message.replace("step 1:", f"step {d.line}:", 1), d.span, d.fix_hint) for d in fresh
+    ]
 
 
 def _odd_actions() -> list[object]:

@@ -9,7 +9,16 @@ import gc
 import sys
 from typing import TextIO, cast
 
-from rubric_tools.cli.app import app
+# The command line's modules (typer, click, ours) build objects that live as long as the
+# process: a collection while they are imported frees nothing, so none runs meanwhile
+# (`main` then freezes them, see there).
+_collecting = gc.isenabled()
+gc.disable()
+try:
+    from rubric_tools.cli.app import app
+finally:
+    if _collecting:
+        gc.enable()
 
 USAGE_ERROR = 2
 

@@ -82,7 +82,10 @@ def safe_json(value: Any, *, text_keys: bool = False, **options: Any) -> str:
 def _text_keys_only(item: TrajectoryReplay) -> bool:
     """Whether the replay records of `item` hold text keys only: the scorer builds them with
     text keys; only an action's `type` is the agent's value, and may be a mapping."""
-    return item.replay is None or not any(isinstance(record.type, dict | list) for record in item.replay.steps)
+    if item.replay is None:
+        return True
+    kinds = {type(record.type) for record in item.replay.steps}  # text, nearly always
+    return not any(issubclass(kind, dict | list) for kind in kinds)
 
 
 def _console(settings: StreamSettings, buffer: io.StringIO) -> Console:

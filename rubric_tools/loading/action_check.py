@@ -114,8 +114,12 @@ def _closest_of(word: str, choices: Sequence[str]) -> str | None:
     return found[0] if found else None
 
 
+#: One encoder for every message (`json.dumps` with an option builds a new one per call).
+_TEXT_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
 def _shown(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)
+    return _TEXT_ENCODER.encode(value) if isinstance(value, str) else repr(value)
 
 
 def _json_type(value: Any) -> str:
@@ -152,22 +156,19 @@ def _diagnostic(
 
 
 class _Explained(NamedTuple):
-    """What a diagnostic needs of one jsonschema error. All but `instance` (the value at
-    `path`) follow from the action's shape, so they are remembered per shape."""
+    """What a diagnostic needs of one jsonschema error besides the value at `path`: all of it
+    follows from the action's shape, so it is remembered per shape."""
 
     validator: str
     path: FieldPath
     validator_value: Any
     properties: tuple[str, ...]  # the field names the failing (sub)schema defines
-    instance: Any = None
 
 
 def _explained(error: SubsetError) -> _Explained:
     schema = error.schema
     properties = schema.get("properties", {}) if isinstance(schema, Mapping) else {}
-    return _Explained(
-        error.validator, error.path, error.validator_value, tuple(str(name) for name in properties), error.instance
-    )
+    return _Explained(error.validator, error.path, error.validator_value, tuple(str(name) for name in properties))
 
 
 def _schema_errors(action: Any, action_type: str | None) -> list[SubsetError]:
@@ -192,9 +193,9 @@ def _listed(value: object) -> list[str]:
     return [str(item) for item in value] if isinstance(value, list | tuple) else [str(value)]
 
 
-def _convert(trajectory: Trajectory, index: int, error: _Explained) -> Iterator[Diagnostic]:
+def _convert(trajectory: Trajectory, index: int, error: _Explained, value: Any) -> Iterator[Diagnostic]:
+    """The diagnostics of one error; `value` is the action's value at the error's path."""
     path = error.path
-    value = error.instance
     where = ".".join(str(p) for p in path)
     if error.validator == "enum" and path == ("type",):
         guess = _closest(str(value), action_types())
@@ -285,12 +286,12 @@ def _ordered_shape(value: Any, key: str | None = None) -> Shape:
     """What jsonschema's errors for the action depend on: keys and their order, JSON types,
     list items in order (error paths hold their indices), and the values of enum/const
     properties. Other values appear in messages only, read from the action itself."""
+    if isinstance(value, str):  # most values
+        return ("str", value) if key in _value_sensitive_keys() else "str"
     if isinstance(value, dict):
         return ("object", tuple(((type(k).__name__, str(k)), _ordered_shape(v, str(k))) for k, v in value.items()))
     if isinstance(value, list):
         return ("array", tuple(_ordered_shape(item) for item in value))
-    if isinstance(value, str):
-        return ("str", value) if key in _value_sensitive_keys() else "str"
     return type(value).__name__
 
 
@@ -305,23 +306,23 @@ def _value_at(action: Any, path: FieldPath) -> Any:
     return value
 
 
-def _explain(action: dict[str, Any], action_type: str | None) -> list[_Explained]:
-    """jsonschema's errors for an invalid action, in path order. Remembered per ordered shape
-    (agents repeat their mistakes): a remembered explanation reads only the values at its paths
-    from this action."""
+def _explain(action: dict[str, Any], action_type: str | None) -> list[tuple[_Explained, Any]]:
+    """jsonschema's errors for an invalid action, in path order, each with the action's value at
+    its path. Remembered per ordered shape (agents repeat their mistakes): a remembered
+    explanation reads only the values at its paths from this action."""
     key = (_ordered_shape(action), action_type)
     known = _EXPLANATIONS.get(key)
     if known is not None:
         try:
-            return [error._replace(instance=_value_at(action, error.path)) for error in known]
+            return [(error, _value_at(action, error.path)) for error in known]
         except (KeyError, IndexError, TypeError):  # a key equal in shape but not in value: ask again
             pass
     errors = sorted(_schema_errors(action, action_type), key=lambda e: [str(p) for p in e.path])
-    explained = [_explained(error) for error in errors]
+    explained = tuple(_explained(error) for error in errors)
     if len(_EXPLANATIONS) >= MAX_EXPLANATIONS:
         _EXPLANATIONS.clear()
-    _EXPLANATIONS[key] = tuple(error._replace(instance=None) for error in explained)
-    return explained
+    _EXPLANATIONS[key] = explained
+    return [(error, found.instance) for error, found in zip(explained, errors, strict=True)]
 
 
 def validate_actions(trajectory: Trajectory) -> list[Diagnostic]:
@@ -338,8 +339,8 @@ def validate_actions(trajectory: Trajectory) -> list[Diagnostic]:
         if shapes is None and _is_valid(action, known):
             continue
         seen: set[tuple[str, str]] = set()
-        for error in _explain(action, known):
-            for diagnostic in _convert(trajectory, index, error):
+        for error, value in _explain(action, known):
+            for diagnostic in _convert(trajectory, index, error, value):
                 marker = (diagnostic.code, diagnostic.message)
                 if marker not in seen:
                     seen.add(marker)

@@ -42,48 +42,60 @@ class SubsetErrors:
         return node
 
     def is_valid(self, value: Any, schema: Any) -> bool:
-        return next(self.iter_errors(value, schema), None) is None
+        found: list[SubsetError] = []
+        self._collect(value, schema, (), found)
+        return not found
 
     def iter_errors(self, value: Any, schema: Any, path: tuple[str | int, ...] = ()) -> Iterator[SubsetError]:
+        found: list[SubsetError] = []
+        self._collect(value, schema, path, found)
+        return iter(found)
+
+    # Collected into one list by plain calls: a generator per schema node and keyword cost
+    # more than the checks themselves.
+    def _collect(self, value: Any, schema: Any, path: tuple[str | int, ...], found: list[SubsetError]) -> None:
         if schema is True:
             return
         if schema is False:
-            yield SubsetError("None", path, None, schema, value)
+            found.append(SubsetError("None", path, None, schema, value))
             return
         for keyword, expected in schema.items():
-            yield from self._keyword(keyword, expected, value, schema, path)
+            self._keyword(keyword, expected, value, schema, path, found)
 
     def _keyword(
-        self, keyword: str, expected: Any, value: Any, schema: Mapping[str, Any], path: tuple[str | int, ...]
-    ) -> Iterator[SubsetError]:
-        def error() -> SubsetError:
-            return SubsetError(keyword, path, expected, schema, value)
-
+        self,
+        keyword: str,
+        expected: Any,
+        value: Any,
+        schema: Mapping[str, Any],
+        path: tuple[str | int, ...],
+        found: list[SubsetError],
+    ) -> None:
         if keyword == "$ref":
-            yield from self.iter_errors(value, self._resolve(expected), path)
+            self._collect(value, self._resolve(expected), path, found)
         elif keyword == "type":
             names = expected if isinstance(expected, list) else [expected]
             if not any(type_matches(value, str(name)) for name in names):
-                yield error()
+                found.append(SubsetError(keyword, path, expected, schema, value))
         elif keyword == "enum":
             if not any(equal_json(value, option) for option in expected):
-                yield error()
+                found.append(SubsetError(keyword, path, expected, schema, value))
         elif keyword == "const":
             if not equal_json(value, expected):
-                yield error()
+                found.append(SubsetError(keyword, path, expected, schema, value))
         elif keyword == "allOf":
             for item in expected:
-                yield from self.iter_errors(value, item, path)
+                self._collect(value, item, path, found)
         elif keyword == "if":
             branch = "then" if self.is_valid(value, expected) else "else"
             if branch in schema:
-                yield from self.iter_errors(value, schema[branch], path)
+                self._collect(value, schema[branch], path, found)
         elif keyword == "items":
             if isinstance(value, list):
                 for index, item in enumerate(value):
-                    yield from self.iter_errors(item, expected, (*path, index))
+                    self._collect(item, expected, (*path, index), found)
         elif isinstance(value, dict):  # the object keywords say nothing about other values
-            yield from self._object_keyword(keyword, expected, value, schema, path, error)
+            self._object_keyword(keyword, expected, value, schema, path, found)
 
     def _object_keyword(
         self,
@@ -92,22 +104,22 @@ class SubsetErrors:
         value: dict[Any, Any],
         schema: Mapping[str, Any],
         path: tuple[str | int, ...],
-        error: Any,
-    ) -> Iterator[SubsetError]:
+        found: list[SubsetError],
+    ) -> None:
         if keyword == "required":
             for name in expected:
                 if name not in value:
-                    yield error()
+                    found.append(SubsetError(keyword, path, expected, schema, value))
         elif keyword == "properties":
             for name, sub in expected.items():
                 if name in value:
-                    yield from self.iter_errors(value[name], sub, (*path, name))
+                    self._collect(value[name], sub, (*path, name), found)
         elif keyword == "additionalProperties":
             declared = schema.get("properties", {})
             extras = [key for key in value if key not in declared]
             if expected is False:
                 if extras:
-                    yield error()
+                    found.append(SubsetError(keyword, path, expected, schema, value))
             else:  # jsonschema walks a set of the extra keys; these are in the value's order
                 for key in extras:
-                    yield from self.iter_errors(value[key], expected, (*path, key))
+                    self._collect(value[key], expected, (*path, key), found)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,12 @@ class Trajectory:
         return _jsonl_span(line, text, path)
 
 
+@lru_cache(maxsize=256)
+def _key_pattern(key: str) -> re.Pattern[str]:
+    """`"key":` as JSON writes it (the agents' actions share a few dozen keys)."""
+    return re.compile(re.escape(json.dumps(key)) + r"\s*:")
+
+
 def _jsonl_span(line: int, text: str, path: FieldPath) -> Span:
     """The column of the deepest named key of `path` on a JSONL line (first occurrence
     after its parents' keys); the line start when the path names no key."""
@@ -63,7 +70,7 @@ def _jsonl_span(line: int, text: str, path: FieldPath) -> Span:
     for part in path:
         if not isinstance(part, str):
             continue
-        match = re.compile(re.escape(json.dumps(part)) + r"\s*:").search(text, column)
+        match = _key_pattern(part).search(text, column)
         if match is None:
             break
         column = match.start()

@@ -8,15 +8,19 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.diagnostics import Diagnostic
 from rubric_tools.loading.resolved_paths import resolve_file, resolved_folder
 from rubric_tools.replaying import TrajectoryReplay, step_trace
 
+if TYPE_CHECKING:
+    from rubric_tools.scoring import Replay
 
-def display_path(path: Path) -> str:
-    return _relative_display(path, os.getcwd())
+
+def display_path(path: Path, cwd: str | None = None) -> str:
+    """`path` relative to the working folder (`cwd`, read when not given) when it is below it."""
+    return _relative_display(path, cwd if cwd is not None else os.getcwd())
 
 
 # Remembered: every diagnostic of a trajectory shows the same path, and resolving it took a
@@ -24,19 +28,29 @@ def display_path(path: Path) -> str:
 # working folder is the key as text: a Path built for it on every call cost more than the rest.
 @lru_cache(maxsize=1024)
 def _relative_display(path: Path, cwd: str) -> str:
-    try:
-        return str(resolve_file(path).relative_to(resolved_folder(Path(cwd))))
-    except ValueError:
-        return str(path)
+    resolved, working = resolve_file(path), _resolved_working_folder(cwd)
+    # A path outside the working folder (a corpus elsewhere) is ruled out by its text first:
+    # relative_to's refusal (an exception formatting both paths) cost more than the rest.
+    if os.path.normcase(str(resolved)).startswith(os.path.normcase(str(working))):
+        try:
+            return str(resolved.relative_to(working))
+        except ValueError:  # a sibling whose name extends the folder's (`/work/a2` for `/work/a`)
+            pass
+    return str(path)
 
 
-def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+@lru_cache(maxsize=8)
+def _resolved_working_folder(cwd: str) -> Path:
+    return resolved_folder(Path(cwd))
+
+
+def diagnostic_json(diagnostic: Diagnostic, cwd: str | None = None) -> dict[str, Any]:
     return {
         "code": diagnostic.code,
         "name": diagnostic.name,
         "severity": diagnostic.severity.value,
         "message": diagnostic.message,
-        "file": display_path(diagnostic.file),
+        "file": display_path(diagnostic.file, cwd),
         "line": diagnostic.line,
         "column": diagnostic.column,
     }
@@ -49,21 +63,26 @@ def replay_json(item: TrajectoryReplay) -> dict[str, Any] | None:
     return {
         "trajectory": display_path(item.trajectory),
         "matter_id": item.matter_id,
-        # The events tuple as it is: JSON writes a tuple as a list, and copying each cost more than writing it.
-        "steps": [{"step": r.step, "type": r.type, "reward": r.reward, "events": r.events} for r in item.replay.steps],
+        "steps": _steps(item.replay),
         "result": item.replay.result,
     }
 
 
+def _steps(replayed: Replay) -> list[dict[str, Any]]:
+    # The events tuple as it is: JSON writes a tuple as a list, and copying each cost more than writing it.
+    return [{"step": r.step, "type": r.type, "reward": r.reward, "events": r.events} for r in replayed.steps]
+
+
 def jsonl_record(item: TrajectoryReplay) -> dict[str, Any]:
     """The JSON Lines record of one trajectory: every input gets one, replayed or not."""
-    entry = replay_json(item)
+    cwd = os.getcwd()  # once for the record's paths, not once per diagnostic
+    replayed = item.replay
     return {
-        "trajectory": display_path(item.trajectory),
+        "trajectory": display_path(item.trajectory, cwd),
         "matter_id": item.matter_id,
-        "steps": entry["steps"] if entry is not None else None,
-        "result": entry["result"] if entry is not None else None,
-        "diagnostics": [diagnostic_json(d) for d in item.diagnostics],
+        "steps": _steps(replayed) if replayed is not None else None,
+        "result": replayed.result if replayed is not None else None,
+        "diagnostics": [diagnostic_json(d, cwd) for d in item.diagnostics],
     }
 
 

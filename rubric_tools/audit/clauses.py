@@ -49,9 +49,9 @@ from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
-from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires, matched_sentence
+from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
 from rubric_tools.loading.matter import MatterSource
-from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, sentence_bounds
+from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
 
 #: A completed clause longer than this reads as a paragraph, not as evidence.
@@ -274,23 +274,16 @@ _FRAME_WORDS = frozenset(
 def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     """Clauses of the matter's sentences the gate fires on: the shortest first within each
     tier (sins stated, then sins disowned)."""
-    try:
-        pattern = compile_pattern(gate.pattern)
-    except GateError:
-        return []
     stated: list[_Found] = []
     disowned: list[_Found] = []
     for sentence in finder.sentences:
         lowered = sentence.text.lower()
         if len(lowered) != len(sentence.text):
             continue  # a letter whose lowercase is longer: positions would not line up
-        try:
-            match = pattern.search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
-        except TimeoutError:
+        span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
+        if span is None or span[0] == span[1]:
             continue
-        if match is None or match.end() == match.start():
-            continue
-        start, end = _word_span(sentence.text, match.start(), match.end())
+        start, end = _word_span(sentence.text, *span)
         bounds = smallest_clause(sentence.text, start, end)
         if bounds is None:
             continue
@@ -357,11 +350,8 @@ def sentence_as_written(gate: Gate, text: str) -> str:
     lowered = written.lower()
     if len(lowered) != len(written):
         return matched_sentence(gate, text)
-    try:
-        match = compile_pattern(gate.pattern).search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
-    except (GateError, TimeoutError):
-        match = None
-    if match is None:
+    span = first_span(gate.pattern, lowered)
+    if span is None:
         return written
-    start, end = sentence_bounds(lowered, match.start(), match.end())
+    start, end = sentence_bounds(lowered, *span)
     return written[start:end].strip()

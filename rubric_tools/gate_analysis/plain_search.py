@@ -50,15 +50,16 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
         return None
 
 
-def plain_pattern(pattern: object, text: str) -> re.Pattern[str] | None:
+def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re.Pattern[str] | None:
     """`re`'s compiled `pattern` when searching `text` (or any part of it) with it is the
-    scorer's search with no need of a time limit; None otherwise."""
+    scorer's search with no need of a time limit; None otherwise. `normalized`: `text` is
+    as `scoring.text.normalize` leaves it (which bounds more searches)."""
     if not isinstance(pattern, str):
         return None
     found = _compiled(pattern)
     if found is None:
         return None
-    steps = found[1].steps(text)
+    steps = found[1].steps(text, normalized=normalized)
     return found[0] if steps is not None and steps <= STEP_BUDGET else None
 
 
@@ -66,18 +67,18 @@ def plain_fires(gate: Gate, text: str) -> bool | None:
     """`gate.fires(text)` (`text` already normalized) on `re`; None when it must run on the
     scorer's matcher. A structured gate keeps the scorer's guards (`Gate._survives`): the
     match's sentence, a negator before or around it, the context regexes on the sentence."""
-    main = plain_pattern(gate.pattern, text)
+    main = plain_pattern(gate.pattern, text, normalized=True)
     if main is None:
         return None
     if not gate.is_structured:
         return main.search(text) is not None
     require = exclude = None
     if gate.require_context:
-        require = plain_pattern(gate.require_context, text)  # bounds its searches of any sentence
+        require = plain_pattern(gate.require_context, text, normalized=True)  # and of its sentences
         if require is None:
             return None
     if gate.exclude_context:
-        exclude = plain_pattern(gate.exclude_context, text)
+        exclude = plain_pattern(gate.exclude_context, text, normalized=True)
         if exclude is None:
             return None
     for match in main.finditer(text):

@@ -10,8 +10,9 @@ every way fails), and the steps from one start are bounded by walking the tree:
 - an alternation: the steps of every alternative; the ways add up, except when the
   alternatives cannot start with the same character (`(?:shall|will)`): then only one of
   them gets past its first character, and the ways are the most of any one;
-- a repeat `x{m,k}`: at most min(k, n ÷ (x's shortest match)) rounds, each paying x's
-  steps once per way the rounds before it ended; its ways add up over the round counts;
+- a repeat `x{m,k}`: at most min(k, n ÷ (x's shortest match)) rounds completed and one more
+  attempted, each paying x's steps once per way the rounds before it ended; its ways add
+  up over the counts of rounds completed from m on;
 - a lookaround, an atomic group, a possessive repeat: its steps, and 1 way (they never
   backtrack into themselves);
 - a repeat of one character class followed by something that cannot start with a
@@ -37,7 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from re import _constants as sre  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, NamedTuple
 
 from rubric_tools.gate_analysis.regex_shape import _minimum_width
 from rubric_tools.scoring.dialect import FOLD
@@ -211,17 +212,38 @@ def _all_disjoint(a: Sequence[_Class], b: Sequence[_Class]) -> bool:
     return all(x.disjoint(y) for x in a for y in b)
 
 
-# ------------------------------------------------------------ the bound
+# ------------------------------------------------------------ the tree, prepared once
+
+
+def _plain(items: Sequence[Item]) -> list[Item]:
+    """`re`'s parse tree as plain lists: indexing a parser `SubPattern` runs Python code."""
+    plain: list[Item] = []
+    for op, av in items:
+        if op is sre.SUBPATTERN:
+            av = (av[0], av[1], av[2], _plain(av[3]))
+        elif op is sre.BRANCH:
+            av = (av[0], [_plain(alternative) for alternative in av[1]])
+        elif op in _REPEATS:
+            av = (av[0], av[1], _plain(av[2]))
+        elif op in (sre.ASSERT, sre.ASSERT_NOT):
+            av = (av[0], _plain(av[1]))
+        elif op is sre.ATOMIC_GROUP:
+            av = _plain(av)
+        elif op is sre.IN:
+            av = list(av)
+        elif op is sre.GROUPREF_EXISTS:
+            raise _NoBound  # a conditional: its work depends on what a group matched
+        plain.append((op, av))
+    return plain
 
 
 @dataclass(frozen=True)
 class _Sequence:
-    """Items in a row, each with whether it repeats one character class that the items
-    after it cannot start with (then only the end of its run goes on)."""
+    """Items in a row, each with whether it repeats one character class that nothing able to
+    follow it can start with (then only the end of its run goes on)."""
 
     items: tuple[_Node, ...]
     run_ends: tuple[bool, ...]
-    width: int  # the fewest characters a match consumes
 
 
 @dataclass(frozen=True)
@@ -235,22 +257,41 @@ class _Node:
     low: int = 0
     high: int = 0
     possessive: bool = False
+    #: A repeat of whitespace alone (`\\s+`, ` *`): one round at most in normalized text.
+    spaces: bool = False
 
 
 _ONE = _Node("one", 1)
 _ANCHOR = _Node("anchor", 0)
 
 
-def _sequence(items: Sequence[Item], depth: int) -> _Sequence:
+def _followers(rest: Sequence[Item], follow: list[_Class] | None) -> list[_Class] | None:
+    """The classes of the characters that can come first after an item: `rest`, the items
+    after it, then (when `rest` can match nothing) what follows the sequence, `follow`;
+    None when that is not known (or it may be the end of the match)."""
+    found = _starts(rest)
+    if found is None:
+        return None
+    classes, may_be_empty = found
+    if not may_be_empty:
+        return classes
+    return None if follow is None else [*classes, *follow]
+
+
+def _sequence(items: Sequence[Item], depth: int, follow: list[_Class] | None) -> _Sequence:
+    """The prepared sequence; `follow`: the classes of what can come right after it."""
     if depth > MAX_DEPTH:
         raise _NoBound
-    items = list(items)
-    nodes = tuple(_node(item, depth) for item in items)
-    run_ends = tuple(_ends_at_run_end(item, items[index + 1 :]) for index, item in enumerate(items))
-    return _Sequence(nodes, run_ends, _minimum_width(items))
+    nodes: list[_Node] = []
+    run_ends: list[bool] = []
+    for index, item in enumerate(items):
+        followers = _followers(items[index + 1 :], follow)
+        nodes.append(_node(item, depth, followers))
+        run_ends.append(_ends_at_run_end(item, followers))
+    return _Sequence(tuple(nodes), tuple(run_ends))
 
 
-def _node(item: Item, depth: int) -> _Node:
+def _node(item: Item, depth: int, followers: list[_Class] | None) -> _Node:
     op, av = item
     if op in _ONE_CHARACTER:
         return _ONE
@@ -258,30 +299,44 @@ def _node(item: Item, depth: int) -> _Node:
         return _ANCHOR
     width = _minimum_width([item])
     if op in (sre.ASSERT, sre.ASSERT_NOT):
-        return _Node("look", 0, (_sequence(av[1], depth + 1),))
+        return _Node("look", 0, (_sequence(av[1], depth + 1, None),))
     if op is sre.ATOMIC_GROUP:
-        return _Node("atomic", width, (_sequence(av, depth + 1),))
+        return _Node("atomic", width, (_sequence(av, depth + 1, followers),))
     if op is sre.SUBPATTERN:
-        return _Node("group", width, (_sequence(av[3], depth + 1),))
+        return _Node("group", width, (_sequence(av[3], depth + 1, followers),))
     if op is sre.BRANCH:
-        alternatives = tuple(_sequence(alternative, depth + 1) for alternative in av[1])
+        alternatives = tuple(_sequence(alternative, depth + 1, followers) for alternative in av[1])
         return _Node("branch", width, alternatives, exclusive=_exclusive(av[1]))
     if op in _REPEATS:
         low, high, body = av
-        parts = (_sequence(body, depth + 1),)
-        return _Node("repeat", width, parts, low=low, high=high, possessive=op is sre.POSSESSIVE_REPEAT)
-    raise _NoBound  # a back-reference, a conditional
+        if high > 1 and _minimum_width(body) == 0:
+            raise _NoBound  # rounds that may match nothing
+        # After a round: another round, or what follows the repeat.
+        again = followers if high <= 1 else _followers(body, None)
+        after = None if again is None or followers is None else [*again, *followers] if high > 1 else followers
+        parts = (_sequence(body, depth + 1, after),)
+        spaces = len(body) == 1 and _spaces_only(_class(body[0]))
+        possessive = op is sre.POSSESSIVE_REPEAT
+        return _Node("repeat", width, parts, low=low, high=high, possessive=possessive, spaces=spaces)
+    raise _NoBound  # a back-reference
 
 
-def _ends_at_run_end(item: Item, rest: Sequence[Item]) -> bool:
-    """Whether `item` repeats one character class and `rest` cannot start with one of its
-    characters: then only the end of the run can be followed by a match of `rest`."""
+def _spaces_only(found: _Class | None) -> bool:
+    """Whether every character of the class is whitespace (`str.isspace`, which is `re`'s
+    `\\s` and what normalization folds: a normalized text has no two in a row)."""
+    if found is None or found.negated or not found.categories <= {sre.CATEGORY_SPACE}:
+        return False
+    return all(key.isspace() for key in found.keys) and bool(found.keys or found.categories)
+
+
+def _ends_at_run_end(item: Item, followers: list[_Class] | None) -> bool:
+    """Whether `item` repeats one character class that none of `followers` overlaps: then
+    only the end of the run can be followed by a match of what comes after it."""
     op, av = item
-    if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or len(av[2]) != 1 or not rest:
+    if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or len(av[2]) != 1 or followers is None:
         return False
     repeated = _class(av[2][0])
-    followers = _first_classes(rest)
-    return repeated is not None and followers is not None and _all_disjoint([repeated], followers)
+    return repeated is not None and _all_disjoint([repeated], followers)
 
 
 def _exclusive(alternatives: Sequence[Sequence[Item]]) -> bool:
@@ -295,93 +350,119 @@ def _exclusive(alternatives: Sequence[Sequence[Item]]) -> bool:
     return True
 
 
+# ------------------------------------------------------------ the walk
+
+
+class _Cost(NamedTuple):
+    """The bound of an item (or a sequence) as a function of `c`, the steps of failing at
+    the start of what follows it: `steps + steps_per_follow × c` from one position when
+    every way fails, `ways` to end; and, entered where its first character (or, when it
+    may match nothing, that of what follows) cannot match, `failing + failing_per_follow × c`.
+    """
+
+    steps: int
+    steps_per_follow: int
+    ways: int
+    failing: int
+    failing_per_follow: int
+
+
 class _Walk:
-    """The bound for texts of `n` characters."""
+    """The bound for texts of `n` characters (`normalized`: no two whitespace characters in
+    a row, as `scoring.text.normalize` leaves a text)."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, normalized: bool) -> None:
         self.n = n
+        self.normalized = normalized
 
-    def sequence(self, sequence: _Sequence) -> tuple[int, int]:
-        """(steps from one position when every way fails, ways to end) of the items."""
-        steps, ways = 0, 1
-        items = sequence.items
-        for index in range(len(items) - 1, -1, -1):
-            item_steps, item_ways = self.node(items[index])
-            if item_ways > 1 and sequence.run_ends[index]:
+    def sequence(self, sequence: _Sequence) -> _Cost:
+        # The empty rest: nothing to do, one way on; failing there is failing what follows.
+        steps, per_follow, ways, failing, failing_per_follow = 0, 0, 1, 0, 1
+        for node, run_end in zip(reversed(sequence.items), reversed(sequence.run_ends), strict=True):
+            cost = self.node(node)
+            # This node is followed by the rest: its `c` is failing the rest (then what follows).
+            node_steps = _add(cost.steps, _times(cost.steps_per_follow, failing))
+            node_per_follow = _times(cost.steps_per_follow, failing_per_follow)
+            if cost.ways > 1 and run_end:
                 # Only the end of the run goes on; every other end fails at the rest's start.
-                failing = self.failing(items[index + 1 :])
-                steps = _add(_add(item_steps, _times(item_ways, failing)), steps)
+                steps = _add(_add(node_steps, _times(cost.ways, failing)), steps)
+                per_follow = _add(_add(node_per_follow, _times(cost.ways, failing_per_follow)), per_follow)
             else:
-                steps = _add(item_steps, _times(item_ways, steps))
-                ways = _times(item_ways, ways)
-        return steps, ways
+                steps = _add(node_steps, _times(cost.ways, steps))
+                per_follow = _add(node_per_follow, _times(cost.ways, per_follow))
+                ways = _times(cost.ways, ways)
+            failing, failing_per_follow = (
+                _add(cost.failing, _times(cost.failing_per_follow, failing)),
+                _times(cost.failing_per_follow, failing_per_follow),
+            )
+        return _Cost(steps, per_follow, ways, failing, failing_per_follow)
 
-    def node(self, node: _Node) -> tuple[int, int]:
+    def node(self, node: _Node) -> _Cost:
         kind = node.kind
-        if kind in ("one", "anchor"):
-            return 1, 1
-        if kind == "group":
-            steps, ways = self.sequence(node.parts[0])
-            return _add(1, steps), ways
-        if kind in ("look", "atomic"):
-            return _add(1, self.sequence(node.parts[0])[0]), 1
+        if kind == "one":
+            return _Cost(1, 0, 1, 1, 0)
+        if kind == "anchor":
+            return _Cost(1, 0, 1, 1, 1)  # it may hold, and what follows fails
+        if kind == "look":
+            steps = _add(1, self.sequence(node.parts[0]).steps)  # its end is its success
+            return _Cost(steps, 0, 1, steps, 1)
+        if kind in ("group", "atomic"):
+            body = self.sequence(node.parts[0])
+            ways = body.ways if kind == "group" else 1
+            return _Cost(
+                _add(1, body.steps), body.steps_per_follow, ways, _add(1, body.failing), body.failing_per_follow
+            )
         if kind == "branch":
             return self.branch(node)
         return self.repeat(node)
 
-    def branch(self, node: _Node) -> tuple[int, int]:
-        steps, ways, most = 1, 0, 0
+    def branch(self, node: _Node) -> _Cost:
+        steps, per_follow, ways, most, failing, failing_per_follow = 1, 0, 0, 0, 1, 0
         for alternative in node.parts:
-            alternative_steps, alternative_ways = self.sequence(alternative)
-            steps = _add(steps, alternative_steps)
-            ways = _add(ways, alternative_ways)
-            most = max(most, alternative_ways)
-        return steps, most if node.exclusive else ways
+            cost = self.sequence(alternative)
+            steps = _add(steps, cost.steps)
+            per_follow = _add(per_follow, cost.steps_per_follow)
+            ways = _add(ways, cost.ways)
+            most = max(most, cost.ways)
+            failing = _add(failing, cost.failing)
+            failing_per_follow = _add(failing_per_follow, cost.failing_per_follow)
+        return _Cost(steps, per_follow, most if node.exclusive else ways, failing, failing_per_follow)
 
-    def repeat(self, node: _Node) -> tuple[int, int]:
-        body = node.parts[0]
-        body_steps, body_ways = self.sequence(body)
+    def repeat(self, node: _Node) -> _Cost:
+        body = self.sequence(node.parts[0])
         low, high = node.low, node.high
-        if body.width == 0 and high > 1:
-            raise _NoBound  # rounds that may match nothing
-        rounds = high if body.width == 0 else min(high, max(low, self.n // body.width))
-        if body_ways == 1:  # one way through each round: a count of rounds is one way
-            steps = _add(1, _times(rounds, _add(body_steps, 1)))
-            ways = max(rounds - low + 1, 0)
+        width = _width(node.parts[0])
+        # After a round comes another round (whose first character fails where the run-end
+        # rule applies: `body.failing`, which a body of some width pays whatever follows) or
+        # what follows the repeat.
+        again = body.failing if high > 1 else 0
+        round_steps = _add(_add(body.steps, _times(body.steps_per_follow, again)), 1)
+        # Rounds completed: no more than the text holds; one more is attempted and fails.
+        completed = high if width == 0 else min(high, self.n // width)
+        if node.spaces and self.normalized:
+            completed = min(completed, 1)
+        attempts = min(high, completed + 1)
+        if body.ways == 1:  # one way through each round: a count of rounds is one way
+            entered, ways = attempts, max(completed - low + 1, 0)
         else:  # the ways multiply round by round (a few rounds reach the cap)
-            steps, ways, reached = 1, 0, 1  # reached: the ways to have done `count` rounds
-            for count in range(rounds + 1):
+            entered, ways, reached = 0, 0, 1  # reached: the ways to have completed `count` rounds
+            for count in range(completed + 1):
                 if count >= low:
                     ways = _add(ways, reached)
-                if count < rounds:
-                    steps = _add(steps, _times(reached, _add(body_steps, 1)))
-                    reached = _times(reached, body_ways)
-                if steps >= _CAP:
+                if count < attempts:
+                    entered = _add(entered, reached)
+                    reached = _times(reached, body.ways)
+                if entered >= _CAP:
                     break
-        return steps, 1 if node.possessive else ways
+        steps = _add(1, _times(entered, round_steps))
+        per_follow = _times(entered, body.steps_per_follow)
+        failing = _add(_add(1, body.failing), _times(body.failing_per_follow, again))
+        failing_per_follow = _add(body.failing_per_follow, 1 if low == 0 else 0)
+        return _Cost(steps, per_follow, 1 if node.possessive else ways, failing, failing_per_follow)
 
-    def failing(self, items: Sequence[_Node]) -> int:
-        """Steps of `items` entered where their first character cannot match: every item
-        before the first that must consume a character may match nothing, and is paid in
-        full; that one fails at its first character."""
-        steps, ways = 0, 1
-        for node in items:
-            if node.width > 0:
-                return _add(steps, _times(ways, self._failing_node(node)))
-            node_steps, node_ways = self.node(node)
-            steps = _add(steps, _times(ways, node_steps))
-            ways = _times(ways, node_ways)
-        return steps
 
-    def _failing_node(self, node: _Node) -> int:
-        """Steps of an item that must consume a character, entered where it cannot: down to
-        its first character (every alternative's), one step for each item on the way."""
-        if node.kind == "one":
-            return 1
-        total = 1
-        for part in node.parts:
-            total = _add(total, self.failing(part.items))
-        return total
+def _width(sequence: _Sequence) -> int:
+    return sum(node.width for node in sequence.items)
 
 
 class SearchBound:
@@ -393,20 +474,23 @@ class SearchBound:
     only the steps of failing there, so the bound counts those characters in the text."""
 
     def __init__(self, tree: Any) -> None:
-        items = list(tree)
+        self._tree: _Sequence | None = None
+        self._starts: str | None = None
         try:
-            self._tree: _Sequence | None = _sequence(items, 0)
+            items = _plain(tree)
+            self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
         except (_NoBound, RecursionError):
-            self._tree = None
+            return
         self._starts = _countable(_first_classes(items))
         self._by_size: dict[int, tuple[int, int] | None] = {}
 
-    def steps(self, text: str) -> int | None:
-        """At most how many steps a search of `text` takes; None when there is no bound."""
+    def steps(self, text: str, *, normalized: bool = False) -> int | None:
+        """At most how many steps a search of `text` (or of any part of it) takes; None when
+        there is no bound. `normalized`: the text is as `scoring.text.normalize` leaves it."""
         length = len(text)
         if length > MAX_LENGTH:
             return None
-        per_start = self._per_start(length)
+        per_start = self._per_start(length, normalized)
         if per_start is None:
             return None
         matching, failing = per_start
@@ -417,21 +501,20 @@ class SearchBound:
         starts = sum(lowered.count(char) for char in self._starts)
         return _add(_times(starts, matching), _times(length + 1, failing))
 
-    def _per_start(self, length: int) -> tuple[int, int] | None:
+    def _per_start(self, length: int, normalized: bool) -> tuple[int, int] | None:
         """(steps from a position where the first character may match, from one where it
         cannot), for texts up to `length` rounded up to a power of four."""
         if self._tree is None:
             return None
         size = (max(length, 16).bit_length() + 1) // 2 * 2  # lengths up to a power of four
-        if size not in self._by_size:
-            walk = _Walk(1 << size)
+        key = size if not normalized else -size
+        if key not in self._by_size:
             try:
-                matching = walk.sequence(self._tree)[0]
-                failing = walk.failing(self._tree.items) if self._starts is not None else matching
-                self._by_size[size] = (matching, failing)
+                cost = _Walk(1 << size, normalized).sequence(self._tree)
+                self._by_size[key] = (cost.steps, cost.failing if self._starts is not None else cost.steps)
             except _NoBound:
-                self._by_size[size] = None
-        return self._by_size[size]
+                self._by_size[key] = None
+        return self._by_size[key]
 
 
 def _countable(classes: list[_Class] | None) -> str | None:

@@ -51,7 +51,7 @@ STEP_BUDGET = 10_000_000
 MAX_LENGTH = 1 << 14
 #: Deeper trees have no bound (the bound's walk, like any parser, recurses).
 MAX_DEPTH = 40
-_CAP = 1 << 62  # counts are capped so that huge ones stay cheap integers
+_CAP = 1 << 62  # counts are capped so that huge ones stay small integers
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _ONE_CHARACTER = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
@@ -76,14 +76,6 @@ _FOLDED_TO = frozenset(FOLD.values())
 
 class _NoBound(Exception):
     """The tree holds something the bound does not cover."""
-
-
-def _add(a: int, b: int) -> int:
-    return min(a + b, _CAP)
-
-
-def _times(a: int, b: int) -> int:
-    return min(a * b, _CAP)
 
 
 # ------------------------------------------------------------ characters
@@ -369,7 +361,8 @@ class _Cost(NamedTuple):
 
 class _Walk:
     """The bound for texts of `n` characters (`normalized`: no two whitespace characters in
-    a row, as `scoring.text.normalize` leaves a text)."""
+    a row, as `scoring.text.normalize` leaves a text). Python's integers do not overflow;
+    every sequence's figures are capped so that they stay small."""
 
     def __init__(self, n: int, normalized: bool) -> None:
         self.n = n
@@ -381,52 +374,49 @@ class _Walk:
         for node, run_end in zip(reversed(sequence.items), reversed(sequence.run_ends), strict=True):
             cost = self.node(node)
             # This node is followed by the rest: its `c` is failing the rest (then what follows).
-            node_steps = _add(cost.steps, _times(cost.steps_per_follow, failing))
-            node_per_follow = _times(cost.steps_per_follow, failing_per_follow)
+            node_steps = cost.steps + cost.steps_per_follow * failing
+            node_per_follow = cost.steps_per_follow * failing_per_follow
             if cost.ways > 1 and run_end:
                 # Only the end of the run goes on; every other end fails at the rest's start.
-                steps = _add(_add(node_steps, _times(cost.ways, failing)), steps)
-                per_follow = _add(_add(node_per_follow, _times(cost.ways, failing_per_follow)), per_follow)
+                steps += node_steps + cost.ways * failing
+                per_follow += node_per_follow + cost.ways * failing_per_follow
             else:
-                steps = _add(node_steps, _times(cost.ways, steps))
-                per_follow = _add(node_per_follow, _times(cost.ways, per_follow))
-                ways = _times(cost.ways, ways)
+                steps = node_steps + cost.ways * steps
+                per_follow = node_per_follow + cost.ways * per_follow
+                ways *= cost.ways
             failing, failing_per_follow = (
-                _add(cost.failing, _times(cost.failing_per_follow, failing)),
-                _times(cost.failing_per_follow, failing_per_follow),
+                cost.failing + cost.failing_per_follow * failing,
+                cost.failing_per_follow * failing_per_follow,
             )
-        return _Cost(steps, per_follow, ways, failing, failing_per_follow)
+        return _Cost(*(min(figure, _CAP) for figure in (steps, per_follow, ways, failing, failing_per_follow)))
 
     def node(self, node: _Node) -> _Cost:
         kind = node.kind
         if kind == "one":
-            return _Cost(1, 0, 1, 1, 0)
+            return _ONE_COST
         if kind == "anchor":
-            return _Cost(1, 0, 1, 1, 1)  # it may hold, and what follows fails
+            return _ANCHOR_COST  # it may hold, and what follows fails
         if kind == "look":
-            steps = _add(1, self.sequence(node.parts[0]).steps)  # its end is its success
+            steps = 1 + self.sequence(node.parts[0]).steps  # its end is its success
             return _Cost(steps, 0, 1, steps, 1)
         if kind in ("group", "atomic"):
             body = self.sequence(node.parts[0])
             ways = body.ways if kind == "group" else 1
-            return _Cost(
-                _add(1, body.steps), body.steps_per_follow, ways, _add(1, body.failing), body.failing_per_follow
-            )
+            return _Cost(1 + body.steps, body.steps_per_follow, ways, 1 + body.failing, body.failing_per_follow)
         if kind == "branch":
             return self.branch(node)
         return self.repeat(node)
 
     def branch(self, node: _Node) -> _Cost:
-        steps, per_follow, ways, most, failing, failing_per_follow = 1, 0, 0, 0, 1, 0
-        for alternative in node.parts:
-            cost = self.sequence(alternative)
-            steps = _add(steps, cost.steps)
-            per_follow = _add(per_follow, cost.steps_per_follow)
-            ways = _add(ways, cost.ways)
-            most = max(most, cost.ways)
-            failing = _add(failing, cost.failing)
-            failing_per_follow = _add(failing_per_follow, cost.failing_per_follow)
-        return _Cost(steps, per_follow, most if node.exclusive else ways, failing, failing_per_follow)
+        costs = [self.sequence(alternative) for alternative in node.parts]
+        ways = max(c.ways for c in costs) if node.exclusive else sum(c.ways for c in costs)
+        return _Cost(
+            1 + sum(c.steps for c in costs),
+            sum(c.steps_per_follow for c in costs),
+            ways,
+            1 + sum(c.failing for c in costs),
+            sum(c.failing_per_follow for c in costs),
+        )
 
     def repeat(self, node: _Node) -> _Cost:
         body = self.sequence(node.parts[0])
@@ -436,7 +426,7 @@ class _Walk:
         # rule applies: `body.failing`, which a body of some width pays whatever follows) or
         # what follows the repeat.
         again = body.failing if high > 1 else 0
-        round_steps = _add(_add(body.steps, _times(body.steps_per_follow, again)), 1)
+        round_steps = body.steps + body.steps_per_follow * again + 1
         # Rounds completed: no more than the text holds; one more is attempted and fails.
         completed = high if width == 0 else min(high, self.n // width)
         if node.spaces and self.normalized:
@@ -448,17 +438,23 @@ class _Walk:
             entered, ways, reached = 0, 0, 1  # reached: the ways to have completed `count` rounds
             for count in range(completed + 1):
                 if count >= low:
-                    ways = _add(ways, reached)
+                    ways += reached
                 if count < attempts:
-                    entered = _add(entered, reached)
-                    reached = _times(reached, body.ways)
+                    entered += reached
+                    reached = min(reached * body.ways, _CAP)
                 if entered >= _CAP:
                     break
-        steps = _add(1, _times(entered, round_steps))
-        per_follow = _times(entered, body.steps_per_follow)
-        failing = _add(_add(1, body.failing), _times(body.failing_per_follow, again))
-        failing_per_follow = _add(body.failing_per_follow, 1 if low == 0 else 0)
-        return _Cost(steps, per_follow, 1 if node.possessive else ways, failing, failing_per_follow)
+        return _Cost(
+            1 + entered * round_steps,
+            entered * body.steps_per_follow,
+            1 if node.possessive else ways,
+            1 + body.failing + body.failing_per_follow * again,
+            body.failing_per_follow + (1 if low == 0 else 0),
+        )
+
+
+_ONE_COST = _Cost(1, 0, 1, 1, 0)
+_ANCHOR_COST = _Cost(1, 0, 1, 1, 1)
 
 
 def _width(sequence: _Sequence) -> int:
@@ -494,12 +490,12 @@ class SearchBound:
         if per_start is None:
             return None
         matching, failing = per_start
-        everywhere = _times(length + 1, matching)
+        everywhere = (length + 1) * matching
         if everywhere <= STEP_BUDGET or self._starts is None:
             return everywhere
         lowered = text.lower()  # an ASCII letter's other cases become it (the Kelvin sign: k)
         starts = sum(lowered.count(char) for char in self._starts)
-        return _add(_times(starts, matching), _times(length + 1, failing))
+        return starts * matching + (length + 1) * failing
 
     def _per_start(self, length: int, normalized: bool) -> tuple[int, int] | None:
         """(steps from a position where the first character may match, from one where it

@@ -31,6 +31,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit.completion import (
     Completion,
@@ -159,18 +160,30 @@ class _Found:
     end: int
 
 
+@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
+def _sentence_words(text: str) -> frozenset[str]:
+    return frozenset(words(text))
+
+
+@lru_cache(maxsize=8192)
+def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
+    inside = re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
+    return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
+
+
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
     def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
-        self.vocabulary = frozenset(w for s in self.sentences for w in words(s.text)) | COMMON_WORDS
+        texts = list(dict.fromkeys(s.text for s in self.sentences))
+        self.vocabulary = frozenset().union(*map(_sentence_words, texts)) | COMMON_WORDS
         #: Words the matter writes in lowercase inside its sentences: a capital on one of them
         #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
-        inside = [w for s in self.sentences for w in re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", s.text)]
-        self.lowercase = frozenset(w for w in inside if w[0].islower())
-        self.capitalized = frozenset(w.lower() for w in inside if w[0].isupper())
+        self.lowercase = frozenset().union(*(_inside_words(text)[0] for text in texts))
+        self.capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
 

@@ -179,3 +179,14 @@ def test_plain_searches_of_random_patterns_agree_with_the_scorer() -> None:
                 continue
             match = plain.search(text)
             assert (match.span() if match else None) == _scorer_span(pattern, text), (pattern, text)
+
+
+def test_the_bound_counts_where_the_opening_words_are_written() -> None:
+    """A pattern that opens with one of a few words ("(the )?(vendor|ledgersync) …") starts
+    matching only where one is written: a text full of its first letters but not of its
+    words is bounded lower than one full of the words."""
+    pattern = r"(the\s+)?(vendor|ledgersync)\s+(will|would|may)\s+be[^.]{0,80}fined[^.]{0,80}by[^.]{0,80}regulators?"
+    bound = SearchBound(parse(pattern))
+    letters, words = bound.steps("vtl " * 1_000), bound.steps("the vendor " * 400)
+    assert letters is not None and words is not None and letters < words
+    assert plain_pattern(pattern, "vtl " * 1_000) is not None

@@ -34,6 +34,7 @@ limit only where this bound stays under `STEP_BUDGET`.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -467,7 +468,9 @@ class SearchBound:
     From each start position the search takes at most the steps of the pattern's tree on a
     text of that length (`_Walk`). Where the pattern must start with one of a few known
     characters ("provider …", "(?:shall|will) …"), a position holding none of them costs
-    only the steps of failing there, so the bound counts those characters in the text."""
+    only the steps of failing there, so the bound counts those characters in the text;
+    where it must start with one of a few words, a position where none is written costs
+    only the steps of comparing them, so it counts where those words are written."""
 
     def __init__(self, tree: Any) -> None:
         self._tree: _Sequence | None = None
@@ -478,6 +481,7 @@ class SearchBound:
         except (_NoBound, RecursionError):
             return
         self._starts = _countable(_first_classes(items))
+        self._words = _opening_words(items)
         self._by_size: dict[int, tuple[int, int] | None] = {}
 
     def steps(self, text: str, *, normalized: bool = False) -> int | None:
@@ -491,11 +495,16 @@ class SearchBound:
             return None
         matching, failing = per_start
         everywhere = (length + 1) * matching
-        if everywhere <= STEP_BUDGET or self._starts is None:
+        if everywhere <= STEP_BUDGET:
             return everywhere
-        lowered = text.lower()  # an ASCII letter's other cases become it (the Kelvin sign: k)
-        starts = sum(lowered.count(char) for char in self._starts)
-        return starts * matching + (length + 1) * failing
+        if self._starts is not None:
+            lowered = text.lower()  # an ASCII letter's other cases become it (the Kelvin sign: k)
+            starts = sum(lowered.count(char) for char in self._starts)
+            everywhere = min(everywhere, starts * matching + (length + 1) * failing)
+        if everywhere > STEP_BUDGET and self._words is not None:
+            written, comparing = self._words
+            everywhere = min(everywhere, len(written.findall(text)) * matching + (length + 1) * comparing)
+        return everywhere
 
     def _per_start(self, length: int, normalized: bool) -> tuple[int, int] | None:
         """(steps from a position where the first character may match, from one where it
@@ -511,6 +520,50 @@ class SearchBound:
             except _NoBound:
                 self._by_size[key] = None
         return self._by_size[key]
+
+
+def _opening_words(items: Sequence[Item]) -> tuple[re.Pattern[str], int] | None:
+    """Where a match can start, when every match opens with one of a few words: a pattern
+    that finds each position where one is written, and the steps of failing at any other
+    position (the anchors and groups on the way, one per letter compared)."""
+    found = _opening(items)
+    if found is None:
+        return None
+    words, failing = found
+    return re.compile("(?=" + "|".join(map(re.escape, words)) + ")", re.IGNORECASE), failing
+
+
+def _opening(items: Sequence[Item]) -> tuple[list[str], int] | None:
+    anchors = 0
+    while anchors < len(items) and items[anchors][0] is sre.AT:
+        anchors += 1
+    if anchors == len(items):
+        return None
+    op, av = items[anchors]
+    if op is sre.LITERAL:
+        letters = [chr(code) for _, code in itertools.takewhile(lambda item: item[0] is sre.LITERAL, items[anchors:])]
+        return ["".join(letters)], anchors + len(letters)
+    if op is sre.SUBPATTERN:
+        inner = _opening(av[3])
+        return None if inner is None else (inner[0], anchors + 1 + inner[1])
+    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT) and av[1] == 1:
+        # An optional part first ("(the )?vendor"): it opens the match, or what follows does.
+        inner = _opening(av[2])
+        after = _opening(items[anchors + 1 :]) if av[0] == 0 else ([], 0)
+        if inner is None or after is None:
+            return None
+        return [*inner[0], *after[0]], anchors + 1 + inner[1] + after[1]
+    if op is sre.BRANCH:
+        words: list[str] = []
+        failing = anchors + 1
+        for alternative in av[1]:
+            opening = _opening(alternative)
+            if opening is None:
+                return None
+            words += opening[0]
+            failing += opening[1]
+        return words, failing
+    return None
 
 
 def _countable(classes: list[_Class] | None) -> str | None:

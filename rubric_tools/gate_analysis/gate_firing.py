@@ -35,9 +35,13 @@ CONTEXT = "in our view {t} on these terms."
 AUDIT_SEARCH_TIMEOUT = 0.1
 
 
+#: The audit runs every gate (and every candidate guard) on the same few thousand texts.
+_normalized = lru_cache(maxsize=65536)(normalize)
+
+
 def fires(gate: Gate, text: str) -> bool:
     """Whether `gate` fires on `text` as the scorer scores it (normalized first)."""
-    return _fires_normalized(gate, normalize(text))
+    return _fires_normalized(gate, _normalized(text))
 
 
 def _fires_normalized(gate: Gate, text: str) -> bool:
@@ -53,7 +57,7 @@ def _fires_normalized(gate: Gate, text: str) -> bool:
 def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
     """The patterns of a gate list that fire on `text`, in list order (what `run_gates`
     reports as fired: a gate that does not compile or times out does not fire)."""
-    normalized = normalize(text)
+    normalized = _normalized(text)
     return tuple(gate.pattern for gate in gates if _fires_normalized(gate, normalized))
 
 

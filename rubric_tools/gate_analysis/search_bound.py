@@ -38,6 +38,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
@@ -131,10 +132,8 @@ def _class(item: Item) -> _Class | None:
     """The characters of a one-character item; None for any other item."""
     op, av = item
     try:
-        if op is sre.LITERAL:
-            return _Class(frozenset({_key(av)}))
-        if op is sre.NOT_LITERAL:
-            return _Class(frozenset({_key(av)}), negated=True)
+        if op is sre.LITERAL or op is sre.NOT_LITERAL:
+            return _literal_class(av, op is sre.NOT_LITERAL)
         if op is sre.ANY:
             return _ANY  # every character but a newline, or (DOTALL) every character
         if op is sre.IN:
@@ -142,6 +141,11 @@ def _class(item: Item) -> _Class | None:
     except _NoBound:
         return _ANY  # a character we cannot key: say any character
     return None
+
+
+@lru_cache(maxsize=1024)
+def _literal_class(code: int, negated: bool) -> _Class:
+    return _Class(frozenset({_key(code)}), negated=negated)
 
 
 def _set_class(members: Sequence[Item]) -> _Class:
@@ -258,30 +262,35 @@ _ONE = _Node("one", 1)
 _ANCHOR = _Node("anchor", 0)
 
 
-def _followers(rest: Sequence[Item], follow: list[_Class] | None) -> list[_Class] | None:
-    """The classes of the characters that can come first after an item: `rest`, the items
-    after it, then (when `rest` can match nothing) what follows the sequence, `follow`;
-    None when that is not known (or it may be the end of the match)."""
-    found = _starts(rest)
-    if found is None:
-        return None
-    classes, may_be_empty = found
-    if not may_be_empty:
-        return classes
-    return None if follow is None else [*classes, *follow]
-
-
 def _sequence(items: Sequence[Item], depth: int, follow: list[_Class] | None) -> _Sequence:
     """The prepared sequence; `follow`: the classes of what can come right after it."""
     if depth > MAX_DEPTH:
         raise _NoBound
-    nodes: list[_Node] = []
-    run_ends: list[bool] = []
-    for index, item in enumerate(items):
-        followers = _followers(items[index + 1 :], follow)
-        nodes.append(_node(item, depth, followers))
-        run_ends.append(_ends_at_run_end(item, followers))
-    return _Sequence(tuple(nodes), tuple(run_ends))
+    # What can come right after each item: the starts of the items after it, worked out from
+    # the end (`_starts` of each suffix), then, where those may all match nothing, `follow`.
+    followers: list[list[_Class] | None] = []
+    after: tuple[list[_Class], bool] | None = ([], True)  # the starts of the empty suffix
+    for item in reversed(items):
+        if after is None:
+            followers.append(None)
+        else:
+            followers.append(after[0] if not after[1] else None if follow is None else [*after[0], *follow])
+        after = _then_starts(_starts([item]), after)
+    followers.reverse()
+    nodes = tuple(_node(item, depth, found) for item, found in zip(items, followers, strict=True))
+    run_ends = tuple(_ends_at_run_end(item, found) for item, found in zip(items, followers, strict=True))
+    return _Sequence(nodes, run_ends)
+
+
+def _then_starts(
+    first: tuple[list[_Class], bool] | None, then: tuple[list[_Class], bool] | None
+) -> tuple[list[_Class], bool] | None:
+    """`_starts` of an item followed by more, from the starts of each."""
+    if first is None:
+        return None
+    if not first[1]:
+        return first
+    return None if then is None else ([*first[0], *then[0]], then[1])
 
 
 def _node(item: Item, depth: int, followers: list[_Class] | None) -> _Node:
@@ -305,7 +314,7 @@ def _node(item: Item, depth: int, followers: list[_Class] | None) -> _Node:
         if high > 1 and _minimum_width(body) == 0:
             raise _NoBound  # rounds that may match nothing
         # After a round: another round, or what follows the repeat.
-        again = followers if high <= 1 else _followers(body, None)
+        again = followers if high <= 1 else _first_classes(body)
         after = None if again is None or followers is None else [*again, *followers] if high > 1 else followers
         parts = (_sequence(body, depth + 1, after),)
         spaces = len(body) == 1 and _spaces_only(_class(body[0]))

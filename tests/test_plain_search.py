@@ -13,8 +13,9 @@ import pytest
 from rubric_tools.audit.corpus import AuditInputs, known_texts
 from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fire_texts, first_span, gate_lists
 from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern
+from rubric_tools.gate_analysis.regex_characters import CharacterClass, item_class
 from rubric_tools.gate_analysis.regex_shape import parse
-from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound, _Class, _class
+from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.dialect import FOLD
 from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern
@@ -155,8 +156,8 @@ _SAMPLE = (
 def test_classes_called_disjoint_share_no_character() -> None:
     for first in _CLASSES:
         for second in _CLASSES:
-            a, b = (_class(parse(p)[0]) for p in (first, second))
-            assert isinstance(a, _Class) and isinstance(b, _Class)
+            a, b = (item_class(parse(p)[0]) for p in (first, second))
+            assert isinstance(a, CharacterClass) and isinstance(b, CharacterClass)
             if not a.disjoint(b):
                 continue
             x, y = re.compile(first, re.IGNORECASE), re.compile(second, re.IGNORECASE)

@@ -1,9 +1,8 @@
-"""An upper bound on the work of one `re` search, from the pattern's parse tree alone.
+"""An upper bound on the work of one `re` search, from the pattern's parse tree and the text.
 
 `re` (the reference engine) searches by backtracking: from each start position it tries
-the ways the pattern can match, in order, until one succeeds. The number of steps that
-takes on a text of n characters is at most (n + 1) × (the steps from one start when
-every way fails), and the steps from one start are bounded by walking the tree:
+the ways the pattern can match, in order, until one succeeds. The steps that takes from one
+start position, when every way fails, are bounded by walking the tree (`_Walk`):
 
 - a one-character item, an anchor: 1 step, and 1 way to go on;
 - a sequence `a b`: the steps of `a`, plus the steps of `b` once per way `a` can end;
@@ -12,21 +11,22 @@ every way fails), and the steps from one start are bounded by walking the tree:
   them gets past its first character, and the ways are the most of any one;
 - a repeat `x{m,k}`: at most min(k, n ÷ (x's shortest match)) rounds completed and one more
   attempted, each paying x's steps once per way the rounds before it ended; its ways add
-  up over the counts of rounds completed from m on;
+  up over the counts of rounds completed from m on (a run of whitespace is one character
+  long in a normalized text);
 - a lookaround, an atomic group, a possessive repeat: its steps, and 1 way (they never
   backtrack into themselves);
-- a repeat of one character class followed by something that cannot start with a
-  character of that class (`\\s+shall`, `[a-z]+ `): only the end of the run can go on,
-  so the ways of the repeat lead into the rest once, and fail at its first character
-  otherwise.
+- a repeat of one character class that nothing able to follow it can start with (`\\s+shall`,
+  `(the\\s+)?vendor`, `[a-z]+ `, across the ends of groups): only the end of the run can go
+  on, so the repeat's ways lead into what follows once, and fail at its first character
+  otherwise. Each item's steps are kept as a function of that failing cost (`_Cost`).
 
-`re`'s own shortcuts (a literal prefix, a first-character set) only ever skip some of
-those steps. A tree with a back-reference or a conditional (whose work depends on what
-a group matched), or nested deeper than `MAX_DEPTH`, has no bound here.
-
-The search visits every start position, but a position where the pattern's first character
-cannot match costs only the steps of failing there: where a match must start with one of a
-few known characters, `SearchBound.steps` counts them in the text.
+A position where no match can start costs only the steps of failing there. Where every
+match starts with one of a few characters, or opens with one of a few words (after anchors,
+an optional part first), `SearchBound.steps` counts where they are written in the text; the
+search then costs at most that count times the steps from a start, plus the failing steps at
+every position. `re`'s own shortcuts (a literal prefix, a first-character set) only ever
+skip some of those steps. A tree with a back-reference or a conditional (whose work depends
+on what a group matched), or nested deeper than `MAX_DEPTH`, has no bound here.
 
 `rubric_tools.gate_analysis.plain_search` runs a gate's search on `re` without a time
 limit only where this bound stays under `STEP_BUDGET`.
@@ -38,10 +38,16 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
+from rubric_tools.gate_analysis.regex_characters import (
+    CharacterClass,
+    all_disjoint,
+    first_classes,
+    item_class,
+    starts,
+)
 from rubric_tools.gate_analysis.regex_shape import _minimum_width
 from rubric_tools.scoring.dialect import FOLD
 
@@ -58,155 +64,10 @@ _CAP = 1 << 62  # counts are capped so that huge ones stay small integers
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _ONE_CHARACTER = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
 _ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-#: Categories no character belongs to two of (no space is a word character or a digit).
-_DISJOINT_CATEGORIES = frozenset(
-    {
-        frozenset({sre.CATEGORY_SPACE, sre.CATEGORY_WORD}),
-        frozenset({sre.CATEGORY_SPACE, sre.CATEGORY_DIGIT}),
-    }
-)
-_CATEGORY_PATTERNS = {
-    sre.CATEGORY_SPACE: re.compile(r"\s"),
-    sre.CATEGORY_WORD: re.compile(r"\w"),
-    sre.CATEGORY_DIGIT: re.compile(r"\d"),
-}
-
-
-#: The letters `re` folds others onto (`dialect.FOLD`'s values): they have more than one case.
-_FOLDED_TO = frozenset(FOLD.values())
 
 
 class _NoBound(Exception):
     """The tree holds something the bound does not cover."""
-
-
-# ------------------------------------------------------------ characters
-
-
-@dataclass(frozen=True)
-class _Class:
-    """The characters one item can consume, exactly: `keys` are characters keyed so that two
-    characters `re` may match case-insensitively for each other share a key (an ASCII letter
-    lowercased; other characters only when they have no case at all); `categories` are `\\s`,
-    `\\w`, `\\d`. A negated class is every character outside its keys (it has no categories)."""
-
-    keys: frozenset[str]
-    categories: frozenset[Any] = frozenset()
-    negated: bool = False
-
-    def disjoint(self, other: _Class) -> bool:
-        """Whether no character belongs to both."""
-        if self.negated and other.negated:
-            return False
-        if self.negated or other.negated:
-            positive, negative = (other, self) if self.negated else (self, other)
-            return not positive.categories and positive.keys <= negative.keys
-        if self.keys & other.keys:
-            return False
-        if any(_in_category(key, category) for key in self.keys for category in other.categories):
-            return False
-        if any(_in_category(key, category) for key in other.keys for category in self.categories):
-            return False
-        return all(frozenset({a, b}) in _DISJOINT_CATEGORIES for a in self.categories for b in other.categories)
-
-
-#: Any character at all (a class that overlaps every other).
-_ANY = _Class(frozenset(), negated=True)
-
-
-def _in_category(key: str, category: Any) -> bool:
-    # An ASCII letter's other cases (K and the Kelvin sign, s and ſ) are word characters too.
-    return _CATEGORY_PATTERNS[category].match(key) is not None
-
-
-def _key(code: int) -> str:
-    char = chr(code)
-    if code < 128:
-        return char.lower()
-    if char.lower() == char.upper() == char and code not in FOLD and code not in _FOLDED_TO:
-        return char  # no case: only itself
-    raise _NoBound
-
-
-def _class(item: Item) -> _Class | None:
-    """The characters of a one-character item; None for any other item."""
-    op, av = item
-    try:
-        if op is sre.LITERAL or op is sre.NOT_LITERAL:
-            return _literal_class(av, op is sre.NOT_LITERAL)
-        if op is sre.ANY:
-            return _ANY  # every character but a newline, or (DOTALL) every character
-        if op is sre.IN:
-            return _set_class(av)
-    except _NoBound:
-        return _ANY  # a character we cannot key: say any character
-    return None
-
-
-@lru_cache(maxsize=1024)
-def _literal_class(code: int, negated: bool) -> _Class:
-    return _Class(frozenset({_key(code)}), negated=negated)
-
-
-def _set_class(members: Sequence[Item]) -> _Class:
-    negated = bool(members) and members[0][0] is sre.NEGATE
-    keys: set[str] = set()
-    categories: set[Any] = set()
-    for op, av in members[1:] if negated else members:
-        if op is sre.LITERAL:
-            keys.add(_key(av))
-        elif op is sre.RANGE and av[1] < 128:
-            keys.update(chr(code).lower() for code in range(av[0], av[1] + 1))
-        elif op is sre.CATEGORY and av in _CATEGORY_PATTERNS and not negated:
-            categories.add(av)
-        else:
-            raise _NoBound
-    return _Class(frozenset(keys), frozenset(categories), negated)
-
-
-def _starts(items: Sequence[Item]) -> tuple[list[_Class], bool] | None:
-    """The classes the first character of any match of `items` belongs to, and whether
-    `items` can also match the empty string; None when that is not known."""
-    found: list[_Class] = []
-    for item in items:
-        op, av = item
-        if op in _ZERO_WIDTH:
-            continue  # consumes nothing, and only ever rules characters out
-        one = _class(item)
-        if one is not None:
-            return [*found, one], False
-        inner: tuple[list[_Class], bool] | None
-        if op is sre.SUBPATTERN:
-            inner = _starts(av[3])
-        elif op is sre.ATOMIC_GROUP:
-            inner = _starts(av)
-        elif op in _REPEATS:
-            inner = _starts(av[2])
-            if inner is not None and av[0] == 0:
-                inner = (inner[0], True)
-        elif op is sre.BRANCH:
-            alternatives = [_starts(alternative) for alternative in av[1]]
-            if any(a is None for a in alternatives):
-                return None
-            inner = ([c for a in alternatives if a for c in a[0]], any(a[1] for a in alternatives if a))
-        else:
-            return None
-        if inner is None:
-            return None
-        found += inner[0]
-        if not inner[1]:
-            return found, False
-    return found, True
-
-
-def _first_classes(items: Sequence[Item]) -> list[_Class] | None:
-    """The classes a match of `items` starts with, when every match consumes a character."""
-    found = _starts(items)
-    return found[0] if found is not None and not found[1] else None
-
-
-def _all_disjoint(a: Sequence[_Class], b: Sequence[_Class]) -> bool:
-    return all(x.disjoint(y) for x in a for y in b)
 
 
 # ------------------------------------------------------------ the tree, prepared once
@@ -262,29 +123,29 @@ _ONE = _Node("one", 1)
 _ANCHOR = _Node("anchor", 0)
 
 
-def _sequence(items: Sequence[Item], depth: int, follow: list[_Class] | None) -> _Sequence:
+def _sequence(items: Sequence[Item], depth: int, follow: list[CharacterClass] | None) -> _Sequence:
     """The prepared sequence; `follow`: the classes of what can come right after it."""
     if depth > MAX_DEPTH:
         raise _NoBound
     # What can come right after each item: the starts of the items after it, worked out from
     # the end (`_starts` of each suffix), then, where those may all match nothing, `follow`.
-    followers: list[list[_Class] | None] = []
-    after: tuple[list[_Class], bool] | None = ([], True)  # the starts of the empty suffix
+    followers: list[list[CharacterClass] | None] = []
+    after: tuple[list[CharacterClass], bool] | None = ([], True)  # the starts of the empty suffix
     for item in reversed(items):
         if after is None:
             followers.append(None)
         else:
             followers.append(after[0] if not after[1] else None if follow is None else [*after[0], *follow])
-        after = _then_starts(_starts([item]), after)
+        after = _thenstarts(starts([item]), after)
     followers.reverse()
     nodes = tuple(_node(item, depth, found) for item, found in zip(items, followers, strict=True))
     run_ends = tuple(_ends_at_run_end(item, found) for item, found in zip(items, followers, strict=True))
     return _Sequence(nodes, run_ends)
 
 
-def _then_starts(
-    first: tuple[list[_Class], bool] | None, then: tuple[list[_Class], bool] | None
-) -> tuple[list[_Class], bool] | None:
+def _thenstarts(
+    first: tuple[list[CharacterClass], bool] | None, then: tuple[list[CharacterClass], bool] | None
+) -> tuple[list[CharacterClass], bool] | None:
     """`_starts` of an item followed by more, from the starts of each."""
     if first is None:
         return None
@@ -293,7 +154,7 @@ def _then_starts(
     return None if then is None else ([*first[0], *then[0]], then[1])
 
 
-def _node(item: Item, depth: int, followers: list[_Class] | None) -> _Node:
+def _node(item: Item, depth: int, followers: list[CharacterClass] | None) -> _Node:
     op, av = item
     if op in _ONE_CHARACTER:
         return _ONE
@@ -314,16 +175,16 @@ def _node(item: Item, depth: int, followers: list[_Class] | None) -> _Node:
         if high > 1 and _minimum_width(body) == 0:
             raise _NoBound  # rounds that may match nothing
         # After a round: another round, or what follows the repeat.
-        again = followers if high <= 1 else _first_classes(body)
+        again = followers if high <= 1 else first_classes(body)
         after = None if again is None or followers is None else [*again, *followers] if high > 1 else followers
         parts = (_sequence(body, depth + 1, after),)
-        spaces = len(body) == 1 and _spaces_only(_class(body[0]))
+        spaces = len(body) == 1 and _spaces_only(item_class(body[0]))
         possessive = op is sre.POSSESSIVE_REPEAT
         return _Node("repeat", width, parts, low=low, high=high, possessive=possessive, spaces=spaces)
     raise _NoBound  # a back-reference
 
 
-def _spaces_only(found: _Class | None) -> bool:
+def _spaces_only(found: CharacterClass | None) -> bool:
     """Whether every character of the class is whitespace (`str.isspace`, which is `re`'s
     `\\s` and what normalization folds: a normalized text has no two in a row)."""
     if found is None or found.negated or not found.categories <= {sre.CATEGORY_SPACE}:
@@ -331,24 +192,24 @@ def _spaces_only(found: _Class | None) -> bool:
     return all(key.isspace() for key in found.keys) and bool(found.keys or found.categories)
 
 
-def _ends_at_run_end(item: Item, followers: list[_Class] | None) -> bool:
+def _ends_at_run_end(item: Item, followers: list[CharacterClass] | None) -> bool:
     """Whether `item` repeats one character class that none of `followers` overlaps: then
     only the end of the run can be followed by a match of what comes after it."""
     op, av = item
     if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or len(av[2]) != 1 or followers is None:
         return False
-    repeated = _class(av[2][0])
-    return repeated is not None and _all_disjoint([repeated], followers)
+    repeated = item_class(av[2][0])
+    return repeated is not None and all_disjoint([repeated], followers)
 
 
 def _exclusive(alternatives: Sequence[Sequence[Item]]) -> bool:
     """Whether no two alternatives can start with the same character."""
-    starts: list[list[_Class]] = []
+    seen: list[list[CharacterClass]] = []
     for alternative in alternatives:
-        found = _first_classes(alternative)
-        if found is None or any(not _all_disjoint(found, other) for other in starts):
+        found = first_classes(alternative)
+        if found is None or any(not all_disjoint(found, other) for other in seen):
             return False
-        starts.append(found)
+        seen.append(found)
     return True
 
 
@@ -489,7 +350,7 @@ class SearchBound:
             self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
         except (_NoBound, RecursionError):
             return
-        self._starts = _countable(_first_classes(items))
+        self._starts = _countable(first_classes(items))
         self._words = _opening_words(items)
         self._by_size: dict[int, tuple[int, int] | None] = {}
 
@@ -575,7 +436,7 @@ def _opening(items: Sequence[Item]) -> tuple[list[str], int] | None:
     return None
 
 
-def _countable(classes: list[_Class] | None) -> str | None:
+def _countable(classes: list[CharacterClass] | None) -> str | None:
     """The characters to count in a lowercased text for the positions a match can start at
     (the letters `re` treats as another case of one of them included); None when the
     classes are not a few plain characters."""

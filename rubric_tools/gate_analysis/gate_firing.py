@@ -1,7 +1,8 @@
-"""Running gates on texts, always through the scorer's own matcher (`Gate.fires`,
-`run_gates`) on text normalized by the scorer's `normalize`; the must-fire witness
-texts of one gate entry, with the reason when there are none; and the rubric's gate
-lists with positions. Shared by lint rule U001 and `rubric audit`.
+"""Running gates on texts as the scorer runs them (`Gate.fires`, `run_gates`), on text
+normalized by the scorer's `normalize`: on the stdlib `re` where `plain_search` proves that
+is the same search and needs no time limit, else through the scorer's own matcher; the
+must-fire witness texts of one gate entry, with the reason when there are none; and the
+rubric's gate lists with positions. Shared by lint rule U001 and `rubric audit`.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ _CAP = 10**15  # counts are capped so huge ones stay cheap integers
 #: Node tables already worked out, by (character test, period, the node's shape): the audit
 #: checks hundreds of candidate patterns built from the same pieces (a window, a list of
 #: words). Emptied when it holds this many.
-_SHARED_LIMIT = 20_000
+_SHARED_LIMIT = 5_000  # about 13 MB
 _shared: dict[tuple[Any, ...], tuple[Table, Table]] = {}
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)

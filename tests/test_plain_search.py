@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+import warnings
 from dataclasses import replace
 from pathlib import Path
 
@@ -191,3 +192,12 @@ def test_the_bound_counts_where_the_opening_words_are_written() -> None:
     letters, words = bound.steps("vtl " * 1_000), bound.steps("the vendor " * 400)
     assert letters is not None and words is not None and letters < words
     assert plain_pattern(pattern, "vtl " * 1_000) is not None
+
+
+def test_set_syntax_warnings_stay_silent() -> None:
+    """`re` warns of possible set syntax (`[[:digit:]]`) when compiling; the scorer's dialect
+    keeps that quiet, and so does the audit's own compile (it would reach the user's stderr)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        plain_pattern(r"[[:digit:]]+ days--x&&y||z~~w", "within 30 days")
+    assert not caught

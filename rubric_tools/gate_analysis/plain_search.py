@@ -20,6 +20,7 @@ its errors.
 from __future__ import annotations
 
 import re
+import warnings
 from functools import lru_cache
 
 from rubric_tools.gate_analysis.regex_shape import parse
@@ -45,9 +46,12 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
     except dialect.PatternRefused:
         return None
     try:
-        return re.compile(pattern, re.IGNORECASE), SearchBound(tree)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax, as the dialect's
+            compiled = re.compile(pattern, re.IGNORECASE)
     except (re.error, RecursionError, OverflowError, ValueError):
         return None
+    return compiled, SearchBound(tree)
 
 
 def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re.Pattern[str] | None:

@@ -1,15 +1,17 @@
-"""The replay and lint commands now against the same commands at an earlier revision, in this run.
+"""Commands now against the same commands at an earlier revision, in this run.
 
 `benchmarks/replay.py` (part 3) and `benchmarks/lint.py` measure each command against its own
 floor; this measures what a change bought: `rubric replay <corpus>/trajectories --output-format
-jsonl --jobs 1` and caches-off `rubric lint <corpus>/matters`, each run from this checkout and
-from REV (a temporary git worktree, made now and removed after), in fresh processes, interleaved
-round by round (the order alternating), CPU and wall time; median of the rounds' ratios
-(now ÷ then) with the lowest and highest.
+jsonl --jobs 1` and caches-off `rubric lint <corpus>/matters` (and, asked for with
+`--commands`, caches-off `rubric check` and `rubric audit` of the same matters), each run from
+this checkout and from REV (a temporary git worktree, made now and removed after), in fresh
+processes, interleaved round by round (the order alternating), CPU and wall time; median of the
+rounds' ratios (now ÷ then) with the lowest and highest.
 
     python benchmarks/commands_history.py [--rev c66a9be] [--rounds 7] [--corpus DIR]
+                                          [--commands replay,lint,check,audit]
 
-c66a9be is main before issue 25's second round.
+c66a9be is main before issue 25's second round; 7f8f6a6 before its third (check and audit).
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ def _commands(corpus: Path) -> dict[str, list[str]]:
     return {
         "replay": [*ours, "replay", str(corpus / "trajectories"), "--output-format", "jsonl", "--jobs", "1"],
         "lint": [*ours, "lint", str(corpus / "matters")],
+        "check": [*ours, "check", str(corpus / "matters")],
+        "audit": [*ours, "audit", str(corpus / "matters")],
     }
 
 
-def compare(corpus: Path, earlier: Path, revision: str, rounds: int) -> None:
+def compare(corpus: Path, earlier: Path, revision: str, rounds: int, names: list[str]) -> None:
     checkouts = {"now": REPO_ROOT, "then": earlier}
     for name, command in _commands(corpus).items():
+        if name not in names:
+            continue
         runs: dict[str, list[Run]] = {side: [] for side in checkouts}
 
         def measure(side: str, command: list[str] = command, runs: dict[str, list[Run]] = runs) -> float:
@@ -60,7 +66,13 @@ def main() -> int:
     parser.add_argument("--rev", default=DEFAULT_REVISION)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--corpus", type=Path, default=None)
+    parser.add_argument("--commands", default="replay,lint", help="which of replay,lint,check,audit to compare")
     args = parser.parse_args()
+    names = [name.strip() for name in args.commands.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(_commands(Path())))
+    if unknown:
+        print(f"unknown command(s): {', '.join(unknown)}", file=sys.stderr)
+        return 2
     corpus = corpus_folder(args.corpus)
     if not (corpus / "trajectories").is_dir():
         print(f"conformance corpus not found at {corpus} (set RUBRIC_CONFORMANCE_DIR)", file=sys.stderr)
@@ -72,7 +84,7 @@ def main() -> int:
         git = ["git", "-C", str(REPO_ROOT), "worktree"]
         subprocess.run([*git, "add", "-q", "--detach", str(earlier), args.rev], check=True)
         try:
-            compare(corpus, earlier, args.rev, args.rounds)
+            compare(corpus, earlier, args.rev, args.rounds, names)
         finally:
             subprocess.run([*git, "remove", "--force", str(earlier)], check=True)
     return 0

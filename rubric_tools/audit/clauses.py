@@ -31,6 +31,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit.completion import (
     Completion,
@@ -49,9 +50,9 @@ from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
-from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fires, matched_sentence
+from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
 from rubric_tools.loading.matter import MatterSource
-from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, sentence_bounds
+from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
 
 #: A completed clause longer than this reads as a paragraph, not as evidence.
@@ -159,18 +160,30 @@ class _Found:
     end: int
 
 
+@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
+def _sentence_words(text: str) -> frozenset[str]:
+    return frozenset(words(text))
+
+
+@lru_cache(maxsize=8192)
+def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
+    inside = re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
+    return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
+
+
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
     def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
-        self.vocabulary = frozenset(w for s in self.sentences for w in words(s.text)) | COMMON_WORDS
+        texts = list(dict.fromkeys(s.text for s in self.sentences))
+        self.vocabulary = frozenset().union(*map(_sentence_words, texts)) | COMMON_WORDS
         #: Words the matter writes in lowercase inside its sentences: a capital on one of them
         #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
-        inside = [w for s in self.sentences for w in re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", s.text)]
-        self.lowercase = frozenset(w for w in inside if w[0].islower())
-        self.capitalized = frozenset(w.lower() for w in inside if w[0].isupper())
+        self.lowercase = frozenset().union(*(_inside_words(text)[0] for text in texts))
+        self.capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
 
@@ -274,23 +287,16 @@ _FRAME_WORDS = frozenset(
 def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     """Clauses of the matter's sentences the gate fires on: the shortest first within each
     tier (sins stated, then sins disowned)."""
-    try:
-        pattern = compile_pattern(gate.pattern)
-    except GateError:
-        return []
     stated: list[_Found] = []
     disowned: list[_Found] = []
     for sentence in finder.sentences:
         lowered = sentence.text.lower()
         if len(lowered) != len(sentence.text):
             continue  # a letter whose lowercase is longer: positions would not line up
-        try:
-            match = pattern.search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
-        except TimeoutError:
+        span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
+        if span is None or span[0] == span[1]:
             continue
-        if match is None or match.end() == match.start():
-            continue
-        start, end = _word_span(sentence.text, match.start(), match.end())
+        start, end = _word_span(sentence.text, *span)
         bounds = smallest_clause(sentence.text, start, end)
         if bounds is None:
             continue
@@ -357,11 +363,8 @@ def sentence_as_written(gate: Gate, text: str) -> str:
     lowered = written.lower()
     if len(lowered) != len(written):
         return matched_sentence(gate, text)
-    try:
-        match = compile_pattern(gate.pattern).search(lowered, timeout=AUDIT_SEARCH_TIMEOUT)
-    except (GateError, TimeoutError):
-        match = None
-    if match is None:
+    span = first_span(gate.pattern, lowered)
+    if span is None:
         return written
-    start, end = sentence_bounds(lowered, match.start(), match.end())
+    start, end = sentence_bounds(lowered, *span)
     return written[start:end].strip()

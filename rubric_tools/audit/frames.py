@@ -105,7 +105,7 @@ def negated_inside(pattern: str) -> str | None:
     """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
     consultant" -> "client materials is not owned by consultant"): the negator governs it."""
     from rubric_tools.audit.pattern_tree import is_window, parse_items, render, walk_sequences
-    from rubric_tools.gate_analysis.witness import witnesses
+    from rubric_tools.gate_analysis.witness import iter_witnesses
 
     branches = parse_items(pattern)
     if branches is None:
@@ -122,12 +122,13 @@ def negated_inside(pattern: str) -> str | None:
     if found is None:
         return None
     branch, window = found
-    left = witnesses(render(branch[:window]))
-    right = witnesses(render(branch[window + 1 :]))
-    if not left or not right:
+    # The typical witness of each side (the first: the others are not built).
+    left = next(iter_witnesses(render(branch[:window])), None)
+    right = next(iter_witnesses(render(branch[window + 1 :])), None)
+    if left is None or right is None:
         return None
     from rubric_tools.audit.markers import governing_negator
 
-    text = f"{left[0].text.strip()} is not {right[0].text.strip()}."
-    governed = re.search(governing_negator(), f"{left[0].text} {right[0].text}", re.IGNORECASE)
+    text = f"{left.text.strip()} is not {right.text.strip()}."
+    governed = re.search(governing_negator(), f"{left.text} {right.text}", re.IGNORECASE)
     return None if governed else text

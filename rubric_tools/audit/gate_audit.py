@@ -402,4 +402,5 @@ def audit_gate_lists(
             continue
         audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose)
         findings = list(audit.findings())
-        yield findings, list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals)
+        figure = list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals, audit.list_fires)
+        yield findings, figure

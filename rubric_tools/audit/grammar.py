@@ -135,7 +135,7 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
     word = tokens[index]
     if word in MODALS or word in AUXILIARIES:
         return True
-    if re.search(r"n['’]t$", word):
+    if word.endswith(("n't", "n’t")):  # a contraction: "doesn't", "can’t"
         return True
     found = verb_of(word)
     before = tokens[index - 1] if index else ""
@@ -238,6 +238,9 @@ def _more_than_one(word: str) -> bool:
     return is_number_word(word) and word not in ("one", "a", "an", "zero")
 
 
+_SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
+
+
 def agreement_errors(text: str) -> list[str]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
@@ -259,7 +262,7 @@ def agreement_errors(text: str) -> list[str]:
         third = verb_of(verb)
         if plural_noun and third is not None and third[1] == "3rd person" and not joined:
             found.append(f"{noun} {verb}")
-        section = "§" in noun or re.fullmatch(r"\d+(?:\.\d+)+", noun) is not None  # "4.2 are void"
+        section = "§" in noun or _SECTION_NUMBER.fullmatch(noun) is not None  # "4.2 are void"
         singular_noun = section or (
             not noun.endswith("s") and noun.isalpha() and noun not in _PLURAL_WORDS and not is_number_word(noun)
         )

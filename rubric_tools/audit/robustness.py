@@ -102,13 +102,17 @@ def list_robustness(
     must_fire: Sequence[VerdictText],
     must_not_fire: Sequence[VerdictText],
     proposals: Mapping[int, EntryProposal],
+    fired: Mapping[str, bool] | None = None,
 ) -> ListRobustness:
-    """The figure of one list on its texts, before and after its verified proposals."""
+    """The figure of one list on its texts, before and after its verified proposals.
+    `fired`, when given, says for each of the texts whether the list as written fires on it
+    (the audit has run the list on all of them already)."""
     sins = tuple(dict.fromkeys(t.text for t in must_fire if t.kind != "witness"))
     correct = tuple(dict.fromkeys(t.text for t in must_not_fire))
     texts = _texts(gate_list.issue_id, gate_list.surface, sins, correct)
     changed = {index: p.after for index, p in proposals.items() if p.verified}
     after_gates = tuple(changed.get(entry.entry_index, entry.gate) for entry in gate_list.entries)
+    before = _counted(sins, correct, fired) if fired is not None else robustness(gate_list.gates, texts)
     first = gate_list.entries[0].element.location
     return ListRobustness(
         gate_list.issue_id,
@@ -117,13 +121,20 @@ def list_robustness(
         first.file,
         first.span.line if first.span else None,
         len(gate_list.entries),
-        robustness(gate_list.gates, texts),
-        robustness(after_gates, texts) if changed else robustness(gate_list.gates, texts),
+        before,
+        robustness(after_gates, texts) if changed else before,
         tuple(sorted(changed)),
         sins=sins,
         correct_work=correct,
         gates=tuple((entry.entry_index, entry.gate) for entry in gate_list.entries),
     )
+
+
+def _counted(sins: Sequence[str], correct: Sequence[str], fired: Mapping[str, bool]) -> Robustness:
+    """`texts.robustness` from verdicts already known."""
+    caught = sum(1 for text in sins if fired[text])
+    silent = sum(1 for text in correct if not fired[text])
+    return Robustness(caught, len(sins), silent, len(correct))
 
 
 def refigured(figure: ListRobustness, fixed: GateList) -> ListRobustness:

@@ -1,24 +1,26 @@
-"""Running gates on texts, always through the scorer's own matcher (`Gate.fires`,
-`run_gates`) on text normalized by the scorer's `normalize`; the must-fire witness
-texts of one gate entry, with the reason when there are none; and the rubric's gate
-lists with positions. Shared by lint rule U001 and `rubric audit`.
+"""Running gates on texts as the scorer runs them (`Gate.fires`, `run_gates`), on text
+normalized by the scorer's `normalize`: on the stdlib `re` where `plain_search` proves that
+is the same search and needs no time limit, else through the scorer's own matcher; the
+must-fire witness texts of one gate entry, with the reason when there are none; and the
+rubric's gate lists with positions. Shared by lint rule U001 and `rubric audit`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
+from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
-from rubric_tools.gate_analysis.witness import raw_candidates, witnesses
+from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, run_gates, sentence_bounds
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, sentence_bounds
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize, show_pattern
 
@@ -34,29 +36,51 @@ CONTEXT = "in our view {t} on these terms."
 AUDIT_SEARCH_TIMEOUT = 0.1
 
 
+#: The audit runs every gate (and every candidate guard) on the same few thousand texts.
+_normalized = lru_cache(maxsize=65536)(normalize)
+
+
 def fires(gate: Gate, text: str) -> bool:
     """Whether `gate` fires on `text` as the scorer scores it (normalized first)."""
+    return _fires_normalized(gate, _normalized(text))
+
+
+def _fires_normalized(gate: Gate, text: str) -> bool:
+    plain = plain_fires(gate, text)  # `re`, where that is the same search (`plain_search`)
+    if plain is not None:
+        return plain
     try:
-        return gate.fires(normalize(text), AUDIT_SEARCH_TIMEOUT)
+        return gate.fires(text, AUDIT_SEARCH_TIMEOUT)
     except (GateError, GateTimeout):
         return False
 
 
 def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
-    """The patterns of a gate list that fire on `text`, in list order."""
-    return run_gates(tuple(gates), normalize(text), AUDIT_SEARCH_TIMEOUT).fired
+    """The patterns of a gate list that fire on `text`, in list order (what `run_gates`
+    reports as fired: a gate that does not compile or times out does not fire)."""
+    normalized = _normalized(text)
+    return tuple(gate.pattern for gate in gates if _fires_normalized(gate, normalized))
+
+
+def first_span(pattern: str, text: str, timeout: float = AUDIT_SEARCH_TIMEOUT) -> tuple[int, int] | None:
+    """The span of the first match of `pattern` in `text`, as the scorer's compiled pattern
+    finds it; None when there is none, when the pattern does not compile or the search
+    times out."""
+    plain = plain_pattern(pattern, text)
+    try:
+        match = plain.search(text) if plain is not None else compile_pattern(pattern).search(text, timeout=timeout)
+    except (GateError, TimeoutError):
+        return None
+    return match.span() if match is not None else None
 
 
 def matched_sentence(gate: Gate, text: str) -> str:
     """The normalized sentence around the first match of the gate's pattern in `text`."""
     normalized = normalize(text)
-    try:
-        match = compile_pattern(gate.pattern).search(normalized, timeout=AUDIT_SEARCH_TIMEOUT)
-    except (GateError, TimeoutError):
-        match = None
-    if match is None:
+    span = first_span(gate.pattern, normalized)
+    if span is None:
         return normalized
-    start, end = sentence_bounds(normalized, match.start(), match.end())
+    start, end = sentence_bounds(normalized, *span)
     return normalized[start:end].strip()
 
 
@@ -97,22 +121,31 @@ def fire_texts(gate: Gate) -> list[FireText]:
 
 @lru_cache(maxsize=1024)
 def _fire_texts(gate: Gate) -> tuple[FireText, ...]:
+    return tuple(_iter_fire_texts(gate, witnesses(gate.pattern)))
+
+
+def _iter_fire_texts(gate: Gate, found: Iterable[Witness]) -> Iterator[FireText]:
+    """`fire_texts` of the witnesses `found`, one at a time."""
     requirement = None
     if gate.require_context:
-        found = [w for w in witnesses(gate.require_context) if w.typeable]
-        requirement = found[0].text if found else None
-    texts: list[FireText] = []
-    for witness in witnesses(gate.pattern):
+        required = [w for w in witnesses(gate.require_context) if w.typeable]
+        requirement = required[0].text if required else None
+    for witness in found:
         if not witness.typeable:
             continue
         for base in _bases(witness.text, requirement):
             if fires(gate, CONTEXT.format(t=base)):
-                texts.append(FireText(base, witness.strategy))
+                yield FireText(base, witness.strategy)
                 break
             if fires(gate, base):
-                texts.append(FireText(base, witness.strategy, bare_only=True))
+                yield FireText(base, witness.strategy, bare_only=True)
                 break
-    return tuple(texts)
+
+
+def _fires_in_context(gate: Gate) -> bool:
+    """Whether some witness of the gate fires inside a sentence: `fire_texts` has a text
+    that is not bare-only. Witnesses are built one at a time, up to the first that does."""
+    return any(not text.bare_only for text in _iter_fire_texts(gate, iter_witnesses(gate.pattern)))
 
 
 _MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")
@@ -124,6 +157,8 @@ def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
     whitespace that normalization removes)."""
     if unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):
         return None
+    if _fires_in_context(gate):
+        return None  # what `fire_texts` below finds, found without building every witness
     found = witnesses(gate.pattern)
     if not found:
         tried = raw_candidates(gate.pattern)[:2]

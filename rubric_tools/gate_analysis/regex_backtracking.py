@@ -32,6 +32,11 @@ ATTACK_LENGTH = 32
 #: catastrophic: growth that steep costs minutes on ordinary submission lengths.
 WORK_LIMIT = 1_000_000
 _CAP = 10**15  # counts are capped so huge ones stay cheap integers
+#: Node tables already worked out, by (character test, period, the node's shape): the audit
+#: checks hundreds of candidate patterns built from the same pieces (a window, a list of
+#: words). Emptied when it holds this many.
+_SHARED_LIMIT = 5_000  # about 13 MB
+_shared: dict[tuple[Any, ...], tuple[Table, Table]] = {}
 
 _REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
 _VARIABLE = (*_REPEATS, sre.BRANCH, sre.GROUPREF_EXISTS)
@@ -46,6 +51,7 @@ class _Counter:
         self.size = len(period)
         self.matches = matches
         self._nodes: dict[int, tuple[Table, Table]] = {}
+        self._shapes: dict[int, Any] = {}
 
     def zero(self) -> Table:
         return [[0] * (ATTACK_LENGTH + 1) for _ in range(self.size)]
@@ -81,11 +87,50 @@ class _Counter:
 
     def node(self, item: Item) -> tuple[Table, Table]:
         """(full, tried): ways `item` matches exactly L characters, and search-tree
-        nodes spent inside it for each L characters consumed (failed attempts included)."""
+        nodes spent inside it for each L characters consumed (failed attempts included).
+        Remembered for the item, and for its shape across patterns (the tables depend on
+        nothing else); never changed once made."""
         key = id(item)
-        if key not in self._nodes:
-            self._nodes[key] = self._node(item)
-        return self._nodes[key]
+        found = self._nodes.get(key)
+        if found is None:
+            shared_key = (self.matches, self.period, self.shape(item))
+            found = _shared.get(shared_key)
+            if found is None:
+                found = self._node(item)
+                if len(_shared) >= _SHARED_LIMIT:
+                    _shared.clear()
+                _shared[shared_key] = found
+            self._nodes[key] = found
+        return found
+
+    def shape(self, item: Item) -> Any:
+        """What the tables of `item` depend on, as a hashable value: its operators and
+        arguments with every sequence as a tuple (a group's number left out)."""
+        key = id(item)
+        found = self._shapes.get(key)
+        if found is None:
+            op, av = item
+            if op == sre.SUBPATTERN:
+                found = (op, av[1], av[2], self.shapes(av[3]))
+            elif op == sre.BRANCH:
+                found = (op, tuple(self.shapes(alternative) for alternative in av[1]))
+            elif op in _REPEATS:
+                found = (op, av[0], av[1], self.shapes(av[2]))
+            elif op == sre.ATOMIC_GROUP:
+                found = (op, self.shapes(av))
+            elif op == sre.GROUPREF_EXISTS:
+                found = (op, self.shapes(av[1]), self.shapes(av[2] or []))
+            elif op in (sre.ASSERT, sre.ASSERT_NOT, sre.GROUPREF):
+                found = (op,)  # assumed to pass: what is inside does not count
+            elif op == sre.IN:
+                found = (op, tuple(av))
+            else:
+                found = (op, av)
+            self._shapes[key] = found
+        return found
+
+    def shapes(self, items: Sequence[Item]) -> tuple[Any, ...]:
+        return tuple(self.shape(item) for item in items)
 
     def _node(self, item: Item) -> tuple[Table, Table]:
         op, av = item

@@ -395,13 +395,18 @@ def _duplicate_alternatives(body: list[Item]) -> bool:
     return False
 
 
+def _one_character_matches(op: Any, av: Any, char: str) -> bool:
+    # One function for every pattern: the backtracking counts it shapes are shared by it.
+    return bool(_single_char_matches(op, av, char))
+
+
 @lru_cache(maxsize=4096)
 def backtracking_risk(pattern: str) -> str | None:
     """Why `pattern` may backtrack catastrophically in `re`, or None."""
     tree = parse(pattern)
     if tree is None:
         return None
-    work = backtracking_work(tree, lambda op, av, char: bool(_single_char_matches(op, av, char)))
+    work = backtracking_work(tree, _one_character_matches)
     if work > WORK_LIMIT:
         return (
             f"on a run of repeated characters it cannot match, `re` explores over {WORK_LIMIT:,} ways "

@@ -12,12 +12,13 @@ back-reference) is dropped. Generation is bounded in count and length.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
+from rubric_tools.gate_analysis.plain_search import plain_pattern
 from rubric_tools.gate_analysis.regex_shape import Item, parse
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
@@ -223,6 +224,9 @@ def _widest_branch(items: Sequence[Item]) -> int:
 
 
 def _matches(pattern: str, text: str) -> bool:
+    plain = plain_pattern(pattern, text)  # `re`, where that is the same search (`plain_search`)
+    if plain is not None:
+        return plain.search(text) is not None
     try:
         return compile_pattern(pattern).search(text, timeout=MATCH_TIMEOUT) is not None
     except (GateError, TimeoutError):
@@ -244,31 +248,32 @@ def witnesses(pattern: str) -> list[Witness]:
 @lru_cache(maxsize=2048)
 def _witnesses(pattern: str) -> tuple[Witness, ...]:
     """Cached: the audit and lint rule U001 ask for the same patterns' witnesses many times."""
+    return tuple(iter_witnesses(pattern))
+
+
+def iter_witnesses(pattern: str) -> Iterator[Witness]:
+    """`witnesses(pattern)` one at a time, each built and checked only when asked for: a
+    caller that needs the first that does something stops there."""
     tree = parse(pattern)
     if tree is None:
-        return ()
-    found: list[Witness] = []
+        return
+    count = 0
     seen: set[str] = set()
     for builder in _strategies(_widest_branch(list(tree))):
         raw = builder.sequence(list(tree))
         if raw is None or len(raw) > MAX_WITNESS_LENGTH:
             continue
         tidy = _tidy(raw)
-        for text in (tidy,) if _matches(pattern, tidy) else (raw,):
-            if text and text not in seen and _matches(pattern, text):
-                seen.add(text)
-                found.append(
-                    Witness(
-                        text,
-                        builder.strategy
-                        if builder.strategy != "alternative"
-                        else f"alternative-{builder.alternative + 1}",
-                    )
-                )
-                break
-        if len(found) >= MAX_WITNESSES:
-            break
-    return tuple(found)
+        # The tidy text when the pattern matches it, else the raw one when it matches that.
+        text = tidy if _matches(pattern, tidy) else raw if raw != tidy and _matches(pattern, raw) else ""
+        if not text or text in seen:
+            continue
+        seen.add(text)
+        strategy = builder.strategy if builder.strategy != "alternative" else f"alternative-{builder.alternative + 1}"
+        yield Witness(text, strategy)
+        count += 1
+        if count >= MAX_WITNESSES:
+            return
 
 
 def raw_candidates(pattern: str) -> list[str]:

@@ -1,0 +1,101 @@
+"""Gate searches on the stdlib `re`, where that is the scorer's search without its time limit.
+
+The scorer runs every gate on the `regex` package, the pattern translated so that it means
+what the reference engine's `re.search(pattern, text, re.IGNORECASE)` means, with a time
+limit (`scoring.gates`, `scoring.dialect`). The translation spells every `\\b` out as
+lookarounds, which makes a search several times slower than `re`'s own; the audit runs
+tens of thousands of searches on short texts, and compiling the patterns it derives costs
+`regex`'s parser, written in Python, more again.
+
+`re.compile(pattern, re.IGNORECASE)` is the reference engine's own search, which the
+translation is held to (tests/scoring/test_dialect.py: same match, same span). What the
+translation adds is the time limit, and a search that `search_bound` proves cheap on a
+text of that length needs none. So a search runs here on `re` when the pattern parses,
+passes the dialect's size and cost caps, compiles, and has a bound for the text's length;
+anything else (a longer text, a back-reference, a pattern `re` or the dialect refuses)
+returns None and the caller runs the scorer's matcher as before, with its time limit and
+its errors.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from functools import lru_cache
+
+from rubric_tools.gate_analysis.regex_shape import parse
+from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
+from rubric_tools.scoring import dialect
+from rubric_tools.scoring.gates import NEGATOR_PATTERN, Gate, sentence_bounds
+
+#: The engine's negators, compiled as `scoring.gates` compiles them (on `re`: it is linear).
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
+
+@lru_cache(maxsize=8192)
+def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
+    """`pattern` compiled by `re` as the engine compiles it, and the bound on its searches;
+    None when the scorer would refuse it."""
+    if len(pattern) > dialect.MAX_PATTERN_LENGTH:
+        return None  # the scorer refuses it unparsed
+    tree = parse(pattern)  # the tree the witnesses and the regex rules read too
+    if tree is None:
+        return None
+    try:
+        dialect.check_cost(tree)  # the scorer's cap on counted repeats: refused there, refused here
+    except dialect.PatternRefused:
+        return None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax, as the dialect's
+            compiled = re.compile(pattern, re.IGNORECASE)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
+    return compiled, SearchBound(tree)
+
+
+def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re.Pattern[str] | None:
+    """`re`'s compiled `pattern` when searching `text` (or any part of it) with it is the
+    scorer's search with no need of a time limit; None otherwise. `normalized`: `text` is
+    as `scoring.text.normalize` leaves it (which bounds more searches)."""
+    if not isinstance(pattern, str):
+        return None
+    found = _compiled(pattern)
+    if found is None:
+        return None
+    steps = found[1].steps(text, normalized=normalized)
+    return found[0] if steps is not None and steps <= STEP_BUDGET else None
+
+
+def plain_fires(gate: Gate, text: str) -> bool | None:
+    """`gate.fires(text)` (`text` already normalized) on `re`; None when it must run on the
+    scorer's matcher. A structured gate keeps the scorer's guards (`Gate._survives`): the
+    match's sentence, a negator before or around it, the context regexes on the sentence."""
+    main = plain_pattern(gate.pattern, text, normalized=True)
+    if main is None:
+        return None
+    if not gate.is_structured:
+        return main.search(text) is not None
+    require = exclude = None
+    if gate.require_context:
+        require = plain_pattern(gate.require_context, text, normalized=True)  # and of its sentences
+        if require is None:
+            return None
+    if gate.exclude_context:
+        exclude = plain_pattern(gate.exclude_context, text, normalized=True)
+        if exclude is None:
+            return None
+    for match in main.finditer(text):
+        start, end = match.span()
+        sentence_start, sentence_end = sentence_bounds(text, start, end)
+        if gate.negation_guard:
+            window_end = start if gate.negation_scope == "before" else end
+            if _NEGATOR.search(text[sentence_start:window_end]):
+                continue
+        sentence = text[sentence_start:sentence_end]
+        if require is not None and require.search(sentence) is None:
+            continue
+        if exclude is not None and exclude.search(sentence) is not None:
+            continue
+        return True
+    return False

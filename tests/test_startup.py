@@ -294,4 +294,6 @@ def test_importing_the_command_line_leaves_the_collector_as_it_was(collecting: b
     completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     enabled, collections = completed.stdout.split()
     assert enabled == str(collecting)
-    assert int(collections) <= 1  # the one that may follow at once (typer's import alone ran about 20)
+    # The few that may follow once collection is on again (how many varies with the hash
+    # seed's allocations); typer's import alone ran about 20.
+    assert int(collections) <= 3

@@ -15,7 +15,7 @@ from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.pattern_tree import flattened
-from rubric_tools.audit.proposals import propose_entry
+from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
@@ -52,18 +52,18 @@ def test_markers_after_the_key_are_scoped_after_it() -> None:
     assert _fires(guarded, "Provider may store Customer Data in any region it chooses.")
 
 
-def _texts(pattern: str, protected: list[str], false_positives: list[str]) -> EntryTexts:
-    return EntryTexts((Gate(pattern),), 0, "redline", protected, [], false_positives, [])
+def _proposal(pattern: str, sin: str, correct_work: str) -> EntryProposal | None:
+    """The proposal for a lone redline entry that catches `sin` and fires on `correct_work`."""
+    return propose_entry(EntryTexts((Gate(pattern),), 0, "redline", [sin], [], [correct_work], []))
 
 
 def test_a_short_window_keeps_negators_out_with_the_guard() -> None:
     pattern = r"(?:customer|licensee)[^.]{0,60}indemnif(?:y|ies) licensor"
-    texts = _texts(
+    proposal = _proposal(
         pattern,
-        ["Licensee shall indemnify Licensor against every claim."],
-        ["It is not the case that licensee shall indemnify licensor."],
+        "Licensee shall indemnify Licensor against every claim.",
+        "It is not the case that licensee shall indemnify licensor.",
     )
-    proposal = propose_entry(texts)
     assert proposal is not None and proposal.verified
     assert "windows no negator crosses" in proposal.steps
     assert not _fires(proposal.after, "Licensee shall have no obligation to indemnify Licensor.")
@@ -72,12 +72,11 @@ def test_a_short_window_keeps_negators_out_with_the_guard() -> None:
 
 def test_a_long_window_is_not_tempered_without_evidence() -> None:
     pattern = r"target.*sole discretion"
-    texts = _texts(
+    proposal = _proposal(
         pattern,
-        ["The Target may act in its sole discretion."],
-        ["It is not the case that the Target may act in its sole discretion."],
+        "The Target may act in its sole discretion.",
+        "It is not the case that the Target may act in its sole discretion.",
     )
-    proposal = propose_entry(texts)
     assert proposal is not None
     assert "windows no negator crosses" not in proposal.steps
     assert proposal.after.pattern == pattern

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import pytest
 
+from rubric_tools.audit.widening import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis.gate_firing import never_fires_reason
 from rubric_tools.gate_analysis.witness import witnesses
@@ -28,6 +30,17 @@ def test_a_window_is_filled_with_words_and_bounded() -> None:
     texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
     assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)
     assert "license irrevocable" in texts and any(len(t) > 40 for t in texts)
+
+
+@pytest.mark.parametrize("slack", [SLACK, NEGATOR_FREE_SLACK])
+def test_the_slack_the_audit_writes_is_filled_with_prose(slack: str) -> None:
+    """A window of a group of classes, tempered or not, ends between words: a letter there
+    would fail the `\\b` after it, and the gate `rubric audit --fix` wrote would be
+    reported as never firing (U001) by the next lint."""
+    pattern = rf"provider (?:may|is entitled to){slack}terminate"
+    texts = [w.text for w in witnesses(pattern)]
+    assert "provider may terminate" in texts
+    assert all(re.search(pattern, text) for text in texts)
 
 
 # ------------------------------------------------------------------ U001 never fires

@@ -186,11 +186,13 @@ class _Builder:
 
 def _window_class(body: Sequence[Item]) -> Item | None:
     """The character class of a window written as a group, `(?:[^.]|\\.(?=\\d)){0,80}`, or
-    as a tempered one, `(?:(?!\\bnot\\b)[^.;]){1,40}` (the class the lookahead tempers)."""
+    as a tempered one, `(?:(?!\\bnot\\b)[^.;]){1,40}` or `(?:(?!\\bno\\b)(?:[^.;]|\\.\\d)){1,30}?` (the
+    class the lookahead tempers)."""
     if len(body) == 1 and body[0][0] is sre.SUBPATTERN:
         return _window_class(body[0][1][3])
-    if len(body) == 2 and body[0][0] is sre.ASSERT_NOT and body[1][0] in (sre.ANY, sre.IN, sre.NOT_LITERAL):
-        return body[1]
+    if len(body) == 2 and body[0][0] is sre.ASSERT_NOT:
+        # tempered: the class after the lookahead, itself perhaps a group ("(?:[^.;]|\.\d)")
+        return body[1] if body[1][0] in (sre.ANY, sre.IN, sre.NOT_LITERAL) else _window_class(body[1:])
     if len(body) == 1 and body[0][0] is sre.BRANCH:
         for alternative in body[0][1][1]:
             if len(alternative) == 1 and alternative[0][0] in (sre.ANY, sre.IN, sre.NOT_LITERAL):

@@ -33,8 +33,13 @@ TAIL = "    severity: high\n"
             "      - pattern: 'waive'  # keep\n        negation_guard: true\n"
             "        exclude_context: '\\b(deleted|struck)\\b'\n",
         ),
+        (
+            "      - fines?|penalt(?:y|ies)\n",
+            {"negation_guard": True},
+            "      - {pattern: 'fines?|penalt(?:y|ies)', negation_guard: true}\n",
+        ),
     ],
-    ids=["string", "flow-mapping", "block-mapping"],
+    ids=["string", "flow-mapping", "block-mapping", "plain-string-with-question-mark"],
 )
 def test_a_guard_is_written_into_each_entry_shape(entry: str, change: dict[str, object], expected_entry: str) -> None:
     text = HEAD + entry + TAIL

@@ -231,5 +231,8 @@ def test_the_reproducers_of_issue_24() -> None:
         "a: 1\n\ufeffb: 2\n",
         "\ufeff\ufeff",
         "note: |#\n",
+        "- {pattern: fines?|penalty}\n",  # "?" in a flow plain scalar: libyaml reads it, safe_load refuses
+        "- [a?b, c]\n",
+        "- [a:[b]]\n",  # and the other way round
     ):
         _check(text)

@@ -97,8 +97,10 @@ def _span_text(source: YamlSource, span: Span) -> str | None:
     return "\n".join([lines[0][span.column - 1 :], *lines[1:-1], lines[-1][: span.end_column - 1]])
 
 
-#: Characters a plain (unquoted) scalar may hold in block context but not inside a flow mapping.
-_FLOW_UNSAFE = re.compile(r"[\[\]{},]|: | #")
+#: Characters a plain (unquoted) scalar may hold in block context but not inside a flow
+#: mapping: the flow indicators, and "?", where the reference's loader (PyYAML's scanner)
+#: ends a plain scalar in a flow collection (libyaml reads on).
+_FLOW_UNSAFE = re.compile(r"[\[\]{},?]|: | #")
 
 
 def _string_entry(written: str, change: Mapping[str, Any], value: str | None = None) -> str | None:

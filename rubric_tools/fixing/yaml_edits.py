@@ -20,6 +20,9 @@ from rubric_tools.loading.yaml_source import YamlSource
 
 # Characters that make a plain scalar mean something else (or nothing) in YAML.
 _PLAIN_UNSAFE_START = set("!&*-?:,[]{}#|>@`\"'%")
+# Characters that end a plain scalar inside a flow collection for the reference's loader
+# (PyYAML's scanner stops at "?" there too, where libyaml reads on).
+_FLOW_INDICATORS = set(",[]{}?")
 
 
 def node_text(source: YamlSource, span: Span) -> str | None:
@@ -49,6 +52,7 @@ def _plain(value: str) -> str | None:
         or value != value.strip()
         or value[0] in _PLAIN_UNSAFE_START
         or ": " in value
+        or any(c in _FLOW_INDICATORS for c in value)  # the value may sit in a flow collection
         or " #" in value
         or value.endswith(":")
         or any(ord(c) < 0x20 for c in value)

@@ -276,6 +276,31 @@ def _compose(source: YamlSource, text: str, loader: type[Any]) -> Any:
     return _FAILED
 
 
+def _flow_plain_question_mark(text: str, root: Any) -> bool:
+    """Whether a plain scalar inside a flow collection holds a "?" (`{pattern: fines?}`):
+    libyaml reads it, the reference's scanner stops the scalar there and refuses the file."""
+    if root is _FAILED or root is None or "?" not in text or not ("{" in text or "[" in text):
+        return False
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    seen: set[int] = set()
+    while stack:
+        node, in_flow = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            if in_flow and not node.style and "?" in node.value:
+                return True
+            continue
+        if id(node) in seen:  # an alias: its node is walked once
+            continue
+        seen.add(id(node))
+        flow = in_flow or bool(node.flow_style)
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((item, flow) for item in node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend(((key, flow), (value, flow)))
+    return False
+
+
 def parse_yaml_text(path: Path, text: str) -> YamlSource:
     """Parse YAML text already read from `path`."""
     source = YamlSource(path=path, lines=yaml_lines(text))
@@ -292,8 +317,9 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
     # mark inside the text differently. Text holding one is read by the reference's parser.
     loader = PURE_LOADER if _READERS_DISAGREE.search(text) else LOADER
     node = _compose(source, text, loader)
-    if node is _FAILED and loader is not PURE_LOADER and "escape" in source.diagnostics[-1].message:
-        # libyaml refuses escapes `safe_load` accepts ("\ud800"): ask the reference's own parser.
+    if loader is not PURE_LOADER and (node is _FAILED or _flow_plain_question_mark(text, node)):
+        # libyaml refuses text `safe_load` accepts (escapes such as "\ud800", `[a:[b]]`) and
+        # accepts text it refuses (`{pattern: fines?}`): the reference's own parser decides.
         source.diagnostics.clear()
         node = _compose(source, text, PURE_LOADER)
     if node is _FAILED:

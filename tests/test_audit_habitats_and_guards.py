@@ -76,6 +76,18 @@ def test_limit_idioms_negate_nothing(witness: str, kind: str) -> None:
     assert not _fires(Gate(pattern, negation_guard=True), text), text
 
 
+def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
+    """The sin, then a clause negating its last noun: a guard keyed to that noun would reach
+    past the sin into the next clause and silence it."""
+    [text] = [t for k, t in habitat_texts(SIN, "redline") if k == "noun negated in a clause after"]
+    assert text == "Customer may use provider data, and no further data will be required."
+    assert _fires(Gate(SIN), text)
+    assert not _fires(Gate(SIN, exclude_context=r"\bno\b[^.;,:]{0,80}?\bdata"), text)
+    assert _fires(Gate(SIN, exclude_context=r"\bno\b[^.;,:]{0,80}?\bmay use"), text)
+    # A last word read as a verb has no such clause.
+    assert not [k for k, _t in habitat_texts("provider may terminate", "redline") if k.startswith("noun")]
+
+
 def _entry_texts(gate: Gate, protected: list[str], false_positives: list[str]) -> EntryTexts:
     return EntryTexts((gate,), 0, "redline", protected, [], false_positives, [])
 

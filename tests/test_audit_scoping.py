@@ -141,14 +141,21 @@ def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> 
 
 def test_a_clause_negated_on_its_object() -> None:
     clause = "Provider shall own all rights in the data."
-    assert negated_object(clause, len("Provider shall own")) == "Provider shall own no rights in the data."
-    assert negated_object("Provider shall own.", len("Provider shall own")) is None
-    assert negated_object("Provider shall not own the data.", 10) is None
+    assert negated_object(clause, (0, len("Provider shall own"))) == "Provider shall own no rights in the data."
+    assert negated_object("Provider shall own.", (0, len("Provider shall own"))) is None
+    assert negated_object("Provider shall not own the data.", (0, 10)) is None
     # Only the sin's own verb's object: not a trigger's, not a determiner further on.
     trigger = "Notify the customer no later than two days after Provider confirms an incident."
-    assert negated_object(trigger, trigger.index(" an incident")) is None
+    assert negated_object(trigger, (trigger.index("Provider"), trigger.index(" an incident"))) is None
     further = "Provider may use Customer Data to train and improve the models."
-    assert negated_object(further, further.index(" and improve")) is None
+    assert negated_object(further, (0, further.index(" and improve"))) is None
+    # After the verb's recipient, and wherever the match ends.
+    assigns = "Client hereby assigns to Consultant all right, title and interest in the Work Product."
+    negated = "Client hereby assigns to Consultant no right, title and interest in the Work Product."
+    assert negated_object(assigns, (0, len("Client hereby assigns to Consultant"))) == negated
+    assert negated_object(assigns, (0, assigns.index(" title"))) == negated
+    grants = "Client grants Consultant a licence to the Work Product."
+    assert negated_object(grants, (0, len(grants) - 1)) == "Client grants Consultant no licence to the Work Product."
 
 
 def test_the_sins_clause_negated_is_correct_work_the_audit_generates() -> None:
@@ -239,3 +246,36 @@ def test_past_a_long_window_a_negator_after_the_subject_is_not_scoped() -> None:
         # "The Target shall not take the action without consent, which Northline may withhold
         # in its sole discretion": the negator governs "take", not the clause the sin ends in
         assert not any("not?" in part or "none" in part for part in after_subject), exclusion.added
+
+
+def test_a_negator_among_the_sins_own_words_is_not_evidence() -> None:
+    """ "without" is part of `without limitation as to amount`: the negator that governs the
+    correct work is the "not" before the match, and the guard keeps the bare sin."""
+    pattern = r"without (?:any )?limitation as to (?:type or )?amount"
+    correct_work = "Provider does not agree that its liability shall be without limitation as to amount."
+    proposal = _proposal(pattern, "Its liability applies without limitation as to amount.", correct_work)
+    assert proposal is not None and proposal.verified
+    assert not _fires(proposal.after, correct_work)
+    assert _fires(proposal.after, "Its liability applies without any limitation as to type or amount.")
+    # A negator in a window of the match is not the sin's own word: it still governs.
+    window = r"provider[^.]{0,40}store customer data"
+    [first, *_rest] = scoped_exclusions(window, ["Provider may not store customer data."], scopes_for("redline"))
+    assert not _fires(Gate(window, exclude_context=first.regex), "Provider shall not store customer data abroad.")
+    assert _fires(Gate(window, exclude_context=first.regex), "Provider may store customer data abroad.")
+
+
+def test_on_a_tie_the_engines_guard_is_kept() -> None:
+    """Evidence of one kind (a deletion recital) is silenced as well with the engine's guard
+    as without it; with it, so are the negations the evidence does not show."""
+    pattern = r"(?:provider|kestrel) (?:is|shall) not (?:be )?liable for"
+    proposal = _proposal(
+        pattern,
+        "Provider is not liable for the acts of its Subcontractors.",
+        'The words "provider is not liable for" are deleted.',
+    )
+    assert proposal is not None and proposal.verified
+    assert proposal.after.negation_guard and proposal.after.negation_scope == "before"
+    assert not _fires(
+        proposal.after, "No provision shall be construed to mean that Provider is not liable for its Subcontractors."
+    )
+    assert _fires(proposal.after, "Provider is not liable for the acts of its Subcontractors.")

@@ -64,18 +64,32 @@ def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on:
             continue
         term_regex = re.compile(term.regex)
         if term.side == "before":
-            hits = list(term_regex.finditer(text, start, occurrence.start()))
-            if hits:
-                gap = text[hits[-1].end() : occurrence.start()]
+            hits = term_regex.finditer(text, start, occurrence.start())
+            hit = next((h for h in reversed(list(hits)) if not _own_words(compiled, text, match, h)), None)
+            if hit is not None:
+                gap = text[hit.end() : occurrence.start()]
                 if len(gap) <= GAP and not _crosses(gap, term):
                     found.append(Governed(term, len(gap)))
         else:
-            hit = term_regex.search(text, occurrence.end(), end)
+            hits = term_regex.finditer(text, occurrence.end(), end)
+            hit = next((h for h in hits if not _own_words(compiled, text, match, h)), None)
             if hit is not None:
                 gap = text[occurrence.end() : hit.start()]
                 if len(gap) <= GAP and not _crosses(gap, term):
                     found.append(Governed(term, len(gap)))
     return found
+
+
+def _own_words(compiled: re.Pattern[str], text: str, match: re.Match[str], hit: re.Match[str]) -> bool:
+    """Whether the marker `hit` is one of the sin's own words ("without" in `without
+    limitation as to amount`): inside the match, and the gate no longer matches there once
+    it is blotted out. A marker in a window of the match ("Provider shall not use …" against
+    `provider.{0,40}use`) is not: the gate matches without it."""
+    if hit.start() < match.start() or hit.end() > match.end() or hit.start() == hit.end():
+        return False
+    blotted = text[: hit.start()] + "\x00" * (hit.end() - hit.start()) + text[hit.end() :]
+    again = compiled.search(blotted, match.start())
+    return again is None or again.start() != match.start()
 
 
 #: A negator that states a limit, not a denial: "no later than", "not more than", "in no

@@ -8,7 +8,9 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
   later than 72 hours after …");
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
-  "<sin>; provided that …").
+  "<sin>; provided that …");
+- a negation of the sin's last noun in a clause after it ("<sin> … all notices, and no
+  further notices will be required"): a guard keyed to that noun must not reach there.
 
 The templates are generic drafting idioms written for this tool; `{w}` is a must-fire
 witness of the gate (see `gate_analysis.gate_firing.fire_texts`). Which of them fire today is
@@ -22,6 +24,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.quantities import quantities
 from rubric_tools.audit.wording import as_sentence, fill
@@ -67,6 +70,9 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
     for habitat in HABITATS:
         if surface in habitat.surfaces:
             yield habitat.kind, habitat.wrap(clause)
+    noun = _last_noun(witness)
+    if noun is not None and surface in _CONTRACT and is_clause(clause):  # drafting joins obligations so
+        yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")
     found = quantities(witness)
     if found:
         quantity = found[0]
@@ -85,3 +91,20 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
             "limit idiom: in no event later than",
             as_sentence(f"{before}in no event later than ten (10) days {witness}{after}"),
         )
+
+
+_LAST_WORDS = re.compile(r"(?:\b([a-z]+)\s+)?\b([a-z]{3,})\W*$", re.IGNORECASE)
+#: Words after which the last word is a verb ("may terminate", "to notify").
+_BEFORE_A_VERB = frozenset("to may might shall should will would must can could not".split())
+
+
+def _last_noun(witness: str) -> str | None:
+    """The witness's last word when it reads as a noun there: the lexicon knows it as one,
+    and no modal or "to" stands before it."""
+    found = _LAST_WORDS.search(witness)
+    if found is None:
+        return None
+    previous, word = (found.group(1) or "").lower(), found.group(2).lower()
+    if previous in _BEFORE_A_VERB or "NOUN" not in lexicon.lemmas(word):
+        return None
+    return word

@@ -5,7 +5,8 @@ the commonest way a redline or an analysis says the opposite of the sin with the
 words, which the frames around a clause ("it is not the case that …") do not show.
 
 No tagger (see `grammar`): the first finite verb of the clause takes the negator; the
-first determiner after the gate's match becomes "no".
+determiner that opens the object of the match's own verb (after its recipient, if any)
+becomes "no".
 """
 
 from __future__ import annotations
@@ -56,28 +57,62 @@ def negated_predicate(clause: str) -> str | None:
     return None
 
 
-def negated_object(clause: str, match_end: int) -> str | None:
-    """`clause` with the determiner right after the gate's match (which ends at `match_end`
-    on the sin's own verb) made "no" ("Provider shall own all rights in …" -> "Provider
-    shall own no rights in …"), or None: no determiner there, a match that ends elsewhere
-    (a trigger, "after Provider confirms an incident"), or a clause already negative."""
+def negated_object(clause: str, match: tuple[int, int]) -> str | None:
+    """`clause` with the determiner of the sin's own object made "no" ("Provider shall own
+    all rights in …" -> "Provider shall own no rights in …"; "Client assigns to Consultant
+    all right …" -> "Client assigns to Consultant no right …"), or None: the gate's match
+    (`match`, a span of `clause`) holds no verb of its own whose object opens with a
+    determiner, its verb is a trigger's ("after Provider confirms an incident"), or the
+    clause is already negative."""
     if _NEGATED.search(clause):
         return None
-    found = _DETERMINERS.search(clause, match_end)
-    if found is None or clause[match_end : found.start()].strip():
-        return None  # not the next word: another phrase's determiner
-    before = _WORD.findall(clause[:match_end].lower())
-    if not before or not lexicon.is_verb(before[-1]) or _SUBORDINATORS & set(before[-3:-1]):
-        return None  # the match must end on the sin's own verb ("after Provider confirms" is a trigger)
-    return f"{clause[: found.start()]}no{clause[found.end() :]}"
+    tokens = list(_WORD.finditer(clause))
+    lowered = [t.group(0).lower() for t in tokens]
+    inside = [i for i, t in enumerate(tokens) if t.start() >= match[0] and t.end() <= match[1]]
+    verb = next((i for i in inside if _the_sins_verb(lowered, i)), None)
+    if verb is None:
+        return None
+    determiner = _object_determiner(tokens, lowered, verb)
+    if determiner is None or determiner.start() > match[1] + 1:
+        return None  # not the match's own object
+    return f"{clause[: determiner.start()]}no{clause[determiner.end() :]}"
 
 
-def negated_clauses(clause: str, match_end: int) -> Iterator[tuple[str, str]]:
-    """(kind, text) of each negation of the clause."""
+def _the_sins_verb(lowered: list[str], index: int) -> bool:
+    """A main verb of the sin: a known verb, not a modal or an auxiliary (the verb after one
+    is), not after a word that opens a subordinate clause."""
+    word = lowered[index]
+    if word in MODALS or word in _TAKES_NOT or not lexicon.is_verb(word):
+        return False
+    if _SUBORDINATORS & set(lowered[max(index - 2, 0) : index]):
+        return False  # "after Provider confirms": a trigger
+    return index == 0 or finite_verb_at(lowered, index) or lowered[index - 1] in MODALS
+
+
+def _object_determiner(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> re.Match[str] | None:
+    """The determiner that opens the verb's object, right after the verb or after its
+    recipient ("to Consultant", "to the Customer", "Consultant")."""
+    after = verb + 1
+    if after < len(lowered) and lowered[after] == "to":
+        after += 1
+        if after < len(lowered) and _DETERMINERS.fullmatch(lowered[after]):
+            after += 1
+        after += 1  # the recipient
+    elif after < len(tokens) and tokens[after].group(0)[:1].isupper() and not _DETERMINERS.fullmatch(lowered[after]):
+        after += 1  # a named recipient: "grants Consultant all right"
+    if after < len(tokens) and _DETERMINERS.fullmatch(lowered[after]):
+        return tokens[after]
+    if after != verb + 1 and verb + 1 < len(tokens) and _DETERMINERS.fullmatch(lowered[verb + 1]):
+        return tokens[verb + 1]
+    return None
+
+
+def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, str]]:
+    """(kind, text) of each negation of the clause (`match`: the gate's span in it)."""
     predicate = negated_predicate(clause)
     if predicate is not None:
         yield "negated predicate", predicate
-    obj = negated_object(clause, match_end)
+    obj = negated_object(clause, match)
     if obj is not None:
         yield "negated object", obj
 

@@ -161,7 +161,7 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     tried: list[str] = []
     first_refused: tuple[Gate, Outcome] | None = None
     current, steps = gate, []
-    best = verifier.outcome(gate)
+    best = unchanged = verifier.outcome(gate)
     if texts.false_positives or ((gate.negation_guard or gate.exclude_context) and texts.missed):
         for option in _guard_options(gate, texts, verifier):
             if over_budget(gate, option.gate) is not None or out_of_bounds(option.gate) is not None:
@@ -171,7 +171,15 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
                 tried.append(f"{option.name}: {why(outcome)}")
                 first_refused = first_refused or (option.gate, outcome)
                 continue
-            if score(outcome) > score(best):
+            # On a tie, an option with the engine's guard where the best has none: the guard
+            # also silences the negations the generated texts do not show ("No provision
+            # shall be construed to mean that …"), as a human would add it.
+            guarded_tie = (
+                score(outcome) == score(best) > score(unchanged)
+                and option.gate.negation_guard
+                and not current.negation_guard
+            )
+            if score(outcome) > score(best) or guarded_tie:
                 best, current, steps = outcome, option.gate, [option.name]
         # An exclusion scopes the markers around the match; a negator inside the match's own
         # window ("Licensee shall have no obligation to indemnify") is the windows' to keep

@@ -51,6 +51,7 @@ from rubric_tools.audit.guard_keys import keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import parse_items, render
+from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.text import normalize
 
 #: At most this many characters a proposal adds to an entry's exclude_context (beyond the
@@ -220,10 +221,17 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     return f"{key}{gap}{marker}"
 
 
-def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, one_clause: bool = False) -> list[_Part]:
+def _parts(
+    evidence: Sequence[list[Governed]],
+    family: bool,
+    guard_on: bool,
+    one_clause: bool = False,
+    own: frozenset[Term] = frozenset(),
+) -> list[_Part]:
     """One part per kind and side the evidence shows, the best supported first. Unless the
     match is `one_clause`, a negator after the key is left out: past a long window it may
-    govern another clause than the one the sin ends in."""
+    govern another clause than the one the sin ends in. A family leaves out the `own` terms,
+    the sin's own words."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
@@ -236,20 +244,26 @@ def _parts(evidence: Sequence[list[Governed]], family: bool, guard_on: bool, one
     for (where, kind), found_here in grouped.items():
         if family:
             terms = tuple(
-                t for t in markers.TERMS if t.kind == kind and _where(t) == where and not (guard_on and t.engine)
+                t
+                for t in markers.TERMS
+                if t.kind == kind and _where(t) == where and not (guard_on and t.engine) and t not in own
             )
         else:
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
+        if not terms:
+            continue
         distance = max(g.distance for g in found_here)
         parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
     if one_clause:
-        parts += _mirrored(grouped, guard_on)
+        parts += _mirrored(grouped, guard_on, own)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
     # then the best supported; a mirrored part last, as the budget allows.
     return sorted(parts, key=lambda p: (p.support == 0, p.kinds != ("negated",), -p.support))
 
 
-def _mirrored(grouped: dict[tuple[str, str], list[Governed]], guard_on: bool) -> list[_Part]:
+def _mirrored(
+    grouped: dict[tuple[str, str], list[Governed]], guard_on: bool, own: frozenset[Term] = frozenset()
+) -> list[_Part]:
     """A negator governs its clause from either side of the key: before the subject ("it
     is not the case that provider owns …") as after it, on the predicate or its object
     ("provider owns no right", "provider is not entitled to …"). The generated evidence
@@ -260,7 +274,9 @@ def _mirrored(grouped: dict[tuple[str, str], list[Governed]], guard_on: bool) ->
         if ("before" if where == "after" else "after", "negated") not in grouped or (where, "negated") in grouped:
             continue
         terms = tuple(
-            t for t in markers.TERMS if t.kind == "negated" and _where(t) == where and not (guard_on and t.engine)
+            t
+            for t in markers.TERMS
+            if t.kind == "negated" and _where(t) == where and not (guard_on and t.engine) and t not in own
         )
         if terms:
             found.append(_Part(terms[0].side, ("negated",), terms, 0, 0))
@@ -374,7 +390,9 @@ def scoped_exclusions(
     # withhold in its sole discretion" is two, against `target.*sole discretion`).
     longest = longest_window(pattern)
     one_clause = longest is not None and longest <= SHORT_WINDOW
+    sins = [normalize(w.text) for w in witnesses(pattern)]
     for keyed in _key_choices(list(explained.values())):
+        own = own_terms(sins, keyed)
         # Each text's markers as seen from the key of their side.
         evidence = [
             [*explained[keyed.before].sides(text, before=True), *explained[keyed.after].sides(text, before=False)]
@@ -384,10 +402,30 @@ def scoped_exclusions(
         evidence = [shown for shown in evidence if shown]
         for family in (True, False):
             for strict in STRICTNESS:
-                fitted = _fit(_parts(evidence, family, guard_on, one_clause), keyed, strict)
+                fitted = _fit(_parts(evidence, family, guard_on, one_clause, own), keyed, strict)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found
+
+
+def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
+    """The markers among the sin's own words on their side of the key, as the sins (the
+    gate's witnesses, normalized) write them: "without" before `limitation` in `without
+    (?:any )?limitation`. An exclusion holding one there would silence the sin itself; the
+    same marker on the other side of the key, or keyed elsewhere, still governs."""
+    own = set()
+    for text in sins:
+        before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
+        key_before = before.search(text) if before else None
+        key_after = after.search(text) if after else None
+        for term in markers.TERMS:
+            for spelling in {term.loose, term.regex}:
+                for hit in re.finditer(spelling, text):
+                    if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
+                        own.add(term)
+                    elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
+                        own.add(term)
+    return frozenset(own)
 
 
 @dataclass

@@ -154,7 +154,7 @@ def entry_texts(
                 text = frame.wrap(base)
                 silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
         if completion.is_clause:
-            for kind, text in negated_clauses(clause, _match_end(gate.pattern, clause)):
+            for kind, text in negated_clauses(clause, _match_span(gate.pattern, clause)):
                 silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
             continue
@@ -174,14 +174,14 @@ def entry_texts(
     return _readable(fire), _readable(silent)
 
 
-def _match_end(pattern: str, text: str) -> int:
-    """Where the gate's match ends in `text` (its start when the pattern does not compile as
-    `re` or does not match: nothing after it is taken for the object)."""
+def _match_span(pattern: str, text: str) -> tuple[int, int]:
+    """The gate's match in `text` (an empty span at the end when the pattern does not compile
+    as `re` or does not match: nothing is taken for the object)."""
     try:
         found = re.search(pattern, text, re.IGNORECASE)
     except re.error:
-        return len(text)
-    return found.end() if found is not None else len(text)
+        return len(text), len(text)
+    return found.span() if found is not None else (len(text), len(text))
 
 
 #: Rewrites built from the pattern alone, not from the witness: they stand on their own.

@@ -8,6 +8,7 @@ regex searching.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import traceback
 from collections.abc import Sequence
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from rubric_tools.audit.fix_loop import MatterFix, fix_matter
+from rubric_tools.audit.lexicon import preload
 from rubric_tools.audit.probe_writer import write_probes
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source
 from rubric_tools.checking.audit_inputs import audit_inputs
@@ -64,6 +66,8 @@ def audit_roots(roots: Sequence[Path], settings: AuditSection, jobs: int | None 
     workers = min(jobs or os.cpu_count() or 1, len(roots))
     if workers <= 1:
         return [audit_matter(root, settings) for root in roots]
+    if multiprocessing.get_start_method() == "fork":
+        preload()  # the lexicon read once here, shared by the forked workers
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(_audit_one, [(root, settings) for root in roots]))
 
@@ -93,6 +97,8 @@ def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs:
     jobs_list = [(root, settings, unsafe) for root in loadable]
     if workers <= 1:
         return [_fix_one(job) for job in jobs_list]
+    if multiprocessing.get_start_method() == "fork":
+        preload()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(_fix_one, jobs_list))
 

@@ -11,7 +11,9 @@ rounds' ratios (now ÷ then) with the lowest and highest.
     python benchmarks/commands_history.py [--rev c66a9be] [--rounds 7] [--corpus DIR]
                                           [--commands replay,lint,check,audit]
 
-c66a9be is main before issue 25's second round; 7f8f6a6 before its third (check and audit).
+c66a9be is main before issue 25's second round; 7f8f6a6 before its third (check and audit);
+01d55e5 before its check-and-audit round, after which `rubric audit` makes its guard
+proposals only with `--unsafe-fixes` (so `audit` then made them, now does not).
 """
 
 from __future__ import annotations

@@ -13,13 +13,16 @@ spread, wall and CPU time:
   import PyYAML and jsonschema, `yaml.safe_load` every matter YAML file. What any Python
   linter of these files pays before it checks anything.
 - `rubric check` and `rubric audit` of the same matters against our own `rubric lint`.
-  Target: <= 2.0x each.
+  Target: <= 2.0x each (wall; CPU printed beside). `rubric audit` makes no guard
+  proposals unless asked (`--unsafe-fixes`); `--with-proposals` also measures
+  `rubric audit --unsafe-fixes` (about a minute a round), as measured, against no target.
 
-Then, in-process: the first and warm lint runs, where the time goes per stage, the rendering
+Then (unless `--processes-only`), in-process: the first and warm lint runs, where the time goes per stage, the rendering
 cost of each output format, and YAML parsing of every corpus file (ruamel.yaml's pure-Python
 composer, the loader before, against the loader now), as ratios.
 
-    python benchmarks/lint.py [--rounds N] [--corpus DIR] [--reference PATH] [--upstream-lint "CMD"]
+    python benchmarks/lint.py [--rounds N] [--process-rounds N] [--corpus DIR] [--reference PATH]
+                              [--upstream-lint "CMD"] [--processes-only] [--with-proposals]
 """
 
 from __future__ import annotations
@@ -125,7 +128,9 @@ for path in sorted(Path(sys.argv[1]).glob("*/*.yaml")):
 """
 
 
-def process_figures(matters: Path, rounds: int, checkout: Path | None, upstream: str | None) -> None:
+def process_figures(
+    matters: Path, rounds: int, checkout: Path | None, upstream: str | None, with_proposals: bool = False
+) -> None:
     ours = [sys.executable, "-m", "rubric_tools"]
     environment = child_environment()
     commands: dict[str, tuple[list[str], dict[str, str], Path | None]] = {
@@ -134,6 +139,8 @@ def process_figures(matters: Path, rounds: int, checkout: Path | None, upstream:
         "check": ([*ours, "check", str(matters)], environment, None),
         "audit": ([*ours, "audit", str(matters)], environment, None),
     }
+    if with_proposals:
+        commands["proposals"] = ([*ours, "audit", "--unsafe-fixes", str(matters)], environment, None)
     peer = upstream_lint_command(checkout, upstream) if checkout is not None else None
     if peer is not None and checkout is not None:
         commands["upstream"] = (peer[0], peer[1], checkout)
@@ -154,6 +161,7 @@ def process_figures(matters: Path, rounds: int, checkout: Path | None, upstream:
         "floor": "floor (python + import yaml, jsonschema + safe_load of every matter file; not the upstream)",
         "check": "rubric check",
         "audit": "rubric audit",
+        "proposals": "rubric audit --unsafe-fixes (the guard proposals made and shown)",
         "upstream": f"upstream playbook-lint --all ({' '.join(commands['upstream'][0][-1:])} in {checkout})"
         if "upstream" in commands
         else "",
@@ -178,6 +186,8 @@ def process_figures(matters: Path, rounds: int, checkout: Path | None, upstream:
     lint_cpu = [run.cpu for run in runs["lint"]]
     for name in ("check", "audit"):
         print(ratio_line(f"{name} ÷ lint, CPU", ratios([run.cpu for run in runs[name]], lint_cpu)))
+    if with_proposals:
+        print(ratio_line("audit --unsafe-fixes ÷ lint, wall", ratios(walls["proposals"], walls["lint"])))
 
 
 def main() -> int:
@@ -189,6 +199,10 @@ def main() -> int:
     parser.add_argument(
         "--upstream-lint", default=None, help="the upstream linter's command (default: playbook-lint --all)"
     )
+    parser.add_argument("--processes-only", action="store_true", help="only the process figures")
+    parser.add_argument(
+        "--with-proposals", action="store_true", help="also `rubric audit --unsafe-fixes` (about a minute a round)"
+    )
     args = parser.parse_args()
     corpus = corpus_folder(args.corpus)
     matters = corpus / "matters"
@@ -196,7 +210,11 @@ def main() -> int:
         print(f"conformance corpus not found at {corpus} (set RUBRIC_CONFORMANCE_DIR)", file=sys.stderr)
         return 2
     print(machine())
-    process_figures(matters, args.process_rounds, reference_checkout(args.reference), args.upstream_lint)
+    process_figures(
+        matters, args.process_rounds, reference_checkout(args.reference), args.upstream_lint, args.with_proposals
+    )
+    if args.processes_only:
+        return 0
     sys.path.insert(0, str(REPO_ROOT))
     os.environ["RUBRIC_NO_CACHE"] = "1"  # in-process figures measure the linting itself
     count = sum(1 for _ in matters.glob("*/matter.yaml"))

@@ -41,7 +41,7 @@ def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]
 
 
 def test_text_report_per_matter_and_gate(capsys: pytest.CaptureFixture[str], defective: Path) -> None:
-    code, out, _ = _run(capsys, "audit", str(defective))
+    code, out, _ = _run(capsys, "audit", "--unsafe-fixes", str(defective))
     assert code == 1  # U002 is an error
     assert "rubric.yaml:17:9 U002 [error] gate-fires-on-correct-work" in out
     assert "[document · guide §2]" in out and "fix: proposed change: guard scoped by meaning" in out
@@ -50,7 +50,7 @@ def test_text_report_per_matter_and_gate(capsys: pytest.CaptureFixture[str], def
 
 
 def test_json_output_validates_against_the_schema(capsys: pytest.CaptureFixture[str], defective: Path) -> None:
-    code, out, _ = _run(capsys, "audit", "--format", "json", str(defective))
+    code, out, _ = _run(capsys, "audit", "--format", "json", "--unsafe-fixes", str(defective))
     document = json.loads(out)
     Draft202012Validator(load_schema("audit-output")).validate(document)
     finding = next(f for f in document["matters"][0]["findings"] if f["code"] == "U002")

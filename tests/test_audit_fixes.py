@@ -62,7 +62,7 @@ def test_one_fix_run_reaches_the_fixed_point(matter: Path, capsys: pytest.Captur
 
 
 def test_the_json_finding_carries_the_fix(matter: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, out, _ = _run(capsys, "audit", str(matter), "--output-format", "json")
+    _, out, _ = _run(capsys, "audit", str(matter), "--output-format", "json", "--unsafe-fixes")
     document = json.loads(out)
     Draft202012Validator(load_schema("audit-output")).validate(document)
     fixes = [f["fix"] for m in document["matters"] for f in m["findings"] if f["fix"]]

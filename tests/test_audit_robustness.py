@@ -89,7 +89,7 @@ def test_the_regex_own_witnesses_are_not_counted_as_sins(tmp_path: Path) -> None
 
 def test_text_output_has_one_line_per_gate_list(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     root = make_matter(tmp_path / "m", WEAK_GATES + SOUND_GATES)
-    _code, out = _run(capsys, "audit", str(root))
+    _code, out = _run(capsys, "audit", "--unsafe-fixes", str(root))
     assert "robustness of each gate list (before → after the proposals):" in out
     lines = [line for line in out.splitlines() if FIGURE.search(line)]
     assert len(lines) == 2
@@ -100,7 +100,7 @@ def test_text_output_has_one_line_per_gate_list(capsys: pytest.CaptureFixture[st
 
 
 def test_json_output_carries_the_figure_and_validates(capsys: pytest.CaptureFixture[str], weak: Path) -> None:
-    _code, out = _run(capsys, "audit", "--output-format", "json", str(weak))
+    _code, out = _run(capsys, "audit", "--output-format", "json", "--unsafe-fixes", str(weak))
     document = json.loads(out)
     Draft202012Validator(load_schema("audit-output")).validate(document)
     [figure] = document["matters"][0]["robustness"]

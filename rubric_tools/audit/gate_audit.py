@@ -395,12 +395,14 @@ def audit_gate_lists(
     """Per gate list of the matter (or only the list `only_list` names: (issue index,
     surface)), its findings U002-U004 and its robustness figure. Without `propose`, no
     entry gets a proposal (nor a fix): the findings are the same, the figure has no
-    "after", and most of the audit's cost is saved."""
+    "after" (`after_is` "none"), and most of the audit's cost is saved."""
     matter = MatterClauses(source, known)
     for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
         audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose)
         findings = list(audit.findings())
-        figure = list_robustness(gate_list, audit.must_fire, audit.must_not_fire, audit.proposals, audit.list_fires)
+        figure = list_robustness(
+            gate_list, audit.must_fire, audit.must_not_fire, audit.proposals, audit.list_fires, proposed=propose
+        )
         yield findings, figure

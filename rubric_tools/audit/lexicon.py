@@ -62,6 +62,15 @@ def _library() -> Any:
     return lemminflect
 
 
+def preload() -> None:
+    """Read the lexicon's tables now (lemminflect reads them on first use: with numpy's
+    import, about half a second of CPU). A command that audits in forked workers calls this
+    before forking, so that the workers share one copy instead of each reading its own."""
+    library = _library()
+    library.getAllLemmas("be")
+    library.getAllInflections("be")
+
+
 def _plain(form: str, like: str) -> bool:
     """Letters only (a hyphen when the base form has one): no "fee'd"."""
     return bool(re.fullmatch(r"[a-z]+(?:-[a-z]+)*", form)) and ("-" not in form or "-" in like)

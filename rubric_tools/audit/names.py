@@ -33,6 +33,7 @@ _DEFINED = re.compile(
 #: A capitalised word after a lowercase word, a digit, a comma or a closing bracket: mid-sentence.
 _MID_SENTENCE = re.compile(r"(?<=[a-z0-9,)] )([A-Z][a-z]+)\b")
 _HEADING = re.compile(r"^\s*(?:#|\|)")
+_WORD_RUN = re.compile(r"\w+")
 
 
 def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
@@ -41,16 +42,19 @@ def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
     prose = "\n".join(line for text in texts for line in text.splitlines() if not _HEADING.match(line))
     words: set[str] = set()
     phrases: set[str] = set()
+    # Whether `\bword\b` occurs in the prose, for a word of letters: it is then one of the
+    # prose's maximal runs of word characters (one scan, not a search per word).
+    written = set(_WORD_RUN.findall(prose))
     facts = _public_facts(model)
     for value in facts.values():
         _add(_runs(value), words, phrases)
     for key in facts:
-        if re.fullmatch(r"[a-z]+", key) and re.search(rf"\b{key.capitalize()}\b", prose):
+        if re.fullmatch(r"[a-z]+", key) and key.capitalize() in written:
             words.add(key)
     _add((next(t for t in match.groups() if t) for match in _DEFINED.finditer(prose)), words, phrases)
     for match in _MID_SENTENCE.finditer(prose):
         word = match.group(1)
-        if not re.search(rf"\b{word.lower()}\b", prose):
+        if word.lower() not in written:
             words.add(word.lower())
     return frozenset(words), frozenset(phrases)
 

@@ -45,7 +45,8 @@ class ListRobustness:
     after: Robustness
     #: The entries whose proposal "after" applies (entry indices in the YAML list).
     changed: tuple[int, ...] = ()
-    #: "proposal": one round of verified proposals; "fix": the list after `--fix`.
+    #: "proposal": one round of verified proposals; "fix": the list after `--fix`; "none":
+    #: no proposals were made (`rubric audit` without `--unsafe-fixes`), `after` is `before`.
     after_is: str = "proposal"
     #: The texts measured (kept so that a fixed list can be measured on the same ones).
     sins: tuple[str, ...] = field(default=(), repr=False, compare=False)
@@ -59,6 +60,11 @@ class ListRobustness:
 
     def describe(self) -> str:
         before, after = self.before, self.after
+        if self.after_is == "none":
+            return (
+                f"sins caught {before.caught}/{before.must_fire}, "
+                f"correct work silent {before.silent}/{before.must_not_fire}"
+            )
         return (
             f"sins caught {before.caught}/{before.must_fire} → {after.caught}/{after.must_fire}, "
             f"correct work silent {before.silent}/{before.must_not_fire} → {after.silent}/{after.must_not_fire}"
@@ -103,10 +109,13 @@ def list_robustness(
     must_not_fire: Sequence[VerdictText],
     proposals: Mapping[int, EntryProposal],
     fired: Mapping[str, bool] | None = None,
+    *,
+    proposed: bool = True,
 ) -> ListRobustness:
     """The figure of one list on its texts, before and after its verified proposals.
     `fired`, when given, says for each of the texts whether the list as written fires on it
-    (the audit has run the list on all of them already)."""
+    (the audit has run the list on all of them already). Without `proposed` (no proposals
+    were made) the figure has no "after": `after_is` is "none" and `after` repeats `before`."""
     sins = tuple(dict.fromkeys(t.text for t in must_fire if t.kind != "witness"))
     correct = tuple(dict.fromkeys(t.text for t in must_not_fire))
     texts = _texts(gate_list.issue_id, gate_list.surface, sins, correct)
@@ -124,6 +133,7 @@ def list_robustness(
         before,
         robustness(after_gates, texts) if changed else before,
         tuple(sorted(changed)),
+        after_is="proposal" if proposed else "none",
         sins=sins,
         correct_work=correct,
         gates=tuple((entry.entry_index, entry.gate) for entry in gate_list.entries),

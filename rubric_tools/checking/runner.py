@@ -367,7 +367,9 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
         cache = MatterCache()
         report.matters = [check_matter(root, config, cache) for root in roots]
     else:
-        # fork: workers inherit the registered rules; map keeps the matters in input order.
+        # fork: workers inherit the registered rules, and the audit's modules and lexicon
+        # loaded once here; map keeps the matters in input order.
+        _load_audit()
         with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
             report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
     for matter in report.matters:
@@ -384,6 +386,16 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
                 )
             )
     return report
+
+
+def _load_audit() -> None:
+    """Import the audit and read its lexicon before forking: every matter's check runs the
+    audit, and each worker would otherwise import it and read lemminflect's tables itself
+    (about 0.6 s of CPU per worker)."""
+    from rubric_tools.audit.lexicon import preload
+    from rubric_tools.checking import audit_rows  # noqa: F401  (imported for the workers)
+
+    preload()
 
 
 def _check_workers(matters: int) -> int:

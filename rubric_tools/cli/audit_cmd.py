@@ -34,7 +34,11 @@ def audit_command(
     fix: Annotated[bool, typer.Option("--fix", help="Write the fixes (verified guards are unsafe fixes).")] = False,
     diff: Annotated[bool, typer.Option("--diff", help="Print the fixes as a unified diff; write nothing.")] = False,
     unsafe_fixes: Annotated[
-        bool, typer.Option("--unsafe-fixes", help="With --fix or --diff, apply unsafe fixes (every verified guard).")
+        bool,
+        typer.Option(
+            "--unsafe-fixes",
+            help="Propose guards for the gate findings (unsafe fixes) and show them; with --fix or --diff, apply them.",
+        ),
     ] = False,
 ) -> None:
     """Execute every gate and concept against texts whose verdict is known: witnesses of the

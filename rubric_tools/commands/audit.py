@@ -8,6 +8,7 @@ regex searching.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import traceback
 from collections.abc import Sequence
@@ -16,7 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.fix_loop import MatterFix, fix_matter
+from rubric_tools.audit.lexicon import preload
 from rubric_tools.audit.probe_writer import write_probes
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source
 from rubric_tools.checking.audit_inputs import audit_inputs
@@ -29,6 +32,9 @@ from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.layout import matters_to_check, probe_paths
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.reporting.lint_common import display_path
+
+#: The findings whose gate entry gets a guard proposal (`audit.gate_audit`).
+PROPOSED_CODES = frozenset(code.code for code in (GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME, GATE_DODGED))
 
 
 @dataclass
@@ -43,29 +49,42 @@ class AuditOptions:
     diff: bool = False
     unsafe_fixes: bool = False
 
+    @property
+    def proposes(self) -> bool:
+        """Whether gate findings get their guard proposals. Every proposal is an unsafe fix,
+        and, as ruff shows unsafe fixes only with `--unsafe-fixes`, they are made only when
+        asked for: `--unsafe-fixes` shows them, `--fix` and `--diff` apply them or count
+        them. Making them is most of an audit's cost; the findings are the same without."""
+        return self.unsafe_fixes or self.fix or self.diff
 
-def audit_matter(root: Path, settings: AuditSection) -> MatterAudit:
-    """Load and audit one matter folder (nothing is audited when it does not load cleanly)."""
+
+def audit_matter(root: Path, settings: AuditSection, propose: bool = True) -> MatterAudit:
+    """Load and audit one matter folder (nothing is audited when it does not load cleanly);
+    without `propose`, its gate findings carry no proposal and no fix."""
     source = load_matter_source(root)
     audit = MatterAudit(source.root, source.matter_id)
     audit.problems = [d for d in source.diagnostics if d.severity is Severity.ERROR]
     if not audit.problems:
-        result = audit_matter_source(source, settings, audit_inputs(source.root))
+        result = audit_matter_source(source, settings, audit_inputs(source.root), propose=propose)
         audit.diagnostics, audit.robustness = result.diagnostics, result.robustness
     return audit
 
 
-def _audit_one(job: tuple[Path, AuditSection]) -> MatterAudit:
+def _audit_one(job: tuple[Path, AuditSection, bool]) -> MatterAudit:
     return audit_matter(*job)
 
 
-def audit_roots(roots: Sequence[Path], settings: AuditSection, jobs: int | None = None) -> list[MatterAudit]:
+def audit_roots(
+    roots: Sequence[Path], settings: AuditSection, jobs: int | None = None, propose: bool = True
+) -> list[MatterAudit]:
     """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count)."""
     workers = min(jobs or os.cpu_count() or 1, len(roots))
     if workers <= 1:
-        return [audit_matter(root, settings) for root in roots]
+        return [audit_matter(root, settings, propose) for root in roots]
+    if multiprocessing.get_start_method() == "fork":
+        preload()  # the lexicon read once here, shared by the forked workers
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(_audit_one, [(root, settings) for root in roots]))
+        return list(pool.map(_audit_one, [(root, settings, propose) for root in roots]))
 
 
 def _write_probes(report: AuditReport, stderr: TextIO) -> int:
@@ -93,6 +112,8 @@ def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs:
     jobs_list = [(root, settings, unsafe) for root in loadable]
     if workers <= 1:
         return [_fix_one(job) for job in jobs_list]
+    if multiprocessing.get_start_method() == "fork":
+        preload()
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(_fix_one, jobs_list))
 
@@ -185,6 +206,18 @@ def _figures_after_fix(before: Sequence[MatterAudit], after: Sequence[MatterAudi
         matter.robustness = figures
 
 
+def _hint_proposals(report: AuditReport, options: AuditOptions, stderr: TextIO) -> None:
+    """Say how to see the guard proposals that were not made (as ruff counts hidden fixes)."""
+    if options.proposes:
+        return
+    gate_findings = sum(1 for d in report.diagnostics if d.code in PROPOSED_CODES)
+    if gate_findings:
+        stderr.write(
+            f"Guard proposals (unsafe fixes) for the {gate_findings} gate finding{'' if gate_findings == 1 else 's'} "
+            "were not made: `--unsafe-fixes` shows them, `--fix --unsafe-fixes` writes them.\n"
+        )
+
+
 def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     from rubric_tools.reporting.audit import render_json, render_sarif, render_text
 
@@ -196,7 +229,7 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
     roots, problems = matters_to_check(command_paths(options.paths, config))
     report = AuditReport(usage_errors=problems)
     try:
-        report.matters = audit_roots(roots, config.audit, options.jobs)
+        report.matters = audit_roots(roots, config.audit, options.jobs, options.proposes)
         if options.fix or options.diff:
             ended = _run_fix(report, roots, config.audit, options, stdout, stderr)
             if ended is not None:
@@ -211,6 +244,7 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
         stdout.write(render_sarif(report, exit_code=exit_code))
     else:
         stdout.write(render_text(report))
+        _hint_proposals(report, options, stderr)
     if options.write_probes:
         exit_code = max(exit_code, _write_probes(report, stderr))
     for problem in report.usage_errors:

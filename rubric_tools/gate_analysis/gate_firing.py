@@ -155,10 +155,10 @@ def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
     """Why the entry can never fire on any agent text, with the texts tried; None when it can
     (or when lint rules G007/G008 already say everything: it matches any text, or it needs
     whitespace that normalization removes)."""
-    if unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):
+    # Any one of these says None; the one that usually holds (a gate fires inside a sentence,
+    # which `fire_texts` below would find, found here without building every witness) first.
+    if _fires_in_context(gate) or unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):
         return None
-    if _fires_in_context(gate):
-        return None  # what `fire_texts` below finds, found without building every witness
     found = witnesses(gate.pattern)
     if not found:
         tried = raw_candidates(gate.pattern)[:2]

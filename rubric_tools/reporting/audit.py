@@ -76,15 +76,17 @@ def _matter_text(matter: MatterAudit, cwd: Path | None) -> list[str]:
 
 
 def _robustness_lines(matter: MatterAudit, cwd: Path | None) -> list[str]:
-    """One line per gate list: sins caught and correct work left silent, before → after."""
+    """One line per gate list: sins caught and correct work left silent, before → after
+    (as written only, when no proposals were made)."""
     if not matter.robustness:
         return []
+    proposed = any(f.after_is != "none" for f in matter.robustness)
     fixed = any(f.after_is == "fix" for f in matter.robustness)
     after = "after --fix" if fixed else "after the proposals"
-    lines = [f"  robustness of each gate list (before → {after}):"]
+    lines = [f"  robustness of each gate list (before → {after}):" if proposed else "  robustness of each gate list:"]
     for figure in matter.robustness:
         where = f"{display_path(figure.file, cwd)}:{figure.line}" if figure.line else display_path(figure.file, cwd)
-        note = "" if figure.changed else " (unchanged)"
+        note = "" if figure.changed or figure.after_is == "none" else " (unchanged)"
         lines.append(f"    {where} {printable(figure.name)}: robustness: {figure.describe()}{note}")
     return lines
 

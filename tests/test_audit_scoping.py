@@ -16,7 +16,7 @@ from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
-from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.scoped_guards import Keys, own_terms, scoped_exclusions, scopes_for
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -65,7 +65,8 @@ def test_a_short_window_keeps_negators_out_with_the_guard() -> None:
         "It is not the case that licensee shall indemnify licensor.",
     )
     assert proposal is not None and proposal.verified
-    assert "windows no negator crosses" in proposal.steps
+    # The engine's guard (which sees inside the match) or windows no negator crosses.
+    assert {"windows no negator crosses", "negation_guard"} & set(proposal.steps)
     assert not _fires(proposal.after, "Licensee shall have no obligation to indemnify Licensor.")
     assert _fires(proposal.after, "Licensee shall indemnify Licensor against every claim.")
 
@@ -257,6 +258,9 @@ def test_a_negator_among_the_sins_own_words_is_not_evidence() -> None:
     assert proposal is not None and proposal.verified
     assert not _fires(proposal.after, correct_work)
     assert _fires(proposal.after, "Its liability applies without any limitation as to type or amount.")
+    # A limit idiom's "no" is no negator: it stays a marker before the key.
+    limit = own_terms(["in no event later than 72 hours after provider confirms"], Keys("confirms", "confirms"))
+    assert not [term for term in limit if term.kind == "negated"]
     # A negator in a window of the match is not the sin's own word: it still governs.
     window = r"provider[^.]{0,40}store customer data"
     [first, *_rest] = scoped_exclusions(window, ["Provider may not store customer data."], scopes_for("redline"))

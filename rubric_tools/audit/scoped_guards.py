@@ -412,19 +412,20 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     """The markers among the sin's own words on their side of the key, as the sins (the
     gate's witnesses, normalized) write them: "without" before `limitation` in `without
     (?:any )?limitation`. An exclusion holding one there would silence the sin itself; the
-    same marker on the other side of the key, or keyed elsewhere, still governs."""
+    same marker on the other side of the key, or keyed elsewhere, still governs. Found by
+    their strict spelling: "no" in "in no event later than" is not a negator, and a looser
+    spelling that would silence the sin is refused by verification."""
+    before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
     own = set()
     for text in sins:
-        before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
         key_before = before.search(text) if before else None
         key_after = after.search(text) if after else None
         for term in markers.TERMS:
-            for spelling in {term.loose, term.regex}:
-                for hit in re.finditer(spelling, text):
-                    if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
-                        own.add(term)
-                    elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
-                        own.add(term)
+            for hit in re.finditer(term.regex, text):
+                if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
+                    own.add(term)
+                elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
+                    own.add(term)
     return frozenset(own)
 
 

@@ -317,7 +317,8 @@ def parse_yaml_text(path: Path, text: str) -> YamlSource:
     # mark inside the text differently. Text holding one is read by the reference's parser.
     loader = PURE_LOADER if _READERS_DISAGREE.search(text) else LOADER
     node = _compose(source, text, loader)
-    if loader is not PURE_LOADER and (node is _FAILED or _flow_plain_question_mark(text, node)):
+    libyaml_refused = node is _FAILED and source.diagnostics[-1].code == YAML_SYNTAX.code
+    if loader is not PURE_LOADER and (libyaml_refused or _flow_plain_question_mark(text, node)):
         # libyaml refuses text `safe_load` accepts (escapes such as "\ud800", `[a:[b]]`) and
         # accepts text it refuses (`{pattern: fines?}`): the reference's own parser decides.
         source.diagnostics.clear()

@@ -52,7 +52,7 @@ def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on:
     text = normalize(text)
     compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
     match = compiled.search(text) if compiled else None
-    if match is None or key_regex is None:
+    if compiled is None or match is None or key_regex is None:
         return []
     occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
     if occurrence is None:

@@ -21,7 +21,8 @@ audit never sees.
     passed broken (sins caught before and lost, correct sentences silent before and now
     flagged). Figures by kind are printed as aggregates only.
 
-Also prints the fix loop's wall time per matter.
+Also prints the fix loop's wall time per matter, and any lint error the fix adds (a gate
+lint calls never-firing, a rubric PyYAML's `safe_load` cannot read).
 
     python benchmarks/audit_fix.py [--only A|B] [--narrow] [--matters ID,...] [--corpus DIR] [--evalsets DIR]
 """
@@ -196,14 +197,31 @@ def run_fix(root: Path) -> tuple[float, int, int]:
     return time.perf_counter() - started, result.applied, result.rounds
 
 
+def lint_errors(root: Path) -> set[str]:
+    """The lint errors of the matter at `root` (code and message), and whether the reference's
+    reader (PyYAML's pure-Python `safe_load`) loads its rubric: the fix loop must add none."""
+    from rubric_tools.diagnostics import Severity
+    from rubric_tools.lint.engine import lint_paths
+
+    found = {f"{d.code} {d.message}" for d in lint_paths([root]).diagnostics if d.severity is Severity.ERROR}
+    try:
+        yaml.load((root / "rubric.yaml").read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        found.add(f"safe_load refuses rubric.yaml: {exc}")
+    return found
+
+
 def measure(
     corpus: Path, matter: str, sentences: Sequence[Sentence], rubric: dict[str, Any] | None, probes: bool
 ) -> tuple[Score, float, int, int]:
     with tempfile.TemporaryDirectory(prefix="audit-fix-bench-") as folder:
         root = _layout(corpus, matter, Path(folder), rubric, probes)
         before = gate_lists(root)
+        errors_before = lint_errors(root)
         seconds, applied, rounds = run_fix(root)
         after = gate_lists(root)
+        for problem in sorted(lint_errors(root) - errors_before):
+            print(f"    ! after the fix, lint reports {problem}", file=sys.stderr)
     score = Score()
     for sentence in sentences:
         score.add(sentence, fires(before, sentence), fires(after, sentence))

@@ -100,6 +100,14 @@ def test_keys_are_the_most_specific_required_literals() -> None:
     assert keys(r"\b(?:provider|vendor)\b[^.]{0,40}\bmay train\b")[0] == "may train"
     assert keys(r"\bnotify[^.]{0,80}\b72 hours\b")[0] == "72 hours"
     assert keys(r"[^.]*") == ()
+    # Branches: their keys grouped, then each alone (the group may be too long to be a key).
+    assert keys(r"\bmay train|\bshall license") == (r"(?:may train|shall license)", "may train", "shall license")
+    two = r"\b(?:eighteen|18) months|\b(?:preliminary|substantive) discussions"
+    assert keys(two) == (r"(?:eighteen|18) months", r"(?:preliminary|substantive) discussions")
+    contrast = "The fee applies within twelve months, reduced from eighteen months, after termination."
+    [first, *_rest] = scoped_exclusions(two, [contrast], scopes_for("redline"))
+    assert not Gate(two, exclude_context=first.regex).fires(normalize(contrast))
+    assert Gate(two, exclude_context=first.regex).fires(normalize("The fee applies within eighteen months."))
 
 
 def _texts(gate: Gate, missed: list[str], false_positives: list[str] = (), silent: list[str] = ()) -> EntryTexts:  # type: ignore[assignment]

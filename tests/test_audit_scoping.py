@@ -283,3 +283,13 @@ def test_on_a_tie_the_engines_guard_is_kept() -> None:
         proposal.after, "No provision shall be construed to mean that Provider is not liable for its Subcontractors."
     )
     assert _fires(proposal.after, "Provider is not liable for the acts of its Subcontractors.")
+
+
+def test_a_negator_right_after_a_long_windowed_match_governs_its_object() -> None:
+    pattern = r"client (?:hereby )?assigns[^.]{0,80}consultant"
+    correct_work = "Client hereby assigns to Consultant no right, title or interest in the Work Product."
+    sin = "Client hereby assigns to Consultant all right, title and interest in the Work Product."
+    proposal = _proposal(pattern, sin, correct_work)
+    assert proposal is not None and proposal.verified
+    assert not _fires(proposal.after, correct_work)
+    assert _fires(proposal.after, sin)

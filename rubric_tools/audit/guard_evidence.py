@@ -22,6 +22,10 @@ class Governed:
 
     term: Term
     distance: int
+    #: A marker after the key that follows the whole match at once, the key its last words
+    #: ("assigns to Consultant **no** right"): it governs the sin's object whatever the
+    #: windows inside the match.
+    adjacent: bool = False
 
 
 def compile_or_none(regex: str) -> re.Pattern[str] | None:
@@ -76,7 +80,8 @@ def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on:
             if hit is not None:
                 gap = text[occurrence.end() : hit.start()]
                 if len(gap) <= GAP and not _crosses(gap, term):
-                    found.append(Governed(term, len(gap)))
+                    adjacent = occurrence.end() == match.end() and not gap.strip()
+                    found.append(Governed(term, len(gap), adjacent))
     return found
 
 

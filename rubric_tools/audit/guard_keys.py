@@ -109,7 +109,9 @@ def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
 def keys(pattern: str) -> tuple[str, ...]:
     """The gate's key words, most specific first: the required literals a human scopes an
     exclusion to (`train`, `72 hours`, `(?:void|invalid)`). A pattern of several branches
-    has one key, the group of each branch's best; none when a branch has no literal."""
+    has the group of each branch's best as its key, then each branch's best alone (an
+    exclusion keyed to one branch scopes the correct work that branch fires on); none when
+    a branch has no literal."""
     tree = parse_items(pattern)
     if tree is None:
         return ()
@@ -122,5 +124,7 @@ def keys(pattern: str) -> tuple[str, ...]:
             return ()
         best.append(found[0][1])
     unique = list(dict.fromkeys(best))
-    joined = unique[0] if len(unique) == 1 else "(?:" + "|".join(unique) + ")"
-    return (joined,) if len(joined) <= MAX_KEY else ()
+    if len(unique) == 1:
+        return (unique[0],)
+    joined = "(?:" + "|".join(unique) + ")"
+    return ((joined,) if len(joined) <= MAX_KEY else ()) + tuple(unique)

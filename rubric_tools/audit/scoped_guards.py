@@ -229,8 +229,9 @@ def _parts(
     own: frozenset[Term] = frozenset(),
 ) -> list[_Part]:
     """One part per kind and side the evidence shows, the best supported first. Unless the
-    match is `one_clause`, a negator after the key is left out: past a long window it may
-    govern another clause than the one the sin ends in. A family leaves out the `own` terms,
+    match is `one_clause`, a negator after the key is left out, unless it follows the whole
+    match at once: past a long window it may govern another clause than the one the sin
+    ends in. A family leaves out the `own` terms,
     the sin's own words."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
@@ -238,7 +239,8 @@ def _parts(
         for side_kind in {(_where(g.term), g.term.kind) for g in shown}:
             support[side_kind] = support.get(side_kind, 0) + 1
         for governed in shown:
-            if one_clause or not (governed.term.kind == "negated" and _where(governed.term) == "after"):
+            after_negator = governed.term.kind == "negated" and _where(governed.term) == "after"
+            if one_clause or not after_negator or governed.adjacent:
                 grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
     parts = []
     for (where, kind), found_here in grouped.items():

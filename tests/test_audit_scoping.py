@@ -11,12 +11,13 @@ import pytest
 
 from rubric_tools.audit.dodges import passive_voice
 from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import negated_object, negated_predicate
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
-from rubric_tools.audit.scoped_guards import Keys, own_terms, scoped_exclusions, scopes_for
+from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus

@@ -43,10 +43,11 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.guard_evidence import GAP, Governed, compile_or_none, governing
+from rubric_tools.audit.guard_evidence import GAP, Governed, governing
+from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
 from rubric_tools.audit.guard_keys import keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
@@ -66,8 +67,6 @@ EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
 #: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
 #: short list more than the evidence showed is still covered.
 MIN_GAP = 80
-#: A key up to this long is preferred: it leaves room in the budget for more markers.
-SHORT_KEY = 20
 
 
 @dataclass(frozen=True)
@@ -186,23 +185,6 @@ class _Part:
     support: int  # evidence texts it explains
 
 
-@dataclass(frozen=True)
-class Keys:
-    """The key words an exclusion's markers are scoped to: those before the key (a negator,
-    a rejection) to the *latest* key of the match that the evidence supports — a marker
-    anywhere in the clause before the predicate governs it ("Provider may store Customer
-    Data in the United States only, and in no other region"), not only one before the
-    subject —; those after it (a restriction, a later rejection) to the key that explains
-    the most of them, a short one first."""
-
-    before: str
-    after: str
-
-
-def _where(term: Term) -> str:
-    return "later" if term.kind == "disowned" else term.side
-
-
 def _render(part: _Part, keyed: Keys, strict: int) -> str:
     key = keyed.before if part.side == "before" else keyed.after
     if strict > 1:
@@ -236,26 +218,26 @@ def _parts(
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
-        for side_kind in {(_where(g.term), g.term.kind) for g in shown}:
+        for side_kind in {(where(g.term), g.term.kind) for g in shown}:
             support[side_kind] = support.get(side_kind, 0) + 1
         for governed in shown:
-            after_negator = governed.term.kind == "negated" and _where(governed.term) == "after"
+            after_negator = governed.term.kind == "negated" and where(governed.term) == "after"
             if one_clause or not after_negator or governed.adjacent:
-                grouped.setdefault((_where(governed.term), governed.term.kind), []).append(governed)
+                grouped.setdefault((where(governed.term), governed.term.kind), []).append(governed)
     parts = []
-    for (where, kind), found_here in grouped.items():
+    for (place, kind), found_here in grouped.items():
         if family:
             terms = tuple(
                 t
                 for t in markers.TERMS
-                if t.kind == kind and _where(t) == where and not (guard_on and t.engine) and t not in own
+                if t.kind == kind and where(t) == place and not (guard_on and t.engine) and t not in own
             )
         else:
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         if not terms:
             continue
         distance = max(g.distance for g in found_here)
-        parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(where, kind)]))
+        parts.append(_Part(terms[0].side, (kind,), terms, distance, support[(place, kind)]))
     if one_clause:
         parts += _mirrored(grouped, guard_on, own)
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
@@ -272,13 +254,13 @@ def _mirrored(
     shows one side; a human scopes both. The other side's family, at the smallest gap,
     with no support of its own."""
     found = []
-    for where in ("before", "after"):
-        if ("before" if where == "after" else "after", "negated") not in grouped or (where, "negated") in grouped:
+    for place in ("before", "after"):
+        if ("before" if place == "after" else "after", "negated") not in grouped or (place, "negated") in grouped:
             continue
         terms = tuple(
             t
             for t in markers.TERMS
-            if t.kind == "negated" and _where(t) == where and not (guard_on and t.engine) and t not in own
+            if t.kind == "negated" and where(t) == place and not (guard_on and t.engine) and t not in own
         )
         if terms:
             found.append(_Part(terms[0].side, ("negated",), terms, 0, 0))
@@ -289,7 +271,7 @@ def _merged(parts: Sequence[_Part]) -> list[_Part]:
     """Parts on the same side of the key as one: their terms in one alternation."""
     by_where: dict[str, list[_Part]] = {}
     for part in parts:
-        by_where.setdefault(_where(part.terms[0]), []).append(part)
+        by_where.setdefault(where(part.terms[0]), []).append(part)
     merged = []
     for same in by_where.values():
         terms = tuple(t for t in markers.TERMS if any(t in p.terms for p in same))
@@ -377,13 +359,13 @@ def scoped_exclusions(
     (the family of each kind loose, then strict, then the terms found alone). Empty when no
     text shows a marker of `kinds` governing a key."""
     unique = list(dict.fromkeys(texts))
-    explained: dict[str, _Explained] = {}
+    explained: dict[str, Explained] = {}
     for rank, key in enumerate(keys(pattern)):
         for text in unique:
             shown = governing(pattern, key, text, kinds, guard_on)
             if shown:
-                entry = explained.setdefault(key, _Explained(key, rank))
-                entry.add(text, shown, _key_offset(pattern, key, text))
+                entry = explained.setdefault(key, Explained(key, rank))
+                entry.add(text, shown, key_offset(pattern, key, text))
     if not explained:
         return []
     found: list[Exclusion] = []
@@ -393,7 +375,7 @@ def scoped_exclusions(
     longest = longest_window(pattern)
     one_clause = longest is not None and longest <= SHORT_WINDOW
     sins = [normalize(w.text) for w in witnesses(pattern)]
-    for keyed in _key_choices(list(explained.values())):
+    for keyed in key_choices(list(explained.values())):
         own = own_terms(sins, keyed)
         # Each text's markers as seen from the key of their side.
         evidence = [
@@ -410,79 +392,6 @@ def scoped_exclusions(
     return found
 
 
-def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
-    """The markers among the sin's own words on their side of the key, as the sins (the
-    gate's witnesses, normalized) write them: "without" before `limitation` in `without
-    (?:any )?limitation`. An exclusion holding one there would silence the sin itself; the
-    same marker on the other side of the key, or keyed elsewhere, still governs. Found by
-    their strict spelling: "no" in "in no event later than" is not a negator, and a looser
-    spelling that would silence the sin is refused by verification."""
-    before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
-    own = set()
-    for text in sins:
-        key_before = before.search(text) if before else None
-        key_after = after.search(text) if after else None
-        for term in markers.TERMS:
-            for hit in re.finditer(term.regex, text):
-                if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
-                    own.add(term)
-                elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
-                    own.add(term)
-    return frozenset(own)
-
-
-@dataclass
-class _Explained:
-    """What one key explains: per evidence text, the markers governing it, and how far into
-    the match the key stands."""
-
-    key: str
-    rank: int
-    shown: dict[str, list[Governed]] = field(default_factory=dict)
-    offsets: list[int] = field(default_factory=list)
-
-    def add(self, text: str, shown: list[Governed], offset: int) -> None:
-        self.shown[text] = shown
-        self.offsets.append(offset)
-
-    def sides(self, text: str, *, before: bool) -> list[Governed]:
-        return [g for g in self.shown.get(text, []) if (_where(g.term) == "before") == before]
-
-    def count(self, *, before: bool) -> int:
-        return sum(1 for text in self.shown if self.sides(text, before=before))
-
-    @property
-    def offset(self) -> float:
-        return sum(self.offsets) / len(self.offsets) if self.offsets else 0.0
-
-
-def _key_choices(explained: list[_Explained]) -> list[Keys]:
-    """The keys to scope to, best first: for the markers before a key, the one that explains
-    the most evidence and, on a tie, stands latest in the match; for those after it, the one
-    that explains the most, a short one first (room for more markers), the most specific on
-    a tie. Then the single key on both sides that explains the most, and the next one."""
-
-    def after_rank(e: _Explained) -> tuple[int, bool, int]:
-        return (-e.count(before=False), len(e.key) > SHORT_KEY, e.rank)
-
-    by_after = sorted(explained, key=after_rank)
-    by_before = sorted(explained, key=lambda e: (-e.count(before=True), -e.offset, len(e.key) > SHORT_KEY, e.rank))
-    together = sorted(explained, key=lambda e: (-len(e.shown), len(e.key) > SHORT_KEY, e.rank))
-    choices = [Keys(by_before[0].key, by_after[0].key), *(Keys(e.key, e.key) for e in together[:2])]
-    return list(dict.fromkeys(choices))
-
-
-def _key_offset(pattern: str, key: str, text: str) -> int:
-    """How many characters into the gate's match in `text` the key words stand."""
-    text = normalize(text)
-    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
-    match = compiled.search(text) if compiled else None
-    if match is None or key_regex is None:
-        return 0
-    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
-    return occurrence.start() - match.start() if occurrence is not None else 0
-
-
 def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str | None:
     """Every term of `kinds` scoped to the pattern's key, strict, with no evidence read (the
     families whole): what a gate guarded against every frame would carry. It may run over
@@ -493,10 +402,10 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
     parts: dict[str, list[Term]] = {}
     for term in markers.TERMS:
         if term.kind in kinds:
-            parts.setdefault(_where(term), []).append(term)
+            parts.setdefault(where(term), []).append(term)
     keyed = Keys(found[0], found[0])
     written = [
-        _render(_Part(terms[0].side, (), tuple(terms), GAP if where == "before" else 60, 0), keyed, 3)
-        for where, terms in parts.items()
+        _render(_Part(terms[0].side, (), tuple(terms), GAP if place == "before" else 60, 0), keyed, 3)
+        for place, terms in parts.items()
     ]
     return with_existing(existing, "|".join(written))

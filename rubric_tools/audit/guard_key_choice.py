@@ -1,0 +1,110 @@
+"""Which key words an exclusion's markers are scoped to, from the evidence (see
+`scoped_guards`): per candidate key, the markers that govern it in each correct-work text
+and how far into the match it stands; the keys to try, best first; and the markers that are
+the sin's own words on a key's side, which an exclusion must not hold."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rubric_tools.audit import markers
+from rubric_tools.audit.guard_evidence import Governed, compile_or_none
+from rubric_tools.audit.markers import Term
+from rubric_tools.scoring.text import normalize
+
+#: A key up to this long is preferred: it leaves room in the budget for more markers.
+SHORT_KEY = 20
+
+
+@dataclass(frozen=True)
+class Keys:
+    """The key words an exclusion's markers are scoped to: those before the key (a negator,
+    a rejection) to the *latest* key of the match that the evidence supports — a marker
+    anywhere in the clause before the predicate governs it ("Provider may store Customer
+    Data in the United States only, and in no other region"), not only one before the
+    subject —; those after it (a restriction, a later rejection) to the key that explains
+    the most of them, a short one first."""
+
+    before: str
+    after: str
+
+
+def where(term: Term) -> str:
+    """Where a term stands from the key: "before" or "after" it in its clause, or "later"
+    (a later clause disowning it, past a ";")."""
+    return "later" if term.kind == "disowned" else term.side
+
+
+def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
+    """The markers among the sin's own words on their side of the key, as the sins (the
+    gate's witnesses, normalized) write them: "without" before `limitation` in `without
+    (?:any )?limitation`. An exclusion holding one there would silence the sin itself; the
+    same marker on the other side of the key, or keyed elsewhere, still governs. Found by
+    their strict spelling: "no" in "in no event later than" is not a negator, and a looser
+    spelling that would silence the sin is refused by verification."""
+    before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
+    own = set()
+    for text in sins:
+        key_before = before.search(text) if before else None
+        key_after = after.search(text) if after else None
+        for term in markers.TERMS:
+            for hit in re.finditer(term.regex, text):
+                if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
+                    own.add(term)
+                elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
+                    own.add(term)
+    return frozenset(own)
+
+
+@dataclass
+class Explained:
+    """What one key explains: per evidence text, the markers governing it, and how far into
+    the match the key stands."""
+
+    key: str
+    rank: int
+    shown: dict[str, list[Governed]] = field(default_factory=dict)
+    offsets: list[int] = field(default_factory=list)
+
+    def add(self, text: str, shown: list[Governed], offset: int) -> None:
+        self.shown[text] = shown
+        self.offsets.append(offset)
+
+    def sides(self, text: str, *, before: bool) -> list[Governed]:
+        return [g for g in self.shown.get(text, []) if (where(g.term) == "before") == before]
+
+    def count(self, *, before: bool) -> int:
+        return sum(1 for text in self.shown if self.sides(text, before=before))
+
+    @property
+    def offset(self) -> float:
+        return sum(self.offsets) / len(self.offsets) if self.offsets else 0.0
+
+
+def key_choices(explained: list[Explained]) -> list[Keys]:
+    """The keys to scope to, best first: for the markers before a key, the one that explains
+    the most evidence and, on a tie, stands latest in the match; for those after it, the one
+    that explains the most, a short one first (room for more markers), the most specific on
+    a tie. Then the single key on both sides that explains the most, and the next one."""
+
+    def after_rank(e: Explained) -> tuple[int, bool, int]:
+        return (-e.count(before=False), len(e.key) > SHORT_KEY, e.rank)
+
+    by_after = sorted(explained, key=after_rank)
+    by_before = sorted(explained, key=lambda e: (-e.count(before=True), -e.offset, len(e.key) > SHORT_KEY, e.rank))
+    together = sorted(explained, key=lambda e: (-len(e.shown), len(e.key) > SHORT_KEY, e.rank))
+    choices = [Keys(by_before[0].key, by_after[0].key), *(Keys(e.key, e.key) for e in together[:2])]
+    return list(dict.fromkeys(choices))
+
+
+def key_offset(pattern: str, key: str, text: str) -> int:
+    """How many characters into the gate's match in `text` the key words stand."""
+    text = normalize(text)
+    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
+    match = compiled.search(text) if compiled else None
+    if match is None or key_regex is None:
+        return 0
+    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
+    return occurrence.start() - match.start() if occurrence is not None else 0

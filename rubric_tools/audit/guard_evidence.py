@@ -48,19 +48,43 @@ def _crosses(gap: str, term: Term) -> bool:
     return term.kind == "struck" and term.side == "before" and (":" in gap or bool(_INSERTION.search(gap)))
 
 
+@dataclass(frozen=True)
+class KeyInMatch:
+    """The gate's first match in a normalized text and the first occurrence of its key words
+    inside that match."""
+
+    text: str
+    gate: re.Pattern[str]
+    match: re.Match[str]
+    key: re.Match[str]
+
+    @property
+    def offset(self) -> int:
+        """How many characters into the match the key words stand."""
+        return self.key.start() - self.match.start()
+
+
+def key_in_match(pattern: str, key: str, text: str) -> KeyInMatch | None:
+    """Where the key words stand in the gate's match in `text` (normalized first); None when
+    either regex does not compile, the gate does not match, or the key is not inside it."""
+    text = normalize(text)
+    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
+    match = compiled.search(text) if compiled else None
+    if compiled is None or match is None or key_regex is None:
+        return None
+    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
+    return KeyInMatch(text, compiled, match, occurrence) if occurrence is not None else None
+
+
 def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on: bool) -> list[Governed]:
     """The terms of `kinds` that govern the key words in the clause where the gate matches
     `text` (normalized first): the last one before the key, the first one after it.
     `guard_on`: the gate keeps its negation guard, so the engine's own negators before the
     match need no exclusion."""
-    text = normalize(text)
-    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
-    match = compiled.search(text) if compiled else None
-    if compiled is None or match is None or key_regex is None:
+    located = key_in_match(pattern, key, text)
+    if located is None:
         return []
-    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
-    if occurrence is None:
-        return []
+    text, compiled, match, occurrence = located.text, located.gate, located.match, located.key
     start, end = sentence_bounds(text, match.start(), match.end())
     found: list[Governed] = []
     for term in markers.TERMS:

@@ -10,9 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.guard_evidence import Governed, compile_or_none
+from rubric_tools.audit.guard_evidence import Governed, compile_or_none, key_in_match
 from rubric_tools.audit.markers import Term
-from rubric_tools.scoring.text import normalize
 
 #: A key up to this long is preferred: it leaves room in the budget for more markers.
 SHORT_KEY = 20
@@ -101,10 +100,5 @@ def key_choices(explained: list[Explained]) -> list[Keys]:
 
 def key_offset(pattern: str, key: str, text: str) -> int:
     """How many characters into the gate's match in `text` the key words stand."""
-    text = normalize(text)
-    compiled, key_regex = compile_or_none(pattern), compile_or_none(key)
-    match = compiled.search(text) if compiled else None
-    if match is None or key_regex is None:
-        return 0
-    occurrence = next((k for k in key_regex.finditer(text, match.start()) if k.end() <= match.end()), None)
-    return occurrence.start() - match.start() if occurrence is not None else 0
+    located = key_in_match(pattern, key, text)
+    return located.offset if located is not None else 0

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import is_clause
+from rubric_tools.audit.grammar import MODALS, is_clause
 from rubric_tools.audit.quantities import quantities
 from rubric_tools.audit.wording import as_sentence, fill
 
@@ -95,7 +95,7 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
 
 _LAST_WORDS = re.compile(r"(?:\b([a-z]+)\s+)?\b([a-z]{3,})\W*$", re.IGNORECASE)
 #: Words after which the last word is a verb ("may terminate", "to notify").
-_BEFORE_A_VERB = frozenset("to may might shall should will would must can could not".split())
+_BEFORE_A_VERB = MODALS | {"to", "not"}
 
 
 def _last_noun(witness: str) -> str | None:

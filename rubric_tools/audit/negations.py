@@ -92,17 +92,19 @@ def _the_sins_verb(lowered: list[str], index: int) -> bool:
 def _object_determiner(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> re.Match[str] | None:
     """The determiner that opens the verb's object, right after the verb or after its
     recipient ("to Consultant", "to the Customer", "Consultant")."""
+
+    def determiner(index: int) -> bool:
+        return index < len(lowered) and bool(_DETERMINERS.fullmatch(lowered[index]))
+
     after = verb + 1
     if after < len(lowered) and lowered[after] == "to":
-        after += 1
-        if after < len(lowered) and _DETERMINERS.fullmatch(lowered[after]):
-            after += 1
+        after += 2 if determiner(after + 1) else 1  # "to", and "the" if it follows
         after += 1  # the recipient
-    elif after < len(tokens) and tokens[after].group(0)[:1].isupper() and not _DETERMINERS.fullmatch(lowered[after]):
+    elif after < len(tokens) and tokens[after].group(0)[:1].isupper() and not determiner(after):
         after += 1  # a named recipient: "grants Consultant all right"
-    if after < len(tokens) and _DETERMINERS.fullmatch(lowered[after]):
+    if determiner(after):
         return tokens[after]
-    if after != verb + 1 and verb + 1 < len(tokens) and _DETERMINERS.fullmatch(lowered[verb + 1]):
+    if after != verb + 1 and determiner(verb + 1):
         return tokens[verb + 1]
     return None
 

@@ -213,8 +213,7 @@ def _parts(
     """One part per kind and side the evidence shows, the best supported first. Unless the
     match is `one_clause`, a negator after the key is left out, unless it follows the whole
     match at once: past a long window it may govern another clause than the one the sin
-    ends in. A family leaves out the `own` terms,
-    the sin's own words."""
+    ends in. A family leaves out the `own` terms, the sin's own words."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
@@ -227,11 +226,7 @@ def _parts(
     parts = []
     for (place, kind), found_here in grouped.items():
         if family:
-            terms = tuple(
-                t
-                for t in markers.TERMS
-                if t.kind == kind and where(t) == place and not (guard_on and t.engine) and t not in own
-            )
+            terms = _family(kind, place, guard_on, own)
         else:
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
         if not terms:
@@ -243,6 +238,16 @@ def _parts(
     # A negator first: the commonest way correct work disowns a sin (the engine's own guard);
     # then the best supported; a mirrored part last, as the budget allows.
     return sorted(parts, key=lambda p: (p.support == 0, p.kinds != ("negated",), -p.support))
+
+
+def _family(kind: str, place: str, guard_on: bool, own: frozenset[Term]) -> tuple[Term, ...]:
+    """The terms of `kind` on one side of the key, as an exclusion writes them: not the
+    engine's own negators where its guard is on, nor the sin's `own` markers."""
+    return tuple(
+        t
+        for t in markers.TERMS
+        if t.kind == kind and where(t) == place and not (guard_on and t.engine) and t not in own
+    )
 
 
 def _mirrored(
@@ -257,11 +262,7 @@ def _mirrored(
     for place in ("before", "after"):
         if ("before" if place == "after" else "after", "negated") not in grouped or (place, "negated") in grouped:
             continue
-        terms = tuple(
-            t
-            for t in markers.TERMS
-            if t.kind == "negated" and where(t) == place and not (guard_on and t.engine) and t not in own
-        )
+        terms = _family("negated", place, guard_on, own)
         if terms:
             found.append(_Part(terms[0].side, ("negated",), terms, 0, 0))
     return found

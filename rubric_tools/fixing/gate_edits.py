@@ -14,12 +14,11 @@ checks that the entry equals the old one with the change applied.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
 from rubric_tools.diagnostics import Applicability, Edit, Fix, InstancePath, Span
-from rubric_tools.fixing.yaml_edits import node_text, value_at
+from rubric_tools.fixing.yaml_edits import flow_unsafe, node_text, value_at
 from rubric_tools.loading.yaml_source import YamlSource
 
 
@@ -97,16 +96,10 @@ def _span_text(source: YamlSource, span: Span) -> str | None:
     return "\n".join([lines[0][span.column - 1 :], *lines[1:-1], lines[-1][: span.end_column - 1]])
 
 
-#: Characters a plain (unquoted) scalar may hold in block context but not inside a flow
-#: mapping: the flow indicators, and "?", where the reference's loader (PyYAML's scanner)
-#: ends a plain scalar in a flow collection (libyaml reads on).
-_FLOW_UNSAFE = re.compile(r"[\[\]{},?]|: | #")
-
-
 def _string_entry(written: str, change: Mapping[str, Any], value: str | None = None) -> str | None:
     """`"pattern"` → `{pattern: "pattern", key: value}`, the pattern text kept as written
     (re-quoted when, unquoted, it would not parse inside a flow mapping: `[ -]`, `{0,40}`)."""
-    if value is not None and not written.startswith(("'", '"')) and _FLOW_UNSAFE.search(written):
+    if value is not None and not written.startswith(("'", '"')) and flow_unsafe(written):
         written = render_yaml_value(value) or written
     items = {"pattern": written, **{k: render_yaml_value(v) for k, v in change.items()}}
     if "pattern" in change:

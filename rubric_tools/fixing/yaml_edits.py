@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 from rubric_tools.diagnostics import Span
@@ -20,9 +21,15 @@ from rubric_tools.loading.yaml_source import YamlSource
 
 # Characters that make a plain scalar mean something else (or nothing) in YAML.
 _PLAIN_UNSAFE_START = set("!&*-?:,[]{}#|>@`\"'%")
-# Characters that end a plain scalar inside a flow collection for the reference's loader
-# (PyYAML's scanner stops at "?" there too, where libyaml reads on).
-_FLOW_INDICATORS = set(",[]{}?")
+# What ends a plain scalar inside a flow collection for the reference's loader: the flow
+# indicators, "?" (PyYAML's scanner stops there too, where libyaml reads on), ": " and " #".
+_FLOW_UNSAFE = re.compile(r"[\[\]{},?]|: | #")
+
+
+def flow_unsafe(text: str) -> bool:
+    """Whether `text`, written unquoted, would not read back as itself inside a flow
+    collection (`{pattern: …}`): it must be quoted there."""
+    return _FLOW_UNSAFE.search(text) is not None
 
 
 def node_text(source: YamlSource, span: Span) -> str | None:
@@ -51,9 +58,7 @@ def _plain(value: str) -> str | None:
         not value
         or value != value.strip()
         or value[0] in _PLAIN_UNSAFE_START
-        or ": " in value
-        or any(c in _FLOW_INDICATORS for c in value)  # the value may sit in a flow collection
-        or " #" in value
+        or flow_unsafe(value)  # the value may sit in a flow collection
         or value.endswith(":")
         or any(ord(c) < 0x20 for c in value)
     ):

@@ -153,11 +153,16 @@ def test_a_guard_that_would_lose_must_fire_text_is_not_verified(tmp_path: Path) 
     )
     [finding] = codes(audit(root), "U002")
     proposal = finding.extra["proposal"]
-    assert proposal["verified"] is False and proposal["safe"] is False  # type: ignore[index]
+    assert proposal["verified"] is False  # type: ignore[index]
     probe = "Never mind the draft: uptime commitments are unenforceable."
     assert any(probe in reason for reason in proposal["refused"])  # type: ignore[index]
-    assert probe in proposal["lost_must_fire"]  # type: ignore[index]
-    assert finding.fix is None  # an unverified proposal is shown, never applied
+    # What is proposed either loses the probe, says so and is never applied, or is a safe
+    # guard that fixes none of this finding's texts (every guard that would loses the probe).
+    if proposal["safe"]:  # type: ignore[index]
+        assert proposal["fixed"] == 0 and proposal["lost_must_fire"] == []  # type: ignore[index]
+    else:
+        assert probe in proposal["lost_must_fire"]  # type: ignore[index]
+        assert finding.fix is None  # an unsafe proposal is shown, never applied
 
 
 def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path) -> None:

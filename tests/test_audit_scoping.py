@@ -14,7 +14,7 @@ from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
-from rubric_tools.audit.negations import negated_object, negated_predicate
+from rubric_tools.audit.negations import SUBJECT_LIST, negated_object, negated_predicate, negated_subject
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
@@ -141,6 +141,46 @@ def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> 
     assert negated_predicate(clause) == negated
 
 
+@pytest.mark.parametrize(
+    ("clause", "negated"),
+    [
+        (
+            "The other party may re-identify the data.",
+            f"Neither the other party nor {SUBJECT_LIST} may re-identify the data.",
+        ),
+        ("Provider owns the data.", f"Neither Provider nor {SUBJECT_LIST} own the data."),  # the nearer plural agrees
+        ("Vendor is entitled to audit.", f"Neither Vendor nor {SUBJECT_LIST} are entitled to audit."),
+        ("Notice is due within 72 hours.", None),  # not a party: it has no affiliates
+        ("Client hereby assigns the rights.", None),  # not a bare subject
+        ("In our view Provider may use it.", None),
+        ("Provider may not use it.", None),  # already negative
+    ],
+)
+def test_a_clause_negated_on_its_subject_in_a_list(clause: str, negated: str | None) -> None:
+    assert negated_subject(clause) == negated
+
+
+def test_neither_crosses_the_commas_of_its_list_where_other_negators_may_not() -> None:
+    gate = "(?:may|has the right to) (?:re-?identify|undertake re-?identification)"
+    listed = "Neither the other party nor any affiliate, agent, or permitted transferee may re-identify the data."
+    limit = "No later than thirty (30) days after the Effective Date, the other party may re-identify the data."
+    limiting = "Without limiting Section 9.2, the other party may re-identify the data."
+    evidence = [
+        f"Neither the other party nor {SUBJECT_LIST} may re-identify the data.",
+        "We do not accept that it may re-identify.",
+    ]
+    found = scoped_exclusions(gate, evidence, scopes_for("redline"))
+    strict = [e for e in found if "|\\bneither\\b" in e.regex]  # commas barred but for "neither"
+    assert strict
+    for exclusion in strict:
+        guarded = Gate(gate, exclude_context=exclusion.regex)
+        assert not _fires(guarded, listed), exclusion.regex
+        assert _fires(guarded, limit) and _fires(guarded, limiting), exclusion.regex
+    # Without the list, the strict exclusion leaves the list's subject flagged (the defect).
+    bare = [e for e in scoped_exclusions(gate, evidence[1:], scopes_for("redline")) if "[^.;,]{0,80}?(?:may" in e.regex]
+    assert bare and all(_fires(Gate(gate, exclude_context=e.regex), listed) for e in bare)
+
+
 def test_a_clause_negated_on_its_object() -> None:
     clause = "Provider shall own all rights in the data."
     assert negated_object(clause, (0, len("Provider shall own"))) == "Provider shall own no rights in the data."
@@ -222,6 +262,10 @@ def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> Non
     assert [d.text for d in passive_voice("the msa already permits termination")] == [
         "termination is already permitted by the msa"
     ]
+    # The copula and the auxiliaries have no passive ("property is been by data").
+    assert list(passive_voice("de-identified data is provider's property")) == []
+    assert list(passive_voice("customer may be entitled to provider data")) == []
+    assert list(passive_voice("provider has all right in the data")) == []
     widened = widen_passive("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
     assert re.search(widened, dodge)
     assert re.search(widened, "law forbids all model training")

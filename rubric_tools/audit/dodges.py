@@ -255,6 +255,10 @@ def _quantity_forms(witness: str) -> Iterator[Dodge]:
         yield Dodge("number or duration form", text)
 
 
+#: Verbs with no passive: the copula and the auxiliaries ("X is Y" is not "Y is been by X").
+_NO_PASSIVE = frozenset(("be", "have", "do"))
+
+
 def passive_voice(witness: str) -> Iterator[Dodge]:
     """ "customer may use provider data" -> "provider data may be used by customer"; what
     follows the object stays after the agent ("customer data may be used by provider to
@@ -265,8 +269,8 @@ def passive_voice(witness: str) -> Iterator[Dodge]:
     for index in range(1, len(words) - 2):
         if words[index] in _MODALS and lexicon.is_verb(words[index + 1]):
             verbs = lexicon.lemmas(words[index + 1]).get("VERB", ())
-            if not verbs:
-                return
+            if not verbs or verbs[0] in _NO_PASSIVE:
+                return  # "may be entitled", "shall have the right": no object to promote
             done = lexicon.past_participle(verbs[0])
             if done is None:
                 return  # no verb the lexicon can put in the passive
@@ -289,8 +293,8 @@ def _present_passive(words: list[str]) -> Iterator[Dodge]:
             continue
         verbs = lexicon.lemmas(word).get("VERB", ())
         done = lexicon.past_participle(verbs[0]) if verbs else None
-        if done is None or verbs[0] == word:
-            return
+        if done is None or verbs[0] == word or verbs[0] in _NO_PASSIVE:
+            return  # "data is provider's property" has no passive ("is been by")
         rest = words[index + 1 :]
         end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))
         if end == 0:

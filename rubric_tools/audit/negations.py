@@ -1,6 +1,7 @@
 """The sin's own clause, negated the way drafting negates it: on its predicate ("Provider
 shall not own …", "Provider does not own …", "Client Materials are not owned by …") or on
-its object ("Provider shall own no rights in …"). Correct work a gate must stay silent on —
+its object ("Provider shall own no rights in …") or on its subject, in a list ("Neither
+Provider nor any of its affiliates, … may …"). Correct work a gate must stay silent on —
 the commonest way a redline or an analysis says the opposite of the sin with the sin's own
 words, which the frames around a clause ("it is not the case that …") do not show.
 
@@ -15,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import MODALS, finite_verb_at, verb_of
+from rubric_tools.audit.grammar import MODALS, PREPOSITIONS, finite_verb_at, verb_of
 from rubric_tools.audit.markers import governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
@@ -109,6 +110,57 @@ def _object_determiner(tokens: list[re.Match[str]], lowered: list[str], verb: in
     return None
 
 
+#: Adverbs of drafting that stand between a subject and its verb.
+_ADVERBS = frozenset("hereby herein thereby also further hereafter".split())
+#: Roles a contract gives its parties; a subject that ends in one, or in a name (a word no
+#: dictionary knows), is a party.
+_PARTIES = frozenset(
+    """party parties provider customer client consultant vendor supplier licensee licensor buyer
+    seller purchaser contractor subcontractor processor controller company employer lender borrower
+    tenant landlord""".split()
+)
+#: The verb that agrees with the plural that ends a "neither … nor" list of subjects.
+_PLURAL_OF = {"is": "are", "was": "were", "has": "have", "does": "do"}
+#: Who a subject list names beside the party: a generic list of related parties, so that
+#: the negation spans a list with commas, as drafting lists those bound with the party.
+SUBJECT_LIST = "any of its affiliates, agents, or subcontractors"
+
+
+def negated_subject(clause: str) -> str | None:
+    """`clause` with its subject negated in a list: "Neither <subject> nor <related
+    parties, …> <predicate>" ("Neither Provider nor any of its affiliates, agents, or
+    subcontractors may re-identify …"). None when the clause has no subject before its
+    first finite verb, the subject is not a short noun phrase, or the clause is negative.
+    The verb agrees with the plural nearest it."""
+    if _NEGATED.search(clause):
+        return None
+    tokens = list(_WORD.finditer(clause))
+    lowered = [t.group(0).lower() for t in tokens]
+    verb = next((i for i in range(1, len(tokens)) if finite_verb_at(lowered, i)), None)
+    if verb is None or verb > 4 or any(w in _SUBORDINATORS or w in MODALS for w in lowered[:verb]):
+        return None
+    if any(w in PREPOSITIONS or w in _ADVERBS or w.endswith("ly") for w in lowered[:verb]):
+        return None  # "In our view Provider may …", "Client hereby assigns …": not a bare subject
+    if lowered[verb - 1] not in _PARTIES and lexicon.known(lowered[verb - 1]):
+        return None  # "Notice is due …": only a party has affiliates and agents
+    subject = clause[: tokens[verb].start()].strip()
+    if lowered[0] in ("the", "each", "its", "their"):
+        subject = subject[0].lower() + subject[1:]  # "Neither the other party nor …"
+    elif not subject[:1].isupper():
+        return None
+    word = lowered[verb]
+    agreeing = _PLURAL_OF.get(word)
+    if agreeing is None and word not in MODALS and word not in ("are", "were", "have", "do", "did"):
+        found = verb_of(word)
+        if found is None or found[1] not in ("3rd person", "past"):
+            return None
+        agreeing = found[0] if found[1] == "3rd person" else word
+    predicate = clause[tokens[verb].start() :]
+    if agreeing is not None:
+        predicate = agreeing + predicate[len(word) :]
+    return f"Neither {subject} nor {SUBJECT_LIST} {predicate}"
+
+
 def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, str]]:
     """(kind, text) of each negation of the clause (`match`: the gate's span in it)."""
     predicate = negated_predicate(clause)
@@ -117,6 +169,9 @@ def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, 
     obj = negated_object(clause, match)
     if obj is not None:
         yield "negated object", obj
+    subject = negated_subject(clause)
+    if subject is not None:
+        yield "negated subject list", subject
 
 
 def _spliced(clause: str, token: re.Match[str], replacement: str) -> str:

@@ -110,10 +110,11 @@ STRICTNESS = (0, 2, 1, 3)
 _BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
 
 
-def _gap(terms: Sequence[Term], size: int, strict: int) -> str:
+def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -> str:
     """The gap between the markers `terms` and the key: a later rejection may follow a ";",
     a marker after the key stays before the next comma, a strike stops at a colon and
-    (stricter) at words that introduce inserted text."""
+    (stricter) at words that introduce inserted text. A `listing` marker ("neither … nor
+    …") crosses the commas of its list at every strictness."""
     if any(t.kind == "disowned" for t in terms):
         return f"[^.]{{0,{size}}}?"
     struck = any(t.kind == "struck" and t.side == "before" for t in terms)
@@ -121,7 +122,7 @@ def _gap(terms: Sequence[Term], size: int, strict: int) -> str:
     # give reasons" is another clause's negator); before it, a comma may sit in a list
     # ("Neither Provider nor any affiliate, subprocessor, … may").
     after = all(t.side == "after" for t in terms)
-    comma = "," if strict in (1, 3) or after else ""
+    comma = "," if (strict in (1, 3) or after) and not listing else ""
     allowed = "[^.;" + comma + (":" if struck else "") + "]"
     barred = [markers.INSERTION] if struck and strict > 1 else []
     if strict > 1:
@@ -196,11 +197,23 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
             spelled.append((f"(?:{group})" if _top_level(group) != [group] else group) + LIMIT_IDIOM)
     else:
         spelled = [t.loose for t in part.terms]
+    size = _rounded(part.distance)
+    listing = part.side == "before" and strict in (1, 3) and _NEITHER in part.terms and len(part.terms) > 1
+    if listing:  # "neither" crosses its list's commas where the other markers may not
+        spelled = [t for t in spelled if t != _NEITHER.loose]
     marker = _alternation(list(dict.fromkeys(spelled)))
-    gap = _gap(part.terms, _rounded(part.distance), strict)
+    gap = _gap(part.terms, size, strict)
     if part.side == "before":
+        if listing:
+            marker = f"(?:{marker}{gap}|{_NEITHER.loose}{_gap(part.terms, size, strict, listing=True)})"
+            return f"{marker}{_keyed(key, 'before')}"
         return f"{marker}{gap}{_keyed(key, 'before')}"
     return f"{key}{gap}{marker}"
+
+
+#: The negator that opens a list of subjects ("Neither Provider nor any affiliate,
+#: subprocessor, or …"): a comma after it is the list's, not another clause's.
+_NEITHER = next(t for t in markers.TERMS if t.loose == r"\bneither\b")
 
 
 def _parts(

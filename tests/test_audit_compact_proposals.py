@@ -5,6 +5,8 @@ negator)."""
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 from typing import Any
 
@@ -159,3 +161,32 @@ def test_the_widening_slack_is_a_short_plain_gap(tmp_path: Path) -> None:
         pattern = proposal["after"]["pattern"]
         assert "(?!\\bn(?:o|ot|or|one" not in pattern  # no negator table between words
         assert pattern.count("{1,30}") == pattern.count(SLACK) + pattern.count("(?!\\bn(?:o|ot|ever)")
+
+
+def test_a_figure_is_widened_to_its_plural_first_so_its_evidence_reads_well() -> None:
+    from rubric_tools.audit.thesaurus import Thesaurus
+    from rubric_tools.audit.widening import widen_numbers
+    from rubric_tools.gate_analysis.witness import witnesses
+
+    widened = widen_numbers(r"\bfive business days", Thesaurus()) or ""
+    assert witnesses(widened)[0].text == "5 business days"
+    for text in ("five business days", "5 business days", "a five-business-day period", "five (5) business days"):
+        assert re.search(widened, text), text
+
+
+def test_a_widening_that_gives_back_as_much_correct_work_as_it_catches_is_not_kept() -> None:
+    from rubric_tools.audit.verification import Outcome
+    from rubric_tools.audit.widening_proposal import _better
+
+    chosen = Outcome(lost=(), new_hits=(), silenced=("a", "b"), caught=())
+    assert _better(Outcome((), (), ("a", "b"), ("sin",)), chosen)
+    assert not _better(Outcome((), (), ("a",), ("sin",)), chosen)  # "b" flagged again for one sin
+    assert _better(Outcome((), (), ("a",), ("sin", "other sin")), chosen)  # more fixed in all
+    assert not _better(Outcome((), (), ("a", "b"), ()), chosen)  # catches nothing more
+
+
+def test_a_function_word_is_no_key() -> None:
+    found = keys("the (?:deletion|supersession) is of no effect")
+    assert "the" not in found and found
+    # With "the" as its key, "no" before a later "the" passed for a negator of the sin.
+    assert "the" not in keys("the (?:deletions?|supersession) (?:is|are) (?:void|invalid)")

@@ -45,6 +45,11 @@ STEP_CASES = [
     (widen_numbers, r"\beighteen months", "an eighteen (18) months tail", r"\b(?:18|eighteen)(?:\s*\(18\))?\s+months"),
     (widen_numbers, "twelve months", "until the first anniversary", None),
     (widen_numbers, "seven days", "within one week", None),
+    # A figure after a word or a `\b`, and a figure in years as an anniversary.
+    (widen_numbers, "within five days", "within 5 days", None),
+    (widen_numbers, r"\bfive business days", "five (5) business days", None),
+    (widen_numbers, "one year", "until the first anniversary of closing", None),
+    (widen_numbers, "nine months", "a nine-month survival period", None),
     (widen_passive, "law prohibits model training", "model training of any kind is prohibited by law", None),
     (widen_passive, "customer may use provider data", "provider data may be used by customer", None),
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),

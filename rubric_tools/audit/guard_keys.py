@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.pattern_tree import Item, parse_items, render
 
 #: The longest key (characters of regex): a word group longer than this is no key.
@@ -76,7 +77,8 @@ def _words(run: list[Item]) -> list[list[Item]]:
 def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
     """(specificity, regex) of the required literals of one branch: each stretch of literal
     characters and groups of literal words ("4\\.2 (?:is|would be) (?:void|invalid)"), and
-    each run and group of it alone."""
+    each run and group of it alone. A function word alone ("the") is no key: it recurs in
+    any clause, so a marker before a later "the" would pass for one governing the sin."""
     found: dict[str, int] = {}
     segments: list[list[Item]] = [[]]
     for item in branch:
@@ -100,7 +102,7 @@ def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
         for piece in pieces:
             piece = _trimmed(piece)
             text = _text(piece)
-            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY:
+            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY and text not in FUNCTION_WORDS:
                 found[text] = _weight(piece)
     return sorted(((w, t) for t, w in found.items()), key=lambda key: -key[0])
 

@@ -201,25 +201,35 @@ def quantity_regex(value: float, unit: Unit) -> str:
     number = _number_regex(value)
     if unit.name == "percent":
         return rf"{number}\s*(?:%|percent|per[- ]?cent)"
-    stem = unit.forms[-1].replace(" ", r"\s+")
-    alternatives = [rf"{number}(?:\s*-\s*|\s+){stem}s?"]
+    stem = unit.forms[-1].replace(" ", r"[\s-]+")
+    alternatives = [rf"{number}(?:\s+|\s*-\s*){stem}{_plural_ending(value)}"]
+    if unit.name == "year" and value == int(value):
+        alternatives.append(rf"{num2words(int(value), to='ordinal')}\s+anniversary")
     for other in UNITS:
         if other.span == unit.name and value % other.factor == 0:
             count = value // other.factor
-            ostem = other.forms[-1].replace(" ", r"\s+")
+            ostem = other.forms[-1].replace(" ", r"[\s-]+")
             article = r"(?:an?|one|1)" if count == 1 else _number_regex(count)
-            alternatives.append(rf"{article}(?:\s*-\s*|\s+){ostem}s?")
+            alternatives.append(rf"{article}(?:\s+|\s*-\s*){ostem}{_plural_ending(count)}")
             if other.name == "year":
                 alternatives.append(rf"{num2words(int(count), to='ordinal')}\s+anniversary")
         if unit.span == other.name and other.name != "hour":
-            ostem = other.forms[-1].replace(" ", r"\s+")
-            alternatives.append(rf"{_number_regex(value * unit.factor)}(?:\s*-\s*|\s+){ostem}s?")
+            ostem = other.forms[-1].replace(" ", r"[\s-]+")
+            alternatives.append(
+                rf"{_number_regex(value * unit.factor)}(?:\s+|\s*-\s*){ostem}{_plural_ending(value * unit.factor)}"
+            )
     return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
+
+
+def _plural_ending(count: float) -> str:
+    """The unit's ending after `count`: the plural first ("5 days", and so the evidence a
+    witness of the regex reads), the bare unit at a word's end ("a 5-day period")."""
+    return "s?" if count == 1 else r"(?:s|\b)"
 
 
 #: A quantity written literally in a regex: a number (digits, words, or a group of them),
 #: an optional parenthetical, a separator and a unit (with an optional plural `s?`).
-_SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)?)"
+_SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)??)"  # "five business days": one word first
 _SOURCE_QUANTITY = re.compile(
     rf"(?P<number>\(\?:{_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)|\({_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)"
     rf"|(?:(?<=\\b)|(?<![\w\\\[{{,])){_SOURCE_NUMBER})"
@@ -255,7 +265,14 @@ def widen_quantities(pattern: str) -> str:
         values = _source_values(match.group("number"))
         unit = _source_unit(match.group("unit"))
         if not values or unit is None:
-            return match.group(0)
+            # "within five days": a word before the number was read as its first word; the
+            # quantity may start after it.
+            whole, number = match.group(0), match.group("number")
+            cut = re.search(r"[- ]", number) if number[:1].isalpha() else None
+            if cut is None:
+                return whole
+            offset = match.start("number") - match.start() + cut.end()
+            return whole[:offset] + widen_quantities(whole[offset:])
         regexes = [quantity_regex(value, unit) for value in values]
         return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
 

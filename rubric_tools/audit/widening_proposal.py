@@ -11,7 +11,7 @@ from dataclasses import replace
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, why
+from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, score, why
 from rubric_tools.audit.widening import (
     FALLBACKS,
     MAX_PIECES,
@@ -98,7 +98,7 @@ def widen_entry(
             together, kinds_done = widened, [*kinds_done, step.kind]
     if kinds_done:
         candidate, outcome, why = _try(verifier, texts, original, current, together)
-        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+        if candidate is not None and outcome is not None and _better(outcome, best):
             return candidate, outcome, kinds_done, refused
         if why is not None:
             refused.append(f"{', '.join(kinds_done)} together: {why}")
@@ -116,12 +116,19 @@ def widen_entry(
             if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
                 current, best = _pieces(verifier, texts, original, current, best, done)
             continue
-        if len(outcome.caught) <= len(best.caught):
-            continue  # catches nothing more: not kept (the fix loop converges)
+        if not _better(outcome, best):
+            continue  # catches nothing more, or leaves correct work flagged again: not kept
         current, best = candidate, outcome
         done.append(step.kind)
         skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
     return current, best, done, refused
+
+
+def _better(outcome: Outcome, best: Outcome) -> bool:
+    """A widening is kept when it catches more, and fixes more in all: a guard remade for the
+    wider pattern may silence other correct work than the chosen one, never less in sum
+    than the sins it adds (the fix loop then converges too: every kept step gains)."""
+    return len(outcome.caught) > len(best.caught) and score(outcome) > score(best)
 
 
 def _cheapest_first(pattern: str, thesaurus: Thesaurus) -> list[Step]:
@@ -147,7 +154,7 @@ def _pieces(
         if index >= len(pieces):
             break
         candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
-        if candidate is not None and outcome is not None and len(outcome.caught) > len(best.caught):
+        if candidate is not None and outcome is not None and _better(outcome, best):
             current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
             done.append("words (one phrase)")
             pieces = word_pieces(current.pattern, texts.thesaurus)

@@ -6,7 +6,6 @@ negator)."""
 from __future__ import annotations
 
 import re
-
 from pathlib import Path
 from typing import Any
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_clause
-from rubric_tools.audit.completion import carrier, complete_alone
+from rubric_tools.audit.completion import carrier, complete_alone, repair_recipient
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score
 from rubric_tools.audit.wording import article, as_sentence, fill
@@ -108,6 +108,17 @@ def test_a_lone_compound_modifier_gets_no_carrier() -> None:
 def test_agreement_is_repaired_before_completion() -> None:
     completion = complete_alone("laws prohibits training", Gate(r"laws? prohibits? training"))
     assert completion.text == "laws prohibit training"
+
+
+def test_a_transfer_that_ends_with_its_recipient_gets_its_to_and_an_object() -> None:
+    gate = Gate(r"client (hereby )?assigns[^.]{0,80}consultant")
+    assert complete_alone("client assigns consultant", gate).text == "client assigns to consultant all rights"
+    # Only where the gate still fires, and never after a transfer that already has them.
+    assert complete_alone("client assigns consultant", Gate("client assigns consultant")).text == (
+        "client assigns consultant"
+    )
+    assert repair_recipient("client assigns to consultant all rights") == "client assigns to consultant all rights"
+    assert repair_recipient("provider assigns all") == "provider assigns all"
 
 
 # ------------------------------------------------------------------ clauses of the matter

@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from rubric_tools.audit import inflection
+from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.grammar import (
     DETERMINERS,
     PREPOSITIONS,
@@ -170,12 +171,33 @@ def as_clause(completion: Completion) -> Completion:
     )
 
 
+#: Verbs that pass rights to a recipient ("assigns to Consultant all rights").
+_TRANSFER_VERBS = ("assign", "transfer", "convey")
+
+
+@lru_cache(maxsize=1)
+def _ends_with_recipient() -> re.Pattern[str]:
+    forms = sorted({form for verb in _TRANSFER_VERBS for form in lexicon.verb_forms(verb)}, key=len, reverse=True)
+    return re.compile(rf"\b(?P<verb>{'|'.join(forms)}) (?P<party>(?:the )?[\w'’-]+)$")
+
+
+def repair_recipient(text: str) -> str:
+    """A transfer that ends with its recipient, as a regex window between the verb and the
+    party lets a witness write it ("client assigns consultant"), given its "to" and an
+    object: "client assigns to consultant all rights"."""
+    found = _ends_with_recipient().search(text)
+    if found is None or found.group("party").split()[-1] in lexicon.FUNCTION_WORDS:
+        return text
+    return f"{text[: found.start()]}{found.group('verb')} to {found.group('party')} all rights"
+
+
 def complete_alone(witness: str, gate: Gate) -> Completion:
     """The witness completed without the matter: itself when it is a clause, in a carrier
     when the gate fires on that, else a fragment."""
-    repaired = repair_agreement(witness)
-    if repaired != witness and fires(gate, repaired):
-        witness = repaired
+    for repair in (repair_agreement, repair_recipient):
+        repaired = repair(witness)
+        if repaired != witness and fires(gate, repaired):
+            witness = repaired
     completion = carrier(witness)
     if completion.how == "clause":
         return completion

@@ -101,6 +101,13 @@ def test_a_defined_term_is_not_reworded() -> None:
     assert not clause.renames("customer’s liability for data breach claims is limited")
 
 
+def test_a_participle_before_to_is_carried_as_a_passive() -> None:
+    # "the other party permitted to re-identify" is no clause; its negation "did not permit
+    # to re-identify" no English.
+    assert carrier("permitted to re-identify").text == "the other party is permitted to re-identify"
+    assert carrier("terminated the agreement").text == "the other party terminated the agreement"
+
+
 def test_a_lone_compound_modifier_gets_no_carrier() -> None:
     assert carrier("twelve-month").how == "fragment"
 

@@ -50,6 +50,9 @@ STEP_CASES = [
     (widen_numbers, r"\bfive business days", "five (5) business days", None),
     (widen_numbers, "one year", "until the first anniversary of closing", None),
     (widen_numbers, "nine months", "a nine-month survival period", None),
+    # A participle before "to" is widened as a participle, in a group too ("is allowed to").
+    (widen_words, "provider is permitted to re-identify", "provider is allowed to re-identify", None),
+    (widen_words, "(?:permitted|entitled) to re-identify", "provider is authorized to re-identify", None),
     (widen_passive, "law prohibits model training", "model training of any kind is prohibited by law", None),
     (widen_passive, "customer may use provider data", "provider data may be used by customer", None),
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
@@ -225,3 +228,11 @@ def test_widening_keeps_every_match_and_lint_bounds(words: list[str]) -> None:
             assert bounded(widened) is None, (step.kind, widened)
             assert _fires(widened, pattern), (step.kind, widened)
             current = widened
+
+
+def test_a_participle_before_to_keeps_to_participles() -> None:
+    # "permits to re-identify" is no English: a passive widens to its synonyms' participles.
+    for pattern in ("(?:permitted) to re-identify", "(?:permitted|authorized) to re-identify"):
+        widened = widen_words(pattern, THESAURUS) or ""
+        assert _fires(widened, "Provider is allowed to re-identify the data."), widened
+        assert not _fires(widened, "Provider permits to re-identify the data."), widened

@@ -191,6 +191,27 @@ def walk_with_edges(
                 yield from walk_with_edges(item.branches, inner_left, inner_right)
 
 
+def following_words(branches: list[list[Item]]) -> dict[int, str]:
+    """The word written one space after each group of the tree, by the `id` of each of the
+    group's branches: what a word at a branch's end is read with ("(?:permitted|authorized)
+    to": a participle before "to")."""
+    found: dict[int, str] = {}
+    for sequence in walk_sequences(branches):
+        for index, item in enumerate(sequence):
+            space = sequence[index + 1] if index + 1 < len(sequence) else None
+            if item.kind != "group" or item.quant or space is None or space.kind != "lit" or space.char != " ":
+                continue
+            letters = []
+            for after in sequence[index + 2 :]:
+                if after.kind != "lit" or after.quant or not after.char.isalpha():
+                    break
+                letters.append(after.char.lower())
+            if letters:
+                for branch in item.branches:
+                    found[id(branch)] = "".join(letters)
+    return found
+
+
 @dataclass(frozen=True)
 class WordRun:
     """Letters of a sequence that spell one word: sequence[start:end] are literal letters

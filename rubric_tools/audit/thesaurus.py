@@ -240,6 +240,18 @@ class Thesaurus:
         found = [form for member, pos in _members(self, phrase) for form in phrase_forms(member, pos)]
         return tuple(dict.fromkeys(found))
 
+    def member_participles(self, phrase: str) -> tuple[str, ...]:
+        """The past participle of every verb member that may stand for `phrase` ("permitted"
+        -> permitted, allowed, authorized, …): how a passive ("is permitted to") is widened,
+        where any other form ("permits to") would be no English."""
+        found = []
+        for member, _pos in _members(self, phrase):
+            head, _, rest = member.partition(" ")
+            done = lexicon.past_participle(head) if lexicon.is_verb(head) else None
+            if done is not None:
+                found.append(f"{done} {rest}".strip())
+        return tuple(dict.fromkeys(found))
+
     def units(self) -> frozenset[str]:
         """Phrases no word of which is inflected on its own: the fixed expressions and names,
         and every multi-word member of a group."""

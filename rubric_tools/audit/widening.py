@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.pattern_tree import (
     Item,
+    following_words,
     is_window,
     parse_items,
     render,
@@ -141,7 +142,9 @@ def _alternatives(
     members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
     if members and reading != "VERB" and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
-    if members:
+    if members and reading == "PARTICIPLE":
+        alternatives = _compact([*thesaurus.member_participles(phrase), phrase])
+    elif members:
         # The gate's own phrase last: every word of a group widens to the same alternation,
         # which `_dedupe` then writes once.
         alternatives = _compact([*thesaurus.member_forms(phrase), phrase])
@@ -189,6 +192,7 @@ def _rewrite_words(
     thesaurus: Thesaurus,
     modifiers: frozenset[str] = frozenset(),
     only: list[int] | None = None,
+    follower: str | None = None,
 ) -> bool:
     """Every word or phrase of the sequence widened (never the `modifiers`: words the gate
     uses as adjectives, adverbs or function words); with `only` ([n]: a countdown shared by
@@ -202,7 +206,9 @@ def _rewrite_words(
             continue
         if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
             continue
-        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first))
+        # A word that ends a group's branch is read with the word after the group.
+        after = follower if last == len(runs) - 1 and runs[last].end == len(sequence) else None
+        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first, after))
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
@@ -240,8 +246,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
         return None
     changed = False
     modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
+    followers = following_words(tree)
     for sequence, left, right in list(walk_with_edges(tree)):
-        changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers)
+        changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, follower=followers.get(id(sequence)))
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
             changed |= _rewrite_slack(sequence)
@@ -269,8 +276,10 @@ def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
         countdown = [index]
         changed = False
         modifiers = modifier_words(tree)
+        followers = following_words(tree)
         for sequence, left, right in list(walk_with_edges(tree)):
-            changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, countdown)
+            follower = followers.get(id(sequence))
+            changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, countdown, follower)
         if not changed:
             return pieces
         _dedupe(tree)

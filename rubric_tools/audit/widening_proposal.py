@@ -96,13 +96,17 @@ def widen_entry(
         widened = flattened(widened) if widened is not None else None
         if widened is not None and over_budget(original, replace(current, pattern=widened)) is None:
             together, kinds_done = widened, [*kinds_done, step.kind]
+    skip: set[str] = set()
     if kinds_done:
         candidate, outcome, why = _try(verifier, texts, original, current, together)
         if candidate is not None and outcome is not None and _better(outcome, best):
-            return candidate, outcome, kinds_done, refused
-        if why is not None:
+            # What did not fit beside the others is still tried on its own (the words step
+            # a phrase at a time) in the room that is left.
+            current, best, done = candidate, outcome, list(kinds_done)
+            skip.update(kinds_done)
+            skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of in kinds_done)
+        elif why is not None:
             refused.append(f"{', '.join(kinds_done)} together: {why}")
-    skip: set[str] = set()
     for step in _cheapest_first(current.pattern, texts.thesaurus):
         if step.kind in skip:
             continue

@@ -57,11 +57,12 @@ def compound_part(sequence: list[Item], run: WordRun) -> bool:
     return any(item.kind == "class" and "-" in item.text for item in beside)
 
 
-def reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
+def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
     """How the words beside it (one space away) say the word at `index` is used: after a
     determiner or an adjective a noun ("the title", "internal review"), after a modal or
     "to" a verb ("shall notify"); before a modal, or before a noun in its own right, a noun
-    ("provider data may", "model training")."""
+    ("provider data may", "model training"); a past participle before "to" a participle
+    ("permitted to"). `follower`: the word after the group whose branch ends with this word."""
     before = runs[index - 1].word if index > 0 and _spaced(sequence, runs[index - 1], runs[index]) else None
     if before is not None:
         if before in NOUN_SLOT or (lexicon.is_modifier(before) and not lexicon.is_verb(before)):
@@ -69,9 +70,18 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int) -> str | None
         if before in VERB_SLOT:
             return "VERB"
     after = runs[index + 1].word if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]) else None
+    if index == len(runs) - 1 and runs[index].end == len(sequence):
+        after = follower  # the word after the group whose branch this word ends
     if after is not None and (after in MODALS or noun_in_its_own_right(after)):
         return "NOUN"
+    if after == "to" and _participle(runs[index].word):
+        return "PARTICIPLE"  # "permitted to", "authorized to": a passive, whatever stands before
     return None
+
+
+def _participle(word: str) -> bool:
+    """Whether `word` is the past participle of a verb the lexicon knows."""
+    return any(lexicon.past_participle(lemma) == word for lemma in lexicon.lemmas(word).get("VERB", ()))
 
 
 def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:

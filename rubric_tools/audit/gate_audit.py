@@ -36,6 +36,7 @@ from rubric_tools.gate_analysis.gate_firing import (
     never_fires_message,
     never_fires_reason,
 )
+from rubric_tools.gate_analysis.plain_search import cut_from
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
@@ -78,6 +79,7 @@ def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
     rubric, and usually the very wording the author meant to catch."""
     dead: list[tuple[str, str, list[str]]] = []
     for branch, variant in alternative_patterns(entry.gate.pattern, skip_repeated=True):
+        cut_from(variant, entry.gate.pattern)  # searched under the gate's own bound
         reason = never_fires_reason(replace(entry.gate, pattern=variant))
         if reason is not None and not any(branch in d[0] or d[0] in branch for d in dead):
             dead.append((branch, *reason))

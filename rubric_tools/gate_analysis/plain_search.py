@@ -15,6 +15,12 @@ passes the dialect's size and cost caps, compiles, and has a bound for the text'
 anything else (a longer text, a back-reference, a pattern `re` or the dialect refuses)
 returns None and the caller runs the scorer's matcher as before, with its time limit and
 its errors.
+
+An alternative of a gate (`alternatives.alternative_patterns`: the pattern with one branch of
+an alternation kept) is searched under its gate's bound (`cut_from`): its search tries, from
+each start, a part of what the gate's search tries when every way fails, which is what the
+bound counts; the audit checks several hundred alternatives, and preparing a bound for each
+was most of that check's time.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import re
 import warnings
 from functools import lru_cache
+from typing import Any
 
 from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
@@ -30,6 +37,20 @@ from rubric_tools.scoring.gates import NEGATOR_PATTERN, Gate, sentence_bounds
 
 #: The engine's negators, compiled as `scoring.gates` compiles them (on `re`: it is linear).
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
+
+#: Patterns cut from a wider one (`cut_from`): each with the pattern whose bound covers it.
+_CUT_FROM: dict[str, str] = {}
+
+
+def cut_from(pattern: str, wider: str) -> None:
+    """Search `pattern`, `wider` with branches of its alternations left out (as
+    `alternatives.alternative_patterns` writes them), under `wider`'s bound. Leaving out an
+    alternative leaves out its part of the search: from each start, the ways `pattern` tries
+    are some of those `wider` tries, and the bound counts all of them (every way failing),
+    whatever the alternatives' characters. Where `wider` has no bound, `pattern` gets its own."""
+    if pattern != wider:
+        _CUT_FROM.setdefault(pattern, wider)
 
 
 @lru_cache(maxsize=8192)
@@ -51,7 +72,14 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
             compiled = re.compile(pattern, re.IGNORECASE)
     except (re.error, RecursionError, OverflowError, ValueError):
         return None
-    return compiled, SearchBound(tree)
+    return compiled, _bound(pattern, tree)
+
+
+def _bound(pattern: str, tree: Any) -> SearchBound:
+    """The bound of the wider pattern `pattern` was cut from, where that has one; else its own."""
+    wider = _CUT_FROM.get(pattern)
+    found = _compiled(wider) if wider is not None else None
+    return found[1] if found is not None and found[1].bounded else SearchBound(tree)
 
 
 def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re.Pattern[str] | None:

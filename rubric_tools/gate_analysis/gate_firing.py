@@ -155,6 +155,17 @@ def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
     """Why the entry can never fire on any agent text, with the texts tried; None when it can
     (or when lint rules G007/G008 already say everything: it matches any text, or it needs
     whitespace that normalization removes)."""
+    found = _never_fires_reason(gate)
+    return None if found is None else (found[0], list(found[1]))
+
+
+@lru_cache(maxsize=4096)  # `rubric check` asks it of every gate twice: lint rule U001, then the audit
+def _never_fires_reason(gate: Gate) -> tuple[str, tuple[str, ...]] | None:
+    reason = _reason(gate)
+    return None if reason is None else (reason[0], tuple(reason[1]))
+
+
+def _reason(gate: Gate) -> tuple[str, list[str]] | None:
     # Any one of these says None; the one that usually holds (a gate fires inside a sentence,
     # which `fire_texts` below would find, found here without building every witness) first.
     if _fires_in_context(gate) or unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):

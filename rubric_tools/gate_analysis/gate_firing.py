@@ -148,6 +148,13 @@ def _fires_in_context(gate: Gate) -> bool:
     return any(not text.bare_only for text in _iter_fire_texts(gate, iter_witnesses(gate.pattern)))
 
 
+def fires_in_context(gate: Gate, texts: Iterable[str]) -> bool:
+    """Whether `gate` fires on one of `texts` inside the neutral sentence (`CONTEXT`): then it
+    can fire, whatever its own witnesses (`never_fires_reason` is None for it, but for its
+    witnesses missing a text that fires)."""
+    return any(fires(gate, CONTEXT.format(t=text)) for text in texts)
+
+
 _MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")
 
 

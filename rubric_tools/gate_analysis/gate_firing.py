@@ -149,9 +149,10 @@ def _fires_in_context(gate: Gate) -> bool:
 
 
 def fires_in_context(gate: Gate, texts: Iterable[str]) -> bool:
-    """Whether `gate` fires on one of `texts` inside the neutral sentence (`CONTEXT`): then it
-    can fire, whatever its own witnesses (`never_fires_reason` is None for it, but for its
-    witnesses missing a text that fires)."""
+    """Whether `gate` fires on one of `texts` inside the neutral sentence (`CONTEXT`). Such a
+    text shows that it can fire; `never_fires_reason` shows the same with witnesses built from
+    the gate's own pattern, and could say otherwise only where every one of those missed
+    (tests/test_audit_alternatives.py: never on the corpora's gates)."""
     return any(fires(gate, CONTEXT.format(t=text)) for text in texts)
 
 

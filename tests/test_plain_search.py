@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.audit.corpus import AuditInputs, known_texts
+from rubric_tools.gate_analysis.alternatives import alternative_patterns
 from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fire_texts, first_span, gate_lists
-from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern
+from rubric_tools.gate_analysis.plain_search import cut_from, plain_fires, plain_pattern
 from rubric_tools.gate_analysis.regex_characters import CharacterClass, item_class
 from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
@@ -201,3 +202,59 @@ def test_set_syntax_warnings_stay_silent() -> None:
         warnings.simplefilter("always")
         plain_pattern(r"[[:digit:]]+ days--x&&y||z~~w", "within 30 days")
     assert not caught
+
+
+def _alternatives_and_their_gates() -> list[tuple[str, str]]:
+    """(gate pattern, alternative) for every alternative of every conformance and bundled
+    gate, and of random patterns written with nested and repeated alternations."""
+    patterns = [
+        entry.gate.pattern
+        for root in _matter_roots()
+        for gate_list in gate_lists(load_matter_source(root).model)
+        for entry in gate_list.entries
+    ]
+    rng = random.Random(6)
+    pieces = ["customer", r"\s+", " ", r"\b", r"[^.]{0,20}", r"(?:may|must|mayhap)", r"\w+", "s?", "(a|aa)"]
+    pieces += [r"(?:data |the )?", ".", "(?:x|y)+", r"(?:(?:a|b)c|d)", "|", r"(?=a|b)", "^", "$"]
+    patterns += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(400)]
+    return [(pattern, cut) for pattern in patterns for _, cut in alternative_patterns(pattern, skip_repeated=True)]
+
+
+def test_an_alternatives_search_is_within_its_gates_bound() -> None:
+    """What lets an alternative be searched under its gate's bound (`cut_from`): per start,
+    the gate's bound is at least the alternative's own, and a match of the alternative
+    starts only where one of the gate's could (its start characters, its opening words)."""
+    compared = 0
+    texts = ["x" * 50, "the customer may use the data " * 9, "a" * 3_000, "mayhap must " * 30]
+    for pattern, variant in _alternatives_and_their_gates():
+        wide, narrow = parse(pattern), parse(variant)
+        if wide is None or narrow is None or not SearchBound(wide).bounded:
+            continue
+        bound, own = SearchBound(wide), SearchBound(narrow)
+        for length in (50, 3_000):
+            for normalized in (False, True):
+                figures, own_figures = bound._per_start(length, normalized), own._per_start(length, normalized)
+                if figures is None:
+                    continue
+                compared += 1
+                assert own_figures is not None, (pattern, variant)
+                assert own_figures[0] <= figures[0] and own_figures[1] <= figures[1], (pattern, variant, length)
+        if bound._starts is not None:
+            assert own._starts is not None and set(own._starts) <= set(bound._starts), (pattern, variant)
+        if bound._words is not None:
+            for text in texts:
+                own_starts = {m.start() for m in own._words[0].finditer(text)} if own._words else set()
+                assert own_starts <= {m.start() for m in bound._words[0].finditer(text)}, (pattern, variant)
+    assert compared > 5_000
+
+
+def test_an_alternative_cut_from_a_gate_finds_what_the_scorer_finds() -> None:
+    pattern = r"\b(?:customer|provider) (?:may|shall) (?:use|sell) [^.]{0,40}data\b"
+    texts = ["the provider shall sell all customer data.", "customer may use data", "x" * 300, "provider may"]
+    for _, variant in alternative_patterns(pattern, skip_repeated=True):
+        cut_from(variant, pattern)
+        for text in texts:
+            plain = plain_pattern(variant, text)
+            assert plain is not None
+            match = plain.search(text)
+            assert (match.span() if match else None) == _scorer_span(variant, text), (variant, text)

@@ -29,13 +29,16 @@ from rubric_tools.gate_analysis.gate_firing import (
     GATE_NEVER_FIRES,
     AuditedEntry,
     GateList,
+    fire_texts,
     fires,
+    fires_in_context,
     gate_lists,
     list_fires,
     matched_sentence,
     never_fires_message,
     never_fires_reason,
 )
+from rubric_tools.gate_analysis.plain_search import cut_from
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
@@ -77,8 +80,15 @@ def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
     unescaped `$5`, YAML's backspace, a guard that defeats that branch): dead text in the
     rubric, and usually the very wording the author meant to catch."""
     dead: list[tuple[str, str, list[str]]] = []
+    # The gate's own witnesses cover its alternatives one by one (`witness`): an alternative
+    # that one of them trips in a sentence can fire, and needs no witnesses of its own.
+    in_context = [text.text for text in fire_texts(entry.gate) if not text.bare_only]
     for branch, variant in alternative_patterns(entry.gate.pattern, skip_repeated=True):
-        reason = never_fires_reason(replace(entry.gate, pattern=variant))
+        cut_from(variant, entry.gate.pattern)  # searched under the gate's own bound
+        alternative = replace(entry.gate, pattern=variant)
+        if fires_in_context(alternative, in_context):
+            continue
+        reason = never_fires_reason(alternative)
         if reason is not None and not any(branch in d[0] or d[0] in branch for d in dead):
             dead.append((branch, *reason))
     if not dead:

@@ -4,6 +4,7 @@ One CheckRow per check; the report is the only link to the renderers."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -368,9 +369,12 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
         report.matters = [check_matter(root, config, cache) for root in roots]
     else:
         # fork: workers inherit the registered rules, and the audit's modules and lexicon
-        # loaded once here; map keeps the matters in input order.
+        # loaded once here; map keeps the matters in input order. Each worker first sets
+        # what it inherited aside from the garbage collector (`gc.freeze`): it lives as long
+        # as the worker, and every full collection would otherwise walk it all again.
         _load_audit()
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=gc.freeze) as pool:
             report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
     for matter in report.matters:
         for other in duplicate_ids(report.matters).get(matter.root, []):

@@ -8,6 +8,7 @@ regex searching.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import traceback
@@ -83,7 +84,7 @@ def audit_roots(
         return [audit_matter(root, settings, propose) for root in roots]
     if multiprocessing.get_start_method() == "fork":
         preload()  # the lexicon read once here, shared by the forked workers
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:  # see `checking.runner`
         return list(pool.map(_audit_one, [(root, settings, propose) for root in roots]))
 
 
@@ -114,7 +115,7 @@ def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs:
         return [_fix_one(job) for job in jobs_list]
     if multiprocessing.get_start_method() == "fork":
         preload()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:
         return list(pool.map(_fix_one, jobs_list))
 
 

@@ -148,6 +148,14 @@ def _fires_in_context(gate: Gate) -> bool:
     return any(not text.bare_only for text in _iter_fire_texts(gate, iter_witnesses(gate.pattern)))
 
 
+def fires_in_context(gate: Gate, texts: Iterable[str]) -> bool:
+    """Whether `gate` fires on one of `texts` inside the neutral sentence (`CONTEXT`). Such a
+    text shows that it can fire; `never_fires_reason` shows the same with witnesses built from
+    the gate's own pattern, and could say otherwise only where every one of those missed
+    (tests/test_audit_alternatives.py: never on the corpora's gates)."""
+    return any(fires(gate, CONTEXT.format(t=text)) for text in texts)
+
+
 _MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")
 
 
@@ -155,6 +163,17 @@ def never_fires_reason(gate: Gate) -> tuple[str, list[str]] | None:
     """Why the entry can never fire on any agent text, with the texts tried; None when it can
     (or when lint rules G007/G008 already say everything: it matches any text, or it needs
     whitespace that normalization removes)."""
+    found = _never_fires_reason(gate)
+    return None if found is None else (found[0], list(found[1]))
+
+
+@lru_cache(maxsize=4096)  # `rubric check` asks it of every gate twice: lint rule U001, then the audit
+def _never_fires_reason(gate: Gate) -> tuple[str, tuple[str, ...]] | None:
+    reason = _reason(gate)
+    return None if reason is None else (reason[0], tuple(reason[1]))
+
+
+def _reason(gate: Gate) -> tuple[str, list[str]] | None:
     # Any one of these says None; the one that usually holds (a gate fires inside a sentence,
     # which `fire_texts` below would find, found here without building every witness) first.
     if _fires_in_context(gate) or unnormalized_requirement(gate.pattern) is not None or fires(Gate(gate.pattern), ""):

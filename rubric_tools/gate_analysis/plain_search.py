@@ -15,6 +15,12 @@ passes the dialect's size and cost caps, compiles, and has a bound for the text'
 anything else (a longer text, a back-reference, a pattern `re` or the dialect refuses)
 returns None and the caller runs the scorer's matcher as before, with its time limit and
 its errors.
+
+An alternative of a gate (`alternatives.alternative_patterns`: the pattern with one branch of
+an alternation kept) is searched under its gate's bound (`cut_from`): its search tries, from
+each start, a part of what the gate's search tries when every way fails, which is what the
+bound counts; the audit checks several hundred alternatives, and parsing each and preparing
+its bound was most of that check's time.
 """
 
 from __future__ import annotations
@@ -32,10 +38,33 @@ from rubric_tools.scoring.gates import NEGATOR_PATTERN, Gate, sentence_bounds
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
+#: Patterns cut from a wider one (`cut_from`): each with the pattern whose bound covers it.
+_CUT_FROM: dict[str, str] = {}
+
+
+def cut_from(pattern: str, wider: str) -> None:
+    """Search `pattern`, `wider` with branches of its alternations left out (as
+    `alternatives.alternative_patterns` writes them), under `wider`'s bound. Leaving out an
+    alternative leaves out its part of the search: from each start, the ways `pattern` tries
+    are some of those `wider` tries, and the bound counts all of them (every way failing),
+    whatever the alternatives' characters. It is shorter and repeats no more than `wider`, so
+    the scorer's caps that `wider` passes it passes too. Where `wider` has no bound (or the
+    scorer refuses it), `pattern` is checked and bounded on its own."""
+    if pattern != wider:
+        _CUT_FROM.setdefault(pattern, wider)
+
+
 @lru_cache(maxsize=8192)
 def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
     """`pattern` compiled by `re` as the engine compiles it, and the bound on its searches;
     None when the scorer would refuse it."""
+    wider = _CUT_FROM.get(pattern)
+    found = _compiled(wider) if wider is not None else None
+    if found is not None and found[1].bounded:
+        # Cut from a pattern the scorer takes, it is shorter and repeats no more than that
+        # pattern does (within the dialect's caps): `re` compiles it, and no tree is needed.
+        compiled = _re_compiled(pattern)
+        return None if compiled is None else (compiled, found[1])
     if len(pattern) > dialect.MAX_PATTERN_LENGTH:
         return None  # the scorer refuses it unparsed
     tree = parse(pattern)  # the tree the witnesses and the regex rules read too
@@ -45,13 +74,17 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
         dialect.check_cost(tree)  # the scorer's cap on counted repeats: refused there, refused here
     except dialect.PatternRefused:
         return None
+    compiled = _re_compiled(pattern)
+    return None if compiled is None else (compiled, SearchBound(tree))
+
+
+def _re_compiled(pattern: str) -> re.Pattern[str] | None:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax, as the dialect's
-            compiled = re.compile(pattern, re.IGNORECASE)
+            return re.compile(pattern, re.IGNORECASE)
     except (re.error, RecursionError, OverflowError, ValueError):
         return None
-    return compiled, SearchBound(tree)
 
 
 def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re.Pattern[str] | None:

@@ -354,6 +354,11 @@ class SearchBound:
         self._words = _opening_words(items)
         self._by_size: dict[int, tuple[int, int] | None] = {}
 
+    @property
+    def bounded(self) -> bool:
+        """Whether the tree has a bound at all (no back-reference, conditional, or deeper tree)."""
+        return self._tree is not None
+
     def steps(self, text: str, *, normalized: bool = False) -> int | None:
         """At most how many steps a search of `text` (or of any part of it) takes; None when
         there is no bound. `normalized`: the text is as `scoring.text.normalize` leaves it."""

@@ -1,0 +1,93 @@
+"""The audit's check of each alternative of a gate (U001, "its alternative … can never
+fire"): an alternative that one of the gate's own witnesses trips in a sentence is alive
+without witnesses of its own, and the dead alternatives reported are those that checking
+every alternative's own witnesses finds."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from rubric_tools.audit.gate_audit import _dead_alternatives
+from rubric_tools.gate_analysis.alternatives import alternative_patterns
+from rubric_tools.gate_analysis.gate_firing import AuditedEntry, gate_lists, never_fires_reason
+from rubric_tools.gate_analysis.regex_shape import parse
+from rubric_tools.loading.matter import load_matter_source
+from rubric_tools.scoring.dialect import expanded_size
+from rubric_tools.scoring.gates import Gate
+from tests.audit_support import make_matter
+from tests.conftest import MATTERS_DIR, require_conformance
+
+
+def _every_alternative_checked(gate: Gate) -> list[str]:
+    """The dead alternatives found by building every alternative's own witnesses."""
+    dead: list[str] = []
+    for branch, variant in alternative_patterns(gate.pattern, skip_repeated=True):
+        reason = never_fires_reason(replace(gate, pattern=variant))
+        if reason is not None and not any(branch in d or d in branch for d in dead):
+            dead.append(branch)
+    return dead
+
+
+def _reported(entry: AuditedEntry) -> list[str]:
+    return [e.sentence for finding in _dead_alternatives(entry) for e in finding.evidence]
+
+
+def _entries(roots: list[Path]) -> list[AuditedEntry]:
+    entries = []
+    for root in roots:
+        source = load_matter_source(root)
+        if source.ok:
+            entries += [entry for gate_list in gate_lists(source.model) for entry in gate_list.entries]
+    return entries
+
+
+def _corpus_entries() -> list[AuditedEntry]:
+    corpus = require_conformance()
+    found = [
+        *corpus.glob("matters/*/matter.yaml"),
+        *(corpus.parent / "conformance-edge").glob("*/matter/matter.yaml"),
+        *MATTERS_DIR.glob("*/matter.yaml"),
+    ]
+    return _entries(sorted({path.parent for path in found}))
+
+
+def test_every_matters_gates_report_the_dead_alternatives_of_the_full_check() -> None:
+    entries = _corpus_entries()
+    assert len(entries) > 100
+    for entry in entries:
+        assert _reported(entry) == _every_alternative_checked(entry.gate), entry.gate
+
+
+_EXCLUDE = "\n        exclude_context: 'unlimited'"
+
+
+@pytest.mark.parametrize(
+    ("gate", "dead"),
+    [
+        ("- 'fees of (?:$5 million|five million dollars)'", ["$5 million"]),
+        ('- "(?:\\buncapped|unlimited) liability"', ["\buncapped"]),
+        ("- pattern: '(?:no cap on|uncapped) liability'\n        negation_guard: true", ["no cap on"]),
+        (f"- pattern: 'uncapped liability|unlimited liability'{_EXCLUDE}", ["unlimited liability"]),
+        (f"- pattern: '(?:uncapped|unlimited) liability'{_EXCLUDE}", ["unlimited"]),
+        ("- '(?:uncapped|unlimited) liability'", []),
+    ],
+)
+def test_dead_alternatives_of_written_gates(tmp_path: Path, gate: str, dead: list[str]) -> None:
+    root = make_matter(tmp_path / "m", f"    critical_failure_patterns:\n      {gate}\n")
+    [entry] = _entries([root])
+    assert _every_alternative_checked(entry.gate) == dead
+    assert _reported(entry) == dead
+
+
+def test_an_alternative_repeats_no_more_than_its_gate() -> None:
+    """What lets an alternative skip the scorer's cap on counted repeats once its gate passed
+    it (`plain_search.cut_from`)."""
+    for entry in _corpus_entries():
+        whole = parse(entry.gate.pattern)
+        for _, variant in alternative_patterns(entry.gate.pattern, skip_repeated=True):
+            tree = parse(variant)
+            assert whole is not None and tree is not None
+            assert expanded_size(tree) <= expanded_size(whole), variant

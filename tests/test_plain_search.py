@@ -258,3 +258,13 @@ def test_an_alternative_cut_from_a_gate_finds_what_the_scorer_finds() -> None:
             assert plain is not None
             match = plain.search(text)
             assert (match.span() if match else None) == _scorer_span(variant, text), (variant, text)
+
+
+def test_the_patterns_cut_from_a_gate_are_remembered_within_a_bound() -> None:
+    from rubric_tools.gate_analysis import plain_search
+
+    for index in range(plain_search._MAX_CUTS + 10):
+        plain_search.cut_from(f"alternative {index}", f"alternative {index}|other")
+    assert len(plain_search._CUT_FROM) <= plain_search._MAX_CUTS
+    assert plain_search._CUT_FROM["alternative 8201"] == "alternative 8201|other"
+    plain_search._CUT_FROM.clear()  # only where a search's bound comes from, never its result

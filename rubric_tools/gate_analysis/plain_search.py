@@ -40,6 +40,7 @@ _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 #: Patterns cut from a wider one (`cut_from`): each with the pattern whose bound covers it.
 _CUT_FROM: dict[str, str] = {}
+_MAX_CUTS = 8192
 
 
 def cut_from(pattern: str, wider: str) -> None:
@@ -50,8 +51,13 @@ def cut_from(pattern: str, wider: str) -> None:
     whatever the alternatives' characters. It is shorter and repeats no more than `wider`, so
     the scorer's caps that `wider` passes it passes too. Where `wider` has no bound (or the
     scorer refuses it), `pattern` is checked and bounded on its own."""
-    if pattern != wider:
-        _CUT_FROM.setdefault(pattern, wider)
+    if pattern == wider:
+        return
+    if len(_CUT_FROM) >= _MAX_CUTS:
+        # A long-lived process (`rubric lsp`) sees ever new gates: start over rather than
+        # grow. A pattern no longer found here is checked and bounded on its own, as before.
+        _CUT_FROM.clear()
+    _CUT_FROM.setdefault(pattern, wider)
 
 
 @lru_cache(maxsize=8192)

@@ -338,3 +338,15 @@ def test_a_negator_right_after_a_long_windowed_match_governs_its_object() -> Non
     assert proposal is not None and proposal.verified
     assert not _fires(proposal.after, correct_work)
     assert _fires(proposal.after, sin)
+
+
+def test_a_supposition_governs_its_own_clause_not_the_one_after_its_comma() -> None:
+    gate = "regulators will fine (?:the vendor|ledgersync)"
+    supposed = "If we accepted that regulators will fine the vendor, the client would carry that risk."
+    asserted = "If the reconciliation service fails, regulators will fine the vendor directly."
+    found = scoped_exclusions(gate, [supposed], scopes_for("issue"))
+    assert found
+    for exclusion in found:
+        guarded = Gate(gate, exclude_context=exclusion.regex)
+        assert not _fires(guarded, supposed), exclusion.regex
+        assert _fires(guarded, asserted), exclusion.regex

@@ -188,27 +188,39 @@ class _Part:
 
 def _render(part: _Part, keyed: Keys, strict: int) -> str:
     key = keyed.before if part.side == "before" else keyed.after
+    size = _rounded(part.distance)
+    if part.side != "before":
+        return f"{key}{_gap(part.terms, size, strict)}{_marker(part.terms, strict)}"
+    # Before the key, two kinds of marker keep their own rule about commas: "neither" crosses
+    # its list's ("Neither Provider nor any affiliate, subprocessor, or … may"), a supposition
+    # never crosses the one that ends its clause ("If the service fails, regulators will fine
+    # the vendor" asserts the fine).
+    listing = [t for t in part.terms if t == _NEITHER and strict in (1, 3)]
+    supposing = [t for t in part.terms if t.kind == "supposed" and strict in (0, 2)]
+    rest = [t for t in part.terms if t not in listing and t not in supposing]
+    branches = []
+    if rest:
+        branches.append(_marker(rest, strict) + _gap(rest, size, strict))
+    if listing:
+        branches.append(_NEITHER.loose + _gap(listing, size, strict, listing=True))
+    if supposing:
+        branches.append(_marker(supposing, strict) + _gap(supposing, size, strict + 1))
+    marker = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"{marker}{_keyed(key, 'before')}"
+
+
+def _marker(terms: Sequence[Term], strict: int) -> str:
+    """The terms as one alternation; stricter, as their strict spellings, the terms that
+    state a limit in an idiom sharing one lookahead, written once."""
     if strict > 1:
-        # The terms that state a limit in an idiom share one lookahead, written once.
-        idiomatic = [t.loose for t in part.terms if t.strict == t.loose + LIMIT_IDIOM]
-        spelled = [t.strict or t.loose for t in part.terms if t.loose not in idiomatic]
+        idiomatic = [t.loose for t in terms if t.strict == t.loose + LIMIT_IDIOM]
+        spelled = [t.strict or t.loose for t in terms if t.loose not in idiomatic]
         if idiomatic:
             group = _alternation(idiomatic)
             spelled.append((f"(?:{group})" if _top_level(group) != [group] else group) + LIMIT_IDIOM)
     else:
-        spelled = [t.loose for t in part.terms]
-    size = _rounded(part.distance)
-    listing = part.side == "before" and strict in (1, 3) and _NEITHER in part.terms and len(part.terms) > 1
-    if listing:  # "neither" crosses its list's commas where the other markers may not
-        spelled = [t for t in spelled if t != _NEITHER.loose]
-    marker = _alternation(list(dict.fromkeys(spelled)))
-    gap = _gap(part.terms, size, strict)
-    if part.side == "before":
-        if listing:
-            marker = f"(?:{marker}{gap}|{_NEITHER.loose}{_gap(part.terms, size, strict, listing=True)})"
-            return f"{marker}{_keyed(key, 'before')}"
-        return f"{marker}{gap}{_keyed(key, 'before')}"
-    return f"{key}{gap}{marker}"
+        spelled = [t.loose for t in terms]
+    return _alternation(list(dict.fromkeys(spelled)))
 
 
 #: The negator that opens a list of subjects ("Neither Provider nor any affiliate,

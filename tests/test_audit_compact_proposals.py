@@ -189,3 +189,13 @@ def test_a_function_word_is_no_key() -> None:
     assert "the" not in found and found
     # With "the" as its key, "no" before a later "the" passed for a negator of the sin.
     assert "the" not in keys("the (?:deletions?|supersession) (?:is|are) (?:void|invalid)")
+
+
+def test_a_gate_whose_guard_drops_negators_is_not_widened_with_them() -> None:
+    # "of no effect" beside "void" under `negation_guard` (span) would never fire (U001).
+    gate = Gate("the supersession is void", negation_guard=True)
+    proposal = propose_entry(_texts(gate, ["The supersession is invalid."]))
+    assert proposal is not None and proposal.after.fires(normalize("The supersession is invalid."))
+    assert "no effect" not in proposal.after.pattern and "not enforceable" not in proposal.after.pattern
+    unguarded = propose_entry(_texts(Gate("the supersession is void"), ["The supersession is invalid."]))
+    assert unguarded is not None and "of no effect" in unguarded.after.pattern

@@ -23,11 +23,13 @@ thesaurus = { "terminate" = ["end"] }   # one-way synonyms (older form, still re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: Groups of verbs and verb phrases: each member is written in every tense and person of its head.
 VERB_GROUPS: tuple[tuple[str, ...], ...] = (
@@ -228,6 +230,14 @@ class Thesaurus:
     one_way: tuple[tuple[str, tuple[str, ...]], ...] = ()
     fixed_words: frozenset[str] = frozenset()
     fixed_phrases: frozenset[str] = frozenset(FIXED_EXPRESSIONS)
+    #: Members holding a negator are left out (`without_negators`).
+    negator_free: bool = False
+
+    def without_negators(self) -> Thesaurus:
+        """This vocabulary without the members that hold a negator ("of no effect", "not
+        enforceable"): what widens a gate whose `negation_guard` drops every match with a
+        negator in it, where such a member would be dead text (U001)."""
+        return replace(self, negator_free=True)
 
     def members(self, phrase: str) -> tuple[str, ...]:
         """Every phrase that may stand for `phrase` (in base form), `phrase` first."""
@@ -280,6 +290,10 @@ def _head_lemmas(phrase: str) -> set[str]:
     return found - {phrase}
 
 
+#: The engine's negators: a member holding one is dead text in a gate whose guard drops it.
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None], ...]:
     """(member, part of speech of its group) of every group holding `phrase` as written, as
@@ -292,6 +306,8 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
     found: list[tuple[str, str | None]] = []
     for group in thesaurus.groups:
         pos = _PART_OF_SPEECH.get(group)
+        if thesaurus.negator_free:
+            group = tuple(member for member in group if not _NEGATOR.search(member))
         if (
             phrase in group
             or (pos in ("VERB", None) and as_verb & set(group))
@@ -300,7 +316,8 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
             found += [(member, pos) for member in group]
     for word, synonyms in thesaurus.one_way:
         if word == phrase or word in as_verb | as_noun:
-            found += [(member, None) for member in (word, *synonyms)]
+            kept = [m for m in synonyms if not (thesaurus.negator_free and _NEGATOR.search(m))]
+            found += [(member, None) for member in (word, *kept)]
     return tuple(dict.fromkeys(found))
 
 

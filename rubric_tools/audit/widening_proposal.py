@@ -86,6 +86,10 @@ def widen_entry(
 ) -> tuple[Gate, Outcome, list[str], list[str]]:
     done: list[str] = []
     refused: list[str] = []
+    if current.negation_guard and current.negation_scope == "span":
+        # Its guard drops every match holding a negator: "of no effect" beside "void" would be
+        # dead text (U001), so no member holding one is written.
+        texts = replace(texts, thesaurus=texts.thesaurus.without_negators())
     # Every step at once first: one verification when it is safe, which is the common case;
     # else step by step.
     together, kinds_done = current.pattern, list[str]()

@@ -72,7 +72,9 @@ def _group_variants(pattern: str, skip_repeated: bool) -> list[tuple[str, str]]:
     for start, end, bars in groups:
         body = group_body_start(pattern, start)
         nested = any(s < start and end < e and b for s, e, b in groups)
-        if skip_repeated and _is_repeated(pattern, end):
+        if skip_repeated and any(
+            _is_repeated(pattern, e) for s, e, _b in groups if s <= start and end <= e
+        ):  # repeated itself, or inside a repeated group (`(?:(?!no)(?:[^.;]|\.\d)){1,30}?`)
             continue
         if bars and body is not None and not nested:
             variants += [
@@ -85,7 +87,7 @@ def alternative_patterns(pattern: str, *, skip_repeated: bool = False) -> list[t
     """(branch, pattern with only that branch) for every branch of the top-level alternation
     and of every group that is not inside another group's alternation (within each top-level
     branch on its own); at most MAX_VARIANTS. With `skip_repeated`, leave out the branches
-    of repeated groups, whose branches only work together."""
+    of repeated groups and of groups inside them, whose branches only work together."""
     top, _groups = scan_groups(pattern)
     if not top:
         return _group_variants(pattern, skip_repeated)[:MAX_VARIANTS]

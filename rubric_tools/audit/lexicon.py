@@ -181,6 +181,11 @@ def _gerund_or_participle(word: str) -> bool:
     )
 
 
+def is_past_participle(word: str) -> bool:
+    """Whether `word` is the past participle of a verb the lexicon knows ("permitted")."""
+    return any(past_participle(verb) == word for verb in lemmas(word).get("VERB", ()))
+
+
 def fixed(word: str) -> bool:
     """Whether `word` is written as it stands, whatever the gate: a function word, a
     number, a word the lexicon does not know (a name), an adjective or an adverb."""

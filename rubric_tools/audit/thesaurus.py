@@ -294,6 +294,14 @@ def _head_lemmas(phrase: str) -> set[str]:
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
+def _kept(thesaurus: Thesaurus, members: Sequence[str]) -> tuple[str, ...]:
+    """`members` as this vocabulary keeps them: without those holding a negator when it is
+    `negator_free`."""
+    if not thesaurus.negator_free:
+        return tuple(members)
+    return tuple(member for member in members if not _NEGATOR.search(member))
+
+
 @lru_cache(maxsize=4096)
 def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None], ...]:
     """(member, part of speech of its group) of every group holding `phrase` as written, as
@@ -306,8 +314,7 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
     found: list[tuple[str, str | None]] = []
     for group in thesaurus.groups:
         pos = _PART_OF_SPEECH.get(group)
-        if thesaurus.negator_free:
-            group = tuple(member for member in group if not _NEGATOR.search(member))
+        group = _kept(thesaurus, group)
         if (
             phrase in group
             or (pos in ("VERB", None) and as_verb & set(group))
@@ -316,8 +323,7 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
             found += [(member, pos) for member in group]
     for word, synonyms in thesaurus.one_way:
         if word == phrase or word in as_verb | as_noun:
-            kept = [m for m in synonyms if not (thesaurus.negator_free and _NEGATOR.search(m))]
-            found += [(member, None) for member in (word, *kept)]
+            found += [(member, None) for member in (word, *_kept(thesaurus, synonyms))]
     return tuple(dict.fromkeys(found))
 
 

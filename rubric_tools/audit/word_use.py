@@ -74,14 +74,9 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
         after = follower  # the word after the group whose branch this word ends
     if after is not None and (after in MODALS or noun_in_its_own_right(after)):
         return "NOUN"
-    if after == "to" and _participle(runs[index].word):
+    if after == "to" and lexicon.is_past_participle(runs[index].word):
         return "PARTICIPLE"  # "permitted to", "authorized to": a passive, whatever stands before
     return None
-
-
-def _participle(word: str) -> bool:
-    """Whether `word` is the past participle of a verb the lexicon knows."""
-    return any(lexicon.past_participle(lemma) == word for lemma in lexicon.lemmas(word).get("VERB", ()))
 
 
 def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:

@@ -199,3 +199,20 @@ def test_a_gate_whose_guard_drops_negators_is_not_widened_with_them() -> None:
     assert "no effect" not in proposal.after.pattern and "not enforceable" not in proposal.after.pattern
     unguarded = propose_entry(_texts(Gate("the supersession is void"), ["The supersession is invalid."]))
     assert unguarded is not None and "of no effect" in unguarded.after.pattern
+
+
+def test_a_guarded_figure_is_widened_to_its_other_forms() -> None:
+    # A hardened gate: its figure already in words and digits, an exclusion beside it. The
+    # widened figure's own evidence reads as prose ("5 business days", never "5 business
+    # day 3 business day"), so its frames are correct work the remade guard can silence.
+    gate = Gate(
+        r"\b(?:five|5) business days",
+        exclude_context=r"(?:reduced from|rather than|instead of)(?: an?| the)? \b(?:five|5) business days",
+    )
+    sin = "Northline shall have a matching period of five (5) Business Days."
+    assert not gate.fires(normalize(sin))
+    proposal = propose_entry(_texts(gate, [sin, "Northline will have a full five-business-day window."]))
+    assert proposal is not None and proposal.verified
+    assert proposal.after.fires(normalize(sin))
+    assert proposal.after.fires(normalize("Northline will have a full five-business-day window."))
+    assert not proposal.after.fires(normalize("The period is three business days rather than five business days."))

@@ -247,6 +247,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Vendor shall notify no later than three (0) business days after discovery.", "number in words and figures"),
         ("We can move from 72 hours to 48 hours after confirms.", "clause without a subject: after confirms"),
         ("Vendor is illegaled from selling the data.", "malformed inflection: illegaled"),
+        ("It is not the case that the period is 5 business day 3 business day.", "count and unit disagree: 5 business"),
+        ("Notice is due within one years of closing.", "count and unit disagree: one years"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -265,6 +267,8 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Customer Data may be used by Provider to train and improve the Provider Models.",
         "Vendor shall notify no later than twenty-four (24) hours after discovery.",
         "Client grants Consultant all right, title, and interest in the Work Product.",
+        "The tail runs for eighteen (18) months after termination.",
+        "Northline has a five-business-day window to match the proposal.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -126,6 +126,20 @@ def test_a_quantity_regex_accepts_every_form(value: int, unit: str, forms: list[
     assert not re.search(regex, f"{value + 1} {unit}s", re.IGNORECASE)
 
 
+def test_a_quantity_regex_reads_as_prose() -> None:
+    """Gates read normalized text: one space between words, so the regex writes one, and its
+    witnesses (the audit's evidence) read as prose: the figure beside its own word, no
+    decimal on a span of days, a single year in the singular."""
+    units = {u.name: u for u in quantities.UNITS}
+    days = quantities.quantity_regex(5, units["business day"])
+    assert "\\s" not in days
+    assert re.search(days, "five (5) business days") and re.search(days, "a 5-business-day window")
+    assert not re.search(days, "five (6) business days") and not re.search(days, "5.0 business days")
+    assert re.search(quantities.quantity_regex(5, units["percent"]), "5.0%")
+    year = quantities.quantity_regex(12, units["month"])
+    assert re.search(year, "one year") and not re.search(year, "one years")
+
+
 def test_quantity_variants_of_a_text() -> None:
     texts = {text for _kind, text in quantities.variants("fees rise by five percent per year")}
     assert {"fees rise by 5% per year", "fees rise by five (5) percent per year"} <= texts

@@ -10,7 +10,9 @@
   preposition, an article or a conjunction as the last word; a preposition that takes a
   noun before a clause ("upon it validates"); a citation between a verb and its object
   ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
-  disagree ("three (0) days"); a malformed inflection ("illegaled", "forgoed");
+  disagree ("three (0) days"); a count that disagrees with its unit ("3 business day
+  2 business day", "one years"; not "a 5 day period", where the unit modifies a noun); a
+  malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
@@ -54,7 +56,8 @@ from rubric_tools.audit.grammar import (
     finite_verb_at,
     verb_of,
 )
-from rubric_tools.audit.quantities import number_value
+from rubric_tools.audit.lexicon import FUNCTION_WORDS
+from rubric_tools.audit.quantities import number_value, quantities
 from rubric_tools.audit.wording import doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
@@ -183,6 +186,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
         words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
         if words_value is not None and words_value != figure:
             found.append(f"number in words and figures disagree: {written.group(0)}")
+    found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     for word in tokens:
         stem = word[:-2] if word.endswith("ed") else ""
         if stem in ADJECTIVES or word.endswith("goed"):
@@ -202,6 +206,25 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append("no final stop")
         found += _clause_without_verb(stripped)
     return tuple(found)
+
+
+def _count_disagreements(text: str) -> list[str]:
+    """Quantities whose unit does not agree with the count: "one years"; "3 day" where no
+    noun follows for the unit to modify (a "5 day period" is one)."""
+    found: list[str] = []
+    for quantity in quantities(text):
+        written = text[quantity.start : quantity.end]
+        if quantity.adjectival or quantity.unit.name == "percent":
+            continue
+        plural = written.lower().endswith("s")
+        if quantity.value == 1:
+            if plural:
+                found.append(written)
+            continue
+        following = re.match(r"\s*([a-z]+)", text[quantity.end :].lower())
+        if not plural and (following is None or following.group(1) in FUNCTION_WORDS):
+            found.append(written)
+    return found
 
 
 #: Scores of where a text came from (see the module docstring).

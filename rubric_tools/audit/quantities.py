@@ -183,48 +183,55 @@ def variants(text: str) -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ regexes
 
 
-def _number_regex(value: float) -> str:
+def _number_regex(value: float, *, decimal: bool = False) -> str:
+    """`value` in digits or words. Gates read normalized text (one space between words), so
+    a single space is written where prose has whitespace. `decimal`: "5.0" too (a
+    percentage is written so; a span of days is not)."""
     digits = _number_text(value).replace(".", r"\.")
-    decimal = r"(?:\.0+)?" if value == int(value) else ""
-    numeral = rf"{digits}{decimal}"
+    numeral = rf"{digits}(?:\.0+)?" if decimal and value == int(value) else digits
     if value != int(value) or value > MAX_WORDED:
         return rf"(?<![\d.,]){numeral}"
     tokens = words(int(value)).replace(" and ", " ").replace("-", " ").split()
     word = "[- ]".join(tokens)  # "seventy-two", "seventy two", "one hundred"
-    # Not inside a longer number ("7.5%" holds no "5%"); the parenthetical after the word is
-    # read as written ("twelve (12) months"): the word decides.
-    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?:\s*\(\s*\d+(?:\.\d+)?\s*%?\s*\))?)"
+    # Not inside a longer number ("7.5%" holds no "5%"); the word may carry its figure
+    # ("twelve (12) months").
+    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?: ?\({digits}\))?)"
+
+
+#: Between a number and its unit: "5 days", "5-day" (normalized text has single spaces).
+_SEPARATOR = "[ -]"
+
+
+def _stem(unit: Unit) -> str:
+    return unit.forms[-1].replace(" ", _SEPARATOR)  # "business day", "business-day"
 
 
 def quantity_regex(value: float, unit: Unit) -> str:
     """A regex accepting every form of `value` `unit` (see `forms`)."""
-    number = _number_regex(value)
     if unit.name == "percent":
-        return rf"{number}\s*(?:%|percent|per[- ]?cent)"
-    stem = unit.forms[-1].replace(" ", r"[\s-]+")
-    alternatives = [rf"{number}(?:\s+|\s*-\s*){stem}{_plural_ending(value)}"]
+        return rf"{_number_regex(value, decimal=True)} ?(?:%|percent|per[- ]?cent)"
+    number = _number_regex(value)
+    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}"]
     if unit.name == "year" and value == int(value):
-        alternatives.append(rf"{num2words(int(value), to='ordinal')}\s+anniversary")
+        alternatives.append(rf"{num2words(int(value), to='ordinal')} anniversary")
     for other in UNITS:
         if other.span == unit.name and value % other.factor == 0:
             count = value // other.factor
-            ostem = other.forms[-1].replace(" ", r"[\s-]+")
             article = r"(?:an?|one|1)" if count == 1 else _number_regex(count)
-            alternatives.append(rf"{article}(?:\s+|\s*-\s*){ostem}{_plural_ending(count)}")
+            alternatives.append(rf"{article}{_SEPARATOR}{_stem(other)}{_plural_ending(count)}")
             if other.name == "year":
-                alternatives.append(rf"{num2words(int(count), to='ordinal')}\s+anniversary")
+                alternatives.append(rf"{num2words(int(count), to='ordinal')} anniversary")
         if unit.span == other.name and other.name != "hour":
-            ostem = other.forms[-1].replace(" ", r"[\s-]+")
-            alternatives.append(
-                rf"{_number_regex(value * unit.factor)}(?:\s+|\s*-\s*){ostem}{_plural_ending(value * unit.factor)}"
-            )
+            count = value * unit.factor
+            alternatives.append(rf"{_number_regex(count)}{_SEPARATOR}{_stem(other)}{_plural_ending(count)}")
     return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
 
 
 def _plural_ending(count: float) -> str:
-    """The unit's ending after `count`: the plural first ("5 days", and so the evidence a
-    witness of the regex reads), the bare unit at a word's end ("a 5-day period")."""
-    return "s?" if count == 1 else r"(?:s|\b)"
+    """The unit's ending after `count`: one is singular ("one year"); above one, the plural
+    first ("5 days", and so the evidence a witness of the regex reads), the bare unit at a
+    word's end ("a 5-day period")."""
+    return r"\b" if count == 1 else r"(?:s|\b)"
 
 
 #: A quantity written literally in a regex: a number (digits, words, or a group of them),

@@ -216,3 +216,25 @@ def test_a_guarded_figure_is_widened_to_its_other_forms() -> None:
     assert proposal.after.fires(normalize(sin))
     assert proposal.after.fires(normalize("Northline will have a full five-business-day window."))
     assert not proposal.after.fires(normalize("The period is three business days rather than five business days."))
+
+
+def test_a_frame_flagged_already_in_the_gate_own_spelling_is_not_new_correct_work() -> None:
+    from rubric_tools.audit.verification import flagged_in_another_spelling
+
+    gate = Gate(r"\b12 months")
+    assert flagged_in_another_spelling(gate, "It is not the case that the period is a year.")
+    guarded = Gate(r"\b12 months", exclude_context=r"\bnot\b[^.;]{0,60}\b(?:12 months|year)")
+    assert not flagged_in_another_spelling(guarded, "It is not the case that the period is a year.")
+
+
+def test_a_guard_keyed_on_a_figure_is_widened_with_it() -> None:
+    # The guard names the figure as the pattern did; once the pattern accepts "5%", the
+    # guard must read "5%" too, or the negated frames of the new spelling fire.
+    exclusion = r"\bnot\b(?:(?! but\b)[^.;]){0,80}?\bfive percent"
+    gate = Gate("five percent", exclude_context=exclusion)
+    missed = ["The cap shall equal 5.0% of enterprise value.", "The cap is five (5) percent of the price."]
+    proposal = propose_entry(_texts(gate, missed, silent=["It is not the case that the cap is five percent."]))
+    assert proposal is not None and proposal.verified
+    assert all(proposal.after.fires(normalize(text)) for text in missed)
+    for negated in ("It is not the case that the cap is 5%.", "It is not the case that the cap is five (5) percent."):
+        assert not proposal.after.fires(normalize(negated)), negated

@@ -53,6 +53,16 @@ def test_markers_after_the_key_are_scoped_after_it() -> None:
     assert _fires(guarded, "Provider may store Customer Data in any region it chooses.")
 
 
+def test_a_strike_recital_after_the_key_crosses_a_section_number() -> None:
+    pattern = r"\bninety[ -]days?\b"
+    evidence = ["The ninety-day notice period in Section 13.1 is replaced with a period of sixty days."]
+    found = scoped_exclusions(pattern, evidence, scopes_for("redline"))
+    assert found and all(not _fires(Gate(pattern, exclude_context=e.regex), evidence[0]) for e in found)
+    # The sentence ends at a period that no figure follows: the next one's strike is not its.
+    kept = "Customer shall give notice ninety days before renewal. Section 13.2 is deleted."
+    assert all(_fires(Gate(pattern, exclude_context=e.regex), kept) for e in found)
+
+
 def _proposal(pattern: str, sin: str, correct_work: str) -> EntryProposal | None:
     """The proposal for a lone redline entry that catches `sin` and fires on `correct_work`."""
     return propose_entry(EntryTexts((Gate(pattern),), 0, "redline", [sin], [], [correct_work], []))

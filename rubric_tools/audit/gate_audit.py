@@ -181,6 +181,13 @@ class _ListAudit:
             missed.setdefault(entry.entry_index, []).append(known)
         return missed
 
+    def _silent_for(self, entry: AuditedEntry) -> list[str]:
+        """The correct work `entry` must not start firing on: what the list is silent on, and
+        what another entry fires on today and this one does not (that entry's own proposal
+        silences it; the merged edit must not flag it again through this one)."""
+        others = [t.text for t in self.must_not_fire if self.list_fires[t.text] and not fires(entry.gate, t.text)]
+        return list(dict.fromkeys([*self.silent, *others]))
+
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
             correct = [
@@ -208,7 +215,7 @@ class _ListAudit:
                         index,
                         self.gate_list.surface,
                         self.protected,
-                        self.silent,
+                        self._silent_for(entry),
                         list(dict.fromkeys(t.text for t in (*correct, *frames))),
                         list(dict.fromkeys(t.text for t in missed)),
                         self.thesaurus,

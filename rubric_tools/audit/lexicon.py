@@ -47,6 +47,9 @@ FUNCTION_WORDS = frozenset(
 )
 #: Modals: never inflected as verbs ("shalls", "cans").
 MODALS = frozenset("may might shall should will would must can could".split())
+#: Verbs whose infinitive after them is bare ("let Provider re-identify"): their participle
+#: is no synonym before "to" ("is let to re-identify" is no English).
+BARE_INFINITIVE_VERBS = frozenset("let make help".split())
 #: Inflection tags of a verb's forms, in the order they are written.
 VERB_TAGS = ("VB", "VBZ", "VBD", "VBN", "VBG")
 #: A word made of a prefix and a word the lexicon knows inflects like that word

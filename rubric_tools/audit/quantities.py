@@ -180,6 +180,37 @@ def variants(text: str) -> Iterator[tuple[str, str]]:
                 yield "number or duration form", before + form + text[quantity.end :]
 
 
+_ANNIVERSARY = re.compile(r"\b(?:the )?(?P<ordinal>[a-z]+) anniversary\b")
+
+
+@lru_cache(maxsize=1)
+def _ordinal_values() -> dict[str, int]:
+    return {str(num2words(n, to="ordinal")): n for n in range(1, 101)}
+
+
+def spellings(text: str) -> Iterator[str]:
+    """`text` with one figure written another way: every form of `variants`, and a year
+    named as an anniversary written as a span ("the first anniversary" as "one year"); each
+    of those in its own other forms too ("a year" as "twelve months" as "12 months")."""
+    seen = {text}
+    for respelled in _respellings(text):
+        for form in (respelled, *(variant for _kind, variant in variants(respelled))):
+            if form not in seen:
+                seen.add(form)
+                yield form
+
+
+def _respellings(text: str) -> Iterator[str]:
+    for _kind, variant in variants(text):
+        yield variant
+    for found in _ANNIVERSARY.finditer(text.lower()):
+        years = _ordinal_values().get(found.group("ordinal"))
+        if years is not None:
+            for form in forms(years, _BY_NAME["year"]):
+                if "anniversary" not in form:
+                    yield text[: found.start()] + form + text[found.end() :]
+
+
 # ------------------------------------------------------------------ regexes
 
 
@@ -194,8 +225,8 @@ def _number_regex(value: float, *, decimal: bool = False) -> str:
     tokens = words(int(value)).replace(" and ", " ").replace("-", " ").split()
     word = "[- ]".join(tokens)  # "seventy-two", "seventy two", "one hundred"
     # Not inside a longer number ("7.5%" holds no "5%"); the word may carry its figure
-    # ("twelve (12) months").
-    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?: ?\({digits}\))?)"
+    # ("twelve (12) months"): the word decides, as a gate that wrote `twelve \(\d+\)` did.
+    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?: ?\(\d+\))?)"
 
 
 #: Between a number and its unit: "5 days", "5-day" (normalized text has single spaces).
@@ -203,6 +234,8 @@ _SEPARATOR = "[ -]"
 
 
 def _stem(unit: Unit) -> str:
+    if unit.name == "day":
+        return rf"(?:calendar{_SEPARATOR})?day"  # a day is a calendar day: one alternative for both
     return unit.forms[-1].replace(" ", _SEPARATOR)  # "business day", "business-day"
 
 
@@ -215,6 +248,8 @@ def quantity_regex(value: float, unit: Unit) -> str:
     if unit.name == "year" and value == int(value):
         alternatives.append(rf"{num2words(int(value), to='ordinal')} anniversary")
     for other in UNITS:
+        if other.name == "calendar day":
+            continue  # written as an optional word of "day"
         if other.span == unit.name and value % other.factor == 0:
             count = value // other.factor
             article = r"(?:an?|one|1)" if count == 1 else _number_regex(count)

@@ -124,6 +124,10 @@ def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -
     after = all(t.side == "after" for t in terms)
     comma = "," if (strict in (1, 3) or after) and not listing else ""
     allowed = "[^.;" + comma + (":" if struck else "") + "]"
+    if after and all(t.kind in ("struck", "restricted") for t in terms):
+        # A strike recital or a limit names where the words stand: "the ninety-day period in
+        # Section 13.1 is replaced" crosses the section number's period.
+        allowed = f"(?:{allowed}|\\.\\d)"
     barred = [markers.INSERTION] if struck and strict > 1 else []
     if strict > 1:
         barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")

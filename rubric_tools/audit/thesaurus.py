@@ -257,6 +257,8 @@ class Thesaurus:
         found = []
         for member, _pos in _members(self, phrase):
             head, _, rest = member.partition(" ")
+            if head in lexicon.BARE_INFINITIVE_VERBS:
+                continue  # "is let to …"
             done = lexicon.past_participle(head) if lexicon.is_verb(head) else None
             if done is not None:
                 found.append(f"{done} {rest}".strip())

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rubric_tools.audit.guard_windows import bounded
+from rubric_tools.audit.quantities import spellings
 from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, written_length
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -109,6 +110,13 @@ def over_budget(before: Gate, after: Gate) -> str | None:
     return None
 
 
+def flagged_in_another_spelling(gate: Gate, text: str) -> bool:
+    """Whether `gate` fires on `text` with one of its figures written another way ("a year"
+    as "12 months", "5.0 %" as "five percent"): then a wider gate firing on `text` adds no
+    correct work the gate did not already flag."""
+    return any(fires(gate, variant) for variant in spellings(text))
+
+
 def frame_texts(gate: Gate, surface: str) -> list[str]:
     """The frames of the gate's own witnesses (completed into clauses as the audit's texts
     are): correct work it must stay silent on."""
@@ -142,8 +150,12 @@ class Verifier:
         if after.pattern == before.pattern:
             return []
         old = set(frame_texts(before, self.texts.surface))
-        others_silent = [t for t in frame_texts(after, self.texts.surface) if t not in old]
-        return [t for t in others_silent if not any(fires(g, t) for g in self.others)]
+        new = [t for t in frame_texts(after, self.texts.surface) if t not in old]
+        # A frame the gate already fires on with its figure spelled its own way is the gate's
+        # defect (U003), not one the widening adds.
+        return [
+            t for t in new if not any(fires(g, t) for g in self.others) and not flagged_in_another_spelling(before, t)
+        ]
 
 
 def verify(texts: EntryTexts, candidate: Gate) -> Outcome:

@@ -120,8 +120,30 @@ def _escape_words(text: str) -> str:
 
 
 def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    widened = quantities.widen_quantities(pattern)
+    widened = _without_repeated_branches(quantities.widen_quantities(pattern))
     return widened if widened != pattern else None
+
+
+def _without_repeated_branches(pattern: str) -> str:
+    """`pattern` with each top-level branch written once: a gate that spelled its figures
+    three ways (`(?:9|12) months?|(?:nine|twelve)-month|(?:nine|twelve) \\(\\d+\\) months?`)
+    widens each spelling to the same regex of every form. Branches that differ only by the
+    assertions before them (`(?<![\\d.])`, `\\b`) are the same: the one with the fewest is
+    kept, so nothing the widened regex matched is lost."""
+    branches = parse_items(pattern)
+    if branches is None or len(branches) < 2:
+        return pattern
+    kept: dict[str, list[Item]] = {}
+    for branch in branches:
+        start = 0
+        while start < len(branch) and (branch[start].kind == "look" or branch[start].text == "\\b"):
+            start += 1
+        key = render(branch[start:])
+        if key not in kept or len(branch) < len(kept[key]):
+            kept[key] = branch  # the first place, the fewest assertions before the same words
+    if len(kept) == len(branches):
+        return pattern
+    return "|".join(render(branch) for branch in kept.values())
 
 
 # ------------------------------------------------------------------ words

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.pattern_tree import flattened
+from rubric_tools.audit.quantities import widen_quantities
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, score, why
@@ -56,14 +57,20 @@ def _try(
         return None, outcome, why(outcome)
     kinds = scopes_for(texts.surface)
     on = widened.negation_guard
-    # The exclusion this proposal already wrote, with a part for the new hits; else one
-    # exclusion for all the correct work, written anew.
+    # The guard as it stands, its figures widened as the pattern's were ("five percent" in
+    # the guard is "5%" too); the exclusion this proposal already wrote, with a part for the
+    # new hits; else one exclusion for all the correct work, written anew.
+    same_guard = [widen_quantities(current.exclude_context)] if current.exclude_context else []
     added = scoped_exclusions(widened.pattern, outcome.new_hits, kinds, current.exclude_context, guard_on=on)
     hits = [*texts.false_positives, *outcome.new_hits]
     anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
-    for exclusion in [*added, *anew]:
-        guarded = replace(widened, exclude_context=exclusion.regex)
-        if over_budget(original, guarded) is not None or out_of_bounds(guarded) is not None:
+    for exclusion in [*same_guard, *(e.regex for e in [*added, *anew])]:
+        if exclusion == current.exclude_context:
+            continue
+        guarded = replace(widened, exclude_context=exclusion)
+        # The same guard with its figures spelled every way is reviewed as the guard it was.
+        reviewed = replace(widened, exclude_context=current.exclude_context) if exclusion in same_guard else guarded
+        if over_budget(original, reviewed) is not None or out_of_bounds(guarded) is not None:
             continue
         again = verifier.outcome(guarded, verifier.new_frames(current, guarded))
         if again.safe:
@@ -93,7 +100,7 @@ def widen_entry(
     # Every step at once first: one verification when it is safe, which is the common case;
     # else step by step.
     together, kinds_done = current.pattern, list[str]()
-    for step in _cheapest_first(current.pattern, texts.thesaurus):
+    for step in _most_gain_first(current.pattern, texts.thesaurus, texts.missed):
         if step.kind in FALLBACKS and FALLBACKS[step.kind] in kinds_done:
             continue
         widened = step.apply(together, texts.thesaurus)
@@ -111,7 +118,7 @@ def widen_entry(
             skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of in kinds_done)
         elif why is not None:
             refused.append(f"{', '.join(kinds_done)} together: {why}")
-    for step in _cheapest_first(current.pattern, texts.thesaurus):
+    for step in _most_gain_first(current.pattern, texts.thesaurus, texts.missed):
         if step.kind in skip:
             continue
         pattern = step.apply(current.pattern, texts.thesaurus)
@@ -139,16 +146,40 @@ def _better(outcome: Outcome, best: Outcome) -> bool:
     return len(outcome.caught) > len(best.caught) and score(outcome) > score(best)
 
 
-def _cheapest_first(pattern: str, thesaurus: Thesaurus) -> list[Step]:
-    """The widening steps, the one that adds the fewest characters to `pattern` first: each is
-    kept only when it catches more, and the size budget is shared, so a hyphen or a number
-    form is not crowded out by a thesaurus group tried before it."""
+def _most_gain_first(pattern: str, thesaurus: Thesaurus, missed: Sequence[str]) -> list[Step]:
+    """The widening steps in the order the shared size budget is spent on them: the one
+    whose pattern alone matches the most missed sins first, then the one that adds the
+    fewest characters (so a hyphen or a number form is not crowded out by a thesaurus
+    group that catches no more). Numbers come before any step that writes slack: they
+    read a figure written literally ("five percent"), which slack between its words
+    ("five\\b(?:…){1,30}?\\bpercent") no longer is."""
 
-    def added(step: Step) -> int:
+    def order(step: Step) -> tuple[int, int]:
         widened = step.apply(pattern, thesaurus)
-        return len(widened) - len(pattern) if widened is not None else 0
+        if widened is None:
+            return 0, 0
+        return -_matched(widened, missed), len(widened) - len(pattern)
 
-    return sorted(STEPS, key=added)
+    ordered = sorted(STEPS, key=order)
+    numbers = next(step for step in ordered if step.kind == "numbers")
+    first_slack = next(i for i, step in enumerate(ordered) if step.kind in _WRITES_SLACK)
+    if ordered.index(numbers) > first_slack:
+        ordered.remove(numbers)
+        ordered.insert(first_slack, numbers)
+    return ordered
+
+
+def _matched(pattern: str, texts: Sequence[str]) -> int:
+    """How many of `texts` the bare `pattern` matches (a cheap `re` test)."""
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE)
+    except re.error:
+        return 0
+    return sum(1 for text in texts if compiled.search(normalize(text)))
+
+
+#: The steps that write slack between a pattern's words.
+_WRITES_SLACK = ("slack", "words and slack")
 
 
 def _pieces(

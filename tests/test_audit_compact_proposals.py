@@ -238,3 +238,40 @@ def test_a_guard_keyed_on_a_figure_is_widened_with_it() -> None:
     assert all(proposal.after.fires(normalize(text)) for text in missed)
     for negated in ("It is not the case that the cap is 5%.", "It is not the case that the cap is five (5) percent."):
         assert not proposal.after.fires(normalize(negated)), negated
+
+
+TWO_FIGURE_GATES = "    settlement_critical_failure_patterns:\n      - 'five percent'\n      - '(?<![\\d.])5%'\n"
+TWO_FIGURE_PROBES = """\
+probes:
+  - surface: settlement
+    criterion: uptime_credit
+    text: "The credit is capped at 7.5% of the monthly fees, not five percent."
+    expect_fire: false
+  - surface: settlement
+    criterion: uptime_credit
+    text: "The credit is capped at five percent of the monthly fees."
+    expect_fire: true
+  - surface: settlement
+    criterion: uptime_credit
+    text: "The credit is capped at 5.0% of the monthly fees."
+    expect_fire: true
+"""
+
+
+def test_an_entry_does_not_flag_again_what_another_entry_proposal_silences(tmp_path: Path) -> None:
+    # The first entry's guard silences the correct work; the second, widened to every form
+    # of its figure ("five percent" too), must not flag it again in the merged edit.
+    import yaml
+
+    from rubric_tools.audit.fix_loop import fix_matter
+    from rubric_tools.checking.audit_inputs import audit_inputs
+
+    root = make_matter(tmp_path / "m", TWO_FIGURE_GATES, files={"probes.yaml": TWO_FIGURE_PROBES})
+    fixed = fix_matter(root, AuditSection(), audit_inputs(root), unsafe=True)
+    [change] = [c for c in fixed.changes if c.path.name == "rubric.yaml"]
+    rubric = yaml.safe_load(change.after)
+    entries = rubric["issues"][0]["settlement_critical_failure_patterns"]
+    gates = [Gate(e) if isinstance(e, str) else Gate(**e) for e in entries]
+    fires = lambda text: any(g.fires(normalize(text)) for g in gates)  # noqa: E731
+    assert not fires("The credit is capped at 7.5% of the monthly fees, not five percent.")
+    assert fires("The credit is capped at five percent of the monthly fees.")

@@ -183,10 +183,16 @@ class _ListAudit:
 
     def _silent_for(self, entry: AuditedEntry) -> list[str]:
         """The correct work `entry` must not start firing on: what the list is silent on, and
-        what another entry fires on today and this one does not (that entry's own proposal
-        silences it; the merged edit must not flag it again through this one)."""
-        others = [t.text for t in self.must_not_fire if self.list_fires[t.text] and not fires(entry.gate, t.text)]
-        return list(dict.fromkeys([*self.silent, *others]))
+        what the proposal of an entry before it silences (the merged edit must not flag it
+        again through this one; a later entry's is seen in the fix loop's next round)."""
+        silenced = [
+            text
+            for proposal in self.proposals.values()
+            if proposal.verified
+            for text in proposal.outcome.silenced
+            if not fires(entry.gate, text)
+        ]
+        return list(dict.fromkeys([*self.silent, *silenced]))
 
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):

@@ -20,6 +20,7 @@ from rubric_tools.audit.scoped_guards import (
     scoped_exclusions,
     scopes_for,
 )
+from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import (
     PATTERN_BUDGET_EXTRA,
     PATTERN_BUDGET_FACTOR,
@@ -182,6 +183,27 @@ def test_a_widening_that_gives_back_as_much_correct_work_as_it_catches_is_not_ke
     assert not _better(Outcome((), (), ("a",), ("sin",)), chosen)  # "b" flagged again for one sin
     assert _better(Outcome((), (), ("a",), ("sin", "other sin")), chosen)  # more fixed in all
     assert not _better(Outcome((), (), ("a", "b"), ()), chosen)  # catches nothing more
+
+
+def test_a_figure_in_every_form_is_keyed_by_its_units() -> None:
+    from rubric_tools.audit.widening import widen_numbers
+
+    widened = widen_numbers(r"\b12 months", Thesaurus()) or ""
+    [first, *_rest] = keys(widened)
+    assert re.fullmatch(first, "months") and re.fullmatch(first, "year") and re.fullmatch(first, "first anniversary")
+    assert keys(r"\b12 months") and "month" in keys(r"\b12 months")[0]
+
+
+def test_a_strike_before_a_quotation_crosses_its_commas_and_no_other() -> None:
+    pattern = r"\bnine months\b"
+    struck = 'Delete "all representations, including billing, expire nine months after closing" and insert new text.'
+    other = "Delete the old heading, and the representations expire nine months after closing."
+    exclusions = scoped_exclusions(pattern, [struck], scopes_for("redline"))
+    found = [Gate(pattern, exclude_context=e.regex) for e in exclusions]
+    assert found and all(not gate.fires(normalize(struck)) for gate in found)
+    # The strict spellings stop at a comma, but not at the quotation's: a strike of other
+    # words, a comma away, is not this sin's.
+    assert any(gate.fires(normalize(other)) for gate in found)
 
 
 def test_a_function_word_is_no_key() -> None:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
-from rubric_tools.audit.pattern_tree import Item, parse_items, render
+from rubric_tools.audit.pattern_tree import Item, flattened, parse_items, render
 
 #: The longest key (characters of regex): a word group longer than this is no key.
 MAX_KEY = 60
@@ -104,7 +104,28 @@ def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
             text = _text(piece)
             if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY and text not in FUNCTION_WORDS:
                 found[text] = _weight(piece)
+    for item in branch:
+        inner = _inner_key(item)
+        if inner is not None and inner[1] not in found:
+            found[inner[1]] = inner[0]
     return sorted(((w, t) for t, w in found.items()), key=lambda key: -key[0])
+
+
+def _inner_key(item: Item) -> tuple[int, str] | None:
+    """A required group that is no plain word group (a figure in every form: `(?:…[ -]month
+    (?:s|\\b)|(?:an?|one)[ -]year\\b|first anniversary)`) keyed by the best literal of each
+    of its branches: `(?:month|year|first anniversary)`. None when a branch has none."""
+    if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or _key_group(item) is not None:
+        return None
+    best: list[tuple[int, str]] = []
+    for branch in item.branches:
+        found = _branch_keys(branch)
+        if not found:
+            return None
+        best.append(found[0])
+    unique = list(dict.fromkeys(text for _weight, text in best))
+    text = unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
+    return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
 
 
 @lru_cache(maxsize=512)

@@ -209,6 +209,11 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
         branches.append(_NEITHER.loose + _gap(listing, size, strict, listing=True))
     if supposing:
         branches.append(_marker(supposing, strict) + _gap(supposing, size, strict + 1))
+    striking = [t for t in part.terms if t.kind == "struck"]
+    if striking:
+        # The struck words quoted: the quotation is one unit, its commas are its own
+        # ('Delete "all representations, including billing, expire …" and insert …').
+        branches.append(_marker(striking, strict) + f' ?["“][^"”]{{0,{size}}}?')
     marker = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     return f"{marker}{_keyed(key, 'before')}"
 

@@ -297,3 +297,35 @@ def test_an_entry_does_not_flag_again_what_another_entry_proposal_silences(tmp_p
     fires = lambda text: any(g.fires(normalize(text)) for g in gates)  # noqa: E731
     assert not fires("The credit is capped at 7.5% of the monthly fees, not five percent.")
     assert fires("The credit is capped at five percent of the monthly fees.")
+
+
+TRIGGER_GATES = (
+    "    settlement_critical_failure_patterns:\n"
+    "      - pattern: '(?:notify|notice)[^.]{0,40}\\bwithin 48 hours\\b'\n"
+    "        negation_guard: true\n"
+    "      - 'after (?:\\w+ )?confirms'\n"
+)
+TRIGGER_PROBES = """\
+probes:
+  - surface: settlement
+    criterion: uptime_credit
+    text: "Provider shall notify Customer within 48 hours after Provider confirms the outage."
+    expect_fire: true
+"""
+
+
+def test_an_entry_is_widened_for_its_own_rewrites_another_entry_happens_to_catch(tmp_path: Path) -> None:
+    # "within forty-eight hours after Provider confirms" is caught by the trigger entry;
+    # the same figure after another trigger must still be caught by the figure's entry.
+    import yaml
+
+    from rubric_tools.audit.fix_loop import fix_matter
+    from rubric_tools.checking.audit_inputs import audit_inputs
+
+    root = make_matter(tmp_path / "m", TRIGGER_GATES, files={"probes.yaml": TRIGGER_PROBES})
+    fixed = fix_matter(root, AuditSection(), audit_inputs(root), unsafe=True)
+    [change] = [c for c in fixed.changes if c.path.name == "rubric.yaml"]
+    entries = yaml.safe_load(change.after)["issues"][0]["settlement_critical_failure_patterns"]
+    gates = [Gate(e) if isinstance(e, str) else Gate(**e) for e in entries]
+    sin = "Provider shall give notice within forty-eight (48) hours after it discovers the outage."
+    assert any(g.fires(normalize(sin)) for g in gates)

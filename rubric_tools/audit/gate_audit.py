@@ -212,6 +212,19 @@ class _ListAudit:
                         if t.generated and t.entry == entry.entry_index and not self.list_fires[t.text]
                     ),
                 ]
+            # Rewrites of the entry's own sin that only another entry catches ("forty-eight
+            # hours after … confirms" caught by the "confirms" entry): the entry is widened
+            # for them too, or the same rewrite with another trigger slips through both. They
+            # are no finding: the list catches them.
+            own_rewrites = [
+                t
+                for t in self.must_fire
+                if t.generated
+                and t.entry == entry.entry_index
+                and t.kind.startswith("rewrite")
+                and self.list_fires[t.text]
+                and not fires(entry.gate, t.text)
+            ]
             proposal = (
                 None
                 if not self.propose
@@ -223,7 +236,7 @@ class _ListAudit:
                         self.protected,
                         self._silent_for(entry),
                         list(dict.fromkeys(t.text for t in (*correct, *frames))),
-                        list(dict.fromkeys(t.text for t in missed)),
+                        list(dict.fromkeys(t.text for t in (*missed, *own_rewrites))),
                         self.thesaurus,
                     )
                 )

@@ -1,7 +1,7 @@
 """Numbers and durations in every common form: "5%", "5.0%", "five percent", "five (5)
 percent", "5 per cent"; "18 months", "eighteen (18) months", "18-month", "eighteen-month";
 and the same span in other units ("12 months" / "one year" / "first anniversary", "7
-days" / "one week", "48 hours" / "two days").
+days" / "one week", "48 hours" / "two days", "18 months" / "a year and a half").
 
 Two sides of one table: `variants(text)` rewrites the quantities of a text into their
 other forms (sins that should still fire), and `widen_quantities(pattern)` rewrites the
@@ -165,6 +165,10 @@ def _other_units(value: float, unit: Unit) -> list[str]:
         if unit.span == other.name and other.name != "hour":
             count = int(value * unit.factor)
             found.append(f"{words(count)} {other.forms[0] if count != 1 else other.forms[-1]}")
+        half = _and_a_half(value, unit, other)
+        if half is not None:
+            whole, name = half
+            found += [f"{words(whole)} and a half {name}s"] + ([f"a {name} and a half"] if whole == 1 else [])
     return found
 
 
@@ -259,7 +263,22 @@ def quantity_regex(value: float, unit: Unit) -> str:
         if unit.span == other.name and other.name != "hour":
             count = value * unit.factor
             alternatives.append(rf"{_number_regex(count)}{_SEPARATOR}{_stem(other)}{_plural_ending(count)}")
+        half = _and_a_half(value, unit, other)
+        if half is not None:
+            whole, name = half
+            alternatives.append(rf"{_number_regex(whole)} and a half {name}s")
+            if whole == 1:
+                alternatives.append(rf"(?:an?|one) {name} and a half")
     return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
+
+
+def _and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
+    """(whole, unit name) when `value` `unit` is a whole number and a half of the larger
+    unit `other`: 18 months is (1, "year"), "a year and a half", "one and a half years"."""
+    if other.span != unit.name or other.factor % 2 or value % other.factor != other.factor // 2:
+        return None
+    whole = int(value // other.factor)
+    return (whole, other.forms[-1]) if 1 <= whole <= MAX_WORDED else None
 
 
 def _plural_ending(count: float) -> str:

@@ -63,6 +63,26 @@ def test_a_strike_recital_after_the_key_crosses_a_section_number() -> None:
     assert all(_fires(Gate(pattern, exclude_context=e.regex), kept) for e in found)
 
 
+def test_a_rejection_in_the_past_tense_after_the_key_is_scoped() -> None:
+    pattern = r"\bfirst-dollar basket\b"
+    refused = "Seller's request for a first-dollar basket was refused, and the point remains open."
+    found = scoped_exclusions(pattern, [refused], scopes_for("issue"))
+    assert found and not _fires(Gate(pattern, exclude_context=found[0].regex), refused)
+
+
+def test_words_quoted_after_replacing_are_struck_and_words_after_replaced_with_are_not() -> None:
+    pattern = r"\bnine months\b"
+    struck = 'Delete "nine months" and insert "eighteen months".'
+    [*found] = (
+        Gate(pattern, exclude_context=e.regex) for e in scoped_exclusions(pattern, [struck], scopes_for("redline"))
+    )
+    assert found
+    replacing = 'Section 10.4 is amended by replacing "nine months" with "eighteen months".'
+    inserted = 'Section 10.4 is deleted and replaced with: "the period is nine months".'
+    assert any(not _fires(gate, replacing) for gate in found)
+    assert all(_fires(gate, inserted) for gate in found)
+
+
 def _proposal(pattern: str, sin: str, correct_work: str) -> EntryProposal | None:
     """The proposal for a lone redline entry that catches `sin` and fires on `correct_work`."""
     return propose_entry(EntryTexts((Gate(pattern),), 0, "redline", [sin], [], [correct_work], []))

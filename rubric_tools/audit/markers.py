@@ -153,7 +153,7 @@ TERMS: tuple[Term, ...] = (
     # disowned: a later clause rejecting what came before (it may follow a ";")
     Term("disowned", "after", r"\bwe (?:reject|refuse|oppose) (?:that|this|it)\b"),
     Term("disowned", "after", r"\b(?:cannot|can't|will not|won't|does not) (?:accept|agree)\b"),
-    Term("disowned", "after", r"\b(?:is|are) (?:unacceptable|rejected)\b"),
+    Term("disowned", "after", r"\b(?:is|are|was|were) (?:unacceptable|rejected|refused|declined)\b"),
     Term("disowned", "after", r"[;,] (?:it|this|that) (?:does|is) not\b"),
     # struck: words struck out (never the words inserted)
     Term("struck", "before", r"\bdelet\w*"),

@@ -212,8 +212,11 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     striking = [t for t in part.terms if t.kind == "struck"]
     if striking:
         # The struck words quoted: the quotation is one unit, its commas are its own
-        # ('Delete "all representations, including billing, expire …" and insert …').
-        branches.append(_marker(striking, strict) + f' ?["“][^"”]{{0,{size}}}?')
+        # ('Delete "all representations, including billing, expire …" and insert …'); the
+        # words quoted right after "replacing" are the struck ones ('replacing "five
+        # percent" with "ten percent"'; "replaced with: …" quotes the inserted ones).
+        quoted = _alternation([_marker(striking, strict), _REPLACING])
+        branches.append(f'{quoted} ?["“][^"”]{{0,{size}}}?')
     marker = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
     return f"{marker}{_keyed(key, 'before')}"
 
@@ -231,6 +234,9 @@ def _marker(terms: Sequence[Term], strict: int) -> str:
         spelled = [t.loose for t in terms]
     return _alternation(list(dict.fromkeys(spelled)))
 
+
+#: A replacement verb: right before a quotation, what it names is struck.
+_REPLACING = r"\breplac\w*"
 
 #: The negator that opens a list of subjects ("Neither Provider nor any affiliate,
 #: subprocessor, or …"): a comma after it is the list's, not another clause's.

@@ -280,20 +280,24 @@ probes:
 """
 
 
-def test_an_entry_does_not_flag_again_what_another_entry_proposal_silences(tmp_path: Path) -> None:
-    # The first entry's guard silences the correct work; the second, widened to every form
-    # of its figure ("five percent" too), must not flag it again in the merged edit.
+def _fixed_settlement_gates(root: Path, gates: str, probes: str) -> list[Gate]:
+    """The matter's settlement gates after one `rubric audit --fix --unsafe-fixes`."""
     import yaml
 
     from rubric_tools.audit.fix_loop import fix_matter
     from rubric_tools.checking.audit_inputs import audit_inputs
 
-    root = make_matter(tmp_path / "m", TWO_FIGURE_GATES, files={"probes.yaml": TWO_FIGURE_PROBES})
+    make_matter(root, gates, files={"probes.yaml": probes})
     fixed = fix_matter(root, AuditSection(), audit_inputs(root), unsafe=True)
     [change] = [c for c in fixed.changes if c.path.name == "rubric.yaml"]
-    rubric = yaml.safe_load(change.after)
-    entries = rubric["issues"][0]["settlement_critical_failure_patterns"]
-    gates = [Gate(e) if isinstance(e, str) else Gate(**e) for e in entries]
+    entries = yaml.safe_load(change.after)["issues"][0]["settlement_critical_failure_patterns"]
+    return [Gate(e) if isinstance(e, str) else Gate(**e) for e in entries]
+
+
+def test_an_entry_does_not_flag_again_what_another_entry_proposal_silences(tmp_path: Path) -> None:
+    # The first entry's guard silences the correct work; the second, widened to every form
+    # of its figure ("five percent" too), must not flag it again in the merged edit.
+    gates = _fixed_settlement_gates(tmp_path / "m", TWO_FIGURE_GATES, TWO_FIGURE_PROBES)
     fires = lambda text: any(g.fires(normalize(text)) for g in gates)  # noqa: E731
     assert not fires("The credit is capped at 7.5% of the monthly fees, not five percent.")
     assert fires("The credit is capped at five percent of the monthly fees.")
@@ -317,15 +321,6 @@ probes:
 def test_an_entry_is_widened_for_its_own_rewrites_another_entry_happens_to_catch(tmp_path: Path) -> None:
     # "within forty-eight hours after Provider confirms" is caught by the trigger entry;
     # the same figure after another trigger must still be caught by the figure's entry.
-    import yaml
-
-    from rubric_tools.audit.fix_loop import fix_matter
-    from rubric_tools.checking.audit_inputs import audit_inputs
-
-    root = make_matter(tmp_path / "m", TRIGGER_GATES, files={"probes.yaml": TRIGGER_PROBES})
-    fixed = fix_matter(root, AuditSection(), audit_inputs(root), unsafe=True)
-    [change] = [c for c in fixed.changes if c.path.name == "rubric.yaml"]
-    entries = yaml.safe_load(change.after)["issues"][0]["settlement_critical_failure_patterns"]
-    gates = [Gate(e) if isinstance(e, str) else Gate(**e) for e in entries]
+    gates = _fixed_settlement_gates(tmp_path / "m", TRIGGER_GATES, TRIGGER_PROBES)
     sin = "Provider shall give notice within forty-eight (48) hours after it discovers the outage."
     assert any(g.fires(normalize(sin)) for g in gates)

@@ -194,6 +194,37 @@ class _ListAudit:
         ]
         return list(dict.fromkeys([*self.silent, *silenced]))
 
+    def _own_rewrites(self, entry: AuditedEntry) -> list[VerdictText]:
+        """Rewrites of the entry's own sin that only another entry catches ("forty-eight
+        hours after … confirms" caught by the "confirms" entry): the entry is widened for
+        them too, or the same rewrite with another trigger slips through both. They are no
+        finding: the list catches them."""
+        return [
+            t
+            for t in self.must_fire
+            if t.generated
+            and t.entry == entry.entry_index
+            and t.kind.startswith("rewrite")
+            and self.list_fires[t.text]
+            and not fires(entry.gate, t.text)
+        ]
+
+    def _propose(
+        self, index: int, entry: AuditedEntry, flagged: list[VerdictText], missed: list[VerdictText]
+    ) -> EntryProposal | None:
+        return propose_entry(
+            EntryTexts(
+                self.gate_list.gates,
+                index,
+                self.gate_list.surface,
+                self.protected,
+                self._silent_for(entry),
+                list(dict.fromkeys(t.text for t in flagged)),
+                list(dict.fromkeys(t.text for t in (*missed, *self._own_rewrites(entry)))),
+                self.thesaurus,
+            )
+        )
+
     def findings(self) -> Iterator[AuditFinding]:
         for index, entry in enumerate(self.gate_list.entries):
             correct = [
@@ -212,35 +243,7 @@ class _ListAudit:
                         if t.generated and t.entry == entry.entry_index and not self.list_fires[t.text]
                     ),
                 ]
-            # Rewrites of the entry's own sin that only another entry catches ("forty-eight
-            # hours after … confirms" caught by the "confirms" entry): the entry is widened
-            # for them too, or the same rewrite with another trigger slips through both. They
-            # are no finding: the list catches them.
-            own_rewrites = [
-                t
-                for t in self.must_fire
-                if t.generated
-                and t.entry == entry.entry_index
-                and t.kind.startswith("rewrite")
-                and self.list_fires[t.text]
-                and not fires(entry.gate, t.text)
-            ]
-            proposal = (
-                None
-                if not self.propose
-                else propose_entry(
-                    EntryTexts(
-                        self.gate_list.gates,
-                        index,
-                        self.gate_list.surface,
-                        self.protected,
-                        self._silent_for(entry),
-                        list(dict.fromkeys(t.text for t in (*correct, *frames))),
-                        list(dict.fromkeys(t.text for t in (*missed, *own_rewrites))),
-                        self.thesaurus,
-                    )
-                )
-            )
+            proposal = self._propose(index, entry, [*correct, *frames], missed) if self.propose else None
             if proposal is not None:
                 self.proposals[entry.entry_index] = proposal
             found = [

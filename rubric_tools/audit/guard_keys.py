@@ -117,15 +117,23 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
     of its branches: `(?:month|year|first anniversary)`. None when a branch has none."""
     if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or _key_group(item) is not None:
         return None
-    best: list[tuple[int, str]] = []
-    for branch in item.branches:
+    best = _best_of_each(item.branches)
+    if best is None:
+        return None
+    unique = list(dict.fromkeys(text for _weight, text in best))
+    text = unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
+    return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
+
+
+def _best_of_each(branches: list[list[Item]]) -> list[tuple[int, str]] | None:
+    """The most specific key of each branch; None when a branch has none."""
+    best = []
+    for branch in branches:
         found = _branch_keys(branch)
         if not found:
             return None
         best.append(found[0])
-    unique = list(dict.fromkeys(text for _weight, text in best))
-    text = unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
-    return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
+    return best
 
 
 @lru_cache(maxsize=512)
@@ -140,13 +148,10 @@ def keys(pattern: str) -> tuple[str, ...]:
         return ()
     if len(tree) == 1:
         return tuple(text for _weight, text in _branch_keys(tree[0])[:4])
-    best = []
-    for branch in tree:
-        found = _branch_keys(branch)
-        if not found:
-            return ()
-        best.append(found[0][1])
-    unique = list(dict.fromkeys(best))
+    best = _best_of_each(tree)
+    if best is None:
+        return ()
+    unique = list(dict.fromkeys(text for _weight, text in best))
     if len(unique) == 1:
         return (unique[0],)
     joined = "(?:" + "|".join(unique) + ")"

@@ -228,9 +228,8 @@ def _rewrite_words(
             continue
         if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
             continue
-        # A word that ends a group's branch is read with the word after the group.
-        after = follower if last == len(runs) - 1 and runs[last].end == len(sequence) else None
-        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first, after))
+        # A word that ends a group's branch is read with the word after the group (`reading`).
+        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first, follower))
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))

@@ -66,6 +66,11 @@ reported the same way. The finding proposes a widened pattern and says whether i
 verified (the rewrite now fires and no correct-work text does).
 """,
 )
+
+#: The codes whose findings texts generated from the gates give (witnesses, frames,
+#: habitats, rewrites): an audit that generates none (`rubric check`'s row, unless its
+#: `fail-on` names one) reports U004 only for a must-fire probe no gate fires on.
+GENERATED_TEXT_CODES = (GATE_FIRES_ON_NEGATED_FRAME.code, GATE_DODGED.code)
 CONCEPT_EARNED_BY_UNRELATED_TEXT = declare(
     "U006",
     "concept-earned-by-unrelated-text",

@@ -150,14 +150,15 @@ class _ListAudit:
         thesaurus: Thesaurus,
         matter: MatterClauses | None = None,
         propose: bool = True,
+        generated: bool = True,
     ) -> None:
         self.source = source
         self.propose = propose
         self.gate_list = gate_list
         self.thesaurus = thesaurus
-        texts = list_texts(gate_list, known, thesaurus, matter or MatterClauses(source, known))
+        texts = list_texts(gate_list, known, thesaurus, matter or MatterClauses(source, known), generated=generated)
         self.must_fire = list(texts.must_fire)
-        self.must_not_fire = [*texts.must_not_fire, *_clause_frames(source, gate_list)]
+        self.must_not_fire = [*texts.must_not_fire, *(_clause_frames(source, gate_list) if generated else ())]
         gates = gate_list.gates
         self.list_fires = {t.text: bool(list_fires(gates, t.text)) for t in (*self.must_fire, *self.must_not_fire)}
         self.protected = list(dict.fromkeys(t.text for t in self.must_fire if self.list_fires[t.text]))
@@ -430,16 +431,20 @@ def audit_gate_lists(
     thesaurus: Thesaurus,
     only_list: tuple[int, str] | None = None,
     propose: bool = True,
+    generated: bool = True,
 ) -> Iterator[tuple[list[AuditFinding], ListRobustness]]:
     """Per gate list of the matter (or only the list `only_list` names: (issue index,
     surface)), its findings U002-U004 and its robustness figure. Without `propose`, no
     entry gets a proposal (nor a fix): the findings are the same, the figure has no
-    "after" (`after_is` "none"), and most of the audit's cost is saved."""
+    "after" (`after_is` "none"), and most of the audit's cost is saved. Without
+    `generated`, no text is generated from the gates (no witness, frame, habitat or
+    rewrite): the findings are the verdicts on the matter's own texts (U002, and U004 for
+    a must-fire probe no gate fires on), and the figure counts those texts only."""
     matter = MatterClauses(source, known)
     for gate_list in gate_lists(source.model):
         if only_list is not None and only_list != (gate_list.issue_index, gate_list.surface):
             continue
-        audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose)
+        audit = _ListAudit(source, gate_list, known, thesaurus, matter, propose, generated)
         findings = list(audit.findings())
         figure = list_robustness(
             gate_list, audit.must_fire, audit.must_not_fire, audit.proposals, audit.list_fires, proposed=propose

@@ -66,14 +66,21 @@ def audit_source(
     known: Sequence[KnownText] | None = None,
     only_list: tuple[int, str] | None = None,
     propose: bool = True,
+    generated: bool = True,
 ) -> list[Diagnostic]:
     """Every audit finding on a loaded matter, sorted by position. `inputs` names the probe
     files and trajectories (`rubric_tools.checking.audit_inputs` finds them); `known`, when
     given, replaces the texts read from them. `only_list` ((issue index, gate surface))
     restricts the gate verdicts U002-U004 to that one list: the recall benchmark re-audits
     one seeded gate list many times. Without `propose`, findings carry no proposal and no
-    fix (`rubric check` needs only the verdicts)."""
-    return audit_matter_source(source, settings, inputs, known=known, only_list=only_list, propose=propose).diagnostics
+    fix (`rubric check` needs only the verdicts). Without `generated`, no text is generated
+    from the gates: the findings are the verdicts on the matter's own texts, and none of
+    the codes `GENERATED_TEXT_CODES` name that generated texts alone give (U003, U004 but
+    for a missed must-fire probe): `rubric check` generates them only when its
+    `fail-on` names one."""
+    return audit_matter_source(
+        source, settings, inputs, known=known, only_list=only_list, propose=propose, generated=generated
+    ).diagnostics
 
 
 def audit_matter_source(
@@ -84,6 +91,7 @@ def audit_matter_source(
     known: Sequence[KnownText] | None = None,
     only_list: tuple[int, str] | None = None,
     propose: bool = True,
+    generated: bool = True,
 ) -> SourceAudit:
     """`audit_source`, with the robustness figure of every gate list beside the findings."""
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
@@ -91,7 +99,7 @@ def audit_matter_source(
     # The matter's names are written as they stand wherever a gate is widened.
     thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus).with_matter(*matter_names(source.model))
     figures: list[ListRobustness] = []
-    for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list, propose):
+    for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list, propose, generated):
         findings += list_findings
         figures.append(figure)
     findings += concept_findings(source)

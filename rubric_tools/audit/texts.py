@@ -196,16 +196,21 @@ def _readable(texts: list[VerdictText]) -> list[VerdictText]:
 
 
 def list_texts(
-    gate_list: GateList, known: Sequence[KnownText], thesaurus: Thesaurus, matter: MatterClauses | None = None
+    gate_list: GateList,
+    known: Sequence[KnownText],
+    thesaurus: Thesaurus,
+    matter: MatterClauses | None = None,
+    *,
+    generated: bool = True,
 ) -> GateListTexts:
-    """Every text of known verdict for one gate list: generated from its entries, and the
-    matter's own (`known`, already read by `corpus.known_texts`). `matter` holds the
-    matter's sentences that witnesses are completed into clauses from."""
+    """Every text of known verdict for one gate list: generated from its entries (unless
+    not `generated`), and the matter's own (`known`, already read by `corpus.known_texts`).
+    `matter` holds the matter's sentences that witnesses are completed into clauses from."""
     mine = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
     finder = matter.finder(gate_list.issue_id, gate_list.surface) if matter is not None else None
     must_fire: list[VerdictText] = []
     must_not_fire: list[VerdictText] = []
-    for entry in gate_list.entries:
+    for entry in gate_list.entries if generated else ():
         fire, silent = entry_texts(
             entry.gate, entry.entry_index, gate_list.surface, thesaurus, partial=gate_list.partial, finder=finder
         )

@@ -372,7 +372,7 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
         # loaded once here; map keeps the matters in input order. Each worker first sets
         # what it inherited aside from the garbage collector (`gc.freeze`): it lives as long
         # as the worker, and every full collection would otherwise walk it all again.
-        _load_audit()
+        _load_audit(config)
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=gc.freeze) as pool:
             report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
@@ -392,14 +392,17 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
     return report
 
 
-def _load_audit() -> None:
-    """Import the audit and read its lexicon before forking: every matter's check runs the
-    audit, and each worker would otherwise import it and read lemminflect's tables itself
-    (about 0.6 s of CPU per worker)."""
-    from rubric_tools.audit.lexicon import preload
-    from rubric_tools.checking import audit_rows  # noqa: F401  (imported for the workers)
+def _load_audit(config: ProjectConfig) -> None:
+    """Import the audit before forking: every matter's check runs it, and each worker would
+    otherwise import it itself. Its lexicon (lemminflect's tables, about 0.6 s of CPU per
+    process) is read here too when the row generates texts from the gates; by default it
+    does not (`audit_rows`), and then nothing reads it."""
+    from rubric_tools.checking.audit_rows import generates_texts
 
-    preload()
+    if generates_texts(config.audit):
+        from rubric_tools.audit.lexicon import preload
+
+        preload()
 
 
 def _check_workers(matters: int) -> int:

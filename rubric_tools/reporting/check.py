@@ -1,4 +1,4 @@
-"""Render a CheckReport: a rich table per matter, JSON, or JUnit XML for CI."""
+"""Render a CheckReport: a table per matter, JSON, or JUnit XML for CI."""
 
 from __future__ import annotations
 
@@ -7,11 +7,10 @@ from typing import Any
 from xml.etree import ElementTree
 
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from rubric_tools.checking.rows import OVERALL, CheckRow
-from rubric_tools.checking.runner import CheckReport
+from rubric_tools.checking.runner import CheckReport, MatterCheck
 from rubric_tools.reporting import safe_output
 from rubric_tools.scoring.json_values import json_default
 
@@ -37,25 +36,51 @@ def _status(row: CheckRow) -> Text:
     return Text("warn", style="yellow") if row.warning else Text("pass", style="green")
 
 
+#: The table's columns: header, the widest a cell may be (None: as wide as its content).
+_COLUMNS = (("check", None), ("name", 48), ("status", None), ("got", None))
+_RULE, _HEAD_BAR, _CELL_BAR = "━", " ┃ ", " │ "
+
+
+def _table(matter: MatterCheck, width: int, cwd: Path) -> Text:
+    """A matter's rows as an aligned table, its title above: the four columns as wide as
+    their content (a name cut with "…" past 48 cells), "got" folded to what is left of
+    `width`. Written out here rather than with `rich.table.Table`, which spends more on a
+    few hundred rows than the checking of a matter does (`benchmarks/lint.py`)."""
+    cells = [[Text(row.kind), Text(row.name), _status(row), Text(row.got)] for row in matter.rows]
+    widths = []
+    for column, (header, widest) in enumerate(_COLUMNS):
+        wide = max([len(header), *(row[column].cell_len for row in cells)])
+        widths.append(min(wide, widest) if widest else wide)
+    fixed = sum(widths[:-1]) + len(_CELL_BAR) * (len(widths) - 1)
+    widths[-1] = max(min(widths[-1], width - fixed), 10)
+    lines = [Text(f"{matter.matter_id}  {_relative(matter.root, cwd)}", style="bold")]
+    lines.append(Text(_HEAD_BAR.join(h.ljust(w) for (h, _), w in zip(_COLUMNS, widths, strict=True)), style="bold"))
+    lines.append(Text("╇".join(_RULE * (w + (1 if i in (0, 3) else 2)) for i, w in enumerate(widths))))
+    for row in cells:
+        for cell, cell_width in zip(row[:3], widths, strict=False):
+            cell.truncate(cell_width, overflow="ellipsis", pad=True)
+        for index, part in enumerate(_folded(row[3], widths[3])):
+            first = row[:3] if index == 0 else [Text(" " * w) for w in widths[:3]]
+            lines.append(Text(_CELL_BAR).join([*first, part]))
+    return Text("\n").join(lines)
+
+
+def _folded(text: Text, width: int) -> list[Text]:
+    """`text` cut into lines of at most `width` cells (never an empty list)."""
+    plain = text.plain
+    if len(plain) <= width and "\n" not in plain:
+        return [text]
+    parts: list[Text] = []
+    for line in text.split("\n"):
+        parts += [line[start : start + width] for start in range(0, max(len(line), 1), width)]
+    return parts
+
+
 def render_text(report: CheckReport, console: Console) -> None:
     """A table per matter (one row per check), then each failure with expected vs got."""
     cwd = Path.cwd()
     for matter in report.matters:
-        table = Table(
-            title=Text(f"{matter.matter_id}  {_relative(matter.root, cwd)}", style="bold"),
-            title_justify="left",
-            show_edge=False,
-            pad_edge=False,
-        )
-        table.add_column("check", no_wrap=True)
-        table.add_column("name", no_wrap=True, overflow="ellipsis", max_width=48)
-        table.add_column("status", no_wrap=True)
-        table.add_column("got", overflow="fold")
-        for row in matter.rows:
-            status = _status(row)
-            # Names and results quote the matter (ids, trajectory names): Text, never markup.
-            table.add_row(row.kind, Text(row.name), status, Text(row.got))
-        console.print(table)
+        console.print(_table(matter, console.width, cwd), soft_wrap=True)
         for row in matter.rows:
             if row.passed and not row.warning:
                 continue

@@ -207,7 +207,7 @@ def list_texts(
     not `generated`), and the matter's own (`known`, already read by `corpus.known_texts`).
     `matter` holds the matter's sentences that witnesses are completed into clauses from."""
     mine = [k for k in known if k.concerns(gate_list.issue_id, gate_list.surface)]
-    finder = matter.finder(gate_list.issue_id, gate_list.surface) if matter is not None else None
+    finder = matter.finder(gate_list.issue_id, gate_list.surface) if matter is not None and generated else None
     must_fire: list[VerdictText] = []
     must_not_fire: list[VerdictText] = []
     for entry in gate_list.entries if generated else ():

@@ -368,11 +368,11 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
         cache = MatterCache()
         report.matters = [check_matter(root, config, cache) for root in roots]
     else:
-        # fork: workers inherit the registered rules, and the audit's modules and lexicon
-        # loaded once here; map keeps the matters in input order. Each worker first sets
-        # what it inherited aside from the garbage collector (`gc.freeze`): it lives as long
-        # as the worker, and every full collection would otherwise walk it all again.
-        _load_audit(config)
+        # fork: workers inherit the rules, the solver and the audit loaded once here; map
+        # keeps the matters in input order. Each worker first sets what it inherited aside
+        # from the garbage collector (`gc.freeze`): it lives as long as the worker, and
+        # every full collection would otherwise walk it all again.
+        _load_before_forking(config)
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context, initializer=gc.freeze) as pool:
             report.matters = list(pool.map(check_matter, roots, [config] * len(roots)))
@@ -392,13 +392,16 @@ def check_paths(paths: Sequence[Path], config: ProjectConfig | None = None) -> C
     return report
 
 
-def _load_audit(config: ProjectConfig) -> None:
-    """Import the audit before forking: every matter's check runs it, and each worker would
-    otherwise import it itself. Its lexicon (lemminflect's tables, about 0.6 s of CPU per
-    process) is read here too when the row generates texts from the gates; by default it
-    does not (`audit_rows`), and then nothing reads it."""
+def _load_before_forking(config: ProjectConfig) -> None:
+    """Import what every matter's check runs before forking (the lint rules, the solver of
+    the attack rows, the audit): each worker would otherwise import it all itself. The
+    audit's lexicon (lemminflect's tables, about 0.6 s of CPU per process) is read here
+    too when the audit row generates texts from the gates; by default it does not
+    (`audit_rows`), and then nothing reads it."""
+    from rubric_tools.checking import attack_rows  # noqa: F401  (imported for the workers)
     from rubric_tools.checking.audit_rows import generates_texts
 
+    selected_rules(config.lint)  # imports and registers the rules
     if generates_texts(config.audit):
         from rubric_tools.audit.lexicon import preload
 

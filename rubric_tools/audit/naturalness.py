@@ -180,7 +180,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += [f"doubled words: {pair}" for pair in doubled(text)]
     tokens = words(text)
     found += _dangling(tokens)
-    for written in _WORDS_AND_FIGURES.finditer(text):
+    for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
         words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))

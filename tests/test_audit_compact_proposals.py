@@ -324,3 +324,25 @@ def test_an_entry_is_widened_for_its_own_rewrites_another_entry_happens_to_catch
     gates = _fixed_settlement_gates(tmp_path / "m", TRIGGER_GATES, TRIGGER_PROBES)
     sin = "Provider shall give notice within forty-eight (48) hours after it discovers the outage."
     assert any(g.fires(normalize(sin)) for g in gates)
+
+
+def test_a_kind_is_widened_to_its_family_where_the_budget_allows_after_the_terms_found() -> None:
+    """Three kinds' families do not fit the budget together; their terms found do. Each kind
+    is then widened to its whole family while the budget allows (the cheapest first), so
+    that a contrast the evidence wrote as "in lieu of" also covers "rather than", as an
+    auditor writes the family, without leaving a kind out."""
+    two = r"\b(?:eighteen|18) months|\b(?:preliminary|substantive) discussions"
+    evidence = [
+        "In lieu of eighteen months, the parties agree a different figure.",
+        "The fee applies within eighteen months after termination only to the extent the acquisition closes.",
+        "If we accepted that the fee applies within eighteen months, the buyer would be exposed.",
+    ]
+    found = scoped_exclusions(two, evidence, scopes_for("issue"))
+    assert all(len(e.added) <= EXCLUSION_BUDGET for e in found)
+    assert "supposed" not in found[0].kinds, "the three families do not fit together"
+    widened = [e for e in found if len(e.kinds) == 3 and "rather than" in e.added and "in lieu of" in e.added]
+    assert widened, "the terms found, the contrast widened to its family"
+    gate = Gate(two, exclude_context=widened[0].regex)
+    assert not gate.fires(normalize("The fee applies within twelve months, rather than eighteen months."))
+    assert not gate.fires(normalize(evidence[2]))
+    assert gate.fires(normalize("The fee applies within eighteen months after termination."))

@@ -321,15 +321,29 @@ def _merged(parts: Sequence[_Part]) -> list[_Part]:
     return merged
 
 
-def _fit(parts: list[_Part], key: Keys, strict: int) -> tuple[str, tuple[str, ...]] | None:
+def _fit(
+    parts: list[_Part], key: Keys, strict: int, families: Sequence[_Part] = ()
+) -> tuple[str, tuple[str, ...]] | None:
     """The parts, the best supported first, as many as the budget allows, those on one side
-    of the key merged."""
+    of the key merged. Then each part chosen gives way to its kind's whole family (the
+    same kind and side in `families`) where the budget still allows: the terms a text
+    showed are the least a kind needs, its family what an auditor writes when there is room."""
     chosen: list[_Part] = []
     for part in parts:
         if len(_written([*chosen, part], key, strict)) <= EXCLUSION_BUDGET:
             chosen.append(part)
     if not chosen:
         return None
+    family_of = {(p.side, p.kinds): p for p in families}
+
+    def widened(index: int) -> list[_Part]:
+        family = family_of.get((chosen[index].side, chosen[index].kinds))
+        return chosen if family is None else [*chosen[:index], family, *chosen[index + 1 :]]
+
+    # The families that add the fewest characters first: the most kinds widened in the budget.
+    for index in sorted(range(len(chosen)), key=lambda i: len(_written(widened(i), key, strict))):
+        if len(_written(widened(index), key, strict)) <= EXCLUSION_BUDGET:
+            chosen = widened(index)
     return _written(chosen, key, strict), tuple(dict.fromkeys(k for p in chosen for k in p.kinds))
 
 
@@ -425,9 +439,13 @@ def scoped_exclusions(
             if text in explained[keyed.before].shown or text in explained[keyed.after].shown
         ]
         evidence = [shown for shown in evidence if shown]
-        for family in (True, False):
+        families = _parts(evidence, True, guard_on, one_clause, own)
+        terms_found = _parts(evidence, False, guard_on, one_clause, own)
+        # Each kind's whole family; the terms found, each kind widened to its family where the
+        # budget allows (four kinds' families rarely fit it together); the terms found.
+        for parts, widened in ((families, ()), (terms_found, families), (terms_found, ())):
             for strict in STRICTNESS:
-                fitted = _fit(_parts(evidence, family, guard_on, one_clause, own), keyed, strict)
+                fitted = _fit(parts, keyed, strict, widened)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found

@@ -349,3 +349,16 @@ def test_space_to_hyphen_dodge_with_a_verified_widening(tmp_path: Path) -> None:
     # The cheapest step first: the hyphen is not crowded out of the size budget by the thesaurus.
     assert widened.fires("covers losses from the first-dollar")
     assert proposal["safe"] is True  # type: ignore[index]
+
+
+def test_a_proposal_lists_the_first_refusal_of_each_reason() -> None:
+    """Many scoped exclusions are refused for the same text: the few refusals a finding shows
+    each say something new (the engine's own guard is not hidden behind them)."""
+    from rubric_tools.audit.findings import Proposal
+
+    same = "loses a catch: 'No later than thirty days after the Effective Date, customer may use it.'"
+    refused = tuple(f"guard scoped by meaning ({n}): {same}" for n in range(6)) + (
+        "negation_guard: loses a catch: 'Without limiting Section 9.2, customer may use it.'",
+    )
+    shown = Proposal({}, "", False, False, refused=refused).to_json()["refused"]
+    assert shown == [refused[0], refused[-1]]

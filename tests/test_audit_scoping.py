@@ -380,3 +380,21 @@ def test_a_supposition_governs_its_own_clause_not_the_one_after_its_comma() -> N
         guarded = Gate(gate, exclude_context=exclusion.regex)
         assert not _fires(guarded, supposed), exclusion.regex
         assert _fires(guarded, asserted), exclusion.regex
+
+
+@pytest.mark.parametrize(
+    ("text", "negates"),
+    [
+        ("Customer shall be notified in no event after Provider confirms the incident.", False),
+        ("Notice is due in no event later than 72 hours after Provider confirms the incident.", False),
+        ("The amount shall not exceed five percent.", False),
+        ("Notice may not be delayed until after Provider confirms the incident.", True),
+        ("The period runs from discovery and not from any point after Provider confirms.", True),
+        ("No notice is given after Provider confirms.", True),
+    ],
+)
+def test_a_deadline_after_no_is_a_limit_not_a_denial(text: str, negates: bool) -> None:
+    """ "In no event after …" sets a deadline, as "in no event later than …" does: the strict
+    negator of a scoped exclusion does not read it as a denial of what follows."""
+    strict = next(t.strict for t in TERMS if t.kind == "negated" and t.loose == r"\bnot?\b")
+    assert bool(re.search(strict, normalize(text), re.IGNORECASE)) is negates

@@ -73,7 +73,7 @@ class Proposal:
             "fixed": self.fixed,
             "total": self.total,
             "steps": list(self.steps),
-            "refused": list(self.refused[:5]),
+            "refused": _distinct_reasons(self.refused)[:5],
         }
         if self.before is not None:
             record["before"] = self.before
@@ -161,3 +161,16 @@ class AuditFinding:
             extra=extra,
             fix=self.fix,
         )
+
+
+def _distinct_reasons(refusals: tuple[str, ...]) -> list[str]:
+    """The first refusal of each reason ("<option>: <why>"): many scoped exclusions fail for
+    the same text, and the few shown should each say something new."""
+    seen: set[str] = set()
+    kept = []
+    for refusal in refusals:
+        reason = refusal.partition(": ")[2]
+        if reason not in seen:
+            seen.add(reason)
+            kept.append(refusal)
+    return kept

@@ -92,9 +92,12 @@ class Term:
 
 
 #: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "no
-#: fewer than", "not to exceed", "in no event exceed", "without undue delay", "without
-#: limiting". One lookahead for all of them.
-LIMIT_IDIOM = r"(?! (?:event )?(?:(?:later|more|less|fewer) than|(?:to )?exceed)| undue| limit)"
+#: fewer than", "not to exceed", "in no event exceed", "in no event after" (a deadline, as
+#: `NON_NEGATING_AFTER_NO` reads it), "without undue delay", "without limiting". One
+#: lookahead for all of them.
+LIMIT_IDIOM = (
+    r"(?! (?:event )?(?:(?:later|more|less|fewer) than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
+)
 
 TERMS: tuple[Term, ...] = (
     # negated: the engine's negators (its guard sees them) and their kin beyond its list

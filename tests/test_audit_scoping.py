@@ -398,3 +398,16 @@ def test_a_deadline_after_no_is_a_limit_not_a_denial(text: str, negates: bool) -
     negator of a scoped exclusion does not read it as a denial of what follows."""
     strict = next(t.strict for t in TERMS if t.kind == "negated" and t.loose == r"\bnot?\b")
     assert bool(re.search(strict, normalize(text), re.IGNORECASE)) is negates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Provider shall notify Customer under no circumstances later than 72 hours after it confirms.",
+        "Provider shall notify Customer no sooner than 10 days and not earlier than the Effective Date.",
+    ],
+)
+def test_every_comparative_after_no_is_a_limit(text: str) -> None:
+    strict = next(t.strict for t in TERMS if t.kind == "negated" and t.loose == r"\bnot?\b")
+    assert re.search(strict, normalize(text), re.IGNORECASE) is None
+    assert re.search(strict, normalize("Under no circumstances may Provider delay notice."), re.IGNORECASE)

@@ -91,12 +91,13 @@ class Term:
         return self.strict or self.loose
 
 
-#: A limit, not a denial, after "no"/"not"/"without": "no later than", "not more than", "no
-#: fewer than", "not to exceed", "in no event exceed", "in no event after" (a deadline, as
-#: `NON_NEGATING_AFTER_NO` reads it), "without undue delay", "without limiting". One
-#: lookahead for all of them.
+#: A limit, not a denial, after "no"/"not"/"without": a comparative ("no later than", "not
+#: more than", "no fewer than", "under no circumstances later than"), "not to exceed", "in no
+#: event exceed", "in no event after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it),
+#: "without undue delay", "without limiting". One lookahead for all of them, short: it is
+#: written into every scoped exclusion that keeps to the clause.
 LIMIT_IDIOM = (
-    r"(?! (?:event )?(?:(?:later|more|less|fewer) than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
+    r"(?! (?:(?:event|circumstances) )?(?:\w+ than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
 )
 
 TERMS: tuple[Term, ...] = (

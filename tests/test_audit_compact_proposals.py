@@ -333,9 +333,9 @@ def test_a_kind_is_widened_to_its_family_where_the_budget_allows_after_the_terms
     auditor writes the family, without leaving a kind out."""
     two = r"\b(?:eighteen|18) months|\b(?:preliminary|substantive) discussions"
     evidence = [
-        "In lieu of eighteen months, the parties agree a different figure.",
-        "The fee applies within eighteen months after termination only to the extent the acquisition closes.",
-        "If we accepted that the fee applies within eighteen months, the buyer would be exposed.",
+        "In lieu of eighteen months, the lessee proposes a shorter tail.",
+        "The warranty runs for eighteen months after delivery only to the extent the goods are unmodified.",
+        "If we accepted that the warranty runs for eighteen months, the seller would carry the risk.",
     ]
     found = scoped_exclusions(two, evidence, scopes_for("issue"))
     assert all(len(e.added) <= EXCLUSION_BUDGET for e in found)
@@ -343,6 +343,6 @@ def test_a_kind_is_widened_to_its_family_where_the_budget_allows_after_the_terms
     widened = [e for e in found if len(e.kinds) == 3 and "rather than" in e.added and "in lieu of" in e.added]
     assert widened, "the terms found, the contrast widened to its family"
     gate = Gate(two, exclude_context=widened[0].regex)
-    assert not gate.fires(normalize("The fee applies within twelve months, rather than eighteen months."))
+    assert not gate.fires(normalize("The warranty runs for twelve months, rather than eighteen months."))
     assert not gate.fires(normalize(evidence[2]))
-    assert gate.fires(normalize("The fee applies within eighteen months after termination."))
+    assert gate.fires(normalize("The warranty runs for eighteen months after delivery."))

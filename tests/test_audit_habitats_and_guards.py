@@ -209,3 +209,19 @@ def test_gate_list_texts_and_the_robustness_figure(tmp_path: Path) -> None:
     scoped = robustness((_scoped(SIN, "redline"),), texts)
     assert bare.share_silent < scoped.share_silent == 1.0
     assert scoped.caught == bare.caught and 0 < bare.share_caught <= 1  # scoped by meaning: no catch lost
+
+
+def test_each_top_level_alternative_has_a_framed_witness() -> None:
+    """A gate of two alternatives is two sins: the witnesses framed, placed in habitats and
+    rewritten include one of each (the first three of the pattern's own order would all be
+    the first alternative's figure written three ways)."""
+    from rubric_tools.audit.texts import entry_texts, framed
+    from rubric_tools.audit.thesaurus import Thesaurus
+    from rubric_tools.gate_analysis.gate_firing import fire_texts
+
+    gate = Gate(r"\b(?:twelve|12) weeks|\b(?:informal|exploratory) talks")
+    chosen = [t.text for t in framed(fire_texts(gate), gate.pattern)]
+    assert len(chosen) == 3 and any("weeks" in t for t in chosen) and any("talks" in t for t in chosen)
+    assert [t.text for t in framed(fire_texts(Gate(SIN)), SIN)] == [t.text for t in framed(fire_texts(Gate(SIN)))]
+    silent = entry_texts(gate, 0, "redline", Thesaurus())[1]
+    assert any("talks" in t.text and t.kind.startswith("frame") for t in silent)

@@ -37,6 +37,7 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
+from rubric_tools.audit.pattern_tree import parse_items, render
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
@@ -100,10 +101,32 @@ def robustness(gates: Sequence[Gate], texts: GateListTexts) -> Robustness:
     return Robustness(caught, len(texts.must_fire), silent, len(texts.must_not_fire))
 
 
-def framed(texts: Sequence[FireText]) -> list[FireText]:
+def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
     """The witnesses that are framed, placed in habitats and rewritten: in context, and not
-    the long ones (windows filled with words read badly once framed); the typical one first."""
-    return [t for t in texts if not t.bare_only and t.strategy != "long"][:FRAMED_WITNESSES]
+    the long ones (windows filled with words read badly once framed); the typical one first,
+    then one of each other top-level alternative of `pattern` the first ones miss (a gate
+    `18 months|preliminary discussions` is two sins: each needs its correct work shown)."""
+    eligible = [t for t in texts if not t.bare_only and t.strategy != "long"]
+    chosen = eligible[:1]
+    for branch in _top_level_branches(pattern)[1:] if eligible else ():
+        if not any(branch.search(t.text) for t in chosen):
+            # The branch's long witness when it has no other (its "window" may be no window).
+            own = [t for t in texts if not t.bare_only and branch.search(t.text)]
+            chosen += sorted(own, key=lambda t: t.strategy == "long")[:1]
+    chosen += [t for t in eligible if t not in chosen]
+    return chosen[:FRAMED_WITNESSES]
+
+
+def _top_level_branches(pattern: str) -> list[re.Pattern[str]]:
+    """The top-level alternatives of `pattern`, each compiled (none when it has one, or does
+    not compile)."""
+    tree = parse_items(pattern) if pattern else None
+    if tree is None or len(tree) < 2:
+        return []
+    try:
+        return [re.compile(render(branch), re.IGNORECASE) for branch in tree]
+    except re.error:
+        return []
 
 
 def _known_record(known: KnownText) -> VerdictText:
@@ -134,7 +157,7 @@ def entry_texts(
     if inside is not None and all_witnesses:
         silent.append(VerdictText(inside, False, "frame: negator inside the clause", source, True, entry))
     seen: set[str] = set()
-    for witness in framed(all_witnesses):
+    for witness in framed(all_witnesses, gate.pattern):
         completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
         if completion.text in seen:
             continue

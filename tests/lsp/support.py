@@ -18,6 +18,11 @@ MATTERS = REPO_ROOT / "matters"
 EXTRA = ("pygls", "lsprotocol", "pytest_lsp")
 #: Generous: the server publishes well within a second; only a hang or a lost message reaches it.
 TIMEOUT = 30.0
+#: How long a test waits for the audit's findings after a save. The audit on save makes its
+#: guard proposals (the code actions need them): about 25 s of CPU for the bundled
+#: ai_saas_001 on the 2-core CI machine, more beside another test's server. A hang guard,
+#: not a speed test.
+AUDIT_TIMEOUT = 120.0
 CANARY = "rubric-tools-canary-2f9c1e7a"
 
 

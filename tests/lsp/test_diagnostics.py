@@ -17,7 +17,7 @@ from pytest_lsp import LanguageClient
 
 from tests.lsp.conftest import initialize_params
 from tests.lsp.editor import Editor, range_of
-from tests.lsp.support import copy_matters, eventually
+from tests.lsp.support import AUDIT_TIMEOUT, copy_matters, eventually
 
 pytestmark = pytest.mark.asyncio
 
@@ -93,7 +93,9 @@ async def test_saving_runs_the_audit_and_its_findings_last_until_the_text_change
     before = await editor.diagnostics(rubric, version=1)
     assert not any(d.source == "rubric audit" for d in before)
     editor.save(rubric)
-    audited = await editor.diagnostics(rubric, lambda d: any(x.source == "rubric audit" for x in d))
+    audited = await editor.diagnostics(
+        rubric, lambda d: any(x.source == "rubric audit" for x in d), timeout=AUDIT_TIMEOUT
+    )
     audit = [d for d in audited if d.source == "rubric audit"]
     assert all(str(d.code).startswith("U") and d.code_description is not None for d in audit)
     # U007: a redline concept already in the clause under review; its evidence is the clause.

@@ -14,6 +14,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.lsp.editor import Editor, position_of
+from tests.lsp.support import AUDIT_TIMEOUT
 
 pytestmark = pytest.mark.asyncio
 
@@ -101,7 +102,7 @@ async def test_hover_on_a_gate_shows_what_the_audit_knows(client: LanguageClient
     assert "not run on this text yet" in before
     assert "**Probes** of the issue gates of `liability_cap`" in before
     editor.save(rubric)
-    await editor.diagnostics(rubric, lambda d: any(x.source == "rubric audit" for x in d))
+    await editor.diagnostics(rubric, lambda d: any(x.source == "rubric audit" for x in d), timeout=AUDIT_TIMEOUT)
     after = await editor.hover(rubric, needle, 3)
     assert "**Audit**" in after and "U003" in after and "expected" in after and "“" in after
 

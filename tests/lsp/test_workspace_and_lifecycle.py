@@ -18,7 +18,7 @@ from pytest_lsp import LanguageClient
 
 from tests.lsp.conftest import SERVER, initialize_params
 from tests.lsp.editor import Editor
-from tests.lsp.support import copy_matters, eventually
+from tests.lsp.support import AUDIT_TIMEOUT, copy_matters, eventually
 
 pytestmark = pytest.mark.asyncio
 
@@ -87,7 +87,7 @@ async def test_settings_come_from_the_clients_configuration(bare_client: Languag
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     await eventually(lambda: len([p for p in editor.published if p.uri == rubric.as_uri()]) >= 2, what="a re-lint")
     editor.save(rubric)
-    await editor.diagnostics(rubric, lambda d: any(x.source == "rubric audit" for x in d))
+    await editor.diagnostics(rubric, lambda d: any(x.source == "rubric audit" for x in d), timeout=AUDIT_TIMEOUT)
 
 
 async def test_shutdown_then_exit_ends_the_server_cleanly(workspace: Path) -> None:

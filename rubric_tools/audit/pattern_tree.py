@@ -168,6 +168,13 @@ def parse_items(pattern: str) -> list[list[Item]] | None:
     return branches
 
 
+def top_level_branches(pattern: str) -> list[str] | None:
+    """The top-level alternatives of `pattern` as written (one when it has no top-level
+    alternation); None when the scan does not read it."""
+    tree = parse_items(pattern)
+    return None if tree is None else [render(branch) for branch in tree]
+
+
 def walk_sequences(branches: list[list[Item]]) -> Iterator[list[Item]]:
     """Every sequence of the tree: the top-level branches and every group's branches."""
     for sequence, _left, _right in walk_with_edges(branches):

@@ -51,7 +51,7 @@ from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, ke
 from rubric_tools.audit.guard_keys import keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
-from rubric_tools.audit.pattern_tree import parse_items, render
+from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.text import normalize
 
@@ -229,7 +229,7 @@ def _marker(terms: Sequence[Term], strict: int) -> str:
         spelled = [t.strict or t.loose for t in terms if t.loose not in idiomatic]
         if idiomatic:
             group = _alternation(idiomatic)
-            spelled.append((f"(?:{group})" if _top_level(group) != [group] else group) + LIMIT_IDIOM)
+            spelled.append((f"(?:{group})" if top_level_branches(group) != [group] else group) + LIMIT_IDIOM)
     else:
         spelled = [t.loose for t in terms]
     return _alternation(list(dict.fromkeys(spelled)))
@@ -368,8 +368,8 @@ def with_existing(existing: str | None, added: str) -> str:
     widens the gap of one the entry has (a later round of `--fix`) takes its place."""
     if not existing:
         return added
-    mine = _top_level(existing)
-    new = _top_level(added)
+    mine = top_level_branches(existing)
+    new = top_level_branches(added)
     if mine is None or new is None:
         return f"{existing}|{added}"
     shapes = {_GAP_BOUND.sub("{}", part): index for index, part in enumerate(mine)}
@@ -390,15 +390,10 @@ _WRITTEN_GAP = re.compile(r"(?:\[\^[.;,:]+\]|\[\^\.;,?:?\]\))\{0,\d*0\}\?")
 def written_length(exclusion: str | None) -> int:
     """How many characters of `exclusion` are parts this module writes (a marker, a gap
     and a key): what counts against `EXCLUSION_TOTAL_BUDGET`, over every round of `--fix`."""
-    parts = _top_level(exclusion or "") if exclusion else []
+    parts = top_level_branches(exclusion or "") if exclusion else []
     if parts is None:
         return 0
     return len("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
-
-
-def _top_level(regex: str) -> list[str] | None:
-    tree = parse_items(regex)
-    return None if tree is None else [render(branch) for branch in tree]
 
 
 def scoped_exclusions(

@@ -37,7 +37,7 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
-from rubric_tools.audit.pattern_tree import parse_items, render
+from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
@@ -120,11 +120,11 @@ def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
 def _top_level_branches(pattern: str) -> list[re.Pattern[str]]:
     """The top-level alternatives of `pattern`, each compiled (none when it has one, or does
     not compile)."""
-    tree = parse_items(pattern) if pattern else None
-    if tree is None or len(tree) < 2:
+    branches = top_level_branches(pattern) if pattern else None
+    if branches is None or len(branches) < 2:
         return []
     try:
-        return [re.compile(render(branch), re.IGNORECASE) for branch in tree]
+        return [re.compile(branch, re.IGNORECASE) for branch in branches]
     except re.error:
         return []
 

@@ -3,6 +3,7 @@ parallel workers; output written as each trajectory finishes; memory flat in the
 
 from __future__ import annotations
 
+import datetime
 import io
 import json
 import tracemalloc
@@ -237,14 +238,35 @@ def test_a_reader_that_stops_early_gets_no_traceback(layout: Path) -> None:  # n
         {"a": {"b": -float("inf"), "c": "plain"}},
     ],
 )
-@pytest.mark.parametrize("indent", [None, 2])
-def test_text_keyed_records_encode_as_their_safe_copy(value: object, indent: int | None) -> None:
+@pytest.mark.parametrize("indent", [False, True])
+def test_records_encode_as_the_standard_library_encodes_their_safe_copy(value: object, indent: bool) -> None:
+    """The same JSON values, no NaN, no lone surrogate; one line with no spaces, or laid out
+    as `json.dumps(indent=2)` lays it out."""
     from rubric_tools.commands.replay_stream import safe_json
     from rubric_tools.reporting.safe_output import json_safe
 
-    expected = json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, indent=indent)
-    assert safe_json(value, text_keys=True, indent=indent) == expected
+    spacing: dict[str, object] = {"indent": 2} if indent else {"separators": (",", ":")}
+    expected = json.dumps(json_safe(value), ensure_ascii=False, allow_nan=False, **spacing)  # type: ignore[arg-type]
     assert safe_json(value, indent=indent) == expected
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"plain": ["text", 1, 2.5, None, True], "nested": {"a": [{"b": "ü"}]}},
+        {1: "a number key", None: [2**70]},  # what orjson refuses: the standard library's copy
+        {"date": datetime.date(2024, 1, 2), "nan": float("nan")},
+    ],
+)
+def test_records_parse_back_to_their_safe_copy(value: object) -> None:
+    from rubric_tools.commands.replay_stream import safe_json
+    from rubric_tools.reporting.safe_output import json_safe
+    from rubric_tools.scoring.json_values import json_default
+
+    expected = json.loads(json.dumps(json_safe(value), default=json_default))
+    assert json.loads(safe_json(value)) == expected
+    assert json.loads(safe_json(value, indent=True)) == expected
+    assert "\n" not in safe_json(value)
 
 
 def test_an_action_type_with_non_text_keys_is_written_as_the_safe_copy_writes_it(

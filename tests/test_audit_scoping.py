@@ -230,6 +230,42 @@ def test_a_clause_negated_on_its_object() -> None:
     assert negated_object(grants, (0, len(grants) - 1)) == "Client grants Consultant no licence to the Work Product."
 
 
+def test_a_bare_noun_object_is_negated_by_no_before_it() -> None:
+    """An object with no determiner takes "no" before it when it is a common noun and
+    nothing else (after a recipient, named or a party's role); never an adjective, a verb
+    form or a name."""
+    grants = "Client grants Consultant ownership of the Work Product."
+    negated = "Client grants Consultant no ownership of the Work Product."
+    assert negated_object(grants, (0, len("Client grants Consultant ownership"))) == negated
+    lowered = "licensor grants licensee ownership"
+    assert negated_object(lowered, (0, len(lowered))) == "licensor grants licensee no ownership"
+    pays = "Licensee shall pay royalties on each sale."
+    assert (
+        negated_object(pays, (0, len("Licensee shall pay royalties")))
+        == "Licensee shall pay no royalties on each sale."
+    )
+    assert negated_object("Client grants Consultant exclusive rights.", (0, 40)) is None  # an adjective
+    assert negated_object("Customer may use Provider Data.", (0, 30)) is None  # a name
+    # Only when the match holds the verb: the object must be the sin's own.
+    assert negated_object("Licensee shall pay royalties.", (0, len("Licensee shall"))) is None
+
+
+def test_a_window_a_negated_object_stands_in_is_tempered_from_the_audits_own_texts() -> None:
+    """The audit writes the sin with its bare object negated ("licensor grants licensee no
+    ownership"): correct work a long window lets the gate fire on. A fix keeps negators out
+    of the window, losing no catch."""
+    gate = Gate(r"licensor (?:hereby )?grants licensee[^.]{0,80}(?:ownership|title)")
+    _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())
+    negated = [t.text for t in silent if t.kind == "frame: negated object"]
+    assert negated and all("licensee no ownership" in text.lower() for text in negated), negated
+    sin = "Licensor hereby grants Licensee ownership of the source code."
+    proposal = propose_entry(EntryTexts((gate,), 0, "redline", [sin], [], negated, []))
+    assert proposal is not None and proposal.verified
+    assert not _fires(proposal.after, "Licensor hereby grants Licensee no ownership of, and no title to, the code.")
+    assert _fires(proposal.after, sin)
+    assert _fires(proposal.after, "Licensor grants Licensee ownership, and no further assignment is needed.")
+
+
 def test_the_sins_clause_negated_is_correct_work_the_audit_generates() -> None:
     gate = Gate(r"provider (?:shall|may) use customer data[^.]{0,40}to train")
     _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())

@@ -74,9 +74,14 @@ def negated_object(clause: str, match: tuple[int, int]) -> str | None:
     if verb is None:
         return None
     determiner = _object_determiner(tokens, lowered, verb)
-    if determiner is None or determiner.start() > match[1] + 1:
-        return None  # not the match's own object
-    return f"{clause[: determiner.start()]}no{clause[determiner.end() :]}"
+    if determiner is not None:
+        if determiner.start() > match[1] + 1:
+            return None  # not the match's own object
+        return f"{clause[: determiner.start()]}no{clause[determiner.end() :]}"
+    noun = _bare_object(tokens, lowered, verb)
+    if noun is None or noun.start() > match[1] + 1:
+        return None
+    return f"{clause[: noun.start()]}no {clause[noun.start() :]}"
 
 
 def _the_sins_verb(lowered: list[str], index: int) -> bool:
@@ -93,21 +98,43 @@ def _the_sins_verb(lowered: list[str], index: int) -> bool:
 def _object_determiner(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> re.Match[str] | None:
     """The determiner that opens the verb's object, right after the verb or after its
     recipient ("to Consultant", "to the Customer", "Consultant")."""
-
-    def determiner(index: int) -> bool:
-        return index < len(lowered) and bool(_DETERMINERS.fullmatch(lowered[index]))
-
-    after = verb + 1
-    if after < len(lowered) and lowered[after] == "to":
-        after += 2 if determiner(after + 1) else 1  # "to", and "the" if it follows
-        after += 1  # the recipient
-    elif after < len(tokens) and tokens[after].group(0)[:1].isupper() and not determiner(after):
-        after += 1  # a named recipient: "grants Consultant all right"
-    if determiner(after):
+    after = _object_start(tokens, lowered, verb)
+    if _determiner(lowered, after):
         return tokens[after]
-    if after != verb + 1 and determiner(verb + 1):
+    if after != verb + 1 and _determiner(lowered, verb + 1):
         return tokens[verb + 1]
     return None
+
+
+def _determiner(lowered: list[str], index: int) -> bool:
+    return index < len(lowered) and bool(_DETERMINERS.fullmatch(lowered[index]))
+
+
+def _object_start(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> int:
+    """Where the verb's object starts: right after the verb, or after its recipient ("to
+    Consultant", "to the Customer", a named party "Consultant", a party's role "consultant")."""
+    after = verb + 1
+    if after < len(lowered) and lowered[after] == "to":
+        after += 2 if _determiner(lowered, after + 1) else 1  # "to", and "the" if it follows
+        after += 1  # the recipient
+    elif after < len(tokens) and not _determiner(lowered, after):
+        if tokens[after].group(0)[:1].isupper() or lowered[after] in _PARTIES:
+            after += 1  # a recipient: "grants Consultant all right", "grants consultant ownership"
+    return after
+
+
+def _bare_object(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> re.Match[str] | None:
+    """The verb's object when it is a bare common noun ("grants Consultant ownership",
+    "shall pay royalties"), which "no" negates as it stands: a word in lower case that the
+    lexicon reads as a noun and not as a verb, an adjective or an adverb (never "grants
+    Consultant exclusive …", a name or a preposition)."""
+    after = _object_start(tokens, lowered, verb)
+    if after >= len(tokens) or after == verb or not tokens[after].group(0).islower():
+        return None
+    readings = lexicon.lemmas(lowered[after])
+    if "NOUN" not in readings or {"VERB", "ADJ", "ADV", "AUX"} & set(readings):
+        return None
+    return tokens[after]
 
 
 #: Adverbs of drafting that stand between a subject and its verb.

@@ -206,6 +206,31 @@ def test_a_strike_before_a_quotation_crosses_its_commas_and_no_other() -> None:
     assert any(gate.fires(normalize(other)) for gate in found)
 
 
+def test_alternative_clauses_with_no_key_in_common_are_keyed_by_a_shorter_key_of_each() -> None:
+    """Two long clauses as alternatives in one group have no key in common, and the group
+    of each one's best key is too long to be one: as a last resort, a shorter key of each
+    that fits one group. An exclusion scoped to it silences a negated clause of either."""
+    clauses = (
+        r"(?:at the sole and absolute election of the lessor"
+        r"|whenever the landlord in its discretion (?:so )?(?:elects|chooses))"
+    )
+    [key] = keys(clauses)
+    assert key.startswith("(?:") and len(key) <= 60
+    assert re.search(key, "at the sole and absolute election of the lessor")
+    assert re.search(key, "whenever the landlord in its discretion elects")
+    refused = "The tenant does not accept that rent may be reviewed at the sole and absolute election of the lessor."
+    [first, *_rest] = scoped_exclusions(clauses, [refused], scopes_for("redline"))
+    assert not Gate(clauses, exclude_context=first.regex).fires(normalize(refused))
+    sin = "Rent may be reviewed whenever the landlord in its discretion elects."
+    assert Gate(clauses, exclude_context=first.regex).fires(normalize(sin))
+    # Not where the pattern has keys of its own: each branch's best, as before.
+    branches = clauses.removeprefix("(?:").removesuffix(")")
+    assert keys(branches) == (
+        "at the sole and absolute election of the lessor",
+        "whenever the landlord in its discretion",
+    )
+
+
 def test_a_function_word_is_no_key() -> None:
     found = keys("the (?:deletion|supersession) is of no effect")
     assert "the" not in found and found

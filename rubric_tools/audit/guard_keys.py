@@ -125,15 +125,35 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
     return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
 
 
-def _best_of_each(branches: list[list[Item]]) -> list[tuple[int, str]] | None:
-    """The most specific key of each branch; None when a branch has none."""
+def _best_of_each(branches: list[list[Item]], limit: int = MAX_KEY) -> list[tuple[int, str]] | None:
+    """The most specific key of each branch, at most `limit` characters long; None when a
+    branch has none."""
     best = []
     for branch in branches:
-        found = _branch_keys(branch)
+        found = [key for key in _branch_keys(branch) if len(key[1]) <= limit]
         if not found:
             return None
         best.append(found[0])
     return best
+
+
+def _shorter_of_each(branches: list[list[Item]]) -> str | None:
+    """The last resort of a pattern of alternative clauses whose best keys are too long to
+    share one group (`at any time and from time to time|as often as customer …`): a shorter
+    key of each, short enough that their group is one key (`(?:to time|as often as)`)."""
+    share = (MAX_KEY - 4 - (len(branches) - 1)) // len(branches)  # "(?:", ")" and the "|"s
+    best = _best_of_each(branches, share)
+    if best is None:
+        return None
+    unique = list(dict.fromkeys(text for _weight, text in best))
+    return unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
+
+
+def _alternative_clauses(tree: list[list[Item]]) -> list[list[Item]]:
+    """The alternatives of a pattern: its top-level branches, or those of the one group it is."""
+    if len(tree) == 1 and len(tree[0]) == 1 and tree[0][0].kind == "group" and not tree[0][0].quant:
+        return tree[0][0].branches
+    return tree
 
 
 @lru_cache(maxsize=512)
@@ -141,11 +161,20 @@ def keys(pattern: str) -> tuple[str, ...]:
     """The gate's key words, most specific first: the required literals a human scopes an
     exclusion to (`train`, `72 hours`, `(?:void|invalid)`). A pattern of several branches
     has the group of each branch's best as its key, then each branch's best alone (an
-    exclusion keyed to one branch scopes the correct work that branch fires on); none when
-    a branch has no literal."""
+    exclusion keyed to one branch scopes the correct work that branch fires on); failing
+    those, a shorter key of each alternative clause as one group; none when a branch has
+    no literal."""
     tree = parse_items(pattern)
     if tree is None:
         return ()
+    found = _keys_of(tree)
+    if found or len(_alternative_clauses(tree)) < 2:
+        return found
+    last_resort = _shorter_of_each(_alternative_clauses(tree))
+    return (last_resort,) if last_resort is not None else ()
+
+
+def _keys_of(tree: list[list[Item]]) -> tuple[str, ...]:
     if len(tree) == 1:
         return tuple(text for _weight, text in _branch_keys(tree[0])[:4])
     best = _best_of_each(tree)

@@ -120,9 +120,14 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
     best = _best_of_each(item.branches)
     if best is None:
         return None
-    unique = list(dict.fromkeys(text for _weight, text in best))
-    text = unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
+    text = _grouped(best)
     return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
+
+
+def _grouped(best: Sequence[tuple[int, str]]) -> str:
+    """Each branch's key as one key: the one they share, or their group."""
+    unique = list(dict.fromkeys(text for _weight, text in best))
+    return unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
 
 
 def _best_of_each(branches: list[list[Item]], limit: int = MAX_KEY) -> list[tuple[int, str]] | None:
@@ -143,10 +148,7 @@ def _shorter_of_each(branches: list[list[Item]]) -> str | None:
     key of each, short enough that their group is one key (`(?:to time|as often as)`)."""
     share = (MAX_KEY - 4 - (len(branches) - 1)) // len(branches)  # "(?:", ")" and the "|"s
     best = _best_of_each(branches, share)
-    if best is None:
-        return None
-    unique = list(dict.fromkeys(text for _weight, text in best))
-    return unique[0] if len(unique) == 1 else flattened("(?:" + "|".join(unique) + ")")
+    return _grouped(best) if best is not None else None
 
 
 def _alternative_clauses(tree: list[list[Item]]) -> list[list[Item]]:
@@ -168,9 +170,10 @@ def keys(pattern: str) -> tuple[str, ...]:
     if tree is None:
         return ()
     found = _keys_of(tree)
-    if found or len(_alternative_clauses(tree)) < 2:
+    alternatives = _alternative_clauses(tree)
+    if found or len(alternatives) < 2:
         return found
-    last_resort = _shorter_of_each(_alternative_clauses(tree))
+    last_resort = _shorter_of_each(alternatives)
     return (last_resort,) if last_resort is not None else ()
 
 

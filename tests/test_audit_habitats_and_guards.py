@@ -6,15 +6,16 @@ one that does not.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.guard_windows import windows_without_negators
+from rubric_tools.audit.guard_windows import has_lead_in, windows_without_negators, with_lead_in
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
-from rubric_tools.audit.verification import EntryTexts, verify
+from rubric_tools.audit.verification import EntryTexts, out_of_bounds, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
@@ -225,3 +226,71 @@ def test_each_top_level_alternative_has_a_framed_witness() -> None:
     assert [t.text for t in framed(fire_texts(Gate(SIN)), SIN)] == [t.text for t in framed(fire_texts(Gate(SIN)))]
     silent = entry_texts(gate, 0, "redline", Thesaurus())[1]
     assert any("talks" in t.text and t.kind.startswith("frame") for t in silent)
+
+
+# ------------------------------------------------------------------ a lead-in the guard does not read
+
+LEASE_SIN = "tenant may sublet the premises"
+LEAD_INS = {
+    "deadline idiom": "No later than ten days after notice, Tenant may sublet the premises.",
+    "limiting idiom": "Without limiting clause 4, Tenant may sublet the premises.",
+    "contrasting clause": "Clause 9 does not apply to parking, but Tenant may sublet the premises.",
+    "another clause": "No other term changes; Tenant may sublet the premises.",
+}
+GOVERNING_NEGATIONS = (
+    "It is not the case that Tenant may sublet the premises.",
+    "Landlord does not agree that Tenant may sublet the premises.",
+    "No later than ten days after notice, it is not true that Tenant may sublet the premises.",
+    "Never has the lease said that Tenant may sublet the premises.",
+)
+
+
+@pytest.mark.parametrize(("kind", "text"), sorted(LEAD_INS.items()))
+def test_a_lead_in_takes_in_a_negator_that_governs_another_clause(kind: str, text: str) -> None:
+    guarded = Gate(LEASE_SIN, negation_guard=True)
+    led = Gate(with_lead_in(LEASE_SIN), negation_guard=True, negation_scope="before")
+    assert not _fires(guarded, text) and not _fires(replace(guarded, negation_scope="before"), text), kind
+    assert _fires(led, text), kind
+    for negated in GOVERNING_NEGATIONS:  # a negator of the sin's own clause still silences it
+        assert not _fires(led, negated), negated
+    assert out_of_bounds(led) is None and has_lead_in(led.pattern)
+
+
+def test_a_lead_in_takes_in_a_limit_idiom_after_the_subject() -> None:
+    led = Gate(with_lead_in("sublet the premises"), negation_guard=True, negation_scope="before")
+    assert _fires(led, "Tenant may, no later than ten days after notice, sublet the premises.")
+    assert _fires(led, "Rent is due monthly; Tenant may, without limiting clause 4, sublet the premises.")
+    assert not _fires(led, "Tenant will never, without limiting clause 4, sublet the premises.")
+    assert not _fires(led, "Tenant does not, no later than ten days after notice, sublet the premises.")
+
+
+def test_a_windowed_gate_led_in_keeps_every_engine_negator_out_of_its_windows() -> None:
+    pattern = r"tenant\b[^.;]{0,30}?\bsublet"
+    led = Gate(with_lead_in(pattern), negation_guard=True, negation_scope="before")
+    assert _fires(led, "No other term changes; Tenant may from now on sublet the premises.")
+    for negated in ("may not ever", "cannot", "has nothing to", "without consent may", "won't"):
+        text = f"No other term changes; Tenant {negated} sublet the premises."
+        assert not _fires(Gate(pattern, negation_guard=True), text)  # the scope `span` sees it
+        assert not _fires(led, text), negated
+
+
+def test_the_proposal_takes_a_lead_in_only_when_the_guard_drops_a_sin_ahead_of_the_match() -> None:
+    guarded = Gate(LEASE_SIN, negation_guard=True)
+    correct = list(GOVERNING_NEGATIONS)
+    missed = [LEAD_INS["contrasting clause"], LEAD_INS["another clause"]]
+    proposal = propose_entry(EntryTexts((guarded,), 0, "redline", [], correct, [], missed))
+    assert proposal is not None and proposal.verified
+    assert has_lead_in(proposal.after.pattern) and proposal.after.negation_scope == "before"
+    assert proposal.after.negation_guard
+    assert set(proposal.outcome.caught) == set(missed)
+    # In a later round the lead-in stays as it is, in front of what else changes.
+    sublease = ["Tenant may sublease the premises."]
+    again = propose_entry(EntryTexts((proposal.after,), 0, "redline", missed, correct, [], sublease))
+    assert again is not None and has_lead_in(again.after.pattern) and again.after.negation_scope == "before"
+    # A sin the guard drops for a negator inside its own words is no reason for a lead-in:
+    # the scope `before` is what saves it.
+    windowed = Gate(r"tenant may\b[^.]{0,40}\bsublet", negation_guard=True)
+    own = ["Tenant may, with no further consent, sublet the premises."]
+    inside = propose_entry(EntryTexts((windowed,), 0, "redline", [], correct, [], own))
+    assert inside is not None and inside.outcome.caught == tuple(own)
+    assert inside.after.negation_scope == "before" and not has_lead_in(inside.after.pattern)

@@ -21,7 +21,13 @@ SHORT_WINDOW = 60
 _WINDOW_STOPS = rf"\bnot?\b{LIMIT_IDIOM}|\bnever\b|n['’]t\b"
 
 
-def windows_without_negators(pattern: str) -> str | None:
+#: Every negator of the engine's guard (engine.md §4), but those stating a limit: what the
+#: windows of a pattern led in (`with_lead_in`) keep out, so that its guard, now scoped
+#: `before` the match, still silences a sin negated inside the match as the `span` scope did.
+_ENGINE_STOPS = rf"\b(?:not?|without)\b{LIMIT_IDIOM}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+
+
+def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | None:
     """`pattern` with no negator in its windows: "Client Materials are not owned by
     Consultant" no longer matches `client materials[^.]{0,60}owned by consultant`. For a gate
     whose negation guard does not see inside the match (none, or `negation_scope: before`).
@@ -40,9 +46,48 @@ def windows_without_negators(pattern: str) -> str | None:
             high = _upper_bound(item.quant)
             lazy = "?" if item.quant.endswith("?") else ""
             count = f"{{0,{high}}}" if high is not None else "*"
-            sequence[index] = Item("raw", f"(?:(?!{_WINDOW_STOPS}){allowed}){count}{lazy}")
+            sequence[index] = Item("raw", f"(?:(?!{stops}){allowed}){count}{lazy}")
             changed = True
     return "|".join(render(branch) for branch in tree) if changed else None
+
+
+#: What may come before the sin in its own sentence without governing it, taken into the match
+#: so that a guard scoped `before` the match does not read it: an independent clause closed
+#: by ";" or opened by "but" ("Section 9.3 does not apply to fees, but <sin>"), and a
+#: limit or saving idiom set off by a comma, after words with no negator ("No later than
+#: thirty (30) days after notice, <sin>", "Without limiting Section 9.2, <sin>", "Vendor
+#: shall, in no event later than ten days after notice, <sin>"). A negator in it negates another
+#: clause or nothing; a negator in the sin's own clause is still ahead of the match, or
+#: inside it where the windows keep it out (`with_lead_in`). It opens only where a sentence
+#: does (normalized text has one space after a full stop), so that a search tries it at a
+#: few places of a long text, not at every character (lint rule G017).
+_LEAD_IN = (
+    r"(?:(?:^|(?<=[.!?] ))(?:[^.]{0,150}?(?:;|\bbut\b) ?)?(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)[^.;]){0,60}?"
+    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b[^.;]{0,80}?, ?)?)?"
+)
+
+
+def with_lead_in(pattern: str) -> str:
+    """`pattern` led by an optional `_LEAD_IN`, its windows kept free of negators: for a gate
+    whose engine guard is scoped `before` the match. A search finds the leftmost match, so a
+    sentence with such a lead-in is matched from its start, and the negators of the lead-in
+    fall inside the match, where the guard does not look."""
+    return led(windows_without_negators(pattern, _ENGINE_STOPS) or pattern)
+
+
+def led(pattern: str) -> str:
+    """`pattern` behind `_LEAD_IN`, as it stands."""
+    return f"{_LEAD_IN}(?:{pattern})"
+
+
+def has_lead_in(pattern: str) -> bool:
+    return pattern.startswith(_LEAD_IN)
+
+
+def without_lead_in(pattern: str) -> str:
+    """`pattern` as written before `with_lead_in` (its windows still kept free of negators):
+    what a proposal's length budget counts, the lead-in being one fixed construct."""
+    return pattern[len(_LEAD_IN) + 3 : -1] if has_lead_in(pattern) else pattern
 
 
 def longest_window(pattern: str) -> int | None:

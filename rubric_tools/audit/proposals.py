@@ -10,9 +10,13 @@ frames of the *widened* pattern's new witnesses).
 
 - The guard, when the entry fires on correct work or frames, is an `exclude_context`
   scoped by meaning (`scoped_guards`), kept with the entry's own exclusion; when the
-  entry's `negation_guard` drops a sin (a negator in another clause, a limit idiom), the
-  guard replaces it. A bare `negation_guard` (either scope) is tried too, and refused
-  like any other when it silences a protected text.
+  entry's `negation_guard` drops a sin for a limit idiom in its own words, the guard
+  replaces it. A bare `negation_guard` (either scope) is tried too, and refused like any
+  other when it silences a protected text.
+- Last, when the engine's guard still drops a sin for a negator ahead of the match that
+  governs another clause or nothing ("No other term changes; <sin>"), the pattern gets a
+  lead-in and the guard the scope `before` (`guard_windows.with_lead_in`). In a later round
+  the entry is worked on without its lead-in, which is put back in front.
 - The widening, when rewrites or habitats of the sin slip past the list, applies each
   step of `widening.STEPS` that stays safe and within lint's bounds.
 """
@@ -23,7 +27,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rubric_tools.audit.guard_evidence import negator_in_own_words
-from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window, windows_without_negators
+from rubric_tools.audit.guard_windows import (
+    SHORT_WINDOW,
+    has_lead_in,
+    longest_window,
+    windows_without_negators,
+    with_lead_in,
+    without_lead_in,
+)
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.verification import (
     EntryTexts,
@@ -154,10 +165,13 @@ def _joined(first: str, second: str) -> str:
 def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     """The best safe change of the entry: a guard scoped by meaning, then every widening
     step that stays safe; None when nothing needs fixing."""
-    gate = texts.gates[texts.index]
+    entry = texts.gates[texts.index]
     if not texts.false_positives and not texts.missed:
         return None
-    verifier = Verifier(texts)
+    # An entry with a lead-in (an earlier round's) is worked on as written before it, and
+    # every candidate verified with the lead-in back in front.
+    verifier = Verifier(texts, lead_in=has_lead_in(entry.pattern))
+    gate = replace(entry, pattern=without_lead_in(entry.pattern))
     tried: list[str] = []
     first_refused: tuple[Gate, Outcome] | None = None
     current, steps = gate, []
@@ -189,10 +203,14 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
         current, best, widened, refused = widen_entry(verifier, texts, gate, current, best)
         steps += widened
         tried += refused
-    change = _change(gate, current)
+    if verifier.lead_in:
+        current = verifier.led(current)
+    else:
+        current, best, steps = _with_lead_in(verifier, gate, current, best, steps)
+    change = _change(entry, current)
     if not change:
-        return EntryProposal(gate, gate, {}, (), best, tuple(tried), first_refused)
-    return EntryProposal(gate, current, change, tuple(steps), best, tuple(tried), first_refused)
+        return EntryProposal(entry, entry, {}, (), best, tuple(tried), first_refused)
+    return EntryProposal(entry, current, change, tuple(steps), best, tuple(tried), first_refused)
 
 
 def _with_tempered_windows(
@@ -221,4 +239,28 @@ def _with_tempered_windows(
     evidence_free = longest is not None and longest <= SHORT_WINDOW
     if outcome.safe and (score(outcome) > score(best) or (evidence_free and score(outcome) == score(best))):
         return candidate, outcome, [*steps, name]
+    return current, best, steps
+
+
+def _with_lead_in(
+    verifier: Verifier, original: Gate, current: Gate, best: Outcome, steps: list[str]
+) -> tuple[Gate, Outcome, list[str]]:
+    """The chosen gate with a lead-in (`guard_windows.with_lead_in`) and the guard scoped
+    `before` the match, when the engine's guard still drops a sin for a negator ahead of the
+    match that the scope `before` sees too: in another clause ("No other term changes;
+    <sin>") or a limit idiom ("No later than ten days after notice, <sin>"). Last, so that
+    the guard and the widening are chosen on the pattern as the author wrote it."""
+    if not current.negation_guard:
+        return current, best, steps
+    off = replace(current, negation_guard=False)
+    before = replace(current, negation_scope="before")
+    texts = verifier.texts
+    if not any(fires(off, t) and not fires(before, t) for t in texts.missed if t not in best.caught):
+        return current, best, steps
+    candidate = replace(before, pattern=with_lead_in(current.pattern))
+    if over_budget(original, candidate) is not None or out_of_bounds(candidate) is not None:
+        return current, best, steps
+    outcome = verifier.outcome(candidate)
+    if outcome.safe and score(outcome) > score(best):
+        return candidate, outcome, [*steps, "a lead-in the guard does not read (another clause, a limit idiom)"]
     return current, best, steps

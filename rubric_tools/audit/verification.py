@@ -9,10 +9,10 @@ own new witnesses); and when it breaks lint's bounds for gate regexes or its siz
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from rubric_tools.audit.guard_windows import bounded
+from rubric_tools.audit.guard_windows import bounded, has_lead_in, led, without_lead_in
 from rubric_tools.audit.quantities import spellings
 from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, written_length
 from rubric_tools.audit.texts import entry_texts
@@ -20,6 +20,7 @@ from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.code_registry import lookup
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
+from rubric_tools.gate_analysis.search_cost import describe_cost, prose_sample, search_cost
 from rubric_tools.scoring.gates import Gate
 
 
@@ -65,9 +66,13 @@ def _code(name: str) -> str:
     return entry.code if entry is not None else name
 
 
+#: What a proposed gate's search cost is estimated on (lint adds the matter's documents).
+_ORDINARY_PROSE = prose_sample(())
+
+
 def out_of_bounds(gate: Gate) -> str | None:
     """Why a proposed gate breaks lint's rules for gate regexes (G003, G007, G008, G012,
-    G016), or None."""
+    G016, G017), or None."""
     for regex in (gate.pattern, gate.require_context, gate.exclude_context):
         if regex:
             problem = bounded(regex)
@@ -77,6 +82,11 @@ def out_of_bounds(gate: Gate) -> str | None:
         return f"needs text that normalization removes ({_code('gate-needs-unnormalized-text')})"
     if fires(Gate(gate.pattern), ""):
         return f"matches the empty string ({_code('gate-matches-empty')})"
+    # On ordinary prose (the matter's own documents are lint's to add): a pattern that
+    # matches at nearly every character runs its guards on every match.
+    cost = search_cost(gate, _ORDINARY_PROSE)
+    if cost is not None and cost.too_costly:
+        return f"too costly to search with ({_code('gate-search-too-costly')}): {describe_cost(cost)}"
     return None
 
 
@@ -94,8 +104,10 @@ def pattern_budget(original: str) -> int:
 def over_budget(before: Gate, after: Gate) -> str | None:
     """Why the change from `before` to `after` is too long to review (`pattern_budget`,
     `scoped_guards.EXCLUSION_BUDGET`), or None."""
-    if len(after.pattern) > max(pattern_budget(before.pattern), len(before.pattern)):
-        return f"the pattern would grow to {len(after.pattern)} characters (budget {pattern_budget(before.pattern)})"
+    # The lead-in a guard scoped `before` needs is one fixed construct, not the author's words.
+    length, own = len(without_lead_in(after.pattern)), without_lead_in(before.pattern)
+    if length > max(pattern_budget(own), len(own)):
+        return f"the pattern would grow to {length} characters (budget {pattern_budget(own)})"
     added = len(after.exclude_context or "") - len(before.exclude_context or "")
     if after.exclude_context != before.exclude_context:
         if added > EXCLUSION_BUDGET + 1:  # "|" joins it to the entry's own
@@ -130,15 +142,27 @@ def _frame_texts(gate: Gate, surface: str) -> tuple[str, ...]:
 
 
 class Verifier:
-    def __init__(self, texts: EntryTexts) -> None:
+    """What a candidate for one entry does to its texts. With `lead_in`, the entry has a
+    lead-in (`guard_windows.with_lead_in`) that candidates are written without: each is
+    verified as it will be written, with the lead-in back in front (`led`)."""
+
+    def __init__(self, texts: EntryTexts, lead_in: bool = False) -> None:
         self.texts = texts
+        self.lead_in = lead_in
         gate = texts.gates[texts.index]
         # Every protected text this entry catches stays caught by it, even one another entry
         # also catches: the proposals of all entries of a list can then be applied together.
         self.protected = [t for t in texts.protected if fires(gate, t)]
         self.others = [g for i, g in enumerate(texts.gates) if i != texts.index]
 
+    def led(self, gate: Gate) -> Gate:
+        """`gate` as written into the rubric: with the entry's lead-in, if it has one."""
+        if not self.lead_in or has_lead_in(gate.pattern):
+            return gate
+        return replace(gate, pattern=led(gate.pattern), negation_guard=True, negation_scope="before")
+
     def outcome(self, gate: Gate, extra_silent: Sequence[str] = ()) -> Outcome:
+        gate = self.led(gate)
         lost = tuple(t for t in self.protected if not fires(gate, t))
         new_hits = tuple(t for t in (*self.texts.silent, *extra_silent) if fires(gate, t))
         silenced = tuple(t for t in self.texts.false_positives if not fires(gate, t))

@@ -418,6 +418,21 @@ def test_a_supposition_governs_its_own_clause_not_the_one_after_its_comma() -> N
         assert _fires(guarded, asserted), exclusion.regex
 
 
+def test_a_supposition_is_keyed_to_the_words_that_open_the_match() -> None:
+    # The key that explains the most stands last ("tenant"); a sin with its own condition
+    # after it names the tenant again ("… if the tenant misses …"): keyed there, "if" would
+    # silence the sin. Keyed to the opening words, it governs only a clause it opens.
+    gate = "the landlord will evict (?:the tenant|the lodger)"
+    supposed = "If we accepted that the landlord will evict the tenant, the client would lose its leverage."
+    conditioned = "The landlord will evict the tenant if the tenant misses a single payment."
+    found = scoped_exclusions(gate, [supposed], scopes_for("issue"))
+    assert found
+    for exclusion in found:
+        guarded = Gate(gate, exclude_context=exclusion.regex)
+        assert not _fires(guarded, supposed), exclusion.regex
+        assert _fires(guarded, conditioned), exclusion.regex
+
+
 @pytest.mark.parametrize(
     ("text", "negates"),
     [

@@ -28,6 +28,11 @@ class Keys:
 
     before: str
     after: str
+    #: The key that opens the match (the least far into it): what a supposition is scoped
+    #: to. "If" governs a clause from before its start; one after the match's first words
+    #: is the sin's own condition ("Regulators will fine LedgerSync if LedgerSync fails to
+    #: report"), however near a later mention of the key. Empty: `before`.
+    opening: str = ""
 
 
 def where(term: Term) -> str:
@@ -94,7 +99,10 @@ def key_choices(explained: list[Explained]) -> list[Keys]:
     by_after = sorted(explained, key=after_rank)
     by_before = sorted(explained, key=lambda e: (-e.count(before=True), -e.offset, len(e.key) > SHORT_KEY, e.rank))
     together = sorted(explained, key=lambda e: (-len(e.shown), len(e.key) > SHORT_KEY, e.rank))
-    choices = [Keys(by_before[0].key, by_after[0].key), *(Keys(e.key, e.key) for e in together[:2])]
+    # Short keys only: a long one is most of the pattern, which an exclusion never copies.
+    short = [e for e in explained if len(e.key) <= SHORT_KEY]
+    opening = min(short, key=lambda e: (e.offset, e.rank)).key if short else ""
+    choices = [Keys(by_before[0].key, by_after[0].key, opening), *(Keys(e.key, e.key, opening) for e in together[:2])]
     return list(dict.fromkeys(choices))
 
 

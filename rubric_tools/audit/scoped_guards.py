@@ -200,15 +200,20 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     # never crosses the one that ends its clause ("If the service fails, regulators will fine
     # the vendor" asserts the fine).
     listing = [t for t in part.terms if t == _NEITHER and strict in (1, 3)]
-    supposing = [t for t in part.terms if t.kind == "supposed" and strict in (0, 2)]
+    supposing = [t for t in part.terms if t.kind == "supposed"]
     rest = [t for t in part.terms if t not in listing and t not in supposing]
     branches = []
     if rest:
         branches.append(_marker(rest, strict) + _gap(rest, size, strict))
     if listing:
         branches.append(_NEITHER.loose + _gap(listing, size, strict, listing=True))
-    if supposing:
-        branches.append(_marker(supposing, strict) + _gap(supposing, size, strict + 1))
+    supposition = ""
+    if supposing:  # its gap never crosses a comma (strictness 1 and 3 keep commas out)
+        supposition = _marker(supposing, strict) + _gap(supposing, size, strict + 1 if strict in (0, 2) else strict)
+    # The supposition is keyed apart, to the match's opening words (`Keys.opening`).
+    apart = bool(supposition) and bool(keyed.opening) and keyed.opening != key
+    if supposition and not apart:
+        branches.append(supposition)
     striking = [t for t in part.terms if t.kind == "struck"]
     if striking:
         # The struck words quoted: the quotation is one unit, its commas are its own
@@ -217,8 +222,13 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
         # percent" with "ten percent"'; "replaced with: …" quotes the inserted ones).
         quoted = _alternation([_marker(striking, strict), _REPLACING])
         branches.append(f'{quoted} ?["“][^"”]{{0,{size}}}?')
-    marker = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"{marker}{_keyed(key, 'before')}"
+    written = []
+    if branches:
+        marker = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        written.append(f"{marker}{_keyed(key, 'before')}")
+    if apart:
+        written.append(f"{supposition}{_keyed(keyed.opening, 'before')}")
+    return "|".join(written)
 
 
 def _marker(terms: Sequence[Term], strict: int) -> str:

@@ -294,3 +294,11 @@ def test_the_proposal_takes_a_lead_in_only_when_the_guard_drops_a_sin_ahead_of_t
     inside = propose_entry(EntryTexts((windowed,), 0, "redline", [], correct, [], own))
     assert inside is not None and inside.outcome.caught == tuple(own)
     assert inside.after.negation_scope == "before" and not has_lead_in(inside.after.pattern)
+
+
+def test_a_proposal_too_costly_to_search_is_out_of_bounds() -> None:
+    # A guarded gate whose pattern matches ordinary prose at nearly every character runs its
+    # guards on every match: lint refuses it (G017), so no proposal may write it.
+    assert "G017" in (out_of_bounds(Gate(r"\w+", negation_guard=True)) or "")
+    assert out_of_bounds(Gate(r"\w+")) is None  # a plain gate is one search
+    assert out_of_bounds(Gate(with_lead_in(LEASE_SIN), negation_guard=True, negation_scope="before")) is None

@@ -245,10 +245,15 @@ GOVERNING_NEGATIONS = (
 )
 
 
+def _led(pattern: str) -> Gate:
+    """The gate `pattern` led in, its guard scoped `before` the match, as the fix writes it."""
+    return Gate(with_lead_in(pattern), negation_guard=True, negation_scope="before")
+
+
 @pytest.mark.parametrize(("kind", "text"), sorted(LEAD_INS.items()))
 def test_a_lead_in_takes_in_a_negator_that_governs_another_clause(kind: str, text: str) -> None:
     guarded = Gate(LEASE_SIN, negation_guard=True)
-    led = Gate(with_lead_in(LEASE_SIN), negation_guard=True, negation_scope="before")
+    led = _led(LEASE_SIN)
     assert not _fires(guarded, text) and not _fires(replace(guarded, negation_scope="before"), text), kind
     assert _fires(led, text), kind
     for negated in GOVERNING_NEGATIONS:  # a negator of the sin's own clause still silences it
@@ -257,7 +262,7 @@ def test_a_lead_in_takes_in_a_negator_that_governs_another_clause(kind: str, tex
 
 
 def test_a_lead_in_takes_in_a_limit_idiom_after_the_subject() -> None:
-    led = Gate(with_lead_in("sublet the premises"), negation_guard=True, negation_scope="before")
+    led = _led("sublet the premises")
     assert _fires(led, "Tenant may, no later than ten days after notice, sublet the premises.")
     assert _fires(led, "Rent is due monthly; Tenant may, without limiting clause 4, sublet the premises.")
     assert not _fires(led, "Tenant will never, without limiting clause 4, sublet the premises.")
@@ -266,7 +271,7 @@ def test_a_lead_in_takes_in_a_limit_idiom_after_the_subject() -> None:
 
 def test_a_windowed_gate_led_in_keeps_every_engine_negator_out_of_its_windows() -> None:
     pattern = r"tenant\b[^.;]{0,30}?\bsublet"
-    led = Gate(with_lead_in(pattern), negation_guard=True, negation_scope="before")
+    led = _led(pattern)
     assert _fires(led, "No other term changes; Tenant may from now on sublet the premises.")
     for negated in ("may not ever", "cannot", "has nothing to", "without consent may", "won't"):
         text = f"No other term changes; Tenant {negated} sublet the premises."
@@ -301,4 +306,4 @@ def test_a_proposal_too_costly_to_search_is_out_of_bounds() -> None:
     # guards on every match: lint refuses it (G017), so no proposal may write it.
     assert "G017" in (out_of_bounds(Gate(r"\w+", negation_guard=True)) or "")
     assert out_of_bounds(Gate(r"\w+")) is None  # a plain gate is one search
-    assert out_of_bounds(Gate(with_lead_in(LEASE_SIN), negation_guard=True, negation_scope="before")) is None
+    assert out_of_bounds(_led(LEASE_SIN)) is None

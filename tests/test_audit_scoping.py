@@ -406,31 +406,32 @@ def test_a_negator_right_after_a_long_windowed_match_governs_its_object() -> Non
     assert _fires(proposal.after, sin)
 
 
-def test_a_supposition_governs_its_own_clause_not_the_one_after_its_comma() -> None:
-    gate = "regulators will fine (?:the vendor|ledgersync)"
-    supposed = "If we accepted that regulators will fine the vendor, the client would carry that risk."
-    asserted = "If the reconciliation service fails, regulators will fine the vendor directly."
+@pytest.mark.parametrize(
+    ("gate", "supposed", "asserted"),
+    [
+        # A supposition governs its own clause, not the one after its comma.
+        (
+            "regulators will fine (?:the vendor|ledgersync)",
+            "If we accepted that regulators will fine the vendor, the client would carry that risk.",
+            "If the reconciliation service fails, regulators will fine the vendor directly.",
+        ),
+        # The key that explains the most stands last ("tenant"); a sin with its own condition
+        # after it names the tenant again ("… if the tenant misses …"): keyed there, "if" would
+        # silence the sin. Keyed to the opening words, it governs only a clause it opens.
+        (
+            "the landlord will evict (?:the tenant|the lodger)",
+            "If we accepted that the landlord will evict the tenant, the client would lose its leverage.",
+            "The landlord will evict the tenant if the tenant misses a single payment.",
+        ),
+    ],
+)
+def test_a_supposition_governs_only_a_clause_it_opens(gate: str, supposed: str, asserted: str) -> None:
     found = scoped_exclusions(gate, [supposed], scopes_for("issue"))
     assert found
     for exclusion in found:
         guarded = Gate(gate, exclude_context=exclusion.regex)
         assert not _fires(guarded, supposed), exclusion.regex
         assert _fires(guarded, asserted), exclusion.regex
-
-
-def test_a_supposition_is_keyed_to_the_words_that_open_the_match() -> None:
-    # The key that explains the most stands last ("tenant"); a sin with its own condition
-    # after it names the tenant again ("… if the tenant misses …"): keyed there, "if" would
-    # silence the sin. Keyed to the opening words, it governs only a clause it opens.
-    gate = "the landlord will evict (?:the tenant|the lodger)"
-    supposed = "If we accepted that the landlord will evict the tenant, the client would lose its leverage."
-    conditioned = "The landlord will evict the tenant if the tenant misses a single payment."
-    found = scoped_exclusions(gate, [supposed], scopes_for("issue"))
-    assert found
-    for exclusion in found:
-        guarded = Gate(gate, exclude_context=exclusion.regex)
-        assert not _fires(guarded, supposed), exclusion.regex
-        assert _fires(guarded, conditioned), exclusion.regex
 
 
 @pytest.mark.parametrize(

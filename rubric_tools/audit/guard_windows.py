@@ -81,6 +81,7 @@ def led(pattern: str) -> str:
 
 
 def has_lead_in(pattern: str) -> bool:
+    """Whether `pattern` is led in (`led`): an earlier round of the fix wrote it so."""
     return pattern.startswith(_LEAD_IN)
 
 

@@ -106,7 +106,8 @@ def _settings(gate: Gate, texts: EntryTexts, verifier: Verifier) -> list[tuple[s
     only when a must-fire text proves it silences a real sin that `negation_scope: before`
     cannot save: the sin's own words carry the negator, a limit idiom that runs into the
     match ("in no event later than 72 hours after …"). A negator further away ("Without
-    limiting Section 9.2, …") is not reason enough: the guard stays, that text stays missed."""
+    limiting Section 9.2, …") is not reason enough: the guard stays, and a lead-in may take
+    that negator into the match last (`_with_lead_in`)."""
     settings = [("", gate)]
     before = replace(gate, negation_guard=True, negation_scope="before")
     if not gate.negation_guard:
@@ -254,8 +255,7 @@ def _with_lead_in(
         return current, best, steps
     off = replace(current, negation_guard=False)
     before = replace(current, negation_scope="before")
-    texts = verifier.texts
-    if not any(fires(off, t) and not fires(before, t) for t in texts.missed if t not in best.caught):
+    if not any(fires(off, t) and not fires(before, t) for t in verifier.texts.missed if t not in best.caught):
         return current, best, steps
     candidate = replace(before, pattern=with_lead_in(current.pattern))
     if over_budget(original, candidate) is not None or out_of_bounds(candidate) is not None:

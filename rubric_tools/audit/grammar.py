@@ -257,9 +257,11 @@ def agreement_errors(text: str) -> list[str]:
             continue
         if index >= 2 and tokens[index - 2] in PREPOSITIONS:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
+        third = verb_of(verb)
+        if third is None and verb not in _PLURAL_VERBS:
+            continue  # no verb: neither disagreement below (most words are not verbs)
         joined = index >= 2 and "and" in tokens[max(0, index - 4) : index - 1]
         plural_noun = noun.endswith("s") and not noun.endswith(_SINGULAR_IN_S) and verb_of(noun) is None
-        third = verb_of(verb)
         if plural_noun and third is not None and third[1] == "3rd person" and not joined:
             found.append(f"{noun} {verb}")
         section = "§" in noun or _SECTION_NUMBER.fullmatch(noun) is not None  # "4.2 are void"

@@ -304,6 +304,12 @@ def _kept(thesaurus: Thesaurus, members: Sequence[str]) -> tuple[str, ...]:
     return tuple(member for member in members if not _NEGATOR.search(member))
 
 
+@lru_cache(maxsize=64)
+def _kept_members(thesaurus: Thesaurus) -> frozenset[str]:
+    """Every member of every group, as `_kept` keeps them."""
+    return frozenset(member for group in thesaurus.groups for member in _kept(thesaurus, group))
+
+
 @lru_cache(maxsize=4096)
 def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None], ...]:
     """(member, part of speech of its group) of every group holding `phrase` as written, as
@@ -314,7 +320,10 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
     as_verb = _head_lemmas(phrase)
     as_noun = set(lexicon.lemmas(phrase).get("NOUN", ())) - {phrase} if " " not in phrase else set()
     found: list[tuple[str, str | None]] = []
-    for group in thesaurus.groups:
+    # Most phrases asked (every run of one to three words of a witness) are in no group: a
+    # phrase none of whose readings is a member of one is not looked for group by group.
+    readings = {phrase} | as_verb | as_noun
+    for group in thesaurus.groups if not readings.isdisjoint(_kept_members(thesaurus)) else ():
         pos = _PART_OF_SPEECH.get(group)
         group = _kept(thesaurus, group)
         if (

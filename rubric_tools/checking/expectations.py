@@ -19,7 +19,6 @@ from rubric_tools.codes import INVALID_EXPECTATIONS
 from rubric_tools.diagnostics import Diagnostic, Span
 from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import expectations_path
-from rubric_tools.loading.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
 
 REFERENCE_STEMS = ("reference", "good")
@@ -120,6 +119,10 @@ def load_expectations(matter_root: Path, overlay: Overlay | None = None) -> Expe
     found = Expectations(diagnostics=list(source.diagnostics), file=path)
     if source.data is None:
         return found
+    # Imported here: it imports jsonschema (about 0.1 s), which `rubric audit` needs only for
+    # a matter that has expectations (the lint rules import it before `rubric check` forks).
+    from rubric_tools.loading.schema_check import validate_yaml
+
     for error in validate_yaml(source, "expectations"):
         found.diagnostics.append(Diagnostic.of(INVALID_EXPECTATIONS, error.message, path, error.span, error.hint))
     trajectories = source.data.get("trajectories") if isinstance(source.data, Mapping) else None

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.loading.files import Overlay
-from rubric_tools.loading.schema_check import validate_yaml
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
 from rubric_tools.scoring.model import GATE_SURFACES, Matter
@@ -61,6 +60,8 @@ def run_probe_file(path: Path, matter: Matter, overlay: Overlay | None = None) -
     entries = _entries(source.data)
     if entries is None:
         return ProbeFileResult(path, (), "expected a `probes:` list")
+    from rubric_tools.loading.schema_check import validate_yaml  # with jsonschema: see `expectations`
+
     schema_errors = tuple(f"line {e.span.line}: {e.message}" for e in validate_yaml(source, "probes"))
     outcomes = []
     for index, entry in enumerate(entries):

@@ -31,7 +31,7 @@ from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.layout import matters_to_check, probe_paths
-from rubric_tools.loading.matter import load_matter_source
+from rubric_tools.loading.matter import RUBRIC_FILE, load_matter_source
 from rubric_tools.reporting.lint_common import display_path
 
 #: The findings whose gate entry gets a guard proposal (`audit.gate_audit`).
@@ -75,17 +75,36 @@ def _audit_one(job: tuple[Path, AuditSection, bool]) -> MatterAudit:
     return audit_matter(*job)
 
 
+def _rubric_size(root: Path) -> int:
+    try:
+        return (root / RUBRIC_FILE).stat().st_size
+    except OSError:
+        return 0
+
+
+def largest_first(roots: Sequence[Path]) -> list[int]:
+    """The indices of `roots`, the largest rubric first. A matter's audit costs about what its
+    rubric's gates cost, so a pool given the large ones first does not end on one of them
+    while the other workers stand idle (the conformance matters' audits range from 0.02 s to
+    0.8 s of CPU)."""
+    return sorted(range(len(roots)), key=lambda index: -_rubric_size(roots[index]))
+
+
 def audit_roots(
     roots: Sequence[Path], settings: AuditSection, jobs: int | None = None, propose: bool = True
 ) -> list[MatterAudit]:
-    """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count)."""
+    """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count).
+    The audits come back in the order of `roots`."""
     workers = min(jobs or os.cpu_count() or 1, len(roots))
     if workers <= 1:
         return [audit_matter(root, settings, propose) for root in roots]
     if multiprocessing.get_start_method() == "fork":
         preload()  # the lexicon read once here, shared by the forked workers
+    order = largest_first(roots)
     with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:  # see `checking.runner`
-        return list(pool.map(_audit_one, [(root, settings, propose) for root in roots]))
+        jobs_list = [(roots[index], settings, propose) for index in order]
+        done = dict(zip(order, pool.map(_audit_one, jobs_list), strict=True))
+    return [done[index] for index in range(len(roots))]
 
 
 def _write_probes(report: AuditReport, stderr: TextIO) -> int:

@@ -45,6 +45,9 @@ def fires(gate: Gate, text: str) -> bool:
     return _fires_normalized(gate, _normalized(text))
 
 
+#: Remembered: the audit asks the same gate of the same text again (the list's verdict on
+#: a text, then each entry's own; a witness's fire check, then its completion's).
+@lru_cache(maxsize=65536)
 def _fires_normalized(gate: Gate, text: str) -> bool:
     plain = plain_fires(gate, text)  # `re`, where that is the same search (`plain_search`)
     if plain is not None:

@@ -1,0 +1,28 @@
+"""`rubric audit` over several matters: the pool is given the largest rubrics first, and the
+audits come back in the order the matters were named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rubric_tools.commands.audit import audit_roots, largest_first
+from rubric_tools.config.audit import AuditSection
+from tests.audit_support import make_matter
+
+SMALL = "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n"
+LARGE = SMALL + "".join(f"      - 'service credits? (?:are|is) waived in year {n}'\n" for n in range(12))
+
+
+def test_the_largest_rubric_is_audited_first(tmp_path: Path) -> None:
+    small = make_matter(tmp_path / "small", SMALL)
+    large = make_matter(tmp_path / "large", LARGE)
+    missing = tmp_path / "missing"  # no rubric: last
+    assert largest_first([small, missing, large]) == [2, 0, 1]
+
+
+def test_audits_come_back_in_the_order_given(tmp_path: Path) -> None:
+    roots = [make_matter(tmp_path / "small", SMALL), make_matter(tmp_path / "large", LARGE)]
+    in_pool = audit_roots(roots, AuditSection(), jobs=2, propose=False)
+    assert [audit.root for audit in in_pool] == roots
+    alone = audit_roots(roots, AuditSection(), jobs=1, propose=False)
+    assert [audit.diagnostics for audit in in_pool] == [audit.diagnostics for audit in alone]

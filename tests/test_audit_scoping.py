@@ -407,34 +407,6 @@ def test_a_negator_right_after_a_long_windowed_match_governs_its_object() -> Non
 
 
 @pytest.mark.parametrize(
-    ("gate", "supposed", "asserted"),
-    [
-        # A supposition governs its own clause, not the one after its comma.
-        (
-            "regulators will fine (?:the vendor|ledgersync)",
-            "If we accepted that regulators will fine the vendor, the client would carry that risk.",
-            "If the reconciliation service fails, regulators will fine the vendor directly.",
-        ),
-        # The key that explains the most stands last ("tenant"); a sin with its own condition
-        # after it names the tenant again ("… if the tenant misses …"): keyed there, "if" would
-        # silence the sin. Keyed to the opening words, it governs only a clause it opens.
-        (
-            "the landlord will evict (?:the tenant|the lodger)",
-            "If we accepted that the landlord will evict the tenant, the client would lose its leverage.",
-            "The landlord will evict the tenant if the tenant misses a single payment.",
-        ),
-    ],
-)
-def test_a_supposition_governs_only_a_clause_it_opens(gate: str, supposed: str, asserted: str) -> None:
-    found = scoped_exclusions(gate, [supposed], scopes_for("issue"))
-    assert found
-    for exclusion in found:
-        guarded = Gate(gate, exclude_context=exclusion.regex)
-        assert not _fires(guarded, supposed), exclusion.regex
-        assert _fires(guarded, asserted), exclusion.regex
-
-
-@pytest.mark.parametrize(
     ("text", "negates"),
     [
         ("The lessee shall pay in no event after the landlord invoices the repair.", False),
@@ -463,3 +435,52 @@ def test_every_comparative_after_no_is_a_limit(text: str) -> None:
     strict = next(t.strict for t in TERMS if t.kind == "negated" and t.loose == r"\bnot?\b")
     assert re.search(strict, normalize(text), re.IGNORECASE) is None
     assert re.search(strict, normalize("Under no circumstances may the lessee withhold payment."), re.IGNORECASE)
+
+
+@pytest.mark.parametrize(
+    ("surface", "gate", "correct_work", "asserted"),
+    [
+        # A supposition governs its own clause, not the one after its comma.
+        pytest.param(
+            "issue",
+            "regulators will fine (?:the vendor|ledgersync)",
+            "If we accepted that regulators will fine the vendor, the client would carry that risk.",
+            "If the reconciliation service fails, regulators will fine the vendor directly.",
+            id="supposition-comma",
+        ),
+        # The key that explains the most stands last ("tenant"); a sin with its own condition
+        # after it names the tenant again ("… if the tenant misses …"): keyed there, "if" would
+        # silence the sin. Keyed to the opening words, it governs only a clause it opens.
+        pytest.param(
+            "issue",
+            "the landlord will evict (?:the tenant|the lodger)",
+            "If we accepted that the landlord will evict the tenant, the client would lose its leverage.",
+            "The landlord will evict the tenant if the tenant misses a single payment.",
+            id="supposition-opening",
+        ),
+        # A restriction after the whole grant confines it; one before the grant's last words
+        # confines it to the sin ("solely to a competitor"): keyed to the words that close the
+        # match, "only" and "solely" silence the first and never the second.
+        pytest.param(
+            "redline",
+            "tenant may (?:sublet|assign)[^.]{0,80}(?:a competitor|an affiliate)",
+            "Tenant may sublet the premises to a competitor only to the extent this Lease expressly permits.",
+            "Tenant may sublet the premises solely to a competitor of the Landlord.",
+            id="restriction-closing",
+        ),
+        pytest.param(
+            "redline",
+            "(?:the tenant|lessee) may (?:keep|retain) the deposit[^.]{0,60}after (?:termination|expiry)",
+            "The tenant may keep the deposit for a month after termination only to the extent repairs are unpaid.",
+            "The tenant may keep the deposit only until the keys are returned after termination.",
+            id="restriction-closing-window",
+        ),
+    ],
+)
+def test_a_marker_governs_only_what_it_reaches(surface: str, gate: str, correct_work: str, asserted: str) -> None:
+    found = scoped_exclusions(gate, [correct_work], scopes_for(surface))
+    assert found
+    for exclusion in found:
+        guarded = Gate(gate, exclude_context=exclusion.regex)
+        assert not _fires(guarded, correct_work), exclusion.regex
+        assert _fires(guarded, asserted), exclusion.regex

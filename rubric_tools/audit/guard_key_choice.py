@@ -33,6 +33,11 @@ class Keys:
     #: is the sin's own condition ("Regulators will fine LedgerSync if LedgerSync fails to
     #: report"), however near a later mention of the key. Empty: `before`.
     opening: str = ""
+    #: The key that closes the match (the farthest into it) among those with markers after
+    #: them: what a restriction is scoped to. "Only", "solely" confine what the clause grants
+    #: once it is stated; one before the match's last words confines the grant to the sin
+    #: itself ("Consultant may use the data solely to serve other clients"). Empty: `after`.
+    closing: str = ""
 
 
 def where(term: Term) -> str:
@@ -49,15 +54,18 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     their strict spelling: "no" in "in no event later than" is not a negator, and a looser
     spelling that would silence the sin is refused by verification."""
     before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
+    closing = compile_or_none(keyed.closing) if keyed.closing else after  # a restriction's key
     own = set()
     for text in sins:
         key_before = before.search(text) if before else None
         key_after = after.search(text) if after else None
+        key_closing = closing.search(text) if closing else None
         for term in markers.TERMS:
+            key = key_closing if term.kind == "restricted" else key_after
             for hit in re.finditer(term.regex, text):
                 if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
                     own.add(term)
-                elif term.side == "after" and key_after is not None and hit.start() >= key_after.end():
+                elif term.side == "after" and key is not None and hit.start() >= key.end():
                     own.add(term)
     return frozenset(own)
 
@@ -102,7 +110,14 @@ def key_choices(explained: list[Explained]) -> list[Keys]:
     # Short keys only: a long one is most of the pattern, which an exclusion never copies.
     short = [e for e in explained if len(e.key) <= SHORT_KEY]
     opening = min(short, key=lambda e: (e.offset, e.rank)).key if short else ""
-    choices = [Keys(by_before[0].key, by_after[0].key, opening), *(Keys(e.key, e.key, opening) for e in together[:2])]
+    # Up to twice a short key (a group of alternative nouns, "(?:other client|other
+    # customer)"): a longer one would leave no room in the budget for the markers.
+    marked_after = [e for e in explained if e.count(before=False) and len(e.key) <= 2 * SHORT_KEY]
+    closing = max(marked_after, key=lambda e: (e.offset, -e.rank)).key if marked_after else ""
+    choices = [
+        Keys(by_before[0].key, by_after[0].key, opening, closing),
+        *(Keys(e.key, e.key, opening, closing) for e in together[:2]),
+    ]
     return list(dict.fromkeys(choices))
 
 

@@ -194,7 +194,13 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     key = keyed.before if part.side == "before" else keyed.after
     size = _rounded(part.distance)
     if part.side != "before":
-        return f"{key}{_gap(part.terms, size, strict)}{_marker(part.terms, strict)}"
+        # A restriction is keyed apart, to the words that close the match (`Keys.closing`).
+        restricting = [t for t in part.terms if t.kind == "restricted"]
+        closing = keyed.closing if restricting and keyed.closing not in ("", key) else ""
+        groups = [(key, [t for t in part.terms if not closing or t not in restricting]), (closing, restricting)]
+        return "|".join(
+            f"{words}{_gap(terms, size, strict)}{_marker(terms, strict)}" for words, terms in groups if words and terms
+        )
     # Before the key, two kinds of marker keep their own rule about commas: "neither" crosses
     # its list's ("Neither Provider nor any affiliate, subprocessor, or … may"), a supposition
     # never crosses the one that ends its clause ("If the service fails, regulators will fine

@@ -194,13 +194,13 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     key = keyed.before if part.side == "before" else keyed.after
     size = _rounded(part.distance)
     if part.side != "before":
-        # A restriction is keyed apart, to the words that close the match (`Keys.closing`).
         restricting = [t for t in part.terms if t.kind == "restricted"]
-        closing = keyed.closing if restricting and keyed.closing not in ("", key) else ""
-        groups = [(key, [t for t in part.terms if not closing or t not in restricting]), (closing, restricting)]
-        return "|".join(
-            f"{words}{_gap(terms, size, strict)}{_marker(terms, strict)}" for words, terms in groups if words and terms
-        )
+        if not restricting or keyed.closing in ("", key):
+            return _after_key(key, part.terms, size, strict)
+        # A restriction is keyed apart, to the words that close the match (`Keys.closing`).
+        rest = [t for t in part.terms if t not in restricting]
+        keyed_apart = _after_key(keyed.closing, restricting, size, strict)
+        return f"{_after_key(key, rest, size, strict)}|{keyed_apart}" if rest else keyed_apart
     # Before the key, two kinds of marker keep their own rule about commas: "neither" crosses
     # its list's ("Neither Provider nor any affiliate, subprocessor, or … may"), a supposition
     # never crosses the one that ends its clause ("If the service fails, regulators will fine
@@ -235,6 +235,10 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
     if apart:
         written.append(f"{supposition}{_keyed(keyed.opening, 'before')}")
     return "|".join(written)
+
+
+def _after_key(key: str, terms: Sequence[Term], size: int, strict: int) -> str:
+    return f"{key}{_gap(terms, size, strict)}{_marker(terms, strict)}"
 
 
 def _marker(terms: Sequence[Term], strict: int) -> str:

@@ -76,6 +76,16 @@ def test_inflected_forms_of_contract_verbs() -> None:
     assert inflection.plural("claim", "any") == "claims" and inflection.plural("claim", "each") is None
 
 
+def test_a_plural_is_made_singular_only_where_its_determiner_takes_both() -> None:
+    def singulars(witness: str) -> list[str]:
+        return [d.text for d in dodges(witness, witness) if d.kind == "inflection"]
+
+    assert singulars("tenant shall pay any outstanding obligations") == ["tenant shall pay any outstanding obligation"]
+    # A bare plural, or one after "all", needs another determiner in the singular.
+    assert singulars("tenant shall store the goods in bonded facilities") == []
+    assert singulars("tenant shall perform all obligations") == []
+
+
 def test_verb_inflection_dodges_a_frozen_verb(tmp_path: Path) -> None:
     kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("re-?identify (?:the )?patients")))
     assert {"inflection (3rd person)", "inflection (gerund)"} <= kinds

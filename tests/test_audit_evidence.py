@@ -249,6 +249,10 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Vendor is illegaled from selling the data.", "malformed inflection: illegaled"),
         ("It is not the case that the period is 5 business day 3 business day.", "count and unit disagree: 5 business"),
         ("Notice is due within one years of closing.", "count and unit disagree: one years"),
+        ("Landlord has already must repair the roof.", "auxiliary before a modal or 'be': has already must"),
+        ('The words "Tenant is not be liable for repairs" are deleted.', "auxiliary before a modal or 'be': is not be"),
+        ("Tenant consents to the assign of the lease.", "a verb where a noun stands: the assign of"),
+        ("Tenant consents to the hereby assign of the lease.", "a verb where a noun stands: the hereby assign"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -269,6 +273,10 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Client grants Consultant all right, title, and interest in the Work Product.",
         "The tail runs for eighteen (18) months after termination.",
         "Northline has a five-business-day window to match the proposal.",
+        "Tenant consents to the transfer of the lease.",
+        "Landlord has already agreed to repair the roof and is to be paid for it.",
+        "The hosting of the data is permitted.",
+        "Landlord has hereby granted the use of the premises.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import inflection, lexicon, quantities
+from rubric_tools.audit.grammar import DETERMINERS
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import dotted_window_witness, gap_witness
@@ -127,13 +128,34 @@ def _inflections(witness: str) -> Iterator[Dodge]:
     a count noun at the end made plural ("any claim" / "any claims")."""
     words = witness.split(" ")
     last = words[-1]
-    if len(last) >= 6 and last.isalpha() and last.endswith(("ies", "tions", "ments", "ities", "ances", "ences")):
+    plural_noun = (
+        len(last) >= 6 and last.isalpha() and last.endswith(("ies", "tions", "ments", "ities", "ances", "ences"))
+    )
+    if plural_noun and _takes_either_number(words[:-1]):
         singular = last[:-3] + "y" if last.endswith("ies") else last[:-1]
         yield Dodge("inflection", " ".join([*words[:-1], singular]))
         return
+    if plural_noun:
+        return  # "in US facilities", "all obligations": the singular needs another determiner
     plural = inflection.plural(last, words[-2] if len(words) > 1 else None)
     if plural is not None:
         yield Dodge("inflection (plural)", " ".join([*words[:-1], plural]))
+
+
+#: Determiners a noun takes in either number ("any claim", "any claims").
+_EITHER_NUMBER = frozenset("the any its their such no our your his her which whose".split())
+
+
+def _takes_either_number(before: list[str]) -> bool:
+    """Whether the noun after `before` has a determiner that also takes its singular: the
+    nearest of the last three words that is one ("the unpaid fees", not "all fees", nor a
+    bare plural "in US facilities", whose singular needs an article)."""
+    for word in reversed(before[-3:]):
+        if word in _EITHER_NUMBER:
+            return True
+        if word in DETERMINERS or not word.isalpha():
+            return False
+    return False
 
 
 def _verb_inflections(witness: str) -> Iterator[Dodge]:

@@ -14,6 +14,9 @@
   2 business day", "one years"; not "a 5 day period", where the unit modifies a noun); a
   malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
+- words out of their place: a modal or a bare "be" after a finite auxiliary ("has already
+  must store", "is not be liable"); a word only ever a verb where an article makes a noun
+  of it ("consents to the assign of", "the hereby assign of");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -47,6 +50,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import (
     ADJECTIVES,
     AUXILIARIES,
@@ -130,7 +134,8 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         # Both findings below need a preposition that takes a noun: asked first, that spares
         # most words the finite-verb test.
         takes_noun = preposition in _NOUN_ONLY or preposition in _TEMPORAL_NOUN_ONLY
-        if not takes_noun or not finite_verb_at(tokens, index + 2):
+        # "to be paid" is an infinitive: an auxiliary is no subject.
+        if not takes_noun or subject in AUXILIARIES or not finite_verb_at(tokens, index + 2):
             continue
         pronoun = preposition in _NOUN_ONLY and subject in _SUBJECT_PRONOUNS
         form = verb_of(verb)
@@ -145,6 +150,48 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
     if tokens and tokens[-1] in _DANGLING_END:
         found.append(f"ends with {tokens[-1]!r}")
     return found
+
+
+#: Finite auxiliaries: a participle, a gerund or "to" follows them, never a modal or a bare
+#: "be" ("has already must", "is not be"). Not "do": "do not be late" is an imperative.
+_FINITE_AUXILIARIES = frozenset("is are was were am has have had".split())
+#: Adverbs that may stand between an auxiliary and its verb.
+_MEDIAL_ADVERBS = frozenset("not already also never still hereby thereby further".split())
+#: Articles and determiners that make a noun of the word after them ("the transfer of").
+_NOUN_MAKERS = frozenset("the a an any such its their this each every".split())
+
+
+def _out_of_place(tokens: Sequence[str]) -> list[str]:
+    """A modal or a bare "be" after a finite auxiliary; a verb-only word between an
+    article and "of" (a synonym swap that took a noun for a verb)."""
+    found = []
+    for index, token in enumerate(tokens):
+        if token in _FINITE_AUXILIARIES:
+            following = index + 1
+            while following < len(tokens) and tokens[following] in _MEDIAL_ADVERBS:
+                following += 1
+            if following < len(tokens) and (tokens[following] in MODALS or tokens[following] == "be"):
+                found.append(f"auxiliary before a modal or 'be': {' '.join(tokens[index : following + 1])}")
+        elif token in _NOUN_MAKERS:
+            following = index + 1
+            while following < len(tokens) and _adverb_only(tokens[following]):
+                following += 1
+            after = tokens[following + 1] if following + 1 < len(tokens) else ""
+            if following > index + 1 or (after == "of" and following < len(tokens) and _verb_only(tokens[following])):
+                found.append(f"a verb where a noun stands: {' '.join(tokens[index : following + 2])}")
+    return found
+
+
+def _verb_only(word: str) -> bool:
+    """A word the lexicon knows only as a verb in its base form ("assign", "convey"; not
+    "transfer", a noun too, nor "hosting" or "said", which an article may take)."""
+    readings = lexicon.lemmas(word)
+    return set(readings) == {"VERB"} and word in readings["VERB"]
+
+
+def _adverb_only(word: str) -> bool:
+    """A word the lexicon knows only as an adverb ("hereby"): no article takes it."""
+    return set(lexicon.lemmas(word)) == {"ADV"}
 
 
 def _clause_without_verb(text: str) -> list[str]:
@@ -184,6 +231,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += [f"doubled words: {pair}" for pair in doubled(text)]
     tokens = words(text)
     found += _dangling(tokens)
+    found += _out_of_place(tokens)
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]

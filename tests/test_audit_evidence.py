@@ -253,6 +253,9 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ('The words "Tenant is not be liable for repairs" are deleted.', "auxiliary before a modal or 'be': is not be"),
         ("Tenant consents to the assign of the lease.", "a verb where a noun stands: the assign of"),
         ("Tenant consents to the hereby assign of the lease.", "a verb where a noun stands: the hereby assign"),
+        ("The lease gives the tenant an rescind for outages.", "a verb where a noun stands: an rescind"),
+        ("The lease already gives the tenant an rescind for repeated outages.", "article disagrees: an rescind"),
+        ("All keys must be forego to the landlord.", "a verb's base form after 'be': be forego"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -277,6 +280,8 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has already agreed to repair the roof and is to be paid for it.",
         "The hosting of the data is permitted.",
         "Landlord has hereby granted the use of the premises.",
+        "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
+        "All keys must be put in a US locker and be released to an SLA auditor.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -15,8 +15,10 @@
   malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - words out of their place: a modal or a bare "be" after a finite auxiliary ("has already
-  must store", "is not be liable"); a word only ever a verb where an article makes a noun
-  of it ("consents to the assign of", "the hereby assign of");
+  must store", "is not be liable"); a verb's base form after "be" ("must be forego"); a
+  word only ever a verb where an article makes a noun of it ("consents to the assign of",
+  "the hereby assign of", "gives us an rescind for"); "a" or "an" that does not agree with
+  the sound of the word after it ("an rescind");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -62,7 +64,7 @@ from rubric_tools.audit.grammar import (
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.quantities import number_value, quantities
-from rubric_tools.audit.wording import doubled, words
+from rubric_tools.audit.wording import article, doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
 _PREPOSITIONS = frozenset(
@@ -177,9 +179,26 @@ def _out_of_place(tokens: Sequence[str]) -> list[str]:
             while following < len(tokens) and _adverb_only(tokens[following]):
                 following += 1
             after = tokens[following + 1] if following + 1 < len(tokens) else ""
-            if following > index + 1 or (after == "of" and following < len(tokens) and _verb_only(tokens[following])):
+            nominal = after == "of" or (token in ("a", "an") and (after in _PREPOSITIONS or not after))
+            if following > index + 1 or (nominal and following < len(tokens) and _verb_only(tokens[following])):
                 found.append(f"a verb where a noun stands: {' '.join(tokens[index : following + 2])}")
+        elif token == "be" and index + 1 < len(tokens):
+            following_word = tokens[index + 1]
+            if _verb_only(following_word) and not lexicon.is_past_participle(following_word):
+                found.append(f"a verb's base form after 'be': be {following_word}")
     return found
+
+
+_ARTICLE = re.compile(r"\b([Aa]n?) ([A-Za-z][\w'-]*)")
+
+
+def _article_disagreements(text: str) -> list[str]:
+    """ "a" or "an" that does not agree with the sound of the word after it ("an rescind")."""
+    return [
+        f"{written.group(1)} {written.group(2)}"
+        for written in _ARTICLE.finditer(text)
+        if written.group(1).lower() != article(written.group(2))
+    ]
 
 
 def _verb_only(word: str) -> bool:
@@ -232,6 +251,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     tokens = words(text)
     found += _dangling(tokens)
     found += _out_of_place(tokens)
+    found += [f"article disagrees: {pair}" for pair in _article_disagreements(text)]
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]

@@ -256,6 +256,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The lease gives the tenant an rescind for outages.", "a verb where a noun stands: an rescind"),
         ("The lease already gives the tenant an rescind for repeated outages.", "article disagrees: an rescind"),
         ("All keys must be forego to the landlord.", "a verb's base form after 'be': be forego"),
+        ("The lease already gives no us an exit for outages.", "a determiner before a pronoun: no us"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -282,6 +283,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has hereby granted the use of the premises.",
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",
+        "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -18,7 +18,8 @@
   must store", "is not be liable"); a verb's base form after "be" ("must be forego"); a
   word only ever a verb where an article makes a noun of it ("consents to the assign of",
   "the hereby assign of", "gives us an rescind for"); "a" or "an" that does not agree with
-  the sound of the word after it ("an rescind");
+  the sound of the word after it ("an rescind"); a determiner before a personal pronoun
+  ("gives no us an exit");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -159,6 +160,11 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
 _FINITE_AUXILIARIES = frozenset("is are was were am has have had".split())
 #: Adverbs that may stand between an auxiliary and its verb.
 _MEDIAL_ADVERBS = frozenset("not already also never still hereby thereby further".split())
+#: A determiner only a noun follows ("that" and "this" also stand alone: "that it does")
+#: before a personal pronoun, written in lowercase ("a US locker" is a name).
+_DETERMINED_PRONOUN = re.compile(
+    r"\b(?i:the|a|an|no|any|every|each|such|its|their|some) (?:us|them|him|me|it|we|they)\b"
+)
 #: Articles and determiners that make a noun of the word after them ("the transfer of").
 _NOUN_MAKERS = frozenset("the a an any such its their this each every".split())
 
@@ -252,6 +258,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += _dangling(tokens)
     found += _out_of_place(tokens)
     found += [f"article disagrees: {pair}" for pair in _article_disagreements(text)]
+    found += [f"a determiner before a pronoun: {m.group(0)}" for m in _DETERMINED_PRONOUN.finditer(text)]
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]

@@ -87,6 +87,9 @@ def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
     assert _fires(Gate(SIN, exclude_context=r"\bno\b[^.;,:]{0,80}?\bmay use"), text)
     # A last word read as a verb has no such clause.
     assert not [k for k, _t in habitat_texts("provider may terminate", "redline") if k.startswith("noun")]
+    # Nor one joined to a verb ("repair and paint": not "no further paint").
+    assert not [k for k, _t in habitat_texts("tenant may repair and paint", "redline") if k.startswith("noun")]
+    assert [k for k, _t in habitat_texts("tenant may keep fixtures and fittings", "redline") if k.startswith("noun")]
 
 
 def _entry_texts(gate: Gate, protected: list[str], false_positives: list[str]) -> EntryTexts:

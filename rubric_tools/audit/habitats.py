@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import MODALS, is_clause
 from rubric_tools.audit.quantities import quantities
-from rubric_tools.audit.wording import as_sentence, fill
+from rubric_tools.audit.wording import as_sentence, fill, words
 
 
 @dataclass(frozen=True)
@@ -107,4 +107,17 @@ def _last_noun(witness: str) -> str | None:
     previous, word = (found.group(1) or "").lower(), found.group(2).lower()
     if previous in _BEFORE_A_VERB or "NOUN" not in lexicon.lemmas(word):
         return None
+    if previous in ("and", "or") and _joined_to_a_verb(words(witness)):
+        return None  # "improve and train", "may repair and paint": a verb joined to a verb
     return word
+
+
+def _joined_to_a_verb(tokens: list[str]) -> bool:
+    """Whether the last word is the last of words joined by "and"/"or" whose first is a
+    verb: one only ever a verb ("improve"), or one after a modal or "to" ("may repair")."""
+    index = len(tokens) - 1
+    while index >= 2 and tokens[index - 1] in ("and", "or"):
+        index -= 2
+        if set(lexicon.lemmas(tokens[index])) == {"VERB"}:
+            return True
+    return index >= 1 and tokens[index - 1] in _BEFORE_A_VERB

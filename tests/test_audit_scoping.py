@@ -45,6 +45,23 @@ def test_a_negator_before_the_predicate_is_scoped_to_the_latest_key() -> None:
     assert _fires(guarded, "No notice is needed; Provider may store Customer Data in any region.")
 
 
+def test_a_negator_is_scoped_to_the_whole_match_when_its_words_recur() -> None:
+    """A short pattern is a key itself: a negator before the match governs it where it
+    stands, not a later mention of its words ("no further inspection")."""
+    pattern = r"after\s+(?:\w+\s+)?inspection\b"
+    correct = "Tenant pays on signing. The deposit may not be returned until after the inspection of the premises."
+    sins = [
+        "Landlord shall return the deposit after the inspection, and no further inspection will be required.",
+        "Section 4.1 does not apply to keys, but Landlord shall return the deposit after the inspection.",
+    ]
+
+    def works(exclusion: str) -> bool:
+        guarded = Gate(pattern, exclude_context=exclusion)
+        return not _fires(guarded, correct) and all(_fires(guarded, sin) for sin in sins)
+
+    assert any(works(e.regex) for e in scoped_exclusions(pattern, [correct], scopes_for("redline")))
+
+
 def test_markers_after_the_key_are_scoped_after_it() -> None:
     evidence = ["Provider may store Customer Data in any region it chooses, which the Customer cannot accept."]
     [first, *_rest] = scoped_exclusions(STORE, evidence, scopes_for("issue"))

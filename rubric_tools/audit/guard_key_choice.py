@@ -95,7 +95,7 @@ class Explained:
         return sum(self.offsets) / len(self.offsets) if self.offsets else 0.0
 
 
-def key_choices(explained: list[Explained]) -> list[Keys]:
+def key_choices(explained: list[Explained], whole: str | None = None) -> list[Keys]:
     """The keys to scope to, best first: for the markers before a key, the one that explains
     the most evidence and, on a tie, stands latest in the match; for those after it, the one
     that explains the most, a short one first (room for more markers), the most specific on
@@ -118,6 +118,11 @@ def key_choices(explained: list[Explained]) -> list[Keys]:
         Keys(by_before[0].key, by_after[0].key, opening, closing),
         *(Keys(e.key, e.key, opening, closing) for e in together[:2]),
     ]
+    # The whole match as the key of the markers before it (`whole`, a short pattern): a
+    # negator scoped to where the match stands, not to any mention of its words.
+    matched = next((e for e in explained if e.key == whole), None)
+    if matched is not None and matched.count(before=True):
+        choices.append(Keys(matched.key, by_after[0].key, opening, closing))
     return list(dict.fromkeys(choices))
 
 

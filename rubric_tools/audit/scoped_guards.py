@@ -15,6 +15,10 @@ pattern:
     \\b(?:reject|declin)\\w*[^.;]{0,40}?\\btrain          (a marker before the key)
     \\btrain[^.;]{0,40}?\\b(?:only|solely)\\b             (a marker after it)
 
+A short pattern of one branch is a key too (`_whole_match_key`): where the key's words
+recur in the sentence ("… after confirmation, and no further confirmation is required"),
+a negator before the whole match governs the match where it stands.
+
 Only the kinds of marker the audit's evidence needed go in (`scoped_exclusions` reads the
 correct-work texts the gate fires on and finds, in the clause of the key, which terms
 govern it). Each kind comes as its whole short family first (a human writes
@@ -48,7 +52,7 @@ from dataclasses import dataclass
 from rubric_tools.audit import markers
 from rubric_tools.audit.guard_evidence import GAP, Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
-from rubric_tools.audit.guard_keys import keys
+from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
@@ -430,7 +434,8 @@ def scoped_exclusions(
     text shows a marker of `kinds` governing a key."""
     unique = list(dict.fromkeys(texts))
     explained: dict[str, Explained] = {}
-    for rank, key in enumerate(keys(pattern)):
+    whole = _whole_match_key(pattern)
+    for rank, key in enumerate([*keys(pattern), *([whole] if whole else [])]):
         for text in unique:
             shown = governing(pattern, key, text, kinds, guard_on)
             if shown:
@@ -445,7 +450,7 @@ def scoped_exclusions(
     longest = longest_window(pattern)
     one_clause = longest is not None and longest <= SHORT_WINDOW
     sins = [normalize(w.text) for w in witnesses(pattern)]
-    for keyed in key_choices(list(explained.values())):
+    for keyed in key_choices(list(explained.values()), whole):
         own = own_terms(sins, keyed)
         # Each text's markers as seen from the key of their side.
         evidence = [
@@ -464,6 +469,16 @@ def scoped_exclusions(
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found
+
+
+def _whole_match_key(pattern: str) -> str | None:
+    """The whole pattern as a key, when it is one short clause: a marker before it governs
+    the match where it stands, not a later mention of its words ("… after confirmation, and
+    no further confirmation is required" against `after\\s+confirm\\w*`)."""
+    branches = top_level_branches(pattern)
+    if branches is None or len(branches) != 1 or len(pattern) > MAX_KEY or pattern in keys(pattern):
+        return None
+    return pattern
 
 
 def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str | None:

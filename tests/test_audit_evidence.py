@@ -257,6 +257,9 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The lease already gives the tenant an rescind for repeated outages.", "article disagrees: an rescind"),
         ("All keys must be forego to the landlord.", "a verb's base form after 'be': be forego"),
         ("The lease already gives no us an exit for outages.", "a determiner before a pronoun: no us"),
+        ("The lease already gives, under section 6.2, us an exit.", "a citation before a pronoun"),
+        ("Tenant shall perform each obligations.", "'each' before a plural: each obligations"),
+        ("Credits is issued to the tenant.", "disagreement: credits is"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -283,6 +286,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has hereby granted the use of the premises.",
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",
+        "Credits are issued, the news is good and the analysis is done; each obligation stays.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )

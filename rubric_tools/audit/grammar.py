@@ -241,6 +241,17 @@ def _more_than_one(word: str) -> bool:
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 
 
+#: Auxiliaries of the third person singular: no plural noun is their subject.
+_SINGULAR_AUXILIARIES = frozenset("is was has does".split())
+
+
+def _plural_form(word: str) -> bool:
+    """A noun's plural ("credits", "fees"): the lexicon reads it as a noun whose lemma is
+    another word; not a word in -s that is its own lemma ("news", "analysis")."""
+    nouns = lexicon.lemmas(word).get("NOUN", ())
+    return word.endswith("s") and bool(nouns) and word not in nouns and not word.endswith(_SINGULAR_IN_S)
+
+
 def agreement_errors(text: str) -> list[str]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
@@ -257,6 +268,12 @@ def agreement_errors(text: str) -> list[str]:
             continue
         if index >= 2 and tokens[index - 2] in PREPOSITIONS:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
+        # "Credits is": a plural that opens its sentence, or stands right after its determiner,
+        # is the subject (not in "liability for data breach claims is", "fees and credits is").
+        opens = index == 1 or tokens[index - 2] in DETERMINERS
+        if verb in _SINGULAR_AUXILIARIES and opens and _plural_form(noun):
+            found.append(f"{noun} {verb}")
+            continue
         third = verb_of(verb)
         if third is None and verb not in _PLURAL_VERBS:
             continue  # no verb: neither disagreement below (most words are not verbs)

@@ -19,7 +19,8 @@
   word only ever a verb where an article makes a noun of it ("consents to the assign of",
   "the hereby assign of", "gives us an rescind for"); "a" or "an" that does not agree with
   the sound of the word after it ("an rescind"); a determiner before a personal pronoun
-  ("gives no us an exit");
+  ("gives no us an exit"), or a citation ("gives, under section 6.2, us"); "each" or
+  "every" before a plural ("each obligations");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -165,6 +166,21 @@ _MEDIAL_ADVERBS = frozenset("not already also never still hereby thereby further
 _DETERMINED_PRONOUN = re.compile(
     r"\b(?i:the|a|an|no|any|every|each|such|its|their|some) (?:us|them|him|me|it|we|they)\b"
 )
+#: A citation set between a verb and a pronoun, its object ("gives, under section 6.2, us").
+_CITATION_BEFORE_PRONOUN = re.compile(
+    r", (?:under|pursuant to|subject to) (?:section|§)\s*[\d.]*\d(?: of the agreement)?, (?:us|them|him|me|it)\b",
+    re.IGNORECASE,
+)
+
+
+def _each_plural(determiner: str, noun: str) -> bool:
+    """ "each" or "every" before a plural ("each obligations": a swap for "all")."""
+    if determiner not in ("each", "every"):
+        return False
+    nouns = lexicon.lemmas(noun).get("NOUN", ())
+    return noun.endswith("s") and bool(nouns) and noun not in nouns and "VERB" not in lexicon.lemmas(noun)
+
+
 #: Articles and determiners that make a noun of the word after them ("the transfer of").
 _NOUN_MAKERS = frozenset("the a an any such its their this each every".split())
 
@@ -259,6 +275,8 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += _out_of_place(tokens)
     found += [f"article disagrees: {pair}" for pair in _article_disagreements(text)]
     found += [f"a determiner before a pronoun: {m.group(0)}" for m in _DETERMINED_PRONOUN.finditer(text)]
+    found += [f"a citation before a pronoun: {m.group(0)}" for m in _CITATION_BEFORE_PRONOUN.finditer(text)]
+    found += [f"'{t}' before a plural: {t} {n}" for t, n in zip(tokens, tokens[1:], strict=False) if _each_plural(t, n)]
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]

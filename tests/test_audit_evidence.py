@@ -260,6 +260,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The lease already gives, under section 6.2, us an exit.", "a citation before a pronoun"),
         ("Tenant shall perform each obligations.", "'each' before a plural: each obligations"),
         ("Credits is issued to the tenant.", "disagreement: credits is"),
+        ("We can move from ten days to five days once inspection.", "a clause opener before a noun: once inspection"),
+        ("Section 9.3 applies in place of any term providing that without consent.", "clause without a verb"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -287,6 +289,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",
         "Credits are issued, the news is good and the analysis is done; each obligation stays.",
+        "Rent is due once the inspection is done, unless consent is given.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )

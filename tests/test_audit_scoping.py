@@ -182,6 +182,12 @@ def test_widened_words_are_written_as_a_word_and_its_endings(pattern: str, writt
         ("Provider has granted a license.", "Provider has not granted a license."),
         ("Provider may not use it.", None),  # already negative
         ("for the avoidance of doubt", None),  # no finite verb
+        # A noun in -s before the modal is the subject's, not the predicate ("does not claim will").
+        (
+            "Liability for repair claims will exceed the deposit.",
+            "Liability for repair claims will not exceed the deposit.",
+        ),
+        ("Liability for repair claims will not exceed the deposit.", None),  # a limit idiom
     ],
 )
 def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> None:

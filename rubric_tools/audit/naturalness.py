@@ -8,7 +8,8 @@
   "fined by under §6.2", "within after"; not the pairs English has, "provided for in",
   "until after"), a preposition before a conjunction ("training on and improve"), or a
   preposition, an article or a conjunction as the last word; a preposition that takes a
-  noun before a clause ("upon it validates"); a citation between a verb and its object
+  noun before a clause ("upon it validates"), or a word that opens a clause before a noun
+  alone ("48 hours once confirmation"); a citation between a verb and its object
   ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
   disagree ("three (0) days"); a count that disagrees with its unit ("3 business day
   2 business day", "one years"; not "a 5 day period", where the unit modifies a noun); a
@@ -116,7 +117,7 @@ _SEGMENTS = re.compile(r";|:(?!\d)|,\s+but\b", re.IGNORECASE)
 #: Words after which "that" opens a clause ("it is not the case that <clause>").
 _COMPLEMENT = re.compile(
     r"\b(?:case|requires?|agrees?|means?|suggest(?:s|ed)?|says?|said|accept(?:s|ed)?|proposal|proposes?|"
-    r"provides?|provided|argues?|contends?|claims?|view|position|fact|believes?|thinks?|notes?|states?|"
+    r"provides?|provided|providing|argues?|contends?|claims?|view|position|fact|believes?|thinks?|notes?|states?|"
     r"stated|recommends?|holds?|held|concluded?|ensures?|warrants?|represents?|acknowledges?|confirms?)"
     r"\s+that\s+([^,;:.]*)",
     re.IGNORECASE,
@@ -151,6 +152,8 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         form = verb_of(second) if first in _SUBORDINATE_OPENERS else None
         if form is not None and form[1] == "3rd person":
             found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
+    if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and _noun_only(tokens[-1]):
+        found.append(f"a clause opener before a noun: {tokens[-2]} {tokens[-1]}")  # "48 hours once confirmation"
     if tokens and tokens[-1] in _DANGLING_END:
         found.append(f"ends with {tokens[-1]!r}")
     return found
@@ -233,6 +236,14 @@ def _verb_only(word: str) -> bool:
 def _adverb_only(word: str) -> bool:
     """A word the lexicon knows only as an adverb ("hereby"): no article takes it."""
     return set(lexicon.lemmas(word)) == {"ADV"}
+
+
+#: Words that open a clause and never take a noun alone ("once confirmation").
+_CLAUSE_ONLY = frozenset("once unless because although whereas".split())
+
+
+def _noun_only(word: str) -> bool:
+    return set(lexicon.lemmas(word)) == {"NOUN"}
 
 
 def _clause_without_verb(text: str) -> list[str]:

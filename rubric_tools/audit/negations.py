@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import MODALS, PREPOSITIONS, finite_verb_at, verb_of
+from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PREPOSITIONS, finite_verb_at, verb_of
 from rubric_tools.audit.markers import governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
@@ -41,6 +41,15 @@ def negated_predicate(clause: str) -> str | None:
         if not finite_verb_at(lowered, index):
             continue
         word = lowered[index]
+        following_word = lowered[index + 1] if index + 1 < len(lowered) else ""
+        if (
+            word not in MODALS
+            and word not in AUXILIARIES
+            and (following_word in MODALS or following_word in AUXILIARIES)
+        ):
+            continue  # "representation claims will not exceed": a noun before the predicate
+        if following_word == "not":
+            return None  # "will not exceed": a limit idiom, already negative in form
         if word == "can":
             return _spliced(clause, token, "cannot")
         if word in ("has", "have", "had"):

@@ -10,6 +10,7 @@ import pytest
 
 from rubric_tools.audit import inflection
 from rubric_tools.audit.dodges import dodges
+from rubric_tools.audit.thesaurus import build
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis.witness import gap_witness
 from tests.audit_support import audit, codes, make_matter
@@ -84,6 +85,13 @@ def test_a_plural_is_made_singular_only_where_its_determiner_takes_both() -> Non
     # A bare plural, or one after "all", needs another determiner in the singular.
     assert singulars("tenant shall store the goods in bonded facilities") == []
     assert singulars("tenant shall perform all obligations") == []
+
+
+def test_all_is_not_swapped_for_each() -> None:
+    """ "all" takes a plural or a mass noun, "each" a singular: "each repairs" is no English."""
+    kinds = {d.kind for d in dodges("tenant bears all repairs", "tenant bears all repairs", build())}
+    assert "synonym: all → each" not in kinds and "synonym: all → every" not in kinds
+    assert "synonym: all → any and all" in kinds
 
 
 def test_verb_inflection_dodges_a_frozen_verb(tmp_path: Path) -> None:

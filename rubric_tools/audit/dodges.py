@@ -264,12 +264,25 @@ def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
             head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
             for member in members:
                 member_words = member.split(" ")
-                if member == phrase or member_words[0] == "be":
+                if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
                     continue
                 written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+#: Determiners of a thesaurus group that take a noun in another number: "all obligations",
+#: "all ownership" but "each obligation" ("each ownership" is no English).
+_TAKES_SINGULAR = frozenset({"each", "every"})
+_TAKES_PLURAL_OR_MASS = frozenset({"all", "any and all"})
+
+
+def _number_changes(phrase: str, member: str) -> bool:
+    """Whether swapping `phrase` for `member` would leave the noun after it in the wrong number."""
+    return (phrase in _TAKES_SINGULAR and member in _TAKES_PLURAL_OR_MASS) or (
+        phrase in _TAKES_PLURAL_OR_MASS and member in _TAKES_SINGULAR
+    )
 
 
 def _quantity_forms(witness: str) -> Iterator[Dodge]:

@@ -12,6 +12,8 @@ from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_cl
 from rubric_tools.audit.completion import carrier, complete_alone, repair_recipient
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score
+from rubric_tools.audit.texts import entry_texts
+from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import article, as_sentence, fill
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
@@ -295,6 +297,16 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
 )
 def test_good_drafting_passes(text: str) -> None:
     assert problems(text) == []
+
+
+def test_a_frame_wraps_only_a_clause() -> None:
+    """After "all", "repairs" is a noun: "all repairs from the first day" is no clause, and no
+    frame that takes one ("It is not the case that …", "… providing that …") wraps it."""
+    _fire, silent = entry_texts(Gate("all repairs from the first day"), 0, "redline", Thesaurus())
+    assert silent and all(t.kind.split(": ")[1] in QUOTING for t in silent), [t.text for t in silent]
+
+
+QUOTING = {"deletion recital", "replacement recital", "deletion and insertion"}
 
 
 def test_evidence_is_ranked_most_natural_first() -> None:

@@ -110,7 +110,9 @@ _PLURAL_VERBS = frozenset("are were have do".split())
 _PRONOUNS = frozenset("we they i you".split())
 #: Words after which a verb form is a noun ("the claims", "its uses"); "this" and "each" may
 #: be subjects themselves ("this applies").
-_NOUN_MARKERS = frozenset("a an the its their our your his her every no such another".split())
+_NOUN_MARKERS = frozenset(
+    "a an the its their our your his her every no such another all any each some these those".split()
+)
 #: Words after which a past form is a participle, not a finite verb.
 _AGENT_WORDS = frozenset("by on upon against under".split())
 _ADVERBS = frozenset("not never also only then still thereby hereby thereafter therefore".split())

@@ -214,8 +214,13 @@ _FROM_PATTERN = ("dotted section reference", "clause split", "parenthetical in t
 def _readable(texts: list[VerdictText]) -> list[VerdictText]:
     """The texts a lawyer could have written: the bare witnesses (the regex's own words)
     always, every other generated text only without a well-formedness problem (a fragment
-    only without debris, doubled words or a dangling preposition)."""
-    return [t for t in texts if t.kind == "witness" or not problems(t.text, sentence=t.origin != "fragment")]
+    only without debris, doubled words or a dangling preposition; a frame is a sentence,
+    whatever it wraps: "… any term providing that without consent." has no clause)."""
+    return [t for t in texts if t.kind == "witness" or not problems(t.text, sentence=_is_sentence(t))]
+
+
+def _is_sentence(text: VerdictText) -> bool:
+    return text.origin != "fragment" or text.kind.startswith("frame")
 
 
 def list_texts(

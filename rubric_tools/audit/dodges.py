@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit import inflection, lexicon, quantities
+from rubric_tools.audit import inflection, lexicon, money, quantities
 from rubric_tools.audit.grammar import DETERMINERS
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
@@ -288,6 +288,8 @@ def _number_changes(phrase: str, member: str) -> bool:
 def _quantity_forms(witness: str) -> Iterator[Dodge]:
     for _kind, text in quantities.variants(witness):
         yield Dodge("number or duration form", text)
+    for kind, text in money.variants(witness):
+        yield Dodge(kind, text)
 
 
 #: Verbs with no passive: the copula and the auxiliaries ("X is Y" is not "Y is been by X").

@@ -1,5 +1,6 @@
 """Numbers and durations in every common form: "5%", "5.0%", "five percent", "five (5)
 percent", "5 per cent"; "18 months", "eighteen (18) months", "18-month", "eighteen-month";
+a multiple, "two times", "2x", "two (2) times", "twice";
 and the same span in other units ("12 months" / "one year" / "first anniversary", "7
 days" / "one week", "48 hours" / "two days", "18 months" / "a year and a half").
 
@@ -39,7 +40,11 @@ UNITS: tuple[Unit, ...] = (
     Unit("week", ("weeks", "week"), "day", 7),
     Unit("month", ("months", "month")),
     Unit("year", ("years", "year"), "month", 12),
+    # A multiple of an amount: "two times fees", "2x", "twice the fees".
+    Unit("times", ("times", "x")),
 )
+#: A multiple written as one word: "twice" (two times).
+_TWICE = re.compile(r"\btwice\b")
 _BY_FORM = {form: unit for unit in UNITS for form in unit.forms}
 _BY_NAME = {unit.name: unit for unit in UNITS}
 
@@ -94,7 +99,7 @@ _QUANTITY = re.compile(
 )
 #: A unit as `_QUANTITY` ends on one: a text without one holds no quantity. Searching for it
 #: first is most of the cost saved, as most texts have none (and `_QUANTITY` tries every word).
-_ANY_UNIT = re.compile(rf"(?:{_UNIT_FORMS})(?![\w])")
+_ANY_UNIT = re.compile(rf"(?:{_UNIT_FORMS})(?![\w])|\btwice\b")
 
 
 @dataclass(frozen=True)
@@ -122,10 +127,13 @@ def quantities(text: str) -> list[Quantity]:
                 if value is not None:
                     start = match.start() + first.start()
                     break
+        if match.group("unit") == "x" and match.group("sep"):
+            continue  # "5 x 3" is a size; a multiple is written "5x"
         if value is not None:
             unit = _BY_FORM[match.group("unit")]
             found.append(Quantity(start, match.end(), value, unit, "-" in match.group("sep")))
-    return found
+    found += [Quantity(m.start(), m.end(), 2.0, _BY_NAME["times"], False) for m in _TWICE.finditer(lowered)]
+    return sorted(found, key=lambda quantity: quantity.start)
 
 
 def _number_text(value: float) -> str:
@@ -145,6 +153,9 @@ def forms(value: float, unit: Unit, adjectival: bool = False) -> list[str]:
         if word:
             found += [f"{word} percent", f"{word} ({digits}) percent", f"{word} ({digits}%)", f"{word} per cent"]
         return list(dict.fromkeys(found))
+    if unit.name == "times":
+        found = [f"{digits} times", f"{digits}x"] + ([f"{word} times", f"{word} ({digits}) times"] if word else [])
+        return found + (["twice"] if value == 2 else [])
     if adjectival:
         found = [f"{digits}-{singular}"] + ([f"{word}-{singular}", f"{word} ({digits})-{singular}"] if word else [])
         return list(dict.fromkeys(found))
@@ -252,6 +263,9 @@ def quantity_regex(value: float, unit: Unit) -> str:
     """A regex accepting every form of `value` `unit` (see `forms`)."""
     if unit.name == "percent":
         return rf"{_number_regex(value, decimal=True)} ?(?:%|percent|per[- ]?cent)"
+    if unit.name == "times":
+        multiple = rf"{_number_regex(value, decimal=True)} ?(?:times|x)\b"
+        return rf"(?:{multiple}|twice)" if value == 2 else multiple
     number = _number_regex(value)
     alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}"]
     if unit.name == "year" and value == int(value):
@@ -302,7 +316,7 @@ _SOURCE_QUANTITY = re.compile(
     r"(?P<paren>\s*(?:\\\(\\d\+\\\)|\\\(\d+\\\)|\\\(\?\d+\\\)\?|\\s\*\\\(\?\d+\\\)\?)\s*|\s*)"
     r"(?P<sep>(?:\\s[*+]|\\s\*|\\s\+| |-|\[- \]\??|\[ -\]\??|-\?)*)"
     r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+)?"
-    r"(?:percent|%|(?:hour|day|week|month|year)(?:s\?|s)?))"
+    r"(?:percent|%|times|x|(?:hour|day|week|month|year)(?:s\?|s)?))"
     r"(?![a-z])"
 )
 
@@ -320,6 +334,8 @@ def _source_unit(unit: str) -> Unit | None:
     text = text.split("|")[0]
     if text in ("%", "percent"):
         return _BY_NAME["percent"]
+    if text in ("times", "x"):
+        return _BY_NAME["times"]
     return _BY_FORM.get(text) or _BY_FORM.get(text + "s")
 
 

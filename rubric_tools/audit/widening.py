@@ -4,7 +4,8 @@ way drafting says the same thing, not only the rewrites the audit happened to tr
 Steps (`STEPS`, in the order they are tried):
 
 - `numbers`: a quantity written literally accepts every form (`quantities`): digits or
-  words, "five (5) percent", "5.0%", "18-month", the same span in other units;
+  words, "five (5) percent", "5.0%", "18-month", "2x" or "twice", the same span in other
+  units; a sum of money too (`money`): "$1.5 million", "$1,500,000", "1.5 million dollars";
 - `words`: every content word accepts its inflections, and every word or idiom of a
   thesaurus group accepts the group's other members in every inflection ("prohibits" ->
   prohibit/forbid/bar/… in every form; "hold harmless" -> indemnify, make whole, …);
@@ -29,7 +30,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rubric_tools.audit import lexicon, quantities
+from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.pattern_tree import (
     Item,
     following_words,
@@ -79,7 +80,7 @@ _COPULAS = frozenset({"is", "are"})
 _QUANTITY_WORDS = frozenset(
     """
     percent cent per hour hours day days week weeks month months year years business calendar anniversary time
-    times
+    times twice thousand million dollars usd
     """.split()
 )
 
@@ -120,7 +121,7 @@ def _escape_words(text: str) -> str:
 
 
 def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    widened = _without_repeated_branches(quantities.widen_quantities(pattern))
+    widened = _without_repeated_branches(money.widen_amounts(quantities.widen_quantities(pattern)))
     return widened if widened != pattern else None
 
 

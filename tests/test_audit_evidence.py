@@ -262,6 +262,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The lease already gives, under section 6.2, us an exit.", "a citation before a pronoun"),
         ("Tenant shall perform each obligations.", "'each' before a plural: each obligations"),
         ("Credits is issued to the tenant.", "disagreement: credits is"),
+        ("The cap applies despite whether the tenant is at fault.", "a noun's preposition before a clause"),
         ("We can move from ten days to five days once inspection.", "a clause opener before a noun: once inspection"),
         ("Section 9.3 applies in place of any term providing that without consent.", "clause without a verb"),
     ],

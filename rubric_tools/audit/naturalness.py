@@ -21,7 +21,7 @@
   "the hereby assign of", "gives us an rescind for"); "a" or "an" that does not agree with
   the sound of the word after it ("an rescind"); a determiner before a personal pronoun
   ("gives no us an exit"), or a citation ("gives, under section 6.2, us"); "each" or
-  "every" before a plural ("each obligations");
+  "every" before a plural ("each obligations"); "despite whether";
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -176,6 +176,10 @@ _CITATION_BEFORE_PRONOUN = re.compile(
 )
 
 
+#: "despite" takes a noun, not a clause: "regardless of whether" is no "despite whether".
+_DESPITE_WHETHER = re.compile(r"\b(?:despite|in spite of|notwithstanding) whether\b", re.IGNORECASE)
+
+
 def _each_plural(determiner: str, noun: str) -> bool:
     """ "each" or "every" before a plural ("each obligations": a swap for "all")."""
     if determiner not in ("each", "every"):
@@ -287,6 +291,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += [f"article disagrees: {pair}" for pair in _article_disagreements(text)]
     found += [f"a determiner before a pronoun: {m.group(0)}" for m in _DETERMINED_PRONOUN.finditer(text)]
     found += [f"a citation before a pronoun: {m.group(0)}" for m in _CITATION_BEFORE_PRONOUN.finditer(text)]
+    found += [f"a noun's preposition before a clause: {m.group(0)}" for m in _DESPITE_WHETHER.finditer(text)]
     found += [f"'{t}' before a plural: {t} {n}" for t, n in zip(tokens, tokens[1:], strict=False) if _each_plural(t, n)]
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()

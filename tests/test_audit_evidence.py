@@ -300,6 +300,22 @@ def test_good_drafting_passes(text: str) -> None:
     assert problems(text) == []
 
 
+def test_names_are_written_as_the_matter_writes_them() -> None:
+    """A witness of a lowercase regex names "harwick" and "the hmrc"; the matter writes
+    "Harwick" and "HMRC", and the evidence does too. A word the matter also writes in
+    lowercase, and a pronoun, keep their case ("us", though the matter writes "US")."""
+    finder = ClauseFinder(
+        [
+            MatterSentence(
+                "The tenant must ask Harwick and the HMRC before it sublets to US tenants.", "lease §4", False
+            ),
+            MatterSentence("Rent is due to the landlord, who may write to us.", "lease §5", False),
+        ]
+    )
+    assert finder.recased("harwick’s consent: the hmrc may ask us.") == "Harwick’s consent: the HMRC may ask us."
+    assert finder.recased("the tenant may ask the landlord") == "the tenant may ask the landlord"
+
+
 def test_a_frame_wraps_only_a_clause() -> None:
     """After "all", "repairs" is a noun: "all repairs from the first day" is no clause, and no
     frame that takes one ("It is not the case that …", "… providing that …") wraps it."""

@@ -46,6 +46,7 @@ from rubric_tools.audit.grammar import (
     has_finite_verb,
     shape,
 )
+from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.wording import words
@@ -168,8 +169,16 @@ def _sentence_words(text: str) -> frozenset[str]:
 @lru_cache(maxsize=8192)
 def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
-    inside = re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
+    inside = _inside(text)
     return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
+
+
+def _inside(text: str) -> list[str]:
+    return re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
+
+
+#: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
+_NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 
 
 class ClauseFinder:
@@ -184,8 +193,20 @@ class ClauseFinder:
         #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
         self.lowercase = frozenset().union(*(_inside_words(text)[0] for text in texts))
         self.capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
+        #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA").
+        self.names = {
+            w.lower(): w
+            for text in reversed(texts)
+            for w in (re.sub(r"['’]s$", "", word) for word in _inside(text))
+            if w[0].isupper() and w.lower() not in self.lowercase and w.lower() not in _NEVER_RECASED
+        }
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
+
+    def recased(self, text: str) -> str:
+        """`text` with each name written as the matter writes it: a witness of a lowercase
+        regex reads "kestrel may terminate", the matter "Kestrel may terminate"."""
+        return re.sub(r"\b[a-z][\w-]*", lambda m: self.names.get(m.group(0), m.group(0)), text)
 
     def known_words(self, text: str, pattern: str = "") -> bool:
         """Whether every word of `text` is one the matter, common English or the gate's own

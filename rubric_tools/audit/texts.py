@@ -194,6 +194,9 @@ def entry_texts(
                 text = completion.around(dodge.text)
             kind = f"rewrite: {dodge.kind}"
             fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
+    if finder is not None:  # names as the matter writes them ("Kestrel", not "kestrel")
+        fire = [t if t.kind == "witness" else replace(t, text=finder.recased(t.text)) for t in fire]
+        silent = [replace(t, text=finder.recased(t.text)) for t in silent]
     return _readable(fire), _readable(silent)
 
 

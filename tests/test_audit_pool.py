@@ -26,3 +26,18 @@ def test_audits_come_back_in_the_order_given(tmp_path: Path) -> None:
     assert [audit.root for audit in in_pool] == roots
     alone = audit_roots(roots, AuditSection(), jobs=1, propose=False)
     assert [audit.diagnostics for audit in in_pool] == [audit.diagnostics for audit in alone]
+
+
+def test_the_lexicon_tables_are_read_once_and_kept_out_of_collections() -> None:
+    """The lexicon's tables (some 300,000 objects that live as long as the process) are read
+    with the collector paused and frozen after: its full passes no longer walk them, and the
+    collector is as it was."""
+    import gc
+
+    from rubric_tools.audit import lexicon
+
+    was_collecting = gc.isenabled()
+    lexicon.preload()
+    assert gc.isenabled() == was_collecting
+    assert gc.get_freeze_count() > 250_000
+    assert lexicon.lemmas("fees")["NOUN"] == ("fee",)

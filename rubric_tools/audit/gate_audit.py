@@ -163,7 +163,7 @@ class _ListAudit:
         self.must_fire = list(texts.must_fire)
         self.must_not_fire = [*texts.must_not_fire, *(_clause_frames(source, gate_list) if generated else ())]
         gates = gate_list.gates
-        self.list_fires = {t.text: bool(list_fires(gates, t.text)) for t in (*self.must_fire, *self.must_not_fire)}
+        self.list_fires = {t.text: list_fires(gates, t.text) for t in (*self.must_fire, *self.must_not_fire)}
         self.protected = list(dict.fromkeys(t.text for t in self.must_fire if self.list_fires[t.text]))
         self.silent = list(dict.fromkeys(t.text for t in self.must_not_fire if not self.list_fires[t.text]))
         self.missed_probes = self._missed_probes()

@@ -60,11 +60,12 @@ def _fires_normalized(gate: Gate, text: str) -> bool:
         return False
 
 
-def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
-    """The patterns of a gate list that fire on `text`, in list order (what `run_gates`
-    reports as fired: a gate that does not compile or times out does not fire)."""
+def list_fires(gates: Sequence[Gate], text: str) -> bool:
+    """Whether a gate list fires on `text`: one of its gates does, as `run_gates` reports it
+    (a gate that does not compile or times out does not fire). The gates after the first
+    that fires are not run."""
     normalized = _normalized(text)
-    return tuple(gate.pattern for gate in gates if _fires_normalized(gate, normalized))
+    return any(_fires_normalized(gate, normalized) for gate in gates)
 
 
 def first_span(pattern: str, text: str, timeout: float = AUDIT_SEARCH_TIMEOUT) -> tuple[int, int] | None:

@@ -28,16 +28,19 @@ def test_audits_come_back_in_the_order_given(tmp_path: Path) -> None:
     assert [audit.diagnostics for audit in in_pool] == [audit.diagnostics for audit in alone]
 
 
-def test_the_lexicon_tables_are_read_once_and_kept_out_of_collections() -> None:
-    """The lexicon's tables (some 300,000 objects that live as long as the process) are read
-    with the collector paused and frozen after: its full passes no longer walk them, and the
-    collector is as it was."""
+def test_the_tables_are_read_before_forking_and_kept_out_of_collections() -> None:
+    """`preload` (called before the pool forks) reads the lexicon's tables, with the
+    collector paused and frozen after (some 300,000 objects that live as long as the
+    process: its full passes no longer walk them, and the collector is as it was), and
+    builds the table of number words."""
     import gc
 
-    from rubric_tools.audit import lexicon
+    from rubric_tools.audit import lexicon, quantities
+    from rubric_tools.audit.runner import preload
 
     was_collecting = gc.isenabled()
-    lexicon.preload()
+    preload()
     assert gc.isenabled() == was_collecting
     assert gc.get_freeze_count() > 250_000
     assert lexicon.lemmas("fees")["NOUN"] == ("fee",)
+    assert quantities._number_tokens.cache_info().currsize == 1

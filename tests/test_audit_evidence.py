@@ -293,14 +293,3 @@ def test_the_words_of_a_text_are_read_once() -> None:
     first = words("Provider's fees, as of 1 January, are due.")
     assert first == ("provider's", "fees", "as", "of", "1", "january", "are", "due")
     assert words("Provider's fees, as of 1 January, are due.") is first
-
-
-def test_finders_over_the_same_sentences_read_their_words_once() -> None:
-    """The gate lists of one issue have the same sentences: their finders share the words
-    read from them (whatever the sentences' order or sources)."""
-    stated = MatterSentence("Regulators may inspect the Hosting records.", "p:3", True)
-    disowned = MatterSentence("It is not the case that uptime commitments are unenforceable.", "guide §2", False)
-    first, second = ClauseFinder([stated, disowned]), ClauseFinder([disowned, stated])
-    assert second.vocabulary is first.vocabulary
-    assert {"regulators", "inspect", "uptime"} <= first.vocabulary
-    assert "hosting" in first.capitalized and "uptime" in first.lowercase

@@ -172,27 +172,18 @@ def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
 
 
-@lru_cache(maxsize=64)  # the gate lists of one issue have the same sentences
-def _vocabulary(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The words of `texts` with `COMMON_WORDS`, and the words written inside them in lowercase
-    and capitalized (`_inside_words`)."""
-    vocabulary = frozenset().union(*map(_sentence_words, texts)) | COMMON_WORDS
-    lowercase = frozenset().union(*(_inside_words(text)[0] for text in texts))
-    capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
-    return vocabulary, lowercase, capitalized
-
-
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
     def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
-        #: The words of the sentences, with `COMMON_WORDS`; and those the matter writes in
-        #: lowercase inside its sentences, and capitalized there: a capital on a word only in
-        #: the first set only opened a sentence ("Regulators are …" inside a frame is
-        #: "regulators are …").
-        self.vocabulary, self.lowercase, self.capitalized = _vocabulary(frozenset(s.text for s in self.sentences))
+        texts = list(dict.fromkeys(s.text for s in self.sentences))
+        self.vocabulary = frozenset().union(*map(_sentence_words, texts)) | COMMON_WORDS
+        #: Words the matter writes in lowercase inside its sentences: a capital on one of them
+        #: only opened a sentence ("Regulators are …" inside a frame is "regulators are …").
+        self.lowercase = frozenset().union(*(_inside_words(text)[0] for text in texts))
+        self.capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
 

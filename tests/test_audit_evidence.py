@@ -12,7 +12,7 @@ from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_cl
 from rubric_tools.audit.completion import carrier, complete_alone, repair_recipient
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score
-from rubric_tools.audit.wording import article, as_sentence, fill, words
+from rubric_tools.audit.wording import article, as_sentence, fill
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
 from tests.audit_support import audit, codes, make_matter
@@ -285,11 +285,3 @@ def test_evidence_is_ranked_most_natural_first() -> None:
     ]
     ranked = rank(texts, lambda t: text_score(*t))
     assert [t[1] for t in ranked] == [None, "matter clause", "carrier", "fragment", "matter clause"]
-
-
-def test_the_words_of_a_text_are_read_once() -> None:
-    """Each check of a candidate sentence asks for its words (`wording.words`): read once,
-    kept as a tuple no caller can change."""
-    first = words("Provider's fees, as of 1 January, are due.")
-    assert first == ("provider's", "fees", "as", "of", "1", "january", "are", "due")
-    assert words("Provider's fees, as of 1 January, are due.") is first

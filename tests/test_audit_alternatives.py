@@ -11,8 +11,16 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.audit.gate_audit import _dead_alternatives
-from rubric_tools.gate_analysis.alternatives import alternative_patterns
-from rubric_tools.gate_analysis.gate_firing import AuditedEntry, gate_lists, never_fires_reason
+from rubric_tools.gate_analysis.alternatives import alternative_patterns, alternatives
+from rubric_tools.gate_analysis.gate_firing import (
+    AuditedEntry,
+    alternatives_firing_in_context,
+    fire_texts,
+    fires_in_context,
+    gate_lists,
+    never_fires_reason,
+)
+from rubric_tools.gate_analysis.plain_search import cut_from
 from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.dialect import expanded_size
@@ -99,3 +107,40 @@ def test_the_alternatives_of_a_window_the_audit_writes_are_not_wording() -> None
     pattern = rf"customer (?:may|can)\b{slack}\buse (?:data|content)"
     branches = [branch for branch, _variant in alternative_patterns(pattern, skip_repeated=True)]
     assert branches == ["may", "can", "data", "content"]
+
+
+def test_one_search_of_the_gate_shows_most_alternatives_firing_and_never_a_dead_one() -> None:
+    """`alternatives_firing_in_context`: the alternatives whose branches the gate's first match
+    on a witness went through fire on that witness when each is searched on its own, and
+    they are most of those that fire (each of the others compiles a pattern of its own)."""
+    shown_total = firing_total = 0
+    for entry in _corpus_entries():
+        in_context = [text.text for text in fire_texts(entry.gate) if not text.bare_only]
+        found = alternatives(entry.gate.pattern, skip_repeated=True)
+        for variant in found:
+            cut_from(variant.pattern, entry.gate.pattern)
+        shown = alternatives_firing_in_context(entry.gate, found, in_context)
+        firing = {
+            index
+            for index, variant in enumerate(found)
+            if fires_in_context(replace(entry.gate, pattern=variant.pattern), in_context)
+        }
+        assert shown <= firing, entry.gate
+        shown_total, firing_total = shown_total + len(shown), firing_total + len(firing)
+    assert shown_total >= 0.8 * firing_total > 0
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "shown"),
+    [
+        ("uncapped|unlimited", "unlimited", ["unlimited"]),
+        ("(?:uncapped|unlimited) liability", "uncapped liability", ["uncapped"]),
+        ("x|(?:a|b)c", "bc", ["(?:a|b)c", "b"]),
+        ("(a|b)\\1", "aa", []),  # a group reference: each alternative is searched on its own
+        ("(?!(?:no|not) )(?:uses|sells)", "sells", ["sells"]),  # a lookahead's branches: not shown
+    ],
+)
+def test_the_branches_a_match_went_through(pattern: str, text: str, shown: list[str]) -> None:
+    found = alternatives(pattern, skip_repeated=True)
+    indices = alternatives_firing_in_context(Gate(pattern), found, [text])
+    assert [found[index].branch for index in sorted(indices)] == shown

@@ -10,6 +10,7 @@ import pytest
 
 from rubric_tools.audit.widening import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.config.audit import AuditSection
+from rubric_tools.gate_analysis import gate_firing
 from rubric_tools.gate_analysis.gate_firing import never_fires_reason
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.gates import Gate
@@ -369,3 +370,18 @@ def test_a_proposal_lists_the_first_refusal_of_each_reason() -> None:
     )
     shown = Proposal({}, "", False, False, refused=refused).to_json()["refused"]
     assert shown == [refused[0], refused[-1]]
+
+
+def test_a_gate_list_fires_when_one_gate_does_and_runs_none_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[str] = []
+    run = gate_firing._fires_normalized
+
+    def recorded(gate: Gate, text: str) -> bool:
+        ran.append(gate.pattern)
+        return run(gate, text)
+
+    monkeypatch.setattr(gate_firing, "_fires_normalized", recorded)
+    gates = [Gate("uncapped"), Gate("unlimited liability"), Gate("no cap")]
+    assert gate_firing.list_fires(gates, "Liability is unlimited liability here.") is True
+    assert ran == ["uncapped", "unlimited liability"]
+    assert gate_firing.list_fires(gates, "Liability is capped.") is False

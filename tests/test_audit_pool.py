@@ -26,3 +26,21 @@ def test_audits_come_back_in_the_order_given(tmp_path: Path) -> None:
     assert [audit.root for audit in in_pool] == roots
     alone = audit_roots(roots, AuditSection(), jobs=1, propose=False)
     assert [audit.diagnostics for audit in in_pool] == [audit.diagnostics for audit in alone]
+
+
+def test_the_tables_are_read_before_forking_and_kept_out_of_collections() -> None:
+    """`preload` (called before the pool forks) reads the lexicon's tables, with the
+    collector paused and frozen after (some 300,000 objects that live as long as the
+    process: its full passes no longer walk them, and the collector is as it was), and
+    builds the table of number words."""
+    import gc
+
+    from rubric_tools.audit import lexicon, quantities
+    from rubric_tools.audit.runner import preload
+
+    was_collecting = gc.isenabled()
+    preload()
+    assert gc.isenabled() == was_collecting
+    assert gc.get_freeze_count() > 250_000
+    assert lexicon.lemmas("fees")["NOUN"] == ("fee",)
+    assert quantities._number_tokens.cache_info().currsize == 1

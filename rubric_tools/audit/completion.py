@@ -115,7 +115,7 @@ def carrier(fragment: str) -> Completion:
     if kind == "verb phrase":
         verb = verb_of(tokens[0])
         subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
-        if verb is not None and verb[1] == "past" and tokens[1:2] == ["to"]:
+        if verb is not None and verb[1] == "past" and tokens[1:2] == ("to",):
             subject = "the other party is "  # a participle before "to": "is permitted to …"
         return Completion(subject, fragment, "", f"carrier: {kind}")
     if kind == "infinitive phrase":

@@ -23,12 +23,13 @@ from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts
 from rubric_tools.diagnostics import Severity
 from rubric_tools.fixing.gate_edits import guard_fix
-from rubric_tools.gate_analysis.alternatives import alternative_patterns
+from rubric_tools.gate_analysis.alternatives import alternatives
 from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
     GATE_NEVER_FIRES,
     AuditedEntry,
     GateList,
+    alternatives_firing_in_context,
     fire_texts,
     fires,
     fires_in_context,
@@ -48,7 +49,10 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
     """U001 for every entry that no text can trip (also lint rule U001)."""
     for gate_list in gate_lists(source.model):
         for entry in gate_list.entries:
-            reason = never_fires_reason(entry.gate)
+            # A witness firing in a sentence shows the entry can fire (what `never_fires_reason`
+            # asks first): the entry's witnesses are built for its alternatives anyway.
+            in_context = any(not text.bare_only for text in fire_texts(entry.gate))
+            reason = None if in_context else never_fires_reason(entry.gate)
             if reason is None:
                 yield from _dead_alternatives(entry)
                 continue
@@ -83,14 +87,16 @@ def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
     # The gate's own witnesses cover its alternatives one by one (`witness`): an alternative
     # that one of them trips in a sentence can fire, and needs no witnesses of its own.
     in_context = [text.text for text in fire_texts(entry.gate) if not text.bare_only]
-    for branch, variant in alternative_patterns(entry.gate.pattern, skip_repeated=True):
-        cut_from(variant, entry.gate.pattern)  # searched under the gate's own bound
-        alternative = replace(entry.gate, pattern=variant)
-        if fires_in_context(alternative, in_context):
+    found = alternatives(entry.gate.pattern, skip_repeated=True)
+    shown = alternatives_firing_in_context(entry.gate, found, in_context)  # one search of the gate per text
+    for index, variant in enumerate(found):
+        cut_from(variant.pattern, entry.gate.pattern)  # searched under the gate's own bound
+        alternative = replace(entry.gate, pattern=variant.pattern)
+        if index in shown or fires_in_context(alternative, in_context):
             continue
         reason = never_fires_reason(alternative)
-        if reason is not None and not any(branch in d[0] or d[0] in branch for d in dead):
-            dead.append((branch, *reason))
+        if reason is not None and not any(variant.branch in d[0] or d[0] in variant.branch for d in dead):
+            dead.append((variant.branch, *reason))
     if not dead:
         return
     branch, why, _tried = dead[0]
@@ -160,7 +166,7 @@ class _ListAudit:
         self.must_fire = list(texts.must_fire)
         self.must_not_fire = [*texts.must_not_fire, *(_clause_frames(source, gate_list) if generated else ())]
         gates = gate_list.gates
-        self.list_fires = {t.text: bool(list_fires(gates, t.text)) for t in (*self.must_fire, *self.must_not_fire)}
+        self.list_fires = {t.text: list_fires(gates, t.text) for t in (*self.must_fire, *self.must_not_fire)}
         self.protected = list(dict.fromkeys(t.text for t in self.must_fire if self.list_fires[t.text]))
         self.silent = list(dict.fromkeys(t.text for t in self.must_not_fire if not self.list_fires[t.text]))
         self.missed_probes = self._missed_probes()

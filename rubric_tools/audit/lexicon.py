@@ -26,8 +26,10 @@ lowercase forms.
 
 from __future__ import annotations
 
+import gc
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -57,21 +59,55 @@ VERB_TAGS = ("VB", "VBZ", "VBD", "VBN", "VBG")
 _PREFIXES = ("re", "sub", "de", "co", "pre", "un", "non", "over", "under", "out", "mis")
 
 
+@contextmanager
+def _kept_for_good() -> Iterator[None]:
+    """What is built meanwhile lives as long as the process (lemminflect's module and its
+    tables: some 300,000 dicts and tuples): no collection runs while it is built, as it
+    would free nothing, and it is frozen after (`gc.freeze`), so that the collector's full
+    passes stop walking it. As `rubric_tools.cli` does for start-up."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+    gc.freeze()
+
+
 @lru_cache(maxsize=1)
 def _library() -> Any:
     # Imported on first use: it loads its tables and numpy, which only the audit needs.
-    import lemminflect
+    with _kept_for_good():
+        import lemminflect
 
     return lemminflect
+
+
+@lru_cache(maxsize=1)
+def _lemmatizer() -> Any:
+    """lemminflect, its table of lemmas read (on first use: about a fifth of a second)."""
+    library = _library()
+    with _kept_for_good():
+        library.getAllLemmas("be")
+    return library
+
+
+@lru_cache(maxsize=1)
+def _inflector() -> Any:
+    """lemminflect, its table of inflections read (on first use: about a sixth of a second)."""
+    library = _library()
+    with _kept_for_good():
+        library.getAllInflections("be")
+    return library
 
 
 def preload() -> None:
     """Read the lexicon's tables now (lemminflect reads them on first use: with numpy's
     import, about half a second of CPU). A command that audits in forked workers calls this
     before forking, so that the workers share one copy instead of each reading its own."""
-    library = _library()
-    library.getAllLemmas("be")
-    library.getAllInflections("be")
+    _lemmatizer()
+    _inflector()
 
 
 def _plain(form: str, like: str) -> bool:
@@ -84,7 +120,7 @@ def lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """Base forms of `word` by part of speech ("NOUN", "VERB", "ADJ", "ADV", "AUX"), most
     likely first; empty when the lexicon does not know the word. A modal has no verb reading."""
     word = word.lower()
-    found = _library().getAllLemmas(word)
+    found = _lemmatizer().getAllLemmas(word)
     if word in MODALS:
         found = {pos: forms for pos, forms in found.items() if pos not in ("VERB", "AUX")}
     return {pos: tuple(f.lower() for f in forms if _plain(f.lower(), word)) for pos, forms in found.items() if forms}
@@ -132,7 +168,7 @@ def verb_forms_by_tag(lemma: str) -> dict[str, str]:
         return {tag: prefix + form for tag, form in verb_forms_by_tag(head).items()}
     if lemma in MODALS or lemma not in lemmas(lemma).get("VERB", ()):
         return {}
-    table = _library().getAllInflections(lemma, upos="VERB")
+    table = _inflector().getAllInflections(lemma, upos="VERB")
     forms = {"VB": lemma}
     for tag in VERB_TAGS[1:]:
         for form in (f.lower() for f in table.get(tag, ())):
@@ -166,7 +202,7 @@ def past_participle(lemma: str) -> str | None:
 def plurals(noun: str) -> tuple[str, ...]:
     """The plurals of a noun that map back to it ("datum" -> "data"); () for none."""
     noun = noun.lower()
-    table = _library().getAllInflections(noun, upos="NOUN")
+    table = _inflector().getAllInflections(noun, upos="NOUN")
     found = [f.lower() for f in table.get("NNS", ())]
     return tuple(p for p in dict.fromkeys(found) if _plain(p, noun) and noun in lemmas(p).get("NOUN", ()))
 

@@ -261,7 +261,7 @@ def _clause_without_verb(text: str) -> list[str]:
     return found
 
 
-def _unfinished(tokens: list[str], segment: str, *, imperative_allowed: bool) -> list[str]:
+def _unfinished(tokens: Sequence[str], segment: str, *, imperative_allowed: bool) -> list[str]:
     """A clause with no finite verb, or one that opens with its verb (no subject)."""
     if not tokens or "quoted" in tokens:
         return []

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
@@ -22,6 +23,14 @@ from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.suppressions import apply_suppressions, matter_suppressions
+
+
+def preload() -> None:
+    """Read and build now the tables every audit that generates texts reads: the lexicon's
+    (`lexicon.preload`) and the number words (`quantities.preload`). A command that audits
+    in forked workers calls this before forking, so that the workers share one copy."""
+    lexicon.preload()
+    quantities.preload()
 
 
 @dataclass

@@ -21,6 +21,7 @@ clauses is `clauses.shape`'s business.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 #: A word: letters, digits and the marks legal words carry inside them ("4.2", "1,000",
 #: "provider's", "re-identify", "§6.2", "5%").
@@ -51,9 +52,10 @@ _VOWEL_SOUND = re.compile(r"^(?:hour|honest|honou?r|heir)", re.IGNORECASE)
 _VOWEL_LETTER_NAMES = frozenset("AEFHILMNORSX")
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=16384)  # asked of the same texts again by each check of a sentence (some four times on average)
+def words(text: str) -> tuple[str, ...]:
     """The words of `text`, lowercased, without the punctuation between them."""
-    return [w.lower() for w in WORD.findall(text)]
+    return tuple(w.lower() for w in WORD.findall(text))
 
 
 def article(word: str) -> str:

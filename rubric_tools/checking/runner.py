@@ -403,7 +403,7 @@ def _load_before_forking(config: ProjectConfig) -> None:
 
     selected_rules(config.lint)  # imports and registers the rules
     if generates_texts(config.audit):
-        from rubric_tools.audit.lexicon import preload
+        from rubric_tools.audit.runner import preload
 
         preload()
 

@@ -20,9 +20,8 @@ from typing import TextIO
 
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.fix_loop import MatterFix, fix_matter
-from rubric_tools.audit.lexicon import preload
 from rubric_tools.audit.probe_writer import write_probes
-from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source
+from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source, preload
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.commands.common import EXIT_USAGE
 from rubric_tools.config.audit import AuditSection
@@ -99,7 +98,7 @@ def audit_roots(
     if workers <= 1:
         return [audit_matter(root, settings, propose) for root in roots]
     if multiprocessing.get_start_method() == "fork":
-        preload()  # the lexicon read once here, shared by the forked workers
+        preload()  # the lexicon and the number words read once here, shared by the forked workers
     order = largest_first(roots)
     with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:  # see `checking.runner`
         jobs_list = [(roots[index], settings, propose) for index in order]

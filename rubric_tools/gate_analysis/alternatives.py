@@ -9,6 +9,8 @@ benchmark to narrow an alternation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 #: At most this many variants per pattern: bounded work on a long alternation.
 MAX_VARIANTS = 24
 
@@ -55,9 +57,14 @@ def group_body_start(pattern: str, start: int) -> int | None:
 
 
 def _branches(text: str, offset: int, bars: list[int]) -> list[str]:
+    return [text[start - offset : end - offset] for start, end in _branch_spans(text, offset, bars)]
+
+
+def _branch_spans(text: str, offset: int, bars: list[int]) -> list[tuple[int, int]]:
+    """Where each branch of `text` (at `offset`, its `|` at `bars`) starts and ends."""
     cuts = [offset, *(bar + 1 for bar in bars)]
     ends = [*bars, offset + len(text)]
-    return [text[start - offset : end - offset] for start, end in zip(cuts, ends, strict=True)]
+    return list(zip(cuts, ends, strict=True))
 
 
 def _is_repeated(pattern: str, end: int) -> bool:
@@ -66,9 +73,22 @@ def _is_repeated(pattern: str, end: int) -> bool:
     return pattern[end + 1 : end + 2] in ("*", "+", "{")
 
 
-def _group_variants(pattern: str, skip_repeated: bool) -> list[tuple[str, str]]:
+@dataclass(frozen=True)
+class Alternative:
+    """One branch of an alternation, and the pattern with only that branch."""
+
+    branch: str
+    pattern: str
+    #: Where, in the whole pattern, the branches it keeps start: the group's branch, and the
+    #: top-level branch around it when the pattern has several. A match of the whole pattern
+    #: that went through all of them is a match of `pattern`.
+    starts: tuple[int, ...]
+
+
+def _group_variants(pattern: str, skip_repeated: bool, offset: int = 0) -> list[Alternative]:
+    """The alternatives of the groups of `pattern` (found at `offset` in the whole pattern)."""
     _top, groups = scan_groups(pattern)
-    variants: list[tuple[str, str]] = []
+    variants: list[Alternative] = []
     for start, end, bars in groups:
         body = group_body_start(pattern, start)
         nested = any(s < start and end < e and b for s, e, b in groups)
@@ -78,20 +98,33 @@ def _group_variants(pattern: str, skip_repeated: bool) -> list[tuple[str, str]]:
             continue
         if bars and body is not None and not nested:
             variants += [
-                (branch, pattern[:body] + branch + pattern[end:]) for branch in _branches(pattern[body:end], body, bars)
+                Alternative(
+                    pattern[first:last], pattern[:body] + pattern[first:last] + pattern[end:], (offset + first,)
+                )
+                for first, last in _branch_spans(pattern[body:end], body, bars)
             ]
     return variants
 
 
-def alternative_patterns(pattern: str, *, skip_repeated: bool = False) -> list[tuple[str, str]]:
-    """(branch, pattern with only that branch) for every branch of the top-level alternation
-    and of every group that is not inside another group's alternation (within each top-level
-    branch on its own); at most MAX_VARIANTS. With `skip_repeated`, leave out the branches
+def alternatives(pattern: str, *, skip_repeated: bool = False) -> list[Alternative]:
+    """Every branch of the top-level alternation and of every group that is not inside another
+    group's alternation (within each top-level branch on its own), each with the pattern
+    that keeps only it; at most MAX_VARIANTS. With `skip_repeated`, leave out the branches
     of repeated groups and of groups inside them, whose branches only work together."""
     top, _groups = scan_groups(pattern)
     if not top:
         return _group_variants(pattern, skip_repeated)[:MAX_VARIANTS]
-    variants: list[tuple[str, str]] = []
-    for branch in _branches(pattern, 0, top):
-        variants += [(branch, branch), *_group_variants(branch, skip_repeated)]
+    variants: list[Alternative] = []
+    for first, last in _branch_spans(pattern, 0, top):
+        branch = pattern[first:last]
+        variants.append(Alternative(branch, branch, (first,)))
+        variants += [
+            replace(variant, starts=(first, *variant.starts))
+            for variant in _group_variants(branch, skip_repeated, first)
+        ]
     return variants[:MAX_VARIANTS]
+
+
+def alternative_patterns(pattern: str, *, skip_repeated: bool = False) -> list[tuple[str, str]]:
+    """(branch, pattern with only that branch) of each of `alternatives`."""
+    return [(found.branch, found.pattern) for found in alternatives(pattern, skip_repeated=skip_repeated)]

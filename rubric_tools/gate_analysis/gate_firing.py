@@ -8,6 +8,7 @@ rubric's gate lists with positions. Shared by lint rule U001 and `rubric audit`.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -15,7 +16,8 @@ from typing import Any
 
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
-from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern
+from rubric_tools.gate_analysis.alternatives import Alternative
+from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern, plain_survives
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
@@ -58,11 +60,12 @@ def _fires_normalized(gate: Gate, text: str) -> bool:
         return False
 
 
-def list_fires(gates: Sequence[Gate], text: str) -> tuple[str, ...]:
-    """The patterns of a gate list that fire on `text`, in list order (what `run_gates`
-    reports as fired: a gate that does not compile or times out does not fire)."""
+def list_fires(gates: Sequence[Gate], text: str) -> bool:
+    """Whether a gate list fires on `text`: one of its gates does, as `run_gates` reports it
+    (a gate that does not compile or times out does not fire). The gates after the first
+    that fires are not run."""
     normalized = _normalized(text)
-    return tuple(gate.pattern for gate in gates if _fires_normalized(gate, normalized))
+    return any(_fires_normalized(gate, normalized) for gate in gates)
 
 
 def first_span(pattern: str, text: str, timeout: float = AUDIT_SEARCH_TIMEOUT) -> tuple[int, int] | None:
@@ -157,6 +160,52 @@ def fires_in_context(gate: Gate, texts: Iterable[str]) -> bool:
     the gate's own pattern, and could say otherwise only where every one of those missed
     (tests/test_audit_alternatives.py: never on the corpora's gates)."""
     return any(fires(gate, CONTEXT.format(t=text)) for text in texts)
+
+
+#: A reference to a group, which a marker group (`_marked`) would renumber.
+_GROUP_REFERENCE = re.compile(r"\\[1-9]|\\g<|\(\?P=|\(\?\(")
+
+
+def alternatives_firing_in_context(gate: Gate, found: Sequence[Alternative], texts: Iterable[str]) -> set[int]:
+    """The indices of `found` (alternatives of the gate's pattern) that one search of the whole
+    pattern per text shows to fire on one of `texts` inside the neutral sentence, as
+    `fires_in_context` of each would: the first match, when it went through every branch an
+    alternative keeps and survives the guards, is that alternative's first match too (where
+    the whole pattern matches nowhere, neither does a part of it; from the match's start,
+    the alternative tries its ways in the pattern's order). Only where the pattern is searched
+    on `re` (`plain_search`), as the alternative then is, under the pattern's bound
+    (`cut_from`). The rest is `fires_in_context`'s, which compiles each alternative."""
+    starts = sorted({start for alternative in found for start in alternative.starts})
+    marked = _marked(gate.pattern, starts) if starts else None
+    if marked is None:
+        return set()
+    shown: set[int] = set()
+    for text in texts:
+        normalized = _normalized(CONTEXT.format(t=text))
+        if plain_pattern(gate.pattern, normalized, normalized=True) is None:
+            continue
+        match = marked.search(normalized)
+        if match is None or not plain_survives(gate, normalized, [match]):
+            continue
+        went = {start for start in starts if match.start(f"m{start}") >= 0}
+        shown.update(index for index, alternative in enumerate(found) if went.issuperset(alternative.starts))
+    return shown
+
+
+def _marked(pattern: str, starts: Sequence[int]) -> re.Pattern[str] | None:
+    """`pattern` as `re` compiles it, an empty group `m<position>` added where each branch at
+    `starts` begins: the same search, that tells which of those branches a match went
+    through. None for a pattern with a group reference, or one that does not compile so."""
+    if _GROUP_REFERENCE.search(pattern):
+        return None
+    for start in reversed(starts):
+        pattern = f"{pattern[:start]}(?P<m{start}>){pattern[start:]}"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax, as `plain_search`'s
+            return re.compile(pattern, re.IGNORECASE)
+    except (re.error, RecursionError, OverflowError, ValueError):
+        return None
 
 
 _MISPLACED_END = re.compile(r"(?<!\\)\$(?![\s)|]*(?:\||$))")

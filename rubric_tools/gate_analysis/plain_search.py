@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterable
 from functools import lru_cache
 
 from rubric_tools.gate_analysis.regex_shape import parse
@@ -108,13 +109,20 @@ def plain_pattern(pattern: object, text: str, *, normalized: bool = False) -> re
 
 def plain_fires(gate: Gate, text: str) -> bool | None:
     """`gate.fires(text)` (`text` already normalized) on `re`; None when it must run on the
-    scorer's matcher. A structured gate keeps the scorer's guards (`Gate._survives`): the
-    match's sentence, a negator before or around it, the context regexes on the sentence."""
+    scorer's matcher."""
     main = plain_pattern(gate.pattern, text, normalized=True)
     if main is None:
         return None
     if not gate.is_structured:
         return main.search(text) is not None
+    return plain_survives(gate, text, main.finditer(text))
+
+
+def plain_survives(gate: Gate, text: str, matches: Iterable[re.Match[str]]) -> bool | None:
+    """Whether one of `matches` (of the gate's pattern in `text`, normalized) survives the
+    gate's guards, on `re`; None when a context regex must run on the scorer's matcher. The
+    scorer's guards (`Gate._survives`): the match's sentence, a negator before or around it,
+    the context regexes on the sentence."""
     require = exclude = None
     if gate.require_context:
         require = plain_pattern(gate.require_context, text, normalized=True)  # and of its sentences
@@ -124,7 +132,7 @@ def plain_fires(gate: Gate, text: str) -> bool | None:
         exclude = plain_pattern(gate.exclude_context, text, normalized=True)
         if exclude is None:
             return None
-    for match in main.finditer(text):
+    for match in matches:
         start, end = match.span()
         sentence_start, sentence_end = sentence_bounds(text, start, end)
         if gate.negation_guard:

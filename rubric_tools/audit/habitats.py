@@ -21,7 +21,7 @@ the others are dodges.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
@@ -112,7 +112,7 @@ def _last_noun(witness: str) -> str | None:
     return word
 
 
-def _joined_to_a_verb(tokens: list[str]) -> bool:
+def _joined_to_a_verb(tokens: Sequence[str]) -> bool:
     """Whether the last word is the last of words joined by "and"/"or" whose first is a
     verb: one only ever a verb ("improve"), or one after a modal or "to" ("may repair")."""
     index = len(tokens) - 1

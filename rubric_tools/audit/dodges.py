@@ -131,12 +131,12 @@ def _inflections(witness: str) -> Iterator[Dodge]:
     plural_noun = (
         len(last) >= 6 and last.isalpha() and last.endswith(("ies", "tions", "ments", "ities", "ances", "ences"))
     )
-    if plural_noun and _takes_either_number(words[:-1]):
-        singular = last[:-3] + "y" if last.endswith("ies") else last[:-1]
-        yield Dodge("inflection", " ".join([*words[:-1], singular]))
-        return
     if plural_noun:
-        return  # "in US facilities", "all obligations": the singular needs another determiner
+        # Not after "all" or bare ("in US facilities"): the singular needs another determiner.
+        if _takes_either_number(words[:-1]):
+            singular = last[:-3] + "y" if last.endswith("ies") else last[:-1]
+            yield Dodge("inflection", " ".join([*words[:-1], singular]))
+        return
     plural = inflection.plural(last, words[-2] if len(words) > 1 else None)
     if plural is not None:
         yield Dodge("inflection (plural)", " ".join([*words[:-1], plural]))

@@ -247,7 +247,7 @@ _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 _SINGULAR_AUXILIARIES = frozenset("is was has does".split())
 
 
-def _plural_form(word: str) -> bool:
+def plural_form(word: str) -> bool:
     """A noun's plural ("credits", "fees"): the lexicon reads it as a noun whose lemma is
     another word; not a word in -s that is its own lemma ("news", "analysis")."""
     nouns = lexicon.lemmas(word).get("NOUN", ())
@@ -273,7 +273,7 @@ def agreement_errors(text: str) -> list[str]:
         # "Credits is": a plural that opens its sentence, or stands right after its determiner,
         # is the subject (not in "liability for data breach claims is", "fees and credits is").
         opens = index == 1 or tokens[index - 2] in DETERMINERS
-        if verb in _SINGULAR_AUXILIARIES and opens and _plural_form(noun):
+        if verb in _SINGULAR_AUXILIARIES and opens and plural_form(noun):
             found.append(f"{noun} {verb}")
             continue
         third = verb_of(verb)

@@ -118,6 +118,6 @@ def _joined_to_a_verb(tokens: Sequence[str]) -> bool:
     index = len(tokens) - 1
     while index >= 2 and tokens[index - 1] in ("and", "or"):
         index -= 2
-        if set(lexicon.lemmas(tokens[index])) == {"VERB"}:
+        if lexicon.only_as(tokens[index], "VERB"):
             return True
     return index >= 1 and tokens[index - 1] in _BEFORE_A_VERB

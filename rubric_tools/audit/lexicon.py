@@ -141,6 +141,12 @@ def is_verb(word: str) -> bool:
     return "VERB" in lemmas(word)
 
 
+def only_as(word: str, part_of_speech: str) -> bool:
+    """Whether the lexicon reads `word` only as `part_of_speech` ("assign" only as a "VERB",
+    "hereby" only as an "ADV"; "transfer" is a noun too)."""
+    return set(lemmas(word)) == {part_of_speech}
+
+
 def _split_compound(lemma: str) -> tuple[str, str] | None:
     """(prefix, known word) of a word the lexicon does not know: "re-identify" -> ("re-",
     "identify"), "reidentify" -> ("re", "identify")."""

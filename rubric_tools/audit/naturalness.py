@@ -63,6 +63,7 @@ from rubric_tools.audit.grammar import (
     MODALS,
     agreement_errors,
     finite_verb_at,
+    plural_form,
     verb_of,
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
@@ -152,7 +153,7 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         form = verb_of(second) if first in _SUBORDINATE_OPENERS else None
         if form is not None and form[1] == "3rd person":
             found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
-    if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and _noun_only(tokens[-1]):
+    if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and lexicon.only_as(tokens[-1], "NOUN"):
         found.append(f"a clause opener before a noun: {tokens[-2]} {tokens[-1]}")  # "48 hours once confirmation"
     if tokens and tokens[-1] in _DANGLING_END:
         found.append(f"ends with {tokens[-1]!r}")
@@ -182,10 +183,7 @@ _DESPITE_WHETHER = re.compile(r"\b(?:despite|in spite of|notwithstanding) whethe
 
 def _each_plural(determiner: str, noun: str) -> bool:
     """ "each" or "every" before a plural ("each obligations": a swap for "all")."""
-    if determiner not in ("each", "every"):
-        return False
-    nouns = lexicon.lemmas(noun).get("NOUN", ())
-    return noun.endswith("s") and bool(nouns) and noun not in nouns and "VERB" not in lexicon.lemmas(noun)
+    return determiner in ("each", "every") and plural_form(noun) and not lexicon.is_verb(noun)
 
 
 #: Articles and determiners that make a noun of the word after them ("the transfer of").
@@ -193,8 +191,9 @@ _NOUN_MAKERS = frozenset("the a an any such its their this each every".split())
 
 
 def _out_of_place(tokens: Sequence[str]) -> list[str]:
-    """A modal or a bare "be" after a finite auxiliary; a verb-only word between an
-    article and "of" (a synonym swap that took a noun for a verb)."""
+    """A modal or a bare "be" after a finite auxiliary; a verb-only word where an article
+    makes a noun (a synonym swap that took a noun for a verb), or an adverb after one; a
+    verb's base form after "be"."""
     found = []
     for index, token in enumerate(tokens):
         if token in _FINITE_AUXILIARIES:
@@ -205,7 +204,7 @@ def _out_of_place(tokens: Sequence[str]) -> list[str]:
                 found.append(f"auxiliary before a modal or 'be': {' '.join(tokens[index : following + 1])}")
         elif token in _NOUN_MAKERS:
             following = index + 1
-            while following < len(tokens) and _adverb_only(tokens[following]):
+            while following < len(tokens) and lexicon.only_as(tokens[following], "ADV"):
                 following += 1
             after = tokens[following + 1] if following + 1 < len(tokens) else ""
             nominal = after == "of" or (token in ("a", "an") and (after in _PREPOSITIONS or not after))
@@ -233,21 +232,11 @@ def _article_disagreements(text: str) -> list[str]:
 def _verb_only(word: str) -> bool:
     """A word the lexicon knows only as a verb in its base form ("assign", "convey"; not
     "transfer", a noun too, nor "hosting" or "said", which an article may take)."""
-    readings = lexicon.lemmas(word)
-    return set(readings) == {"VERB"} and word in readings["VERB"]
-
-
-def _adverb_only(word: str) -> bool:
-    """A word the lexicon knows only as an adverb ("hereby"): no article takes it."""
-    return set(lexicon.lemmas(word)) == {"ADV"}
+    return lexicon.only_as(word, "VERB") and word in lexicon.lemmas(word)["VERB"]
 
 
 #: Words that open a clause and never take a noun alone ("once confirmation").
 _CLAUSE_ONLY = frozenset("once unless because although whereas".split())
-
-
-def _noun_only(word: str) -> bool:
-    return set(lexicon.lemmas(word)) == {"NOUN"}
 
 
 def _clause_without_verb(text: str) -> list[str]:

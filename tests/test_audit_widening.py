@@ -55,6 +55,17 @@ STEP_CASES = [
     (widen_words, "(?:permitted|entitled) to re-identify", "provider is authorized to re-identify", None),
     (widen_passive, "law prohibits model training", "model training of any kind is prohibited by law", None),
     (widen_passive, "customer may use provider data", "provider data may be used by customer", None),
+    # Gates written with `\s+`, a word with an optional plural, an optional adverb, a modal
+    # phrase in a group: "landlords? (?:may|is entitled to)\s+(?:promptly\s+)?retain\s+the deposit".
+    (
+        widen_passive,
+        r"landlords?\s+(?:may|is entitled to|retains discretion to)\s+(?:promptly\s+)?retain\s+the deposit",
+        "the deposit is entitled to be retained by the landlord",
+        None,
+    ),
+    # The quantifier before the object is the passive subject's to leave out; the agent may
+    # carry modifiers and read "under".
+    (widen_passive, "statute forbids all subletting", "subletting is forbidden under the state statute", None),
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
     (widen_words, "uptime commitments are unenforceable", "uptime commitment is void", None),
     (widen_words, "provider owns the data", "provider owned the data", None),

@@ -1,15 +1,24 @@
-"""`rubric audit`: execute every gate and concept against texts whose verdict is known.
+"""`rubric audit`: execute every gate and concept against texts whose verdict is known, and
+propose fixes for the gates that fail them.
 
-Modules: `corpus` (the matter's own texts of known verdict), `frames` and `dodges`
-(generated correct work and rewrites), `gate_audit` and `concepts` (the verdicts),
-`guards` (proposals and their verification), `findings` (evidence and diagnostics),
-`codes` (the catalogue), `runner` and
-`probe_writer`; `inflection` (the contract verbs and nouns the inflection dodges rewrite),
-`lexicon` (word forms from lemminflect), `names` (the matter's names, never inflected),
-`seeding` (generic defect operators) and `recall` (the seeded-defect benchmark's
-measurement). The cheap parts shared with lint rules U001/U005 live in `gate_analysis`:
-`witness` (matching strings from a regex's parse tree), `gate_firing` (running gates
-through the scorer) and `concept_nodes`. The settings (`[tool.rubric.audit]`) are
-`rubric_tools.config.audit`; `thresholds` holds the default `fail-on` codes. The command
-is `rubric_tools.commands.audit`.
+Modules, by role:
+
+- texts of known verdict: `corpus` (the matter's own probes, trajectories, documents),
+  `texts` (every text of a gate list), `frames`, `habitats` and `negations` (generated
+  correct work and sins in their habitats), `dodges` (rewrites of a sin: `quantities`,
+  `money`, `inflection`, `lexicon`, `thesaurus`, `names`), `clauses` and `completion`
+  (a regex fragment completed into a clause), `naturalness`, `grammar`, `wording`,
+  `words`, `word_use` and `stems` (what reads as a lawyer's sentence);
+- verdicts and findings: `gate_audit`, `concepts`, `findings`, `robustness`, `codes`,
+  `thresholds`, `runner`, `probe_writer`;
+- proposals: `proposals` (one entry's change), `verification` (what a candidate does to
+  the texts), guards scoped by meaning (`scoped_guards`, `guard_keys`, `guard_key_choice`,
+  `guard_windows`, `guard_evidence`, `markers`), widening by principle (`widening`,
+  `widening_proposal`, `passive_voice`, `pattern_tree`), and `fix_loop` (`--fix` to a
+  fixed point);
+- `seeding` and `recall`: the seeded-defect benchmark.
+
+The cheap parts shared with lint rules U001/U005 live in `gate_analysis`. The settings
+(`[tool.rubric.audit]`) are `rubric_tools.config.audit`. The command is
+`rubric_tools.commands.audit`.
 """

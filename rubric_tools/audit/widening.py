@@ -31,10 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon, money, quantities
+from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import (
     Item,
     following_words,
-    is_window,
     parse_items,
     render,
     walk_sequences,
@@ -48,7 +48,6 @@ from rubric_tools.audit.word_use import (
     modifier_words,
     noun_in_its_own_right,
     phrases,
-    plain_word,
     reading,
 )
 
@@ -73,7 +72,6 @@ SLACK = r"\b(?:[^.;]|\.\d){1,30}?\b"
 NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,30}?\b"
 #: Phrases are at most this many words.
 MAX_PHRASE = 4
-_MODALS = frozenset("may shall will must can could would should might".split())
 #: A copula agrees with its subject: "commitment is" / "commitments are".
 _COPULAS = frozenset({"is", "are"})
 #: Words of quantities, which the numbers step writes: never inflected or swapped.
@@ -161,7 +159,7 @@ def _alternatives(
     determiner, "VERB" after a modal or "to"), when the word before says so."""
     if phrase in thesaurus.fixed_words:
         return None
-    swappable = phrase in _MODALS or phrase in _COPULAS
+    swappable = phrase in lexicon.MODALS or phrase in _COPULAS
     members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
     if members and reading != "VERB" and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
@@ -402,89 +400,6 @@ def _negator_beside(sequence: list[Item], index: int) -> bool:
     before = "".join(i.char for i in sequence[max(0, index - 8) : index] if i.kind == "lit")
     after = "".join(i.char for i in sequence[index + 1 : index + 9] if i.kind == "lit")
     return bool(re.search(rf"\b{_NEGATORS}$", before) or re.match(rf"{_NEGATORS}\b", after))
-
-
-# ------------------------------------------------------------------ passive
-
-
-@dataclass(frozen=True)
-class _Token:
-    start: int
-    end: int
-    words: tuple[str, ...]  # the words it may spell; () for a space, None-like for others
-    space: bool = False
-
-
-def _tokens(branch: list[Item]) -> list[_Token] | None:
-    """The branch as words (a literal word, or a group of single words) and spaces; None
-    when something else stands before the object (a window, a class)."""
-    runs = {run.start: run for run in words_of(branch)}
-    tokens: list[_Token] = []
-    position = 0
-    while position < len(branch):
-        item = branch[position]
-        run = runs.get(position)
-        if run is not None:
-            tokens.append(_Token(run.start, run.end, (run.word,)))
-            position = run.end
-            continue
-        if item.kind == "lit" and item.char == " " and not item.quant:
-            tokens.append(_Token(position, position + 1, (), space=True))
-        elif item.kind == "group" and not item.quant and all(plain_word(b) for b in item.branches):
-            tokens.append(_Token(position, position + 1, tuple(plain_word(b) or "" for b in item.branches)))
-        elif item.kind == "group" and not is_window(item):
-            tokens.append(_Token(position, position + 1, ("\x01",)))  # a phrase: part of an object
-        else:
-            tokens.append(_Token(position, len(branch), ("\x00",)))  # the rest: a window, a class, …
-            break
-        position += 1
-    return tokens
-
-
-def _passive_of(branch: list[Item]) -> str | None:
-    """The branch in the passive voice, when it reads "SUBJECT MODAL VERB OBJECT …" or
-    "SUBJECT VERBs OBJECT …" in plain words (a group of single words counts as one)."""
-    tokens = [t for t in (_tokens(branch) or []) if not t.space]
-    for index in range(1, len(tokens) - 1):
-        token = tokens[index]
-        if {"\x00", "\x01"} & set(tokens[index - 1].words):
-            return None  # the subject must be plain words
-        modal = all(w in _MODALS for w in token.words) and bool(token.words)
-        verb_index = index + 1 if modal else index
-        if verb_index >= len(tokens) - 1:
-            continue
-        verbs = tokens[verb_index].words
-        if not verbs or {"\x00", "\x01"} & set(verbs) or not all(lexicon.is_verb(w) for w in verbs):
-            continue
-        if not modal and not all(w.endswith("s") for w in verbs):
-            continue
-        subject = render(branch[: tokens[0].end if index == 1 else tokens[index - 1].end]).strip()
-        rest_start = tokens[verb_index + 1].start
-        window = next((t.start for t in tokens[verb_index + 1 :] if "\x00" in t.words), len(branch))
-        obj, tail = render(branch[rest_start:window]).strip(), render(branch[window:])
-        if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
-            return None
-        lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
-        participles = sorted({p for lemma in lemmas if (p := lexicon.past_participle(lemma)) is not None})
-        if not participles:
-            return None
-        done = lexicon.alternation(participles)
-        by = rf"\s+by\s+(?:the\s+)?(?:{subject})"
-        if modal:
-            modal_text = render(branch[token.start : token.end])
-            return rf"{obj}\s+{modal_text}\s+be\s+(?:\w+\s+|){done}(?:{by}|){tail}"
-        return rf"{obj}[^.;]{{0,40}}?\b(?:is|are|was|were|be|been)\s+(?:\w+\s+|){done}{by}{tail}"
-    return None
-
-
-def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    tree = _tree(pattern)
-    if tree is None:
-        return None
-    passives = [p for p in (_passive_of(branch) for branch in tree) if p is not None]
-    if not passives:
-        return None
-    return "|".join([pattern, *passives])
 
 
 STEPS: tuple[Step, ...] = (

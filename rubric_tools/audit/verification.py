@@ -132,13 +132,13 @@ def flagged_in_another_spelling(gate: Gate, text: str) -> bool:
 def frame_texts(gate: Gate, surface: str) -> list[str]:
     """The frames of the gate's own witnesses (completed into clauses as the audit's texts
     are): correct work it must stay silent on."""
-    return list(_frame_texts(gate, surface))
+    return [text for _kind, text in _frame_texts(gate, surface)]
 
 
 @lru_cache(maxsize=256)
-def _frame_texts(gate: Gate, surface: str) -> tuple[str, ...]:
+def _frame_texts(gate: Gate, surface: str) -> tuple[tuple[str, str], ...]:
     # Cached: every candidate of an entry is compared with the same gate before it.
-    return tuple(text.text for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1])
+    return tuple((text.kind, text.text) for text in entry_texts(gate, 0, surface, Thesaurus(), partial=True)[1])
 
 
 class Verifier:
@@ -173,10 +173,17 @@ class Verifier:
         """Frames of the widened pattern's witnesses the old one did not have."""
         if after.pattern == before.pattern:
             return []
-        old = set(frame_texts(before, self.texts.surface))
-        new = [t for t in frame_texts(after, self.texts.surface) if t not in old]
-        # A frame the gate already fires on with its figure spelled its own way is the gate's
-        # defect (U003), not one the widening adds.
+        old = _frame_texts(before, self.texts.surface)
+        old_texts = {text for _kind, text in old}
+        # A frame the gate already fires on around its own witnesses is the gate's defect
+        # (U003), not one the widening adds: the same frame around a new witness is that
+        # defect again; so is a frame the gate fires on with its figure spelled its own way.
+        flagged_kinds = {kind for kind, text in old if fires(before, text)}
+        new = [
+            text
+            for kind, text in _frame_texts(after, self.texts.surface)
+            if text not in old_texts and kind not in flagged_kinds
+        ]
         return [
             t for t in new if not any(fires(g, t) for g in self.others) and not flagged_in_another_spelling(before, t)
         ]

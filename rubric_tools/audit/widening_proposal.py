@@ -1,6 +1,12 @@
 """The widening half of an entry's proposal: every step of `widening.STEPS` that stays
-safe, within lint's bounds and the size budget, and catches something the list missed —
-all at once when that is safe, else step by step, the cheapest first."""
+safe, within lint's bounds and the size budget — all at once when that is safe, else step
+by step, the cheapest first.
+
+A step that catches a sin the list missed may bring an exclusion for the correct work it
+newly fires on. A step that catches none of the generated sins is still kept when it is
+safe as it stands (no exclusion written for it) and loses nothing: a gate is widened by
+principle ("landlord" also as "landlords"), not only by the few rewrites the audit
+happened to write."""
 
 from __future__ import annotations
 
@@ -45,14 +51,15 @@ def _try(
     problem = over_budget(original, widened)
     if problem is not None:
         return None, None, problem
-    if not _may_catch_more(widened.pattern, current, texts.missed):
-        return None, None, None  # nothing to gain: not worth lint's bounds and the frames
+    gains = _may_catch_more(widened.pattern, current, texts.missed)
     problem = out_of_bounds(widened)
     if problem is not None:
-        return None, None, problem
+        return None, None, problem if gains else None
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
     if outcome.safe:
         return widened, outcome, None
+    if not gains:
+        return None, None, None  # by principle only as it stands: no exclusion written for it
     if outcome.lost:
         return None, outcome, why(outcome)
     kinds = scopes_for(texts.surface)
@@ -110,7 +117,7 @@ def widen_entry(
     skip: set[str] = set()
     if kinds_done:
         candidate, outcome, why = _try(verifier, texts, original, current, together)
-        if candidate is not None and outcome is not None and _better(outcome, best):
+        if candidate is not None and outcome is not None and _kept(outcome, best, candidate, current):
             # What did not fit beside the others is still tried on its own (the words step
             # a phrase at a time) in the room that is left.
             current, best, done = candidate, outcome, list(kinds_done)
@@ -131,7 +138,7 @@ def widen_entry(
             if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
                 current, best = _pieces(verifier, texts, original, current, best, done)
             continue
-        if not _better(outcome, best):
+        if not _kept(outcome, best, candidate, current):
             continue  # catches nothing more, or leaves correct work flagged again: not kept
         current, best = candidate, outcome
         done.append(step.kind)
@@ -139,10 +146,23 @@ def widen_entry(
     return current, best, done, refused
 
 
+def _kept(outcome: Outcome, best: Outcome, candidate: Gate, current: Gate) -> bool:
+    """A widening is kept when it is better (`_better`), or by principle: as good, with the
+    guard as it was. (The fix loop still ends: the steps only widen, within a size budget,
+    and at most `fix_loop.MAX_ROUNDS` rounds run.)"""
+    if _better(outcome, best):
+        return True
+    return (
+        candidate.exclude_context == current.exclude_context
+        and len(outcome.caught) >= len(best.caught)
+        and score(outcome) >= score(best)
+    )
+
+
 def _better(outcome: Outcome, best: Outcome) -> bool:
     """A widening is kept when it catches more, and fixes more in all: a guard remade for the
     wider pattern may silence other correct work than the chosen one, never less in sum
-    than the sins it adds (the fix loop then converges too: every kept step gains)."""
+    than the sins it adds."""
     return len(outcome.caught) > len(best.caught) and score(outcome) > score(best)
 
 
@@ -193,7 +213,7 @@ def _pieces(
         if index >= len(pieces):
             break
         candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
-        if candidate is not None and outcome is not None and _better(outcome, best):
+        if candidate is not None and outcome is not None and _kept(outcome, best, candidate, current):
             current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
             done.append("words (one phrase)")
             pieces = word_pieces(current.pattern, texts.thesaurus)

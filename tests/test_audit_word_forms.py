@@ -294,3 +294,20 @@ def test_a_noun_beside_an_adjective_or_another_noun_takes_noun_forms_only() -> N
     # swapped for the forms of a verb ("training" is not "trains")
     widened = widen_words(r"\bmodel training of every kind\b", Thesaurus()) or ""
     assert "modeled" not in widened and "trains" not in widened and "training" in widened
+
+
+def test_a_role_whose_public_fact_is_a_name_is_a_name_though_no_document_capitalises_it(tmp_path: Path) -> None:
+    from tests.audit_support import make_matter
+
+    root = make_matter(tmp_path / "lease")
+    matter_file = root / "matter.yaml"
+    matter_file.write_text(
+        matter_file.read_text(encoding="utf-8").replace(
+            "  customer: Lantern Books LLC\n",
+            "  customer: Lantern Books LLC\n  landlord: Harbor Point Properties, LLC\n  rent: $4,000 a month\n",
+        ),
+        encoding="utf-8",
+    )
+    words, _phrases = matter_names(load_matter_source(root).model)
+    assert "landlord" in words  # the rubric's "the Landlord": never "landlords", "landlorded"
+    assert "rent" not in words  # a figure is no name

@@ -6,7 +6,9 @@ Read from the matter model:
 
 - the parties and other public facts of `matter.yaml` (`public_facts`): each run of
   capitalised words is a name ("Sablewing Labs", "Pellham Ridge Federal Credit Union"),
-  and a key naming a role the documents capitalise is one too ("customer": "Customer");
+  and a key naming a role is one too when the documents capitalise it ("customer":
+  "Customer") or when its value is all one name ("target": "Alder Peak Robotics, Inc."
+  — the rubric calls that party "the Target", whether or not the documents do);
 - the documents' defined terms: `("Provider")`, `"Customer Data" means`;
 - words the documents capitalise mid-sentence and never write in lowercase ("Sablewing",
   "York"): proper nouns. Headings are not read (they capitalise every word).
@@ -48,8 +50,8 @@ def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
     facts = _public_facts(model)
     for value in facts.values():
         _add(_runs(value), words, phrases)
-    for key in facts:
-        if re.fullmatch(r"[a-z]+", key) and key.capitalize() in written:
+    for key, value in facts.items():
+        if re.fullmatch(r"[a-z]+", key) and (key.capitalize() in written or _all_one_name(value)):
             words.add(key)
     _add((next(t for t in match.groups() if t) for match in _DEFINED.finditer(prose)), words, phrases)
     for match in _MID_SENTENCE.finditer(prose):
@@ -65,6 +67,12 @@ def _public_facts(model: MatterModel) -> Mapping[str, str]:
     if not isinstance(value, Mapping):
         return {}
     return {str(k): str(v) for k, v in value.items() if isinstance(v, str | int | float)}
+
+
+def _all_one_name(value: str) -> bool:
+    """Whether a fact's value is a party's name and nothing else ("Alder Peak Robotics,
+    Inc.", not "$1.4 billion all cash" nor "New York law")."""
+    return re.fullmatch(r"[A-Z][\w’'&.-]*(?:,? (?:[A-Z][\w’'&.-]*|of|and|&))*", value.strip()) is not None
 
 
 def _runs(text: str) -> list[str]:

@@ -296,6 +296,25 @@ def test_a_noun_beside_an_adjective_or_another_noun_takes_noun_forms_only() -> N
     assert "modeled" not in widened and "trains" not in widened and "training" in widened
 
 
+@pytest.mark.parametrize(
+    ("pattern", "noun_only"),
+    [
+        ("tenant reports any security breach to the landlord", True),  # after a singular noun
+        ("any breach of the lease", True),  # after a determiner, before "of"
+        ("a security deposit", True),
+        ("tenant shall not breach the lease", False),  # after "not": a verb, never a noun
+    ],
+)
+def test_a_word_read_as_a_noun_takes_no_verb_group_and_a_verb_no_noun_group(pattern: str, noun_only: bool) -> None:
+    # "breach" is both: in the group of "violate" as a verb, of "incident" as a noun.
+    widened = widen_words(pattern, Thesaurus()) or ""
+    if "breach" in pattern:
+        assert ("violat" in widened) is not noun_only, widened
+        assert ("incident" in widened) is noun_only, widened
+    else:
+        assert "deposited" not in widened and "deposits?" in widened, widened
+
+
 def test_a_role_whose_public_fact_is_a_name_is_a_name_though_no_document_capitalises_it(tmp_path: Path) -> None:
     from tests.audit_support import make_matter
 

@@ -239,15 +239,17 @@ class Thesaurus:
         negator in it, where such a member would be dead text (U001)."""
         return replace(self, negator_free=True)
 
-    def members(self, phrase: str) -> tuple[str, ...]:
-        """Every phrase that may stand for `phrase` (in base form), `phrase` first."""
-        return tuple(dict.fromkeys(member for member, _pos in _members(self, phrase)))
+    def members(self, phrase: str, reading: str | None = None) -> tuple[str, ...]:
+        """Every phrase that may stand for `phrase` (in base form), `phrase` first. `reading`
+        ("NOUN", "VERB"): how the text uses the phrase; a group of the other part of speech
+        is then no synonym ("any breach" is no "any violate")."""
+        return tuple(dict.fromkeys(member for member, _pos in _members(self, phrase, reading)))
 
-    def member_forms(self, phrase: str) -> tuple[str, ...]:
+    def member_forms(self, phrase: str, reading: str | None = None) -> tuple[str, ...]:
         """Every member that may stand for `phrase` in every form its group's part of speech
         allows: a verb group's members in every tense, a noun group's in both numbers, the
-        others as written."""
-        found = [form for member, pos in _members(self, phrase) for form in phrase_forms(member, pos)]
+        others as written. `reading` as for `members`."""
+        found = [form for member, pos in _members(self, phrase, reading) for form in phrase_forms(member, pos)]
         return tuple(dict.fromkeys(found))
 
     def member_participles(self, phrase: str) -> tuple[str, ...]:
@@ -311,11 +313,12 @@ def _kept_members(thesaurus: Thesaurus) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None], ...]:
+def _members(thesaurus: Thesaurus, phrase: str, reading: str | None = None) -> tuple[tuple[str, str | None], ...]:
     """(member, part of speech of its group) of every group holding `phrase` as written, as
     a form of a verb for a group of verbs ("completed" is no member of "entire, whole, full,
     complete"), or as a plural for a group of nouns ("fees"); a project's groups have no
-    part of speech (the lexicon decides)."""
+    part of speech (the lexicon decides). With `reading` "NOUN" no group of verbs, with
+    "VERB" no group of nouns."""
     phrase = phrase.lower()
     as_verb = _head_lemmas(phrase)
     as_noun = set(lexicon.lemmas(phrase).get("NOUN", ())) - {phrase} if " " not in phrase else set()
@@ -325,6 +328,8 @@ def _members(thesaurus: Thesaurus, phrase: str) -> tuple[tuple[str, str | None],
     readings = {phrase} | as_verb | as_noun
     for group in thesaurus.groups if not readings.isdisjoint(_kept_members(thesaurus)) else ():
         pos = _PART_OF_SPEECH.get(group)
+        if (reading, pos) in (("NOUN", "VERB"), ("VERB", "NOUN")):
+            continue
         group = _kept(thesaurus, group)
         if (
             phrase in group

@@ -160,7 +160,7 @@ def _alternatives(
     if phrase in thesaurus.fixed_words:
         return None
     swappable = phrase in lexicon.MODALS or phrase in _COPULAS
-    members = thesaurus.members(phrase) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
+    members = thesaurus.members(phrase, reading) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
     if members and reading != "VERB" and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
     if members and reading == "PARTICIPLE":
@@ -168,7 +168,7 @@ def _alternatives(
     elif members:
         # The gate's own phrase last: every word of a group widens to the same alternation,
         # which `_dedupe` then writes once.
-        alternatives = _compact([*thesaurus.member_forms(phrase), phrase])
+        alternatives = _compact([*thesaurus.member_forms(phrase, reading), phrase])
     elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
         forms = lexicon.word_forms(phrase, reading)
         if len(forms) < 2:

@@ -63,17 +63,24 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     "to" a verb ("shall notify"); before a modal, or before a noun in its own right, a noun
     ("provider data may", "model training"); a past participle before "to" a participle
     ("permitted to"). `follower`: the word after the group whose branch ends with this word."""
+    word = runs[index].word
     before = runs[index - 1].word if index > 0 and _spaced(sequence, runs[index - 1], runs[index]) else None
     if before is not None:
-        if before in NOUN_SLOT or (lexicon.is_modifier(before) and not lexicon.is_verb(before)):
+        if before in NOUN_SLOT:
             return "NOUN"
         if before in VERB_SLOT:
-            return "VERB"
+            return "VERB"  # before an adverb's test: "not" is one, and "not breach" a verb
+        if lexicon.is_modifier(before) and not lexicon.is_verb(before) and not lexicon.only_as(before, "ADV"):
+            return "NOUN"  # after an adjective ("internal review"); an adverb says nothing
+        if _singular_noun(before) and _base_noun(word):
+            return "NOUN"  # "security breach", "customer use": a verb after a singular noun ends in -s
     after = runs[index + 1].word if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]) else None
     if index == len(runs) - 1 and runs[index].end == len(sequence):
         after = follower  # the word after the group whose branch this word ends
     if after is not None and (after in MODALS or noun_in_its_own_right(after)):
         return "NOUN"
+    if after == "of" and _base_noun(word) and before not in VERB_SLOT:
+        return "NOUN"  # "the use of", "any breach of"
     if after == "to" and lexicon.is_past_participle(runs[index].word):
         return "PARTICIPLE"  # "permitted to", "authorized to": a passive, whatever stands before
     return None
@@ -82,6 +89,16 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
 def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:
     """Whether two words are written one plain space apart."""
     return second.start == first.end + 1 and sequence[first.end].kind == "lit" and sequence[first.end].char == " "
+
+
+def _singular_noun(word: str) -> bool:
+    """A noun in its own right, in its singular ("security", "customer"; not "customers")."""
+    return noun_in_its_own_right(word) and word in lexicon.lemmas(word).get("NOUN", ())
+
+
+def _base_noun(word: str) -> bool:
+    """A word the lexicon lists as a noun in this very form ("breach", "use", "deposit")."""
+    return word in lexicon.lemmas(word).get("NOUN", ())
 
 
 def noun_in_its_own_right(word: str) -> bool:

@@ -44,6 +44,7 @@ from rubric_tools.audit.pattern_tree import (
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_use import (
     compound_part,
+    group_reading,
     in_units,
     modifier_words,
     noun_in_its_own_right,
@@ -149,18 +150,25 @@ def _without_repeated_branches(pattern: str) -> str:
 
 
 def _alternatives(
-    phrase: str, thesaurus: Thesaurus, modifiers: frozenset[str] = frozenset(), reading: str | None = None
+    phrase: str,
+    thesaurus: Thesaurus,
+    modifiers: frozenset[str] = frozenset(),
+    reading: str | None = None,
+    group_reading: str | None = None,
 ) -> list[str] | None:
     """Regex alternatives for a phrase: its group's members in the forms their part of
     speech takes, or (a content word) its own forms (`lexicon.word_forms`: a noun's number,
     a verb's tense and person); None when there is nothing to add. The matter's names
     (`thesaurus.fixed_words`) and words the gate uses as modifiers (`modifiers`) are
     written as they stand; `reading` is how the gate uses a word ("NOUN" after a
-    determiner, "VERB" after a modal or "to"), when the word before says so."""
+    determiner, "VERB" after a modal or "to"), when the words beside it say so;
+    `group_reading` the same where they settle it (`word_use.group_reading`), which
+    chooses the thesaurus groups the word takes."""
     if phrase in thesaurus.fixed_words:
         return None
     swappable = phrase in lexicon.MODALS or phrase in _COPULAS
-    members = thesaurus.members(phrase, reading) if swappable or not all(_fixed(w) for w in phrase.split()) else ()
+    swapped = swappable or not all(_fixed(w) for w in phrase.split())
+    members = thesaurus.members(phrase, group_reading) if swapped else ()
     if members and reading != "VERB" and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
     if members and reading == "PARTICIPLE":
@@ -168,7 +176,7 @@ def _alternatives(
     elif members:
         # The gate's own phrase last: every word of a group widens to the same alternation,
         # which `_dedupe` then writes once.
-        alternatives = _compact([*thesaurus.member_forms(phrase, reading), phrase])
+        alternatives = _compact([*thesaurus.member_forms(phrase, group_reading), phrase])
     elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
         forms = lexicon.word_forms(phrase, reading)
         if len(forms) < 2:
@@ -228,7 +236,13 @@ def _rewrite_words(
         if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
             continue
         # A word that ends a group's branch is read with the word after the group (`reading`).
-        alternatives = _alternatives(phrase, thesaurus, modifiers, reading(sequence, runs, first, follower))
+        alternatives = _alternatives(
+            phrase,
+            thesaurus,
+            modifiers,
+            reading(sequence, runs, first, follower),
+            group_reading(sequence, runs, first, follower),
+        )
         if alternatives is None or alternatives == [_escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))

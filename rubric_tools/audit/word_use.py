@@ -59,31 +59,48 @@ def compound_part(sequence: list[Item], run: WordRun) -> bool:
 
 def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
     """How the words beside it (one space away) say the word at `index` is used: after a
-    determiner or an adjective a noun ("the title", "internal review"), after a modal or
-    "to" a verb ("shall notify"); before a modal, or before a noun in its own right, a noun
-    ("provider data may", "model training"); a past participle before "to" a participle
-    ("permitted to"). `follower`: the word after the group whose branch ends with this word."""
+    determiner or an adjective a noun ("the title", "internal review"), after a modal, "to"
+    or "not" a verb ("shall notify"); after a singular noun, before "of", before a modal or
+    before a noun in its own right, a noun ("security breach", "any breach of", "provider
+    data may", "model training"); a past participle before "to" a participle ("permitted
+    to"). `follower`: the word after the group whose branch ends with this word."""
+    return _read(sequence, runs, index, follower)[0]
+
+
+def group_reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
+    """The reading that chooses the thesaurus groups a word takes (a noun no verb group's
+    members, a verb no noun group's): `reading`, but None where it is only a guess — before
+    a noun in its own right a word may be that noun's modifier ("model training") or its
+    verb ("use provider data")."""
+    found, sure = _read(sequence, runs, index, follower)
+    return found if sure else None
+
+
+def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None) -> tuple[str | None, bool]:
+    """(reading, whether the words beside it settle it)."""
     word = runs[index].word
     before = runs[index - 1].word if index > 0 and _spaced(sequence, runs[index - 1], runs[index]) else None
     if before is not None:
         if before in NOUN_SLOT:
-            return "NOUN"
+            return "NOUN", True
         if before in VERB_SLOT:
-            return "VERB"  # before an adverb's test: "not" is one, and "not breach" a verb
+            return "VERB", True  # before an adverb's test: "not" is one, and "not breach" a verb
         if lexicon.is_modifier(before) and not lexicon.is_verb(before) and not lexicon.only_as(before, "ADV"):
-            return "NOUN"  # after an adjective ("internal review"); an adverb says nothing
+            return "NOUN", True  # after an adjective ("internal review"); an adverb says nothing
         if _singular_noun(before) and _base_noun(word):
-            return "NOUN"  # "security breach", "customer use": a verb after a singular noun ends in -s
+            return "NOUN", True  # "security breach", "customer use": a verb after a singular noun ends in -s
     after = runs[index + 1].word if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]) else None
     if index == len(runs) - 1 and runs[index].end == len(sequence):
         after = follower  # the word after the group whose branch this word ends
-    if after is not None and (after in MODALS or noun_in_its_own_right(after)):
-        return "NOUN"
+    if after is not None and after in MODALS:
+        return "NOUN", True
+    if after is not None and noun_in_its_own_right(after):
+        return "NOUN", False
     if after == "of" and _base_noun(word) and before not in VERB_SLOT:
-        return "NOUN"  # "the use of", "any breach of"
-    if after == "to" and lexicon.is_past_participle(runs[index].word):
-        return "PARTICIPLE"  # "permitted to", "authorized to": a passive, whatever stands before
-    return None
+        return "NOUN", True  # "the use of", "any breach of"
+    if after == "to" and lexicon.is_past_participle(word):
+        return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
+    return None, True
 
 
 def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:

@@ -181,6 +181,18 @@ def _inside(text: str) -> list[str]:
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 
 
+@lru_cache(maxsize=8192)
+def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of `text` after its first that are written with a capital and may be
+    names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
+    found = []
+    for word in _inside(text):
+        written = re.sub(r"['’]s$", "", word)
+        if written[0].isupper() and written.lower() not in _NEVER_RECASED:
+            found.append((written.lower(), written))
+    return tuple(found)
+
+
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
@@ -195,10 +207,10 @@ class ClauseFinder:
         self.capitalized = frozenset().union(*(_inside_words(text)[1] for text in texts))
         #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA").
         self.names = {
-            w.lower(): w
+            lowered: written
             for text in reversed(texts)
-            for w in (re.sub(r"['’]s$", "", word) for word in _inside(text))
-            if w[0].isupper() and w.lower() not in self.lowercase and w.lower() not in _NEVER_RECASED
+            for lowered, written in _capitalized_inside(text)
+            if lowered not in self.lowercase
         }
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""

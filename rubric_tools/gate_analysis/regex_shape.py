@@ -297,6 +297,25 @@ def unnormalized_requirement(pattern: str) -> str | None:
     return _sequence_shape(list(tree)).impossible
 
 
+@lru_cache(maxsize=4096)
+def literal_in_every_match(pattern: str) -> str | None:
+    """The longest run of ASCII characters that every match of `pattern` holds as written
+    (a group is read through: it matches once), lowercased; None when there is none
+    ("provider " of `\\bprovider (?:may|shall) use\\b`). A text that is ASCII and,
+    lowercased, does not contain it holds no match: a test far cheaper than the search."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    runs, run = [], ""
+    for op, av in _flatten(list(tree)):
+        if op is sre.LITERAL and chr(av).isascii():
+            run += chr(av)
+        else:
+            runs.append(run)
+            run = ""
+    return max([*runs, run], key=len).lower() or None
+
+
 # ------------------------------------------------------ catastrophic backtracking
 
 

@@ -178,6 +178,8 @@ def _inside(text: str) -> list[str]:
     return re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
 
 
+#: A word written in lowercase, which may be a name the matter writes with capitals.
+_LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 
@@ -219,7 +221,9 @@ class ClauseFinder:
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
         regex reads "kestrel may terminate", the matter "Kestrel may terminate"."""
-        return re.sub(r"\b[a-z][\w-]*", lambda m: self.names.get(m.group(0), m.group(0)), text)
+        if not any(word in self.names for word in _LOWERCASE_WORD.findall(text)):
+            return text  # most texts hold no name: nothing to substitute
+        return _LOWERCASE_WORD.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
 
     def known_words(self, text: str, pattern: str = "") -> bool:
         """Whether every word of `text` is one the matter, common English or the gate's own

@@ -52,7 +52,7 @@ from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
-from rubric_tools.gate_analysis.regex_shape import literal_in_every_match
+from rubric_tools.gate_analysis.regex_shape import cannot_match
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
@@ -338,13 +338,12 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     tier (sins stated, then sins disowned)."""
     stated: list[_Found] = []
     disowned: list[_Found] = []
-    needed = literal_in_every_match(gate.pattern)
     for sentence in finder.sentences:
         lowered = sentence.text.lower()
         if len(lowered) != len(sentence.text):
             continue  # a letter whose lowercase is longer: positions would not line up
-        if needed is not None and lowered.isascii() and needed not in lowered:
-            continue  # no match of the gate can be in it (most sentences): the search is not run
+        if cannot_match(gate.pattern, lowered):
+            continue  # two sentences in three: the search is not run
         span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
         if span is None or span[0] == span[1]:
             continue

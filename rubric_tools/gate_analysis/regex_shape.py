@@ -302,7 +302,7 @@ def literal_in_every_match(pattern: str) -> str | None:
     """The longest run of ASCII characters that every match of `pattern` holds as written
     (a group is read through: it matches once), lowercased; None when there is none
     ("provider " of `\\bprovider (?:may|shall) use\\b`). A text that is ASCII and,
-    lowercased, does not contain it holds no match: a test far cheaper than the search."""
+    lowercased, does not contain it holds no match (`cannot_match`)."""
     tree = parse(pattern)
     if tree is None:
         return None
@@ -314,6 +314,14 @@ def literal_in_every_match(pattern: str) -> str | None:
             runs.append(run)
             run = ""
     return max([*runs, run], key=len).lower() or None
+
+
+def cannot_match(pattern: str, lowered: str) -> bool:
+    """Whether no match of `pattern` can be found in `lowered` (a lowercased text) because it
+    is ASCII and lacks the literal run every match holds (`literal_in_every_match`). False
+    says nothing: the search must be run."""
+    needed = literal_in_every_match(pattern)
+    return needed is not None and lowered.isascii() and needed not in lowered
 
 
 # ------------------------------------------------------ catastrophic backtracking

@@ -9,9 +9,18 @@ timing the scorer.)
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from rubric_tools.gate_analysis.regex_shape import TWO_SPACES, backtracking_risk, unnormalized_requirement
+from rubric_tools.gate_analysis.regex_shape import (
+    TWO_SPACES,
+    backtracking_risk,
+    cannot_match,
+    literal_in_every_match,
+    unnormalized_requirement,
+)
+from rubric_tools.scoring.gates import compile_pattern
 
 RISKY = [
     r"(a+)+b",
@@ -93,3 +102,37 @@ def test_patterns_normalized_text_can_match(pattern: str) -> None:
 def test_invalid_patterns_are_left_to_g003() -> None:
     assert backtracking_risk("(a+") is None
     assert unnormalized_requirement("(\\n") is None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literal"),
+    [
+        (r"\bprovider (?:may|shall) use\b", "provider "),
+        (r"(?:Customer )?Data\s+may", "data"),
+        (r"(?:sole )discretion", "sole discretion"),
+        (r"fees?|charges", None),
+        (r"(?=notice)\w+", None),
+        (r"caf\u00e9 au lait", " au lait"),
+        (r"[", None),
+    ],
+)
+def test_the_literal_every_match_holds(pattern: str, literal: str | None) -> None:
+    assert literal_in_every_match(pattern) == literal
+
+
+def test_a_text_without_the_literal_holds_no_match() -> None:
+    """Wherever `cannot_match` says so, the scorer's search finds nothing: on random patterns
+    and texts, the Kelvin sign and the long s (which `re` matches to k and s) included."""
+    rng = random.Random(7)
+    pieces = ["Provider", " shall", r"\s+", r"\b", r"[^.]{0,20}", r"(?:may|must)", r"\w+", "s?", "(?:data )?", "K", "."]
+    words = ["provider", "PROVIDER", "shall", "may", "data", " ", ".", "s", "\u212a", "ſ", "provideſ", "must"]
+    skipped = 0
+    for _ in range(400):
+        pattern = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 6)))
+        compiled = compile_pattern(pattern)
+        for _ in range(5):
+            text = "".join(rng.choice(words) + rng.choice(["", " "]) for _ in range(rng.randint(0, 20))).lower()
+            if cannot_match(pattern, text):
+                skipped += 1
+                assert compiled.search(text) is None, (pattern, text)
+    assert skipped > 100

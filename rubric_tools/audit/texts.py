@@ -195,9 +195,14 @@ def entry_texts(
             kind = f"rewrite: {dodge.kind}"
             fire.append(VerdictText(text, True, kind, source, True, entry, original=clause, origin=origin))
     if finder is not None:  # names as the matter writes them ("Kestrel", not "kestrel")
-        fire = [t if t.kind == "witness" else replace(t, text=finder.recased(t.text)) for t in fire]
-        silent = [replace(t, text=finder.recased(t.text)) for t in silent]
+        fire = [t if t.kind == "witness" else _recased(t, finder) for t in fire]
+        silent = [_recased(t, finder) for t in silent]
     return _readable(fire), _readable(silent)
+
+
+def _recased(text: VerdictText, finder: ClauseFinder) -> VerdictText:
+    recased = finder.recased(text.text)
+    return text if recased == text.text else replace(text, text=recased)
 
 
 def _match_span(pattern: str, text: str) -> tuple[int, int]:

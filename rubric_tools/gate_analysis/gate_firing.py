@@ -18,7 +18,7 @@ from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.gate_analysis.alternatives import Alternative
 from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern, plain_survives
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
+from rubric_tools.gate_analysis.regex_shape import backtracking_risk, cannot_match, unnormalized_requirement
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
@@ -51,6 +51,8 @@ def fires(gate: Gate, text: str) -> bool:
 #: a text, then each entry's own; a witness's fire check, then its completion's).
 @lru_cache(maxsize=65536)
 def _fires_normalized(gate: Gate, text: str) -> bool:
+    if cannot_match(gate.pattern, text):
+        return False  # two texts in five that the audit asks about: no search
     plain = plain_fires(gate, text)  # `re`, where that is the same search (`plain_search`)
     if plain is not None:
         return plain

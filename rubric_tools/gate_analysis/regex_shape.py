@@ -297,6 +297,33 @@ def unnormalized_requirement(pattern: str) -> str | None:
     return _sequence_shape(list(tree)).impossible
 
 
+@lru_cache(maxsize=4096)
+def literal_in_every_match(pattern: str) -> str | None:
+    """The longest run of ASCII characters that every match of `pattern` holds as written
+    (a group is read through: it matches once), lowercased; None when there is none
+    ("provider " of `\\bprovider (?:may|shall) use\\b`). A text that is ASCII and,
+    lowercased, does not contain it holds no match (`cannot_match`)."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    runs, run = [], ""
+    for op, av in _flatten(list(tree)):
+        if op is sre.LITERAL and chr(av).isascii():
+            run += chr(av)
+        else:
+            runs.append(run)
+            run = ""
+    return max([*runs, run], key=len).lower() or None
+
+
+def cannot_match(pattern: str, lowered: str) -> bool:
+    """Whether no match of `pattern` can be found in `lowered` (a lowercased text) because it
+    is ASCII and lacks the literal run every match holds (`literal_in_every_match`). False
+    says nothing: the search must be run."""
+    needed = literal_in_every_match(pattern)
+    return needed is not None and lowered.isascii() and needed not in lowered
+
+
 # ------------------------------------------------------ catastrophic backtracking
 
 

@@ -11,7 +11,7 @@ happened to write."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.pattern_tree import flattened
@@ -95,15 +95,29 @@ def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:
     return any(compiled.search(normalize(t)) and not fires(current, t) for t in missed)
 
 
+#: Whether a verified widening is kept: (its outcome, the best so far, it, the gate before it).
+_Keep = Callable[[Outcome, Outcome, Gate, Gate], bool]
+
+
 def widen_entry(
     verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome
 ) -> tuple[Gate, Outcome, list[str], list[str]]:
-    done: list[str] = []
-    refused: list[str] = []
     if current.negation_guard and current.negation_scope == "span":
         # Its guard drops every match holding a negator: "of no effect" beside "void" would be
         # dead text (U001), so no member holding one is written.
         texts = replace(texts, thesaurus=texts.thesaurus.without_negators())
+    # The steps that catch more first, so that the size budget goes to them; then, in the
+    # room left, the steps kept by principle.
+    current, best, done, refused = _widen(verifier, texts, original, current, best, _gains)
+    current, best, more, _refused = _widen(verifier, texts, original, current, best, _kept)
+    return current, best, [*done, *more], refused
+
+
+def _widen(
+    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, keep: _Keep
+) -> tuple[Gate, Outcome, list[str], list[str]]:
+    done: list[str] = []
+    refused: list[str] = []
     # Every step at once first: one verification when it is safe, which is the common case;
     # else step by step.
     together, kinds_done = current.pattern, list[str]()
@@ -117,7 +131,7 @@ def widen_entry(
     skip: set[str] = set()
     if kinds_done:
         candidate, outcome, why = _try(verifier, texts, original, current, together)
-        if candidate is not None and outcome is not None and _kept(outcome, best, candidate, current):
+        if candidate is not None and outcome is not None and keep(outcome, best, candidate, current):
             # What did not fit beside the others is still tried on its own (the words step
             # a phrase at a time) in the room that is left.
             current, best, done = candidate, outcome, list(kinds_done)
@@ -136,14 +150,18 @@ def widen_entry(
             if why is not None:
                 refused.append(f"{step.kind}: {why}")
             if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
-                current, best = _pieces(verifier, texts, original, current, best, done)
+                current, best = _pieces(verifier, texts, original, current, best, done, keep)
             continue
-        if not _kept(outcome, best, candidate, current):
+        if not keep(outcome, best, candidate, current):
             continue  # catches nothing more, or leaves correct work flagged again: not kept
         current, best = candidate, outcome
         done.append(step.kind)
         skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
     return current, best, done, refused
+
+
+def _gains(outcome: Outcome, best: Outcome, _candidate: Gate, _current: Gate) -> bool:
+    return _better(outcome, best)
 
 
 def _kept(outcome: Outcome, best: Outcome, candidate: Gate, current: Gate) -> bool:
@@ -203,7 +221,7 @@ _WRITES_SLACK = ("slack", "words and slack")
 
 
 def _pieces(
-    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, done: list[str]
+    verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, done: list[str], keep: _Keep
 ) -> tuple[Gate, Outcome]:
     """The words step split into simpler pieces, one phrase at a time: each kept that is
     safe, within budget and catches more."""
@@ -213,7 +231,7 @@ def _pieces(
         if index >= len(pieces):
             break
         candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
-        if candidate is not None and outcome is not None and _kept(outcome, best, candidate, current):
+        if candidate is not None and outcome is not None and keep(outcome, best, candidate, current):
             current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
             done.append("words (one phrase)")
             pieces = word_pieces(current.pattern, texts.thesaurus)

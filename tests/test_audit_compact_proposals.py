@@ -237,6 +237,16 @@ def test_alternative_clauses_with_no_key_in_common_are_keyed_by_a_shorter_key_of
     )
 
 
+def test_a_widened_group_is_keyed_by_the_word_every_branch_holds() -> None:
+    # Once the words step has widened "sole discretion", its branches share "discretion":
+    # that is the key a human scopes an exclusion to, not the party name before it.
+    widened = (
+        r"landlord.*(?:(?:exclusive|sole|absolute|unrestricted|unfettered|unconditional|unqualified|full|entire)"
+        r" discretion|(?:sole|absolute|complete) discretion|sole and absolute discretion)"
+    )
+    assert keys(widened)[0] == "discretion"
+
+
 def test_a_function_word_is_no_key() -> None:
     found = keys("the (?:deletion|supersession) is of no effect")
     assert "the" not in found and found

@@ -117,11 +117,26 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
     of its branches: `(?:month|year|first anniversary)`. None when a branch has none."""
     if item.kind != "group" or item.quant or item.opener not in ("(?:", "(") or _key_group(item) is not None:
         return None
+    shared = _shared_key(item.branches)
+    if shared is not None:
+        return shared
     best = _best_of_each(item.branches)
     if best is None:
         return None
     text = _grouped(best)
     return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
+
+
+def _shared_key(branches: list[list[Item]]) -> tuple[int, str] | None:
+    """The most specific key every branch holds ("discretion" of `(?:(?:sole|absolute)
+    discretion|sole and absolute discretion)`), or None."""
+    found = [dict((text, weight) for weight, text in _branch_keys(branch)) for branch in branches]
+    if not found:
+        return None
+    common = set(found[0]).intersection(*found[1:])
+    if not common:
+        return None
+    return max((found[0][text], text) for text in common)
 
 
 def _grouped(best: Sequence[tuple[int, str]]) -> str:

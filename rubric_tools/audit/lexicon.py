@@ -87,18 +87,20 @@ def _library() -> Any:
 @lru_cache(maxsize=1)
 def _lemmatizer() -> Any:
     """lemminflect, its table of lemmas read (on first use: about a fifth of a second)."""
-    library = _library()
-    with _kept_for_good():
-        library.getAllLemmas("be")
-    return library
+    return _with_table_read("getAllLemmas")
 
 
 @lru_cache(maxsize=1)
 def _inflector() -> Any:
     """lemminflect, its table of inflections read (on first use: about a sixth of a second)."""
+    return _with_table_read("getAllInflections")
+
+
+def _with_table_read(lookup: str) -> Any:
+    """lemminflect, after one `lookup` has made it read that lookup's table (kept for good)."""
     library = _library()
     with _kept_for_good():
-        library.getAllInflections("be")
+        getattr(library, lookup)("be")
     return library
 
 

@@ -14,8 +14,8 @@ Modules, by role:
 - proposals: `proposals` (one entry's change), `verification` (what a candidate does to
   the texts), guards scoped by meaning (`scoped_guards`, `guard_keys`, `guard_key_choice`,
   `guard_windows`, `guard_evidence`, `markers`), widening by principle (`widening`,
-  `widening_proposal`, `passive_voice`, `pattern_tree`), and `fix_loop` (`--fix` to a
-  fixed point);
+  `widening_proposal`, `word_alternatives`, `passive_voice`, `pattern_tree`), and
+  `fix_loop` (`--fix` to a fixed point);
 - `seeding` and `recall`: the seeded-defect benchmark.
 
 The cheap parts shared with lint rules U001/U005 live in `gate_analysis`. The settings

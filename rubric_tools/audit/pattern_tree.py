@@ -198,6 +198,22 @@ def walk_with_edges(
                 yield from walk_with_edges(item.branches, inner_left, inner_right)
 
 
+def enclosing_groups(branches: list[list[Item]]) -> dict[int, tuple[Item, ...]]:
+    """The groups around each sequence of the tree, innermost first, by the sequence's `id`
+    (a top-level branch has none)."""
+    found: dict[int, tuple[Item, ...]] = {}
+
+    def visit(sequences: list[list[Item]], around: tuple[Item, ...]) -> None:
+        for sequence in sequences:
+            found[id(sequence)] = around
+            for item in sequence:
+                if item.kind == "group":
+                    visit(item.branches, (item, *around))
+
+    visit(branches, ())
+    return found
+
+
 def following_words(branches: list[list[Item]]) -> dict[int, str]:
     """The word written one space after each group of the tree, by the `id` of each of the
     group's branches: what a word at a branch's end is read with ("(?:permitted|authorized)

@@ -34,6 +34,7 @@ from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import (
     Item,
+    enclosing_groups,
     following_words,
     parse_items,
     render,
@@ -42,26 +43,24 @@ from rubric_tools.audit.pattern_tree import (
     words_of,
 )
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.word_alternatives import (
+    MAX_PHRASE,
+    already_matched,
+    compact,
+    escape_words,
+    plain_alternatives,
+)
 from rubric_tools.audit.word_use import (
     compound_part,
     group_reading,
     in_units,
     modifier_words,
-    noun_in_its_own_right,
     phrases,
     reading,
+    word_after,
+    word_before,
 )
 
-#: Words never swapped or inflected on their own: function words and modals (the thesaurus
-#: handles modals). Which other words keep their form is the lexicon's to say (`lexicon.fixed`).
-FUNCTION_WORDS = frozenset(
-    """
-    a an the of to and or in on at by for with from as than that this these those its their his her our your
-    any all each every such some no not nor never none is are was were be been being has have had do does did
-    shall will may must can could would should might it they we he she i you which who whom whose what when
-    where there here then so if but also only very per via upon into onto out up
-    """.split()
-)
 _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 #: Between two words of a gate: a short stretch of the same clause (a determiner, a
 #: modifier, a short citation "under section 6.2"), written as the gates' own windows are
@@ -71,22 +70,6 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 SLACK = r"\b(?:[^.;]|\.\d){1,30}?\b"
 #: The slack of a gate whose guard does not see inside the match: no negator in it.
 NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,30}?\b"
-#: Phrases are at most this many words.
-MAX_PHRASE = 4
-#: A copula agrees with its subject: "commitment is" / "commitments are".
-_COPULAS = frozenset({"is", "are"})
-#: Words of quantities, which the numbers step writes: never inflected or swapped.
-_QUANTITY_WORDS = frozenset(
-    """
-    percent cent per hour hours day days week weeks month months year years business calendar anniversary time
-    times twice thousand million dollars usd
-    """.split()
-)
-
-
-def _fixed(word: str) -> bool:
-    """Words the words step leaves alone: function words, modals, numbers, units."""
-    return word in FUNCTION_WORDS or word in _QUANTITY_WORDS or quantities.is_number_word(word)
 
 
 @dataclass(frozen=True)
@@ -110,10 +93,6 @@ def _group(alternatives: list[str]) -> Item:
     if len(unique) == 1 and re.fullmatch(r"[\w'-]+(?:\??|\(\?:[\w|]*\)\??)|\(\?:[^()]*\)", unique[0]):
         return Item("raw", unique[0], frozen=True)  # "fees?", "train(?:s|ed|ing)?": no group around
     return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
-
-
-def _escape_words(text: str) -> str:
-    return re.escape(text).replace("\\ ", " ").replace("\\-", "-").replace("\\'", "'")
 
 
 # ------------------------------------------------------------------ numbers
@@ -149,71 +128,6 @@ def _without_repeated_branches(pattern: str) -> str:
 # ------------------------------------------------------------------ words
 
 
-def _alternatives(
-    phrase: str,
-    thesaurus: Thesaurus,
-    modifiers: frozenset[str] = frozenset(),
-    reading: str | None = None,
-    group_reading: str | None = None,
-) -> list[str] | None:
-    """Regex alternatives for a phrase: its group's members in the forms their part of
-    speech takes, or (a content word) its own forms (`lexicon.word_forms`: a noun's number,
-    a verb's tense and person); None when there is nothing to add. The matter's names
-    (`thesaurus.fixed_words`) and words the gate uses as modifiers (`modifiers`) are
-    written as they stand; `reading` is how the gate uses a word ("NOUN" after a
-    determiner, "VERB" after a modal or "to"), when the words beside it say so;
-    `group_reading` the same where they settle it (`word_use.group_reading`), which
-    chooses the thesaurus groups the word takes."""
-    if phrase in thesaurus.fixed_words:
-        return None
-    swappable = phrase in lexicon.MODALS or phrase in _COPULAS
-    swapped = swappable or not all(_fixed(w) for w in phrase.split())
-    members = thesaurus.members(phrase, group_reading) if swapped else ()
-    if members and reading != "VERB" and noun_in_its_own_right(phrase):
-        members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
-    if members and reading == "PARTICIPLE":
-        alternatives = _compact([*thesaurus.member_participles(phrase), phrase])
-    elif members:
-        # The gate's own phrase last: every word of a group widens to the same alternation,
-        # which `_dedupe` then writes once.
-        alternatives = _compact([*thesaurus.member_forms(phrase, group_reading), phrase])
-    elif " " not in phrase and phrase not in modifiers and not _fixed(phrase) and len(phrase) >= 3 and phrase.isalpha():
-        forms = lexicon.word_forms(phrase, reading)
-        if len(forms) < 2:
-            return None
-        alternatives = [lexicon.alternation(forms)]
-    else:
-        return None
-    return alternatives
-
-
-def _compact(phrases: list[str]) -> list[str]:
-    """Phrases as regex alternatives, in the order given; one-word phrases sharing the rest
-    of a phrase as one alternation of their heads ("(?:hold|holds|held|holding) harmless")."""
-    by_rest: dict[str, list[str]] = {}
-    for phrase in dict.fromkeys(phrases):
-        head, _, rest = phrase.partition(" ")
-        by_rest.setdefault(rest, []).append(head)
-    # Then phrases with the same heads and the same words after their second as one
-    # alternation of their second words: "(?:is|are|…) (?:obliged|required|bound) to".
-    by_frame: dict[tuple[str, str], list[str]] = {}
-    for rest, heads in by_rest.items():
-        head = lexicon.alternation(heads) if len(heads) > 1 else _escape_words(heads[0])
-        second, _, tail = rest.partition(" ")
-        if len(heads) > 1 and second and tail:
-            by_frame.setdefault((head, tail), []).append(second)
-        else:
-            by_frame.setdefault((head + (" " + _escape_words(rest) if rest else ""), ""), [])
-    out = []
-    for (head, tail), seconds in by_frame.items():
-        if not seconds:
-            out.append(head)
-            continue
-        second = lexicon.alternation(seconds) if len(seconds) > 1 else _escape_words(seconds[0])
-        out.append(f"{head} {second} {_escape_words(tail)}")
-    return out
-
-
 def _rewrite_words(
     sequence: list[Item],
     left: bool,
@@ -222,10 +136,14 @@ def _rewrite_words(
     modifiers: frozenset[str] = frozenset(),
     only: list[int] | None = None,
     follower: str | None = None,
+    around: tuple[Item, ...] = (),
 ) -> bool:
     """Every word or phrase of the sequence widened (never the `modifiers`: words the gate
     uses as adjectives, adverbs or function words); with `only` ([n]: a countdown shared by
-    the whole tree), only the n-th of the tree (counted from 0)."""
+    the whole tree), only the n-th of the tree (counted from 0). `around`: the groups the
+    sequence stands in; a phrase whose every alternative one of them already matches is
+    left as it stands, so that widening a widened pattern adds nothing ("(?:mak(?:e|es|ing)|
+    made) use of" in a group that holds "uses" is not made "make uses? of")."""
     runs = words_of(sequence, left, right)
     replacements: list[tuple[int, int, Item]] = []
     taken: set[int] = set()
@@ -236,14 +154,19 @@ def _rewrite_words(
         if compound_part(sequence, runs[first]) or compound_part(sequence, runs[last]):
             continue
         # A word that ends a group's branch is read with the word after the group (`reading`).
-        alternatives = _alternatives(
+        found = plain_alternatives(
             phrase,
             thesaurus,
             modifiers,
             reading(sequence, runs, first, follower),
             group_reading(sequence, runs, first, follower),
+            word_after(sequence, runs, last, follower),
+            word_before(sequence, runs, first),
         )
-        if alternatives is None or alternatives == [_escape_words(phrase)]:
+        if found is None or already_matched(found[0], around, thesaurus):
+            continue
+        alternatives = [lexicon.alternation(found[0])] if found[1] else compact(found[0])
+        if alternatives == [escape_words(phrase)]:
             continue
         taken.update(range(first, last + 1))
         if only is not None:
@@ -280,9 +203,12 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
         return None
     changed = False
     modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
-    followers = following_words(tree)
+    followers, around = following_words(tree), enclosing_groups(tree)
     for sequence, left, right in list(walk_with_edges(tree)):
-        changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, follower=followers.get(id(sequence)))
+        follower = followers.get(id(sequence))
+        changed |= _rewrite_words(
+            sequence, left, right, thesaurus, modifiers, follower=follower, around=around[id(sequence)]
+        )
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
             changed |= _rewrite_slack(sequence)
@@ -310,10 +236,12 @@ def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
         countdown = [index]
         changed = False
         modifiers = modifier_words(tree)
-        followers = following_words(tree)
+        followers, around = following_words(tree), enclosing_groups(tree)
         for sequence, left, right in list(walk_with_edges(tree)):
             follower = followers.get(id(sequence))
-            changed |= _rewrite_words(sequence, left, right, thesaurus, modifiers, countdown, follower)
+            changed |= _rewrite_words(
+                sequence, left, right, thesaurus, modifiers, countdown, follower, around[id(sequence)]
+            )
         if not changed:
             return pieces
         _dedupe(tree)

@@ -21,6 +21,10 @@ NOUN_SLOT = frozenset(
 #: ... and after these as a verb ("shall notify", "to train", "we recommend").
 VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
 MODALS = frozenset("may might shall should will would must can could".split())
+#: Before these a word is read as a noun, their subject ("tenant is", "the fee has").
+AUXILIARIES = frozenset("is are was were has have had does did".split())
+#: After a modal these make it a negated modal ("may not"), whose synonyms are other modals.
+NEGATORS = frozenset("not never".split())
 
 
 def phrases(sequence: list[Item], runs: list[WordRun], longest: int) -> Iterator[tuple[int, int, str]]:
@@ -60,9 +64,10 @@ def compound_part(sequence: list[Item], run: WordRun) -> bool:
 def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
     """How the words beside it (one space away) say the word at `index` is used: after a
     determiner or an adjective a noun ("the title", "internal review"), after a modal, "to"
-    or "not" a verb ("shall notify"); after a singular noun, before "of", before a modal or
-    before a noun in its own right, a noun ("security breach", "any breach of", "provider
-    data may", "model training"); a past participle before "to" a participle ("permitted
+    or "not" a verb ("shall notify"); after a singular noun, before "of", before a modal,
+    "is" or "has", a noun ("security breach", "any breach of", "provider data may");
+    before a noun in its own right or a verb's third person, likely a noun ("model
+    training", "tenant makes"); a past participle before "to" a participle ("permitted
     to"). `follower`: the word after the group whose branch ends with this word."""
     return _read(sequence, runs, index, follower)[0]
 
@@ -79,7 +84,7 @@ def group_reading(sequence: list[Item], runs: list[WordRun], index: int, followe
 def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None) -> tuple[str | None, bool]:
     """(reading, whether the words beside it settle it)."""
     word = runs[index].word
-    before = runs[index - 1].word if index > 0 and _spaced(sequence, runs[index - 1], runs[index]) else None
+    before = word_before(sequence, runs, index)
     if before is not None:
         if before in NOUN_SLOT:
             return "NOUN", True
@@ -89,18 +94,39 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             return "NOUN", True  # after an adjective ("internal review"); an adverb says nothing
         if _singular_noun(before) and _base_noun(word):
             return "NOUN", True  # "security breach", "customer use": a verb after a singular noun ends in -s
-    after = runs[index + 1].word if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]) else None
-    if index == len(runs) - 1 and runs[index].end == len(sequence):
-        after = follower  # the word after the group whose branch this word ends
-    if after is not None and after in MODALS:
-        return "NOUN", True
-    if after is not None and noun_in_its_own_right(after):
-        return "NOUN", False
+    after = word_after(sequence, runs, index, follower)
+    if after is not None and (after in MODALS or after in AUXILIARIES):
+        return "NOUN", True  # the subject of "may", "is", "has"
+    if after is not None and (noun_in_its_own_right(after) or _third_person(after)):
+        return "NOUN", False  # a modifier or a verb's object ("model training"), or a subject ("tenant makes")
     if after == "of" and _base_noun(word) and before not in VERB_SLOT:
         return "NOUN", True  # "the use of", "any breach of"
     if after == "to" and lexicon.is_past_participle(word):
         return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
     return None, True
+
+
+def word_before(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:
+    """The word written one space before the word at `index` in its sequence, if any."""
+    if index > 0 and _spaced(sequence, runs[index - 1], runs[index]):
+        return runs[index - 1].word
+    return None
+
+
+def word_after(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
+    """The word written one space after the word at `index`: the next word of the sequence,
+    or `follower` (the word after the group) for the word that ends the sequence."""
+    if index + 1 < len(runs) and _spaced(sequence, runs[index], runs[index + 1]):
+        return runs[index + 1].word
+    if index == len(runs) - 1 and runs[index].end == len(sequence):
+        return follower
+    return None
+
+
+def _third_person(word: str) -> bool:
+    """A verb's third person singular ("makes", "vests"), not a noun in its own right."""
+    verbs = lexicon.lemmas(word).get("VERB", ())
+    return bool(verbs) and lexicon.verb_form(verbs[0], "VBZ") == word and not noun_in_its_own_right(word)
 
 
 def _spaced(sequence: list[Item], first: WordRun, second: WordRun) -> bool:

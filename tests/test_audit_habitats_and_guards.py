@@ -138,6 +138,11 @@ FALSE_POSITIVES = {
     "hypothetical": "If we accepted that customer may use provider data, the client would carry the risk.",
     "later rejection": "Customer may use provider data, which the client cannot accept.",
     "anaphoric denial": "One might think customer may use provider data; it does not.",
+    # A later clause rejecting it, whoever rejects and however they point back.
+    "later clause rejecting it": "One might think customer may use provider data; the client opposes this position.",
+    "later clause denying acceptance": "The vendor wants customer may use provider data; we cannot possibly accept it.",
+    "later clause refusing": "Under their markup customer may use provider data; the client will not agree to this.",
+    "later verdict": "Under their markup customer may use provider data; this remains a non-starter.",
     "restriction": "Customer may use provider data only to report defects.",
     "contrast": "The client keeps its rights in lieu of a clause by which customer may use provider data.",
     "strike": 'The words "customer may use provider data" are deleted.',
@@ -161,6 +166,8 @@ def test_a_negator_in_another_clause_or_inside_the_sin_does_not_silence_it() -> 
         "Provider shall not share data, but customer may use provider data.",
         "No fee applies; customer may use provider data.",
         "Nothing in Section 9 changes this, provided that customer may use provider data.",
+        # A later clause that rejects something else does not point back at the sin.
+        "Customer may use provider data; the client rejected an earlier version of Section 9.",
     ):
         assert _fires(scoped, text), text
     limit = _scoped("notify (?:no|not) later than 72 hours", "settlement")

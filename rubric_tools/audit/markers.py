@@ -100,6 +100,22 @@ LIMIT_IDIOM = (
     r"(?! (?:(?:event|circumstances) )?(?:\w+ than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
 )
 
+#: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
+_REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w* "
+#: What points back at a statement already made: "that", "this", "it", "the proposal", "this
+#: position", "their change".
+_POINTING_BACK = (
+    r"(?:that|this|it|(?:the|this|that|their|such) (?:\w+ )?"
+    r"(?:proposal|position|change|term|clause|request|language|draft|markup|redline|provision|demand|ask))\b"
+)
+#: A verdict on what was said: "is unacceptable", "remains a non-starter".
+_VERDICT = r"\b(?:is|are|was|were|remains?) (?:unacceptable|rejected|refused|declined|a non-starter)\b"
+#: "Not" with the verb it follows: "cannot", "will not", "does not", "is not", "won't".
+_DENIED = (
+    r"\b(?:cannot|(?:can|could|will|would|does|do|did|is|are|shall|should) not|"
+    r"(?:can|could|wo|would|does|do|did|is|are|should)n['’]t)"
+)
+
 TERMS: tuple[Term, ...] = (
     # negated: the engine's negators (its guard sees them) and their kin beyond its list
     Term("negated", "before", r"\bnobody\b"),
@@ -154,10 +170,13 @@ TERMS: tuple[Term, ...] = (
     Term("supposed", "before", r"\bif\b"),
     Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
     Term("supposed", "before", r"\b(?:assuming|supposing|suppose)\b"),
-    # disowned: a later clause rejecting what came before (it may follow a ";")
-    Term("disowned", "after", r"\bwe (?:reject|refuse|oppose) (?:that|this|it)\b"),
-    Term("disowned", "after", r"\b(?:cannot|can't|will not|won't|does not) (?:accept|agree)\b"),
-    Term("disowned", "after", r"\b(?:is|are|was|were) (?:unacceptable|rejected|refused|declined)\b"),
+    # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
+    # rejection with a word that points back ("we reject that", "the client opposes this
+    # position"), an acceptance or agreement denied ("we cannot possibly accept it", "that is
+    # not acceptable"), a verdict on it ("is unacceptable", "is a non-starter")
+    Term("disowned", "after", _REJECTION_VERB + _POINTING_BACK),
+    Term("disowned", "after", _DENIED + r"(?: \w+)? (?:accept|agree)\w*"),
+    Term("disowned", "after", _VERDICT),
     Term("disowned", "after", r"[;,] (?:it|this|that) (?:does|is) not\b"),
     # struck: words struck out (never the words inserted)
     Term("struck", "before", r"\bdelet\w*"),

@@ -150,6 +150,8 @@ FALSE_POSITIVES = {
     "struck and replaced": 'In Section 4.2 "customer may use provider data" is replaced with the agreed wording.',
     "negated predicate": "Customer may use provider data does not appear in the final draft.",
     "stated position": "The vendor's position is that customer may use provider data.",
+    "a party's document, any verb": "Vendor's redline provides that customer may use provider data.",
+    "supposition": "Hypothetically customer may use provider data under their reading of Section 4.",
     "counterfactual": "If the vendor demanded that customer may use provider data, the client would walk away.",
 }
 
@@ -166,6 +168,8 @@ def test_a_negator_in_another_clause_or_inside_the_sin_does_not_silence_it() -> 
         "Provider shall not share data, but customer may use provider data.",
         "No fee applies; customer may use provider data.",
         "Nothing in Section 9 changes this, provided that customer may use provider data.",
+        "Under the Agreement, customer may use provider data.",
+        "The customer's team confirmed that customer may use provider data.",
         # A later clause that rejects something else does not point back at the sin.
         "Customer may use provider data; the client rejected an earlier version of Section 9.",
     ):

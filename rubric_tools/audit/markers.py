@@ -100,6 +100,8 @@ LIMIT_IDIOM = (
     r"(?! (?:(?:event|circumstances) )?(?:\w+ than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
 )
 
+#: A party's document or stated position, as an analysis cites it.
+_DOCUMENT = r"(?:draft|markup|mark-up|redline|proposal|counterproposal|counter-proposal|version|comments?|position)\b"
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
 _REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w* "
 #: What points back at a statement already made: "that", "this", "it", "the proposal", "this
@@ -160,7 +162,9 @@ TERMS: tuple[Term, ...] = (
         r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert)\w*|propos(?:e|es|ed)|said) that\b",
     ),
     Term("attributed", "before", r"\btold \w+ that\b"),
-    Term("attributed", "before", r"\b(?:draft|markup|proposal) (?:says|proposes)\b"),
+    # someone's document, whatever verb reports it: "their draft says", "Vendor's redline
+    # provides", "under the counterparty's markup"
+    Term("attributed", "before", r"\b(?:their|\w+['’]s) (?:own |revised |latest )?" + _DOCUMENT),
     Term("attributed", "before", r"\b(?:position|view|contention) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
@@ -169,7 +173,7 @@ TERMS: tuple[Term, ...] = (
     # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma)
     Term("supposed", "before", r"\bif\b"),
     Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
-    Term("supposed", "before", r"\b(?:assuming|supposing|suppose)\b"),
+    Term("supposed", "before", r"\b(?:assuming|supposing|suppose|hypothetically|in a scenario where)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
     # rejection with a word that points back ("we reject that", "the client opposes this
     # position"), an acceptance or agreement denied ("we cannot possibly accept it", "that is

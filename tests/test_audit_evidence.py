@@ -336,3 +336,15 @@ def test_evidence_is_ranked_most_natural_first() -> None:
     ]
     ranked = rank(texts, lambda t: text_score(*t))
     assert [t[1] for t in ranked] == [None, "matter clause", "carrier", "fragment", "matter clause"]
+
+
+def test_a_passive_rewrite_never_leaves_the_object_s_list_behind() -> None:
+    gate = Gate("tenant may assign the lease")
+    listed = MatterSentence("Tenant may assign the lease, the parking licence and the storage licence.", "l §7", True)
+    fire, _silent = entry_texts(gate, 0, "issue", Thesaurus(), finder=ClauseFinder([listed]))
+    passives = [t.text for t in fire if t.kind == "rewrite: passive voice"]
+    assert not any("by Tenant, the parking licence" in text for text in passives), passives
+    # Without a list after the object, the passive is written around the clause.
+    alone = MatterSentence("Tenant may assign the lease to any affiliate.", "lease §7", True)
+    fire, _silent = entry_texts(gate, 0, "issue", Thesaurus(), finder=ClauseFinder([alone]))
+    assert "The lease may be assigned by Tenant to any affiliate." in [t.text for t in fire]

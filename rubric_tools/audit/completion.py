@@ -64,6 +64,12 @@ class Completion:
     def sentence(self) -> str:
         return as_sentence(self.text) if self.is_clause else self.text
 
+    def continues_core(self) -> bool:
+        """Whether the words after the core go on with its last phrase: a list or an
+        apposition ("Provider Data, Outputs, and usage information", "Provider Data, which
+        …"). A rewrite that moves that phrase (the passive) cannot keep them after it."""
+        return bool(re.match(r"(?:,| (?:and|or|as well as|together with|nor)\b)", self.after))
+
     def renames(self, rewrite: str) -> bool:
         """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
         name: "Data Breach Claims" is not "Data contravene Claims")."""

@@ -190,6 +190,8 @@ def entry_texts(
                 text = standalone(dodge.text)
             elif completion.renames(dodge.text):
                 continue  # a defined term or a name is not reworded
+            elif dodge.kind == "passive voice" and completion.continues_core():
+                continue  # the object moved to the front would leave its list behind
             else:
                 text = completion.around(dodge.text)
             kind = f"rewrite: {dodge.kind}"

@@ -109,6 +109,9 @@ def test_prefixed_verbs_inflect_like_their_head() -> None:
     assert "reidentifies" in lexicon.verb_forms("reidentify")
     assert lexicon.inflect_like("forbid", "prohibits", "prohibit") == "forbids"
     assert lexicon.inflect_like("forbid", "prohibited", "prohibit") == "forbidden"
+    # A prefixed verb the table gives no past participle takes its head's: "sublet", never "subletted".
+    assert lexicon.verb_forms("sublet") == ("sublet", "sublets", "subletting")
+    assert lexicon.past_participle("sublet") == "sublet"
 
 
 @pytest.mark.parametrize(

@@ -183,11 +183,24 @@ def verb_forms_by_tag(lemma: str) -> dict[str, str]:
             if _plain(form, lemma) and (form == lemma or lemmas(form).get("VERB", ("",))[0] == lemma):
                 forms[tag] = form
                 break
+    if "VBN" not in table:
+        forms.update(_past_of_head(lemma))  # "sublet": the table's only past is "subletted"
     if "VBD" not in forms and "VBN" not in forms:
         return {}
     forms.setdefault("VBN", forms.get("VBD", lemma))
     forms.setdefault("VBD", forms["VBN"])
     return forms
+
+
+def _past_of_head(lemma: str) -> dict[str, str]:
+    """The past forms of a prefixed verb's head, prefixed ("sublet" -> "let": "sublet"), for
+    a verb the table gives no past participle; empty when `lemma` is no prefix and verb."""
+    for prefix in _PREFIXES:
+        head = lemma[len(prefix) :]
+        if lemma.startswith(prefix) and len(head) >= 3 and head in lemmas(head).get("VERB", ()):
+            past = verb_forms_by_tag(head)
+            return {tag: prefix + past[tag] for tag in ("VBD", "VBN") if tag in past}
+    return {}
 
 
 def verb_forms(lemma: str) -> tuple[str, ...]:

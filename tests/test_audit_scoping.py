@@ -356,9 +356,22 @@ def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> Non
     assert list(passive_voice("de-identified data is provider's property")) == []
     assert list(passive_voice("customer may be entitled to provider data")) == []
     assert list(passive_voice("provider has all right in the data")) == []
+    # Nor a verb that links its subject to a complement ("deposit is become by the fund").
+    assert list(passive_voice("the deposit becomes the property of the landlord")) == []
+    assert list(passive_voice("the tenant may remain the occupier")) == []
+    assert widen_passive("the deposit becomes the property of the landlord", Thesaurus()) is None
     widened = widen_passive("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
     assert re.search(widened, dodge)
     assert re.search(widened, "law forbids all model training")
+
+
+def test_a_synonym_of_be_is_no_rewrite() -> None:
+    from rubric_tools.audit.dodges import dodges
+
+    witness = "renewal clauses are unenforceable"
+    rewrites = [d.text for d in dodges(witness, witness, Thesaurus())]
+    assert "renewal clauses is unenforceable" not in rewrites
+    assert any("unenforceable" not in text for text in rewrites)  # its other words are swapped
 
 
 def test_a_regex_stem_in_evidence_is_completed_into_a_word() -> None:

@@ -266,6 +266,8 @@ def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
                     continue
+                if phrase in _BE_FORMS and member in _BE_FORMS:
+                    continue  # "clauses are" is no "clauses is"
                 written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
@@ -292,8 +294,8 @@ def _quantity_forms(witness: str) -> Iterator[Dodge]:
         yield Dodge(kind, text)
 
 
-#: Verbs with no passive: the copula and the auxiliaries ("X is Y" is not "Y is been by X").
-_NO_PASSIVE = frozenset(("be", "have", "do"))
+#: The forms of "be": one for another is an agreement error, not a paraphrase ("clauses is").
+_BE_FORMS = frozenset(("am", "is", "are", "was", "were", "be", "been", "being"))
 
 
 def passive_voice(witness: str) -> Iterator[Dodge]:
@@ -306,7 +308,7 @@ def passive_voice(witness: str) -> Iterator[Dodge]:
     for index in range(1, len(words) - 2):
         if words[index] in _MODALS and lexicon.is_verb(words[index + 1]):
             verbs = lexicon.lemmas(words[index + 1]).get("VERB", ())
-            if not verbs or verbs[0] in _NO_PASSIVE:
+            if not verbs or verbs[0] in lexicon.NO_PASSIVE_VERBS:
                 return  # "may be entitled", "shall have the right": no object to promote
             done = lexicon.past_participle(verbs[0])
             if done is None:
@@ -330,7 +332,7 @@ def _present_passive(words: list[str]) -> Iterator[Dodge]:
             continue
         verbs = lexicon.lemmas(word).get("VERB", ())
         done = lexicon.past_participle(verbs[0]) if verbs else None
-        if done is None or verbs[0] == word or verbs[0] in _NO_PASSIVE:
+        if done is None or verbs[0] == word or verbs[0] in lexicon.NO_PASSIVE_VERBS:
             return  # "data is provider's property" has no passive ("is been by")
         rest = words[index + 1 :]
         end = next((i for i, w in enumerate(rest) if w in _OBJECT_ENDS), len(rest))

@@ -179,6 +179,8 @@ def _passive_of(branch: list[Item]) -> str | None:
         if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
             return None
         lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
+        if lemmas & lexicon.NO_PASSIVE_VERBS:
+            return None  # "X becomes public domain" has no passive
         participles = sorted({p for lemma in lemmas if (p := lexicon.past_participle(lemma)) is not None})
         if not participles:
             return None

@@ -205,6 +205,16 @@ def test_an_issue_gate_on_the_clause_wording_fires_on_its_quotation_and_deletion
     assert not {"deletion recommendation", "quotation of the clause"} & kinds
 
 
+def test_a_frame_of_a_clause_never_wraps_a_fragment_of_the_clause_under_review(tmp_path: Path) -> None:
+    # The redline gate matches "owed for downtime" in hosting §3.1: no clause, so a recital may
+    # quote it, but no frame reads "any term providing that owed for downtime".
+    root = make_matter(tmp_path / "m", "    redline_critical_failure_patterns:\n      - 'owed for downtime'\n")
+    [finding] = codes(audit(root, AuditSection(max_evidence=1000)), "U003")
+    sentences = [e["sentence"] for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
+    assert 'Delete "owed for downtime" and insert the agreed wording.' in sentences
+    assert not any("that owed for downtime" in sentence for sentence in sentences), sentences
+
+
 def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
     kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("re-identification is illegal")))
     assert "synonym: illegal → unlawful" in kinds

@@ -15,6 +15,7 @@ from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GA
 from rubric_tools.audit.corpus import KnownText
 from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
 from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.naturalness import rank, text_score
 from rubric_tools.audit.proposals import EntryProposal, entry_mapping, propose_entry
 from rubric_tools.audit.robustness import ListRobustness, list_robustness
@@ -140,6 +141,8 @@ def _clause_frames(source: MatterSource, gate_list: GateList) -> list[VerdictTex
     found = []
     for index, words in _clause_words(source, gate_list).items():
         for frame in FRAMES:
+            if not (frame.quoted or frame.quantity_only or is_clause(words)):
+                continue  # "… any term providing that without inquiry": a frame of a clause
             if frame.applies(words, gate_list.surface, from_clause=True):
                 found.append(
                     VerdictText(frame.wrap(words), False, f"frame: {frame.kind}", "clause under review", True, index)

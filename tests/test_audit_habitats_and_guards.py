@@ -170,6 +170,9 @@ def test_a_negator_in_another_clause_or_inside_the_sin_does_not_silence_it() -> 
         "Nothing in Section 9 changes this, provided that customer may use provider data.",
         "Under the Agreement, customer may use provider data.",
         "The customer's team confirmed that customer may use provider data.",
+        # "And" opening a clause of its own: its negator denies something else.
+        "Customer may use provider data and a court would not stop it.",
+        "Customer may use provider data for training and must not be asked to stop.",
         # A later clause that rejects something else does not point back at the sin.
         "Customer may use provider data; the client rejected an earlier version of Section 9.",
     ):

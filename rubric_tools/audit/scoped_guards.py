@@ -112,6 +112,8 @@ def scopes_for(surface: str) -> tuple[str, ...]:
 #: broadest first: 0, 2, 1, 3.
 STRICTNESS = (0, 2, 1, 3)
 _BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
+#: "And" that opens a clause with its own modal: "and must not", "and a court would not".
+_NEW_CLAUSE = r" and (?:\w+ ){0,2}(?:must|shall|should|will|would|can|could|may|might)\b"
 
 
 def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -> str:
@@ -133,6 +135,10 @@ def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -
         # Section 13.1 is replaced" crosses the section number's period.
         allowed = f"(?:{allowed}|\\.\\d)"
     barred = [markers.INSERTION] if struck and strict > 1 else []
+    if after and any(t.kind == "negated" for t in terms):
+        # Nor at "and" opening a clause of its own: "… is unlawful and must not go forward",
+        # "… is unconscionable and a court would not enforce it" deny something else.
+        barred.append(_NEW_CLAUSE)
     if strict > 1:
         barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")
     if not barred:

@@ -77,6 +77,16 @@ def test_limit_idioms_negate_nothing(witness: str, kind: str) -> None:
     assert not _fires(Gate(pattern, negation_guard=True), text), text
 
 
+def test_the_limit_idiom_names_what_its_figure_measures() -> None:
+    def limited(witness: str) -> str:
+        [text] = [t for k, t in habitat_texts(witness, "redline") if k == "limit idiom: shall not exceed"]
+        return text
+
+    assert limited("90 days") == "The period shall not exceed 90 days."
+    assert limited("five percent") == "The rate shall not exceed five percent."
+    assert limited("two times the fees") == "The amount shall not exceed two times the fees."
+
+
 def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
     """The sin, then a clause negating its last noun: a guard keyed to that noun would reach
     past the sin into the next clause and silence it."""

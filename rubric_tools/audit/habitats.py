@@ -78,7 +78,8 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
         quantity = found[0]
         head, rest = witness[: quantity.start], witness[quantity.start :]
         if quantity.start == 0 and not quantity.adjectival and not is_clause(witness):
-            yield "limit idiom: shall not exceed", fill("the amount shall not exceed {w}.", witness)
+            measured = _MEASURED.get(quantity.unit.name, "amount")
+            yield "limit idiom: shall not exceed", fill(f"the {measured} shall not exceed {{w}}.", witness)
         # Not before a figure already limited ("no later than two days") or a compound
         # modifier ("a 72-hour rule"): the idiom would be said twice or mean nothing.
         if not _LIMITED.search(head) and not quantity.adjectival:
@@ -92,6 +93,19 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
             as_sentence(f"{before}in no event later than ten (10) days {witness}{after}"),
         )
 
+
+#: What a figure in each unit measures: "the period shall not exceed 90 days", "the rate
+#: shall not exceed five percent"; a sum of money or a multiple is an amount.
+_MEASURED = {
+    "percent": "rate",
+    "business day": "period",
+    "calendar day": "period",
+    "hour": "period",
+    "day": "period",
+    "week": "period",
+    "month": "period",
+    "year": "period",
+}
 
 _LAST_WORDS = re.compile(r"(?:\b([a-z]+)\s+)?\b([a-z]{3,})\W*$", re.IGNORECASE)
 #: Words after which the last word is a verb ("may terminate", "to notify").

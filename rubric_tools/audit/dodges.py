@@ -266,8 +266,8 @@ def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
                     continue
-                if phrase in _BE_FORMS and member in _BE_FORMS:
-                    continue  # "clauses are" is no "clauses is"
+                if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
+                    continue  # one form of "be" for another is an agreement error: "clauses is"
                 written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
@@ -292,10 +292,6 @@ def _quantity_forms(witness: str) -> Iterator[Dodge]:
         yield Dodge("number or duration form", text)
     for kind, text in money.variants(witness):
         yield Dodge(kind, text)
-
-
-#: The forms of "be": one for another is an agreement error, not a paraphrase ("clauses is").
-_BE_FORMS = frozenset(("am", "is", "are", "was", "were", "be", "been", "being"))
 
 
 def passive_voice(witness: str) -> Iterator[Dodge]:

@@ -52,6 +52,8 @@ MODALS = frozenset("may might shall should will would must can could".split())
 #: Verbs whose infinitive after them is bare ("let Provider re-identify"): their participle
 #: is no synonym before "to" ("is let to re-identify" is no English).
 BARE_INFINITIVE_VERBS = frozenset("let make help".split())
+#: The forms of "be".
+BE_FORMS = frozenset(("am", "is", "are", "was", "were", "be", "been", "being"))
 #: Verbs with no passive: the copula and the auxiliaries ("X is Y" is not "Y is been by X"),
 #: the verbs that link a subject to its complement ("X becomes public domain" is not "public
 #: domain is become by X") and the verbs of state that take no agent ("X means Y", "X costs Y").

@@ -33,7 +33,6 @@ FUNCTION_WORDS = frozenset(
 MAX_PHRASE = 4
 #: A copula agrees with its subject: "commitment is" / "commitments are".
 _COPULAS = frozenset({"is", "are"})
-_BE_FORMS = frozenset("be is are was were been being".split())
 #: Words of quantities, which the numbers step writes: never inflected or swapped.
 _QUANTITY_WORDS = frozenset(
     """
@@ -83,7 +82,7 @@ def plain_alternatives(
     members = thesaurus.members(phrase, group_reading) if swapped else ()
     if members and reading != "VERB" and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
-    passive = before is None or before in _BE_FORMS
+    passive = before is None or before in lexicon.BE_FORMS
     if members and reading == "PARTICIPLE" and passive:
         return [*thesaurus.member_participles(phrase), phrase], False
     if members:

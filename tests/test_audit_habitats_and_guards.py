@@ -77,6 +77,18 @@ def test_limit_idioms_negate_nothing(witness: str, kind: str) -> None:
     assert not _fires(Gate(pattern, negation_guard=True), text), text
 
 
+def test_more_limit_idioms_negate_nothing_and_a_negated_figure_is_denied() -> None:
+    scoped = _scoped("five percent", "settlement")
+    for text in (
+        "The increase shall not be in excess of five percent.",
+        "At no time later than the renewal date shall the increase exceed five percent.",
+    ):
+        assert _fires(scoped, text), text
+    assert not _fires(scoped, "The increase is not five percent.")
+    deadline = _scoped(r"\b72 hours after", "settlement")
+    assert _fires(deadline, "At no time later than 72 hours after discovery shall Provider fail to notify.")
+
+
 def test_the_limit_idiom_names_what_its_figure_measures() -> None:
     def limited(witness: str) -> str:
         [text] = [t for k, t in habitat_texts(witness, "redline") if k == "limit idiom: shall not exceed"]

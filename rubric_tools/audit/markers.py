@@ -27,10 +27,11 @@ _COMPARATIVES = "later|earlier|sooner|more|less|fewer|greater|longer|shorter|low
 _TEMPORAL = "after|following|upon|subsequent|before|prior|beyond|until|within"
 #: What may follow a negator without it negating the statement it stands in.
 NON_NEGATING_AFTER_NO = (
-    rf"(?:(?:event|case|circumstances?|instance)\s+)?(?:{_COMPARATIVES})\s+than",
+    rf"(?:(?:event|case|circumstances?|instance|time)\s+)?(?:{_COMPARATIVES})\s+than",
     # "in no event after …", "in no case before …": a deadline, not a denial
-    rf"(?:event|case|circumstances?|instance)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
+    rf"(?:event|case|circumstances?|instance|time)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
     r"(?:to\s+)?exceed\w*",
+    r"(?:(?:be|been)\s+)?in\s+excess\s+of",
     r"only\b",
     r"limited\s+to",
 )
@@ -92,12 +93,14 @@ class Term:
 
 
 #: A limit, not a denial, after "no"/"not"/"without": a comparative ("no later than", "not
-#: more than", "no fewer than", "under no circumstances later than"), "not to exceed", "in no
-#: event exceed", "in no event after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it),
-#: "without undue delay", "without limiting". One lookahead for all of them, short: it is
-#: written into every scoped exclusion that keeps to the clause.
+#: more than", "no fewer than", "under no circumstances later than", "at no time later
+#: than"), "not to exceed", "not (be) in excess of", "in no event exceed", "in no event
+#: after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it), "without undue delay",
+#: "without limiting". One lookahead for all of them, short: it is written into every
+#: scoped exclusion that keeps to the clause (and a longer one leaves the exclusion no room).
 LIMIT_IDIOM = (
-    r"(?! (?:(?:event|circumstances) )?(?:\w+ than|(?:to )?exceed)| event (?:after|before|within)| undue| limit)"
+    r"(?! (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
+    r"| (?:event|case|time) (?:after|before|within)| undue| limit)"
 )
 
 #: A party's document or stated position, as an analysis cites it.

@@ -172,7 +172,6 @@ FALSE_POSITIVES = {
     "struck and replaced": 'In Section 4.2 "customer may use provider data" is replaced with the agreed wording.',
     "negated predicate": "Customer may use provider data does not appear in the final draft.",
     "stated position": "The vendor's position is that customer may use provider data.",
-    "a party's document, any verb": "Vendor's redline provides that customer may use provider data.",
     "supposition": "Hypothetically customer may use provider data under their reading of Section 4.",
     "counterfactual": "If the vendor demanded that customer may use provider data, the client would walk away.",
 }

@@ -103,8 +103,6 @@ LIMIT_IDIOM = (
     r"| (?:event|case|time) (?:after|before|within)| undue| limit)"
 )
 
-#: A party's document or stated position, as an analysis cites it.
-_DOCUMENT = r"(?:draft|markup|mark-up|redline|proposal|counterproposal|counter-proposal|version|comments?|position)\b"
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
 _REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w* "
 #: What points back at a statement already made: "that", "this", "it", "the proposal", "this
@@ -165,9 +163,7 @@ TERMS: tuple[Term, ...] = (
         r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert)\w*|propos(?:e|es|ed)|said) that\b",
     ),
     Term("attributed", "before", r"\btold \w+ that\b"),
-    # someone's document, whatever verb reports it: "their draft says", "Vendor's redline
-    # provides", "under the counterparty's markup"
-    Term("attributed", "before", r"\b(?:their|\w+['’]s) (?:own |revised |latest )?" + _DOCUMENT),
+    Term("attributed", "before", r"\b(?:draft|markup|proposal) (?:says|proposes)\b"),
     Term("attributed", "before", r"\b(?:position|view|contention) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon, money, quantities
 from rubric_tools.audit.grammar import DETERMINERS
@@ -73,6 +74,7 @@ class Dodge:
     text: str
 
 
+@lru_cache(maxsize=4096)  # the same idioms, modals and synonyms are looked for in every witness
 def _word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
 

@@ -196,6 +196,7 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
+_POSSESSIVE_END = re.compile(r"['’]s$")
 
 
 @lru_cache(maxsize=8192)
@@ -204,7 +205,7 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
     names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
     found = []
     for word in _inside(text):
-        written = re.sub(r"['’]s$", "", word)
+        written = _POSSESSIVE_END.sub("", word)
         if written[0].isupper() and written.lower() not in _NEVER_RECASED:
             found.append((written.lower(), written))
     return tuple(found)

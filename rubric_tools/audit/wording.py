@@ -43,6 +43,11 @@ FUNCTION_WORDS = frozenset(
 _LEADING_JOINERS = ("that", "and", "but", "or", "so", "then")
 _FINAL_PUNCTUATION = re.compile(r"[\s.;:,!?]+$")
 _SENTENCE_END = re.compile(r"[.?!][\"”’')]*$")
+# `as_sentence` and `fix_articles` shape every generated text: their patterns compiled once.
+_OPENING_QUOTES = re.compile(r"[\"“‘'(]*")
+_LATER_SENTENCE = re.compile(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])")
+_TRAILING_SEPARATORS = re.compile(r"[\s;:,]+$")
+_ARTICLE_AND_WORD = re.compile(r"\b([Aa]n?)(\s+)([\w§$%]+)")
 
 #: Words opening with a vowel letter that sound like a consonant ("a unique", "a one-time",
 #: "a European"), and with a consonant letter that sound like a vowel ("an hour").
@@ -86,7 +91,7 @@ def fix_articles(text: str) -> str:
             return match.group(0)
         return (wanted.capitalize() if written[0].isupper() else wanted) + space + following
 
-    return re.sub(r"\b([Aa]n?)(\s+)([\w§$%]+)", agree, text)
+    return _ARTICLE_AND_WORD.sub(agree, text)
 
 
 def embedded(clause: str) -> str:
@@ -113,14 +118,14 @@ def as_sentence(text: str) -> str:
     text = " ".join(text.split())
     if not text:
         return text
-    opening = re.match(r"[\"“‘'(]*", text)
+    opening = _OPENING_QUOTES.match(text)
     at = opening.end() if opening else 0
     if at < len(text):
         text = text[:at] + text[at].upper() + text[at + 1 :]
     # A later sentence opens with a capital too ("Uncapped liability. That is unenforceable"),
     # after a word, not after an abbreviation ("e.g. the") or a number.
-    text = re.sub(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
-    text = re.sub(r"[\s;:,]+$", "", text)
+    text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    text = _TRAILING_SEPARATORS.sub("", text)
     if not _SENTENCE_END.search(text):
         text += "."
     return text

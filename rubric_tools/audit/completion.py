@@ -37,6 +37,7 @@ _UNIT_WORDS = frozenset("hour day week month year minute".split())
 #: A word as written, with its apostrophes (typographic or not) and hyphens: asked of every rewrite.
 _WRITTEN_WORD = re.compile(r"[\w’'-]+")
 _PLAIN_WORD = re.compile(r"[\w'-]+")
+_REGEX_DEBRIS = re.compile(r"[\\\[\]{}^|*+]")
 
 
 @dataclass(frozen=True)
@@ -213,7 +214,7 @@ def complete_alone(witness: str, gate: Gate) -> Completion:
 
 def reads_well(text: str) -> bool:
     """No doubled words, no disagreement, no regex debris: the least a completion needs."""
-    return not doubled(text) and not agreement_errors(text) and not re.search(r"[\\\[\]{}^|*+]", text)
+    return not doubled(text) and not agreement_errors(text) and not _REGEX_DEBRIS.search(text)
 
 
 def origin_of(completion: Completion) -> str:

@@ -128,6 +128,7 @@ _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
 _QUOTATION_MARK = re.compile(r"[\"“”]")
 _FIRST_LETTER = re.compile(r"[^\W\d_]")
 _FINAL_STOP = re.compile(r"[.?!][\"”’')]*$")
+_NEXT_WORD = re.compile(r"\s*([a-z]+)")
 
 
 def _dangling(tokens: Sequence[str]) -> list[str]:
@@ -327,7 +328,7 @@ def _count_disagreements(text: str) -> list[str]:
             if plural:
                 found.append(written)
             continue
-        following = re.match(r"\s*([a-z]+)", text[quantity.end :].lower())
+        following = _NEXT_WORD.match(text[quantity.end :].lower())
         if not plural and (following is None or following.group(1) in FUNCTION_WORDS):
             found.append(written)
     return found

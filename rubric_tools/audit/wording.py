@@ -48,6 +48,8 @@ _OPENING_QUOTES = re.compile(r"[\"“‘'(]*")
 _LATER_SENTENCE = re.compile(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])")
 _TRAILING_SEPARATORS = re.compile(r"[\s;:,]+$")
 _ARTICLE_AND_WORD = re.compile(r"\b([Aa]n?)(\s+)([\w§$%]+)")
+_EIGHTEEN_OR_ELEVEN = re.compile(r"1[18](?:\d{3})*(?!\d)")
+_INITIALISM = re.compile(r"[A-Z]{2,}(?![a-z])")
 
 #: Words opening with a vowel letter that sound like a consonant ("a unique", "a one-time",
 #: "a European"), and with a consonant letter that sound like a vowel ("an hour").
@@ -70,8 +72,8 @@ def article(word: str) -> str:
     if word[0].isdigit():
         # eight, eighteen, eighty, eleven (and 8,000 or 11,000) open with a vowel sound.
         number = word.replace(",", "")
-        return "an" if number.startswith("8") or re.match(r"1[18](?:\d{3})*(?!\d)", number) else "a"
-    letters = re.match(r"[A-Z]{2,}(?![a-z])", word)
+        return "an" if number.startswith("8") or _EIGHTEEN_OR_ELEVEN.match(number) else "a"
+    letters = _INITIALISM.match(word)
     if letters:  # an abbreviation read letter by letter
         return "an" if word[0] in _VOWEL_LETTER_NAMES else "a"
     if _VOWEL_SOUND.match(word):

@@ -63,6 +63,15 @@ MAX_CLAUSE_WORDS = 32
 MAX_SENTENCE_CHARACTERS = 1200
 
 _NEGATOR = re.compile(governing_negator(), re.IGNORECASE)
+# The clause finder's patterns, asked of every sentence and completion: compiled once.
+_JOINER = re.compile(r"(and|or|nor)\b\s*", re.IGNORECASE)
+_CLAUSE_PUNCTUATION = re.compile(r"[,;:.]")
+_HEAD_WORD = re.compile(r"(\w+)\s+")
+_INTRODUCTION = re.compile(r"(?:in|under|for|as|on|at|by|with|from)\b[^,]{0,60},\s+", re.IGNORECASE)
+_WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*")
+_LOWERCASE_LETTERS = re.compile(r"[a-z]{2,}")
+_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
+_SPELLED_WORD = re.compile(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?")
 #: Where one clause ends and another begins inside a sentence.
 _BREAK = re.compile(
     r"\s*(?:;|:(?!\d)|\s[—–]\s|\s--?\s)\s*"
@@ -125,20 +134,20 @@ def _breaks_clauses(text: str, found: re.Match[str]) -> bool:
     if not found.group(0).startswith(","):
         return True
     rest = text[found.end() :]
-    joiner = re.match(r"(and|or|nor)\b\s*", rest, re.IGNORECASE)
+    joiner = _JOINER.match(rest)
     if joiner is None:
         return True
-    following = re.split(r"[,;:.]", rest[joiner.end() :], maxsplit=1)[0]
+    following = _CLAUSE_PUNCTUATION.split(rest[joiner.end() :], maxsplit=1)[0]
     return has_finite_verb(following)
 
 
 def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[int, int] | None:
     while left < start and text[left] in " ,":
         left += 1
-    head = re.match(r"(\w+)\s+", text[left:start])
+    head = _HEAD_WORD.match(text[left:start])
     if head and head.group(1).lower() in _LEADING_JOINERS:
         left += head.end()
-    intro = re.match(r"(?:in|under|for|as|on|at|by|with|from)\b[^,]{0,60},\s+", text[left:start], re.IGNORECASE)
+    intro = _INTRODUCTION.match(text[left:start])
     if intro and has_finite_verb(text[left + intro.end() : right]):
         left += intro.end()
     clause = text[left:right].rstrip(" ,.;:")
@@ -175,7 +184,7 @@ def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _inside(text: str) -> list[str]:
-    return re.findall(r"(?<=\w )[A-Za-z][\w'’-]*", text)
+    return _WORD_INSIDE.findall(text)
 
 
 @lru_cache(maxsize=64)
@@ -196,6 +205,7 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
+_POSSESSIVE_END = re.compile(r"['’]s$")
 
 
 @lru_cache(maxsize=8192)
@@ -204,7 +214,7 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
     names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
     found = []
     for word in _inside(text):
-        written = re.sub(r"['’]s$", "", word)
+        written = _POSSESSIVE_END.sub("", word)
         if written[0].isupper() and written.lower() not in _NEVER_RECASED:
             found.append((written.lower(), written))
     return tuple(found)
@@ -242,7 +252,7 @@ class ClauseFinder:
         own = pattern_words(pattern)
         return all(
             w in self.vocabulary or w in own or w.isdigit() or is_number_word(w) or w in _FRAME_WORDS
-            for w in re.findall(r"[a-z]{2,}", text.lower())
+            for w in _LOWERCASE_LETTERS.findall(text.lower())
         )
 
     def found(self, gate: Gate) -> list[_Found]:
@@ -279,7 +289,7 @@ class ClauseFinder:
     def _opened_a_sentence(self, text: str) -> bool:
         """Whether the first word's capital only opened its sentence: the matter writes the
         word in lowercase elsewhere and never capitalized inside a sentence."""
-        head = re.match(r"[A-Z][a-z][\w'’-]*", text)
+        head = _CAPITALIZED_WORD.match(text)
         if head is None:
             return False
         word = head.group(0).lower()
@@ -310,7 +320,7 @@ def pattern_words(pattern: str) -> frozenset[str]:
     continues ("regulat" of `regulat\\w*`); a word with an optional last letter both ways
     ("prohibit" and "prohibits" of `prohibits?`)."""
     found: set[str] = set()
-    for match in re.finditer(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?", pattern.lower()):
+    for match in _SPELLED_WORD.finditer(pattern.lower()):
         word, after = match.group(1), match.group(2)
         if after in ("\\w", "[", "("):
             continue

@@ -34,6 +34,10 @@ from rubric_tools.scoring.gates import Gate
 
 _UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
 _UNIT_WORDS = frozenset("hour day week month year minute".split())
+#: A word as written, with its apostrophes (typographic or not) and hyphens: asked of every rewrite.
+_WRITTEN_WORD = re.compile(r"[\w’'-]+")
+_PLAIN_WORD = re.compile(r"[\w'-]+")
+_REGEX_DEBRIS = re.compile(r"[\\\[\]{}^|*+]")
 
 
 @dataclass(frozen=True)
@@ -73,20 +77,20 @@ class Completion:
     def renames(self, rewrite: str) -> bool:
         """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
         name: "Data Breach Claims" is not "Data contravene Claims")."""
-        names = re.findall(r"[\w’'-]+", self.core)
+        names = _WRITTEN_WORD.findall(self.core)
         if not self.before.strip() and names:
             names = names[1:]  # the first word's capital may only open the sentence
-        kept = set(re.findall(r"[\w'-]+", rewrite.lower().replace("’", "'")))
+        kept = set(_PLAIN_WORD.findall(rewrite.lower().replace("’", "'")))
         return any(w[0].isupper() and w.lower().replace("’", "'") not in kept for w in names)
 
 
 def restore_case(rewrite: str, original: str) -> str:
     """The rewrite with each word the original wrote capitalized written so again
     ("Customer Data" stays so in "Customer Data may be used by Provider")."""
-    cased = {w.lower(): w for w in re.findall(r"[\w’'-]+", original) if w != w.lower()}
+    cased = {w.lower(): w for w in _WRITTEN_WORD.findall(original) if w != w.lower()}
     if not cased:
         return rewrite
-    return re.sub(r"[\w’'-]+", lambda m: cased.get(m.group(0), m.group(0)), rewrite)
+    return _WRITTEN_WORD.sub(lambda m: cased.get(m.group(0), m.group(0)), rewrite)
 
 
 # ------------------------------------------------------------------ carriers
@@ -216,7 +220,7 @@ def complete_alone(witness: str, gate: Gate) -> Completion:
 
 def reads_well(text: str) -> bool:
     """No doubled words, no disagreement, no regex debris: the least a completion needs."""
-    return not doubled(text) and not agreement_errors(text) and not re.search(r"[\\\[\]{}^|*+]", text)
+    return not doubled(text) and not agreement_errors(text) and not _REGEX_DEBRIS.search(text)
 
 
 def origin_of(completion: Completion) -> str:

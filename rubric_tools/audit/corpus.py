@@ -49,6 +49,8 @@ class AuditInputs:
 
 _SENTENCE_END = re.compile(r"(?<=[.?!;])\s+(?=[\"“(§A-Z0-9])")
 _LIST_MARK = re.compile(r"^\s*(?:#+\s*|[-*+]\s+|\d+[.)]\s+|>\s*)")
+#: A paragraph break, or a line break before a list item or a heading.
+_BLOCK_BREAK = re.compile(r"\n\s*\n|\n(?=\s*(?:[-*+]\s|\d+[.)]\s|#))")
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ class KnownText:
 
 def sentences(text: str) -> Iterator[str]:
     """Sentences of a Markdown section: paragraphs and list items, then sentence ends."""
-    for block in re.split(r"\n\s*\n|\n(?=\s*(?:[-*+]\s|\d+[.)]\s|#))", text):
+    for block in _BLOCK_BREAK.split(text):
         cleaned = " ".join(_LIST_MARK.sub("", line) for line in block.split("\n")).strip()
         for sentence in _SENTENCE_END.split(cleaned):
             if len(sentence.split()) >= 3:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon, money, quantities
 from rubric_tools.audit.grammar import DETERMINERS
@@ -62,6 +63,11 @@ _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
 #: Words after a determiner that an adjective cannot precede ("all of", "the entire").
 _NOT_NOUNS = frozenset({"of", "entire", "whole", "other", "same", "first", "relevant", "and", "or"})
 _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
+#: Asked of every witness (`_insertions`, `_hyphens`): compiled once.
+_NEGATED_MODAL = {modal: re.compile(rf"\b{modal} not\b") for modal in _MODALS}
+_AFTER_DETERMINER = {determiner: re.compile(rf"(?<![\w-]){determiner} (\w+)") for determiner in _DETERMINERS}
+_HYPHENATED = re.compile(r"\b(\w+)-(\w+)\b")
+_TWO_WORDS = re.compile(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])")
 
 
 _DOUBLED = re.compile(r"\b(\w+) \1\b")
@@ -73,6 +79,7 @@ class Dodge:
     text: str
 
 
+@lru_cache(maxsize=4096)  # the same idioms, modals and synonyms are looked for in every witness
 def _word(word: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w-]){re.escape(word)}(?![\w-])")
 
@@ -93,14 +100,14 @@ def _typographic(witness: str) -> Iterator[Dodge]:
 
 
 def _hyphens(witness: str) -> Iterator[Dodge]:
-    for match in re.finditer(r"\b(\w+)-(\w+)\b", witness):
+    for match in _HYPHENATED.finditer(witness):
         left, right = match.group(1), match.group(2)
         if left in JOINABLE_PREFIXES:  # "re-identify" is also written "reidentify"; "first-dollar" is not
             # ... but never "re identify": a prefix does not stand alone
             yield Dodge("hyphen joined", witness.replace(match.group(0), f"{left}{right}", 1))
         else:
             yield Dodge("hyphen to space", witness.replace(match.group(0), f"{left} {right}", 1))
-    for match in re.finditer(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])", witness):
+    for match in _TWO_WORDS.finditer(witness):
         left, right = match.group(1), match.group(2)
         if left in COMPOUND_HEADS and right not in _NOT_NOUNS and len(right) > 2:
             # "first dollar" as a compound modifier is written "first-dollar".
@@ -111,12 +118,12 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
 def _insertions(witness: str) -> Iterator[Dodge]:
     for modal in _MODALS:
         inserted = _replace_once(witness, modal, f"{modal} expressly")
-        if inserted is not None and not witness.endswith(modal) and not re.search(rf"\b{modal} not\b", witness):
+        if inserted is not None and not witness.endswith(modal) and not _NEGATED_MODAL[modal].search(witness):
             yield Dodge("inserted adverb", inserted)
             break
     for determiner in _DETERMINERS:
         inserted = _replace_once(witness, determiner, f"{determiner} relevant")
-        following = re.search(rf"(?<![\w-]){determiner} (\w+)", witness)
+        following = _AFTER_DETERMINER[determiner].search(witness)
         if inserted is not None and following is not None and following.group(1) not in _NOT_NOUNS:
             yield Dodge("inserted adjective", inserted)
             break

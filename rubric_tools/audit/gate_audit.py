@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rubric_tools.audit.clauses import MatterClauses, sentence_as_written
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
@@ -17,13 +17,10 @@ from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.naturalness import rank, text_score
-from rubric_tools.audit.proposals import EntryProposal, entry_mapping, propose_entry
 from rubric_tools.audit.robustness import ListRobustness, list_robustness
 from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.verification import EntryTexts
 from rubric_tools.diagnostics import Severity
-from rubric_tools.fixing.gate_edits import guard_fix
 from rubric_tools.gate_analysis.alternatives import alternatives
 from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
@@ -44,6 +41,12 @@ from rubric_tools.gate_analysis.plain_search import cut_from
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
+
+if TYPE_CHECKING:
+    # Proposals (guards, widenings, their verification, the fixes that write them) are made
+    # only with `--unsafe-fixes`: their modules are imported where a proposal is made or
+    # shown, so that a plain audit does not import them.
+    from rubric_tools.audit.proposals import EntryProposal
 
 
 def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
@@ -222,6 +225,9 @@ class _ListAudit:
     def _propose(
         self, index: int, entry: AuditedEntry, flagged: list[VerdictText], missed: list[VerdictText]
     ) -> EntryProposal | None:
+        from rubric_tools.audit.proposals import propose_entry  # made only here (see the imports)
+        from rubric_tools.audit.verification import EntryTexts
+
         return propose_entry(
             EntryTexts(
                 self.gate_list.gates,
@@ -265,6 +271,8 @@ class _ListAudit:
             for finding, finding_texts, want_fire in found:
                 finding.proposal = _finding_proposal(proposal, finding_texts, want_fire)
                 if not fix_given and proposal is not None and proposal.verified:
+                    from rubric_tools.fixing.gate_edits import guard_fix  # see the imports
+
                     finding.fix = guard_fix(
                         self.source.files[RUBRIC_FILE], entry.path, proposal.change, _description(proposal)
                     )
@@ -396,6 +404,8 @@ def _finding_proposal(proposal: EntryProposal | None, texts: list[str], want_fir
     """What the entry's one proposal does for one of its findings."""
     if proposal is None:
         return None
+    from rubric_tools.audit.proposals import entry_mapping  # see the imports
+
     done = set(proposal.outcome.caught if want_fire else proposal.outcome.silenced)
     fixed = sum(1 for t in texts if t in done)
     removes = fixed == len(texts) and bool(texts)
@@ -430,6 +440,8 @@ def _finding_proposal(proposal: EntryProposal | None, texts: list[str], want_fir
 
 
 def _changed_keys(before: Gate, after: Gate) -> dict[str, Any]:
+    from rubric_tools.audit.proposals import entry_mapping  # see the imports
+
     old, new = entry_mapping(before), entry_mapping(after)
     return {k: v for k, v in new.items() if old.get(k) != v}
 

@@ -124,6 +124,11 @@ _COMPLEMENT = re.compile(
     re.IGNORECASE,
 )
 _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+#: The checks of `_problems` below, run on every generated text: compiled once.
+_QUOTATION_MARK = re.compile(r"[\"“”]")
+_FIRST_LETTER = re.compile(r"[^\W\d_]")
+_FINAL_STOP = re.compile(r"[.?!][\"”’')]*$")
+_NEXT_WORD = re.compile(r"\s*([a-z]+)")
 
 
 def _dangling(tokens: Sequence[str]) -> list[str]:
@@ -297,14 +302,14 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
         verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
         if verb is not None and verb[1] != "gerund" and not _continues(following):
             found.append(f"citation between a verb and its object: {cited.group(0)}")
-    for piece in re.split(r"[\"“”]", text):  # a quotation is no subject of the words after it
+    for piece in _QUOTATION_MARK.split(text):  # a quotation is no subject of the words after it
         found += [f"disagreement: {pair}" for pair in agreement_errors(piece)]
     if sentence:
         stripped = text.strip()
-        first = re.search(r"[^\W\d_]", stripped)
+        first = _FIRST_LETTER.search(stripped)
         if first is not None and first.group(0).islower():
             found.append("no capital first letter")
-        if not re.search(r"[.?!][\"”’')]*$", stripped):
+        if not _FINAL_STOP.search(stripped):
             found.append("no final stop")
         found += _clause_without_verb(stripped)
     return tuple(found)
@@ -323,7 +328,7 @@ def _count_disagreements(text: str) -> list[str]:
             if plural:
                 found.append(written)
             continue
-        following = re.match(r"\s*([a-z]+)", text[quantity.end :].lower())
+        following = _NEXT_WORD.match(text[quantity.end :].lower())
         if not plural and (following is None or following.group(1) in FUNCTION_WORDS):
             found.append(written)
     return found

@@ -45,6 +45,7 @@ UNITS: tuple[Unit, ...] = (
 )
 #: A multiple written as one word: "twice" (two times).
 _TWICE = re.compile(r"\btwice\b")
+_DIGITS = re.compile(r"\d+(?:\.\d+)?")
 _BY_FORM = {form: unit for unit in UNITS for form in unit.forms}
 _BY_NAME = {unit.name: unit for unit in UNITS}
 
@@ -89,7 +90,7 @@ def number_value(text: str) -> float | None:
 
 def _number_value(text: str) -> float | None:
     text = text.strip().lower()
-    if re.fullmatch(r"\d+(?:\.\d+)?", text):
+    if _DIGITS.fullmatch(text):
         return float(text)
     return float(_word_values()[text]) if text in _word_values() else None
 

@@ -22,13 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rubric_tools.audit.proposals import EntryProposal
 from rubric_tools.audit.texts import GateListTexts, Robustness, VerdictText, robustness
 from rubric_tools.gate_analysis.gate_firing import GateList
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.model import GATE_SURFACES
+
+if TYPE_CHECKING:  # a plain audit makes no proposal, and does not import them
+    from rubric_tools.audit.proposals import EntryProposal
 
 
 @dataclass(frozen=True)

@@ -43,4 +43,9 @@ def _cut_in(pattern: str, stem: str) -> bool:
     """Whether the pattern writes `stem` as the start of a word: followed by a class, a
     group, an alternative's end or a quantifier, not by a space or a word boundary (a name
     such as "Sablewing" is written whole)."""
-    return re.search(rf"(?<![a-z]){re.escape(stem)}(?=[\[(|)?*+.]|\\w)", pattern, re.IGNORECASE) is not None
+    return _stem_opening(stem).search(pattern) is not None
+
+
+@lru_cache(maxsize=4096)  # a stem is looked for in its gate's pattern again for each witness
+def _stem_opening(stem: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![a-z]){re.escape(stem)}(?=[\[(|)?*+.]|\\w)", re.IGNORECASE)

@@ -43,6 +43,13 @@ FUNCTION_WORDS = frozenset(
 _LEADING_JOINERS = ("that", "and", "but", "or", "so", "then")
 _FINAL_PUNCTUATION = re.compile(r"[\s.;:,!?]+$")
 _SENTENCE_END = re.compile(r"[.?!][\"”’')]*$")
+# `as_sentence` and `fix_articles` shape every generated text: their patterns compiled once.
+_OPENING_QUOTES = re.compile(r"[\"“‘'(]*")
+_LATER_SENTENCE = re.compile(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])")
+_TRAILING_SEPARATORS = re.compile(r"[\s;:,]+$")
+_ARTICLE_AND_WORD = re.compile(r"\b([Aa]n?)(\s+)([\w§$%]+)")
+_EIGHTEEN_OR_ELEVEN = re.compile(r"1[18](?:\d{3})*(?!\d)")
+_INITIALISM = re.compile(r"[A-Z]{2,}(?![a-z])")
 
 #: Words opening with a vowel letter that sound like a consonant ("a unique", "a one-time",
 #: "a European"), and with a consonant letter that sound like a vowel ("an hour").
@@ -65,8 +72,8 @@ def article(word: str) -> str:
     if word[0].isdigit():
         # eight, eighteen, eighty, eleven (and 8,000 or 11,000) open with a vowel sound.
         number = word.replace(",", "")
-        return "an" if number.startswith("8") or re.match(r"1[18](?:\d{3})*(?!\d)", number) else "a"
-    letters = re.match(r"[A-Z]{2,}(?![a-z])", word)
+        return "an" if number.startswith("8") or _EIGHTEEN_OR_ELEVEN.match(number) else "a"
+    letters = _INITIALISM.match(word)
     if letters:  # an abbreviation read letter by letter
         return "an" if word[0] in _VOWEL_LETTER_NAMES else "a"
     if _VOWEL_SOUND.match(word):
@@ -86,7 +93,7 @@ def fix_articles(text: str) -> str:
             return match.group(0)
         return (wanted.capitalize() if written[0].isupper() else wanted) + space + following
 
-    return re.sub(r"\b([Aa]n?)(\s+)([\w§$%]+)", agree, text)
+    return _ARTICLE_AND_WORD.sub(agree, text)
 
 
 def embedded(clause: str) -> str:
@@ -113,14 +120,14 @@ def as_sentence(text: str) -> str:
     text = " ".join(text.split())
     if not text:
         return text
-    opening = re.match(r"[\"“‘'(]*", text)
+    opening = _OPENING_QUOTES.match(text)
     at = opening.end() if opening else 0
     if at < len(text):
         text = text[:at] + text[at].upper() + text[at + 1 :]
     # A later sentence opens with a capital too ("Uncapped liability. That is unenforceable"),
     # after a word, not after an abbreviation ("e.g. the") or a number.
-    text = re.sub(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])", lambda m: m.group(1) + m.group(2).upper(), text)
-    text = re.sub(r"[\s;:,]+$", "", text)
+    text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    text = _TRAILING_SEPARATORS.sub("", text)
     if not _SENTENCE_END.search(text):
         text += "."
     return text

@@ -16,11 +16,9 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
-from rubric_tools.audit.fix_loop import MatterFix, fix_matter
-from rubric_tools.audit.probe_writer import write_probes
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source, preload
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.commands.common import EXIT_USAGE
@@ -32,6 +30,9 @@ from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
 from rubric_tools.loading.layout import matters_to_check, probe_paths
 from rubric_tools.loading.matter import RUBRIC_FILE, load_matter_source
 from rubric_tools.reporting.lint_common import display_path
+
+if TYPE_CHECKING:  # `--fix` and `--write-probes` import their modules when they run
+    from rubric_tools.audit.fix_loop import MatterFix
 
 #: The findings whose gate entry gets a guard proposal (`audit.gate_audit`).
 PROPOSED_CODES = frozenset(code.code for code in (GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME, GATE_DODGED))
@@ -107,6 +108,8 @@ def audit_roots(
 
 
 def _write_probes(report: AuditReport, stderr: TextIO) -> int:
+    from rubric_tools.audit.probe_writer import write_probes  # only with --write-probes
+
     exit_code = 0
     for matter in report.matters:
         existing = [path for path in probe_paths(matter.root) if path.is_file()]
@@ -120,6 +123,8 @@ def _write_probes(report: AuditReport, stderr: TextIO) -> int:
 
 
 def _fix_one(job: tuple[Path, AuditSection, bool]) -> MatterFix:
+    from rubric_tools.audit.fix_loop import fix_matter  # only with --fix or --diff
+
     root, settings, unsafe = job
     return fix_matter(root, settings, audit_inputs(root), unsafe=unsafe)
 

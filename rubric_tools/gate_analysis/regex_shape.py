@@ -45,12 +45,12 @@ OUTER_REPEAT_THRESHOLD = 5
 _SAMPLE = frozenset(string.printable + "§’‘“”—–éÉßø\u00a0")
 
 _CATEGORY_CLASSES = {
-    sre.CATEGORY_DIGIT: r"\d",
-    sre.CATEGORY_NOT_DIGIT: r"\D",
-    sre.CATEGORY_SPACE: r"\s",
-    sre.CATEGORY_NOT_SPACE: r"\S",
-    sre.CATEGORY_WORD: r"\w",
-    sre.CATEGORY_NOT_WORD: r"\W",
+    sre.CATEGORY_DIGIT: re.compile(r"\d"),
+    sre.CATEGORY_NOT_DIGIT: re.compile(r"\D"),
+    sre.CATEGORY_SPACE: re.compile(r"\s"),
+    sre.CATEGORY_NOT_SPACE: re.compile(r"\S"),
+    sre.CATEGORY_WORD: re.compile(r"\w"),
+    sre.CATEGORY_NOT_WORD: re.compile(r"\W"),
 }
 
 
@@ -78,7 +78,7 @@ def _case_variants(char: str) -> set[str]:
 
 def _category_matches(category: Any, char: str) -> bool:
     cls = _CATEGORY_CLASSES.get(category)
-    return bool(cls and re.fullmatch(cls, char))
+    return bool(cls and cls.fullmatch(char))
 
 
 def _class_member_matches(op: Any, av: Any, char: str) -> bool:

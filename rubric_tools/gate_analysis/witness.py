@@ -291,6 +291,7 @@ def raw_candidates(pattern: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=2048)  # asked once per framed witness of an entry (`dodges`)
 def dotted_window_witness(pattern: str) -> str | None:
     """A witness whose bounded window (`[^.]{0,80}`) holds a dotted section reference, if the
     pattern has such a window: the section's period ends the window, so this text states
@@ -305,6 +306,7 @@ def dotted_window_witness(pattern: str) -> str | None:
     return _tidy(raw)
 
 
+@lru_cache(maxsize=2048)  # likewise
 def gap_witness(pattern: str) -> tuple[str, str] | None:
     """The typical witness cut at its first window that cannot cross a sentence end
     (`[^.]{0,80}`, `[^.;]*`): the text before the gap and the text after it. None when the

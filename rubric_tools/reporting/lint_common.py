@@ -9,10 +9,13 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rubric_tools.diagnostics import Severity, Span
-from rubric_tools.lint.engine import LintReport
 from rubric_tools.loading.files import MAX_DOCUMENT_BYTES, Refused, read_regular_file
+
+if TYPE_CHECKING:  # a type only: the audit's reporters use these helpers without lint's engine
+    from rubric_tools.lint.engine import LintReport
 
 # rich is imported where a report is laid out: a clean report (a warm `rubric lint` of an
 # unchanged matter) is printed without it, see `clean_summary`.

@@ -10,16 +10,18 @@ recorded as the `%SRCROOT%` base.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from rubric_tools._version import __version__
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.fixing.fixes import Fix
-from rubric_tools.lint.engine import LintReport
 from rubric_tools.lint.registry import Rule, all_rules
 from rubric_tools.reporting import safe_output
 from rubric_tools.reporting.lint_common import display_path
+
+if TYPE_CHECKING:  # a type only: the audit's SARIF report uses this module without lint's engine
+    from rubric_tools.lint.engine import LintReport
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -38,6 +38,8 @@ _UNIT_WORDS = frozenset("hour day week month year minute".split())
 _WRITTEN_WORD = re.compile(r"[\w’'-]+")
 _PLAIN_WORD = re.compile(r"[\w'-]+")
 _REGEX_DEBRIS = re.compile(r"[\\\[\]{}^|*+]")
+#: What goes on with the last phrase before it: a comma, or a conjunction of a list.
+_GOES_ON = re.compile(r"(?:,| (?:and|or|as well as|together with|nor)\b)")
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ class Completion:
         """Whether the words after the core go on with its last phrase: a list or an
         apposition ("Provider Data, Outputs, and usage information", "Provider Data, which
         …"). A rewrite that moves that phrase (the passive) cannot keep them after it."""
-        return bool(re.match(r"(?:,| (?:and|or|as well as|together with|nor)\b)", self.after))
+        return bool(_GOES_ON.match(self.after))
 
     def renames(self, rewrite: str) -> bool:
         """Whether a rewrite of the core changes a capitalized word of it (a defined term or a

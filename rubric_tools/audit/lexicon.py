@@ -120,9 +120,12 @@ def preload() -> None:
     _inflector()
 
 
+_LETTERS = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
 def _plain(form: str, like: str) -> bool:
     """Letters only (a hyphen when the base form has one): no "fee'd"."""
-    return bool(re.fullmatch(r"[a-z]+(?:-[a-z]+)*", form)) and ("-" not in form or "-" in like)
+    return bool(_LETTERS.fullmatch(form)) and ("-" not in form or "-" in like)
 
 
 @lru_cache(maxsize=8192)

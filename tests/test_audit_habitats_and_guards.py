@@ -202,6 +202,14 @@ def test_a_negator_in_another_clause_or_inside_the_sin_does_not_silence_it() -> 
     assert _fires(limit, "provider shall notify no later than 72 hours after discovery")
 
 
+def test_a_negator_after_the_key_crosses_and_only_in_a_compound_subject() -> None:
+    scoped = _scoped("landlord", "redline")
+    assert not _fires(scoped, "Landlord and its agents shall not enter the premises.")
+    assert not _fires(scoped, "Landlord shall not enter the premises.")
+    assert _fires(scoped, "Landlord may enter the premises and Tenant shall not object.")
+    assert _fires(scoped, "Landlord may enter at will and a court would not stop it.")
+
+
 def test_windows_no_negator_crosses() -> None:
     pattern = r"client materials[^.]{0,60}owned by consultant"
     tempered = windows_without_negators(pattern)

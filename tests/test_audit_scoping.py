@@ -308,8 +308,10 @@ def test_a_negator_governs_from_either_side_of_the_key() -> None:
     mirrored = [e for e in found if re.search(r"\(\?:\\b\(\?:not\?\|none\|nothing\|never\)", e.added)]
     assert mirrored, [e.added for e in found]
     guard = Gate(pattern, exclude_context=mirrored[0].regex)
-    assert not _fires(guard, "Provider owns the employee data and none of it may be sold.")
+    assert not _fires(guard, "Provider owns the employee data under no circumstances.")
     assert _fires(guard, "Provider owns the employee data, and the customer shall not object.")
+    # A negator in a clause of its own after "and" governs that clause, not the sin.
+    assert _fires(guard, "Provider owns the employee data and none of it may be sold.")
 
 
 def test_a_counterfactual_is_a_supposition() -> None:

@@ -49,13 +49,14 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from rubric_tools.audit import markers
+from rubric_tools.audit import lexicon, markers
 from rubric_tools.audit.guard_evidence import GAP, Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
 from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
+from rubric_tools.audit.word_use import noun_in_its_own_right
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.text import normalize
 
@@ -112,11 +113,9 @@ def scopes_for(surface: str) -> tuple[str, ...]:
 #: broadest first: 0, 2, 1, 3.
 STRICTNESS = (0, 2, 1, 3)
 _BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
-#: "And" that opens a clause with its own modal: "and must not", "and a court would not".
-_NEW_CLAUSE = r" and (?:\w+ ){0,2}(?:must|shall|should|will|would|can|could|may|might)\b"
 
 
-def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -> str:
+def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False, subject: bool = False) -> str:
     """The gap between the markers `terms` and the key: a later rejection may follow a ";",
     a marker after the key stays before the next comma, a strike stops at a colon and
     (stricter) at words that introduce inserted text. A `listing` marker ("neither … nor
@@ -135,15 +134,19 @@ def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False) -
         # Section 13.1 is replaced" crosses the section number's period.
         allowed = f"(?:{allowed}|\\.\\d)"
     barred = [markers.INSERTION] if struck and strict > 1 else []
-    if after and any(t.kind == "negated" for t in terms):
-        # Nor at "and" opening a clause of its own: "… is unlawful and must not go forward",
-        # "… is unconscionable and a court would not enforce it" deny something else.
-        barred.append(_NEW_CLAUSE)
+    # A negator after the key never crosses an "and" that opens a clause of its own ("… is
+    # unlawful and must not go forward" denies something else); only a key that is a
+    # `subject` may have an "and" right after it, in a compound subject ("Provider and its
+    # affiliates shall not").
+    negated_after = after and any(t.kind == "negated" for t in terms)
+    compound = negated_after and subject
+    if negated_after:
+        barred.append(" and ")
     if strict > 1:
         barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")
     if not barred:
         return f"{allowed}{{0,{size}}}?"
-    return f"(?:(?!{'|'.join(barred)}){allowed}){{0,{size}}}?"
+    return ("(?: and)?" if compound else "") + f"(?:(?!{'|'.join(barred)}){allowed}){{0,{size}}}?"
 
 
 def _alternation(terms: Sequence[str]) -> str:
@@ -248,7 +251,18 @@ def _render(part: _Part, keyed: Keys, strict: int) -> str:
 
 
 def _after_key(key: str, terms: Sequence[Term], size: int, strict: int) -> str:
-    return f"{key}{_gap(terms, size, strict)}{_marker(terms, strict)}"
+    return f"{key}{_gap(terms, size, strict, subject=_is_subject(key))}{_marker(terms, strict)}"
+
+
+def _is_subject(key: str) -> bool:
+    """Whether a key is a noun phrase (the clause's subject, "provider", "customer data"),
+    not a clause or a predicate of its own ("provider owns", "customer may use …")."""
+    for word in re.findall(r"[a-z]+", key.lower()):
+        if word in lexicon.MODALS or word in lexicon.BE_FORMS:
+            return False
+        if lexicon.is_verb(word) and not noun_in_its_own_right(word) and not lexicon.lemmas(word).get("NOUN"):
+            return False
+    return True
 
 
 def _marker(terms: Sequence[Term], strict: int) -> str:

@@ -367,6 +367,15 @@ def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> Non
     assert re.search(widened, "law forbids all model training")
 
 
+def test_a_verb_in_a_modal_s_place_agrees_with_its_subject() -> None:
+    from rubric_tools.audit.dodges import dodges
+
+    one = [d.text for d in dodges("the tenant shall repair the roof", "tenant shall repair", Thesaurus())]
+    assert "the tenant commits to repair the roof" in one and "the tenant commit to repair the roof" not in one
+    many = [d.text for d in dodges("the tenants shall repair the roof", "tenants shall repair", Thesaurus())]
+    assert "the tenants commit to repair the roof" in many
+
+
 def test_a_synonym_of_be_is_no_rewrite() -> None:
     from rubric_tools.audit.dodges import dodges
 

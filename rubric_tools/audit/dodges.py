@@ -276,9 +276,20 @@ def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
                     continue  # one form of "be" for another is an agreement error: "clauses is"
                 written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
+                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
+                    # A verb in a modal's place agrees with the subject: "consultant commits to".
+                    written[0] = _agreeing(member_words[0], words[start - 1])
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+def _agreeing(verb: str, subject: str) -> str:
+    """`verb` as it follows `subject`: the third person after one thing ("consultant
+    commits"), the base form after a plural or a pronoun that takes it ("the parties commit")."""
+    nouns = lexicon.lemmas(subject).get("NOUN", ())
+    plural = subject in ("i", "we", "you", "they") or (bool(nouns) and subject not in nouns)
+    return verb if plural else (lexicon.verb_form(verb, "VBZ") or verb)
 
 
 #: Determiners of a thesaurus group that take a noun in another number: "all obligations",

@@ -48,6 +48,7 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import lexicon, markers
 from rubric_tools.audit.guard_evidence import GAP, Governed, governing
@@ -254,6 +255,7 @@ def _after_key(key: str, terms: Sequence[Term], size: int, strict: int) -> str:
     return f"{key}{_gap(terms, size, strict, subject=_is_subject(key))}{_marker(terms, strict)}"
 
 
+@lru_cache(maxsize=1024)  # asked again for each exclusion written around the same key
 def _is_subject(key: str) -> bool:
     """Whether a key is a noun phrase (the clause's subject, "provider", "customer data"),
     not a clause or a predicate of its own ("provider owns", "customer may use …")."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.pattern_tree import Item, render
@@ -142,18 +143,25 @@ def compact(phrases: list[str]) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1024)  # each group is asked again for every phrase inside it
+def _whole(group: str) -> re.Pattern[str] | None:
+    try:
+        return re.compile(group, re.IGNORECASE)
+    except re.error:
+        return None
+
+
 def already_matched(alternatives: list[str], around: tuple[Item, ...], thesaurus: Thesaurus) -> bool:
     """Whether a phrase stands in a widening already made: one of the groups `around` it
     matches each of the phrase's alternatives whole, or every form of every member of the
     thesaurus group one of its branches writes ("(?:indemnif(?:y|ies|ied|ying)|…|(?:keep(?:s|
     ing)?|kept) indemnified)": its "kept" is not widened to "store"). Forms that cannot follow
     a subject ("been obliged to") are not asked for: a widening after a subject leaves them out."""
+    asked = [form for form in alternatives if follows_a_subject(form)]
     for group in around:
-        try:
-            compiled = re.compile(render([replace(group, quant="")]), re.IGNORECASE)
-        except re.error:
+        compiled = _whole(render([replace(group, quant="")]))
+        if compiled is None:
             continue
-        asked = [form for form in alternatives if follows_a_subject(form)]
         if asked and all(compiled.fullmatch(form) for form in asked):
             return True
         for branch in group.branches:

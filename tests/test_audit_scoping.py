@@ -10,7 +10,7 @@ import re
 import pytest
 
 from rubric_tools.audit.dodges import passive_voice
-from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.frames import FRAMES, negated_join
 from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
@@ -532,3 +532,21 @@ def test_a_marker_governs_only_what_it_reaches(surface: str, gate: str, correct_
         guarded = Gate(gate, exclude_context=exclusion.regex)
         assert not _fires(guarded, correct_work), exclusion.regex
         assert _fires(guarded, asserted), exclusion.regex
+
+
+@pytest.mark.parametrize(
+    ("subject", "predicate", "negated"),
+    [
+        ("tenant may", "sublet the premises", "tenant may not sublet the premises"),
+        ("tenant", "shall repair the roof", "tenant shall not repair the roof"),
+        ("the fixtures", "owned by landlord", "the fixtures are not owned by landlord"),  # agrees
+        ("landlord", "liable for repairs", "landlord is not liable for repairs"),
+        ("landlord", "owns the fixtures", "landlord does not own the fixtures"),
+        ("the tenants", "own the fixtures", "the tenants do not own the fixtures"),
+        ("landlord", "sole discretion", None),  # no predicate: no place for a "not"
+    ],
+)
+def test_a_negator_inside_the_clause_stands_where_english_puts_it(
+    subject: str, predicate: str, negated: str | None
+) -> None:
+    assert negated_join(subject, predicate) == negated

@@ -129,6 +129,39 @@ def negated_inside(pattern: str) -> str | None:
         return None
     from rubric_tools.audit.markers import governing_negator
 
-    text = f"{left.text.strip()} is not {right.text.strip()}."
     governed = re.search(governing_negator(), f"{left.text} {right.text}", re.IGNORECASE)
-    return None if governed else text
+    text = None if governed else negated_join(left.text.strip(), right.text.strip())
+    return None if text is None else f"{text}."
+
+
+_AUXILIARIES = frozenset("is are was were has have had does do did".split())
+
+
+def negated_join(subject: str, predicate: str) -> str | None:
+    """`subject` and `predicate` joined with "not" where English puts it: after a modal or
+    an auxiliary ("tenant may not sublet", "rent is not due"), before a participle or an
+    adjective with the subject's "is" or "are" ("the premises are not leased to tenant"),
+    "does not" before a verb ("tenant does not own the fixtures"). None when the predicate
+    is no predicate ("tenant … sole discretion" has no place for a "not")."""
+    from rubric_tools.audit import lexicon
+    from rubric_tools.audit.grammar import PREPOSITIONS, plural_form
+
+    left, right = subject.split(), predicate.split()
+    if not left or not right:
+        return None
+    last, first, rest = left[-1].lower(), right[0].lower(), right[1:]
+    if last in lexicon.MODALS or last in _AUXILIARIES:
+        return f"{subject} not {predicate}"
+    if first in lexicon.MODALS or first in _AUXILIARIES:
+        return " ".join([subject, right[0], "not", *rest])
+    plural = plural_form(last)
+    verbs = lexicon.lemmas(first).get("VERB", ())
+    participle = any(lexicon.past_participle(verb) == first for verb in verbs)
+    if (participle and (not rest or rest[0].lower() in PREPOSITIONS)) or (lexicon.is_modifier(first) and not verbs):
+        return " ".join([subject, "are" if plural else "is", "not", predicate])
+    third_person = [verb for verb in verbs if lexicon.verb_form(verb, "VBZ") == first]
+    if third_person and not plural:
+        return " ".join([subject, "does not", third_person[0], *rest])
+    if first in verbs and plural:
+        return " ".join([subject, "do not", predicate])
+    return None

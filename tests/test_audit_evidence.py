@@ -348,3 +348,20 @@ def test_a_passive_rewrite_never_leaves_the_object_s_list_behind() -> None:
     alone = MatterSentence("Tenant may assign the lease to any affiliate.", "lease §7", True)
     fire, _silent = entry_texts(gate, 0, "issue", Thesaurus(), finder=ClauseFinder([alone]))
     assert "The lease may be assigned by Tenant to any affiliate." in [t.text for t in fire]
+
+
+@pytest.mark.parametrize(
+    ("after", "goes_on"),
+    [
+        (" membrane within ten days", True),  # the core cut its noun: "the roof| membrane"
+        (", the gutters and the walls", True),  # a list
+        (" within ten days of notice", False),
+        (" that the survey finds", False),
+        (" promptly", False),
+        ("", False),
+    ],
+)
+def test_a_passive_does_not_move_an_object_the_core_cut(after: str, goes_on: bool) -> None:
+    from rubric_tools.audit.completion import Completion
+
+    assert Completion("", "tenant shall repair the roof", after, "matter clause").continues_core() is goes_on

@@ -22,6 +22,7 @@ from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.grammar import (
     DETERMINERS,
     PREPOSITIONS,
+    SUBORDINATORS,
     agreement_errors,
     is_temporal,
     shape,
@@ -40,6 +41,10 @@ _PLAIN_WORD = re.compile(r"[\w'-]+")
 _REGEX_DEBRIS = re.compile(r"[\\\[\]{}^|*+]")
 #: What goes on with the last phrase before it: a comma, or a conjunction of a list.
 _GOES_ON = re.compile(r"(?:,| (?:and|or|as well as|together with|nor)\b)")
+#: Words that open what follows an object rather than go on with it: "… data to train",
+#: "… data that it collects", "… data solely for support".
+_AFTER_AN_OBJECT = PREPOSITIONS | SUBORDINATORS | frozenset("that which who whom whose but so".split())
+_NEXT_WORD = re.compile(r" ([a-z][\w'-]*)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -71,10 +76,17 @@ class Completion:
         return as_sentence(self.text) if self.is_clause else self.text
 
     def continues_core(self) -> bool:
-        """Whether the words after the core go on with its last phrase: a list or an
+        """Whether the words after the core go on with its last phrase: a list, an
         apposition ("Provider Data, Outputs, and usage information", "Provider Data, which
-        …"). A rewrite that moves that phrase (the passive) cannot keep them after it."""
-        return bool(_GOES_ON.match(self.after))
+        …") or the rest of a noun the core cut ("the roof| membrane"). A rewrite that
+        moves that phrase (the passive) cannot keep them after it."""
+        if _GOES_ON.match(self.after):
+            return True
+        # A core cut inside its last phrase: "tenant shall repair the roof| membrane".
+        next_word = _NEXT_WORD.match(self.after)
+        return next_word is not None and not (
+            next_word.group(1).lower() in _AFTER_AN_OBJECT or next_word.group(1).lower().endswith("ly")
+        )
 
     def renames(self, rewrite: str) -> bool:
         """Whether a rewrite of the core changes a capitalized word of it (a defined term or a

@@ -227,3 +227,74 @@ def test_the_tense_of_a_temporal_trigger(tmp_path: Path) -> None:
     assert "inflection (tense)" in kinds
     fixed = make_matter(tmp_path / "ok", _gate("notice is due only after provider (?:has )?confirm(?:s|ed)"))
     assert "inflection (tense)" not in _dodge_kinds(fixed)
+
+
+def _synonym_rewrites(witness: str) -> set[str]:
+    return {d.text for d in dodges(witness, witness, build()) if d.kind.startswith("synonym")}
+
+
+def test_a_verb_that_takes_a_person_and_an_infinitive_stands_for_require_only_before_one() -> None:
+    """ "obliges the landlord to repair" is English, "obliges notice" is not; and "insists
+    on" takes a thing, never "the landlord to repair"."""
+    with_person = _synonym_rewrites("the statute requires the landlord to repair the roof")
+    assert "the statute obliges the landlord to repair the roof" in with_person
+    assert "the statute insists on the landlord to repair the roof" not in with_person
+    with_thing = _synonym_rewrites("the statute requires notice within ten days")
+    assert "the statute mandates notice within ten days" in with_thing
+    assert not any(("obliges" in t or "compels" in t) for t in with_thing), with_thing
+
+
+def test_before_from_and_a_gerund_only_a_participle_that_takes_it() -> None:
+    rewrites = _synonym_rewrites("the tenant is prohibited by law from subletting the premises")
+    assert "the tenant is barred by law from subletting the premises" in rewrites
+    assert "the tenant is prohibited by statute from subletting the premises" in rewrites  # a noun is free
+    assert not any(w in t for t in rewrites for w in ("illegal from", "unlawful from", "outlawed", "made unlawful"))
+    # Where "from" opens no gerund, the adjectives stand: "unlawful from the start".
+    from_the_start = _synonym_rewrites("subletting is prohibited by law from the start")
+    assert "subletting is unlawful from the start" in from_the_start
+
+
+def test_a_verb_with_no_object_keeps_its_word() -> None:
+    """ "the landlord may terminate" is not "the landlord may end" (the landlord ends);
+    the modal is still swapped."""
+    rewrites = _synonym_rewrites("the landlord may terminate")
+    assert "the landlord can terminate" in rewrites
+    assert not any(t.startswith("the landlord may ") for t in rewrites), rewrites
+    assert "the landlord may end the lease" in _synonym_rewrites("the landlord may terminate the lease")
+
+
+def _dotted(witness: str, pattern: str) -> list[str]:
+    return [d.text for d in dodges(witness, pattern, build()) if d.kind.startswith("dotted section reference")]
+
+
+def test_a_dotted_section_reference_is_cited_inside_the_clause_between_its_phrases() -> None:
+    """The clause itself, with the reference set off by commas where the window stands,
+    never inside a noun phrase; nothing where the clause does not meet the window."""
+    assert _dotted("tenant may sublet the premises", "tenant may[^.]{0,40}sublet") == [
+        "tenant may, under §6.2 of the agreement, sublet the premises"
+    ]
+    assert _dotted("title to the fixtures automatically vests in landlord", "fixtures[^.]{0,60}vests in") == [
+        "title to the fixtures automatically, under §6.2 of the agreement, vests in landlord"
+    ]
+    assert _dotted("tenant waives any other remedy for defects", "waives any[^.]{0,30}remedy") == []
+    assert _dotted("rent is due monthly", "tenant may[^.]{0,40}sublet") == []
+    assert _dotted("the tenant may at any time sublet", "tenant (?:may|can)[^.;]{0,40}sublet") == [
+        "the tenant may, under §6.2 of the agreement, at any time sublet"
+    ]
+
+
+def test_a_verb_is_swapped_as_a_verb_and_a_noun_as_a_noun() -> None:
+    """ "the statute caps rent" is no "the statute ceiling rent"; the noun keeps its group."""
+    assert not any("ceiling" in t or "maximum" in t for t in _synonym_rewrites("the statute caps rent increases"))
+    assert "the landlord's fee ceiling applies" in _synonym_rewrites("the landlord's fee cap applies")
+    # A word after a determiner is a noun: "an exit" is no "an terminate"; "any increase" keeps its nouns.
+    assert not any("exit" not in t for t in _synonym_rewrites("the lease gives the tenant an exit for leaks"))
+    assert "the lease caps any rise" in _synonym_rewrites("the lease caps any increase")
+
+
+def test_a_member_that_opens_a_clause_stands_only_before_one() -> None:
+    assert not any(
+        "whenever" in t for t in _synonym_rewrites("tenant may inspect the premises at any time and as often as needed")
+    )
+    assert "rent is due once the landlord invoices" in _synonym_rewrites("rent is due after the landlord invoices")
+    assert "rent is due once invoicing" not in _synonym_rewrites("rent is due after invoicing")

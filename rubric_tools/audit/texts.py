@@ -218,7 +218,7 @@ def _match_span(pattern: str, text: str) -> tuple[int, int]:
 
 
 #: Rewrites built from the pattern alone, not from the witness: they stand on their own.
-_FROM_PATTERN = ("dotted section reference", "clause split", "parenthetical in the gap")
+_FROM_PATTERN = ("clause split", "parenthetical in the gap")
 
 
 def _readable(texts: list[VerdictText]) -> list[VerdictText]:

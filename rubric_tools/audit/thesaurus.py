@@ -177,6 +177,16 @@ CONNECTIVE_GROUPS: tuple[tuple[str, ...], ...] = (
 )
 SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NOUN_GROUPS + CONNECTIVE_GROUPS
 
+#: Verbs that take a person and an infinitive ("the statute obliges the landlord to
+#: repair"), never a thing alone: one stands for "require" only where the clause goes on
+#: "… someone to do", never in "requires notice" ("obliges notice" is no English).
+OBJECT_AND_INFINITIVE_VERBS = frozenset({"compel", "oblige", "obligate", "force"})
+#: Members that never take that person and infinitive: "insists on the landlord to repair".
+THING_ONLY_VERBS = frozenset({"mandate", "insist on"})
+#: Verbs whose passive goes on with "from" and a gerund ("the tenant is barred from
+#: subletting"): only these stand for one another there ("outlawed from subletting" is no English).
+FROM_GERUND_VERBS = frozenset({"prohibit", "forbid", "bar", "preclude", "ban", "prevent", "restrain", "exclude"})
+
 
 #: Modals and forms of "be" are written as they stand (a group lists the forms it means).
 _NOT_INFLECTED = frozenset("shall must will may can should would could might is are was were been being am".split())

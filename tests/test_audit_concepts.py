@@ -34,6 +34,12 @@ def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: 
     [finding] = codes(audit(root), "U007")
     assert finding.severity.value == "error"  # every redline concept is already there
     assert finding.line == 14 and "hosting §3.1" in finding.message
+    # The evidence is the clause's own sentence that holds the concept, not the concept alone.
+    [evidence] = finding.extra["evidence"]  # type: ignore[index]
+    assert (
+        evidence["sentence"]
+        == "Host will use reasonable efforts to keep the platform available 99.9 percent of each month."
+    )
     partial = make_matter(
         tmp_path / "partial",
         concepts=_concepts('["service credit"]', redline='["reasonable efforts", "service credit"]'),

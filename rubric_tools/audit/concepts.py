@@ -16,7 +16,9 @@ from rubric_tools.audit.codes import (
     CONCEPT_NOT_IN_READABLE_TEXT,
     CONCEPT_PUNISHED_ON_OTHER_SURFACE,
 )
+from rubric_tools.audit.corpus import sentences
 from rubric_tools.audit.findings import AuditFinding, Evidence
+from rubric_tools.audit.grammar import has_finite_verb
 from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.concept_nodes import (
     CONCEPT_NEVER_EARNABLE,
@@ -28,6 +30,7 @@ from rubric_tools.gate_analysis.concept_nodes import (
 from rubric_tools.gate_analysis.gate_firing import fires, gate_lists
 from rubric_tools.gate_analysis.redline_clause import (
     CONCEPT_EARNED_WITHOUT_WORK,
+    clause_source,
     concepts_in_clause,
     without_work_message,
 )
@@ -85,9 +88,15 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
 def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
     """U007, the verdict lint rule U007 reports too (`gate_analysis.redline_clause`)."""
     for found in concepts_in_clause(source.model):
+        clause = clause_source(source.model, found.anchor) or ""
         for concept in found.present:
             node = ConceptNode(concept.location, concept.text, f"issue {found.issue.label} redline_concepts")
-            evidence = [Evidence(concept.normalized, found.anchor, "clause under review", "not earned", "earned")]
+            # The clause's own sentence that holds the concept (a statement before a heading):
+            # what pasting the clause back proposes.
+            holding = [s for s in sentences(clause) if concept.normalized in normalize(s)]
+            holding.sort(key=lambda s: not has_finite_verb(s))
+            shown = holding[0] if holding else concept.normalized
+            evidence = [Evidence(shown, found.anchor, "clause under review", "not earned", "earned")]
             yield _finding(CONCEPT_EARNED_WITHOUT_WORK.code, node, without_work_message(found, concept), evidence)
 
 

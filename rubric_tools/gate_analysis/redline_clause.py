@@ -37,14 +37,19 @@ class ClauseConcepts:
 def clause_text(model: MatterModel, citation: str) -> str | None:
     """The normalized text of the section `citation` names, as the engine resolves it
     (the last document listed with the id wins, as in the engine), or None."""
+    text = clause_source(model, citation)
+    return normalize(text) if text is not None else None
+
+
+def clause_source(model: MatterModel, citation: str) -> str | None:
+    """The section `citation` names as its document writes it (see `clause_text`), or None."""
     parts = split_citation(citation)
     if parts is None:
         return None
     for document in reversed(model.documents):
         if document.id == parts[0]:
             parsed = document.source.parsed
-            text = parsed.sections.get(parts[1]) if parsed is not None else None
-            return normalize(text) if text is not None else None
+            return parsed.sections.get(parts[1]) if parsed is not None else None
     return None
 
 

@@ -365,3 +365,16 @@ def test_a_passive_does_not_move_an_object_the_core_cut(after: str, goes_on: boo
     from rubric_tools.audit.completion import Completion
 
     assert Completion("", "tenant shall repair the roof", after, "matter clause").continues_core() is goes_on
+
+
+@pytest.mark.parametrize(
+    ("text", "unnatural"),
+    [
+        ("Landlord hereby irrevocably assign to Tenant all fixtures.", True),  # adverbs do not hide it
+        ("The tenants promptly pays the rent.", True),
+        ("Landlord hereby irrevocably assigns to Tenant all fixtures.", False),
+        ("The tenant shall not assign the lease.", False),
+    ],
+)
+def test_a_subject_and_its_verb_agree_across_adverbs(text: str, unnatural: bool) -> None:
+    assert bool(problems(text)) is unnatural

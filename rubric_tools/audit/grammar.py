@@ -254,6 +254,11 @@ def plural_form(word: str) -> bool:
     return word.endswith("s") and bool(nouns) and word not in nouns and not word.endswith(_SINGULAR_IN_S)
 
 
+def _between_subject_and_verb(word: str) -> bool:
+    """An adverb that may stand between a subject and its verb ("hereby", "irrevocably")."""
+    return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))
+
+
 def agreement_errors(text: str) -> list[str]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
@@ -262,24 +267,31 @@ def agreement_errors(text: str) -> list[str]:
     tokens = words(text)
     found = []
     for index in range(1, len(tokens)):
-        noun, verb = tokens[index - 1], tokens[index]
+        # Adverbs between the subject and its verb are passed over: "provider hereby
+        # irrevocably assign" disagrees as "provider assign" does.
+        at = index - 1
+        while at > 0 and _between_subject_and_verb(tokens[at]):
+            at -= 1
+        noun, verb = tokens[at], tokens[index]
+        if at < index - 1 and (verb_of(verb) is None or noun in FUNCTION_WORDS):
+            continue
         if verb in _UNITS and verb != "percent" and _more_than_one(noun):
             found.append(f"{noun} {verb}")  # "9 month"
             continue
         if noun in DETERMINERS or noun in PREPOSITIONS or noun in MODALS or noun in AUXILIARIES:
             continue
-        if index >= 2 and tokens[index - 2] in PREPOSITIONS:
+        if at >= 1 and tokens[at - 1] in PREPOSITIONS:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
         # "Credits is": a plural that opens its sentence, or stands right after its determiner,
         # is the subject (not in "liability for data breach claims is", "fees and credits is").
-        opens = index == 1 or tokens[index - 2] in DETERMINERS
+        opens = at == 0 or tokens[at - 1] in DETERMINERS
         if verb in _SINGULAR_AUXILIARIES and opens and plural_form(noun):
             found.append(f"{noun} {verb}")
             continue
         third = verb_of(verb)
         if third is None and verb not in _PLURAL_VERBS:
             continue  # no verb: neither disagreement below (most words are not verbs)
-        joined = index >= 2 and "and" in tokens[max(0, index - 4) : index - 1]
+        joined = at >= 1 and "and" in tokens[max(0, at - 3) : at]
         plural_noun = noun.endswith("s") and not noun.endswith(_SINGULAR_IN_S) and verb_of(noun) is None
         if plural_noun and third is not None and third[1] == "3rd person" and not joined:
             found.append(f"{noun} {verb}")

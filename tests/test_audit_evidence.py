@@ -378,3 +378,19 @@ def test_a_passive_does_not_move_an_object_the_core_cut(after: str, goes_on: boo
 )
 def test_a_subject_and_its_verb_agree_across_adverbs(text: str, unnatural: bool) -> None:
     assert bool(problems(text)) is unnatural
+
+
+@pytest.mark.parametrize(
+    ("words", "clause"),
+    [
+        ("landlord may terminate", "the landlord may terminate the lease at once"),
+        ("tenant assigns", "the tenant assigns the lease"),
+    ],
+)
+def test_a_subordinate_clause_ends_at_its_comma(words: str, clause: str) -> None:
+    """ "If the tenant assigns the lease, the landlord may terminate …" holds two clauses;
+    "the tenant assigns the lease, the landlord may terminate …" is neither."""
+    text = "If the tenant assigns the lease, the landlord may terminate the lease at once."
+    start = text.index(words)
+    bounds = smallest_clause(text, start, start + len(words))
+    assert bounds is not None and text[bounds[0] : bounds[1]] == clause

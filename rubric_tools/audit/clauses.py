@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -82,6 +82,8 @@ _BREAK = re.compile(
     re.IGNORECASE,
 )
 _LEADING_JOINERS = frozenset("and but or so which then also yet nor".split())
+#: Breaks that open a subordinate clause: its comma ends it before the main clause.
+_SUBORDINATORS = frozenset("if when while since unless because although though whether".split())
 
 
 # ------------------------------------------------------------------ clauses of the matter
@@ -113,9 +115,10 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
     introductory phrase dropped. A part that is no clause by itself ("without undue delay
     after Provider confirms") takes in the part before it, up to two breaks back; None when
     the result holds no finite verb or is too long."""
-    breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
-    lefts = [0, *(b.end() for b in breaks if b.end() <= start)]
-    right = next((b.start() for b in breaks if b.start() >= end), len(text))
+    found_breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
+    breaks = sorted([b.span() for b in found_breaks] + list(_after_subordinate_clauses(text, found_breaks)))
+    lefts = [0, *(b_end for _, b_end in breaks if b_end <= start)]
+    right = next((b_start for b_start, _ in breaks if b_start >= end), len(text))
     candidates = [lefts[-1], *reversed(lefts[-3:-1])]
     found: tuple[int, int] | None = None
     for left in candidates:
@@ -126,6 +129,19 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
         if shape(text[bounds[0] : bounds[1]]) == "clause":
             return bounds
     return found
+
+
+def _after_subordinate_clauses(text: str, breaks: list[re.Match[str]]) -> Iterator[tuple[int, int]]:
+    """The comma that ends a clause a subordinator opened, where the main clause follows:
+    "if the tenant sublets, the landlord may terminate" holds two clauses, and neither is
+    "the tenant sublets, the landlord may terminate"."""
+    for index, found in enumerate(breaks):
+        if found.group(0).strip().lower() not in _SUBORDINATORS:
+            continue
+        limit = breaks[index + 1].start() if index + 1 < len(breaks) else len(text)
+        comma = text.find(",", found.end(), limit)
+        if comma >= 0 and has_finite_verb(_CLAUSE_PUNCTUATION.split(text[comma + 1 :], maxsplit=1)[0]):
+            yield comma, comma + 1
 
 
 def _breaks_clauses(text: str, found: re.Match[str]) -> bool:

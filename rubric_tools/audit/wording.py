@@ -46,7 +46,9 @@ _SENTENCE_END = re.compile(r"[.?!][\"”’')]*$")
 # `as_sentence` and `fix_articles` shape every generated text: their patterns compiled once.
 _OPENING_QUOTES = re.compile(r"[\"“‘'(]*")
 _LATER_SENTENCE = re.compile(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])")
-_TRAILING_SEPARATORS = re.compile(r"[\s;:,]+$")
+#: What `_LATER_SENTENCE` needs, found without trying every word first (most texts have one
+#: sentence).
+_STOP_THEN_LOWERCASE = re.compile(r"[.?!]\s+[a-z]")
 _ARTICLE_AND_WORD = re.compile(r"\b([Aa]n?)(\s+)([\w§$%]+)")
 _EIGHTEEN_OR_ELEVEN = re.compile(r"1[18](?:\d{3})*(?!\d)")
 _INITIALISM = re.compile(r"[A-Z]{2,}(?![a-z])")
@@ -129,8 +131,9 @@ def as_sentence(text: str) -> str:
         text = text[:at] + text[at].upper() + text[at + 1 :]
     # A later sentence opens with a capital too ("Uncapped liability. That is unenforceable"),
     # after a word, not after an abbreviation ("e.g. the") or a number.
-    text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
-    text = _TRAILING_SEPARATORS.sub("", text)
+    if _STOP_THEN_LOWERCASE.search(text):
+        text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    text = text.rstrip(" ;:,")  # its only whitespace is a single space between words
     if not _SENTENCE_END.search(text):
         text += "."
     return text

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
@@ -101,6 +102,7 @@ FRAMES: tuple[Frame, ...] = (
 )
 
 
+@lru_cache(maxsize=1024)  # the gate lists of an issue's surfaces share gates: each pattern is built once
 def negated_inside(pattern: str) -> str | None:
     """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
     consultant" -> "client materials is not owned by consultant"): the negator governs it."""

@@ -183,8 +183,9 @@ def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
 
 
-def _inside(text: str) -> list[str]:
-    return _WORD_INSIDE.findall(text)
+@lru_cache(maxsize=8192)  # read for a sentence's vocabulary and for its names alike
+def _inside(text: str) -> tuple[str, ...]:
+    return tuple(_WORD_INSIDE.findall(text))
 
 
 @lru_cache(maxsize=64)
@@ -226,6 +227,8 @@ class ClauseFinder:
     def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
+        #: Each sentence lowercased, once for all the gates of the list (`_found`).
+        self.lowered = [(sentence, sentence.text.lower()) for sentence in self.sentences]
         texts = list(dict.fromkeys(s.text for s in self.sentences))
         vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
         self.vocabulary = vocabulary | COMMON_WORDS
@@ -348,8 +351,7 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     tier (sins stated, then sins disowned)."""
     stated: list[_Found] = []
     disowned: list[_Found] = []
-    for sentence in finder.sentences:
-        lowered = sentence.text.lower()
+    for sentence, lowered in finder.lowered:
         if len(lowered) != len(sentence.text):
             continue  # a letter whose lowercase is longer: positions would not line up
         if cannot_match(gate.pattern, lowered):

@@ -106,10 +106,10 @@ FRAMES: tuple[Frame, ...] = (
 def negated_inside(pattern: str) -> str | None:
     """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
     consultant" -> "client materials is not owned by consultant"): the negator governs it."""
-    from rubric_tools.audit.pattern_tree import is_window, parse_items, render, walk_sequences
+    from rubric_tools.audit.pattern_tree import is_window, render, shared_items, walk_sequences
     from rubric_tools.gate_analysis.witness import iter_witnesses
 
-    branches = parse_items(pattern)
+    branches = shared_items(pattern)  # read only
     if branches is None:
         return None
     found = next(

@@ -113,9 +113,9 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
     introductory phrase dropped. A part that is no clause by itself ("without undue delay
     after Provider confirms") takes in the part before it, up to two breaks back; None when
     the result holds no finite verb or is too long."""
-    breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
-    lefts = [0, *(b.end() for b in breaks if b.end() <= start)]
-    right = next((b.start() for b in breaks if b.start() >= end), len(text))
+    breaks = _clause_breaks(text)
+    lefts = [0, *(after for _before, after in breaks if after <= start)]
+    right = next((before for before, _after in breaks if before >= end), len(text))
     candidates = [lefts[-1], *reversed(lefts[-3:-1])]
     found: tuple[int, int] | None = None
     for left in candidates:
@@ -126,6 +126,12 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
         if shape(text[bounds[0] : bounds[1]]) == "clause":
             return bounds
     return found
+
+
+@lru_cache(maxsize=4096)  # a sentence is cut again for every gate that matches it
+def _clause_breaks(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `text`'s clause breaks, in order."""
+    return tuple(found.span() for found in _BREAK.finditer(text) if _breaks_clauses(text, found))
 
 
 def _breaks_clauses(text: str, found: re.Match[str]) -> bool:

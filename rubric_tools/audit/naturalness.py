@@ -159,7 +159,9 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
     for first, second in zip(tokens, tokens[1:], strict=False):
-        form = verb_of(second) if first in _SUBORDINATE_OPENERS else None
+        if first not in _SUBORDINATE_OPENERS:
+            continue
+        form = verb_of(second)
         if form is not None and form[1] == "3rd person":
             found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
     if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and lexicon.only_as(tokens[-1], "NOUN"):
@@ -298,7 +300,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += [f"a citation before a pronoun: {m.group(0)}" for m in _CITATION_BEFORE_PRONOUN.finditer(text)]
     for m in _DESPITE_WHETHER.finditer(text) if "whether" in lowered else ():
         found.append(f"a noun's preposition before a clause: {m.group(0)}")
-    found += [f"'{t}' before a plural: {t} {n}" for t, n in zip(tokens, tokens[1:], strict=False) if _each_plural(t, n)]
+    for determiner, noun in zip(tokens, tokens[1:], strict=False):
+        if determiner in ("each", "every") and _each_plural(determiner, noun):
+            found.append(f"'{determiner}' before a plural: {determiner} {noun}")
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
@@ -307,8 +311,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append(f"number in words and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     for word in tokens:
-        stem = word[:-2] if word.endswith("ed") else ""
-        if stem in ADJECTIVES or word.endswith("goed"):
+        if word.endswith("ed") and (word[:-2] in ADJECTIVES or word.endswith("goed")):
             found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"
     for cited in _BARE_CITATION.finditer(text) if " under " in lowered else ():
         verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()

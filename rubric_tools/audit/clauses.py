@@ -115,10 +115,9 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
     introductory phrase dropped. A part that is no clause by itself ("without undue delay
     after Provider confirms") takes in the part before it, up to two breaks back; None when
     the result holds no finite verb or is too long."""
-    found_breaks = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
-    breaks = sorted([b.span() for b in found_breaks] + list(_after_subordinate_clauses(text, found_breaks)))
-    lefts = [0, *(b_end for _, b_end in breaks if b_end <= start)]
-    right = next((b_start for b_start, _ in breaks if b_start >= end), len(text))
+    breaks = _clause_breaks(text)
+    lefts = [0, *(after for _before, after in breaks if after <= start)]
+    right = next((before for before, _after in breaks if before >= end), len(text))
     candidates = [lefts[-1], *reversed(lefts[-3:-1])]
     found: tuple[int, int] | None = None
     for left in candidates:
@@ -129,6 +128,14 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
         if shape(text[bounds[0] : bounds[1]]) == "clause":
             return bounds
     return found
+
+
+@lru_cache(maxsize=4096)  # a sentence is cut again for every gate that matches it
+def _clause_breaks(text: str) -> tuple[tuple[int, int], ...]:
+    """The spans of `text`'s clause breaks, in order, the comma that ends a subordinate
+    clause among them."""
+    found = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
+    return tuple(sorted([b.span() for b in found] + list(_after_subordinate_clauses(text, found))))
 
 
 def _after_subordinate_clauses(text: str, breaks: list[re.Match[str]]) -> Iterator[tuple[int, int]]:
@@ -199,8 +206,9 @@ def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
 
 
-def _inside(text: str) -> list[str]:
-    return _WORD_INSIDE.findall(text)
+@lru_cache(maxsize=8192)  # read for a sentence's vocabulary and for its names alike
+def _inside(text: str) -> tuple[str, ...]:
+    return tuple(_WORD_INSIDE.findall(text))
 
 
 @lru_cache(maxsize=64)
@@ -242,6 +250,8 @@ class ClauseFinder:
     def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
+        #: Each sentence lowercased, once for all the gates of the list (`_found`).
+        self.lowered = [(sentence, sentence.text.lower()) for sentence in self.sentences]
         texts = list(dict.fromkeys(s.text for s in self.sentences))
         vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
         self.vocabulary = vocabulary | COMMON_WORDS
@@ -364,8 +374,7 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     tier (sins stated, then sins disowned)."""
     stated: list[_Found] = []
     disowned: list[_Found] = []
-    for sentence in finder.sentences:
-        lowered = sentence.text.lower()
+    for sentence, lowered in finder.lowered:
         if len(lowered) != len(sentence.text):
             continue  # a letter whose lowercase is longer: positions would not line up
         if cannot_match(gate.pattern, lowered):

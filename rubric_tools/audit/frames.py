@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
@@ -101,13 +102,14 @@ FRAMES: tuple[Frame, ...] = (
 )
 
 
+@lru_cache(maxsize=1024)  # the gate lists of an issue's surfaces share gates: each pattern is built once
 def negated_inside(pattern: str) -> str | None:
     """The sin with a negator inside its own window ("client materials[^.]{0,60}owned by
     consultant" -> "client materials is not owned by consultant"): the negator governs it."""
-    from rubric_tools.audit.pattern_tree import is_window, parse_items, render, walk_sequences
+    from rubric_tools.audit.pattern_tree import is_window, render, shared_items, walk_sequences
     from rubric_tools.gate_analysis.witness import iter_witnesses
 
-    branches = parse_items(pattern)
+    branches = shared_items(pattern)  # read only
     if branches is None:
         return None
     found = next(

@@ -140,18 +140,20 @@ def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
     if word.endswith(("n't", "n’t")):  # a contraction: "doesn't", "can’t"
         return True
     found = verb_of(word)
+    if found is None:
+        return False  # most words are no verb: nothing around them is looked at
     before = tokens[index - 1] if index else ""
     after = tokens[index + 1] if index + 1 < len(tokens) else ""
-    if found is not None and found[1] == "past" and after in _AGENT_WORDS:
+    if found[1] == "past" and after in _AGENT_WORDS:
         return False  # a participle: "fines imposed on vendor", "data held by provider"
-    if found is not None and found[1] == "base":
+    if found[1] == "base":
         # "we recommend", "the parties agree", "the fines imposed on vendor apply": the base
         # form after a plural subject, or after the object of a preposition that follows one.
         if before in _PRONOUNS or _plural_noun(before):
             return True
         after_object = index >= 2 and tokens[index - 2] in PREPOSITIONS
         return after_object and any(_plural_noun(w) for w in tokens[: index - 2])
-    if found is None or found[1] not in ("3rd person", "past"):
+    if found[1] not in ("3rd person", "past"):
         return False
     if found[1] == "3rd person" and (_adjective(before) or (before.endswith("ed") and verb_of(before) is None)):
         return False  # a plural noun after its adjective: "unrestricted accesses"
@@ -243,6 +245,8 @@ def _more_than_one(word: str) -> bool:
 _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 
 
+#: Words that are never the subject of the verb after them (one look-up for each word).
+_NO_SUBJECTS = DETERMINERS | PREPOSITIONS | MODALS | AUXILIARIES
 #: Auxiliaries of the third person singular: no plural noun is their subject.
 _SINGULAR_AUXILIARIES = frozenset("is was has does".split())
 
@@ -278,7 +282,7 @@ def agreement_errors(text: str) -> list[str]:
         if verb in _UNITS and verb != "percent" and _more_than_one(noun):
             found.append(f"{noun} {verb}")  # "9 month"
             continue
-        if noun in DETERMINERS or noun in PREPOSITIONS or noun in MODALS or noun in AUXILIARIES:
+        if noun in _NO_SUBJECTS:
             continue
         if at >= 1 and tokens[at - 1] in PREPOSITIONS:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject

@@ -99,6 +99,7 @@ _NOUN_ONLY = frozenset("upon on of in by with for following within during into a
 _SUBORDINATE_OPENERS = frozenset("after before until once when unless because although".split())
 #: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
 _TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
+_TAKES_NOUN = _NOUN_ONLY | _TEMPORAL_NOUN_ONLY
 
 _SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
 #: A citation set in a clause without commas, with the words on both sides of it.
@@ -134,19 +135,22 @@ _NEXT_WORD = re.compile(r"\s*([a-z]+)")
 def _dangling(tokens: Sequence[str]) -> list[str]:
     found = []
     for first, second in zip(tokens, tokens[1:], strict=False):
-        if (first, second) in _GOOD_PAIRS:
+        # Both findings open with a preposition (`_NEEDS_OBJECT` holds only prepositions):
+        # asked first, that spares most pairs the other look-ups.
+        if first not in _PREPOSITIONS or (first, second) in _GOOD_PAIRS:
             continue
-        if first in _PREPOSITIONS and second in _PREPOSITIONS:
+        if second in _PREPOSITIONS:
             found.append(f"dangling preposition: {first} {second}")
         elif first in _NEEDS_OBJECT and second in _CONJUNCTIONS:
             found.append(f"dangling preposition: {first} {second}")
-    for index in range(len(tokens) - 2):
-        preposition, subject, verb = tokens[index : index + 3]
+    for index, preposition in enumerate(tokens[:-2]):
         # Both findings below need a preposition that takes a noun: asked first, that spares
         # most words the finite-verb test.
-        takes_noun = preposition in _NOUN_ONLY or preposition in _TEMPORAL_NOUN_ONLY
+        if preposition not in _TAKES_NOUN:
+            continue
+        subject, verb = tokens[index + 1], tokens[index + 2]
         # "to be paid" is an infinitive: an auxiliary is no subject.
-        if not takes_noun or subject in AUXILIARIES or not finite_verb_at(tokens, index + 2):
+        if subject in AUXILIARIES or not finite_verb_at(tokens, index + 2):
             continue
         pronoun = preposition in _NOUN_ONLY and subject in _SUBJECT_PRONOUNS
         form = verb_of(verb)
@@ -155,7 +159,9 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
     for first, second in zip(tokens, tokens[1:], strict=False):
-        form = verb_of(second) if first in _SUBORDINATE_OPENERS else None
+        if first not in _SUBORDINATE_OPENERS:
+            continue
+        form = verb_of(second)
         if form is not None and form[1] == "3rd person":
             found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
     if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and lexicon.only_as(tokens[-1], "NOUN"):
@@ -175,6 +181,8 @@ _MEDIAL_ADVERBS = frozenset("not already also never still hereby thereby further
 _DETERMINED_PRONOUN = re.compile(
     r"\b(?i:the|a|an|no|any|every|each|such|its|their|some) (?:us|them|him|me|it|we|they)\b"
 )
+#: What `_DETERMINED_PRONOUN` needs: a lowercase pronoun after a space (most texts have none).
+_PRONOUN_AFTER_SPACE = re.compile(r" (?:us|them|him|me|it|we|they)\b")
 #: A citation set between a verb and a pronoun, its object ("gives, under section 6.2, us").
 _CITATION_BEFORE_PRONOUN = re.compile(
     r", (?:under|pursuant to|subject to) (?:section|§)\s*[\d.]*\d(?: of the agreement)?, (?:us|them|him|me|it)\b",
@@ -283,10 +291,18 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += _dangling(tokens)
     found += _out_of_place(tokens)
     found += [f"article disagrees: {pair}" for pair in _article_disagreements(text)]
-    found += [f"a determiner before a pronoun: {m.group(0)}" for m in _DETERMINED_PRONOUN.finditer(text)]
+    # The searches below try every word of the text: each is run only on a text holding the
+    # words it needs (most do not), found by a plain search first. Their letters have no
+    # other case form that `re.IGNORECASE` would match, so the lowercased text tells.
+    lowered = text.lower()
+    for m in _DETERMINED_PRONOUN.finditer(text) if _PRONOUN_AFTER_SPACE.search(text) else ():
+        found.append(f"a determiner before a pronoun: {m.group(0)}")
     found += [f"a citation before a pronoun: {m.group(0)}" for m in _CITATION_BEFORE_PRONOUN.finditer(text)]
-    found += [f"a noun's preposition before a clause: {m.group(0)}" for m in _DESPITE_WHETHER.finditer(text)]
-    found += [f"'{t}' before a plural: {t} {n}" for t, n in zip(tokens, tokens[1:], strict=False) if _each_plural(t, n)]
+    for m in _DESPITE_WHETHER.finditer(text) if "whether" in lowered else ():
+        found.append(f"a noun's preposition before a clause: {m.group(0)}")
+    for determiner, noun in zip(tokens, tokens[1:], strict=False):
+        if determiner in ("each", "every") and _each_plural(determiner, noun):
+            found.append(f"'{determiner}' before a plural: {determiner} {noun}")
     for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
         spelled = written.group(1).lower().split()
         values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
@@ -295,10 +311,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append(f"number in words and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     for word in tokens:
-        stem = word[:-2] if word.endswith("ed") else ""
-        if stem in ADJECTIVES or word.endswith("goed"):
+        if word.endswith("ed") and (word[:-2] in ADJECTIVES or word.endswith("goed")):
             found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"
-    for cited in _BARE_CITATION.finditer(text):
+    for cited in _BARE_CITATION.finditer(text) if " under " in lowered else ():
         verb, following = verb_of(cited.group(1).lower()), cited.group(2).lower()
         if verb is not None and verb[1] != "gerund" and not _continues(following):
             found.append(f"citation between a verb and its object: {cited.group(0)}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _QUANTIFIER = re.compile(r"(?:[?*+]|\{\d*(?:,\d*)?\})[?+]?")
 
@@ -168,10 +169,18 @@ def parse_items(pattern: str) -> list[list[Item]] | None:
     return branches
 
 
+@lru_cache(maxsize=1024)
+def shared_items(pattern: str) -> list[list[Item]] | None:
+    """`parse_items`, remembered: one tree per pattern for the readers that only read it (a
+    gate's top-level branches and its windows are asked of the same patterns). Never edit
+    it: an edit works on a tree of its own from `parse_items`."""
+    return parse_items(pattern)
+
+
 def top_level_branches(pattern: str) -> list[str] | None:
     """The top-level alternatives of `pattern` as written (one when it has no top-level
     alternation); None when the scan does not read it."""
-    tree = parse_items(pattern)
+    tree = shared_items(pattern)
     return None if tree is None else [render(branch) for branch in tree]
 
 

@@ -101,13 +101,19 @@ def _number_value(text: str) -> float | None:
 _NUMBER_WORD = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"  # lazy: "five business days" is five and "business days"
 _NUMBER = rf"(?:\d+(?:\.\d+)?|{_NUMBER_WORD})"
 _UNIT_FORMS = "|".join(sorted((re.escape(f) for f in _BY_FORM), key=len, reverse=True))
+#: What may follow a number: a parenthetical, a separator or a unit. The look-ahead asks it of
+#: the next character at once, before the number's words are tried shorter and longer (the
+#: search tries every word of a text): the same matches, found with less backtracking.
+_AFTER_NUMBER = "(?=[\\s(\\-" + re.escape("".join(sorted({form[0] for form in _BY_FORM}))) + "])"
 _QUANTITY = re.compile(
-    rf"(?<![\w.])(?P<number>{_NUMBER})(?:\s*\(\s*(?P<digits>\d+(?:\.\d+)?)\s*%?\s*\))?"
+    rf"(?<![\w.])(?P<number>{_NUMBER}){_AFTER_NUMBER}(?:\s*\(\s*(?P<digits>\d+(?:\.\d+)?)\s*%?\s*\))?"
     rf"(?P<sep>\s*-?\s*)(?P<unit>{_UNIT_FORMS})(?![\w])"
 )
-#: A unit as `_QUANTITY` ends on one: a text without one holds no quantity. Searching for it
-#: first is most of the cost saved, as most texts have none (and `_QUANTITY` tries every word).
-_ANY_UNIT = re.compile(rf"(?:{_UNIT_FORMS})(?![\w])|\btwice\b")
+#: A unit as `_QUANTITY` ends on one (or "twice", as `_TWICE` finds it): a text without one
+#: holds no quantity. Searching for it first is most of the cost saved, as most texts have
+#: none (and `_QUANTITY` tries every word). Every alternative opens with a letter or "%", so
+#: the search skips to the characters that can open one.
+_ANY_UNIT = re.compile(rf"(?:{_UNIT_FORMS}|twice)(?![\w])")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
@@ -117,16 +118,17 @@ def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
     return chosen[:FRAMED_WITNESSES]
 
 
-def _top_level_branches(pattern: str) -> list[re.Pattern[str]]:
+@lru_cache(maxsize=1024)  # asked again for a gate that several gate lists share
+def _top_level_branches(pattern: str) -> tuple[re.Pattern[str], ...]:
     """The top-level alternatives of `pattern`, each compiled (none when it has one, or does
     not compile)."""
     branches = top_level_branches(pattern) if pattern else None
     if branches is None or len(branches) < 2:
-        return []
+        return ()
     try:
-        return [re.compile(branch, re.IGNORECASE) for branch in branches]
+        return tuple(re.compile(branch, re.IGNORECASE) for branch in branches)
     except re.error:
-        return []
+        return ()
 
 
 def _known_record(known: KnownText) -> VerdictText:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from rubric_tools.audit import lexicon
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
@@ -242,6 +242,19 @@ class Thesaurus:
     fixed_phrases: frozenset[str] = frozenset(FIXED_EXPRESSIONS)
     #: Members holding a negator are left out (`without_negators`).
     negator_free: bool = False
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash((self.groups, self.one_way, self.fixed_words, self.fixed_phrases, self.negator_free))
+
+    def __hash__(self) -> int:
+        # The caches of `_members` and others are keyed by the vocabulary and hash it on every
+        # look-up (thousands per matter): its groups are hashed once, as the fields' tuple.
+        return self._hash
+
+    def __getstate__(self) -> dict[str, object]:
+        # A hash is this process's: a copy in another one computes its own.
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
     def without_negators(self) -> Thesaurus:
         """This vocabulary without the members that hold a negator ("of no effect", "not

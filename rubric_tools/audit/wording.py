@@ -46,7 +46,9 @@ _SENTENCE_END = re.compile(r"[.?!][\"”’')]*$")
 # `as_sentence` and `fix_articles` shape every generated text: their patterns compiled once.
 _OPENING_QUOTES = re.compile(r"[\"“‘'(]*")
 _LATER_SENTENCE = re.compile(r"(\b[^\W\d_]{3,}[.?!]\s+)([a-z])")
-_TRAILING_SEPARATORS = re.compile(r"[\s;:,]+$")
+#: What `_LATER_SENTENCE` needs, found without trying every word first (most texts have one
+#: sentence).
+_STOP_THEN_LOWERCASE = re.compile(r"[.?!]\s+[a-z]")
 _ARTICLE_AND_WORD = re.compile(r"\b([Aa]n?)(\s+)([\w§$%]+)")
 _EIGHTEEN_OR_ELEVEN = re.compile(r"1[18](?:\d{3})*(?!\d)")
 _INITIALISM = re.compile(r"[A-Z]{2,}(?![a-z])")
@@ -62,9 +64,12 @@ _VOWEL_LETTER_NAMES = frozenset("AEFHILMNORSX")
 @lru_cache(maxsize=16384)  # asked of the same texts again by each check of a sentence (some four times on average)
 def words(text: str) -> tuple[str, ...]:
     """The words of `text`, lowercased, without the punctuation between them."""
+    if text.isascii():  # lowercasing ASCII moves no word's bounds: the text is lowercased once
+        return tuple(WORD.findall(text.lower()))
     return tuple(w.lower() for w in WORD.findall(text))
 
 
+@lru_cache(maxsize=8192)  # asked of every "a" or "an" of every generated sentence, of few words
 def article(word: str) -> str:
     """ "a" or "an" before `word`, by how it sounds."""
     if not word:
@@ -126,8 +131,9 @@ def as_sentence(text: str) -> str:
         text = text[:at] + text[at].upper() + text[at + 1 :]
     # A later sentence opens with a capital too ("Uncapped liability. That is unenforceable"),
     # after a word, not after an abbreviation ("e.g. the") or a number.
-    text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
-    text = _TRAILING_SEPARATORS.sub("", text)
+    if _STOP_THEN_LOWERCASE.search(text):
+        text = _LATER_SENTENCE.sub(lambda m: m.group(1) + m.group(2).upper(), text)
+    text = text.rstrip(" ;:,")  # its only whitespace is a single space between words
     if not _SENTENCE_END.search(text):
         text += "."
     return text
@@ -157,19 +163,24 @@ def doubled(text: str) -> list[str]:
     a phrase joined to itself by "and" or "or"."""
     found = []
     tokens = words(text)
-    for index in range(1, len(tokens)):
-        if tokens[index] == tokens[index - 1] and not tokens[index].isdigit():
-            found.append(f"{tokens[index]} {tokens[index]}")
+    for first, second in zip(tokens, tokens[1:], strict=False):
+        if first == second and not second.isdigit():
+            found.append(f"{second} {second}")
+    # A pair written twice: words 0 and 1 again as words 2 and 3 (single words compared
+    # first: no slices are built for the pairs that differ at once).
     for index in range(3, len(tokens)):
-        if tokens[index - 3 : index - 1] == tokens[index - 1 : index + 1] and tokens[index - 1] != tokens[index]:
+        if tokens[index - 3] == tokens[index - 1] and tokens[index - 2] == tokens[index] != tokens[index - 1]:
             found.append(" ".join(tokens[index - 3 : index + 1]))
-    # A phrase joined to itself: "from time to time and from time to time".
+    # A phrase joined to itself: "from time to time and from time to time". Only the places
+    # of "and" and "or" are tried, in order, for each size.
+    joiners = [index for index, token in enumerate(tokens) if token in ("and", "or")]
     for size in range(1, 5):
-        for start in range(len(tokens) - 2 * size):
-            joiner = tokens[start + size]
+        for joiner in joiners:
+            start = joiner - size
             if (
-                joiner in ("and", "or")
-                and tokens[start : start + size] == tokens[start + size + 1 : start + 2 * size + 1]
+                start >= 0
+                and joiner + size < len(tokens)
+                and tokens[start:joiner] == tokens[joiner + 1 : joiner + size + 1]
             ):
                 found.append(" ".join(tokens[start : start + 2 * size + 1]))
     return found

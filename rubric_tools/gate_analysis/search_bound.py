@@ -38,6 +38,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
@@ -359,15 +360,21 @@ class SearchBound:
     def __init__(self, tree: Any) -> None:
         self._tree: _Sequence | None = None
         self._starts: str | None = None
+        self._opening: tuple[list[str], int] | None = None
         try:
             items = _plain(tree)
             self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
         except (_NoBound, RecursionError):
             return
         self._starts = _countable(first_classes(items))
-        self._words = _opening_words(items)
+        self._opening = _opening(items)
         self._by_size: dict[int, tuple[int, int] | None] = {}
         self._fixed: dict[int, _Cost] = {}
+
+    @cached_property
+    def _words(self) -> tuple[re.Pattern[str], int] | None:
+        """`_opening_words`, compiled when a text first needs them: most bounds never do."""
+        return None if self._opening is None else _opening_words(*self._opening)
 
     @property
     def bounded(self) -> bool:
@@ -412,14 +419,10 @@ class SearchBound:
         return self._by_size[key]
 
 
-def _opening_words(items: Sequence[Item]) -> tuple[re.Pattern[str], int] | None:
-    """Where a match can start, when every match opens with one of a few words: a pattern
-    that finds each position where one is written, and the steps of failing at any other
-    position (the anchors and groups on the way, one per letter compared)."""
-    found = _opening(items)
-    if found is None:
-        return None
-    words, failing = found
+def _opening_words(words: list[str], failing: int) -> tuple[re.Pattern[str], int]:
+    """Where a match can start, when every match opens with one of a few words (`_opening`):
+    a pattern that finds each position where one is written, and the steps of failing at
+    any other position (the anchors and groups on the way, one per letter compared)."""
     return re.compile("(?=" + "|".join(map(re.escape, words)) + ")", re.IGNORECASE), failing
 
 

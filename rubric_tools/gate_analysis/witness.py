@@ -19,7 +19,7 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
 from rubric_tools.gate_analysis.plain_search import plain_pattern
-from rubric_tools.gate_analysis.regex_shape import Item, parse
+from rubric_tools.gate_analysis.regex_shape import Item, _single_char_matches, parse
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
@@ -51,14 +51,29 @@ class Witness:
 
 
 def _in_class(op: Any, av: Any, char: str) -> bool:
-    from rubric_tools.gate_analysis.regex_shape import _single_char_matches  # shared character logic
-
-    return bool(_single_char_matches(op, av, char))
+    return _class_has(op, _hashable(op, av), char)
 
 
-def _pick_char(op: Any, av: Any, avoid: str = "") -> str | None:
+def _pick_char(op: Any, av: Any) -> str | None:
+    return _picked(op, _hashable(op, av))
+
+
+def _hashable(op: Any, av: Any) -> Any:
+    """A one-character item's argument as a cache key: a class's list of members as a tuple
+    (whose members are tuples of constants already)."""
+    return tuple(av) if op is sre.IN else av
+
+
+# Both remembered: every strategy's walk asks the same few classes about the same characters.
+@lru_cache(maxsize=16384)
+def _class_has(op: Any, av: Any, char: str) -> bool:
+    return bool(_single_char_matches(op, av, char))  # the character logic the regex rules use
+
+
+@lru_cache(maxsize=4096)
+def _picked(op: Any, av: Any) -> str | None:
     for char in _PREFERRED:
-        if char not in avoid and _in_class(op, av, char):
+        if _class_has(op, av, char):
             return char
     if op is sre.LITERAL:
         return chr(av)

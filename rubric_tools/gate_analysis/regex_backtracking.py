@@ -64,6 +64,8 @@ class _Counter:
 
     def then(self, first: Table, second: Table) -> Table:
         """Ways to match `first` then `second` (a convolution over lengths, phases followed)."""
+        if not any(map(any, first)) or not any(map(any, second)):
+            return self.zero()  # half the calls: a part that cannot match, or no ways left
         result: Table = []
         for phase in range(self.size):
             totals = [0] * (ATTACK_LENGTH + 1)

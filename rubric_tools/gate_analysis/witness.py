@@ -254,6 +254,38 @@ def _tidy(text: str) -> str:
     return " ".join(text.split()) if text.strip() else text
 
 
+@lru_cache(maxsize=2048)
+def _items(pattern: str) -> tuple[Item, ...] | None:
+    """The parse tree of `pattern` (`regex_shape.parse`) as tuples, or None. Every strategy's
+    walk reads the whole tree, and indexing the parser's own sequences runs Python code."""
+    tree = parse(pattern)
+    if tree is None:
+        return None
+    try:
+        return _plain(tree)
+    except RecursionError:
+        return tuple(tree)  # nested as deep as the parser goes: walked as parsed
+
+
+def _plain(items: Sequence[Item]) -> tuple[Item, ...]:
+    """`items` with every sequence the walks read a tuple (lookaround bodies, never walked,
+    and class members, lists already, as parsed)."""
+    plain: list[Item] = []
+    for op, av in items:
+        if op is sre.SUBPATTERN:
+            av = (av[0], av[1], av[2], _plain(av[3]))
+        elif op is sre.BRANCH:
+            av = (av[0], [_plain(alternative) for alternative in av[1]])
+        elif op in _REPEATS:
+            av = (av[0], av[1], _plain(av[2]))
+        elif op is sre.ATOMIC_GROUP:
+            av = _plain(av)
+        elif op is sre.GROUPREF_EXISTS:
+            av = (av[0], _plain(av[1]), None if av[2] is None else _plain(av[2]))
+        plain.append((op, av))
+    return tuple(plain)
+
+
 def witnesses(pattern: str) -> list[Witness]:
     """Distinct strings `pattern` matches (first: the typical one), at most MAX_WITNESSES.
 
@@ -271,13 +303,13 @@ def _witnesses(pattern: str) -> tuple[Witness, ...]:
 def iter_witnesses(pattern: str) -> Iterator[Witness]:
     """`witnesses(pattern)` one at a time, each built and checked only when asked for: a
     caller that needs the first that does something stops there."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return
     count = 0
     seen: set[str] = set()
-    for builder in _strategies(_widest_branch(list(tree))):
-        raw = builder.sequence(list(tree))
+    for builder in _strategies(_widest_branch(tree)):
+        raw = builder.sequence(tree)
         if raw is None or len(raw) > MAX_WITNESS_LENGTH:
             continue
         tidy = _tidy(raw)
@@ -295,12 +327,12 @@ def iter_witnesses(pattern: str) -> Iterator[Witness]:
 
 def raw_candidates(pattern: str) -> list[str]:
     """What the walk produces before the match check: the evidence when nothing matches."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return []
     out = []
     for builder in _strategies(1):
-        raw = builder.sequence(list(tree))
+        raw = builder.sequence(tree)
         if raw is not None and raw not in out:
             out.append(raw)
     return out
@@ -311,11 +343,11 @@ def dotted_window_witness(pattern: str) -> str | None:
     """A witness whose bounded window (`[^.]{0,80}`) holds a dotted section reference, if the
     pattern has such a window: the section's period ends the window, so this text states
     the sin and yet does not match."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return None
     builder = _Builder("typical", dotted=True)
-    raw = builder.sequence(list(tree))
+    raw = builder.sequence(tree)
     if raw is None or not builder.used_dot:
         return None
     return _tidy(raw)
@@ -326,11 +358,11 @@ def gap_witness(pattern: str) -> tuple[str, str] | None:
     """The typical witness cut at its first window that cannot cross a sentence end
     (`[^.]{0,80}`, `[^.;]*`): the text before the gap and the text after it. None when the
     pattern has no such window, or nothing stands on one side of it."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return None
     builder = _Builder("typical", mark_gap=True)
-    raw = builder.sequence(list(tree))
+    raw = builder.sequence(tree)
     if raw is None or not builder.used_gap:
         return None
     left, _, right = raw.partition(GAP_MARK)

@@ -20,6 +20,7 @@ from typing import Any
 
 from rubric_tools.gate_analysis.plain_search import plain_pattern
 from rubric_tools.gate_analysis.regex_shape import Item, _single_char_matches, parse
+from rubric_tools.gate_analysis.regex_tree import as_tuples
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
@@ -255,35 +256,11 @@ def _tidy(text: str) -> str:
 
 
 @lru_cache(maxsize=2048)
-def _items(pattern: str) -> tuple[Item, ...] | None:
-    """The parse tree of `pattern` (`regex_shape.parse`) as tuples, or None. Every strategy's
-    walk reads the whole tree, and indexing the parser's own sequences runs Python code."""
+def _items(pattern: str) -> Sequence[Item] | None:
+    """The parse tree of `pattern` (`regex_shape.parse`) as tuples (`regex_tree`), or None:
+    every strategy's walk reads the whole tree."""
     tree = parse(pattern)
-    if tree is None:
-        return None
-    try:
-        return _plain(tree)
-    except RecursionError:
-        return tuple(tree)  # nested as deep as the parser goes: walked as parsed
-
-
-def _plain(items: Sequence[Item]) -> tuple[Item, ...]:
-    """`items` with every sequence the walks read a tuple (lookaround bodies, never walked,
-    and class members, lists already, as parsed)."""
-    plain: list[Item] = []
-    for op, av in items:
-        if op is sre.SUBPATTERN:
-            av = (av[0], av[1], av[2], _plain(av[3]))
-        elif op is sre.BRANCH:
-            av = (av[0], [_plain(alternative) for alternative in av[1]])
-        elif op in _REPEATS:
-            av = (av[0], av[1], _plain(av[2]))
-        elif op is sre.ATOMIC_GROUP:
-            av = _plain(av)
-        elif op is sre.GROUPREF_EXISTS:
-            av = (av[0], _plain(av[1]), None if av[2] is None else _plain(av[2]))
-        plain.append((op, av))
-    return tuple(plain)
+    return None if tree is None else as_tuples(tree)
 
 
 def witnesses(pattern: str) -> list[Witness]:

@@ -84,6 +84,8 @@ class _Counter:
             return self.zero()
         if len(tables) == 2:  # the common case, without a tuple per cell
             first, second = tables
+            if not any(map(any, first)):
+                return second  # a running total's first term (tables are never changed once made)
             return [_capped(list(map(operator.add, x, y))) for x, y in zip(first, second, strict=True)]
         return [_capped([sum(cells) for cells in zip(*rows, strict=True)]) for rows in zip(*tables, strict=True)]
 

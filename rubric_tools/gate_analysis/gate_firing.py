@@ -17,7 +17,7 @@ from typing import Any
 from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.gate_analysis.alternatives import Alternative
-from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern, plain_survives
+from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern, plain_survives, re_compiled
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk, cannot_match, unnormalized_requirement
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
@@ -101,6 +101,7 @@ def runnable(gate: Gate) -> bool:
                 compile_pattern(text)
                 if backtracking_risk(text) is not None:
                     return False
+                re_compiled(text)  # `re`'s compilation for the scorer's check, while `re` still has it
     except GateError:
         return False
     return True

@@ -70,7 +70,7 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
     if found is not None and found[1].bounded:
         # Cut from a pattern the scorer takes, it is shorter and repeats no more than that
         # pattern does (within the dialect's caps): `re` compiles it, and no tree is needed.
-        compiled = _re_compiled(pattern)
+        compiled = re_compiled(pattern)
         return None if compiled is None else (compiled, found[1])
     if len(pattern) > dialect.MAX_PATTERN_LENGTH:
         return None  # the scorer refuses it unparsed
@@ -81,11 +81,16 @@ def _compiled(pattern: str) -> tuple[re.Pattern[str], SearchBound] | None:
         dialect.check_cost(tree)  # the scorer's cap on counted repeats: refused there, refused here
     except dialect.PatternRefused:
         return None
-    compiled = _re_compiled(pattern)
+    compiled = re_compiled(pattern)
     return None if compiled is None else (compiled, SearchBound(tree))
 
 
-def _re_compiled(pattern: str) -> re.Pattern[str] | None:
+#: Remembered here: `re`'s own cache holds 512 patterns and the audit compiles thousands, so
+#: a gate's pattern that `re` compiled when the scorer checked it (`dialect.translate`) is
+#: gone by the time its searches need it, unless taken then (`gate_firing.runnable`).
+@lru_cache(maxsize=8192)
+def re_compiled(pattern: str) -> re.Pattern[str] | None:
+    """`re.compile(pattern, re.IGNORECASE)`, or None where `re` refuses it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # FutureWarnings about possible set syntax, as the dialect's

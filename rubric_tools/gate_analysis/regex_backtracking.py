@@ -64,6 +64,8 @@ class _Counter:
 
     def then(self, first: Table, second: Table) -> Table:
         """Ways to match `first` then `second` (a convolution over lengths, phases followed)."""
+        if not any(map(any, first)) or not any(map(any, second)):
+            return self.zero()  # half the calls: a part that cannot match, or no ways left
         result: Table = []
         for phase in range(self.size):
             totals = [0] * (ATTACK_LENGTH + 1)
@@ -82,6 +84,8 @@ class _Counter:
             return self.zero()
         if len(tables) == 2:  # the common case, without a tuple per cell
             first, second = tables
+            if not any(map(any, first)):
+                return second  # a running total's first term (tables are never changed once made)
             return [_capped(list(map(operator.add, x, y))) for x, y in zip(first, second, strict=True)]
         return [_capped([sum(cells) for cells in zip(*rows, strict=True)]) for rows in zip(*tables, strict=True)]
 

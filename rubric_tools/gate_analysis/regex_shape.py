@@ -31,6 +31,7 @@ from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
 from rubric_tools.gate_analysis.regex_backtracking import WORK_LIMIT, backtracking_work
+from rubric_tools.gate_analysis.regex_tree import as_tuples
 
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
 
@@ -430,9 +431,10 @@ def _one_character_matches(op: Any, av: Any, char: str) -> bool:
 @lru_cache(maxsize=4096)
 def backtracking_risk(pattern: str) -> str | None:
     """Why `pattern` may backtrack catastrophically in `re`, or None."""
-    tree = parse(pattern)
-    if tree is None:
+    parsed = parse(pattern)
+    if parsed is None:
         return None
+    tree = as_tuples(parsed)  # read many times over: every tail, every attack period
     work = backtracking_work(tree, _one_character_matches)
     if work > WORK_LIMIT:
         return (

@@ -38,6 +38,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
@@ -102,6 +103,8 @@ class _Sequence:
 
     items: tuple[_Node, ...]
     run_ends: tuple[bool, ...]
+    #: No repeat inside: its cost is the same for every text, walked once (`_Walk.sequence`).
+    fixed: bool = False
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,8 @@ def _sequence(items: Sequence[Item], depth: int, follow: list[CharacterClass] | 
     followers.reverse()
     nodes = tuple(_node(item, depth, found) for item, found in zip(items, followers, strict=True))
     run_ends = tuple(_ends_at_run_end(item, found) for item, found in zip(items, followers, strict=True))
-    return _Sequence(nodes, run_ends)
+    fixed = all(node.kind != "repeat" and all(part.fixed for part in node.parts) for node in nodes)
+    return _Sequence(nodes, run_ends, fixed)
 
 
 def _thenstarts(
@@ -235,11 +239,22 @@ class _Walk:
     a row, as `scoring.text.normalize` leaves a text). Python's integers do not overflow;
     every sequence's figures are capped so that they stay small."""
 
-    def __init__(self, n: int, normalized: bool) -> None:
+    def __init__(self, n: int, normalized: bool, fixed: dict[int, _Cost]) -> None:
         self.n = n
         self.normalized = normalized
+        #: The costs of the tree's `fixed` sequences, by identity: shared by the walks of one
+        #: tree for every length (the tree outlives them), most of a tree being words.
+        self.fixed = fixed
 
     def sequence(self, sequence: _Sequence) -> _Cost:
+        if not sequence.fixed:
+            return self._sequence(sequence)
+        found = self.fixed.get(id(sequence))
+        if found is None:
+            found = self.fixed[id(sequence)] = self._sequence(sequence)
+        return found
+
+    def _sequence(self, sequence: _Sequence) -> _Cost:
         # The empty rest: nothing to do, one way on; failing there is failing what follows.
         steps, per_follow, ways, failing, failing_per_follow = 0, 0, 1, 0, 1
         for node, run_end in zip(reversed(sequence.items), reversed(sequence.run_ends), strict=True):
@@ -345,14 +360,21 @@ class SearchBound:
     def __init__(self, tree: Any) -> None:
         self._tree: _Sequence | None = None
         self._starts: str | None = None
+        self._opening: tuple[list[str], int] | None = None
         try:
             items = _plain(tree)
             self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
         except (_NoBound, RecursionError):
             return
         self._starts = _countable(first_classes(items))
-        self._words = _opening_words(items)
+        self._opening = _opening(items)
         self._by_size: dict[int, tuple[int, int] | None] = {}
+        self._fixed: dict[int, _Cost] = {}
+
+    @cached_property
+    def _words(self) -> tuple[re.Pattern[str], int] | None:
+        """`_opening_words`, compiled when a text first needs them: most bounds never do."""
+        return None if self._opening is None else _opening_words(*self._opening)
 
     @property
     def bounded(self) -> bool:
@@ -390,21 +412,17 @@ class SearchBound:
         key = size if not normalized else -size
         if key not in self._by_size:
             try:
-                cost = _Walk(1 << size, normalized).sequence(self._tree)
+                cost = _Walk(1 << size, normalized, self._fixed).sequence(self._tree)
                 self._by_size[key] = (cost.steps, cost.failing if self._starts is not None else cost.steps)
             except _NoBound:
                 self._by_size[key] = None
         return self._by_size[key]
 
 
-def _opening_words(items: Sequence[Item]) -> tuple[re.Pattern[str], int] | None:
-    """Where a match can start, when every match opens with one of a few words: a pattern
-    that finds each position where one is written, and the steps of failing at any other
-    position (the anchors and groups on the way, one per letter compared)."""
-    found = _opening(items)
-    if found is None:
-        return None
-    words, failing = found
+def _opening_words(words: list[str], failing: int) -> tuple[re.Pattern[str], int]:
+    """Where a match can start, when every match opens with one of a few words (`_opening`):
+    a pattern that finds each position where one is written, and the steps of failing at
+    any other position (the anchors and groups on the way, one per letter compared)."""
     return re.compile("(?=" + "|".join(map(re.escape, words)) + ")", re.IGNORECASE), failing
 
 

@@ -19,7 +19,8 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
 from rubric_tools.gate_analysis.plain_search import plain_pattern
-from rubric_tools.gate_analysis.regex_shape import Item, parse
+from rubric_tools.gate_analysis.regex_shape import Item, _single_char_matches, parse
+from rubric_tools.gate_analysis.regex_tree import as_tuples
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
 #: Witnesses are short: a match check this slow is a backtracking pattern, not a match.
@@ -51,14 +52,29 @@ class Witness:
 
 
 def _in_class(op: Any, av: Any, char: str) -> bool:
-    from rubric_tools.gate_analysis.regex_shape import _single_char_matches  # shared character logic
-
-    return bool(_single_char_matches(op, av, char))
+    return _class_has(op, _hashable(op, av), char)
 
 
-def _pick_char(op: Any, av: Any, avoid: str = "") -> str | None:
+def _pick_char(op: Any, av: Any) -> str | None:
+    return _picked(op, _hashable(op, av))
+
+
+def _hashable(op: Any, av: Any) -> Any:
+    """A one-character item's argument as a cache key: a class's list of members as a tuple
+    (whose members are tuples of constants already)."""
+    return tuple(av) if op is sre.IN else av
+
+
+# Both remembered: every strategy's walk asks the same few classes about the same characters.
+@lru_cache(maxsize=16384)
+def _class_has(op: Any, av: Any, char: str) -> bool:
+    return bool(_single_char_matches(op, av, char))  # the character logic the regex rules use
+
+
+@lru_cache(maxsize=4096)
+def _picked(op: Any, av: Any) -> str | None:
     for char in _PREFERRED:
-        if char not in avoid and _in_class(op, av, char):
+        if _class_has(op, av, char):
             return char
     if op is sre.LITERAL:
         return chr(av)
@@ -239,6 +255,14 @@ def _tidy(text: str) -> str:
     return " ".join(text.split()) if text.strip() else text
 
 
+@lru_cache(maxsize=2048)
+def _items(pattern: str) -> Sequence[Item] | None:
+    """The parse tree of `pattern` (`regex_shape.parse`) as tuples (`regex_tree`), or None:
+    every strategy's walk reads the whole tree."""
+    tree = parse(pattern)
+    return None if tree is None else as_tuples(tree)
+
+
 def witnesses(pattern: str) -> list[Witness]:
     """Distinct strings `pattern` matches (first: the typical one), at most MAX_WITNESSES.
 
@@ -256,13 +280,13 @@ def _witnesses(pattern: str) -> tuple[Witness, ...]:
 def iter_witnesses(pattern: str) -> Iterator[Witness]:
     """`witnesses(pattern)` one at a time, each built and checked only when asked for: a
     caller that needs the first that does something stops there."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return
     count = 0
     seen: set[str] = set()
-    for builder in _strategies(_widest_branch(list(tree))):
-        raw = builder.sequence(list(tree))
+    for builder in _strategies(_widest_branch(tree)):
+        raw = builder.sequence(tree)
         if raw is None or len(raw) > MAX_WITNESS_LENGTH:
             continue
         tidy = _tidy(raw)
@@ -280,12 +304,12 @@ def iter_witnesses(pattern: str) -> Iterator[Witness]:
 
 def raw_candidates(pattern: str) -> list[str]:
     """What the walk produces before the match check: the evidence when nothing matches."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return []
     out = []
     for builder in _strategies(1):
-        raw = builder.sequence(list(tree))
+        raw = builder.sequence(tree)
         if raw is not None and raw not in out:
             out.append(raw)
     return out
@@ -296,11 +320,11 @@ def dotted_window_witness(pattern: str) -> str | None:
     """A witness whose bounded window (`[^.]{0,80}`) holds a dotted section reference, if the
     pattern has such a window: the section's period ends the window, so this text states
     the sin and yet does not match."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return None
     builder = _Builder("typical", dotted=True)
-    raw = builder.sequence(list(tree))
+    raw = builder.sequence(tree)
     if raw is None or not builder.used_dot:
         return None
     return _tidy(raw)
@@ -311,11 +335,11 @@ def gap_witness(pattern: str) -> tuple[str, str] | None:
     """The typical witness cut at its first window that cannot cross a sentence end
     (`[^.]{0,80}`, `[^.;]*`): the text before the gap and the text after it. None when the
     pattern has no such window, or nothing stands on one side of it."""
-    tree = parse(pattern)
+    tree = _items(pattern)
     if tree is None:
         return None
     builder = _Builder("typical", mark_gap=True)
-    raw = builder.sequence(list(tree))
+    raw = builder.sequence(tree)
     if raw is None or not builder.used_gap:
         return None
     left, _, right = raw.partition(GAP_MARK)

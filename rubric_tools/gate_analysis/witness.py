@@ -84,13 +84,11 @@ def _picked(op: Any, av: Any) -> str | None:
 class _Builder:
     """One walk of the tree under one strategy."""
 
-    def __init__(self, strategy: str, alternative: int = 0, dotted: bool = False, mark_gap: bool = False) -> None:
+    def __init__(self, strategy: str, alternative: int = 0, mark_gap: bool = False) -> None:
         self.strategy = strategy
         self.alternative = alternative
-        self.dotted = dotted
         self.mark_gap = mark_gap
         self.groups: dict[int, str] = {}
-        self.used_dot = False
         self.used_gap = False
 
     def sequence(self, items: Sequence[Item]) -> str | None:
@@ -186,9 +184,6 @@ class _Builder:
         if self.mark_gap and not self.used_gap and not _in_class(op, av, ".") and high >= 1:
             self.used_gap = True  # where prose between the two parts goes: see `gap_witness`
             return GAP_MARK
-        if self.dotted and not self.used_dot and not _in_class(op, av, ".") and high >= 12:
-            self.used_dot = True  # the period of "§6.2" ends the window: kept on purpose
-            return " under §6.2 of the agreement "[: min(high, MAX_WITNESS_LENGTH)]
         if self.strategy != "long":
             # Nothing between the words: the plainest statement of the sin.
             return (" " if high >= 1 else "") if low <= 1 else None
@@ -316,21 +311,6 @@ def raw_candidates(pattern: str) -> list[str]:
 
 
 @lru_cache(maxsize=2048)  # asked once per framed witness of an entry (`dodges`)
-def dotted_window_witness(pattern: str) -> str | None:
-    """A witness whose bounded window (`[^.]{0,80}`) holds a dotted section reference, if the
-    pattern has such a window: the section's period ends the window, so this text states
-    the sin and yet does not match."""
-    tree = _items(pattern)
-    if tree is None:
-        return None
-    builder = _Builder("typical", dotted=True)
-    raw = builder.sequence(tree)
-    if raw is None or not builder.used_dot:
-        return None
-    return _tidy(raw)
-
-
-@lru_cache(maxsize=2048)  # likewise
 def gap_witness(pattern: str) -> tuple[str, str] | None:
     """The typical witness cut at its first window that cannot cross a sentence end
     (`[^.]{0,80}`, `[^.;]*`): the text before the gap and the text after it. None when the

@@ -68,3 +68,23 @@ def test_concept_rewarded_on_one_surface_and_punished_on_another(tmp_path: Path)
     redline_gate = "    redline_critical_failure_patterns:\n      - 'five percent'\n"
     problem = _concepts('["service credit", "five percent"]', redline='["ten percent"]')
     assert codes(audit(make_matter(tmp_path / "by_design", redline_gate, concepts=problem)), "U009") == []
+
+
+def test_the_concept_verdicts_read_no_lexicon(tmp_path: Path) -> None:
+    """`rubric check` runs the concept verdicts without generated texts: the U007 evidence
+    (the clause's own sentence) must not make it read the lexicon's tables (a second of CPU)."""
+    import subprocess
+    import sys
+
+    root = make_matter(tmp_path / "m", concepts=_concepts('["service credit"]', redline='["reasonable efforts"]'))
+    program = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from rubric_tools.audit.concepts import concept_findings\n"
+        "from rubric_tools.loading.matter import load_matter_source\n"
+        f"found = list(concept_findings(load_matter_source(Path({str(root)!r}))))\n"
+        "assert any(f.code == 'U007' for f in found), found\n"
+        "print('lemminflect' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"

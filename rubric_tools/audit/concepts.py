@@ -18,7 +18,6 @@ from rubric_tools.audit.codes import (
 )
 from rubric_tools.audit.corpus import sentences
 from rubric_tools.audit.findings import AuditFinding, Evidence
-from rubric_tools.audit.grammar import has_finite_verb
 from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.concept_nodes import (
     CONCEPT_NEVER_EARNABLE,
@@ -94,7 +93,8 @@ def _without_work(source: MatterSource) -> Iterator[AuditFinding]:
             # The clause's own sentence that holds the concept (a statement before a heading):
             # what pasting the clause back proposes.
             holding = [s for s in sentences(clause) if concept.normalized in normalize(s)]
-            holding.sort(key=lambda s: not has_finite_verb(s))
+            # A heading ends with no stop; the lexicon is not asked (`rubric check` reads no texts).
+            holding.sort(key=lambda s: not s.rstrip().endswith((".", ";", ":", "?", "!")))
             shown = holding[0] if holding else concept.normalized
             evidence = [Evidence(shown, found.anchor, "clause under review", "not earned", "earned")]
             yield _finding(CONCEPT_EARNED_WITHOUT_WORK.code, node, without_work_message(found, concept), evidence)

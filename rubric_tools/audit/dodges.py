@@ -11,17 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon, money, quantities
-from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb
-from rubric_tools.audit.thesaurus import (
-    FROM_GERUND_VERBS,
-    OBJECT_AND_INFINITIVE_VERBS,
-    THING_ONLY_VERBS,
-    Thesaurus,
-)
+from rubric_tools.audit.citations import citation, dotted_in_window
+from rubric_tools.audit.dodge import Dodge
+from rubric_tools.audit.grammar import DETERMINERS
+from rubric_tools.audit.synonym_swaps import MODAL_WORDS, group_swaps
+from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import gap_witness
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
@@ -60,8 +57,6 @@ NOMINALIZATIONS: Mapping[str, str] = {
 COMPOUND_HEADS = frozenset("first second third non pre post co sub self multi cross".split())
 #: Prefixes written hyphenated or joined alike.
 JOINABLE_PREFIXES = ("re", "de", "co", "non", "pre", "sub", "multi", "cross")
-#: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
-_MODAL_WORDS = ("may", "shall", "must")
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
@@ -76,12 +71,6 @@ _TWO_WORDS = re.compile(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])")
 
 
 _DOUBLED = re.compile(r"\b(\w+) \1\b")
-
-
-@dataclass(frozen=True)
-class Dodge:
-    kind: str
-    text: str
 
 
 @lru_cache(maxsize=4096)  # the same idioms, modals and synonyms are looked for in every witness
@@ -256,119 +245,9 @@ def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[s
     change meaning under a negator, so they are left out of a negative witness."""
     table: dict[str, Sequence[str]] = {**(extra or {})}
     if _NEGATOR.search(witness):
-        for modal in _MODAL_WORDS:
+        for modal in MODAL_WORDS:
             table.pop(modal, None)
     return table
-
-
-def _group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
-    """A word or idiom of a thesaurus group replaced by each other member, in the same
-    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless")."""
-    negated = bool(_NEGATOR.search(witness))
-    words = witness.split(" ")
-    verb_at = next((i for i in range(len(words)) if finite_verb_at(words, i)), None)
-    for size in (3, 2, 1):
-        for start in range(len(words) - size + 1):
-            phrase = " ".join(words[start : start + size])
-            reading = _reading(words, start, verb_at)
-            members = thesaurus.members(phrase, reading)
-            if not members or (negated and any(m in _MODAL_WORDS for m in members)):
-                continue
-            head = words[start]
-            head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
-            after = words[start + size :]
-            verb = reading != "NOUN" and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
-            if verb and not after:
-                continue  # a verb with no object: its synonyms differ there ("tenant may end")
-            for member in members:
-                member_words = member.split(" ")
-                if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
-                    continue
-                if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
-                    continue  # one form of "be" for another is an agreement error: "clauses is"
-                written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
-                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
-                    # A verb in a modal's place agrees with the subject: "consultant commits to".
-                    written[0] = _agreeing(member_words[0], words[start - 1])
-                if not _takes_what_follows(phrase, member, written[0], after):
-                    continue
-                rewrite = " ".join([*words[:start], *written, *words[start + size :]])
-                if rewrite != witness:
-                    yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
-
-
-#: Members that only open a clause, never a noun phrase: one stands for a phrase only before
-#: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
-_CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
-_NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
-
-
-def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | None:
-    """How the clause uses the phrase at `start`: the clause's verb as a verb ("the law
-    caps fees" takes no "ceiling"), a word after a determiner as a noun ("gives us an
-    exit" takes no "an terminate"); otherwise the thesaurus decides."""
-    if start == verb_at:
-        return "VERB"
-    return "NOUN" if start and words[start - 1] in DETERMINERS else None
-
-
-def _takes_what_follows(phrase: str, member: str, written: str, after: Sequence[str]) -> bool:
-    """Whether `member` (its head `written` as the rewrite writes it) can stand for
-    `phrase` before the words `after` it. A verb that takes a person and an infinitive only
-    before "… to do" ("compels the landlord to repair", never "compels repairs"), and one
-    that takes a thing only elsewhere ("insists on the landlord to repair"); before "from"
-    and a gerund, only the participle of a verb that takes it ("barred by law from
-    subletting", never "illegal from subletting" or "outlawed from subletting"). A member that
-    opens a clause ("whenever", "once") only before a clause."""
-    person_to_do = any(
-        word == "to" and following in lexicon.lemmas(following).get("VERB", ())
-        for word, following in zip(after[1:5], after[2:6], strict=False)
-    )
-    if member in _CLAUSE_OPENERS:
-        # A clause right after it: "whenever and as often as needed" opens none.
-        return bool(after) and after[0] not in _NOT_SUBJECTS and has_finite_verb(" ".join(after[:6]))
-    if member in OBJECT_AND_INFINITIVE_VERBS:
-        return person_to_do
-    if member in THING_ONLY_VERBS:
-        return not person_to_do
-    from_gerund = any(
-        word == "from" and following.endswith("ing") and lexicon.is_verb(following)
-        for word, following in zip(after[:3], after[1:4], strict=False)
-    )
-    if from_gerund and _is_predicate(phrase.split(" ")[0]):
-        head = member.split(" ")[0]
-        return head in FROM_GERUND_VERBS and _is_participle(written)
-    return True
-
-
-def _is_predicate(word: str) -> bool:
-    """An adjective or a past participle: what "is" goes on with ("is barred", "is void")."""
-    return lexicon.is_modifier(word) or _is_participle(word)
-
-
-def _is_participle(word: str) -> bool:
-    return any(lexicon.past_participle(verb) == word for verb in lexicon.lemmas(word).get("VERB", ()))
-
-
-def _agreeing(verb: str, subject: str) -> str:
-    """`verb` as it follows `subject`: the third person after one thing ("consultant
-    commits"), the base form after a plural or a pronoun that takes it ("the parties commit")."""
-    nouns = lexicon.lemmas(subject).get("NOUN", ())
-    plural = subject in ("i", "we", "you", "they") or (bool(nouns) and subject not in nouns)
-    return verb if plural else (lexicon.verb_form(verb, "VBZ") or verb)
-
-
-#: Determiners of a thesaurus group that take a noun in another number: "all obligations",
-#: "all ownership" but "each obligation" ("each ownership" is no English).
-_TAKES_SINGULAR = frozenset({"each", "every"})
-_TAKES_PLURAL_OR_MASS = frozenset({"all", "any and all"})
-
-
-def _number_changes(phrase: str, member: str) -> bool:
-    """Whether swapping `phrase` for `member` would leave the noun after it in the wrong number."""
-    return (phrase in _TAKES_SINGULAR and member in _TAKES_PLURAL_OR_MASS) or (
-        phrase in _TAKES_PLURAL_OR_MASS and member in _TAKES_SINGULAR
-    )
 
 
 def _quantity_forms(witness: str) -> Iterator[Dodge]:
@@ -434,85 +313,6 @@ _ADVERBS = frozenset("already also hereby expressly still thereby now thus".spli
 _OBJECT_ENDS = frozenset("to for in on with from under after before within by as and or".split())
 
 
-def _citation(witness: str) -> Iterator[Dodge]:
-    """A short citation inside the clause, after its modal or its verb, set off by commas:
-    "customer may, under section 6.2, use …", "provider indemnifies, under section 6.2,
-    customer …"."""
-    words = witness.split(" ")
-    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
-    if at is None:
-        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
-    if at is None:
-        return
-    cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
-    yield Dodge("citation inside the clause", " ".join(cited))
-
-
-def _dotted_in_window(witness: str, pattern: str) -> Dodge | None:
-    """The clause itself with a dotted section reference, set off by commas, inside the
-    pattern's window that cannot cross a period, where the clause matches it: "tenant
-    may, under §6.2 of the agreement, sublet the premises". The reference stands between
-    phrases, never inside one ("any, under §6.2 …, other remedy"); None when the window
-    holds no such place."""
-    span = _period_window_span(witness, pattern)
-    if span is None:
-        return None
-    tokens = witness.split(" ")
-    starts = [0]
-    for token in tokens[:-1]:
-        starts.append(starts[-1] + len(token) + 1)
-    for place in range(1, len(tokens)):
-        if not span[0] <= starts[place] <= span[1]:
-            continue
-        before, after = tokens[place - 1], tokens[place]
-        if before in DETERMINERS:
-            continue
-        if (
-            before in _MODALS
-            or after in _PHRASE_OPENERS
-            or finite_verb_at(tokens, place - 1)
-            or finite_verb_at(tokens, place)
-        ):
-            cited = [*tokens[: place - 1], f"{before},", "under §6.2 of the agreement,", *tokens[place:]]
-            return Dodge("dotted section reference in a bounded window", " ".join(cited))
-    return None
-
-
-def _period_window_span(witness: str, pattern: str) -> tuple[int, int] | None:
-    """Where `witness` meets the pattern's first window that cannot cross a period
-    (`[^.]{0,60}`, `[^.;]*`), as the pattern matches it; None without one."""
-    for window in _period_windows(pattern):
-        found = window.search(witness)
-        if found is not None:
-            return found.span(1)
-    return None
-
-
-@lru_cache(maxsize=1024)
-def _period_windows(pattern: str) -> tuple[re.Pattern[str], ...]:
-    """`pattern` once per window that cannot cross a period, that window captured."""
-    from rubric_tools.audit.pattern_tree import parse_items, render, walk_sequences
-
-    branches = parse_items(pattern)
-    found = []
-    for sequence in walk_sequences(branches or []):
-        for index, item in enumerate(sequence):
-            if item.kind == "class" and item.text.startswith("[^") and "." in item.text and item.quant:
-                captured = f"(?:{render(sequence[:index])})({render([item])})(?:{render(sequence[index + 1 :])})"
-                try:
-                    found.append(re.compile(captured, re.IGNORECASE))
-                except re.error:
-                    continue
-                break
-    return tuple(found)
-
-
-#: Words a phrase opens with: a citation may stand before them.
-_PHRASE_OPENERS = frozenset(
-    "to for in on with from under after before within by as and or at upon without unless until".split()
-) | frozenset(_MODALS)
-
-
 def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
     thesaurus = thesaurus or Thesaurus()
@@ -529,13 +329,13 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> li
         _inflections(witness),
         _verb_inflections(witness),
         passive_voice(witness),
-        _citation(witness),
+        citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
-        _group_swaps(witness, thesaurus),
+        group_swaps(witness, thesaurus),
         _phrase_swaps(witness, _synonyms(witness, one_way), "synonym"),
     ]
-    dotted = _dotted_in_window(witness, pattern)
+    dotted = dotted_in_window(witness, pattern)
     if dotted is not None:
         found.append(dotted)
     seen = {witness}

@@ -1,0 +1,94 @@
+"""Citations inside a sin's clause (`dodges`): a short one after its modal or verb, and a
+dotted section reference inside a window that cannot cross a period ("[^.]{0,60}"): the
+section's period ends the window, so the clause states the sin and the gate misses it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.dodge import Dodge
+from rubric_tools.audit.grammar import DETERMINERS, finite_verb_at
+
+_MODALS = ("may", "shall", "will", "must", "can", "should", "would")
+
+
+def citation(witness: str) -> Iterator[Dodge]:
+    """A short citation inside the clause, after its modal or its verb, set off by commas:
+    "customer may, under section 6.2, use …", "provider indemnifies, under section 6.2,
+    customer …"."""
+    words = witness.split(" ")
+    at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
+    if at is None:
+        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
+    if at is None:
+        return
+    cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
+    yield Dodge("citation inside the clause", " ".join(cited))
+
+
+def dotted_in_window(witness: str, pattern: str) -> Dodge | None:
+    """The clause itself with a dotted section reference, set off by commas, inside the
+    pattern's window that cannot cross a period, where the clause matches it: "tenant
+    may, under §6.2 of the agreement, sublet the premises". The reference stands between
+    phrases, never inside one ("any, under §6.2 …, other remedy"); None when the window
+    holds no such place."""
+    span = _period_window_span(witness, pattern)
+    if span is None:
+        return None
+    tokens = witness.split(" ")
+    starts = [0]
+    for token in tokens[:-1]:
+        starts.append(starts[-1] + len(token) + 1)
+    for place in range(1, len(tokens)):
+        if not span[0] <= starts[place] <= span[1]:
+            continue
+        before, after = tokens[place - 1], tokens[place]
+        if before in DETERMINERS:
+            continue
+        if (
+            before in _MODALS
+            or after in _PHRASE_OPENERS
+            or finite_verb_at(tokens, place - 1)
+            or finite_verb_at(tokens, place)
+        ):
+            cited = [*tokens[: place - 1], f"{before},", "under §6.2 of the agreement,", *tokens[place:]]
+            return Dodge("dotted section reference in a bounded window", " ".join(cited))
+    return None
+
+
+def _period_window_span(witness: str, pattern: str) -> tuple[int, int] | None:
+    """Where `witness` meets the pattern's first window that cannot cross a period
+    (`[^.]{0,60}`, `[^.;]*`), as the pattern matches it; None without one."""
+    for window in _period_windows(pattern):
+        found = window.search(witness)
+        if found is not None:
+            return found.span(1)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _period_windows(pattern: str) -> tuple[re.Pattern[str], ...]:
+    """`pattern` once per window that cannot cross a period, that window captured."""
+    from rubric_tools.audit.pattern_tree import parse_items, render, walk_sequences
+
+    branches = parse_items(pattern)
+    found = []
+    for sequence in walk_sequences(branches or []):
+        for index, item in enumerate(sequence):
+            if item.kind == "class" and item.text.startswith("[^") and "." in item.text and item.quant:
+                captured = f"(?:{render(sequence[:index])})({render([item])})(?:{render(sequence[index + 1 :])})"
+                try:
+                    found.append(re.compile(captured, re.IGNORECASE))
+                except re.error:
+                    continue
+                break
+    return tuple(found)
+
+
+#: Words a phrase opens with: a citation may stand before them.
+_PHRASE_OPENERS = frozenset(
+    "to for in on with from under after before within by as and or at upon without unless until".split()
+) | frozenset(_MODALS)

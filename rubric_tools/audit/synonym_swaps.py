@@ -1,0 +1,137 @@
+"""Synonym swaps: a word or idiom of a thesaurus group replaced by each other member, in
+the same inflection, where the member fits the words around it (`dodges`).
+
+A member must read as the phrase it replaces reads (the clause's verb as a verb, a word
+after a determiner as a noun) and take what follows it ("obliges the landlord to repair",
+never "obliges notice"); the data of which verbs take what is in `thesaurus`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.dodge import Dodge
+from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb
+from rubric_tools.audit.thesaurus import (
+    FROM_GERUND_VERBS,
+    OBJECT_AND_INFINITIVE_VERBS,
+    THING_ONLY_VERBS,
+    Thesaurus,
+)
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
+
+#: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
+MODAL_WORDS = ("may", "shall", "must")
+_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+
+
+def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
+    """A word or idiom of a thesaurus group replaced by each other member, in the same
+    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless")."""
+    negated = bool(_NEGATOR.search(witness))
+    words = witness.split(" ")
+    verb_at = next((i for i in range(len(words)) if finite_verb_at(words, i)), None)
+    for size in (3, 2, 1):
+        for start in range(len(words) - size + 1):
+            phrase = " ".join(words[start : start + size])
+            reading = _reading(words, start, verb_at)
+            members = thesaurus.members(phrase, reading)
+            if not members or (negated and any(m in MODAL_WORDS for m in members)):
+                continue
+            head = words[start]
+            head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
+            after = words[start + size :]
+            verb = reading != "NOUN" and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
+            if verb and not after:
+                continue  # a verb with no object: its synonyms differ there ("tenant may end")
+            for member in members:
+                member_words = member.split(" ")
+                if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
+                    continue
+                if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
+                    continue  # one form of "be" for another is an agreement error: "clauses is"
+                written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
+                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
+                    # A verb in a modal's place agrees with the subject: "consultant commits to".
+                    written[0] = _agreeing(member_words[0], words[start - 1])
+                if not _takes_what_follows(phrase, member, written[0], after):
+                    continue
+                rewrite = " ".join([*words[:start], *written, *words[start + size :]])
+                if rewrite != witness:
+                    yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+#: Members that only open a clause, never a noun phrase: one stands for a phrase only before
+#: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
+_CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
+_NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
+
+
+def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | None:
+    """How the clause uses the phrase at `start`: the clause's verb as a verb ("the law
+    caps fees" takes no "ceiling"), a word after a determiner as a noun ("gives us an
+    exit" takes no "an terminate"); otherwise the thesaurus decides."""
+    if start == verb_at:
+        return "VERB"
+    return "NOUN" if start and words[start - 1] in DETERMINERS else None
+
+
+def _takes_what_follows(phrase: str, member: str, written: str, after: Sequence[str]) -> bool:
+    """Whether `member` (its head `written` as the rewrite writes it) can stand for
+    `phrase` before the words `after` it. A verb that takes a person and an infinitive only
+    before "… to do" ("compels the landlord to repair", never "compels repairs"), and one
+    that takes a thing only elsewhere ("insists on the landlord to repair"); before "from"
+    and a gerund, only the participle of a verb that takes it ("barred by law from
+    subletting", never "illegal from subletting" or "outlawed from subletting"). A member that
+    opens a clause ("whenever", "once") only before a clause."""
+    person_to_do = any(
+        word == "to" and following in lexicon.lemmas(following).get("VERB", ())
+        for word, following in zip(after[1:5], after[2:6], strict=False)
+    )
+    if member in _CLAUSE_OPENERS:
+        # A clause right after it: "whenever and as often as needed" opens none.
+        return bool(after) and after[0] not in _NOT_SUBJECTS and has_finite_verb(" ".join(after[:6]))
+    if member in OBJECT_AND_INFINITIVE_VERBS:
+        return person_to_do
+    if member in THING_ONLY_VERBS:
+        return not person_to_do
+    from_gerund = any(
+        word == "from" and following.endswith("ing") and lexicon.is_verb(following)
+        for word, following in zip(after[:3], after[1:4], strict=False)
+    )
+    if from_gerund and _is_predicate(phrase.split(" ")[0]):
+        head = member.split(" ")[0]
+        return head in FROM_GERUND_VERBS and _is_participle(written)
+    return True
+
+
+def _is_predicate(word: str) -> bool:
+    """An adjective or a past participle: what "is" goes on with ("is barred", "is void")."""
+    return lexicon.is_modifier(word) or _is_participle(word)
+
+
+def _is_participle(word: str) -> bool:
+    return any(lexicon.past_participle(verb) == word for verb in lexicon.lemmas(word).get("VERB", ()))
+
+
+def _agreeing(verb: str, subject: str) -> str:
+    """`verb` as it follows `subject`: the third person after one thing ("consultant
+    commits"), the base form after a plural or a pronoun that takes it ("the parties commit")."""
+    nouns = lexicon.lemmas(subject).get("NOUN", ())
+    plural = subject in ("i", "we", "you", "they") or (bool(nouns) and subject not in nouns)
+    return verb if plural else (lexicon.verb_form(verb, "VBZ") or verb)
+
+
+#: Determiners of a thesaurus group that take a noun in another number: "all obligations",
+#: "all ownership" but "each obligation" ("each ownership" is no English).
+_TAKES_SINGULAR = frozenset({"each", "every"})
+_TAKES_PLURAL_OR_MASS = frozenset({"all", "any and all"})
+
+
+def _number_changes(phrase: str, member: str) -> bool:
+    """Whether swapping `phrase` for `member` would leave the noun after it in the wrong number."""
+    return (phrase in _TAKES_SINGULAR and member in _TAKES_PLURAL_OR_MASS) or (
+        phrase in _TAKES_PLURAL_OR_MASS and member in _TAKES_SINGULAR
+    )

@@ -394,3 +394,11 @@ def test_a_subordinate_clause_ends_at_its_comma(words: str, clause: str) -> None
     start = text.index(words)
     bounds = smallest_clause(text, start, start + len(words))
     assert bounds is not None and text[bounds[0] : bounds[1]] == clause
+
+
+def test_a_passive_does_not_leave_the_subject_s_determiner_behind() -> None:
+    from rubric_tools.audit.completion import Completion
+
+    assert Completion("The ", "statute bars all subletting", ".", "matter clause").cuts_subject()
+    assert not Completion("", "the statute bars all subletting", ".", "matter clause").cuts_subject()
+    assert not Completion("Since 2020 ", "the statute bars all subletting", ".", "matter clause").cuts_subject()

@@ -88,6 +88,13 @@ class Completion:
             next_word.group(1).lower() in _AFTER_AN_OBJECT or next_word.group(1).lower().endswith("ly")
         )
 
+    def cuts_subject(self) -> bool:
+        """Whether the words before the core end inside its subject: a determiner ("The|
+        law bars …"). A rewrite that moves the subject (the passive) would leave it behind
+        ("The all model training is barred by law")."""
+        words = self.before.split()
+        return bool(words) and words[-1].lower() in DETERMINERS
+
     def renames(self, rewrite: str) -> bool:
         """Whether a rewrite of the core changes a capitalized word of it (a defined term or a
         name: "Data Breach Claims" is not "Data contravene Claims")."""

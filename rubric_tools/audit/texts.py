@@ -192,8 +192,8 @@ def entry_texts(
                 text = standalone(dodge.text)
             elif completion.renames(dodge.text):
                 continue  # a defined term or a name is not reworded
-            elif dodge.kind == "passive voice" and completion.continues_core():
-                continue  # the object moved to the front would leave its list behind
+            elif dodge.kind == "passive voice" and (completion.continues_core() or completion.cuts_subject()):
+                continue  # the passive would leave the object's list or the subject's determiner behind
             else:
                 text = completion.around(dodge.text)
             kind = f"rewrite: {dodge.kind}"

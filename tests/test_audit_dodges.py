@@ -298,3 +298,8 @@ def test_a_member_that_opens_a_clause_stands_only_before_one() -> None:
     )
     assert "rent is due once the landlord invoices" in _synonym_rewrites("rent is due after the landlord invoices")
     assert "rent is due once invoicing" not in _synonym_rewrites("rent is due after invoicing")
+
+
+def test_an_adjective_the_lexicon_also_lists_as_a_verb_keeps_its_synonyms() -> None:
+    """ "void" ends "the sublease clause is void" as an adjective, not a verb with no object."""
+    assert "the sublease clause is invalid" in _synonym_rewrites("the sublease clause is void")

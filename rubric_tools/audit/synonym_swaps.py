@@ -43,7 +43,10 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
             head = words[start]
             head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
             after = words[start + size :]
-            verb = reading != "NOUN" and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
+            # Used as a verb: the clause's verb, or an infinitive after a modal or "to" (not
+            # "void" in "the clause is void", an adjective the lexicon also lists as a verb).
+            verb_use = reading == "VERB" or (start > 0 and words[start - 1] in (*lexicon.MODALS, "to"))
+            verb = verb_use and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
             if verb and not after:
                 continue  # a verb with no object: its synonyms differ there ("tenant may end")
             for member in members:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
@@ -49,6 +50,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
             verb = verb_use and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
             if verb and not after:
                 continue  # a verb with no object: its synonyms differ there ("tenant may end")
+            follows = _WhatFollows(phrase, after)
             for member in members:
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
@@ -59,7 +61,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
                     # A verb in a modal's place agrees with the subject: "consultant commits to".
                     written[0] = _agreeing(member_words[0], words[start - 1])
-                if not _takes_what_follows(phrase, member, written[0], after):
+                if not follows.taken_by(member, written[0]):
                     continue
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
@@ -81,33 +83,54 @@ def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | Non
     return "NOUN" if start and words[start - 1] in DETERMINERS else None
 
 
-def _takes_what_follows(phrase: str, member: str, written: str, after: Sequence[str]) -> bool:
-    """Whether `member` (its head `written` as the rewrite writes it) can stand for
-    `phrase` before the words `after` it. A verb that takes a person and an infinitive only
-    before "… to do" ("compels the landlord to repair", never "compels repairs"), and one
-    that takes a thing only elsewhere ("insists on the landlord to repair"); before "from"
-    and a gerund, only the participle of a verb that takes it ("barred by law from
-    subletting", never "illegal from subletting" or "outlawed from subletting"). A member that
-    opens a clause ("whenever", "once") only before a clause."""
-    person_to_do = any(
-        word == "to" and following in lexicon.lemmas(following).get("VERB", ())
-        for word, following in zip(after[1:5], after[2:6], strict=False)
-    )
-    if member in _CLAUSE_OPENERS:
+class _WhatFollows:
+    """The words after a phrase, as its members must take them; each test is made once per
+    phrase, and only when a member asks it (most members ask none). A verb that takes a
+    person and an infinitive stands only before "… to do" ("compels the landlord to
+    repair", never "compels repairs"), and one that takes a thing only elsewhere ("insists
+    on the landlord to repair"); before "from" and a gerund, only the participle of a verb
+    that takes it ("barred by law from subletting", never "illegal from subletting" or
+    "outlawed from subletting"); a member that opens a clause ("whenever", "once") only
+    before a clause."""
+
+    def __init__(self, phrase: str, after: Sequence[str]) -> None:
+        self.phrase = phrase
+        self.after = after
+
+    @cached_property
+    def clause(self) -> bool:
         # A clause right after it: "whenever and as often as needed" opens none.
+        after = self.after
         return bool(after) and after[0] not in _NOT_SUBJECTS and has_finite_verb(" ".join(after[:6]))
-    if member in OBJECT_AND_INFINITIVE_VERBS:
-        return person_to_do
-    if member in THING_ONLY_VERBS:
-        return not person_to_do
-    from_gerund = any(
-        word == "from" and following.endswith("ing") and lexicon.is_verb(following)
-        for word, following in zip(after[:3], after[1:4], strict=False)
-    )
-    if from_gerund and _is_predicate(phrase.split(" ")[0]):
-        head = member.split(" ")[0]
-        return head in FROM_GERUND_VERBS and _is_participle(written)
-    return True
+
+    @cached_property
+    def person_to_do(self) -> bool:
+        after = self.after
+        return any(
+            word == "to" and following in lexicon.lemmas(following).get("VERB", ())
+            for word, following in zip(after[1:5], after[2:6], strict=False)
+        )
+
+    @cached_property
+    def gerund_after_predicate(self) -> bool:
+        after = self.after
+        from_gerund = any(
+            word == "from" and following.endswith("ing") and lexicon.is_verb(following)
+            for word, following in zip(after[:3], after[1:4], strict=False)
+        )
+        return from_gerund and _is_predicate(self.phrase.split(" ")[0])
+
+    def taken_by(self, member: str, written: str) -> bool:
+        """Whether `member` (its head `written` as the rewrite writes it) takes these words."""
+        if member in _CLAUSE_OPENERS:
+            return self.clause
+        if member in OBJECT_AND_INFINITIVE_VERBS:
+            return self.person_to_do
+        if member in THING_ONLY_VERBS:
+            return not self.person_to_do
+        if self.gerund_after_predicate:
+            return member.split(" ")[0] in FROM_GERUND_VERBS and _is_participle(written)
+        return True
 
 
 def _is_predicate(word: str) -> bool:

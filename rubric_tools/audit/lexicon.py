@@ -325,7 +325,7 @@ def alternation(forms: Iterable[str]) -> str:
     auditor writes them — the word and its endings: "fees?", "prohibit(?:s|ed|ing)?",
     "(?:forbid(?:s|den|ding)?|forbade)"; a lone form as it is. The regex accepts exactly the
     forms given (no `\\w*`: "bar" must not become "bargain")."""
-    words = [re.escape(f).replace("\\-", "-") for f in dict.fromkeys(forms)]
+    words = [re.escape(f).replace("\\-", "-").replace("\\ ", " ") for f in dict.fromkeys(forms)]
     if len(words) == 1:
         return words[0]
     written = [_word_and_endings(family) for family in _families(words)]

@@ -336,6 +336,39 @@ def is_window(item: Item) -> bool:
     )
 
 
+#: At most this many strings are spelled out of one part of a pattern (`spellings`).
+MAX_SPELLINGS = 64
+
+
+def spellings(items: list[Item], limit: int = MAX_SPELLINGS) -> tuple[str, ...] | None:
+    """Every string `items` match, when they spell finitely many words or phrases (letters,
+    hyphens, apostrophes and spaces; groups of those, optional or not; a class of a few
+    letters, "[sz]"; a space written
+    `\\s` or `\\s+` counts as one): "prohibit(?:s|ed|ing)?" -> prohibit, prohibits,
+    prohibited, prohibiting. None for anything else (a window, a class), or past `limit`."""
+    found: list[str] = [""]
+    for item in items:
+        if item.kind == "lit" and item.quant in ("", "?") and (item.char.isalpha() or item.char in " -'’"):
+            options = [item.char.lower()]
+        elif item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+"):
+            options = [" "]
+        elif item.kind == "class" and item.quant in ("", "?") and re.fullmatch(r"\[[a-z]{2,4}\]", item.text):
+            options = list(item.text[1:-1])  # "penali[sz]e"
+        elif item.kind == "group" and item.quant in ("", "?") and not item.opener.startswith("(?<"):
+            inner = [spellings(branch, limit) for branch in item.branches]
+            if any(branch is None for branch in inner):
+                return None
+            options = [text for branch in inner for text in branch or ()]
+        else:
+            return None
+        if item.quant == "?":
+            options = [*options, ""]
+        found = list(dict.fromkeys(before + option for before in found for option in options))
+        if len(found) > limit:
+            return None
+    return tuple(found)
+
+
 def flattened(pattern: str) -> str:
     """`pattern` without the nesting edits leave behind, written as an auditor would and
     matching exactly the same texts: a non-capturing group that is a whole branch of another

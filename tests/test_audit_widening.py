@@ -66,6 +66,39 @@ STEP_CASES = [
     # The quantifier before the object is the passive subject's to leave out; the agent may
     # carry modifiers and read "under".
     (widen_passive, "statute forbids all subletting", "subletting is forbidden under the state statute", None),
+    # A gate the words step already widened: every form of its words is read as the word.
+    (
+        widen_passive,
+        "landlords? (?:may|can) (?:terminat(?:e|es|ed|ing)|end(?:s|ed|ing)?) the leases?",
+        "the lease may be ended by the landlord",
+        None,
+    ),
+    # No object: the agent is required ("may be terminated by the landlord").
+    (widen_passive, "landlord (?:may|is entitled to) terminate", "this lease may be terminated by the landlord", None),
+    # The object after a window is written before the verb; the rest after it too.
+    (
+        widen_passive,
+        "the lease (?:requires|mandates)[^.]{0,30}written consent",
+        "written consent is required by the lease",
+        None,
+    ),
+    (widen_passive, "tenant (?:shall|must) repair[^.]{0,40}roof", "the roof must be repaired by the tenant", None),
+    (
+        widen_passive,
+        "tenant (?:shall|must) store[^.]{0,40}in the basement",
+        "bicycles must be stored in the basement",
+        None,
+    ),
+    # A negator between the modal and the verb stays before "be"; a class of letters is read.
+    (widen_passive, "courts (?:will|would) not enforce", "the forfeiture will not be enforced by the courts", None),
+    (widen_passive, "landlord (?:may|can) penali[sz]e the tenant", "the tenant may be penalised by the landlord", None),
+    # A phrasal verb takes its particle after the participle; a determiner alone is no object.
+    (
+        widen_passive,
+        "tenant (?:waives|gives up) all[^.]{0,30}claims",
+        "all such claims are given up by the tenant",
+        None,
+    ),
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
     (widen_words, "uptime commitments are unenforceable", "uptime commitment is void", None),
     (widen_words, "provider owns the data", "provider owned the data", None),
@@ -92,6 +125,19 @@ def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> Non
     if general is not None:
         assert _fires(general, paraphrase)
         assert step(general, THESAURUS) in (None, general) or _fires(step(general, THESAURUS), paraphrase)
+
+
+def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:
+    widened = widen_passive("landlord (?:may|shall) terminate the lease", THESAURUS) or ""
+    assert _fires(widened, "the lease may be terminated by the landlord")
+    assert _fires(widened, "the lease may be terminated on notice")  # the agent left out
+    assert not _fires(widened, "the lease may be terminated by the tenant")  # another agent: the opposite claim
+    bare = widen_passive("landlord (?:may|shall) terminate", THESAURUS) or ""
+    assert not _fires(bare, "the lease may be terminated")  # no object and no agent: no claim of the gate's
+    assert not _fires(bare, "the lease may be terminated by the tenant")
+    # After a determiner a word is a noun: "the leases? requires notice" has no passive of "lease".
+    noun = widen_passive("the leases? (?:requires|mandates) notice", THESAURUS) or ""
+    assert "leased" not in noun and _fires(noun, "notice is required by the lease")
 
 
 def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -> None:

@@ -1,10 +1,11 @@
 """The passive voice of a gate's clause, for the widening step `passive`: "SUBJECT MODAL
 VERB OBJECT" also as "OBJECT MODAL be VERBed (by SUBJECT)", "SUBJECT VERBs OBJECT" also as
-"OBJECT … is VERBed by SUBJECT". A gate's branch is read as words (a literal word, a group
-of words or phrases, a word with an optional last letter), spaces (" ", `\\s+`) and
-optional modifiers; a modal may be a phrase that stands for one ("is entitled to"); the
-object's leading quantifier is the passive subject's to leave out; the agent may carry a
-few modifiers and read "under" ("prohibited under the state statute")."""
+"OBJECT … is VERBed by SUBJECT". A gate's branch is read as words (every string a word or
+a group spells: "landlords?", "prohibit(?:s|ed|ing)?", a thesaurus group of verbs and
+phrasal verbs), spaces (" ", `\\s+`) and optional modifiers; a modal may be a phrase that
+stands for one ("is entitled to"); the object's leading quantifier is the passive
+subject's to leave out; the agent may carry a few modifiers and read "under" ("prohibited
+under the state statute")."""
 
 from __future__ import annotations
 
@@ -12,9 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, words_of
+from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, spellings, words_of
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.word_use import plain_word
 
 
 @dataclass(frozen=True)
@@ -39,68 +39,48 @@ def _is_space(item: Item) -> bool:
     return item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+")
 
 
-def _phrase_of(branch: list[Item]) -> str | None:
-    """The words a branch spells, a space for each space ("are likely to"); None when it is
-    anything else, or when it holds no letter."""
-    text = ""
-    for item in branch:
-        if _is_space(item):
-            text += " "
-        elif item.kind == "lit" and not item.quant and (item.char.isalpha() or item.char in "'’-"):
-            text += item.char.lower()
-        else:
-            return None
-    text = text.strip()
-    return text if re.fullmatch(r"[a-z'’-]+(?: [a-z'’-]+)*", text) else None
-
-
-def _plural_word(branch: list[Item], position: int) -> tuple[int, tuple[str, ...]] | None:
-    """A word with an optional last letter at `position` ("regulators?"): its end and both
-    spellings."""
+def _segment_end(branch: list[Item], position: int) -> int:
+    """Where the word that starts at `position` ends: its letters and the groups that spell
+    its endings or its alternatives ("prohibit(?:s|ed|ing)?", "(?:waive|give up)s?"), up
+    to a space, a window, or an optional modifier of its own ("(directly\\s+)?")."""
     end = position
-    while end < len(branch) and branch[end].is_letter:
+    while end < len(branch) and not _is_space(branch[end]):
+        item = branch[end]
+        words = spellings([item])
+        if words is None or (item.kind == "group" and item.quant == "?" and any(" " in w for w in words)):
+            break
         end += 1
-    if end == position or end >= len(branch) or branch[end].kind != "lit" or branch[end].quant != "?":
-        return None
-    if not branch[end].char.isalpha() or (end + 1 < len(branch) and branch[end + 1].is_letter):
-        return None
-    stem = "".join(item.char for item in branch[position:end]).lower()
-    return end + 1, (stem, stem + branch[end].char.lower())
+    return end
 
 
-def _tokens(branch: list[Item]) -> list[_Token] | None:
-    """The branch as words (a literal word, or a group of single words or phrases), spaces
-    and optional modifiers; the rest (a window, a class) is one last token."""
-    runs = {run.start: run for run in words_of(branch)}
+def _tokens(branch: list[Item]) -> list[_Token]:
+    """The branch as words (a word or a group of words and phrases, each with every string
+    it spells), spaces and optional modifiers; the rest (a window, a class) is one last
+    token."""
     tokens: list[_Token] = []
     position = 0
     while position < len(branch):
         item = branch[position]
-        run = runs.get(position)
-        if run is not None:
-            tokens.append(_Token(run.start, run.end, (run.word,)))
-            position = run.end
-            continue
-        plural = _plural_word(branch, position) if item.is_letter else None
-        if plural is not None:
-            tokens.append(_Token(position, plural[0], plural[1]))
-            position = plural[0]
-            continue
-        phrases_of = [_phrase_of(b) for b in item.branches] if item.kind == "group" else []
         if _is_space(item):
             tokens.append(_Token(position, position + 1, (), space=True))
-        elif item.kind == "group" and item.quant == "?" and all(phrases_of):
-            tokens.append(_Token(position, position + 1, tuple(p or "" for p in phrases_of), optional=True))
-        elif item.kind == "group" and not item.quant and all(plain_word(b) for b in item.branches):
-            tokens.append(_Token(position, position + 1, tuple(plain_word(b) or "" for b in item.branches)))
-        elif item.kind == "group" and not item.quant and all(phrases_of):
-            tokens.append(_Token(position, position + 1, tuple(p or "" for p in phrases_of)))
+            position += 1
+            continue
+        optional = spellings([item]) if item.kind == "group" and item.quant == "?" else None
+        if optional is not None:
+            tokens.append(_Token(position, position + 1, tuple(w.strip() for w in optional), optional=True))
+            position += 1
+            continue
+        end = _segment_end(branch, position)
+        words = spellings(branch[position:end]) if end > position else None
+        if words is not None and all(re.search(r"[a-z]", w) for w in words):
+            tokens.append(_Token(position, end, tuple(" ".join(w.split()) for w in words)))
+            position = end
         elif item.kind == "group" and not is_window(item):
             tokens.append(_Token(position, position + 1, (_PHRASE,)))  # a phrase: part of an object
+            position += 1
         else:
             tokens.append(_Token(position, len(branch), (_REST,)))  # the rest: a window, a class, …
             break
-        position += 1
     return tokens
 
 
@@ -141,63 +121,136 @@ def _quantifier_optional(items: list[Item]) -> list[Item]:
     return [Item("group", opener="(?:", branches=[items[: end + 1]], quant="?"), *items[end + 1 :]]
 
 
-def _modals_only(items: list[Item]) -> str:
-    """A modal token as the passive writes it: a group of only its modal branches ("(may|is
-    entitled to|retains discretion to)" -> "(?:may|is entitled to)")."""
-    if len(items) != 1 or items[0].kind != "group":
-        return render(items)
-    item = items[0]
-    kept = [branch for branch in item.branches if _modal_phrase(_phrase_of(branch) or "")]
-    if len(kept) == len(item.branches):
-        return item.render()
-    return "(?:" + "|".join(render(branch) for branch in kept) + ")"
+#: Words after which the next word is a noun, not the clause's verb.
+_DETERMINERS = frozenset("a an the any all each every no its their his her this that these those such".split())
 
 
-def _passive_of(branch: list[Item]) -> str | None:
+#: Negators that stand between a modal and its verb, and before "be" in the passive.
+_NEGATORS = frozenset(("not", "never"))
+
+
+def _modal_text_of(words: tuple[str, ...]) -> str:
+    unique = sorted(set(words))
+    return unique[0] if len(unique) == 1 else "(?:" + "|".join(unique) + ")"
+
+
+#: A modal token spelling more phrases than this is written in the passive by its one-word
+#: modals ("may|can" for the thesaurus's group of "may", "is entitled to", "has the right to" …).
+_MAX_MODAL_PHRASES = 8
+
+
+def _modal_text(words: tuple[str, ...]) -> str | None:
+    """A modal token as the passive writes it: its modals and the phrases that stand for one
+    ("(may|is entitled to|retains discretion to)" -> "(?:may|is entitled to)")."""
+    modals = [w for w in words if _modal_phrase(w)]
+    if len(modals) > _MAX_MODAL_PHRASES:
+        modals = [w for w in modals if " " not in w] or modals[:_MAX_MODAL_PHRASES]
+    return "(?:" + "|".join(re.escape(m).replace("\\ ", " ") for m in modals) + ")" if modals else None
+
+
+#: Words that never follow a verb in a phrasal verb the passive can take ("put an end to",
+#: "bring to an end" have no participle a passive reads as theirs).
+_NOT_IN_PHRASAL_VERB = frozenset("a an the to its their his her this that".split())
+
+
+def _participles(words: tuple[str, ...]) -> list[str] | None:
+    """The past participles of a verb token's words ("bars" -> "barred", "gives up" -> "given
+    up", "makes unlawful" -> "made unlawful"); None when a word is no verb, or a verb with
+    no passive."""
+    found: list[str] = []
+    for word in words:
+        head, *rest = word.split()
+        lemmas = lexicon.lemmas(head).get("VERB", ())
+        if not lemmas or not head.isalpha():
+            return None
+        if set(lemmas) & lexicon.NO_PASSIVE_VERBS:
+            return None  # "X becomes public domain" has no passive
+        if len(rest) > 2 or set(rest) & _NOT_IN_PHRASAL_VERB:
+            continue
+        for lemma in sorted(lemmas):
+            participle = lexicon.past_participle(lemma)
+            if participle is not None:
+                found.append(" ".join([participle, *rest]))
+    return sorted(set(found)) or None
+
+
+def _only_determiners(tokens: list[_Token], window: int) -> bool:
+    """Whether the words before `window` are only determiners ("(any|all)[^.]{0,30}claims"):
+    then the object goes on past the window."""
+    return all(set(t.words) <= _DETERMINERS for t in tokens if t.start < window and _REST not in t.words)
+
+
+def _agent(subject: str) -> str:
+    """The passive's agent: "by" or "under" the subject, which may carry a few modifiers."""
+    return rf"\s+(?:by|under)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,2}}?(?:{subject})"
+
+
+#: Where a passive leaves its agent out, no other agent may follow ("the lease may be
+#: terminated by the tenant" is not "… by the landlord").
+_NO_OTHER_AGENT = r"(?!\s+by\b)"
+
+
+def _passive_of(branch: list[Item]) -> list[str]:
     """The branch in the passive voice, when it reads "SUBJECT MODAL VERB OBJECT …" or
-    "SUBJECT VERBs OBJECT …" in plain words (a group of single words counts as one; a modal
-    may be a phrase such as "is entitled to"; an optional modifier is passed over)."""
-    tokens = [t for t in (_tokens(branch) or []) if not t.space and not t.optional]
-    for index in range(1, len(tokens) - 1):
-        token = tokens[index]
-        if {_REST, _PHRASE} & set(tokens[index - 1].words):
-            return None  # the subject must be plain words
-        modal = any(_modal_phrase(w) for w in token.words)
+    "SUBJECT VERBs OBJECT …" (a modal may be a phrase such as "is entitled to"; an optional
+    modifier is passed over). The object may be missing ("landlord may terminate": the agent
+    is then required) or stand after a window ("requires[^.]{0,30}written consent": both the
+    object before the verb and the rest after it are written)."""
+    tokens = [t for t in _tokens(branch) if not t.space and not t.optional]
+    for index in range(1, len(tokens)):
+        token, before = tokens[index], tokens[index - 1]
+        if {_REST, _PHRASE} & set(before.words) or any(_modal_phrase(w) for w in before.words):
+            return []  # the subject must be plain words, not a modal
+        if set(before.words) <= _DETERMINERS:
+            continue  # "the lease requires": a word after a determiner is a noun
+        modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
         verb_index = index + 1 if modal else index
-        if verb_index >= len(tokens) - 1:
+        if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= _NEGATORS:
+            # "courts will not enforce" -> "… will not be enforced by courts"
+            modal, verb_index = rf"{modal}\s+{_modal_text_of(tokens[verb_index].words)}", verb_index + 1
+        if verb_index >= len(tokens) or {_REST, _PHRASE} & set(tokens[verb_index].words):
             continue
         verbs = tokens[verb_index].words
-        if not verbs or {_REST, _PHRASE} & set(verbs) or not all(" " not in w and lexicon.is_verb(w) for w in verbs):
+        if not modal and not any(w.split()[0].endswith("s") for w in verbs):
             continue
-        if not modal and not all(w.endswith("s") for w in verbs):
+        participles = _participles(verbs)
+        if participles is None:
             continue
-        subject = render(branch[: tokens[0].end if index == 1 else tokens[index - 1].end]).strip()
-        rest_start = tokens[verb_index + 1].start
-        window = next((t.start for t in tokens[verb_index + 1 :] if _REST in t.words), len(branch))
-        obj, tail = render(_quantifier_optional(branch[rest_start:window])).strip(), render(branch[window:])
-        obj = re.sub(r"(?:\\s[+*]?|\s)+$", "", obj)
-        if not re.search(r"[a-z]{3}", obj) or not re.search(r"[a-z]{3}", subject):
-            return None
-        lemmas = {lemma for verb in verbs for lemma in lexicon.lemmas(verb).get("VERB", ())}
-        if lemmas & lexicon.NO_PASSIVE_VERBS:
-            return None  # "X becomes public domain" has no passive
-        participles = sorted({p for lemma in lemmas if (p := lexicon.past_participle(lemma)) is not None})
-        if not participles:
-            return None
+        subject = render(branch[: tokens[0].end if index == 1 else before.end]).strip()
+        if not re.search(r"[a-z]{3}", subject):
+            return []
+        following = tokens[verb_index + 1 :]
+        window = next((t.start for t in following if _REST in t.words), len(branch))
+        obj_items = branch[following[0].start : window] if following and following[0].start < window else []
+        if obj_items and window < len(branch) and _only_determiners(following, window):
+            obj_items, window = branch[following[0].start :], len(branch)  # "all[^.]{0,30}claims" is the object
+        obj = re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(obj_items)).strip())
+        tail = render(branch[window:])
         done = lexicon.alternation(participles)
-        by = rf"\s+(?:by|under)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,2}}?(?:{subject})"
-        if modal:
-            modal_text = _modals_only(branch[token.start : token.end])
-            return rf"{obj}\s+{modal_text}\s+be\s+(?:\w+\s+|){done}(?:{by}|){tail}"
-        return rf"{obj}[^.;]{{0,40}}?\b(?:is|are|was|were|be|been)\s+(?:\w+\s+|){done}{by}{tail}"
-    return None
+        be = rf"{modal}\s+be" if modal else r"(?:is|are|was|were|be|been)"
+        agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
+        if re.search(r"[a-z]{3}", obj):
+            if modal:
+                return [rf"{obj}\s+{be}\s+(?:\w+\s+|){done}{agent}{tail}"]
+            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+(?:\w+\s+|){done}{agent}{tail}"]
+        if obj:
+            return []
+        if window == len(branch):  # no object: "landlord may terminate" -> "… may be terminated by landlord"
+            return [rf"\b{be}\s+(?:\w+\s+|){done}{_agent(subject)}"]
+        written = [rf"\b{be}\s+(?:\w+\s+|){done}{agent}{tail}"]  # "may be stored by provider in any region"
+        after = _tokens(branch[window + 1 :]) if is_window(branch[window]) else []
+        if after and all(_REST not in t.words for t in after):  # "written consent is required by the lease"
+            words = render(branch[window + 1 :]).strip()
+            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+(?:\w+\s+|){done}{agent}")
+        return written
+    return []
 
 
 def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
     tree = parse_items(pattern)
     if tree is None:
         return None
-    passives = [p for p in (_passive_of(branch) for branch in tree) if p is not None]
+    passives = [p for branch in tree for p in _passive_of(branch)]
     if not passives:
         return None
     return "|".join([pattern, *passives])

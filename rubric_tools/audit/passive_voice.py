@@ -33,9 +33,13 @@ _REST = "\x00"
 
 
 def _is_space(item: Item) -> bool:
-    """A space as gates write it: " " or `\\s`, `\\s+` (not an optional one)."""
+    """A space as gates write it: " " or `\\s`, `\\s+` (not an optional one); or the slack
+    the words step writes between two words, a short lazy stretch of the clause
+    (`(?:[^.;]|\\.\\d){1,30}?`: "may, under section 6.2, use")."""
     if item.kind == "lit":
         return item.char == " " and not item.quant
+    if item.kind == "group":
+        return re.fullmatch(r"\{1,\d+\}\?", item.quant) is not None
     return item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+")
 
 
@@ -155,14 +159,15 @@ _NOT_IN_PHRASAL_VERB = frozenset("a an the to its their his her this that".split
 
 def _participles(words: tuple[str, ...]) -> list[str] | None:
     """The past participles of a verb token's words ("bars" -> "barred", "gives up" -> "given
-    up", "makes unlawful" -> "made unlawful"); None when a word is no verb, or a verb with
-    no passive."""
+    up", "makes unlawful" -> "made unlawful"); a thesaurus group's nouns are passed over
+    ("caps" beside "ceilings"); None when most words are no verb, or a verb has no passive."""
+    verbs = [w for w in words if w.split() and w.split()[0].isalpha() and lexicon.lemmas(w.split()[0]).get("VERB")]
+    if 2 * len(verbs) < len(words):
+        return None  # mostly nouns: "(?:caps?|ceilings?|maximums?)" is no verb
     found: list[str] = []
-    for word in words:
+    for word in verbs:
         head, *rest = word.split()
-        lemmas = lexicon.lemmas(head).get("VERB", ())
-        if not lemmas or not head.isalpha():
-            return None
+        lemmas = lexicon.lemmas(head)["VERB"]
         if set(lemmas) & lexicon.NO_PASSIVE_VERBS:
             return None  # "X becomes public domain" has no passive
         if len(rest) > 2 or set(rest) & _NOT_IN_PHRASAL_VERB:
@@ -199,8 +204,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
     tokens = [t for t in _tokens(branch) if not t.space and not t.optional]
     for index in range(1, len(tokens)):
         token, before = tokens[index], tokens[index - 1]
-        if {_REST, _PHRASE} & set(before.words) or any(_modal_phrase(w) for w in before.words):
-            return []  # the subject must be plain words, not a modal
+        if _REST in before.words or any(_modal_phrase(w) for w in before.words):
+            return []  # the subject must be words, not a window or a modal
         if set(before.words) <= _DETERMINERS:
             continue  # "the lease requires": a word after a determiner is a noun
         modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
@@ -215,7 +220,7 @@ def _passive_of(branch: list[Item]) -> list[str]:
             continue
         participles = _participles(verbs)
         if participles is None:
-            continue
+            return []  # the clause's verb has no passive, or is no verb: reading on would be a guess
         subject = render(branch[: tokens[0].end if index == 1 else before.end]).strip()
         if not re.search(r"[a-z]{3}", subject):
             return []

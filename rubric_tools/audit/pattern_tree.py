@@ -352,6 +352,8 @@ def spellings(items: list[Item], limit: int = MAX_SPELLINGS) -> tuple[str, ...] 
             options = [item.char.lower()]
         elif item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+"):
             options = [" "]
+        elif item.kind == "escape" and item.text == "\\b" and not item.quant:
+            options = [""]  # a word's edge spells nothing
         elif item.kind == "class" and item.quant in ("", "?") and re.fullmatch(r"\[[a-z]{2,4}\]", item.text):
             options = list(item.text[1:-1])  # "penali[sz]e"
         elif item.kind == "group" and item.quant in ("", "?") and not item.opener.startswith("(?<"):

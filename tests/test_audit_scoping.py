@@ -376,6 +376,16 @@ def test_a_verb_in_a_modal_s_place_agrees_with_its_subject() -> None:
     assert "the tenants commit to repair the roof" in many
 
 
+def test_a_witness_with_a_doubled_or_trailing_space_is_read_word_by_word() -> None:
+    from rubric_tools.audit.dodges import dodges
+    from rubric_tools.audit.thesaurus import build
+
+    for witness in ("the landlord  may terminate the lease", "the landlord may terminate the lease ", " the landlord"):
+        rewrites = [d.text for d in dodges(witness, "landlord may terminate", build())]
+        assert all("  " not in text and text == text.strip() for text in rewrites)
+    assert any("lease" in d.text for d in dodges("the landlord  may terminate the lease", "landlord", build()))
+
+
 def test_a_synonym_of_be_is_no_rewrite() -> None:
     from rubric_tools.audit.dodges import dodges
 

@@ -315,6 +315,9 @@ _OBJECT_ENDS = frozenset("to for in on with from under after before within by as
 
 def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES."""
+    # The rewrites read the witness word by word: a space doubled or at an end (a witness of
+    # `\s+` or of an optional word) would be an empty word.
+    witness = " ".join(witness.split())
     thesaurus = thesaurus or Thesaurus()
     idioms = {a: (b,) for a, b in IDIOMS} | {b: (a,) for a, b in IDIOMS}
     nominal = {verb: (phrase,) for verb, phrase in NOMINALIZATIONS.items()}

@@ -89,6 +89,19 @@ def test_more_limit_idioms_negate_nothing_and_a_negated_figure_is_denied() -> No
     assert _fires(deadline, "At no time later than 72 hours after discovery shall Provider fail to notify.")
 
 
+def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_loses() -> None:
+    witness = "the tenant may sublet the premises"
+    for surface in ("issue", "redline", "settlement"):
+        [text] = [t for k, t in habitat_texts(witness, surface) if k == "deadline idiom after"]
+        assert text == "The tenant may sublet the premises no later than thirty (30) days after the Effective Date."
+    pattern = r"tenant may sublet"
+    careless = Gate(pattern, exclude_context=r"tenant(?:[^.;,]){0,80}?\b(?:not?|never)\b")
+    assert not _fires(careless, text) and _fires(_scoped(pattern, "issue"), text)
+    # Not after a figure or a time that already limits the sin.
+    assert not [k for k, _t in habitat_texts("within five days", "issue") if k == "deadline idiom after"]
+    assert not [k for k, _t in habitat_texts("after the tenant confirms", "issue") if k == "deadline idiom after"]
+
+
 def test_the_limit_idiom_names_what_its_figure_measures() -> None:
     def limited(witness: str) -> str:
         [text] = [t for k, t in habitat_texts(witness, "redline") if k == "limit idiom: shall not exceed"]

@@ -6,7 +6,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
 - negators that negate nothing: "without limiting …", "no later than thirty (30) days
   after …" before the sin, a negation in another clause ("…; <sin>", "… but <sin>"), and
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
-  later than 72 hours after …");
+  later than 72 hours after …"), a deadline after the sin ("<sin> no later than thirty (30)
+  days after the Effective Date");
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
   "<sin>; provided that …");
 - a negation of the sin's last noun in a clause after it ("<sin> … all notices, and no
@@ -85,6 +86,9 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
         if not _LIMITED.search(head) and not quantity.adjectival:
             for idiom in LIMIT_IDIOMS[:3]:
                 yield f"limit idiom: {idiom}", as_sentence(f"{before}{head}{idiom} {rest}{after}")
+    if not found and not _TEMPORAL.match(witness) and is_clause(clause):
+        # A deadline after the sin: a guard that reads any "no" after the key word silences it.
+        yield "deadline idiom after", as_sentence(f"{clause} no later than thirty (30) days after the Effective Date")
     timed = quantities(before)
     # Not where a figure already times the witness ("within 48 hours after …").
     if _TEMPORAL.match(witness) and not found and not (timed and timed[-1].end >= len(before.rstrip())):

@@ -366,3 +366,22 @@ def test_a_proposal_too_costly_to_search_is_out_of_bounds() -> None:
     assert "G017" in (out_of_bounds(Gate(r"\w+", negation_guard=True)) or "")
     assert out_of_bounds(Gate(r"\w+")) is None  # a plain gate is one search
     assert out_of_bounds(_led(LEASE_SIN)) is None
+
+
+def test_the_limit_idiom_lookahead_costs_nothing_against_the_budget() -> None:
+    """A guard that keeps "no later than" from counting as a negator costs no more than one
+    that does not: the stricter guard, which loses no deadline, is not refused for its size."""
+    from rubric_tools.audit.markers import LIMIT_IDIOM
+    from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, budget_length
+    from rubric_tools.audit.verification import over_budget
+
+    strict = rf"\bnot?\b{LIMIT_IDIOM}[^.;,]{{0,80}}?\btenant may sublet"
+    loose = r"\bnot?\b[^.;,]{0,80}?\btenant may sublet"
+    assert budget_length(strict) == len(loose)
+    guard = "|".join([strict, strict.replace("sublet", "assign"), strict.replace("sublet", "let")])
+    assert len(guard) > EXCLUSION_BUDGET >= budget_length(guard)
+    gate = Gate("tenant may (?:sublet|assign|let)")
+    assert over_budget(gate, replace(gate, exclude_context=guard)) is None
+    assert _fires(
+        replace(gate, exclude_context=guard), "The tenant may sublet no later than thirty (30) days after notice."
+    )

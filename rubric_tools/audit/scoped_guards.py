@@ -376,7 +376,7 @@ def _fit(
     showed are the least a kind needs, its family what an auditor writes when there is room."""
     chosen: list[_Part] = []
     for part in parts:
-        if len(_written([*chosen, part], key, strict)) <= EXCLUSION_BUDGET:
+        if budget_length(_written([*chosen, part], key, strict)) <= EXCLUSION_BUDGET:
             chosen.append(part)
     if not chosen:
         return None
@@ -387,10 +387,18 @@ def _fit(
         return chosen if family is None else [*chosen[:index], family, *chosen[index + 1 :]]
 
     # The families that add the fewest characters first: the most kinds widened in the budget.
-    for index in sorted(range(len(chosen)), key=lambda i: len(_written(widened(i), key, strict))):
-        if len(_written(widened(index), key, strict)) <= EXCLUSION_BUDGET:
+    for index in sorted(range(len(chosen)), key=lambda i: budget_length(_written(widened(i), key, strict))):
+        if budget_length(_written(widened(index), key, strict)) <= EXCLUSION_BUDGET:
             chosen = widened(index)
     return _written(chosen, key, strict), tuple(dict.fromkeys(k for p in chosen for k in p.kinds))
+
+
+def budget_length(exclusion: str) -> int:
+    """How long `exclusion` counts against the budgets: the limit-idiom lookahead after a
+    negator (`markers.LIMIT_IDIOM`) is one fixed construct, not the author's words, so a
+    guard that keeps "no later than" from counting as a negator costs no more than one that
+    does not (as a guard's lead-in costs nothing against the pattern's budget)."""
+    return len(exclusion.replace(LIMIT_IDIOM, ""))
 
 
 def _written(parts: Sequence[_Part], key: Keys, strict: int) -> str:
@@ -439,7 +447,7 @@ def written_length(exclusion: str | None) -> int:
     parts = top_level_branches(exclusion or "") if exclusion else []
     if parts is None:
         return 0
-    return len("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
+    return budget_length("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
 
 
 def scoped_exclusions(

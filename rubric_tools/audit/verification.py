@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rubric_tools.audit.guard_windows import bounded, has_lead_in, led, without_lead_in
 from rubric_tools.audit.quantities import spellings
-from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, written_length
+from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, budget_length, written_length
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.code_registry import lookup
@@ -108,7 +108,7 @@ def over_budget(before: Gate, after: Gate) -> str | None:
     length, own = len(without_lead_in(after.pattern)), without_lead_in(before.pattern)
     if length > max(pattern_budget(own), len(own)):
         return f"the pattern would grow to {length} characters (budget {pattern_budget(own)})"
-    added = len(after.exclude_context or "") - len(before.exclude_context or "")
+    added = budget_length(after.exclude_context or "") - budget_length(before.exclude_context or "")
     if after.exclude_context != before.exclude_context:
         if added > EXCLUSION_BUDGET + 1:  # "|" joins it to the entry's own
             return f"the exclude_context would grow by {added} characters (budget {EXCLUSION_BUDGET})"

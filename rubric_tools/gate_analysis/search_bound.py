@@ -50,6 +50,7 @@ from rubric_tools.gate_analysis.regex_characters import (
     starts,
 )
 from rubric_tools.gate_analysis.regex_shape import _minimum_width
+from rubric_tools.gate_analysis.regex_tree import as_tuples
 from rubric_tools.scoring.dialect import FOLD
 
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
@@ -72,28 +73,6 @@ class _NoBound(Exception):
 
 
 # ------------------------------------------------------------ the tree, prepared once
-
-
-def _plain(items: Sequence[Item]) -> list[Item]:
-    """`re`'s parse tree as plain lists: indexing a parser `SubPattern` runs Python code."""
-    plain: list[Item] = []
-    for op, av in items:
-        if op is sre.SUBPATTERN:
-            av = (av[0], av[1], av[2], _plain(av[3]))
-        elif op is sre.BRANCH:
-            av = (av[0], [_plain(alternative) for alternative in av[1]])
-        elif op in _REPEATS:
-            av = (av[0], av[1], _plain(av[2]))
-        elif op in (sre.ASSERT, sre.ASSERT_NOT):
-            av = (av[0], _plain(av[1]))
-        elif op is sre.ATOMIC_GROUP:
-            av = _plain(av)
-        elif op is sre.IN:
-            av = list(av)
-        elif op is sre.GROUPREF_EXISTS:
-            raise _NoBound  # a conditional: its work depends on what a group matched
-        plain.append((op, av))
-    return plain
 
 
 @dataclass(frozen=True)
@@ -160,6 +139,8 @@ def _thenstarts(
 
 def _node(item: Item, depth: int, followers: list[CharacterClass] | None) -> _Node:
     op, av = item
+    if op is sre.GROUPREF_EXISTS:
+        raise _NoBound  # a conditional: its work depends on what a group matched
     if op in _ONE_CHARACTER:
         return _ONE
     if op is sre.AT:
@@ -362,7 +343,7 @@ class SearchBound:
         self._starts: str | None = None
         self._opening: tuple[list[str], int] | None = None
         try:
-            items = _plain(tree)
+            items = as_tuples(tree, lookarounds=True)  # indexing a parser `SubPattern` runs Python code
             self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
         except (_NoBound, RecursionError):
             return

@@ -303,3 +303,29 @@ def test_a_member_that_opens_a_clause_stands_only_before_one() -> None:
 def test_an_adjective_the_lexicon_also_lists_as_a_verb_keeps_its_synonyms() -> None:
     """ "void" ends "the sublease clause is void" as an adjective, not a verb with no object."""
     assert "the sublease clause is invalid" in _synonym_rewrites("the sublease clause is void")
+
+
+def test_a_gerund_used_as_a_noun_takes_no_synonym_of_its_verb() -> None:
+    """ "secure hosting for the records" is a noun: "secure housing" is another noun and
+    "secure keeping" none; a gerund with an object, or after "is", is still the verb."""
+    assert not any(
+        "hosting" not in t for t in _synonym_rewrites("the lease guarantees secure hosting for tenant records")
+    )
+    assert "the landlord is storing the records" in _synonym_rewrites("the landlord is hosting the records")
+    assert "the landlord pays for hosting the records" in _synonym_rewrites("the landlord pays for storing the records")
+
+
+def test_a_verb_and_its_adjective_stand_before_an_object_only_behind_a_determiner() -> None:
+    """ "makes unlawful subletting" is no English; "makes unlawful any subletting" is drafting."""
+    assert not any("unlawful" in t for t in _synonym_rewrites("the statute prohibits subletting"))
+    assert "the statute makes unlawful any subletting" in _synonym_rewrites("the statute prohibits any subletting")
+    assert "subletting is made unlawful by the lease" in _synonym_rewrites("subletting is prohibited by the lease")
+
+
+def _inserted(witness: str) -> set[str]:
+    return {d.text for d in dodges(witness, witness, build()) if d.kind == "inserted adverb"}
+
+
+def test_no_adverb_is_stacked_on_the_adverb_after_a_modal() -> None:
+    assert _inserted("the tenant shall promptly notify the landlord") == set()
+    assert _inserted("the tenant shall notify the landlord") == {"the tenant shall expressly notify the landlord"}

@@ -66,6 +66,7 @@ _DETERMINERS = ("the", "all", "any", "each", "every", "such", "its", "their")
 #: Asked of every witness (`_insertions`, `_hyphens`): compiled once.
 _NEGATED_MODAL = {modal: re.compile(rf"\b{modal} not\b") for modal in _MODALS}
 _AFTER_DETERMINER = {determiner: re.compile(rf"(?<![\w-]){determiner} (\w+)") for determiner in _DETERMINERS}
+_AFTER_MODAL = {modal: re.compile(rf"(?<![\w-]){modal} ([a-z]+)") for modal in _MODALS}
 _HYPHENATED = re.compile(r"\b(\w+)-(\w+)\b")
 _TWO_WORDS = re.compile(r"(?<![\w-])([a-z]+) ([a-z]+)(?![\w-])")
 
@@ -112,15 +113,25 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
 def _insertions(witness: str) -> Iterator[Dodge]:
     for modal in _MODALS:
         inserted = _replace_once(witness, modal, f"{modal} expressly")
-        if inserted is not None and not witness.endswith(modal) and not _NEGATED_MODAL[modal].search(witness):
-            yield Dodge("inserted adverb", inserted)
-            break
+        if inserted is None or witness.endswith(modal) or _NEGATED_MODAL[modal].search(witness):
+            continue
+        if _adverb_after(witness, modal):
+            break  # "shall promptly notify": "shall expressly promptly notify" stacks two adverbs
+        yield Dodge("inserted adverb", inserted)
+        break
     for determiner in _DETERMINERS:
         inserted = _replace_once(witness, determiner, f"{determiner} relevant")
         following = _AFTER_DETERMINER[determiner].search(witness)
         if inserted is not None and following is not None and following.group(1) not in _NOT_NOUNS:
             yield Dodge("inserted adjective", inserted)
             break
+
+
+def _adverb_after(witness: str, modal: str) -> bool:
+    """Whether the word after the first `modal` is an adverb ("shall promptly notify")."""
+    found = _AFTER_MODAL[modal].search(witness)
+    readings = lexicon.lemmas(found.group(1)) if found is not None else {}
+    return "ADV" in readings and "VERB" not in readings
 
 
 def _inflections(witness: str) -> Iterator[Dodge]:

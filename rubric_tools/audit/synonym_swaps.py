@@ -50,6 +50,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
             verb = verb_use and lexicon.is_verb(head) and head not in lexicon.MODALS | lexicon.BE_FORMS
             if verb and not after:
                 continue  # a verb with no object: its synonyms differ there ("tenant may end")
+            if size == 1 and _nominal_gerund(words, start):
+                continue  # "secure hosting for the records": "secure housing", "secure keeping" are other nouns
             follows = _WhatFollows(phrase, after)
             for member in members:
                 member_words = member.split(" ")
@@ -81,6 +83,24 @@ def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | Non
     if start == verb_at:
         return "VERB"
     return "NOUN" if start and words[start - 1] in DETERMINERS else None
+
+
+def _nominal_gerund(words: Sequence[str], start: int) -> bool:
+    """Whether the word at `start` is a verb's "-ing" form used as a noun: no form of "be"
+    before it and no object after it, only a preposition or the end ("secure hosting for
+    the records", "the cost of hosting"; not "is hosting the records", "for hosting the
+    records"); not a noun in its own right ("training"). A verb's synonyms do not stand
+    there: their "-ing" forms are other nouns ("housing") or no nouns at all ("secure
+    keeping for the records"), and the noun that would ("storage") is no form of theirs."""
+    word = words[start]
+    readings = lexicon.lemmas(word)
+    if word in readings.get("NOUN", ()):
+        return False  # a noun in its own right ("training"): the thesaurus's nouns stand for it
+    if not word.endswith("ing") or not any(lexicon.verb_form(verb, "VBG") == word for verb in readings.get("VERB", ())):
+        return False
+    before_be = start > 0 and words[start - 1] in lexicon.BE_FORMS
+    after = words[start + 1] if start + 1 < len(words) else None
+    return not before_be and (after is None or after in PREPOSITIONS)
 
 
 class _WhatFollows:
@@ -130,7 +150,23 @@ class _WhatFollows:
             return not self.person_to_do
         if self.gerund_after_predicate:
             return member.split(" ")[0] in FROM_GERUND_VERBS and _is_participle(written)
+        if self.bare_object and _verb_and_complement(member) and not _is_participle(written):
+            return False  # "makes unlawful subletting": the object goes between ("makes subletting unlawful")
         return True
+
+    @cached_property
+    def bare_object(self) -> bool:
+        """An object with no determiner right after the phrase ("subletting", "rent
+        increases"): a verb and its adjective ("make unlawful") stand before an object only
+        when a determiner opens it ("renders void any transfer")."""
+        after = self.after
+        return bool(after) and after[0] not in PREPOSITIONS and after[0] not in DETERMINERS
+
+
+def _verb_and_complement(member: str) -> bool:
+    """A verb and the adjective it makes its object ("make unlawful", "render void")."""
+    words = member.split(" ")
+    return len(words) == 2 and lexicon.is_verb(words[0]) and lexicon.only_as(words[1], "ADJ")
 
 
 def _is_predicate(word: str) -> bool:

@@ -144,3 +144,16 @@ def test_the_branches_a_match_went_through(pattern: str, text: str, shown: list[
     found = alternatives(pattern, skip_repeated=True)
     indices = alternatives_firing_in_context(Gate(pattern), found, [text])
     assert [found[index].branch for index in sorted(indices)] == shown
+
+
+def test_a_witness_that_holds_the_required_context_is_not_given_it_twice() -> None:
+    """ "the lease cannot lawfully bar subletting" needs no "lawfully" added; a witness
+    without it takes the require_context witness beside it."""
+    gate = Gate(
+        "(?:the )?lease cannot (?:lawfully )?bar subletting",
+        require_context=r"\b(?:lawfully|validly)\b",
+    )
+    texts = [text.text for text in fire_texts(gate)]
+    assert "the lease cannot lawfully bar subletting" in texts
+    assert not any(text.count("lawfully") > 1 for text in texts)
+    assert "lease cannot bar subletting lawfully" in texts

@@ -117,9 +117,12 @@ class FireText:
 
 
 def _bases(witness: str, requirement: str | None) -> list[str]:
+    """The texts to try for a witness, in order: the witness alone first, for it may hold
+    the required context itself ("cannot legally modify" needs no "legally" added), then
+    with the require_context witness after it and before it."""
     if requirement is None:
         return [witness]
-    return [f"{witness} {requirement}", f"{requirement} {witness}"]
+    return [witness, f"{witness} {requirement}", f"{requirement} {witness}"]
 
 
 def fire_texts(gate: Gate) -> list[FireText]:

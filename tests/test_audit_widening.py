@@ -361,3 +361,25 @@ def test_a_span_named_as_an_anniversary_is_spelled_as_a_span() -> None:
     spelled = set(quantities.spellings("Representations expire on the first anniversary of Closing."))
     assert "Representations expire on twelve months of Closing." in spelled
     assert "Fees rise by 5% per year." in set(quantities.spellings("Fees rise by five percent per year."))
+
+
+def test_a_noun_that_modifies_the_next_keeps_its_number() -> None:
+    """ "indemnification obligations": the head noun takes both numbers and its synonyms,
+    the noun before it neither a plural nor a verb's forms ("indemnifications obligations")."""
+    widened = widen_words("the tenant pays the indemnification obligations", THESAURUS)
+    assert widened is not None
+    assert _fires(widened, "the tenant pays the indemnification duties")
+    assert not _fires(widened, "the tenant pays the indemnifications obligations")
+    assert _fires(
+        widen_words("the tenant pays the indemnifications", THESAURUS) or "", "the tenant pays the indemnification"
+    )
+
+
+def test_a_verb_before_its_object_takes_no_noun_synonyms() -> None:
+    """ "breaches the lease" is the verb: the thesaurus's nouns for a breach ("incident")
+    do not stand there; the noun in "the security breach is reported" keeps them."""
+    as_verb = widen_words("landlord breaches the lease", THESAURUS)
+    assert as_verb is not None and "incident" not in as_verb
+    assert _fires(as_verb, "landlord violates the lease")
+    as_noun = widen_words("the security breach is reported", THESAURUS)
+    assert as_noun is not None and "incident" in as_noun

@@ -86,6 +86,10 @@ def plain_alternatives(
     passive = before is None or before in lexicon.BE_FORMS
     if members and reading == "PARTICIPLE" and passive:
         return [*thesaurus.member_participles(phrase), phrase], False
+    if members and reading == "ATTRIBUTIVE":
+        # A noun that modifies the next keeps its number: "indemnity obligations", never "indemnities obligations".
+        kept = [member for member in members if member != phrase]
+        return ([*kept, phrase], False) if kept else None
     if members:
         # The gate's own phrase last: every word of a group widens to the same alternation,
         # which `_dedupe` then writes once.
@@ -95,7 +99,7 @@ def plain_alternatives(
         if before is not None and before not in lexicon.FUNCTION_WORDS:
             forms = tuple(form for form in forms if follows_a_subject(form))
         return ([*forms, phrase], False) if set(forms) - {phrase} else None
-    if reading == "PARTICIPLE" and passive:
+    if reading == "ATTRIBUTIVE" or (reading == "PARTICIPLE" and passive):
         return None  # a passive's participle ("is entitled to") has no other form that reads
     own_forms = phrase not in modifiers and not fixed_word(phrase) and len(phrase) >= 3 and phrase.isalpha()
     if own_forms:  # a content word of one word ("-" and " " are no letters)

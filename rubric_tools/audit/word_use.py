@@ -21,6 +21,9 @@ NOUN_SLOT = frozenset(
 #: ... and after these as a verb ("shall notify", "to train", "we recommend").
 VERB_SLOT = frozenset("to not never may might shall should will would must can could we they i you".split())
 MODALS = frozenset("may might shall should will would must can could".split())
+#: Before these a word that can be a verb is read as one, their object's opener
+#: ("breaches the lease", "uses any data").
+OBJECT_OPENERS = frozenset("a an the its their his her our your any all each every such these those".split())
 #: Before these a word is read as a noun, their subject ("tenant is", "the fee has").
 AUXILIARIES = frozenset("is are was were has have had does did".split())
 #: After a modal these make it a negated modal ("may not"), whose synonyms are other modals.
@@ -68,7 +71,9 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     "is" or "has", a noun ("security breach", "any breach of", "provider data may");
     before a noun in its own right or a verb's third person, likely a noun ("model
     training", "tenant makes"); a past participle before "to" a participle ("permitted
-    to"). `follower`: the word after the group whose branch ends with this word."""
+    to"); a word that is only a noun, before a noun it modifies, "ATTRIBUTIVE": it keeps the
+    number written ("indemnification obligations"). `follower`: the word after the group
+    whose branch ends with this word."""
     return _read(sequence, runs, index, follower)[0]
 
 
@@ -78,12 +83,15 @@ def group_reading(sequence: list[Item], runs: list[WordRun], index: int, followe
     a noun in its own right a word may be that noun's modifier ("model training") or its
     verb ("use provider data")."""
     found, sure = _read(sequence, runs, index, follower)
-    return found if sure else None
+    return ("NOUN" if found == "ATTRIBUTIVE" else found) if sure else None
 
 
 def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None) -> tuple[str | None, bool]:
     """(reading, whether the words beside it settle it)."""
     word = runs[index].word
+    after = word_after(sequence, runs, index, follower)
+    if after is not None and lexicon.only_as(word, "NOUN") and _noun_it_modifies(after):
+        return "ATTRIBUTIVE", True  # "indemnification obligations": never "indemnifications obligations"
     before = word_before(sequence, runs, index)
     if before is not None:
         if before in NOUN_SLOT:
@@ -94,7 +102,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             return "NOUN", True  # after an adjective ("internal review"); an adverb says nothing
         if _singular_noun(before) and _base_noun(word):
             return "NOUN", True  # "security breach", "customer use": a verb after a singular noun ends in -s
-    after = word_after(sequence, runs, index, follower)
+    if after in OBJECT_OPENERS and lexicon.is_verb(word) and before not in NOUN_SLOT:
+        return "VERB", True  # a verb and its object: "landlord breaches the lease", "use any data"
     if after is not None and (after in MODALS or after in AUXILIARIES):
         return "NOUN", True  # the subject of "may", "is", "has"
     if after is not None and (noun_in_its_own_right(after) or _third_person(after)):
@@ -104,6 +113,19 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if after == "to" and lexicon.is_past_participle(word):
         return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
     return None, True
+
+
+def _noun_it_modifies(after: str) -> bool:
+    """Whether a noun before `after` modifies it: `after` reads as a noun and not as the
+    verb of a subject ("customer data", "notice period", "landlord consent"; not "customer
+    agrees", "tenant shall")."""
+    return (
+        "NOUN" in lexicon.lemmas(after)
+        and after not in lexicon.FUNCTION_WORDS
+        and after not in MODALS
+        and after not in AUXILIARIES
+        and not _third_person(after)
+    )
 
 
 def word_before(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:

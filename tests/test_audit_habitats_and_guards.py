@@ -125,6 +125,9 @@ def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
     # Nor one joined to a verb ("repair and paint": not "no further paint").
     assert not [k for k, _t in habitat_texts("tenant may repair and paint", "redline") if k.startswith("noun")]
     assert [k for k, _t in habitat_texts("tenant may keep fixtures and fittings", "redline") if k.startswith("noun")]
+    # Nor the unit of a figure: "the term is 9 months, and no further months will be required" says nothing.
+    for figure in ("the term is 9 months", "the increase is five percent", "the deposit is $1.5 million"):
+        assert not [k for k, _t in habitat_texts(figure, "redline") if k.startswith("noun")], figure
 
 
 def _entry_texts(gate: Gate, protected: list[str], false_positives: list[str]) -> EntryTexts:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import MODALS, is_clause
-from rubric_tools.audit.quantities import quantities
+from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import as_sentence, fill, words
 
 
@@ -111,20 +111,22 @@ _MEASURED = {
     "year": "period",
 }
 
-_LAST_WORDS = re.compile(r"(?:\b([a-z]+)\s+)?\b([a-z]{3,})\W*$", re.IGNORECASE)
+_LAST_WORDS = re.compile(r"(?:(?<!\S)(\S+)\s+)?\b([a-z]{3,})\W*$", re.IGNORECASE)
 #: Words after which the last word is a verb ("may terminate", "to notify").
 _BEFORE_A_VERB = MODALS | {"to", "not"}
 
 
 def _last_noun(witness: str) -> str | None:
     """The witness's last word when it reads as a noun there: the lexicon knows it as one,
-    and no modal or "to" stands before it."""
+    no modal or "to" stands before it, and it is not the unit of a figure."""
     found = _LAST_WORDS.search(witness)
     if found is None:
         return None
     previous, word = (found.group(1) or "").lower(), found.group(2).lower()
     if previous in _BEFORE_A_VERB or "NOUN" not in lexicon.lemmas(word):
         return None
+    if any(character.isdigit() for character in previous) or is_number_word(previous):
+        return None  # the unit of a figure ("9 months", "five percent"): "no further months" says nothing
     if previous in ("and", "or") and _joined_to_a_verb(words(witness)):
         return None  # "improve and train", "may repair and paint": a verb joined to a verb
     return word

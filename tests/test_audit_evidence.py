@@ -70,6 +70,10 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ),
         ("release the source code", "infinitive phrase", "the other party may release the source code"),
         ("unenforceable as a matter of law", "adjective phrase", "the clause is unenforceable as a matter of law"),
+        ("illegal and void", "adjective phrase", "the clause is illegal and void"),
+        # Adjectives before their noun are a noun phrase: not "the clause is uncapped indemnity".
+        ("uncapped indemnity", "noun phrase", "the uncapped indemnity applies"),
+        ("perpetual and irrevocable licence", "noun phrase", "the perpetual and irrevocable licence applies"),
         ("nine months", "quantity", "the period is nine months"),
         ("five percent of fees", "quantity", "the rate is five percent of fees"),
         ("customer liability supercap", "noun phrase", "the customer liability supercap applies"),

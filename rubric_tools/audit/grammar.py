@@ -183,6 +183,20 @@ def _adjective(word: str) -> bool:
     return word in ADJECTIVES or (word.endswith(_ADJECTIVE_SUFFIXES) and len(word) > 5)
 
 
+def _adjective_and_noun(tokens: Sequence[str]) -> bool:
+    """Adjectives before the noun they modify ("unlimited liability", "exclusive licence"):
+    a noun phrase, whose carrier is not "the clause is …". Not an adjective with what it
+    governs ("void as a matter of law", "subject to approval")."""
+    *modifiers, head = tokens
+    return (
+        bool(modifiers)
+        and _adjective(modifiers[0])
+        and all(_adjective(token) or token in ("and", "or") for token in modifiers)
+        and "NOUN" in lexicon.lemmas(head)
+        and not _adjective(head)
+    )
+
+
 def shape(text: str) -> str:
     """The syntactic shape of a fragment (see the module's table)."""
     tokens = words(text)
@@ -212,7 +226,7 @@ def shape(text: str) -> str:
         return "verb phrase"
     if verb is not None and verb[1] == "base" and (len(tokens) < 2 or tokens[1] != "of"):
         return "infinitive phrase"
-    if _adjective(first):
+    if _adjective(first) and not _adjective_and_noun(tokens):
         return "adjective phrase"
     found = quantities(text)
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):

@@ -329,3 +329,15 @@ def _inserted(witness: str) -> set[str]:
 def test_no_adverb_is_stacked_on_the_adverb_after_a_modal() -> None:
     assert _inserted("the tenant shall promptly notify the landlord") == set()
     assert _inserted("the tenant shall notify the landlord") == {"the tenant shall expressly notify the landlord"}
+
+
+def test_a_member_fits_the_words_before_it() -> None:
+    """After "is" no modal member ("is cannot be enforced"); after a modifier no member with
+    an adjective of its own ("state contract applicable law")."""
+    after_is = _synonym_rewrites("the sublease clause is void")
+    assert "the sublease clause is invalid" in after_is
+    assert not any(" is cannot " in t or " is will " in t for t in after_is)
+    modified = _synonym_rewrites("the sublease is void under settled state contract law")
+    assert "the sublease is void under settled state contract legislation" in modified
+    assert not any("applicable law" in t for t in modified)
+    assert "the sublease is void under applicable law" in _synonym_rewrites("the sublease is void under law")

@@ -59,6 +59,10 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     continue
                 if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
                     continue  # one form of "be" for another is an agreement error: "clauses is"
+                if start > 0 and words[start - 1] in lexicon.BE_FORMS and _opens_with_a_modal(member_words):
+                    continue  # "the clause is void" is not "the clause is cannot be enforced"
+                if len(member_words) > 1 and _modified(words, start) and _opens_with_a_modifier(member_words):
+                    continue  # "New York contract law" is not "New York contract applicable law"
                 written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
                 if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
                     # A verb in a modal's place agrees with the subject: "consultant commits to".
@@ -83,6 +87,29 @@ def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | Non
     if start == verb_at:
         return "VERB"
     return "NOUN" if start and words[start - 1] in DETERMINERS else None
+
+
+def _modified(words: Sequence[str], start: int) -> bool:
+    """Whether a content word stands right before the phrase at `start` as its modifier: an
+    adjective, a noun or a name ("contract law", "applicable law", "new york law"), not a
+    determiner, a preposition or a verb."""
+    if start == 0:
+        return False
+    before = words[start - 1]
+    if not before.isalpha() or before in lexicon.FUNCTION_WORDS or before in PREPOSITIONS or before in DETERMINERS:
+        return False
+    readings = lexicon.lemmas(before)
+    return not readings or "NOUN" in readings or "ADJ" in readings
+
+
+def _opens_with_a_modal(member_words: Sequence[str]) -> bool:
+    return member_words[0] in lexicon.MODALS or member_words[0] == "cannot"
+
+
+def _opens_with_a_modifier(member_words: Sequence[str]) -> bool:
+    """A member with an adjective of its own before its noun ("applicable law")."""
+    first = lexicon.lemmas(member_words[0])
+    return "ADJ" in first and "VERB" not in first
 
 
 def _nominal_gerund(words: Sequence[str], start: int) -> bool:

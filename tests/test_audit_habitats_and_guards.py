@@ -100,6 +100,9 @@ def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_los
     # Not after a figure or a time that already limits the sin.
     assert not [k for k, _t in habitat_texts("within five days", "issue") if k == "deadline idiom after"]
     assert not [k for k, _t in habitat_texts("after the tenant confirms", "issue") if k == "deadline idiom after"]
+    # Nor after a state, which a deadline does not time: only an act a party shall or may do.
+    for state in ("the deposit is capped at one month's rent", "the landlord shall be responsible for repairs"):
+        assert not [k for k, _t in habitat_texts(state, "redline") if k == "deadline idiom after"], state
 
 
 def test_the_limit_idiom_names_what_its_figure_measures() -> None:
@@ -125,6 +128,8 @@ def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
     # Nor one joined to a verb ("repair and paint": not "no further paint").
     assert not [k for k, _t in habitat_texts("tenant may repair and paint", "redline") if k.startswith("noun")]
     assert [k for k, _t in habitat_texts("tenant may keep fixtures and fittings", "redline") if k.startswith("noun")]
+    # Nor a name: "…indemnify Falcon, and no further Falcon will be required" is no clause.
+    assert not [k for k, _t in habitat_texts("tenant shall indemnify Falcon", "redline") if k.startswith("noun")]
     # Nor the unit of a figure: "the term is 9 months, and no further months will be required" says nothing.
     for figure in ("the term is 9 months", "the increase is five percent", "the deposit is $1.5 million"):
         assert not [k for k, _t in habitat_texts(figure, "redline") if k.startswith("noun")], figure

@@ -60,6 +60,9 @@ LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than"
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
+#: A modal and the act it governs ("shall notify", "may not sublet"), not "be" ("shall be
+#: responsible"): what a deadline can time.
+_ACTION = re.compile(r"\b(?:shall|will|must|may)\s+(?:not\s+)?(?:\w+ly\s+)?(?!be\b)[a-z]+", re.IGNORECASE)
 #: Words after which a figure is already a limit ("no later than", "within", "up to").
 _LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 
@@ -86,8 +89,9 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
         if not _LIMITED.search(head) and not quantity.adjectival:
             for idiom in LIMIT_IDIOMS[:3]:
                 yield f"limit idiom: {idiom}", as_sentence(f"{before}{head}{idiom} {rest}{after}")
-    if not found and not _TEMPORAL.match(witness) and is_clause(clause):
+    if not found and not _TEMPORAL.match(witness) and is_clause(clause) and _ACTION.search(clause):
         # A deadline after the sin: a guard that reads any "no" after the key word silences it.
+        # Only after an act a party must or may do: "the cap is fixed no later than …" times nothing.
         yield "deadline idiom after", as_sentence(f"{clause} no later than thirty (30) days after the Effective Date")
     timed = quantities(before)
     # Not where a figure already times the witness ("within 48 hours after …").
@@ -118,10 +122,13 @@ _BEFORE_A_VERB = MODALS | {"to", "not"}
 
 def _last_noun(witness: str) -> str | None:
     """The witness's last word when it reads as a noun there: the lexicon knows it as one,
-    no modal or "to" stands before it, and it is not the unit of a figure."""
+    no modal or "to" stands before it, it is not the unit of a figure, and not a name (written
+    with a capital)."""
     found = _LAST_WORDS.search(witness)
     if found is None:
         return None
+    if found.group(2)[0].isupper():
+        return None  # a name ("Kestrel"): "no further Kestrel" is no clause
     previous, word = (found.group(1) or "").lower(), found.group(2).lower()
     if previous in _BEFORE_A_VERB or "NOUN" not in lexicon.lemmas(word):
         return None

@@ -393,3 +393,11 @@ def test_the_limit_idiom_lookahead_costs_nothing_against_the_budget() -> None:
     assert _fires(
         replace(gate, exclude_context=guard), "The tenant may sublet no later than thirty (30) days after notice."
     )
+
+
+def test_a_refusal_shows_a_sentence_when_one_is_lost() -> None:
+    from rubric_tools.audit.verification import Outcome, why
+
+    lost = ("tenant may sublet", "Without limiting Section 9.2, the tenant may sublet the premises.")
+    assert why(Outcome(lost, (), (), ())) == f"loses a catch: {lost[1]!r}"
+    assert why(Outcome(lost[:1], (), (), ())) == f"loses a catch: {lost[0]!r}"

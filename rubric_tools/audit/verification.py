@@ -55,9 +55,15 @@ def score(outcome: Outcome) -> int:
 
 
 def why(outcome: Outcome) -> str:
+    """What a refused candidate would break, shown by one text: a whole sentence when one
+    is among them (the sin in its habitat reads better than the regex's bare words)."""
     if outcome.lost:
-        return f"loses a catch: {outcome.lost[0]!r}"
-    return f"fires on correct work: {outcome.new_hits[0]!r}"
+        return f"loses a catch: {_shown(outcome.lost)!r}"
+    return f"fires on correct work: {_shown(outcome.new_hits)!r}"
+
+
+def _shown(texts: Sequence[str]) -> str:
+    return next((text for text in texts if text[:1].isupper() and text.endswith(".")), texts[0])
 
 
 def _code(name: str) -> str:

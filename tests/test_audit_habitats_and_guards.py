@@ -101,7 +101,11 @@ def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_los
     assert not [k for k, _t in habitat_texts("within five days", "issue") if k == "deadline idiom after"]
     assert not [k for k, _t in habitat_texts("after the tenant confirms", "issue") if k == "deadline idiom after"]
     # Nor after a state, which a deadline does not time: only an act a party shall or may do.
-    for state in ("the deposit is capped at one month's rent", "the landlord shall be responsible for repairs"):
+    for state in (
+        "the deposit is capped at one month's rent",
+        "the landlord shall be responsible for repairs",
+        "the landlord shall not be responsible for repairs",
+    ):
         assert not [k for k, _t in habitat_texts(state, "redline") if k == "deadline idiom after"], state
 
 

@@ -62,7 +62,7 @@ LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than"
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
 #: A modal and the act it governs ("shall notify", "may not sublet"), not "be" ("shall be
 #: responsible"): what a deadline can time.
-_ACTION = re.compile(r"\b(?:shall|will|must|may)\s+(?:not\s+)?(?:\w+ly\s+)?(?!be\b)[a-z]+", re.IGNORECASE)
+_ACTION = re.compile(r"\b(?:shall|will|must|may)\s+(?:not\s+)?(?:\w+ly\s+)?(?!(?:be|not)\b)[a-z]+", re.IGNORECASE)
 #: Words after which a figure is already a limit ("no later than", "within", "up to").
 _LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 

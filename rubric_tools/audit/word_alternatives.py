@@ -100,7 +100,9 @@ def plain_alternatives(
             forms = tuple(form for form in forms if follows_a_subject(form))
         return ([*forms, phrase], False) if set(forms) - {phrase} else None
     if reading == "ATTRIBUTIVE" or (reading == "PARTICIPLE" and passive):
-        return None  # a passive's participle ("is entitled to") has no other form that reads
+        # A modifying noun keeps its number, and a passive's participle ("is entitled to")
+        # has no other form that reads.
+        return None
     own_forms = phrase not in modifiers and not fixed_word(phrase) and len(phrase) >= 3 and phrase.isalpha()
     if own_forms:  # a content word of one word ("-" and " " are no letters)
         forms = lexicon.word_forms(phrase, reading)

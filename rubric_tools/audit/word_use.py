@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, WordRun, walk_sequences
+from rubric_tools.audit.pattern_tree import Item, WordRun, spellings, walk_sequences
 from rubric_tools.audit.thesaurus import Thesaurus
 
 #: After these a word is read as a noun ("the title", "its investigation") ...
@@ -90,7 +90,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     """(reading, whether the words beside it settle it)."""
     word = runs[index].word
     after = word_after(sequence, runs, index, follower)
-    if after is not None and lexicon.only_as(word, "NOUN") and _noun_it_modifies(after):
+    nouns_after = [after] if after is not None else _group_words_after(sequence, runs[index])
+    if nouns_after and lexicon.only_as(word, "NOUN") and all(_noun_it_modifies(w) for w in nouns_after):
         return "ATTRIBUTIVE", True  # "indemnification obligations": never "indemnifications obligations"
     before = word_before(sequence, runs, index)
     if before is not None:
@@ -113,6 +114,18 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if after == "to" and lexicon.is_past_participle(word):
         return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
     return None, True
+
+
+def _group_words_after(sequence: list[Item], run: WordRun) -> list[str]:
+    """The first word of each phrase a group written one space after the word spells (a
+    group a widening already wrote: "indemnification (?:obligations?|dut(?:y|ies)|…)");
+    empty when no such group follows or it spells no finite set of words."""
+    if run.end + 1 >= len(sequence) or sequence[run.end].kind != "lit" or sequence[run.end].char != " ":
+        return []
+    group = sequence[run.end + 1]
+    spelled = spellings([group]) if group.kind == "group" and not group.quant else None
+    firsts = [text.split(" ")[0] for text in spelled or ()]
+    return list(dict.fromkeys(firsts)) if firsts and all(firsts) else []
 
 
 def _noun_it_modifies(after: str) -> bool:

@@ -386,3 +386,15 @@ def test_a_verb_before_its_object_takes_no_noun_synonyms() -> None:
     assert _fires(as_verb, "landlord violates the lease")
     as_noun = widen_words("the security breach is reported", THESAURUS)
     assert as_noun is not None and "incident" in as_noun
+
+
+def test_a_widened_word_before_a_window_stays_a_whole_word() -> None:
+    """The window after "notify" may hold letters: its synonym "inform" must not match the
+    start of "informally" through it (a word boundary is written after the group)."""
+    widened = widen_words("landlord shall (notify)[^.]{0,60}tenant", THESAURUS)
+    assert widened is not None
+    assert _fires(widened, "landlord shall inform the tenant")
+    assert not _fires(widened, "landlord shall informally ask the tenant")
+    # No boundary where nothing after the word can add letters.
+    plain = widen_words("landlord shall notify tenant", THESAURUS)
+    assert plain is not None and "\\b" not in plain

@@ -137,10 +137,12 @@ def _rewrite_words(
     only: list[int] | None = None,
     follower: str | None = None,
     around: tuple[Item, ...] = (),
+    after_end: Item | None = None,
 ) -> bool:
     """Every word or phrase of the sequence widened (never the `modifiers`: words the gate
     uses as adjectives, adverbs or function words); with `only` ([n]: a countdown shared by
-    the whole tree), only the n-th of the tree (counted from 0). `around`: the groups the
+    the whole tree), only the n-th of the tree (counted from 0). `after_end`: what follows
+    the sequence once it ends (`items_after`). `around`: the groups the
     sequence stands in; a phrase whose every alternative one of them already matches is
     left as it stands, so that widening a widened pattern adds nothing ("(?:mak(?:e|es|ing)|
     made) use of" in a group that holds "uses" is not made "make uses? of")."""
@@ -175,8 +177,38 @@ def _rewrite_words(
                 continue
         replacements.append((runs[first].start, runs[last].end, _group(alternatives)))
     for start, end, item in sorted(replacements, reverse=True):
-        sequence[start:end] = [item]
+        following = sequence[end] if end < len(sequence) else after_end
+        sequence[start:end] = [item, _WORD_END] if _may_add_letters(following) else [item]
     return bool(replacements)
+
+
+#: Written after a widened word when a window or a class follows it: its forms are whole
+#: words ("inform" must not match the start of "information" through the window after it).
+_WORD_END = Item("escape", "\\b", frozen=True)
+
+
+def _may_add_letters(item: Item | None) -> bool:
+    """Whether `item` (what follows a word) can match a letter: a window, a class, a dot, a
+    group opening with one. Not a space or punctuation, a boundary or the pattern's end."""
+    if item is None:
+        return False
+    if item.kind in ("class", "dot"):
+        return re.fullmatch(item.render(), "a") is not None
+    if item.kind == "group":
+        return any(branch and _may_add_letters(branch[0]) for branch in item.branches)
+    return False
+
+
+def items_after(branches: list[list[Item]], after: Item | None = None) -> dict[int, Item | None]:
+    """What follows each sequence of the tree once it ends, by the sequence's `id`: for a
+    group's branch, the item after the group (None at the pattern's end)."""
+    found: dict[int, Item | None] = {}
+    for sequence in branches:
+        found[id(sequence)] = after
+        for index, item in enumerate(sequence):
+            if item.kind == "group":
+                found.update(items_after(item.branches, sequence[index + 1] if index + 1 < len(sequence) else after))
+    return found
 
 
 def _dedupe(branches: list[list[Item]]) -> None:
@@ -203,11 +235,18 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
         return None
     changed = False
     modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
-    followers, around = following_words(tree), enclosing_groups(tree)
+    followers, around, ends = following_words(tree), enclosing_groups(tree), items_after(tree)
     for sequence, left, right in list(walk_with_edges(tree)):
         follower = followers.get(id(sequence))
         changed |= _rewrite_words(
-            sequence, left, right, thesaurus, modifiers, follower=follower, around=around[id(sequence)]
+            sequence,
+            left,
+            right,
+            thesaurus,
+            modifiers,
+            follower=follower,
+            around=around[id(sequence)],
+            after_end=ends[id(sequence)],
         )
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
@@ -236,11 +275,19 @@ def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
         countdown = [index]
         changed = False
         modifiers = modifier_words(tree)
-        followers, around = following_words(tree), enclosing_groups(tree)
+        followers, around, ends = following_words(tree), enclosing_groups(tree), items_after(tree)
         for sequence, left, right in list(walk_with_edges(tree)):
             follower = followers.get(id(sequence))
             changed |= _rewrite_words(
-                sequence, left, right, thesaurus, modifiers, countdown, follower, around[id(sequence)]
+                sequence,
+                left,
+                right,
+                thesaurus,
+                modifiers,
+                countdown,
+                follower,
+                around[id(sequence)],
+                ends[id(sequence)],
             )
         if not changed:
             return pieces

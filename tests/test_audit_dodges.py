@@ -341,3 +341,15 @@ def test_a_member_fits_the_words_before_it() -> None:
     assert "the sublease is void under settled state contract legislation" in modified
     assert not any("applicable law" in t for t in modified)
     assert "the sublease is void under applicable law" in _synonym_rewrites("the sublease is void under law")
+
+
+def test_a_citation_goes_after_the_clauses_verb_never_inside_a_noun_phrase() -> None:
+    """ "is unconscionable as a matter of state law": after "is", never after "matter" or
+    "state", nouns the lexicon also lists as verbs."""
+    from rubric_tools.audit.citations import citation
+
+    cited = [d.text for d in citation("the clause is unconscionable as a matter of state law")]
+    assert cited == ["the clause is, under section 6.2, unconscionable as a matter of state law"]
+    assert [d.text for d in citation("tenant indemnifies the landlord")] == [
+        "tenant indemnifies, under section 6.2, the landlord"
+    ]

@@ -8,7 +8,6 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.grammar import DETERMINERS, finite_verb_at
 
@@ -22,7 +21,9 @@ def citation(witness: str) -> Iterator[Dodge]:
     words = witness.split(" ")
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
-        at = next((i for i, w in enumerate(words[:-1]) if i and len(w) > 3 and lexicon.is_verb(w)), None)
+        # The clause's finite verb ("is", "indemnifies"), not a noun the lexicon also lists
+        # as a verb ("as a matter of state law": no citation after "matter" or "state").
+        at = next((i for i in range(1, len(words) - 1) if finite_verb_at(words, i)), None)
     if at is None:
         return
     cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]

@@ -8,8 +8,9 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
-from rubric_tools.audit.grammar import DETERMINERS, finite_verb_at
+from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at
 
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
 
@@ -21,13 +22,21 @@ def citation(witness: str) -> Iterator[Dodge]:
     words = witness.split(" ")
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
-        # The clause's finite verb ("is", "indemnifies"), not a noun the lexicon also lists
-        # as a verb ("as a matter of state law": no citation after "matter" or "state").
+        # The clause's finite verb ("is", "indemnifies"), else a word the lexicon lists as a
+        # verb ("not be subject, under section 6.2, to …"), never a noun after a determiner
+        # or a preposition ("as a matter of state law": not after "matter" or "state").
         at = next((i for i in range(1, len(words) - 1) if finite_verb_at(words, i)), None)
+    if at is None:
+        at = next((i for i in range(1, len(words) - 1) if _verb_in_place(words, i)), None)
     if at is None:
         return
     cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
     yield Dodge("citation inside the clause", " ".join(cited))
+
+
+def _verb_in_place(words: list[str], index: int) -> bool:
+    word, before = words[index], words[index - 1]
+    return len(word) > 3 and lexicon.is_verb(word) and before not in DETERMINERS and before not in PREPOSITIONS
 
 
 def dotted_in_window(witness: str, pattern: str) -> Dodge | None:

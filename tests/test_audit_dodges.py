@@ -348,8 +348,8 @@ def test_a_citation_goes_after_the_clauses_verb_never_inside_a_noun_phrase() -> 
     "state", nouns the lexicon also lists as verbs."""
     from rubric_tools.audit.citations import citation
 
-    cited = [d.text for d in citation("the clause is unconscionable as a matter of state law")]
-    assert cited == ["the clause is, under section 6.2, unconscionable as a matter of state law"]
+    cited = [d.text for d in citation("the clause is unconscionable as a matter of state contract law")]
+    assert cited == ["the clause is, under section 6.2, unconscionable as a matter of state contract law"]
     assert [d.text for d in citation("tenant indemnifies the landlord")] == [
         "tenant indemnifies, under section 6.2, the landlord"
     ]

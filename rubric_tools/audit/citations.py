@@ -22,16 +22,20 @@ def citation(witness: str) -> Iterator[Dodge]:
     words = witness.split(" ")
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
-        # A word the lexicon lists as a verb ("indemnifies", "not be subject, under section
-        # 6.2, to …"), never a noun after a determiner or a preposition ("as a matter of
-        # state law": not after "matter" or "state"); else the clause's finite verb ("is").
-        at = next((i for i in range(1, len(words) - 1) if _verb_in_place(words, i)), None)
-    if at is None:
-        at = next((i for i in range(1, len(words) - 1) if finite_verb_at(words, i)), None)
+        # The first of: the clause's finite verb ("is", "indemnifies"; not "be", the rest of
+        # a cut modal phrase) and a word the lexicon lists as a verb ("not be subject, under
+        # section 6.2, to …"), never a noun after a determiner or a preposition ("as a
+        # matter of state law": not after "matter" or "state").
+        places = [i for i in range(1, len(words) - 1) if _verb_in_place(words, i) or _finite(words, i)]
+        at = places[0] if places else None
     if at is None:
         return
     cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
     yield Dodge("citation inside the clause", " ".join(cited))
+
+
+def _finite(words: list[str], index: int) -> bool:
+    return words[index] != "be" and finite_verb_at(words, index)
 
 
 def _verb_in_place(words: list[str], index: int) -> bool:

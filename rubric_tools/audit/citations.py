@@ -39,8 +39,16 @@ def _finite(words: list[str], index: int) -> bool:
 
 
 def _verb_in_place(words: list[str], index: int) -> bool:
-    word, before = words[index], words[index - 1]
-    return len(word) > 3 and lexicon.is_verb(word) and before not in DETERMINERS and before not in PREPOSITIONS
+    """A word the lexicon lists as a verb, not where it is a noun: after a determiner or a
+    preposition ("a matter", "of state"), or before a noun it modifies ("contract law")."""
+    word, before, after = words[index], words[index - 1], words[index + 1]
+    return (
+        len(word) > 3
+        and lexicon.is_verb(word)
+        and before not in DETERMINERS
+        and before not in PREPOSITIONS
+        and "NOUN" not in lexicon.lemmas(after)
+    )
 
 
 def dotted_in_window(witness: str, pattern: str) -> Dodge | None:

@@ -244,6 +244,18 @@ def following_words(branches: list[list[Item]]) -> dict[int, str]:
     return found
 
 
+def items_after(branches: list[list[Item]], after: Item | None = None) -> dict[int, Item | None]:
+    """What follows each sequence of the tree once it ends, by the sequence's `id`: for a
+    group's branch, the item after the group (None at the pattern's end)."""
+    found: dict[int, Item | None] = {}
+    for sequence in branches:
+        found[id(sequence)] = after
+        for index, item in enumerate(sequence):
+            if item.kind == "group":
+                found.update(items_after(item.branches, sequence[index + 1] if index + 1 < len(sequence) else after))
+    return found
+
+
 @dataclass(frozen=True)
 class WordRun:
     """Letters of a sequence that spell one word: sequence[start:end] are literal letters

@@ -36,6 +36,7 @@ from rubric_tools.audit.pattern_tree import (
     Item,
     enclosing_groups,
     following_words,
+    items_after,
     parse_items,
     render,
     walk_sequences,
@@ -199,18 +200,6 @@ def _may_add_letters(item: Item | None) -> bool:
     return False
 
 
-def items_after(branches: list[list[Item]], after: Item | None = None) -> dict[int, Item | None]:
-    """What follows each sequence of the tree once it ends, by the sequence's `id`: for a
-    group's branch, the item after the group (None at the pattern's end)."""
-    found: dict[int, Item | None] = {}
-    for sequence in branches:
-        found[id(sequence)] = after
-        for index, item in enumerate(sequence):
-            if item.kind == "group":
-                found.update(items_after(item.branches, sequence[index + 1] if index + 1 < len(sequence) else after))
-    return found
-
-
 def _dedupe(branches: list[list[Item]]) -> None:
     """Drop a group's branches that render the same as an earlier one (three verbs of one
     thesaurus group each widened to the whole group)."""
@@ -229,25 +218,25 @@ def _dedupe(branches: list[list[Item]]) -> None:
                 pass
 
 
+def _rewrite_tree(tree: list[list[Item]], thesaurus: Thesaurus, only: list[int] | None = None) -> bool:
+    """`_rewrite_words` on every sequence of the tree, each read with what stands around it:
+    the word after its group, the groups it stands in, what follows it once it ends."""
+    modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
+    followers, around, ends = following_words(tree), enclosing_groups(tree), items_after(tree)
+    changed = False
+    for sequence, left, right in list(walk_with_edges(tree)):
+        key = id(sequence)
+        changed |= _rewrite_words(
+            sequence, left, right, thesaurus, modifiers, only, followers.get(key), around[key], ends[key]
+        )
+    return changed
+
+
 def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | None:
     tree = _tree(pattern)
     if tree is None:
         return None
-    changed = False
-    modifiers = modifier_words(tree)  # used as adjectives, adverbs or function words
-    followers, around, ends = following_words(tree), enclosing_groups(tree), items_after(tree)
-    for sequence, left, right in list(walk_with_edges(tree)):
-        follower = followers.get(id(sequence))
-        changed |= _rewrite_words(
-            sequence,
-            left,
-            right,
-            thesaurus,
-            modifiers,
-            follower=follower,
-            around=around[id(sequence)],
-            after_end=ends[id(sequence)],
-        )
+    changed = _rewrite_tree(tree, thesaurus)
     if slack:
         for sequence, _left, _right in list(walk_with_edges(tree)):
             changed |= _rewrite_slack(sequence)
@@ -272,24 +261,7 @@ def word_pieces(pattern: str, thesaurus: Thesaurus) -> list[str]:
         tree = _tree(pattern)
         if tree is None:
             return pieces
-        countdown = [index]
-        changed = False
-        modifiers = modifier_words(tree)
-        followers, around, ends = following_words(tree), enclosing_groups(tree), items_after(tree)
-        for sequence, left, right in list(walk_with_edges(tree)):
-            follower = followers.get(id(sequence))
-            changed |= _rewrite_words(
-                sequence,
-                left,
-                right,
-                thesaurus,
-                modifiers,
-                countdown,
-                follower,
-                around[id(sequence)],
-                ends[id(sequence)],
-            )
-        if not changed:
+        if not _rewrite_tree(tree, thesaurus, only=[index]):
             return pieces
         _dedupe(tree)
         pieces.append(_rendered(tree))

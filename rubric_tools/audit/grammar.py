@@ -66,6 +66,29 @@ DETERMINERS = frozenset(
     "a an the any each every all some no this that these those such its their our your his her either neither "
     "both another one".split()
 )
+#: Roles a contract gives its parties; a subject that ends in one, or in a name (a word no
+#: dictionary knows), is a party (`is_party`).
+PARTY_ROLES = frozenset(
+    """party parties provider customer client consultant vendor supplier licensee licensor buyer
+    seller purchaser contractor subcontractor processor controller company employer lender borrower
+    tenant landlord""".split()
+)
+#: Pronouns that stand for a party ("we shall", "they agree to"); not "it", often a thing.
+_PARTY_PRONOUNS = frozenset("i we you they he she".split())
+
+
+def is_party(word: str) -> bool:
+    """Whether the lowercase `word` ending a subject names a party: a party's role in either
+    number ("tenant", "tenants"), a pronoun for a person, or a name (a word the lexicon does
+    not know: "ledgersync")."""
+    if word in PARTY_ROLES or word in _PARTY_PRONOUNS:
+        return True
+    if not word.isalpha():
+        return False
+    readings = lexicon.lemmas(word)
+    return not readings or bool(PARTY_ROLES.intersection(readings.get("NOUN", ())))
+
+
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PREPOSITIONS, finite_verb_at, verb_of
+from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PARTY_ROLES, PREPOSITIONS, finite_verb_at, verb_of
 from rubric_tools.audit.markers import governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
@@ -127,7 +127,7 @@ def _object_start(tokens: list[re.Match[str]], lowered: list[str], verb: int) ->
         after += 2 if _determiner(lowered, after + 1) else 1  # "to", and "the" if it follows
         after += 1  # the recipient
     elif after < len(tokens) and not _determiner(lowered, after):
-        if tokens[after].group(0)[:1].isupper() or lowered[after] in _PARTIES:
+        if tokens[after].group(0)[:1].isupper() or lowered[after] in PARTY_ROLES:
             after += 1  # a recipient: "grants Consultant all right", "grants consultant ownership"
     return after
 
@@ -148,13 +148,6 @@ def _bare_object(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> 
 
 #: Adverbs of drafting that stand between a subject and its verb.
 _ADVERBS = frozenset("hereby herein thereby also further hereafter".split())
-#: Roles a contract gives its parties; a subject that ends in one, or in a name (a word no
-#: dictionary knows), is a party.
-_PARTIES = frozenset(
-    """party parties provider customer client consultant vendor supplier licensee licensor buyer
-    seller purchaser contractor subcontractor processor controller company employer lender borrower
-    tenant landlord""".split()
-)
 #: The verb that agrees with the plural that ends a "neither … nor" list of subjects.
 _PLURAL_OF = {"is": "are", "was": "were", "has": "have", "does": "do"}
 #: Who a subject list names beside the party: a generic list of related parties, so that
@@ -177,7 +170,7 @@ def negated_subject(clause: str) -> str | None:
         return None
     if any(w in PREPOSITIONS or w in _ADVERBS or w.endswith("ly") for w in lowered[:verb]):
         return None  # "In our view Provider may …", "Client hereby assigns …": not a bare subject
-    if lowered[verb - 1] not in _PARTIES and lexicon.known(lowered[verb - 1]):
+    if lowered[verb - 1] not in PARTY_ROLES and lexicon.known(lowered[verb - 1]):
         return None  # "Notice is due …": only a party has affiliates and agents
     subject = clause[: tokens[verb].start()].strip()
     if lowered[0] in ("the", "each", "its", "their"):

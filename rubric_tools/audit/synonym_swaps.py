@@ -14,7 +14,7 @@ from functools import cached_property
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
-from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb
+from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb, is_party
 from rubric_tools.audit.thesaurus import (
     FROM_GERUND_VERBS,
     OBJECT_AND_INFINITIVE_VERBS,
@@ -37,7 +37,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
     for size in (3, 2, 1):
         for start in range(len(words) - size + 1):
             phrase = " ".join(words[start : start + size])
-            reading = _reading(words, start, verb_at)
+            reading = _reading(words, start, size, verb_at)
             members = thesaurus.members(phrase, reading)
             if not members or (negated and any(m in MODAL_WORDS for m in members)):
                 continue
@@ -67,6 +67,14 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
                     # A verb in a modal's place agrees with the subject: "consultant commits to".
                     written[0] = _agreeing(member_words[0], words[start - 1])
+                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
+                    subject = words[start - 1]
+                    if not (is_party(subject) or subject in thesaurus.fixed_words):
+                        continue  # what a party undertakes: "fines will be assessed", never "fines agree to be"
+                if member_words[0] in lexicon.BARE_INFINITIVE_VERBS and follows.person_to_do:
+                    continue  # "permits the tenant to sublet" is not "lets the tenant to sublet"
+                if member_words[0] in _NO_PASSIVE and (follows.infinitive or _after_be(words, start)):
+                    continue  # "the tenant is permitted to sublet" is not "is let to sublet"
                 if not follows.taken_by(member, written[0]):
                     continue
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
@@ -74,19 +82,38 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
 
 
+#: Verbs with no passive in the sense their group gives them: "the tenant is permitted to
+#: sublet" is not "is let to sublet", nor "subletting is not permitted by law" "is not let
+#: by law" ("let" for "permit"; "is made to pay" is English).
+_NO_PASSIVE = frozenset({"let"})
 #: Members that only open a clause, never a noun phrase: one stands for a phrase only before
 #: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
 _CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
 _NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
 
 
-def _reading(words: Sequence[str], start: int, verb_at: int | None) -> str | None:
-    """How the clause uses the phrase at `start`: the clause's verb as a verb ("the law
-    caps fees" takes no "ceiling"), a word after a determiner as a noun ("gives us an
-    exit" takes no "an terminate"); otherwise the thesaurus decides."""
+def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -> str | None:
+    """How the clause uses the phrase of `size` words at `start`: the clause's verb as a
+    verb ("the law caps fees" takes no "ceiling"), a word after a determiner as a noun
+    ("gives us an exit" takes no "an terminate"), and so is one right before a modal, the
+    head of the clause's subject ("penalties will be assessed" takes no "penalizes");
+    otherwise the thesaurus decides."""
     if start == verb_at:
         return "VERB"
-    return "NOUN" if start and words[start - 1] in DETERMINERS else None
+    before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
+    return "NOUN" if (start and words[start - 1] in DETERMINERS) or before_a_modal else None
+
+
+def _after_be(words: Sequence[str], start: int) -> bool:
+    """Whether the word at `start` follows a form of "be", a "not" or "never" between ("is
+    not permitted"), or a "not" that opens a witness cut after its "is" ("not permitted by
+    law"): a participle there is a passive."""
+    at = start - 1
+    if at >= 0 and words[at] in ("not", "never"):
+        at -= 1
+        if at < 0:
+            return True
+    return at >= 0 and words[at] in lexicon.BE_FORMS
 
 
 def _modified(words: Sequence[str], start: int) -> bool:
@@ -159,6 +186,12 @@ class _WhatFollows:
         )
 
     @cached_property
+    def infinitive(self) -> bool:
+        # "to" and a verb right after it: "is required to pay", "is permitted to sublet".
+        after = self.after
+        return len(after) > 1 and after[0] == "to" and after[1] in lexicon.lemmas(after[1]).get("VERB", ())
+
+    @cached_property
     def gerund_after_predicate(self) -> bool:
         after = self.after
         from_gerund = any(
@@ -173,6 +206,8 @@ class _WhatFollows:
             return self.clause
         if member in OBJECT_AND_INFINITIVE_VERBS:
             return self.person_to_do
+        if self.infinitive and _is_participle(written) and member.split(" ")[-1] in PREPOSITIONS:
+            return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
         if member in THING_ONLY_VERBS:
             return not self.person_to_do
         if self.gerund_after_predicate:

@@ -354,3 +354,57 @@ def test_a_citation_goes_after_the_clauses_verb_never_inside_a_noun_phrase() -> 
     assert [d.text for d in citation("tenant indemnifies the landlord")] == [
         "tenant indemnifies, under section 6.2, the landlord"
     ]
+
+
+def test_a_citation_goes_after_the_finite_verb_not_a_noun_or_participle_before_it() -> None:
+    """ "the whole image becomes void": after "becomes", not after "image" (a verb too);
+    "all fixtures attached to them are …": after "are", not after the participle of the
+    subject; a past form joined to the auxiliary by "and" is the clause's own verb."""
+    from rubric_tools.audit.citations import citation
+
+    assert [d.text for d in citation("the whole image becomes void on assignment")] == [
+        "the whole image becomes, under section 6.2, void on assignment"
+    ]
+    assert [d.text for d in citation("all fixtures attached to them are the property of landlord")] == [
+        "all fixtures attached to them are, under section 6.2, the property of landlord"
+    ]
+    assert [d.text for d in citation("title passed to tenant and is final")] == [
+        "title passed, under section 6.2, to tenant and is final"
+    ]
+
+
+def test_a_word_before_a_modal_is_the_subjects_noun() -> None:
+    """ "fines will be levied": "fines" is a noun there, never "penalizes will be levied";
+    the verb keeps its synonyms where it is one ("landlord fines the tenant")."""
+    assert not any("penaliz" in t for t in _synonym_rewrites("fines will be levied on the tenant"))
+    assert "landlord penalizes the tenant" in _synonym_rewrites("landlord fines the tenant")
+
+
+def test_what_a_party_undertakes_stands_for_a_modal_only_after_a_party() -> None:
+    """ "the tenant will repair" is "the tenant agrees to repair"; "fines will be levied" is
+    never "fines agree to be levied": a role in either number, a name or a matter's name."""
+    assert "the tenants commit to repair the roof" in _synonym_rewrites("the tenants will repair the roof")
+    assert "brightwater undertakes to repair the roof" in _synonym_rewrites("brightwater will repair the roof")
+    things = _synonym_rewrites("fines will be levied on the tenant")
+    assert "fines shall be levied on the tenant" in things
+    assert not any(w in t for t in things for w in ("agree", "undertake", "covenant", "commit", "obliged")), things
+
+
+def test_let_has_no_passive_and_a_passive_before_its_infinitive_takes_no_particle() -> None:
+    """ "is permitted to sublet" is not "is let to sublet", nor "is not permitted by law"
+    "is not let by law" (also in a witness cut after its "is"); "is required to pay" is not
+    "is called for to pay" or "is insisted on to pay", which stand before a thing."""
+    for witness in (
+        "the tenant is permitted to sublet",
+        "subletting is not permitted by law",
+        "not permitted by law for the tenant to sublet",
+    ):
+        rewrites = _synonym_rewrites(witness)
+        assert any(" allowed " in t for t in rewrites), rewrites
+        assert not any(" let " in t for t in rewrites), rewrites
+    required = _synonym_rewrites("the tenant is required to pay rent")
+    assert "the tenant is mandated to pay rent" in required
+    assert not any(w in t for t in required for w in ("called for", "insisted on")), required
+    assert "the statute calls for notice within ten days" in _synonym_rewrites(
+        "the statute requires notice within ten days"
+    )

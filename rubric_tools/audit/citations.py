@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
-from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at
+from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, PREPOSITIONS, finite_verb_at
 
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
 
@@ -22,12 +22,19 @@ def citation(witness: str) -> Iterator[Dodge]:
     words = witness.split(" ")
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
-        # The first of: the clause's finite verb ("is", "indemnifies"; not "be", the rest of
-        # a cut modal phrase) and a word the lexicon lists as a verb ("not be subject, under
-        # section 6.2, to …"), never a noun after a determiner or a preposition ("as a
-        # matter of state law": not after "matter" or "state").
-        places = [i for i in range(1, len(words) - 1) if _verb_in_place(words, i) or _finite(words, i)]
-        at = places[0] if places else None
+        # The clause's finite verb ("is", "indemnifies"; not "be", the rest of a cut modal
+        # phrase), never a participle before it ("all data derived from it are …"); with
+        # none, the first word the lexicon lists as a verb ("not be subject, under section
+        # 6.2, to …"), never a noun after a determiner or a preposition ("as a matter of
+        # state law": not after "matter" or "state").
+        inside = range(1, len(words) - 1)
+        finite = [i for i in inside if _finite(words, i)]
+        at = finite[0] if finite else None
+        later = next((i for i in finite[1:] if words[i] in AUXILIARIES), None)
+        if at is not None and later is not None and _participle(words[at]) and not {"and", "or"} & set(words[at:later]):
+            at = later  # "all fixtures attached to them are", but "title passed to tenant and is final"
+        if at is None:
+            at = next((i for i in inside if _verb_in_place(words, i)), None)
     if at is None:
         return
     cited = [*words[:at], f"{words[at]},", "under section 6.2,", *words[at + 1 :]]
@@ -36,6 +43,12 @@ def citation(witness: str) -> Iterator[Dodge]:
 
 def _finite(words: list[str], index: int) -> bool:
     return words[index] != "be" and finite_verb_at(words, index)
+
+
+def _participle(word: str) -> bool:
+    """A verb's past form that is also its participle ("attached", "derived"): before the
+    clause's auxiliary it is a participle of the subject ("data derived from it are …")."""
+    return any(lexicon.past_participle(verb) == word for verb in lexicon.lemmas(word).get("VERB", ()))
 
 
 def _verb_in_place(words: list[str], index: int) -> bool:

@@ -408,3 +408,33 @@ def test_let_has_no_passive_and_a_passive_before_its_infinitive_takes_no_particl
     assert "the statute calls for notice within ten days" in _synonym_rewrites(
         "the statute requires notice within ten days"
     )
+
+
+def test_a_passive_before_a_prefixed_infinitive_is_still_one() -> None:
+    """ "is permitted to re-let": "re-let" is a verb's base form (a prefix on "let"), so
+    "let" has no passive there either, in a whole clause or a witness cut after its "is"."""
+    for witness in ("the tenant is permitted to re-let the premises", "permitted to re-let the premises"):
+        rewrites = _synonym_rewrites(witness)
+        assert any("allowed to re-let" in t for t in rewrites), rewrites
+        assert not any("let to re-let" in t for t in rewrites), rewrites
+
+
+def test_a_verb_of_giving_up_takes_no_recipient() -> None:
+    """ "releases the keys to the tenant" is not "forgoes the keys to the tenant"; with no
+    recipient the group stands whole ("releases all claims" -> "waives all claims")."""
+    to_someone = _synonym_rewrites("the landlord must release the keys to the tenant")
+    assert "the landlord must surrender the keys to the tenant" in to_someone
+    assert not any(w in t for t in to_someone for w in ("waive", "forgo", "forego", "abandon")), to_someone
+    to_anyone = _synonym_rewrites("the landlord must release the keys to anyone who asks")
+    assert not any("waive" in t for t in to_anyone), to_anyone
+    assert "the tenant waives all claims against the landlord" in _synonym_rewrites(
+        "the tenant releases all claims against the landlord"
+    )
+
+
+def test_a_member_with_no_form_for_the_texts_is_left_out() -> None:
+    """The lexicon gives "forego"'s forms to "forgo": "the tenant waives" becomes "forgoes",
+    never the uninflected "the tenant forego"."""
+    rewrites = _synonym_rewrites("the tenant waives any right to dispute the rent")
+    assert "the tenant forgoes any right to dispute the rent" in rewrites
+    assert not any("forego " in t for t in rewrites), rewrites

@@ -269,6 +269,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The cap applies despite whether the tenant is at fault.", "a noun's preposition before a clause"),
         ("We can move from ten days to five days once inspection.", "a clause opener before a noun: once inspection"),
         ("Section 9.3 applies in place of any term providing that without consent.", "clause without a verb"),
+        ("Rent is due ten days subsequent to confirms.", "a preposition before a verb: to confirms"),
+        ("Rent is due upon inspects.", "a preposition before a verb: upon inspects"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -297,6 +299,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "All keys must be put in a US locker and be released to an SLA auditor.",
         "Credits are issued, the news is good and the analysis is done; each obligation stays.",
         "Rent is due once the inspection is done, unless consent is given.",
+        "Rent is subject to claims by the landlord and to repairs.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )

@@ -309,15 +309,17 @@ def word_forms(word: str, reading: str | None = None) -> tuple[str, ...]:
     return tuple(forms) if word in forms else (word, *forms)
 
 
-def inflect_like(lemma: str, model: str, model_lemma: str) -> str:
+def inflect_like(lemma: str, model: str, model_lemma: str) -> str | None:
     """`lemma` in the form `model` has as a form of `model_lemma` ("forbid", "prohibits",
-    "prohibit" -> "forbids"); the lemma itself when the form is not recognized."""
+    "prohibit" -> "forbids"); the lemma itself when `model` is no inflected verb form; None
+    when `lemma` has no such form ("forego", whose forms the lexicon gives to "forgo": no
+    "the tenant forego")."""
     if model == model_lemma:
         return lemma
     tags = verb_forms_by_tag(model_lemma)
     # A form both past and participle ("prohibited") is read as the participle: "is prohibited".
     tag = next((t for t in ("VB", "VBZ", "VBN", "VBD", "VBG") if tags.get(t) == model), None)
-    return (verb_form(lemma, tag) if tag is not None else None) or lemma
+    return lemma if tag is None or tag == "VB" else verb_form(lemma, tag)
 
 
 def alternation(forms: Iterable[str]) -> str:

@@ -159,11 +159,15 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
     for first, second in zip(tokens, tokens[1:], strict=False):
-        if first not in _SUBORDINATE_OPENERS:
+        if first not in _SUBORDINATE_OPENERS and first not in _TAKES_NOUN:
             continue
         form = verb_of(second)
-        if form is not None and form[1] == "3rd person":
+        if form is None or form[1] != "3rd person":
+            continue
+        if first in _SUBORDINATE_OPENERS:
             found.append(f"clause without a subject: {first} {second}")  # "48 hours after confirms"
+        elif "NOUN" not in lexicon.lemmas(second):
+            found.append(f"a preposition before a verb: {first} {second}")  # "subsequent to confirms"
     if len(tokens) >= 2 and tokens[-2] in _CLAUSE_ONLY and lexicon.only_as(tokens[-1], "NOUN"):
         found.append(f"a clause opener before a noun: {tokens[-2]} {tokens[-1]}")  # "48 hours once confirmation"
     if tokens and tokens[-1] in _DANGLING_END:

@@ -17,6 +17,7 @@ from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb, is_party
 from rubric_tools.audit.thesaurus import (
     FROM_GERUND_VERBS,
+    NO_RECIPIENT_VERBS,
     OBJECT_AND_INFINITIVE_VERBS,
     THING_ONLY_VERBS,
     Thesaurus,
@@ -63,7 +64,10 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     continue  # "the clause is void" is not "the clause is cannot be enforced"
                 if len(member_words) > 1 and _modified(words, start) and _opens_with_a_modifier(member_words):
                     continue  # "New York contract law" is not "New York contract applicable law"
-                written = [lexicon.inflect_like(member_words[0], head, head_lemmas[0]), *member_words[1:]]
+                inflected = lexicon.inflect_like(member_words[0], head, head_lemmas[0])
+                if inflected is None:
+                    continue  # a member with no form for the one the text has
+                written = [inflected, *member_words[1:]]
                 if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
                     # A verb in a modal's place agrees with the subject: "consultant commits to".
                     written[0] = _agreeing(member_words[0], words[start - 1])
@@ -187,9 +191,19 @@ class _WhatFollows:
 
     @cached_property
     def infinitive(self) -> bool:
-        # "to" and a verb right after it: "is required to pay", "is permitted to sublet".
+        # "to" and a verb right after it: "is required to pay", "is permitted to re-let".
         after = self.after
-        return len(after) > 1 and after[0] == "to" and after[1] in lexicon.lemmas(after[1]).get("VERB", ())
+        return len(after) > 1 and after[0] == "to" and _base_verb(after[1])
+
+    @cached_property
+    def recipient(self) -> bool:
+        # "to" and, within three words, a party or anyone: "… the code to any tenant",
+        # "… to anyone who asks"; not "to" and a verb ("waives the right to dispute").
+        after = self.after
+        return any(
+            word == "to" and not _base_verb(after[at + 1]) and any(_someone(w) for w in after[at + 1 : at + 4])
+            for at, word in enumerate(after[:-1])
+        )
 
     @cached_property
     def gerund_after_predicate(self) -> bool:
@@ -210,6 +224,8 @@ class _WhatFollows:
             return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
         if member in THING_ONLY_VERBS:
             return not self.person_to_do
+        if member in NO_RECIPIENT_VERBS:
+            return not self.recipient
         if self.gerund_after_predicate:
             return member.split(" ")[0] in FROM_GERUND_VERBS and _is_participle(written)
         if self.bare_object and _verb_and_complement(member) and not _is_participle(written):
@@ -223,6 +239,19 @@ class _WhatFollows:
         when a determiner opens it ("renders void any transfer")."""
         after = self.after
         return bool(after) and after[0] not in PREPOSITIONS and after[0] not in DETERMINERS
+
+
+def _base_verb(word: str) -> bool:
+    """A verb's base form, also one made with a prefix ("re-let", "re-identify")."""
+    return lexicon.verb_forms_by_tag(word).get("VB") == word
+
+
+#: Who may receive a thing beside a party: "to anyone who asks".
+_ANYONE = frozenset("anyone anybody everyone everybody someone somebody".split())
+
+
+def _someone(word: str) -> bool:
+    return word in _ANYONE or is_party(word)
 
 
 def _verb_and_complement(member: str) -> bool:

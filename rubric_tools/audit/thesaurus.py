@@ -183,6 +183,9 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NO
 OBJECT_AND_INFINITIVE_VERBS = frozenset({"compel", "oblige", "obligate", "force"})
 #: Members that never take that person and infinitive: "insists on the landlord to repair".
 THING_ONLY_VERBS = frozenset({"mandate", "insist on"})
+#: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
+#: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
+NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})
 #: Verbs whose passive goes on with "from" and a gerund ("the tenant is barred from
 #: subletting"): only these stand for one another there ("outlawed from subletting" is no English).
 FROM_GERUND_VERBS = frozenset({"prohibit", "forbid", "bar", "preclude", "ban", "prevent", "restrain", "exclude"})

@@ -438,3 +438,28 @@ def test_a_member_with_no_form_for_the_texts_is_left_out() -> None:
     rewrites = _synonym_rewrites("the tenant waives any right to dispute the rent")
     assert "the tenant forgoes any right to dispute the rent" in rewrites
     assert not any("forego " in t for t in rewrites), rewrites
+
+
+def test_a_word_after_a_noun_is_a_noun_and_a_plural_noun_keeps_its_number() -> None:
+    """ "lease breach claims": "breach" is a noun there, never "lease offend claims"; the
+    clause's verb keeps its verb synonyms. A plural noun's members are plural too:
+    "regulators" -> "regulatory authorities", "repair obligations" -> "repair duties"."""
+    compound = _synonym_rewrites("the cap applies to lease breach claims")
+    assert not any(w in t for t in compound for w in ("offend", "violate", "infringe")), compound
+    assert "tenant violates the lease" in _synonym_rewrites("tenant breaches the lease")
+    plural = _synonym_rewrites("regulators fine the tenant directly")
+    assert "regulatory authorities fine the tenant directly" in plural
+    assert not any(t.startswith(("regulator ", "regulatory authority ", "agency ")) for t in plural), plural
+    duties = _synonym_rewrites("liability for the tenant's repair obligations is capped")
+    assert "liability for the tenant's repair duties is capped" in duties
+    assert "liability for the tenant's repair duty is capped" not in duties
+
+
+def test_no_citation_after_a_noun_an_adjective_opens() -> None:
+    """ "without undue delay": "delay" is a noun after its adjective, no place for a citation."""
+    from rubric_tools.audit.citations import citation
+
+    cited = [
+        d.text for d in citation("without undue delay and in no event later than ten days after landlord confirms")
+    ]
+    assert not any("delay, under" in t for t in cited), cited

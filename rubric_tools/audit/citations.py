@@ -52,14 +52,16 @@ def _participle(word: str) -> bool:
 
 
 def _verb_in_place(words: list[str], index: int) -> bool:
-    """A word the lexicon lists as a verb, not where it is a noun: after a determiner or a
-    preposition ("a matter", "of state"), or before a noun it modifies ("contract law")."""
+    """A word the lexicon lists as a verb, not where it is a noun: after a determiner, a
+    preposition or an adjective ("a matter", "of state", "undue delay"), or before a noun it
+    modifies ("contract law")."""
     word, before, after = words[index], words[index - 1], words[index + 1]
     return (
         len(word) > 3
         and lexicon.is_verb(word)
         and before not in DETERMINERS
         and before not in PREPOSITIONS
+        and not lexicon.only_as(before, "ADJ")
         and "NOUN" not in lexicon.lemmas(after)
     )
 

@@ -311,15 +311,18 @@ def word_forms(word: str, reading: str | None = None) -> tuple[str, ...]:
 
 def inflect_like(lemma: str, model: str, model_lemma: str) -> str | None:
     """`lemma` in the form `model` has as a form of `model_lemma` ("forbid", "prohibits",
-    "prohibit" -> "forbids"); the lemma itself when `model` is no inflected verb form; None
-    when `lemma` has no such form ("forego", whose forms the lexicon gives to "forgo": no
-    "the tenant forego")."""
+    "prohibit" -> "forbids"); the lemma itself when `model` is no inflected verb form or
+    `lemma` no verb ("prohibited" -> "unlawful"); None for a verb with no such form
+    ("forego", whose forms the lexicon gives to "forgo": no "the tenant forego")."""
     if model == model_lemma:
         return lemma
     tags = verb_forms_by_tag(model_lemma)
     # A form both past and participle ("prohibited") is read as the participle: "is prohibited".
     tag = next((t for t in ("VB", "VBZ", "VBN", "VBD", "VBG") if tags.get(t) == model), None)
-    return lemma if tag is None or tag == "VB" else verb_form(lemma, tag)
+    if tag is None or tag == "VB":
+        return lemma
+    forms = verb_forms_by_tag(lemma)  # also a prefixed verb: "fine-tune" -> "fine-tuning"
+    return forms.get(tag) if forms or is_verb(lemma) else lemma
 
 
 def alternation(forms: Iterable[str]) -> str:

@@ -54,6 +54,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
             if size == 1 and _nominal_gerund(words, start):
                 continue  # "secure hosting for the records": "secure housing", "secure keeping" are other nouns
             follows = _WhatFollows(phrase, after)
+            # A plural noun ("regulators", "fee increases"): each member in the plural too.
+            plural_noun = size == 1 and (reading == "NOUN" or not lexicon.is_verb(head)) and _plural_noun(head)
             for member in members:
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
@@ -64,17 +66,15 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     continue  # "the clause is void" is not "the clause is cannot be enforced"
                 if len(member_words) > 1 and _modified(words, start) and _opens_with_a_modifier(member_words):
                     continue  # "New York contract law" is not "New York contract applicable law"
-                inflected = lexicon.inflect_like(member_words[0], head, head_lemmas[0])
-                if inflected is None:
+                in_a_modals_place = phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0
+                if in_a_modals_place and not (is_party(words[start - 1]) or words[start - 1] in thesaurus.fixed_words):
+                    continue  # what a party undertakes: "fines will be assessed", never "fines agree to be"
+                written = _inflected_like(member_words, head, head_lemmas[0], plural_noun)
+                if written is None:
                     continue  # a member with no form for the one the text has
-                written = [inflected, *member_words[1:]]
-                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
+                if in_a_modals_place:
                     # A verb in a modal's place agrees with the subject: "consultant commits to".
                     written[0] = _agreeing(member_words[0], words[start - 1])
-                if phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0:
-                    subject = words[start - 1]
-                    if not (is_party(subject) or subject in thesaurus.fixed_words):
-                        continue  # what a party undertakes: "fines will be assessed", never "fines agree to be"
                 if member_words[0] in lexicon.BARE_INFINITIVE_VERBS and follows.person_to_do:
                     continue  # "permits the tenant to sublet" is not "lets the tenant to sublet"
                 if member_words[0] in _NO_PASSIVE and (follows.infinitive or _after_be(words, start)):
@@ -100,12 +100,37 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
     """How the clause uses the phrase of `size` words at `start`: the clause's verb as a
     verb ("the law caps fees" takes no "ceiling"), a word after a determiner as a noun
     ("gives us an exit" takes no "an terminate"), and so is one right before a modal, the
-    head of the clause's subject ("penalties will be assessed" takes no "penalizes");
+    head of the clause's subject ("penalties will be assessed" takes no "penalizes"), and
+    one after a noun that is not the clause's verb ("data breach claims": no "data offend");
     otherwise the thesaurus decides."""
     if start == verb_at:
         return "VERB"
     before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
-    return "NOUN" if (start and words[start - 1] in DETERMINERS) or before_a_modal else None
+    # Between two nouns, a compound's noun: "data breach claims" (not "landlord fines the tenant").
+    between_nouns = 0 < start and start + size < len(words) and start - 1 != verb_at
+    after_a_noun = between_nouns and _noun_modifier(words[start - 1]) and _noun_modifier(words[start + size])
+    return "NOUN" if (start and words[start - 1] in DETERMINERS) or before_a_modal or after_a_noun else None
+
+
+def _plural_noun(word: str) -> bool:
+    return any(noun != word and word in lexicon.plurals(noun) for noun in lexicon.lemmas(word).get("NOUN", ()))
+
+
+def _inflected_like(member_words: Sequence[str], head: str, head_lemma: str, plural_noun: bool) -> list[str] | None:
+    """The member's words in the form of the phrase's head: a plural noun's member with its
+    last word in the plural ("regulators" -> "regulatory authorities"), a verb's member with
+    its first word in the verb's form ("prohibits" -> "forbids"); None when the member has no
+    such form."""
+    if plural_noun:
+        last = lexicon.plural(member_words[-1])
+        return None if last is None else [*member_words[:-1], last]
+    first = lexicon.inflect_like(member_words[0], head, head_lemma)
+    return None if first is None else [first, *member_words[1:]]
+
+
+def _noun_modifier(word: str) -> bool:
+    """A word the lexicon lists as a noun, no function word ("lease" in "lease breach claims")."""
+    return word.isalpha() and word not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(word)
 
 
 def _after_be(words: Sequence[str], start: int) -> bool:

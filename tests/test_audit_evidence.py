@@ -271,6 +271,12 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Section 9.3 applies in place of any term providing that without consent.", "clause without a verb"),
         ("Rent is due ten days subsequent to confirms.", "a preposition before a verb: to confirms"),
         ("Rent is due upon inspects.", "a preposition before a verb: upon inspects"),
+        ("All of the keys must be waived to anyone who asks.", "a verb of giving up with a recipient"),
+        ("The landlord must forgo all of the keys to any incoming tenant.", "a verb of giving up with a recipient"),
+        (
+            "Their markup proposes that courts will not enforce the lease and; we reject that.",
+            "a conjunction before a stop",
+        ),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -300,6 +306,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Credits are issued, the news is good and the analysis is done; each obligation stays.",
         "Rent is due once the inspection is done, unless consent is given.",
         "Rent is subject to claims by the landlord and to repairs.",
+        "The tenant waives any right to dispute the rent, and the landlord releases the keys to the tenant.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )

@@ -89,6 +89,27 @@ def is_party(word: str) -> bool:
     return not readings or bool(PARTY_ROLES.intersection(readings.get("NOUN", ())))
 
 
+#: Who may receive a thing beside a party: "to anyone who asks".
+_ANYONE = frozenset("anyone anybody everyone everybody someone somebody".split())
+
+
+def base_verb(word: str) -> bool:
+    """A verb's base form, also one made with a prefix ("re-let", "re-identify")."""
+    return lexicon.verb_forms_by_tag(word).get("VB") == word
+
+
+def gives_to_someone(after: Sequence[str]) -> bool:
+    """Whether the words after a verb name a recipient: "to" and, within three words, a
+    party or anyone ("… the code to any tenant", "… to anyone who asks"); not "to" and a
+    verb ("waives the right to dispute")."""
+    return any(
+        word == "to"
+        and not base_verb(after[at + 1])
+        and any(w in _ANYONE or is_party(w) for w in after[at + 1 : at + 4])
+        for at, word in enumerate(after[:-1])
+    )
+
+
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """

@@ -63,14 +63,18 @@ from rubric_tools.audit.grammar import (
     MODALS,
     agreement_errors,
     finite_verb_at,
+    gives_to_someone,
     plural_form,
     verb_of,
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.quantities import number_value, quantities
+from rubric_tools.audit.thesaurus import NO_RECIPIENT_VERBS
 from rubric_tools.audit.wording import article, doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
+#: A conjunction with nothing after it before the clause ends: "… the carve-out and; we reject that".
+_CONJUNCTION_BEFORE_STOP = re.compile(r"\b(?:and|or|but|nor)\s*[;.]", re.IGNORECASE)
 _PREPOSITIONS = frozenset(
     "of by to for with from at on in into upon under within without after before during until following than".split()
 )
@@ -285,6 +289,12 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
     return list(_problems(text, sentence))
 
 
+@lru_cache(maxsize=1)
+def _giving_up_forms() -> frozenset[str]:
+    """Every form of the verbs of giving up that take no recipient ("waives", "forgone")."""
+    return frozenset(form for verb in NO_RECIPIENT_VERBS for form in lexicon.verb_forms(verb))
+
+
 @lru_cache(maxsize=16384)  # the same candidate sentences are judged again for every entry
 def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found: list[str] = []
@@ -314,6 +324,10 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
         if words_value is not None and words_value != figure:
             found.append(f"number in words and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
+    found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
+    for index, word in enumerate(tokens):
+        if word in _giving_up_forms() and gives_to_someone(tokens[index + 1 : index + 10]):
+            found.append(f"a verb of giving up with a recipient: {word} … to")  # "forgo the code to anyone"
     for word in tokens:
         if word.endswith("ed") and (word[:-2] in ADJECTIVES or word.endswith("goed")):
             found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"

@@ -14,7 +14,15 @@ from functools import cached_property
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
-from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS, finite_verb_at, has_finite_verb, is_party
+from rubric_tools.audit.grammar import (
+    DETERMINERS,
+    PREPOSITIONS,
+    base_verb,
+    finite_verb_at,
+    gives_to_someone,
+    has_finite_verb,
+    is_party,
+)
 from rubric_tools.audit.thesaurus import (
     FROM_GERUND_VERBS,
     NO_RECIPIENT_VERBS,
@@ -218,17 +226,11 @@ class _WhatFollows:
     def infinitive(self) -> bool:
         # "to" and a verb right after it: "is required to pay", "is permitted to re-let".
         after = self.after
-        return len(after) > 1 and after[0] == "to" and _base_verb(after[1])
+        return len(after) > 1 and after[0] == "to" and base_verb(after[1])
 
     @cached_property
     def recipient(self) -> bool:
-        # "to" and, within three words, a party or anyone: "… the code to any tenant",
-        # "… to anyone who asks"; not "to" and a verb ("waives the right to dispute").
-        after = self.after
-        return any(
-            word == "to" and not _base_verb(after[at + 1]) and any(_someone(w) for w in after[at + 1 : at + 4])
-            for at, word in enumerate(after[:-1])
-        )
+        return gives_to_someone(self.after)
 
     @cached_property
     def gerund_after_predicate(self) -> bool:
@@ -264,19 +266,6 @@ class _WhatFollows:
         when a determiner opens it ("renders void any transfer")."""
         after = self.after
         return bool(after) and after[0] not in PREPOSITIONS and after[0] not in DETERMINERS
-
-
-def _base_verb(word: str) -> bool:
-    """A verb's base form, also one made with a prefix ("re-let", "re-identify")."""
-    return lexicon.verb_forms_by_tag(word).get("VB") == word
-
-
-#: Who may receive a thing beside a party: "to anyone who asks".
-_ANYONE = frozenset("anyone anybody everyone everybody someone somebody".split())
-
-
-def _someone(word: str) -> bool:
-    return word in _ANYONE or is_party(word)
 
 
 def _verb_and_complement(member: str) -> bool:

@@ -189,6 +189,9 @@ def test_widened_words_are_written_as_a_word_and_its_endings(pattern: str, writt
             "Liability for repair claims will not exceed the deposit.",
         ),
         ("Liability for repair claims will not exceed the deposit.", None),  # a limit idiom
+        # A subject opened by "either" or "any" takes the negation on its determiner.
+        ("Either party gives notice of renewal.", "Neither party gives notice of renewal."),
+        ("Any fines will be levied on the tenant.", "No fines will be levied on the tenant."),
     ],
 )
 def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> None:

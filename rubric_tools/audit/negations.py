@@ -32,7 +32,9 @@ _SUBORDINATORS = frozenset("after before when until once if unless upon whenever
 
 def negated_predicate(clause: str) -> str | None:
     """`clause` with its first finite verb negated, or None when it has no finite verb or
-    already holds a negator."""
+    already holds a negator. A subject opened by "either" or "any" takes the negation
+    itself: "Neither party gives notice", "No fines will be assessed" (never "Either party
+    does not give notice")."""
     if _NEGATED.search(clause):
         return None
     tokens = list(_WORD.finditer(clause))
@@ -40,6 +42,9 @@ def negated_predicate(clause: str) -> str | None:
     for index, token in enumerate(tokens):
         if not finite_verb_at(lowered, index):
             continue
+        if index > 0 and lowered[0] in _NEGATED_DETERMINER:
+            negated = _NEGATED_DETERMINER[lowered[0]]
+            return _spliced(clause, tokens[0], negated.capitalize() if tokens[0].group(0)[0].isupper() else negated)
         word = lowered[index]
         following_word = lowered[index + 1] if index + 1 < len(lowered) else ""
         if (
@@ -201,6 +206,10 @@ def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, 
     subject = negated_subject(clause)
     if subject is not None:
         yield "negated subject list", subject
+
+
+#: A subject's determiner and its negative: "either party" -> "neither party", "any fines" -> "no fines".
+_NEGATED_DETERMINER = {"either": "neither", "any": "no"}
 
 
 def _spliced(clause: str, token: re.Match[str], replacement: str) -> str:

@@ -463,3 +463,27 @@ def test_no_citation_after_a_noun_an_adjective_opens() -> None:
         d.text for d in citation("without undue delay and in no event later than ten days after landlord confirms")
     ]
     assert not any("delay, under" in t for t in cited), cited
+
+
+def test_a_member_takes_the_preposition_after_its_object() -> None:
+    """ "indemnify the landlord against any claim" is not "reimburse the landlord against"
+    (one is reimbursed for a loss, and "for" keeps it); "notify the landlord of a defect"
+    is not "report to the landlord of a defect"."""
+    against = _synonym_rewrites("the tenant shall indemnify the landlord against any claim")
+    assert "the tenant shall hold harmless the landlord against any claim" in against
+    assert not any(w in t for t in against for w in ("reimburse", "compensate", "make whole")), against
+    assert "the tenant shall reimburse the landlord for any loss" in _synonym_rewrites(
+        "the tenant shall indemnify the landlord for any loss"
+    )
+    notify = _synonym_rewrites("the tenant shall notify the landlord of any defect")
+    assert "the tenant shall inform the landlord of any defect" in notify
+    assert not any("report to" in t for t in notify), notify
+
+
+def test_a_member_brings_no_word_the_clause_has_nearby() -> None:
+    """ "illegal under state law" is not "contrary to law under state law"; with no "law"
+    near, the member stands ("the clause is contrary to law")."""
+    near = _synonym_rewrites("the clause is illegal under state law")
+    assert "the clause is unlawful under state law" in near
+    assert not any("to law under" in t or "the law under" in t for t in near), near
+    assert "the clause is contrary to law" in _synonym_rewrites("the clause is illegal")

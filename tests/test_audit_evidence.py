@@ -277,6 +277,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
             "Their markup proposes that courts will not enforce the lease and; we reject that.",
             "a conjunction before a stop",
         ),
+        ("The tenant shall reimburse the landlord against any claim.", "a verb with a preposition it does not take"),
+        ("The tenant shall report to the landlord of any defect.", "a verb with a preposition it does not take"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -307,6 +309,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Rent is due once the inspection is done, unless consent is given.",
         "Rent is subject to claims by the landlord and to repairs.",
         "The tenant waives any right to dispute the rent, and the landlord releases the keys to the tenant.",
+        "The tenant shall reimburse the landlord for any loss and report to the landlord within ten days.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
     ],
 )

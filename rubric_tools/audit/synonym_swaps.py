@@ -26,6 +26,7 @@ from rubric_tools.audit.grammar import (
 from rubric_tools.audit.thesaurus import (
     FROM_GERUND_VERBS,
     NO_RECIPIENT_VERBS,
+    NOT_BEFORE_PREPOSITION,
     OBJECT_AND_INFINITIVE_VERBS,
     THING_ONLY_VERBS,
     Thesaurus,
@@ -89,6 +90,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     continue  # "the tenant is permitted to sublet" is not "is let to sublet"
                 if not follows.taken_by(member, written[0]):
                     continue
+                if _repeats_a_word(member_words, words, start, size):
+                    continue  # "illegal under state law" is not "contrary to law under state law"
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
@@ -118,6 +121,13 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
     between_nouns = 0 < start and start + size < len(words) and start - 1 != verb_at
     after_a_noun = between_nouns and _noun_modifier(words[start - 1]) and _noun_modifier(words[start + size])
     return "NOUN" if (start and words[start - 1] in DETERMINERS) or before_a_modal or after_a_noun else None
+
+
+def _repeats_a_word(member_words: Sequence[str], words: Sequence[str], start: int, size: int) -> bool:
+    """Whether the member brings a content word that already stands within four words of
+    the phrase ("contrary to law under state law")."""
+    nearby = {*words[max(0, start - 4) : start], *words[start + size : start + size + 4]}
+    return any(w in nearby and w not in lexicon.FUNCTION_WORDS for w in member_words)
 
 
 def _plural_noun(word: str) -> bool:
@@ -229,6 +239,11 @@ class _WhatFollows:
         return len(after) > 1 and after[0] == "to" and base_verb(after[1])
 
     @cached_property
+    def first_preposition(self) -> str | None:
+        # The first preposition after the phrase's object ("indemnify the landlord against").
+        return next((w for w in self.after[1:6] if w in PREPOSITIONS), None)
+
+    @cached_property
     def recipient(self) -> bool:
         return gives_to_someone(self.after)
 
@@ -253,6 +268,8 @@ class _WhatFollows:
             return not self.person_to_do
         if member in NO_RECIPIENT_VERBS:
             return not self.recipient
+        if member in NOT_BEFORE_PREPOSITION:
+            return self.first_preposition not in NOT_BEFORE_PREPOSITION[member]
         if self.gerund_after_predicate:
             return member.split(" ")[0] in FROM_GERUND_VERBS and _is_participle(written)
         if self.bare_object and _verb_and_complement(member) and not _is_participle(written):

@@ -183,6 +183,15 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NO
 OBJECT_AND_INFINITIVE_VERBS = frozenset({"compel", "oblige", "obligate", "force"})
 #: Members that never take that person and infinitive: "insists on the landlord to repair".
 THING_ONLY_VERBS = frozenset({"mandate", "insist on"})
+#: Members that do not take a preposition the others take after their object: "indemnify
+#: the landlord against claims" is not "reimburse the landlord against claims" (one is
+#: reimbursed for a loss), "notify the landlord of a defect" not "report to the landlord of".
+NOT_BEFORE_PREPOSITION: dict[str, frozenset[str]] = {
+    "reimburse": frozenset({"against", "from"}),
+    "compensate": frozenset({"against", "from"}),
+    "make whole": frozenset({"against", "from"}),
+    "report to": frozenset({"of", "about"}),
+}
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
 NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})

@@ -487,3 +487,36 @@ def test_a_member_brings_no_word_the_clause_has_nearby() -> None:
     assert "the clause is unlawful under state law" in near
     assert not any("to law under" in t or "the law under" in t for t in near), near
     assert "the clause is contrary to law" in _synonym_rewrites("the clause is illegal")
+
+
+def test_a_synonym_fits_the_words_after_the_witness_in_its_clause() -> None:
+    """A witness completed into a clause ("applies to lease breach| claims.") is swapped
+    with the clause's words in view: "breach" before "claims" is a noun there, and
+    "indemnify the landlord| against any claim" takes no "reimburse"."""
+
+    def swapped(witness: str, following: str) -> set[str]:
+        return {d.text for d in dodges(witness, witness, build(), following) if d.kind.startswith("synonym")}
+
+    breach = swapped("the cap applies to lease breach", " claims under the lease.")
+    assert not any(w in t for t in breach for w in ("offend", "violate")), breach
+    assert "the cap applies to lease violate" in swapped("the cap applies to lease breach", "")
+    indemnify = swapped("the tenant shall indemnify the landlord", " against any claim.")
+    assert "the tenant shall hold harmless the landlord" in indemnify
+    assert not any("reimburse" in t for t in indemnify), indemnify
+
+
+def test_a_verb_of_compulsion_takes_a_party_before_its_infinitive() -> None:
+    """ "requires the landlord to repair" is "compels the landlord to repair"; "requires
+    the repair covenant to survive" is not "compels the repair covenant to survive", nor
+    is "covenant to" there the modal phrase ("the repair shall survive"). With the matter's
+    names known, a word only they would name is no party."""
+    person = _synonym_rewrites("the statute requires the landlord to repair the roof")
+    assert "the statute compels the landlord to repair the roof" in person
+    thing = _synonym_rewrites("the statute requires the repair covenant to survive the sale")
+    assert not any(w in t for t in thing for w in ("compels", "obliges", "shall survive")), thing
+    named = build().with_matter(frozenset({"brightwater"}), frozenset())
+    unnamed = {d.text for d in dodges("the law requires the zorbel fund to survive", "x", named)}
+    assert not any("compels" in t for t in unnamed), unnamed
+    assert "the law compels brightwater to pay" in {
+        d.text for d in dodges("the law requires brightwater to pay", "x", named)
+    }

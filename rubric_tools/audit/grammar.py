@@ -77,16 +77,18 @@ PARTY_ROLES = frozenset(
 _PARTY_PRONOUNS = frozenset("i we you they he she".split())
 
 
-def is_party(word: str) -> bool:
+def is_party(word: str, names: frozenset[str] | None = None) -> bool:
     """Whether the lowercase `word` ending a subject names a party: a party's role in either
-    number ("tenant", "tenants"), a pronoun for a person, or a name (a word the lexicon does
-    not know: "ledgersync")."""
+    number ("tenant", "tenants"), a pronoun for a person, or a name: one of the matter's
+    `names` when they are given, else a word the lexicon does not know ("ledgersync")."""
     if word in PARTY_ROLES or word in _PARTY_PRONOUNS:
         return True
-    if not word.isalpha():
-        return False
+    if not word.isalpha() or word in lexicon.FUNCTION_WORDS:
+        return False  # "the", "it": words the lexicon leaves out, no names
+    if names is not None and word in names:
+        return True
     readings = lexicon.lemmas(word)
-    return not readings or bool(PARTY_ROLES.intersection(readings.get("NOUN", ())))
+    return (not readings and names is None) or bool(PARTY_ROLES.intersection(readings.get("NOUN", ())))
 
 
 #: Who may receive a thing beside a party: "to anyone who asks".
@@ -98,14 +100,14 @@ def base_verb(word: str) -> bool:
     return lexicon.verb_forms_by_tag(word).get("VB") == word
 
 
-def gives_to_someone(after: Sequence[str]) -> bool:
+def gives_to_someone(after: Sequence[str], names: frozenset[str] | None = None) -> bool:
     """Whether the words after a verb name a recipient: "to" and, within three words, a
     party or anyone ("… the code to any tenant", "… to anyone who asks"); not "to" and a
-    verb ("waives the right to dispute")."""
+    verb ("waives the right to dispute"). `names` as for `is_party`."""
     return any(
         word == "to"
         and not base_verb(after[at + 1])
-        and any(w in _ANYONE or is_party(w) for w in after[at + 1 : at + 4])
+        and any(w in _ANYONE or is_party(w, names) for w in after[at + 1 : at + 4])
         for at, word in enumerate(after[:-1])
     )
 

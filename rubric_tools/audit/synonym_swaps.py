@@ -38,22 +38,30 @@ MODAL_WORDS = ("may", "shall", "must")
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
-def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
+def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iterator[Dodge]:
     """A word or idiom of a thesaurus group replaced by each other member, in the same
-    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless")."""
+    inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless").
+    `following`: the words after the witness in its clause, when it was completed into one
+    ("… claims arising from the lease"): a member must fit them too ("data breach| claims"
+    holds a noun, "indemnify the landlord| against any claim" takes no "reimburse")."""
     negated = bool(_NEGATOR.search(witness))
     words = witness.split(" ")
-    verb_at = next((i for i in range(len(words)) if finite_verb_at(words, i)), None)
+    # The words a member must fit: the witness's own, then its clause's up to the clause's end.
+    ahead = [*words, *_clause_words(following)]
+    verb_at = next((i for i in range(len(words)) if finite_verb_at(ahead, i)), None)
+    # Who is a party: a role, or one of the matter's names (with none known, a word the
+    # lexicon does not know: "brightwater will repair").
+    names = thesaurus.fixed_words or None
     for size in (3, 2, 1):
         for start in range(len(words) - size + 1):
             phrase = " ".join(words[start : start + size])
-            reading = _reading(words, start, size, verb_at)
+            reading = _reading(ahead, start, size, verb_at)
             members = thesaurus.members(phrase, reading)
             if not members or (negated and any(m in MODAL_WORDS for m in members)):
                 continue
             head = words[start]
             head_lemmas = lexicon.lemmas(head).get("VERB", ()) or (head,)
-            after = words[start + size :]
+            after = ahead[start + size :]
             # Used as a verb: the clause's verb, or an infinitive after a modal or "to" (not
             # "void" in "the clause is void", an adjective the lexicon also lists as a verb).
             verb_use = reading == "VERB" or (start > 0 and words[start - 1] in (*lexicon.MODALS, "to"))
@@ -62,7 +70,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 continue  # a verb with no object: its synonyms differ there ("tenant may end")
             if size == 1 and _nominal_gerund(words, start):
                 continue  # "secure hosting for the records": "secure housing", "secure keeping" are other nouns
-            follows = _WhatFollows(phrase, after)
+            follows = _WhatFollows(phrase, after, names)
             # A plural noun ("regulators", "fee increases"): each member in the plural too.
             plural_noun = size == 1 and (reading == "NOUN" or not lexicon.is_verb(head)) and _plural_noun(head)
             for member in members:
@@ -76,7 +84,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                 if len(member_words) > 1 and _modified(words, start) and _opens_with_a_modifier(member_words):
                     continue  # "New York contract law" is not "New York contract applicable law"
                 in_a_modals_place = phrase in lexicon.MODALS and member_words[0] not in lexicon.MODALS and start > 0
-                if in_a_modals_place and not (is_party(words[start - 1]) or words[start - 1] in thesaurus.fixed_words):
+                if in_a_modals_place and not is_party(words[start - 1], names):
                     continue  # what a party undertakes: "fines will be assessed", never "fines agree to be"
                 written = _inflected_like(member_words, head, head_lemmas[0], plural_noun)
                 if written is None:
@@ -90,7 +98,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus) -> Iterator[Dodge]:
                     continue  # "the tenant is permitted to sublet" is not "is let to sublet"
                 if not follows.taken_by(member, written[0]):
                     continue
-                if _repeats_a_word(member_words, words, start, size):
+                if _repeats_a_word(member_words, ahead, start, size):
                     continue  # "illegal under state law" is not "contrary to law under state law"
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
@@ -112,15 +120,31 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
     verb ("the law caps fees" takes no "ceiling"), a word after a determiner as a noun
     ("gives us an exit" takes no "an terminate"), and so is one right before a modal, the
     head of the clause's subject ("penalties will be assessed" takes no "penalizes"), and
-    one after a noun that is not the clause's verb ("data breach claims": no "data offend");
-    otherwise the thesaurus decides."""
+    a compound's noun ("data breach claims": no "data offend"); otherwise the thesaurus
+    decides."""
     if start == verb_at:
         return "VERB"
     before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
-    # Between two nouns, a compound's noun: "data breach claims" (not "landlord fines the tenant").
+    # A compound's noun: between two nouns ("data breach claims", not "landlord fines the
+    # tenant"), or after a determiner and a noun ("the repair covenant to survive").
+    compound = start > 1 and words[start - 2] in DETERMINERS and _noun_modifier(words[start - 1])
     between_nouns = 0 < start and start + size < len(words) and start - 1 != verb_at
     after_a_noun = between_nouns and _noun_modifier(words[start - 1]) and _noun_modifier(words[start + size])
-    return "NOUN" if (start and words[start - 1] in DETERMINERS) or before_a_modal or after_a_noun else None
+    after_a_determiner = start > 0 and words[start - 1] in DETERMINERS
+    return "NOUN" if after_a_determiner or before_a_modal or after_a_noun or compound else None
+
+
+_CLAUSE_WORD = re.compile(r"[\w'’-]+|[.;:!?]")
+
+
+def _clause_words(text: str) -> list[str]:
+    """The lowercase words of `text` up to the end of its clause (".", ";", ":")."""
+    found = []
+    for token in _CLAUSE_WORD.findall(text.lower()):
+        if token in ".;:!?":
+            break
+        found.append(token)
+    return found
 
 
 def _repeats_a_word(member_words: Sequence[str], words: Sequence[str], start: int, size: int) -> bool:
@@ -214,9 +238,10 @@ class _WhatFollows:
     "outlawed from subletting"); a member that opens a clause ("whenever", "once") only
     before a clause."""
 
-    def __init__(self, phrase: str, after: Sequence[str]) -> None:
+    def __init__(self, phrase: str, after: Sequence[str], names: frozenset[str] | None) -> None:
         self.phrase = phrase
         self.after = after
+        self.names = names  # the matter's names: the parties a role does not name
 
     @cached_property
     def clause(self) -> bool:
@@ -233,6 +258,13 @@ class _WhatFollows:
         )
 
     @cached_property
+    def party_to_do(self) -> bool:
+        # "… the landlord to repair": a party before that "to" (never "the commitment to survive").
+        after = self.after
+        to = next((at for at in range(1, min(len(after) - 1, 5)) if after[at] == "to"), None)
+        return self.person_to_do and to is not None and any(is_party(w, self.names) for w in after[:to])
+
+    @cached_property
     def infinitive(self) -> bool:
         # "to" and a verb right after it: "is required to pay", "is permitted to re-let".
         after = self.after
@@ -245,7 +277,7 @@ class _WhatFollows:
 
     @cached_property
     def recipient(self) -> bool:
-        return gives_to_someone(self.after)
+        return gives_to_someone(self.after, self.names)
 
     @cached_property
     def gerund_after_predicate(self) -> bool:
@@ -261,7 +293,7 @@ class _WhatFollows:
         if member in _CLAUSE_OPENERS:
             return self.clause
         if member in OBJECT_AND_INFINITIVE_VERBS:
-            return self.person_to_do
+            return self.party_to_do
         if self.infinitive and _is_participle(written) and member.split(" ")[-1] in PREPOSITIONS:
             return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
         if member in THING_ONLY_VERBS:

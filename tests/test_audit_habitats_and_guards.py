@@ -107,6 +107,9 @@ def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_los
         "the landlord shall not be responsible for repairs",
     ):
         assert not [k for k, _t in habitat_texts(state, "redline") if k == "deadline idiom after"], state
+        # Nor before it: "No later than thirty (30) days after …, the deposit is capped …".
+        assert not [k for k, _t in habitat_texts(state, "redline") if k == "deadline idiom before"], state
+    assert [k for k, _t in habitat_texts(witness, "redline") if k == "deadline idiom before"]
 
 
 def test_the_limit_idiom_names_what_its_figure_measures() -> None:

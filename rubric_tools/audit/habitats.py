@@ -4,7 +4,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
 - recitals that put the sin *in*: "Section 9.2 is deleted and replaced with: <sin>", "is
   amended to read:", "insert the following:";
 - negators that negate nothing: "without limiting …", "no later than thirty (30) days
-  after …" before the sin, a negation in another clause ("…; <sin>", "… but <sin>"), and
+  after …" before the sin (before an act a party must or may do: a deadline times no
+  state), a negation in another clause ("…; <sin>", "… but <sin>"), and
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
   later than 72 hours after …"), a deadline after the sin ("<sin> no later than thirty (30)
   days after the Effective Date");
@@ -36,6 +37,9 @@ class Habitat:
     kind: str
     template: str
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
+    #: Wraps only an act a party must or may do (`_ACTION`): a deadline times "shall
+    #: notify", never "knowledge means …" or "the cap is …".
+    acts_only: bool = False
 
     def wrap(self, witness: str) -> str:
         return fill(self.template, witness)
@@ -48,7 +52,7 @@ HABITATS: tuple[Habitat, ...] = (
     Habitat("amendment recital", "Section 9.2 is amended to read: {w}.", _CONTRACT),
     Habitat("insertion recital", "Insert the following at the end of Section 9.2: {w}.", _CONTRACT),
     Habitat("limiting idiom before", "Without limiting Section 9.2, {w}."),
-    Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT),
+    Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT, True),
     Habitat("negation in another clause", "No other term of Section 9 changes; {w}."),
     Habitat("negation before a contrasting clause", "Section 9.3 does not apply to fees, but {w}."),
     Habitat("citation before", "Subject to Section 9.2, {w}."),
@@ -71,8 +75,9 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
     """(kind, text) of each habitat of one witness on `surface`; `before` and `after` are the
     words that complete the witness into a clause (`clauses.Completion`)."""
     clause = f"{before}{witness}{after}"
+    an_act = _ACTION.search(clause) is not None
     for habitat in HABITATS:
-        if surface in habitat.surfaces:
+        if surface in habitat.surfaces and (an_act or not habitat.acts_only):
             yield habitat.kind, habitat.wrap(clause)
     noun = _last_noun(witness)
     if noun is not None and surface in _CONTRACT and is_clause(clause):  # drafting joins obligations so
@@ -89,7 +94,7 @@ def habitat_texts(witness: str, surface: str, before: str = "", after: str = "")
         if not _LIMITED.search(head) and not quantity.adjectival:
             for idiom in LIMIT_IDIOMS[:3]:
                 yield f"limit idiom: {idiom}", as_sentence(f"{before}{head}{idiom} {rest}{after}")
-    if not found and not _TEMPORAL.match(witness) and is_clause(clause) and _ACTION.search(clause):
+    if not found and not _TEMPORAL.match(witness) and is_clause(clause) and an_act:
         # A deadline after the sin: a guard that reads any "no" after the key word silences it.
         # Only after an act a party must or may do: "the cap is fixed no later than …" times nothing.
         yield "deadline idiom after", as_sentence(f"{clause} no later than thirty (30) days after the Effective Date")

@@ -161,6 +161,12 @@ def test_a_transfer_that_ends_with_its_recipient_gets_its_to_and_an_object() -> 
             "grants Consultant all right",
             "Client grants Consultant all right, title, and interest in the Work Product",
         ),
+        # A cut before "that" leaves no "and" dangling at the clause's end.
+        (
+            "Tell the landlord that courts will not enforce the cap and that the risk is remote.",
+            "courts will not enforce",
+            "courts will not enforce the cap",
+        ),
     ],
 )
 def test_the_smallest_clause_around_a_match(sentence: str, match: str, clause: str) -> None:
@@ -277,6 +283,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
             "Their markup proposes that courts will not enforce the lease and; we reject that.",
             "a conjunction before a stop",
         ),
+        ("Courts will not enforce the lease and, which the client cannot accept.", "a conjunction before a stop"),
         ("The tenant shall reimburse the landlord against any claim.", "a verb with a preposition it does not take"),
         ("The tenant shall report to the landlord of any defect.", "a verb with a preposition it does not take"),
     ],
@@ -331,6 +338,28 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     )
     assert finder.recased("harwick’s consent: the hmrc may ask us.") == "Harwick’s consent: the HMRC may ask us."
     assert finder.recased("the tenant may ask the landlord") == "the tenant may ask the landlord"
+
+
+def test_a_word_capitalized_only_to_open_a_sentence_is_lowercase_inside_one() -> None:
+    """The matter opens a sentence with "Title to the fixtures …"; framed, it reads "We
+    reject the proposal that title to the fixtures …". A word the matter capitalizes inside
+    a sentence ("Premises", a defined term) and a name keep their capital, and so does what
+    follows a colon or a quotation mark."""
+    finder = ClauseFinder(
+        [
+            MatterSentence("Title to the fixtures vests in Harwick on expiry.", "lease §4", False),
+            MatterSentence("The tenant shall keep the Premises in repair.", "lease §5", False),
+        ]
+    )
+    assert (
+        finder.recased("We reject the proposal that Title to the fixtures vests in Harwick.")
+        == "We reject the proposal that title to the fixtures vests in Harwick."
+    )
+    assert (
+        finder.recased("Nobody has suggested that Premises are let.") == "Nobody has suggested that Premises are let."
+    )
+    recital = 'Section 9.2 is deleted and replaced with: Title vests. The words "Title vests" are deleted.'
+    assert finder.recased(recital) == recital
 
 
 def test_a_frame_wraps_only_a_clause() -> None:

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rubric_tools.audit import lexicon
 from rubric_tools.audit.completion import (
     Completion,
     as_clause,
@@ -174,6 +175,9 @@ def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[in
     if intro and has_finite_verb(text[left + intro.end() : right]):
         left += intro.end()
     clause = text[left:right].rstrip(" ,.;:")
+    joiner = _TRAILING_JOINER.search(clause)
+    if joiner is not None and left + joiner.start() >= end:
+        clause = clause[: joiner.start()]  # "… the carve-out and, as a result, …": no "and" left dangling
     if len(clause.split()) > MAX_CLAUSE_WORDS:
         comma = text.find(",", end, right)
         if comma == -1:
@@ -184,6 +188,10 @@ def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[in
     if not has_finite_verb(clause):
         return None
     return left, left + len(clause)
+
+
+#: Conjunctions a cut leaves at a clause's end ("the carve-out and| , as a result").
+_TRAILING_JOINER = re.compile(r"(?:[\s,]+(?:and|or|but|nor))+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -227,6 +235,9 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 
 #: A word written in lowercase, which may be a name the matter writes with capitals.
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
+#: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
+#: colon or a quotation mark, where a capital opens what is quoted or recited).
+_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 _POSSESSIVE_END = re.compile(r"['’]s$")
@@ -267,10 +278,22 @@ class ClauseFinder:
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
-        regex reads "kestrel may terminate", the matter "Kestrel may terminate"."""
+        regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
+        the matter capitalizes only to open a sentence written in lowercase inside one
+        ("Nobody has suggested that Title to …" -> "… that title to …")."""
+        text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
         if not any(word in self.names for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
         return _LOWERCASE_WORD.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
+
+    def _lowered_if_common(self, found: re.Match[str]) -> str:
+        word = found.group(2)
+        lowered = word.lower()
+        # Common: the matter writes it in lowercase, or the lexicon knows it and the matter
+        # never capitalizes it inside a sentence (a defined term or a name it does).
+        known = lowered in self.lowercase or lexicon.known(lowered)
+        common = known and lowered not in self.capitalized and not word.isupper()
+        return f"{found.group(1)}{lowered if common else word}"
 
     def known_words(self, text: str, pattern: str = "") -> bool:
         """Whether every word of `text` is one the matter, common English or the gate's own

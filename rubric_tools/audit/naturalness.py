@@ -74,8 +74,9 @@ from rubric_tools.audit.thesaurus import NO_RECIPIENT_VERBS, NOT_BEFORE_PREPOSIT
 from rubric_tools.audit.wording import article, doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
-#: A conjunction with nothing after it before the clause ends: "… the carve-out and; we reject that".
-_CONJUNCTION_BEFORE_STOP = re.compile(r"\b(?:and|or|but|nor)\s*[;.]", re.IGNORECASE)
+#: A conjunction with nothing after it before the clause ends: "… the carve-out and; we
+#: reject that", "… the carve-out and, which the client cannot accept".
+_CONJUNCTION_BEFORE_STOP = re.compile(r"\b(?:and|or|but|nor)\s*(?:[;.:]|,\s*which\b)", re.IGNORECASE)
 _PREPOSITIONS = frozenset(
     "of by to for with from at on in into upon under within without after before during until following than".split()
 )

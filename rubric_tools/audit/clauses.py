@@ -44,6 +44,7 @@ from rubric_tools.audit.completion import (
 )
 from rubric_tools.audit.corpus import KnownText, sentences
 from rubric_tools.audit.grammar import (
+    PARTY_ROLES,
     has_finite_verb,
     shape,
 )
@@ -289,9 +290,10 @@ class ClauseFinder:
     def _lowered_if_common(self, found: re.Match[str]) -> str:
         word = found.group(2)
         lowered = word.lower()
-        # Common: the matter writes it in lowercase, or the lexicon knows it and the matter
-        # never capitalizes it inside a sentence (a defined term or a name it does).
-        known = lowered in self.lowercase or lexicon.known(lowered)
+        # Common: the matter writes it in lowercase, or the lexicon knows it, it names no
+        # party ("Tenant" is often a defined term) and the matter never capitalizes it
+        # inside a sentence (a defined term or a name it does).
+        known = lowered in self.lowercase or (lexicon.known(lowered) and lowered not in PARTY_ROLES)
         common = known and lowered not in self.capitalized and not word.isupper()
         return f"{found.group(1)}{lowered if common else word}"
 

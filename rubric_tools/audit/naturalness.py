@@ -164,6 +164,11 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and inflected
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
+    for first, adjective, verb in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        # An adjective is no subject: "48 hours after relevant confirms".
+        form = verb_of(verb) if first in _SUBORDINATE_OPENERS and lexicon.only_as(adjective, "ADJ") else None
+        if form is not None and form[1] == "3rd person":
+            found.append(f"clause without a subject: {first} {adjective} {verb}")
     for first, second in zip(tokens, tokens[1:], strict=False):
         if first not in _SUBORDINATE_OPENERS and first not in _TAKES_NOUN:
             continue

@@ -61,16 +61,14 @@ from rubric_tools.audit.grammar import (
     AUXILIARIES,
     DETERMINERS,
     MODALS,
-    PREPOSITIONS,
     agreement_errors,
     finite_verb_at,
-    gives_to_someone,
     plural_form,
     verb_of,
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.quantities import number_value, quantities
-from rubric_tools.audit.thesaurus import NO_RECIPIENT_VERBS, NOT_BEFORE_PREPOSITION
+from rubric_tools.audit.verb_government import government_problems
 from rubric_tools.audit.wording import article, doubled, words
 
 _DEBRIS = re.compile(r"[\\\[\]{}^|*+]|\(\?|\x00")
@@ -296,41 +294,6 @@ def problems(text: str, *, sentence: bool = True) -> list[str]:
     return list(_problems(text, sentence))
 
 
-@lru_cache(maxsize=1)
-def _giving_up_forms() -> frozenset[str]:
-    """Every form of the verbs of giving up that take no recipient ("waives", "forgone")."""
-    return frozenset(form for verb in NO_RECIPIENT_VERBS for form in lexicon.verb_forms(verb))
-
-
-@lru_cache(maxsize=1)
-def _not_before_preposition() -> dict[tuple[str, ...], frozenset[str]]:
-    """Each form of the members of `NOT_BEFORE_PREPOSITION` ("reimburses", "made whole") as
-    its words, with the prepositions it does not take after its object."""
-    table = {}
-    for member, prepositions in NOT_BEFORE_PREPOSITION.items():
-        head, *rest = member.split(" ")
-        for form in lexicon.verb_forms(head):
-            table[(form, *rest)] = prepositions
-    return table
-
-
-def _prepositions_not_taken(tokens: Sequence[str]) -> list[str]:
-    """A verb before a preposition it does not take after its object: "reimburse the landlord
-    against any claim" (one is reimbursed for a loss)."""
-    found = []
-    for forms, prepositions in _not_before_preposition().items():
-        if forms[0] not in tokens:
-            continue
-        for index in (i for i, token in enumerate(tokens) if token == forms[0]):
-            end = index + len(forms)
-            if tuple(tokens[index:end]) != forms:
-                continue
-            following = next((w for w in tokens[end : end + 6] if w in PREPOSITIONS), None)
-            if following in prepositions:
-                found.append(f"a verb with a preposition it does not take: {' '.join(forms)} … {following}")
-    return found
-
-
 @lru_cache(maxsize=16384)  # the same candidate sentences are judged again for every entry
 def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found: list[str] = []
@@ -361,10 +324,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append(f"number in words and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
-    for index, word in enumerate(tokens):
-        if word in _giving_up_forms() and gives_to_someone(tokens[index + 1 : index + 10]):
-            found.append(f"a verb of giving up with a recipient: {word} … to")  # "forgo the code to anyone"
-    found += _prepositions_not_taken(tokens)
+    found += government_problems(tokens)
     for word in tokens:
         if word.endswith("ed") and (word[:-2] in ADJECTIVES or word.endswith("goed")):
             found.append(f"malformed inflection: {word}")  # "illegaled", "forgoed"

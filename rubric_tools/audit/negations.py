@@ -20,8 +20,13 @@ from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PARTY_ROLES, PREPOSI
 from rubric_tools.audit.markers import governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
-#: A deadline idiom: a clause it times is not negated on its predicate.
-_DEADLINE = re.compile(r"\b(?:no|not|in no event) later than\b", re.IGNORECASE)
+#: A deadline ("no later than …", "within five (5) days"): a clause it times is not negated
+#: on its predicate.
+_DEADLINE = re.compile(
+    r"\b(?:(?:no|not|in no event) later than|within (?:[a-z-]+ )?\(?(?:\d|(?:one|two|three|four|five|six|seven"
+    r"|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|forty|sixty|ninety)\b))",
+    re.IGNORECASE,
+)
 #: A verb that takes "not" after it, as an auxiliary does.
 _TAKES_NOT = frozenset("is are was were has have had does do did".split())
 #: Determiners an object's negation replaces with "no".

@@ -361,6 +361,8 @@ def test_a_word_capitalized_only_to_open_a_sentence_is_lowercase_inside_one() ->
     )
     recital = 'Section 9.2 is deleted and replaced with: Title vests. The words "Title vests" are deleted.'
     assert finder.recased(recital) == recital
+    defined = "No later than thirty (30) days after the Effective Date, title vests."
+    assert finder.recased(defined) == defined
 
 
 def test_a_frame_wraps_only_a_clause() -> None:

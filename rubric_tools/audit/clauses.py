@@ -237,8 +237,9 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 #: A word written in lowercase, which may be a name the matter writes with capitals.
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
-#: colon or a quotation mark, where a capital opens what is quoted or recited).
-_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b")
+#: colon or a quotation mark, where a capital opens what is quoted or recited), and not
+#: before another (a name or a defined term of several words: "the Effective Date").
+_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 _POSSESSIVE_END = re.compile(r"['’]s$")

@@ -20,13 +20,6 @@ from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PARTY_ROLES, PREPOSI
 from rubric_tools.audit.markers import governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
-#: A deadline ("no later than …", "within five (5) days"): a clause it times is not negated
-#: on its predicate.
-_DEADLINE = re.compile(
-    r"\b(?:(?:no|not|in no event) later than|within (?:[a-z-]+ )?\(?(?:\d|(?:one|two|three|four|five|six|seven"
-    r"|eight|nine|ten|eleven|twelve|fourteen|fifteen|twenty|thirty|forty|sixty|ninety)\b))",
-    re.IGNORECASE,
-)
 #: A verb that takes "not" after it, as an auxiliary does.
 _TAKES_NOT = frozenset("is are was were has have had does do did".split())
 #: Determiners an object's negation replaces with "no".
@@ -42,8 +35,8 @@ def negated_predicate(clause: str) -> str | None:
     already holds a negator. A subject opened by "either" or "any" takes the negation
     itself: "Neither party gives notice", "No fines will be assessed" (never "Either party
     does not give notice")."""
-    if _NEGATED.search(clause) or _DEADLINE.search(clause):
-        return None  # already negative, or timed: "shall not notify … no later than 96 hours" says nothing
+    if _NEGATED.search(clause):
+        return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
     for index, token in enumerate(tokens):

@@ -47,7 +47,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
     negated = bool(_NEGATOR.search(witness))
     words = witness.split(" ")
     # The words a member must fit: the witness's own, then its clause's up to the clause's end.
-    ahead = [*words, *_clause_words(following)]
+    ahead = [*words, *_to_clause_end(following)]
     verb_at = next((i for i in range(len(words)) if finite_verb_at(ahead, i)), None)
     # Who is a party: a role, or one of the matter's names (with none known, a word the
     # lexicon does not know: "brightwater will repair").
@@ -137,7 +137,7 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
 _CLAUSE_WORD = re.compile(r"[\w'’-]+|[.;:!?]")
 
 
-def _clause_words(text: str) -> list[str]:
+def _to_clause_end(text: str) -> list[str]:
     """The lowercase words of `text` up to the end of its clause (".", ";", ":")."""
     found = []
     for token in _CLAUSE_WORD.findall(text.lower()):

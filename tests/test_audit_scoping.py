@@ -142,6 +142,15 @@ def test_a_restriction_frame_is_correct_work_in_a_contract_only() -> None:
     assert restriction.applies("customer may use provider data", "redline")
     assert not restriction.applies("customer may use provider data", "issue")
     assert not restriction.applies("customer may not use provider data", "settlement")  # already negative
+    # A grant is confined "only to the extent …"; an obligation or a state is not.
+    assert restriction.applies("landlord retains a perpetual and irrevocable right to enter", "redline")
+    assert restriction.applies("tenant hereby assigns to landlord all fixtures", "redline")
+    for not_a_grant in (
+        "tenant shall pay the rent monthly",
+        "the deposit is uncapped",
+        "landlord accepts all liability",
+    ):
+        assert not restriction.applies(not_a_grant, "redline"), not_a_grant
 
 
 def test_a_stated_position_is_an_attribution() -> None:

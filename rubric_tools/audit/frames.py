@@ -28,6 +28,10 @@ class Frame:
     #: Only around a witness that is a quantity or opens with one ("five percent"): a contrast
     #: names the figure it prefers to.
     quantity_only: bool = False
+    #: Only around a grant, what a party may do or is given ("may sublet", "is permitted
+    #: to", "grants", "assigns"): a grant is confined "only to the extent …", an obligation
+    #: or a state is not ("shall pay the rent only to the extent … permits" says nothing).
+    grants_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
@@ -35,6 +39,8 @@ class Frame:
         if surface not in self.surfaces or (self.clause_only and not from_clause):
             return False
         if self.quantity_only and not _opens_with_quantity(witness):
+            return False
+        if self.grants_only and not _GRANT.search(witness):
             return False
         if from_clause:
             return not self.negates
@@ -56,6 +62,13 @@ def _opens_with_quantity(witness: str) -> bool:
     found = quantities(witness)
     return bool(found) and found[0].start == 0
 
+
+#: A grant: a permission or a right a party has, or a transfer it makes.
+_GRANT = re.compile(
+    r"\b(?:may|can|(?:is|are) (?:permitted|entitled|allowed|free|authori[sz]ed) to|(?:has|have|retains?|reserves?)"
+    r" (?:[\w-]+ ){0,4}?rights?|grants?|assigns?|licen[cs]es?|transfers?|conveys?)\b",
+    re.IGNORECASE,
+)
 
 _ANALYSIS = ("issue",)
 _CONTRACT = ("redline", "settlement")
@@ -98,7 +111,7 @@ FRAMES: tuple[Frame, ...] = (
     # A revised figure in a contract names the one it replaces.
     Frame("revised figure", "the parties agree a shorter figure, reduced from {w}.", False, _CONTRACT, False, True),
     # A grant confined by the clause itself is the drafting a redline asks for, not the sin.
-    Frame("restriction", "{w} only to the extent this Agreement expressly permits.", True, _CONTRACT),
+    Frame("restriction", "{w} only to the extent this Agreement expressly permits.", True, _CONTRACT, grants_only=True),
 )
 
 

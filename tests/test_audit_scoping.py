@@ -145,6 +145,7 @@ def test_a_restriction_frame_is_correct_work_in_a_contract_only() -> None:
     # A grant is confined "only to the extent …"; an obligation or a state is not.
     assert restriction.applies("landlord retains a perpetual and irrevocable right to enter", "redline")
     assert restriction.applies("tenant hereby assigns to landlord all fixtures", "redline")
+    assert restriction.applies("tenant waives any claim for the same outage", "redline")
     for not_a_grant in (
         "tenant shall pay the rent monthly",
         "the deposit is uncapped",

@@ -28,9 +28,9 @@ class Frame:
     #: Only around a witness that is a quantity or opens with one ("five percent"): a contrast
     #: names the figure it prefers to.
     quantity_only: bool = False
-    #: Only around a grant, what a party may do or is given ("may sublet", "is permitted
-    #: to", "grants", "assigns"): a grant is confined "only to the extent …", an obligation
-    #: or a state is not ("shall pay the rent only to the extent … permits" says nothing).
+    #: Only around a grant, what a party may do, has, gives or gives up ("may sublet", "is
+    #: permitted to", "assigns", "waives"): a grant is confined "only to the extent …", an
+    #: obligation or a state is not ("shall pay the rent only to the extent … permits").
     grants_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
@@ -63,10 +63,11 @@ def _opens_with_quantity(witness: str) -> bool:
     return bool(found) and found[0].start == 0
 
 
-#: A grant: a permission or a right a party has, or a transfer it makes.
+#: A grant: a permission or a right a party has, a transfer it makes or a right it gives up.
 _GRANT = re.compile(
     r"\b(?:may|can|(?:is|are) (?:permitted|entitled|allowed|free|authori[sz]ed) to|(?:has|have|retains?|reserves?)"
-    r" (?:[\w-]+ ){0,4}?rights?|grants?|assigns?|licen[cs]es?|transfers?|conveys?)\b",
+    r" (?:[\w-]+ ){0,4}?rights?|grants?|assigns?|licen[cs]es?|transfers?|conveys?|waives?|releases?|relinquish(?:es)?"
+    r"|surrenders?)\b",
     re.IGNORECASE,
 )
 

@@ -23,15 +23,20 @@ def citation(witness: str) -> Iterator[Dodge]:
     at = next((i for i, w in enumerate(words[:-1]) if w in _MODALS), None)
     if at is None:
         # The clause's finite verb ("is", "indemnifies"; not "be", the rest of a cut modal
-        # phrase), never a participle before it ("all data derived from it are …"); with
-        # none, the first word the lexicon lists as a verb ("not be subject, under section
-        # 6.2, to …"), never a noun after a determiner or a preposition ("as a matter of
-        # state law": not after "matter" or "state").
+        # phrase), never a participle of the subject before its auxiliary ("all data derived
+        # from it are …"); with none, the first word the lexicon lists as a verb ("not be
+        # subject, under section 6.2, to …"), never a noun after a determiner or a
+        # preposition ("as a matter of state law": not after "matter" or "state").
         inside = range(1, len(words) - 1)
         finite = [i for i in inside if _finite(words, i)]
         at = finite[0] if finite else None
         later = next((i for i in finite[1:] if words[i] in AUXILIARIES), None)
-        if at is not None and later is not None and _participle(words[at]) and not {"and", "or"} & set(words[at:later]):
+        if (
+            at is not None
+            and later is not None
+            and lexicon.is_past_participle(words[at])
+            and not {"and", "or"} & set(words[at:later])
+        ):
             at = later  # "all fixtures attached to them are", but "title passed to tenant and is final"
         if at is None:
             at = next((i for i in inside if _verb_in_place(words, i)), None)
@@ -43,12 +48,6 @@ def citation(witness: str) -> Iterator[Dodge]:
 
 def _finite(words: list[str], index: int) -> bool:
     return words[index] != "be" and finite_verb_at(words, index)
-
-
-def _participle(word: str) -> bool:
-    """A verb's past form that is also its participle ("attached", "derived"): before the
-    clause's auxiliary it is a participle of the subject ("data derived from it are …")."""
-    return any(lexicon.past_participle(verb) == word for verb in lexicon.lemmas(word).get("VERB", ()))
 
 
 def _verb_in_place(words: list[str], index: int) -> bool:

@@ -294,7 +294,7 @@ class _WhatFollows:
             return self.clause
         if member in OBJECT_AND_INFINITIVE_VERBS:
             return self.party_to_do
-        if self.infinitive and _is_participle(written) and member.split(" ")[-1] in PREPOSITIONS:
+        if self.infinitive and lexicon.is_past_participle(written) and member.split(" ")[-1] in PREPOSITIONS:
             return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
         if member in THING_ONLY_VERBS:
             return not self.person_to_do
@@ -303,8 +303,8 @@ class _WhatFollows:
         if member in NOT_BEFORE_PREPOSITION:
             return self.first_preposition not in NOT_BEFORE_PREPOSITION[member]
         if self.gerund_after_predicate:
-            return member.split(" ")[0] in FROM_GERUND_VERBS and _is_participle(written)
-        if self.bare_object and _verb_and_complement(member) and not _is_participle(written):
+            return member.split(" ")[0] in FROM_GERUND_VERBS and lexicon.is_past_participle(written)
+        if self.bare_object and _verb_and_complement(member) and not lexicon.is_past_participle(written):
             return False  # "makes unlawful subletting": the object goes between ("makes subletting unlawful")
         return True
 
@@ -325,11 +325,7 @@ def _verb_and_complement(member: str) -> bool:
 
 def _is_predicate(word: str) -> bool:
     """An adjective or a past participle: what "is" goes on with ("is barred", "is void")."""
-    return lexicon.is_modifier(word) or _is_participle(word)
-
-
-def _is_participle(word: str) -> bool:
-    return any(lexicon.past_participle(verb) == word for verb in lexicon.lemmas(word).get("VERB", ()))
+    return lexicon.is_modifier(word) or lexicon.is_past_participle(word)
 
 
 def _agreeing(verb: str, subject: str) -> str:

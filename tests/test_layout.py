@@ -10,7 +10,9 @@ allowed below with its reason.
 from __future__ import annotations
 
 import ast
+import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -163,3 +165,30 @@ def test_the_scored_files_leave_out_trajectories_probes_and_expectations(reposit
         "documents/msa.md",
         "matter.yaml",
     ]
+
+
+def test_a_folder_that_vanishes_mid_walk_is_skipped(repository: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process may remove a folder between the walk finding it and listing it (a
+    temporary matter copy being cleaned up): discovery and the listings skip it, where
+    pathlib's rglob raised FileNotFoundError (reported as an internal error)."""
+    _touch(repository / "scratch" / "copy" / "matter.yaml", "matter_id: copy\n")
+    vanished = repository / "scratch"
+    real_scandir, real_listdir = os.scandir, os.listdir
+
+    def scandir(path: Any = ".") -> Any:
+        if Path(path) == vanished:
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_scandir(path)
+
+    def listdir(path: Any = ".") -> list[str]:
+        if Path(path) == vanished:
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_listdir(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "listdir", listdir)
+    matter = (repository / "matters" / "m1").resolve()
+    assert layout.discover_matters([repository]) == ([matter], [])
+    assert layout.matter_files_below(repository) == [repository / "matters" / "m1" / "matter.yaml"]
+    assert layout.child_matters(vanished) == []
+    assert list(layout.DISK.glob(vanished, "*")) == []

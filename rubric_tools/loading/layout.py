@@ -25,6 +25,7 @@ takes one; today only the disk exists.
 
 from __future__ import annotations
 
+import fnmatch
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -102,6 +103,14 @@ def _listing(folder: str, order: Literal["text", "parts"]) -> list[str]:
     return names
 
 
+def _names(folder: str) -> list[str]:
+    """The names in `folder`; none when it cannot be listed (it vanished, or is no folder)."""
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 def _without_separator(name: str) -> str:
     return name[:-1] if name.endswith(SEPARATOR) else name
 
@@ -131,11 +140,24 @@ class FolderView:
     def exists(self, path: Path) -> bool:
         return path.exists()
 
+    # The listings below skip a folder that cannot be listed, as `_listing` does: another
+    # process may remove a folder between the walk finding it and reading it (a temporary
+    # matter copy being cleaned up), and pathlib's glob raises FileNotFoundError there.
+
     def glob(self, folder: Path, pattern: str) -> Iterator[Path]:
-        return folder.glob(pattern)
+        """The entries of `folder` whose name matches `pattern` (not recursive)."""
+        for name in _names(str(folder)):
+            if fnmatch.fnmatchcase(name, pattern):
+                yield folder / name
 
     def rglob(self, folder: Path, pattern: str) -> Iterator[Path]:
-        return folder.rglob(pattern)
+        """The entries below `folder` whose name matches `pattern`, as `Path.rglob`: links
+        to folders are listed but not walked."""
+        for directory, folders, files in os.walk(folder):  # os.walk skips what vanished
+            base = Path(directory)
+            for name in (*folders, *files):
+                if fnmatch.fnmatchcase(name, pattern):
+                    yield base / name
 
     def walk(self, folder: Path) -> Iterator[tuple[str, list[str], list[str]]]:
         return os.walk(folder)
@@ -145,7 +167,7 @@ class FolderView:
         return _sorted_files(str(folder), accept, order)
 
     def children(self, folder: Path) -> Iterator[Path]:
-        return folder.iterdir()
+        return (folder / name for name in _names(str(folder)))
 
 
 DISK = FolderView()

@@ -166,6 +166,34 @@ def test_check_reports_an_internal_error_in_one_line(
     assert code == 2 and "Traceback" not in err and err.count("\n") == 1 and "I001" in err
 
 
+@pytest.mark.parametrize(
+    ("command", "module", "attribute"),
+    [
+        ("audit", "rubric_tools.commands.audit", "audit_roots"),
+        ("coverage", "rubric_tools.commands.coverage", "measure"),
+    ],
+)
+def test_audit_and_coverage_report_an_internal_error_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+    hostile: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    module: str,
+    attribute: str,
+) -> None:
+    """As every other command: one I001 line, the traceback only with --debug."""
+    import importlib
+
+    def explode(*args: object, **kwargs: object) -> None:
+        raise KeyError("unexpected")
+
+    monkeypatch.setattr(importlib.import_module(module), attribute, explode)
+    code, _, err = _run(capsys, command, str(hostile))
+    assert code == 2 and "Traceback" not in err and err.count("\n") == 1 and "I001" in err, err
+    code, _, err = _run(capsys, "--debug", command, str(hostile))
+    assert code == 2 and "Traceback" in err and "I001" in err.splitlines()[-1]
+
+
 def test_huge_json_integer_is_a_t001_diagnostic(
     capsys: pytest.CaptureFixture[str], hostile: Path, tmp_path: Path
 ) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-import traceback
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source, preload
 from rubric_tools.checking.audit_inputs import audit_inputs
-from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import command_paths, resolve_config
@@ -258,9 +257,8 @@ def run_audit(options: AuditOptions, stdout: TextIO, stderr: TextIO) -> int:
             ended = _run_fix(report, roots, config.audit, options, stdout, stderr)
             if ended is not None:
                 return ended
-    except Exception:  # never a traceback for the user; keep the cause for the bug report
-        stderr.write("internal error in rubric audit, please report it:\n" + traceback.format_exc())
-        return EXIT_USAGE
+    except Exception as exc:  # never a traceback for the user (unless --debug): one line, code I001
+        return report_internal_error(stderr, exc, "auditing")
     exit_code = report.exit_code
     if options.output_format == "json":
         stdout.write(render_json(report))

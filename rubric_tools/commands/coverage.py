@@ -3,7 +3,6 @@ return the exit code: 0, 1 below a `[tool.rubric.coverage]` threshold, 2 on usag
 
 from __future__ import annotations
 
-import traceback
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import TextIO
 
 from rich.console import Console
 
-from rubric_tools.commands.common import EXIT_USAGE
+from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.coverage.runs import measure
@@ -83,9 +82,8 @@ def run_coverage(options: CoverageOptions, stdout: TextIO, stderr: TextIO) -> in
     except OSError as exc:
         errors.print(f"error: {exc}", markup=False)
         return EXIT_USAGE
-    except Exception:  # never a traceback for the user; keep the cause for the bug report
-        errors.print("internal error in rubric coverage, please report it:\n" + traceback.format_exc(), markup=False)
-        return EXIT_USAGE
+    except Exception as exc:  # never a traceback for the user (unless --debug): one line, code I001
+        return report_internal_error(stderr, exc, "measuring coverage")
     try:
         _render(run, options, stdout)
     except OSError as exc:

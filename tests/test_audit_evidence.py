@@ -287,6 +287,10 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("Courts will not enforce the lease and, which the client cannot accept.", "a conjunction before a stop"),
         ("The tenant shall reimburse the landlord against any claim.", "a verb with a preposition it does not take"),
         ("The tenant shall report to the landlord of any defect.", "a verb with a preposition it does not take"),
+        (
+            "Landlord hereby irrevocably granting to the tenant all rights in the works of the building.",
+            "a gerund after 'hereby'",
+        ),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -311,6 +315,8 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has already agreed to repair the roof and is to be paid for it.",
         "The hosting of the data is permitted.",
         "Landlord has hereby granted the use of the premises.",
+        "Landlord hereby irrevocably grants to the tenant all rights in the fixtures, including the parking.",
+        "Nothing hereby granted is a lease, and the parties are hereby released.",
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",
         "Credits are issued, the news is good and the analysis is done; each obligation stays.",

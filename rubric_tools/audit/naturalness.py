@@ -21,7 +21,9 @@
   "the hereby assign of", "gives us an rescind for"); "a" or "an" that does not agree with
   the sound of the word after it ("an rescind"); a determiner before a personal pronoun
   ("gives no us an exit"), or a citation ("gives, under section 6.2, us"); "each" or
-  "every" before a plural ("each obligations"); "despite whether";
+  "every" before a plural ("each obligations"); "despite whether"; a gerund after the
+  performative "hereby" ("Provider hereby irrevocably assigning …"), which wants a finite
+  verb ("hereby assigns", "is hereby deleted");
 - for a sentence (`sentence=True`): no capital first letter or no final stop, and a clause
   without a finite verb — each part between ";", ":" and ", but" must have one,
   unless it is quoted, and so must the clause after "that" where a verb or a noun like
@@ -205,6 +207,10 @@ _CITATION_BEFORE_PRONOUN = re.compile(
 
 #: "despite" takes a noun, not a clause: "regardless of whether" is no "despite whether".
 _DESPITE_WHETHER = re.compile(r"\b(?:despite|in spite of|notwithstanding) whether\b", re.IGNORECASE)
+#: "hereby" makes the act it qualifies happen by these words, so a finite verb follows it
+#: ("hereby assigns", "is hereby deleted"), through other adverbs, never a gerund: an
+#: inflection swapped into such a clause ("Provider hereby irrevocably assigning …").
+_HEREBY_GERUND = re.compile(r"\bhereby (?:[a-z]+ly )*([a-z]+ing)\b", re.IGNORECASE)
 
 
 def _each_plural(determiner: str, noun: str) -> bool:
@@ -313,6 +319,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     found += [f"a citation before a pronoun: {m.group(0)}" for m in _CITATION_BEFORE_PRONOUN.finditer(text)]
     for m in _DESPITE_WHETHER.finditer(text) if "whether" in lowered else ():
         found.append(f"a noun's preposition before a clause: {m.group(0)}")
+    for m in _HEREBY_GERUND.finditer(text) if "hereby" in lowered else ():
+        if verb_of(m.group(1).lower()) is not None or "VERB" in lexicon.lemmas(m.group(1).lower()):
+            found.append(f"a gerund after 'hereby': {m.group(0)}")
     for determiner, noun in zip(tokens, tokens[1:], strict=False):
         if determiner in ("each", "every") and _each_plural(determiner, noun):
             found.append(f"'{determiner}' before a plural: {determiner} {noun}")

@@ -29,6 +29,27 @@ def test_short_or_embedded_concepts_are_earned_by_unrelated_text(tmp_path: Path)
     assert codes(audit(make_matter(tmp_path / "ok", concepts=_concepts('["service credit", "credit"]'))), "U006") == []
 
 
+def test_unrelated_text_is_shown_in_the_matters_own_sentences(tmp_path: Path) -> None:
+    """The evidence of a U006 is first the matter's own sentences that earn the concept
+    through another word, not one about the concept, and no heading; then the common words."""
+    guide = (
+        "Training the tenant's staff is the landlord's cost. "
+        "The landlord may not constrain the tenant's use of the premises. "
+        "The strain on the lift is the landlord's risk."
+    )
+    root = make_matter(tmp_path / "m", concepts=_concepts('["train"]'), guide=guide)
+    [finding] = codes(audit(root), "U006")
+    shown = [e["sentence"] for e in finding.extra["evidence"]]  # type: ignore[index]
+    assert shown[:2] == [
+        "The landlord may not constrain the tenant's use of the premises.",
+        "The strain on the lift is the landlord's risk.",
+    ]
+    assert "constrain" in shown and not any(s.startswith("Training") for s in shown)
+    # Where no sentence of the matter holds such a word, the common words alone.
+    [finding] = codes(audit(make_matter(tmp_path / "plain", concepts=_concepts('["train"]'))), "U006")
+    assert all(" " not in e["sentence"] for e in finding.extra["evidence"])  # type: ignore[index]
+
+
 def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: Path) -> None:
     root = make_matter(tmp_path / "m", concepts=_concepts('["service credit"]', redline='["reasonable efforts"]'))
     [finding] = codes(audit(root), "U007")

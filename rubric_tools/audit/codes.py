@@ -81,7 +81,9 @@ A concept is so short, or so common a fragment, that unrelated text earns it.
 
 Concepts are matched as substrings of the normalized text. A two-letter concept
 (`ai`, `ip`) is inside "again" and "relationship"; `train` is inside "constraint".
-The evidence names the common words that contain it. Use a longer phrase
+The evidence shows first the matter's own sentences that earn it through
+another word (none that is about the concept), then the common words that
+contain it. Use a longer phrase
 ("ip indemnity", "model training").
 """,
 )

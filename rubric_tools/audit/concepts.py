@@ -8,6 +8,7 @@ normalized text (`rubric_tools.scoring.text`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -59,14 +60,44 @@ def never_earnable_findings(source: MatterSource) -> Iterator[AuditFinding]:
             yield _finding(CONCEPT_NEVER_EARNABLE.code, node, never_earnable_message(node, reason), [])
 
 
+def _inside_another_word(concept: str, word: str) -> bool:
+    """Whether `word` holds `concept` without being about it: a short concept anywhere
+    ("ip" in "equip"), a longer one past the word's start ("train" in "constraint"; a
+    prefix is an inflection: "credit" in "credits")."""
+    return word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0)
+
+
 def _unrelated_words(concept: str) -> list[str]:
     if " " in concept or not concept.isalpha():
         return []
-    return sorted(
-        word
-        for word in COMMON_WORDS
-        if word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0)
-    )
+    return sorted(word for word in COMMON_WORDS if _inside_another_word(concept, word))
+
+
+#: At most this many of the matter's own sentences shown as evidence of a U006.
+_UNRELATED_SENTENCES = 2
+_WORD = re.compile(r"[a-z]+")
+
+
+def _sentences_with(source: MatterSource, concept: str) -> list[Evidence]:
+    """Sentences of the matter's own documents that earn `concept` only through words that
+    hold it ("Ownership of the premises stays with the landlord" earns "ip"): what the
+    author sees earned without the concept being said. Not a sentence with a word that is
+    about the concept ("ip", or "training" for "train")."""
+    found: list[Evidence] = []
+    for document_id, document in source.matter.documents.items():
+        for token, section in document.sections.items():
+            for sentence in sentences(section):
+                lowered = sentence.lower()
+                if not sentence.rstrip().endswith((".", ";", ":", "?", "!")):
+                    continue  # a heading ("2 Data Ownership") is no sentence of the matter
+                holding = [word for word in _WORD.findall(lowered) if concept in word] if concept in lowered else []
+                if holding and all(_inside_another_word(concept, word) for word in holding):
+                    found.append(
+                        Evidence(sentence, f"{document_id} §{token}", "unrelated text", "not earned", "earned")
+                    )
+                    if len(found) == _UNRELATED_SENTENCES:
+                        return found
+    return found
 
 
 def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
@@ -75,7 +106,8 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
         words = _unrelated_words(concept)
         if (len(concept) <= SHORT_CONCEPT and concept.isalpha()) or words:
             why = f"common words contain it: {', '.join(words[:6])}" if words else "it is too short to mean anything"
-            evidence = [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
+            evidence = _sentences_with(source, concept) if concept.isalpha() else []
+            evidence += [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
             yield _finding(
                 CONCEPT_EARNED_BY_UNRELATED_TEXT.code,
                 node,

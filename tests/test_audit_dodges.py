@@ -520,3 +520,24 @@ def test_a_verb_of_compulsion_takes_a_party_before_its_infinitive() -> None:
     assert "the law compels brightwater to pay" in {
         d.text for d in dodges("the law requires brightwater to pay", "x", named)
     }
+
+
+def test_a_noun_only_counted_stands_for_a_bare_noun_only_in_its_idioms() -> None:
+    """ "under state law" is not "under state statute", nor "without limitation" "without
+    cap": a count noun wants a determiner. With one ("the law") it stands, and so it does
+    after the preposition of its idiom ("prohibited by statute")."""
+    bare = _synonym_rewrites("subletting is unlawful under state law")
+    assert "subletting is unlawful under state legislation" in bare
+    assert not any("statute" in t for t in bare), bare
+    assert "the statute requires notice" in _synonym_rewrites("the law requires notice")
+    assert "the rent is without cap" not in _synonym_rewrites("the rent is without limitation")
+    assert "the landlord's cap" in " ".join(_synonym_rewrites("the landlord's limitation applies to rent"))
+    assert "subletting is prohibited by statute" in _synonym_rewrites("subletting is prohibited by law")
+
+
+def test_before_from_and_a_gerund_the_lexicon_does_not_know_only_a_participle_that_takes_it() -> None:
+    """ "barred from coworking": a word in "-ing" after "from" that the lexicon does not
+    know is a gerund all the same, so "outlawed" does not stand for "barred" there."""
+    rewrites = _synonym_rewrites("the tenant is barred from coworking in the premises")
+    assert "the tenant is prohibited from coworking in the premises" in rewrites
+    assert not any("outlawed" in t for t in rewrites), rewrites

@@ -24,6 +24,7 @@ from rubric_tools.audit.grammar import (
     is_party,
 )
 from rubric_tools.audit.thesaurus import (
+    COUNT_ONLY_NOUNS,
     FROM_GERUND_VERBS,
     NO_RECIPIENT_VERBS,
     NOT_BEFORE_PREPOSITION,
@@ -100,6 +101,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
                     continue
                 if _repeats_a_word(member_words, ahead, start, size):
                     continue  # "illegal under state law" is not "contrary to law under state law"
+                if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
+                    continue  # "under state law" is not "under state statute" ("by statute" is)
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
                 if rewrite != witness:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
@@ -185,6 +188,19 @@ def _after_be(words: Sequence[str], start: int) -> bool:
         if at < 0:
             return True
     return at >= 0 and words[at] in lexicon.BE_FORMS
+
+
+def _bare(words: Sequence[str], start: int, idioms: frozenset[str] = frozenset()) -> bool:
+    """Whether the noun at `start` has no determiner: past its modifiers ("new york",
+    "applicable") the clause opens there, or a preposition or a verb stands ("under state
+    law", "be without limitation"), not a determiner or a possessive ("the law", "the
+    landlord's liability"), nor one of `idioms` right before it ("by law")."""
+    if start > 0 and words[start - 1] in idioms:
+        return False
+    at = start
+    while _modified(words, at):
+        at -= 1
+    return at == 0 or not (words[at - 1] in DETERMINERS or words[at - 1].endswith(("'s", "’s")))
 
 
 def _modified(words: Sequence[str], start: int) -> bool:
@@ -282,8 +298,12 @@ class _WhatFollows:
     @cached_property
     def gerund_after_predicate(self) -> bool:
         after = self.after
+        # A word in "-ing" after "from" the lexicon does not know is a gerund too ("from
+        # onboarding"); one it knows only as another part of speech is not ("from nothing").
         from_gerund = any(
-            word == "from" and following.endswith("ing") and lexicon.is_verb(following)
+            word == "from"
+            and following.endswith("ing")
+            and (lexicon.is_verb(following) or not lexicon.known(following))
             for word, following in zip(after[:3], after[1:4], strict=False)
         )
         return from_gerund and _is_predicate(self.phrase.split(" ")[0])

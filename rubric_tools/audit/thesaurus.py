@@ -192,6 +192,18 @@ NOT_BEFORE_PREPOSITION: dict[str, frozenset[str]] = {
     "make whole": frozenset({"against", "from"}),
     "report to": frozenset({"of", "about"}),
 }
+#: Nouns only counted: in the singular they want a determiner ("a statute", "the cap"), so
+#: none stands for a noun used as a mass, bare ("under state law" is not "under state
+#: statute", "without limitation as to amount" not "without cap as to amount"); but each
+#: stands bare right after the prepositions of its idioms ("prohibited by statute").
+COUNT_ONLY_NOUNS: dict[str, frozenset[str]] = {
+    "statute": frozenset({"by"}),
+    "contract": frozenset({"by"}),
+    "cap": frozenset(),
+    "ceiling": frozenset(),
+    "maximum": frozenset(),
+    "regulator": frozenset(),
+}
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
 NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})

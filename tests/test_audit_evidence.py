@@ -347,6 +347,20 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     assert finder.recased("the tenant may ask the landlord") == "the tenant may ask the landlord"
 
 
+def test_a_heading_names_nothing() -> None:
+    """A heading is written in title case ("12.1 Governing Law"): "law" there is no name,
+    so "no law requires" stays lowercase; a name written inside a sentence is recased."""
+    finder = ClauseFinder(
+        [
+            MatterSentence("12.1 Governing Law", "lease §12", False),
+            MatterSentence("The lease is governed by the law of the state where Harwick sits.", "lease §12", False),
+        ]
+    )
+    assert finder.recased("no law requires that harwick repair.") == "no law requires that Harwick repair."
+    headed = ClauseFinder([MatterSentence("12.1 Governing Law", "lease §12", False)])
+    assert headed.recased("no law requires it.") == "no law requires it."
+
+
 def test_a_word_capitalized_only_to_open_a_sentence_is_lowercase_inside_one() -> None:
     """The matter opens a sentence with "Title to the fixtures …"; framed, it reads "We
     reject the proposal that title to the fixtures …". A word the matter capitalizes inside

@@ -241,6 +241,8 @@ _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: before another (a name or a defined term of several words: "the Effective Date").
 _CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
+#: How a sentence ends, a heading does not ("14.2 Governing Law").
+_SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 _POSSESSIVE_END = re.compile(r"['’]s$")
 
@@ -268,10 +270,12 @@ class ClauseFinder:
         texts = list(dict.fromkeys(s.text for s in self.sentences))
         vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
         self.vocabulary = vocabulary | COMMON_WORDS
-        #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA").
+        #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA"),
+        #: read in its sentences, not its headings ("Governing Law" names no "Law").
         self.names = {
             lowered: written
             for text in reversed(texts)
+            if text.rstrip().endswith(_SENTENCE_ENDS)
             for lowered, written in _capitalized_inside(text)
             if lowered not in self.lowercase
         }

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.clauses import ClauseFinder, MatterSentence, smallest_clause
+from rubric_tools.audit.clause_bounds import smallest_clause
+from rubric_tools.audit.clauses import ClauseFinder, MatterSentence
 from rubric_tools.audit.completion import carrier, complete_alone, repair_recipient
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score

@@ -18,7 +18,7 @@ A witness built from a regex is often a fragment ("in provider's sole discretion
 3. a witness that is already a clause stays as it is.
 
 A completion is kept only when the gate fires on it, it holds no negator outside the
-sin's own words, and it is no longer than `MAX_CLAUSE_WORDS`; otherwise the witness stays
+sin's own words, and it is no longer than `clause_bounds.MAX_CLAUSE_WORDS`; otherwise the witness stays
 a fragment, which only the quoting frames take ('the words "…" are deleted').
 
 Completion happens at run time from the matter being audited; the carriers are generic
@@ -29,11 +29,12 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.clause_bounds import smallest_clause, word_span
 from rubric_tools.audit.completion import (
     Completion,
     as_clause,
@@ -45,8 +46,6 @@ from rubric_tools.audit.completion import (
 from rubric_tools.audit.corpus import KnownText, sentences
 from rubric_tools.audit.grammar import (
     PARTY_ROLES,
-    has_finite_verb,
-    shape,
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.markers import governing_negator
@@ -59,33 +58,15 @@ from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
 
-#: A completed clause longer than this reads as a paragraph, not as evidence.
-MAX_CLAUSE_WORDS = 32
 #: Sentences of the matter searched per gate (the longest texts are trajectories).
 MAX_SENTENCE_CHARACTERS = 1200
 
 _NEGATOR = re.compile(governing_negator(), re.IGNORECASE)
 # The clause finder's patterns, asked of every sentence and completion: compiled once.
-_JOINER = re.compile(r"(and|or|nor)\b\s*", re.IGNORECASE)
-_CLAUSE_PUNCTUATION = re.compile(r"[,;:.]")
-_HEAD_WORD = re.compile(r"(\w+)\s+")
-_INTRODUCTION = re.compile(r"(?:in|under|for|as|on|at|by|with|from)\b[^,]{0,60},\s+", re.IGNORECASE)
 _WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*")
 _LOWERCASE_LETTERS = re.compile(r"[a-z]{2,}")
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
 _SPELLED_WORD = re.compile(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?")
-#: Where one clause ends and another begins inside a sentence.
-_BREAK = re.compile(
-    r"\s*(?:;|:(?!\d)|\s[—–]\s|\s--?\s)\s*"
-    r"|,\s+(?=(?:and|but|or|so|which|while|whereas|because|although|though|since|unless|provided|except|however|"
-    r"if|when|where|nor|yet)\b)"
-    r"|\b(?:because|although|though|whereas|unless|so\s+that|provided\s+that|except\s+that|save\s+that|if|when|"
-    r"while|since|whether|that)\b",
-    re.IGNORECASE,
-)
-_LEADING_JOINERS = frozenset("and but or so which then also yet nor".split())
-#: Breaks that open a subordinate clause: its comma ends it before the main clause.
-_SUBORDINATORS = frozenset("if when while since unless because although though whether".split())
 
 
 # ------------------------------------------------------------------ clauses of the matter
@@ -100,99 +81,6 @@ class MatterSentence:
     #: The matter states it as the sin: a must-fire probe or critical trajectory of this
     #: list, the clause under review, a trap counter.
     sin: bool
-
-
-def _word_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """A span widened to whole words."""
-    while start > 0 and text[start - 1].isalnum():
-        start -= 1
-    while end < len(text) and text[end].isalnum():
-        end += 1
-    return start, end
-
-
-def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The smallest clause of `text` holding text[start:end]: cut at clause breaks (";",
-    ":", a dash, a comma before a conjunction, a subordinator, "that"), a leading joiner or
-    introductory phrase dropped. A part that is no clause by itself ("without undue delay
-    after Provider confirms") takes in the part before it, up to two breaks back; None when
-    the result holds no finite verb or is too long."""
-    breaks = _clause_breaks(text)
-    lefts = [0, *(after for _before, after in breaks if after <= start)]
-    right = next((before for before, _after in breaks if before >= end), len(text))
-    candidates = [lefts[-1], *reversed(lefts[-3:-1])]
-    found: tuple[int, int] | None = None
-    for left in candidates:
-        bounds = _trimmed(text, left, start, end, right)
-        if bounds is None:
-            continue
-        found = found or bounds
-        if shape(text[bounds[0] : bounds[1]]) == "clause":
-            return bounds
-    return found
-
-
-@lru_cache(maxsize=4096)  # a sentence is cut again for every gate that matches it
-def _clause_breaks(text: str) -> tuple[tuple[int, int], ...]:
-    """The spans of `text`'s clause breaks, in order, the comma that ends a subordinate
-    clause among them."""
-    found = [b for b in _BREAK.finditer(text) if _breaks_clauses(text, b)]
-    return tuple(sorted([b.span() for b in found] + list(_after_subordinate_clauses(text, found))))
-
-
-def _after_subordinate_clauses(text: str, breaks: list[re.Match[str]]) -> Iterator[tuple[int, int]]:
-    """The comma that ends a clause a subordinator opened, where the main clause follows:
-    "if the tenant sublets, the landlord may terminate" holds two clauses, and neither is
-    "the tenant sublets, the landlord may terminate"."""
-    for index, found in enumerate(breaks):
-        if found.group(0).strip().lower() not in _SUBORDINATORS:
-            continue
-        limit = breaks[index + 1].start() if index + 1 < len(breaks) else len(text)
-        comma = text.find(",", found.end(), limit)
-        if comma >= 0 and has_finite_verb(_CLAUSE_PUNCTUATION.split(text[comma + 1 :], maxsplit=1)[0]):
-            yield comma, comma + 1
-
-
-def _breaks_clauses(text: str, found: re.Match[str]) -> bool:
-    """A comma before "and" or "or" ends a clause only when a clause follows: in a list
-    ("all right, title, and interest") it does not."""
-    if not found.group(0).startswith(","):
-        return True
-    rest = text[found.end() :]
-    joiner = _JOINER.match(rest)
-    if joiner is None:
-        return True
-    following = _CLAUSE_PUNCTUATION.split(rest[joiner.end() :], maxsplit=1)[0]
-    return has_finite_verb(following)
-
-
-def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[int, int] | None:
-    while left < start and text[left] in " ,":
-        left += 1
-    head = _HEAD_WORD.match(text[left:start])
-    if head and head.group(1).lower() in _LEADING_JOINERS:
-        left += head.end()
-    intro = _INTRODUCTION.match(text[left:start])
-    if intro and has_finite_verb(text[left + intro.end() : right]):
-        left += intro.end()
-    clause = text[left:right].rstrip(" ,.;:")
-    joiner = _TRAILING_JOINER.search(clause)
-    if joiner is not None and left + joiner.start() >= end:
-        clause = clause[: joiner.start()]  # "… the carve-out and, as a result, …": no "and" left dangling
-    if len(clause.split()) > MAX_CLAUSE_WORDS:
-        comma = text.find(",", end, right)
-        if comma == -1:
-            return None
-        clause = text[left:comma]
-        if len(clause.split()) > MAX_CLAUSE_WORDS:
-            return None
-    if not has_finite_verb(clause):
-        return None
-    return left, left + len(clause)
-
-
-#: Conjunctions a cut leaves at a clause's end ("the carve-out and| , as a result").
-_TRAILING_JOINER = re.compile(r"(?:[\s,]+(?:and|or|but|nor))+$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -412,7 +300,7 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
         span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
         if span is None or span[0] == span[1]:
             continue
-        start, end = _word_span(sentence.text, *span)
+        start, end = word_span(sentence.text, *span)
         bounds = smallest_clause(sentence.text, start, end)
         if bounds is None:
             continue

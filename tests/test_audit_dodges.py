@@ -151,12 +151,23 @@ def test_a_must_fire_probe_the_list_walks_past_is_a_dodge(tmp_path: Path) -> Non
 
 def test_no_law_requires_frame(tmp_path: Path) -> None:
     every = AuditSection(max_evidence=1000)
-    root = make_matter(tmp_path / "m", _gate("the regulation requires a service credit", guard=False))
+    root = make_matter(tmp_path / "m", _gate("the landlord must provide a service credit", guard=False))
     kinds = {e["kind"] for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "no law requires" in kinds
-    guarded = make_matter(tmp_path / "ok", _gate("the regulation requires a service credit"))
+    guarded = make_matter(tmp_path / "ok", _gate("the landlord must provide a service credit"))
     kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "no law requires" not in kinds and "state-then-negate" not in kinds
+
+
+def test_no_law_requires_only_what_a_law_could_require(tmp_path: Path) -> None:
+    """ "No law requires that the regulation requires a service credit", "… that subletting
+    is unlawful" read as no lawyer writes: a statement of what the law itself does, allows
+    or voids, or of what is already so, is framed otherwise ("It is not the case that …")."""
+    every = AuditSection(max_evidence=1000)
+    for name, sin in (("law", "the regulation requires a service credit"), ("void", "the service credit is void")):
+        root = make_matter(tmp_path / name, _gate(sin, guard=False))
+        kinds = {e["kind"] for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+        assert "state-then-negate" in kinds and "no law requires" not in kinds, (sin, kinds)
 
 
 # ------------------------------------------------------------------ a dead alternative

@@ -32,6 +32,11 @@ class Frame:
     #: permitted to", "assigns", "waives"): a grant is confined "only to the extent …", an
     #: obligation or a state is not ("shall pay the rent only to the extent … permits").
     grants_only: bool = False
+    #: Only around what a law could require of a party or a thing ("the tenant repairs the
+    #: roof", "the data stays in the state"), never a statement of what the law itself does,
+    #: allows or voids, nor of what was already done: "No law requires that subletting is
+    #: unlawful", "… that the lease already gives us an exit" read as no lawyer writes.
+    requirable_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
@@ -41,6 +46,8 @@ class Frame:
         if self.quantity_only and not _opens_with_quantity(witness):
             return False
         if self.grants_only and not _GRANT.search(witness):
+            return False
+        if self.requirable_only and _LEGAL_STATE.search(witness):
             return False
         if from_clause:
             return not self.negates
@@ -74,9 +81,16 @@ _GRANT = re.compile(
 _ANALYSIS = ("issue",)
 _CONTRACT = ("redline", "settlement")
 
+#: A statement of the law's own effect, or of what is already so: nothing a law requires.
+_LEGAL_STATE = re.compile(
+    r"\b(?:laws?|statutes?|statutory|regulations?|legislation|courts?|legal(?:ly)?|illegal(?:ly)?|(?:un)?lawful(?:ly)?"
+    r"|(?:un)?enforce(?:able|s|d)?|void|invalid|barred|banned|forbidden|outlawed|prohibited|permitted by|already)\b",
+    re.IGNORECASE,
+)
+
 FRAMES: tuple[Frame, ...] = (
     Frame("state-then-negate", "it is not the case that {w}."),
-    Frame("no law requires", "no law requires that {w}."),
+    Frame("no law requires", "no law requires that {w}.", requirable_only=True),
     Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
     Frame("savings clause", "nothing in this section means that {w}."),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.

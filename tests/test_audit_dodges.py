@@ -309,6 +309,10 @@ def test_a_member_that_opens_a_clause_stands_only_before_one() -> None:
     )
     assert "rent is due once the landlord invoices" in _synonym_rewrites("rent is due after the landlord invoices")
     assert "rent is due once invoicing" not in _synonym_rewrites("rent is due after invoicing")
+    # After a duration, "after" ties the days to the event: "10 days once …" is no English.
+    timed = _synonym_rewrites("rent is due within 10 days after the landlord invoices")
+    assert "rent is due within 10 days following the landlord invoices" in timed
+    assert not any("days once" in t for t in timed), timed
 
 
 def test_an_adjective_the_lexicon_also_lists_as_a_verb_keeps_its_synonyms() -> None:

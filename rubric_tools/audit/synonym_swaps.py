@@ -101,6 +101,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
                     continue
                 if _repeats_a_word(member_words, ahead, start, size):
                     continue  # "illegal under state law" is not "contrary to law under state law"
+                if member in _CLAUSE_OPENERS and start > 0 and words[start - 1] in _TIME_UNITS:
+                    continue  # "72 hours after the landlord confirms" times the hours: no "72 hours once"
                 if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
                     continue  # "under state law" is not "under state statute" ("by statute" is)
                 rewrite = " ".join([*words[:start], *written, *words[start + size :]])
@@ -115,6 +117,9 @@ _NO_PASSIVE = frozenset({"let"})
 #: Members that only open a clause, never a noun phrase: one stands for a phrase only before
 #: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
 _CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
+#: Units a duration counts: after one, "after" or "before" ties it to an event, which a
+#: word that only opens a clause cannot ("within 72 hours after it confirms").
+_TIME_UNITS = frozenset("minute minutes hour hours day days week weeks month months year years".split())
 _NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
 
 

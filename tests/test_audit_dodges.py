@@ -253,6 +253,11 @@ def test_a_verb_that_takes_a_person_and_an_infinitive_stands_for_require_only_be
     with_thing = _synonym_rewrites("the statute requires notice within ten days")
     assert "the statute mandates notice within ten days" in with_thing
     assert not any(("obliges" in t or "compels" in t) for t in with_thing), with_thing
+    # Only a person insists: "the landlord insists on notice", never "the statute insists on".
+    assert not any("insists on" in t for t in with_thing), with_thing
+    assert "the landlord insists on notice within ten days" in _synonym_rewrites(
+        "the landlord requires notice within ten days"
+    )
 
 
 def test_before_from_and_a_gerund_only_a_participle_that_takes_it() -> None:
@@ -313,6 +318,11 @@ def test_a_member_that_opens_a_clause_stands_only_before_one() -> None:
     timed = _synonym_rewrites("rent is due within 10 days after the landlord invoices")
     assert "rent is due within 10 days following the landlord invoices" in timed
     assert not any("days once" in t for t in timed), timed
+    # "within 10 days of the sale" takes no "no later than": only "within" takes "of".
+    assert "rent is due no later than 10 days after the sale" in _synonym_rewrites(
+        "rent is due within 10 days after the sale"
+    )
+    assert not any("later than" in t for t in _synonym_rewrites("rent is due within 10 days of the sale"))
 
 
 def test_an_adjective_the_lexicon_also_lists_as_a_verb_keeps_its_synonyms() -> None:
@@ -556,3 +566,11 @@ def test_before_from_and_a_gerund_the_lexicon_does_not_know_only_a_participle_th
     rewrites = _synonym_rewrites("the tenant is barred from coworking in the premises")
     assert "the tenant is prohibited from coworking in the premises" in rewrites
     assert not any("outlawed" in t for t in rewrites), rewrites
+
+
+def test_an_adjective_is_inserted_before_a_noun_never_before_a_name() -> None:
+    """ "the relevant premises" is a rewrite a drafter writes; "the relevant HMRC" is not."""
+    common = {d.text for d in dodges("the premises are let", "the premises are let") if d.kind == "inserted adjective"}
+    assert common == {"the relevant premises are let"}
+    named = {d.text for d in dodges("the hmrc may inspect", "the hmrc may inspect") if d.kind == "inserted adjective"}
+    assert named == set()

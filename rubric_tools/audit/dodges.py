@@ -111,6 +111,9 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
 
 
 def _insertions(witness: str) -> Iterator[Dodge]:
+    """An adverb after the first modal ("shall expressly notify"), an adjective after the
+    first determiner before a word the lexicon knows ("the relevant premises"), never before
+    a name ("the GDPR", "the CCPA")."""
     for modal in _MODALS:
         inserted = _replace_once(witness, modal, f"{modal} expressly")
         if inserted is None or witness.endswith(modal) or _NEGATED_MODAL[modal].search(witness):
@@ -122,7 +125,9 @@ def _insertions(witness: str) -> Iterator[Dodge]:
     for determiner in _DETERMINERS:
         inserted = _replace_once(witness, determiner, f"{determiner} relevant")
         following = _AFTER_DETERMINER[determiner].search(witness)
-        if inserted is not None and following is not None and following.group(1) not in _NOT_NOUNS:
+        if inserted is None or following is None or following.group(1) in _NOT_NOUNS:
+            continue
+        if lexicon.known(following.group(1)):  # a name takes no adjective: never "the relevant GDPR"
             yield Dodge("inserted adjective", inserted)
             break
 

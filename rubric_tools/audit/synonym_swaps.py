@@ -29,6 +29,7 @@ from rubric_tools.audit.thesaurus import (
     NO_RECIPIENT_VERBS,
     NOT_BEFORE_PREPOSITION,
     OBJECT_AND_INFINITIVE_VERBS,
+    PERSON_SUBJECT_VERBS,
     THING_ONLY_VERBS,
     Thesaurus,
 )
@@ -101,6 +102,10 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
                     continue
                 if _repeats_a_word(member_words, ahead, start, size):
                     continue  # "illegal under state law" is not "contrary to law under state law"
+                if member in PERSON_SUBJECT_VERBS and not (start > 0 and is_party(words[start - 1], names)):
+                    continue  # "the statute requires notice" is not "the statute insists on notice"
+                if phrase == "within" and _duration_of(after):
+                    continue  # "within 24 hours of discovery" is not "no later than 24 hours of discovery"
                 if member in _CLAUSE_OPENERS and start > 0 and words[start - 1] in _TIME_UNITS:
                     continue  # "72 hours after the landlord confirms" times the hours: no "72 hours once"
                 if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
@@ -120,6 +125,15 @@ _CLAUSE_OPENERS = frozenset("once whenever if unless although because while wher
 #: Units a duration counts: after one, "after" or "before" ties it to an event, which a
 #: word that only opens a clause cannot ("within 72 hours after it confirms").
 _TIME_UNITS = frozenset("minute minutes hour hours day days week weeks month months year years".split())
+
+
+def _duration_of(after: Sequence[str]) -> bool:
+    """Whether the words open with a duration followed by "of" ("24 hours of discovery"):
+    only "within" takes it."""
+    unit = next((i for i, word in enumerate(after[:4]) if word in _TIME_UNITS), None)
+    return unit is not None and unit + 1 < len(after) and after[unit + 1] == "of"
+
+
 _NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
 
 

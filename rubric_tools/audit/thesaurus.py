@@ -183,6 +183,9 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NO
 OBJECT_AND_INFINITIVE_VERBS = frozenset({"compel", "oblige", "obligate", "force"})
 #: Members that never take that person and infinitive: "insists on the landlord to repair".
 THING_ONLY_VERBS = frozenset({"mandate", "insist on"})
+#: Members only a person does: "the landlord insists on notice", never "the statute insists
+#: on notice" (a statute requires or mandates it).
+PERSON_SUBJECT_VERBS = frozenset({"insist on"})
 #: Members that do not take a preposition the others take after their object: "indemnify
 #: the landlord against claims" is not "reimburse the landlord against claims" (one is
 #: reimbursed for a loss), "notify the landlord of a defect" not "report to the landlord of".

@@ -111,6 +111,8 @@ STEP_CASES = [
     (widen_words, "provider owns the data", "provider owned the data", None),
     (widen_hyphens, "non-exclusive license", "non exclusive license", r"non[- ]?exclusive license"),
     (widen_hyphens, "first dollar", "first-dollar", None),
+    # A range in a character class is no hyphen of the words ("[a-z]" stays a range).
+    (widen_hyphens, "tenant (?:[a-z]+ )?re-lets the premises", "tenant promptly relets the premises", None),
     (widen_windows, r"cap[^.]{0,20}applies", "cap under §6.2 applies", r"cap(?:[^.]|\.(?=\d)){0,20}applies"),
     (
         widen_words_and_slack,

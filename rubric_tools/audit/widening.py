@@ -276,10 +276,41 @@ def widen_words_and_slack(pattern: str, thesaurus: Thesaurus) -> str | None:
 
 
 def widen_hyphens(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    widened = re.sub(r"(?<=[a-z])-(?=[a-z])", "[- ]?", pattern)
-    widened = re.sub(r"(?<![\[\\])'(?![^\[]*\])", "['’]", widened)
-    widened = re.sub(r"\b(first|second|third|non|pre|post|co|sub|self|multi|cross) (?=[a-z]{3})", r"\1[- ]?", widened)
+    widened = "".join(
+        piece if in_class else _hyphens_outside_classes(piece) for piece, in_class in _class_pieces(pattern)
+    )
     return widened if widened != pattern else None
+
+
+def _hyphens_outside_classes(piece: str) -> str:
+    widened = re.sub(r"(?<=[a-z])-(?=[a-z])", "[- ]?", piece)
+    widened = re.sub(r"(?<!\\)'", "['’]", widened)
+    return re.sub(r"\b(first|second|third|non|pre|post|co|sub|self|multi|cross) (?=[a-z]{3})", r"\1[- ]?", widened)
+
+
+def _class_pieces(pattern: str) -> list[tuple[str, bool]]:
+    """`pattern` cut into its character classes and the text between them, in order, each
+    with whether it is a class: a range ("[a-z]") or a quote inside one is no hyphen or
+    apostrophe of the words."""
+    pieces: list[tuple[str, bool]] = []
+    start, index, in_class = 0, 0, False
+    while index < len(pattern):
+        char = pattern[index]
+        if char == "\\":
+            index += 2
+            continue
+        if not in_class and char == "[":
+            pieces.append((pattern[start:index], False))
+            start, in_class = index, True
+            index += 2 if pattern[index + 1 : index + 2] == "^" else 1
+            index += 1 if pattern[index : index + 1] == "]" else 0  # "[]…]": a literal "]" first
+            continue
+        if in_class and char == "]":
+            pieces.append((pattern[start : index + 1], True))
+            start, in_class = index + 1, False
+        index += 1
+    pieces.append((pattern[start:], in_class))
+    return [(piece, is_class) for piece, is_class in pieces if piece]
 
 
 #: A window that stops only at a sentence's end: a period before a digit ("§6.2") passes.

@@ -346,6 +346,9 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     )
     assert finder.recased("harwick’s consent: the hmrc may ask us.") == "Harwick’s consent: the HMRC may ask us."
     assert finder.recased("the tenant may ask the landlord") == "the tenant may ask the landlord"
+    # A sentence opened with such a name: its capital first letter is the sentence's, not the name's.
+    assert finder.recased("Hmrc may ask us.") == "HMRC may ask us."
+    assert finder.recased("Harwick may ask us.") == "Harwick may ask us."
 
 
 def test_a_heading_names_nothing() -> None:

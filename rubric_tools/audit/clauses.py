@@ -124,6 +124,8 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 
 #: A word written in lowercase, which may be a name the matter writes with capitals.
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
+#: The word that opens a text, capitalized as a sentence opens ("Msa").
+_OPENING_WORD = re.compile(r"([A-Z][a-z]+)\b")
 #: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
 #: colon or a quotation mark, where a capital opens what is quoted or recited), and not
 #: before another (a name or a defined term of several words: "the Effective Date").
@@ -176,6 +178,10 @@ class ClauseFinder:
         the matter capitalizes only to open a sentence written in lowercase inside one
         ("Nobody has suggested that Title to …" -> "… that title to …")."""
         text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
+        opening = _OPENING_WORD.match(text)
+        if opening is not None and self.names.get(opening.group(1).lower(), "").isupper():
+            # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
+            text = self.names[opening.group(1).lower()] + text[opening.end(1) :]
         if not any(word in self.names for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
         return _LOWERCASE_WORD.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)

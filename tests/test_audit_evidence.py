@@ -4,6 +4,7 @@ and the order evidence is shown in. Matters and sentences are our own."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,7 @@ from rubric_tools.audit.clauses import ClauseFinder, MatterSentence
 from rubric_tools.audit.completion import carrier, complete_alone, repair_recipient
 from rubric_tools.audit.grammar import shape
 from rubric_tools.audit.naturalness import problems, rank, text_score
+from rubric_tools.audit.noun_phrases import bare_roles, has_bare_role, with_determiners
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import article, as_sentence, fill
@@ -292,6 +294,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
             "Landlord hereby irrevocably granting to the tenant all rights in the works of the building.",
             "a gerund after 'hereby'",
         ),
+        ("The tenant may not give notice later than 73 (0) hours.", "number in figures and figures disagree"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -318,6 +321,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has hereby granted the use of the premises.",
         "Landlord hereby irrevocably grants to the tenant all rights in the fixtures, including the parking.",
         "Nothing hereby granted is a lease, and the parties are hereby released.",
+        "No law requires that the tenant repairs the roof within 10 (10) days under Section 12 (3).",
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",
         "Credits are issued, the news is good and the analysis is done; each obligation stays.",
@@ -349,6 +353,51 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     # A sentence opened with such a name: its capital first letter is the sentence's, not the name's.
     assert finder.recased("Hmrc may ask us.") == "HMRC may ask us."
     assert finder.recased("Harwick may ask us.") == "Harwick may ask us."
+
+
+def test_a_bare_role_is_the_matters_name_for_a_party_where_it_writes_one() -> None:
+    """A regex names the parties by role ("tenant waives any claim"): where the matter writes
+    "Tenant" as a party's name, so does the evidence; a role the matter never capitalizes,
+    or one with a modifier ("other tenant"), is left for the checks."""
+    finder = ClauseFinder([MatterSentence("The lease binds Tenant; the tenant pays rent.", "lease §1", False)])
+    assert finder.recased("No law requires that tenant waives any claim.") == (
+        "No law requires that Tenant waives any claim."
+    )
+    assert (
+        finder.recased("We do not accept that the tenant waives it.") == "We do not accept that the tenant waives it."
+    )
+    assert finder.recased("The agent may fine landlord.") == "The agent may fine landlord."
+    assert finder.recased("The agent may evict other tenant.") == "The agent may evict other tenant."
+
+
+@pytest.mark.parametrize(
+    ("text", "bare"),
+    [
+        ("The agent can fine tenant.", ["can fine tenant"]),
+        ("The agent shall make whole tenant.", ["make whole tenant"]),
+        ("The landlord may not evict other tenant.", ["evict other tenant"]),
+        ("No law requires that tenant waives the deposit.", ["that tenant"]),
+        ("The landlord may evict any other tenant, and Harwick's tenant pays tenant rent to that tenant.", []),
+        ("Either party may ask the tenant and one supplier; the third party tools stay.", []),
+        ('The words "tenant may sublet" are deleted.', []),  # a quotation is the clause's fragment
+    ],
+)
+def test_a_role_in_the_singular_wants_a_determiner(text: str, bare: list[str]) -> None:
+    quoted = re.sub(r'"[^"]*"', " QUOTED ", text)
+    assert [role.phrase for role in bare_roles(quoted)] == bare
+    assert has_bare_role(text) == bool(bare)
+
+
+def test_a_bare_role_takes_its_determiner() -> None:
+    """ "after tenant confirms" reads "after the tenant confirms", "of other tenant" "of the
+    other tenant"; a role after a modifier "the" cannot precede ("make whole tenant") is no
+    text at all, and a quotation keeps the words it quotes."""
+    assert with_determiners("Rent is due after tenant confirms.") == "Rent is due after the tenant confirms."
+    assert with_determiners("The landlord may evict other tenant.") == "The landlord may evict the other tenant."
+    assert with_determiners("The agent shall make whole tenant.") is None
+    assert (
+        with_determiners('The words "tenant may sublet" are deleted.') == 'The words "tenant may sublet" are deleted.'
+    )
 
 
 def test_a_heading_names_nothing() -> None:

@@ -49,6 +49,7 @@ from rubric_tools.audit.grammar import (
 )
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.markers import governing_negator
+from rubric_tools.audit.noun_phrases import bare_roles
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
@@ -182,6 +183,11 @@ class ClauseFinder:
         if opening is not None and self.names.get(opening.group(1).lower(), "").isupper():
             # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
             text = self.names[opening.group(1).lower()] + text[opening.end(1) :]
+        for role in reversed(bare_roles(text)):
+            # A bare role is the matter's name for a party where it writes one ("that customer
+            # waives" -> "that Customer waives"); elsewhere it is left for the checks.
+            if not role.modified and text[role.start : role.end] in self.capitalized:
+                text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
         if not any(word in self.names for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
         return _LOWERCASE_WORD.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)

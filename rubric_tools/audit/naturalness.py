@@ -11,7 +11,7 @@
   noun before a clause ("upon it validates"), or a word that opens a clause before a noun
   alone ("48 hours once confirmation"); a citation between a verb and its object
   ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
-  disagree ("three (0) days"); a count that disagrees with its unit ("3 business day
+  disagree ("three (0) days", "73 (0) hours"); a count that disagrees with its unit ("3 business day
   2 business day", "one years"; not "a 5 day period", where the unit modifies a noun); a
   malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
@@ -114,6 +114,11 @@ _BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the 
 
 #: A number in words with its figures after it: "three (3)".
 _WORDS_AND_FIGURES = re.compile(r"\b([a-z]+(?:[- ][a-z]+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
+#: A figure glossed by another in parentheses ("73 (0) hours", a regex's `\d+` written out),
+#: not a citation's subsection ("Section 12 (3)").
+_FIGURES_AND_FIGURES = re.compile(
+    r"(?<!section )(?<!§ )(?<!§)(?<!article )(?<!clause )\b(\d+(?:\.\d+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE
+)
 
 
 def _continues(word: str) -> bool:
@@ -331,6 +336,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
         words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
         if words_value is not None and words_value != figure:
             found.append(f"number in words and figures disagree: {written.group(0)}")
+    for written in _FIGURES_AND_FIGURES.finditer(text) if "(" in text else ():
+        if float(written.group(1)) != float(written.group(2)):
+            found.append(f"number in figures and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
     found += government_problems(tokens)

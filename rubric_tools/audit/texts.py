@@ -38,10 +38,11 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
+from rubric_tools.audit.noun_phrases import has_bare_role, with_determiners
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, gate_lists, list_fires
+from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, fires, gate_lists, list_fires
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate
 
@@ -201,7 +202,22 @@ def entry_texts(
     if finder is not None:  # names as the matter writes them ("Kestrel", not "kestrel")
         fire = [t if t.kind == "witness" else _recased(t, finder) for t in fire]
         silent = [_recased(t, finder) for t in silent]
+        # A role the matter names no party by, bare in the singular ("after provider
+        # confirms"): the matter's names known, it is a common noun, and takes its "the".
+        fire = [d for t in fire if (d := t if t.kind == "witness" else _determined(t, gate)) is not None]
+        silent = [d for t in silent if (d := _determined(t, gate)) is not None]
     return _readable(fire), _readable(silent)
+
+
+def _determined(text: VerdictText, gate: Gate) -> VerdictText | None:
+    """The text with "the" before each bare role (`noun_phrases.with_determiners`), where
+    the gate's verdict on it stays what it was; else no text."""
+    if not has_bare_role(text.text):
+        return text
+    determined = with_determiners(text.text)
+    if determined is None or fires(gate, determined) != fires(gate, text.text):
+        return None
+    return replace(text, text=determined)
 
 
 def _recased(text: VerdictText, finder: ClauseFinder) -> VerdictText:

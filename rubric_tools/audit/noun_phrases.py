@@ -1,0 +1,99 @@
+"""Checks of the noun phrases of generated evidence: what a noun needs before it.
+
+A regex names a party by its role, bare ("regulator (?:can|may) fine vendor"); a witness
+keeps it bare ("regulator can fine vendor"). A bare role the matter uses as a party's name
+("Customer") is written so (`clauses.ClauseFinder.recased`); a role left in lowercase is a
+common noun, and in the singular a common noun wants a determiner: "the vendor", "any
+other client", "Provider's customer", never "fine vendor" or "makes whole vendor".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
+
+#: Singular roles: "parties", "customers" stand bare in the plural.
+_SINGULAR_ROLES = frozenset(role for role in PARTY_ROLES if not role.endswith("s"))
+_WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*|[,;:.!?]")
+#: Words of a determiner's phrase before its noun that the lexicon files otherwise.
+_OTHER = frozenset({"other", "same", "first", "second", "third"})
+
+
+@dataclass(frozen=True)
+class BareRole:
+    start: int  # where the role is written in the text
+    end: int
+    phrase: str  # the role and the words before it back to the one that should determine it
+    modified: bool  # a modifier stands before it ("other client"): no name reads so
+
+
+def bare_roles(text: str) -> list[BareRole]:
+    """The singular roles written in lowercase with no determiner: past the modifiers before
+    one ("other", "third", "sole"), the word before must be a determiner, a possessive or a
+    number ("the vendor", "Kestrel's customer", "one supplier"); "that" only where it is no
+    conjunction opening a clause the role is the subject of ("… requires that customer
+    indemnifies"). A role that modifies the noun after it is not the head of its phrase
+    ("vendor risk", "customer data")."""
+    tokens = list(_WORD.finditer(text))
+    found = []
+    for index, token in enumerate(tokens):
+        if token.group(0) not in _SINGULAR_ROLES:
+            continue  # a capitalized role is the matter's name for a party ("Customer")
+        following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
+        if following.isalpha() and following not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(following):
+            continue  # a modifier of the noun after it
+        before = index - 1
+        while before >= 0 and _modifier(tokens[before].group(0)):
+            before -= 1
+        opener = tokens[before].group(0).lower() if before >= 0 else ""
+        clause_opener = opener == "that" and (following in lexicon.MODALS or lexicon.is_verb(following))
+        if (opener in DETERMINERS and not clause_opener) or opener.endswith(("'s", "’s")) or opener[:1].isdigit():
+            continue
+        phrase = text[tokens[max(before, 0)].start() : token.end()]
+        found.append(BareRole(token.start(), token.end(), phrase, before < index - 1))
+    return found
+
+
+#: A quotation: the words it quotes are the clause's fragment, judged as such, not here.
+_QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
+
+
+def _unquoted_roles(text: str) -> list[BareRole]:
+    quoted = [m.span() for m in _QUOTED.finditer(text)]
+    return [r for r in bare_roles(text) if not any(start <= r.start < end for start, end in quoted)]
+
+
+def has_bare_role(text: str) -> bool:
+    """Whether `text`, outside its quotations, holds a bare role (`bare_roles`)."""
+    return bool(_unquoted_roles(text))
+
+
+def with_determiners(text: str) -> str | None:
+    """`text` with "the" before each bare role outside its quotations ("after provider
+    confirms" -> "after the provider confirms", "of other client" -> "of the other
+    client"); None when a role's modifier is not one "the" goes before ("makes whole
+    vendor": "whole" belongs to the verb)."""
+    tokens = {m.end(): m for m in _WORD.finditer(text)}
+    for role in reversed(_unquoted_roles(text)):
+        at = role.start
+        if role.modified:
+            modifier = next((m for end, m in tokens.items() if end == role.start - 1), None)
+            if modifier is None or modifier.group(0).lower() not in _OTHER:
+                return None
+            at = modifier.start()
+        text = f"{text[:at]}the {text[at:]}"
+    return text
+
+
+def _modifier(word: str) -> bool:
+    """An adjective or a noun before the role ("other", "third", "cloud"), not a determiner."""
+    lowered = word.lower()
+    if lowered in _OTHER:
+        return True
+    if lowered in DETERMINERS or lowered in lexicon.FUNCTION_WORDS:
+        return False
+    readings = lexicon.lemmas(lowered)
+    return "ADJ" in readings or ("NOUN" in readings and "VERB" not in readings)

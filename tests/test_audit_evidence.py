@@ -295,6 +295,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
             "a gerund after 'hereby'",
         ),
         ("The tenant may not give notice later than 73 (0) hours.", "number in figures and figures disagree"),
+        ('We do not accept that "the tenant may sublet the premises.', "a quotation never closed"),
+        ("The words “the tenant may sublet are deleted.", "a quotation never closed"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:

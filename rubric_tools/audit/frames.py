@@ -34,8 +34,9 @@ class Frame:
     grants_only: bool = False
     #: Only around what a law could require of a party or a thing ("the tenant repairs the
     #: roof", "the data stays in the state"), never a statement of what the law itself does,
-    #: allows or voids, nor of what was already done: "No law requires that subletting is
-    #: unlawful", "… that the lease already gives us an exit" read as no lawyer writes.
+    #: allows or voids, nor of what was already done or what a party may do: "No law
+    #: requires that subletting is unlawful", "… that the lease already gives us an exit",
+    #: "… that the landlord may terminate" read as no lawyer writes.
     requirable_only: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
@@ -81,10 +82,12 @@ _GRANT = re.compile(
 _ANALYSIS = ("issue",)
 _CONTRACT = ("redline", "settlement")
 
-#: A statement of the law's own effect, or of what is already so: nothing a law requires.
+#: A statement of the law's own effect, of what is already so, or of what a party may do (a
+#: permission is granted, never required): nothing a law requires.
 _LEGAL_STATE = re.compile(
     r"\b(?:laws?|statutes?|statutory|regulations?|legislation|courts?|legal(?:ly)?|illegal(?:ly)?|(?:un)?lawful(?:ly)?"
-    r"|(?:un)?enforce(?:able|s|d)?|void|invalid|barred|banned|forbidden|outlawed|prohibited|permitted by|already)\b",
+    r"|(?:un)?enforce(?:able|s|d)?|void|invalid|barred|banned|forbidden|outlawed|prohibited|permitted by|already"
+    r"|may|can|might|could)\b",
     re.IGNORECASE,
 )
 

@@ -11,8 +11,9 @@
   noun before a clause ("upon it validates"), or a word that opens a clause before a noun
   alone ("48 hours once confirmation"); a citation between a verb and its object
   ("assigns under §6.2 of the agreement consultant"); a number whose words and figures
-  disagree ("three (0) days", "73 (0) hours"); a count that disagrees with its unit ("3 business day
-  2 business day", "one years"; not "a 5 day period", where the unit modifies a noun); a
+  disagree ("three (0) days", "73 (0) hours"); a quotation mark with no partner; a count
+  that disagrees with its unit ("3 business day 2 business day", "one years"; not "a 5 day
+  period", where the unit modifies a noun); a
   malformed inflection ("illegaled", "forgoed");
 - a subject that disagrees with its verb ("laws prohibits", "provider are");
 - words out of their place: a modal or a bare "be" after a finite auxiliary ("has already
@@ -340,6 +341,8 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
         if float(written.group(1)) != float(written.group(2)):
             found.append(f"number in figures and figures disagree: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
+    if text.count('"') % 2 or text.count("“") != text.count("”"):
+        found.append("a quotation never closed or never opened")  # a clause cut inside one
     found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
     found += government_problems(tokens)
     for word in tokens:

@@ -274,7 +274,7 @@ def _verb_only(word: str) -> bool:
 
 
 #: Words that open a clause and never take a noun alone ("once confirmation").
-_CLAUSE_ONLY = frozenset("once unless because although whereas".split())
+_CLAUSE_ONLY = frozenset("once unless because although whereas whether".split())
 
 
 def _clause_without_verb(text: str) -> list[str]:

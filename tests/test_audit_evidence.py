@@ -297,6 +297,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The tenant may not give notice later than 73 (0) hours.", "number in figures and figures disagree"),
         ('We do not accept that "the tenant may sublet the premises.', "a quotation never closed"),
         ("The cap applies without regard to whether disrepair.", "a clause opener before a noun: whether"),
+        ("We do not accept that the irrespective of whether disrepair applies.", "an article before no noun"),
         ("The words “the tenant may sublet are deleted.", "a quotation never closed"),
     ],
 )

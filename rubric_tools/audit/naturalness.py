@@ -69,8 +69,7 @@ from rubric_tools.audit.grammar import (
     plural_form,
     verb_of,
 )
-from rubric_tools.audit.lexicon import FUNCTION_WORDS
-from rubric_tools.audit.quantities import number_value, quantities
+from rubric_tools.audit.number_wording import number_problems
 from rubric_tools.audit.verb_government import government_problems
 from rubric_tools.audit.wording import article, doubled, words
 
@@ -113,15 +112,6 @@ _SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
 _BARE_CITATION = re.compile(r"\b(\w+) under (?:section|§)\s*[\d.]*\d(?: of the agreement)? (\w+)", re.IGNORECASE)
 
 
-#: A number in words with its figures after it: "three (3)".
-_WORDS_AND_FIGURES = re.compile(r"\b([a-z]+(?:[- ][a-z]+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
-#: A figure glossed by another in parentheses ("73 (0) hours", a regex's `\d+` written out),
-#: not a citation's subsection ("Section 12 (3)").
-_FIGURES_AND_FIGURES = re.compile(
-    r"(?<!section )(?<!§ )(?<!§)(?<!article )(?<!clause )\b(\d+(?:\.\d+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE
-)
-
-
 def _continues(word: str) -> bool:
     """Whether `word` can follow a verb and a citation: a preposition, "to", a verb, a modal."""
     return word in _PREPOSITIONS or word in MODALS or word in AUXILIARIES or verb_of(word) is not None
@@ -141,7 +131,6 @@ _QUOTED = re.compile(r"[\"“][^\"”]*[\"”]")
 _QUOTATION_MARK = re.compile(r"[\"“”]")
 _FIRST_LETTER = re.compile(r"[^\W\d_]")
 _FINAL_STOP = re.compile(r"[.?!][\"”’')]*$")
-_NEXT_WORD = re.compile(r"\s*([a-z]+)")
 
 
 def _dangling(tokens: Sequence[str]) -> list[str]:
@@ -331,16 +320,12 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     for determiner, noun in zip(tokens, tokens[1:], strict=False):
         if determiner in ("each", "every") and _each_plural(determiner, noun):
             found.append(f"'{determiner}' before a plural: {determiner} {noun}")
-    for written in _WORDS_AND_FIGURES.finditer(text) if "(" in text else ():
-        spelled = written.group(1).lower().split()
-        values = [number_value(" ".join(spelled[-n:])) for n in (2, 1) if len(spelled) >= n]
-        words_value, figure = next((v for v in values if v is not None), None), float(written.group(2))
-        if words_value is not None and words_value != figure:
-            found.append(f"number in words and figures disagree: {written.group(0)}")
-    for written in _FIGURES_AND_FIGURES.finditer(text) if "(" in text else ():
-        if float(written.group(1)) != float(written.group(2)):
-            found.append(f"number in figures and figures disagree: {written.group(0)}")
-    found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
+    found += number_problems(text)
+    for article_, word, of in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        if article_ not in ("the", "a", "an") or of != "of" or word.endswith("ing"):  # "the hosting of" is a noun
+            continue
+        if lexicon.known(word) and "NOUN" not in lexicon.lemmas(word):
+            found.append(f"an article before no noun: {article_} {word} of")  # "the irrespective of whether"
     if text.count('"') % 2 or text.count("“") != text.count("”"):
         found.append("a quotation never closed or never opened")  # a clause cut inside one
     found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
@@ -363,25 +348,6 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append("no final stop")
         found += _clause_without_verb(stripped)
     return tuple(found)
-
-
-def _count_disagreements(text: str) -> list[str]:
-    """Quantities whose unit does not agree with the count: "one years"; "3 day" where no
-    noun follows for the unit to modify (a "5 day period" is one)."""
-    found: list[str] = []
-    for quantity in quantities(text):
-        written = text[quantity.start : quantity.end]
-        if quantity.adjectival or quantity.unit.name == "percent":
-            continue
-        plural = written.lower().endswith("s")
-        if quantity.value == 1:
-            if plural:
-                found.append(written)
-            continue
-        following = _NEXT_WORD.match(text[quantity.end :].lower())
-        if not plural and (following is None or following.group(1) in FUNCTION_WORDS):
-            found.append(written)
-    return found
 
 
 #: Scores of where a text came from (see the module docstring).

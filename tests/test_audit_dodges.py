@@ -10,6 +10,7 @@ import pytest
 
 from rubric_tools.audit import inflection
 from rubric_tools.audit.dodges import dodges
+from rubric_tools.audit.frames import FRAMES, subjunctive
 from rubric_tools.audit.thesaurus import build
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis.witness import gap_witness
@@ -151,12 +152,35 @@ def test_a_must_fire_probe_the_list_walks_past_is_a_dodge(tmp_path: Path) -> Non
 
 def test_no_law_requires_frame(tmp_path: Path) -> None:
     every = AuditSection(max_evidence=1000)
-    root = make_matter(tmp_path / "m", _gate("the landlord must provide a service credit", guard=False))
+    # The frame states the requirement in the subjunctive ("… that the landlord provide a
+    # service credit"): a gate that fires on it is one that fires on that correct work.
+    root = make_matter(tmp_path / "m", _gate("the landlord provides? a service credit", guard=False))
     kinds = {e["kind"] for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "no law requires" in kinds
-    guarded = make_matter(tmp_path / "ok", _gate("the landlord must provide a service credit"))
+    guarded = make_matter(tmp_path / "ok", _gate("the landlord provides? a service credit"))
     kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "no law requires" not in kinds and "state-then-negate" not in kinds
+
+
+@pytest.mark.parametrize(
+    ("clause", "required"),
+    [
+        ("the tenant shall repair the roof", "the tenant repair the roof"),
+        ("the tenant repairs the roof", "the tenant repair the roof"),
+        ("the deposit is held in trust", "the deposit be held in trust"),
+        (
+            "the exclusions apply whether or not the tenant is at fault",
+            "the exclusions apply whether or not the tenant is at fault",
+        ),
+        ("the tenant repaired the roof", "the tenant repaired the roof"),
+    ],
+)
+def test_what_a_law_requires_is_said_in_the_subjunctive(clause: str, required: str) -> None:
+    """ "No law requires that the tenant repair the roof", never "… that the tenant shall
+    repair" or "… repairs": the first finite verb takes its base form, nothing else moves."""
+    assert subjunctive(clause) == required
+    frame = next(f for f in FRAMES if f.kind == "no law requires")
+    assert frame.wrap(clause) == f"No law requires that {required}."
 
 
 def test_no_law_requires_only_what_a_law_could_require(tmp_path: Path) -> None:

@@ -325,6 +325,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "Landlord has hereby granted the use of the premises.",
         "Landlord hereby irrevocably grants to the tenant all rights in the fixtures, including the parking.",
         "Nothing hereby granted is a lease, and the parties are hereby released.",
+        "No law requires that the landlord provide a service credit or that the deposit be held in trust.",
         "No law requires that the tenant repairs the roof within 10 (10) days under Section 12 (3).",
         "The lease gives the tenant an exit for repeated outages and an hour to cure it.",
         "All keys must be put in a US locker and be released to an SLA auditor.",

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rubric_tools.audit.grammar import finite_verb_at, verb_of
 from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
@@ -61,7 +62,34 @@ class Frame:
         return '"{w}"' in self.template
 
     def wrap(self, witness: str) -> str:
+        if self.requirable_only:
+            witness = subjunctive(witness)
         return fill(self.template, witness)
+
+
+#: The modal of an obligation before its verb ("shall repair"): dropped under "requires that".
+_REQUIRING_MODAL = re.compile(r"\b(?:shall|will|must) (?=[a-z])", re.IGNORECASE)
+_WORD = re.compile(r"[\w'’-]+")
+_SUBJUNCTIVE_OF = {"is": "be", "are": "be", "has": "have", "does": "do"}
+
+
+def subjunctive(clause: str) -> str:
+    """The clause as a requirement states it, in the subjunctive: "the tenant shall repair
+    the roof" and "the tenant repairs the roof" -> "the tenant repair the roof", "the data
+    is stored" -> "the data be stored". Its first finite verb decides: a modal of obligation
+    is dropped, a verb in the third person takes its base form; any other (a past, a base
+    form after a plural: "the exclusions apply") is left as it stands."""
+    found = list(_WORD.finditer(clause))
+    tokens = [m.group(0).lower() for m in found]
+    verb = next((i for i in range(len(tokens)) if finite_verb_at(tokens, i)), None)
+    if verb is None:
+        return clause
+    word, at = tokens[verb], found[verb]
+    if word in ("shall", "will", "must"):
+        return clause[: at.start()] + _REQUIRING_MODAL.sub("", clause[at.start() :], count=1)
+    form = verb_of(word)
+    base = _SUBJUNCTIVE_OF.get(word) or (form[0] if form is not None and form[1] == "3rd person" else None)
+    return clause if base is None else clause[: at.start()] + base + clause[at.end() :]
 
 
 def _opens_with_quantity(witness: str) -> bool:

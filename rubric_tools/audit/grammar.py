@@ -365,6 +365,20 @@ def agreement_errors(text: str) -> list[str]:
         )
         base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
         subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
-        if subject and base_verb and not joined and verb_of(noun) is None:
+        if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
             found.append(f"{noun} {verb}")
     return found
+
+
+#: Verbs after which "that" opens a clause in the subjunctive: "the law requires that the
+#: tenant repair", "we recommend that the clause be deleted".
+_MANDATIVE = frozenset("require requires required demand demands insist insists recommend recommends ask asks".split())
+
+
+def _mandated(tokens: Sequence[str], subject: int) -> bool:
+    """Whether the subject at `subject` opens a clause that a mandative verb's "that" opens,
+    within a few words before it (its determiner and modifiers between)."""
+    for at in range(subject - 1, max(-1, subject - 5), -1):
+        if tokens[at] == "that":
+            return at > 0 and tokens[at - 1] in _MANDATIVE
+    return False

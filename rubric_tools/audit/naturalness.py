@@ -273,17 +273,25 @@ def _clause_without_verb(text: str) -> list[str]:
         found += _unfinished(words(segment), segment, imperative_allowed=True)
     # Every complement holds "that": most texts do not, and the search tries each word.
     for complement in _COMPLEMENT.finditer(unquoted) if "that" in unquoted.lower() else ():
-        found += _unfinished(words(complement.group(1)), complement.group(1), imperative_allowed=False)
+        # After "requires that", "recommends that" the verb is in the subjunctive: "… that
+        # the tenant repair the roof" has its verb.
+        mandated = complement.group(0).split()[0].lower().startswith(("require", "recommend"))
+        found += _unfinished(
+            words(complement.group(1)), complement.group(1), imperative_allowed=False, subjunctive=mandated
+        )
     return found
 
 
-def _unfinished(tokens: Sequence[str], segment: str, *, imperative_allowed: bool) -> list[str]:
+def _unfinished(
+    tokens: Sequence[str], segment: str, *, imperative_allowed: bool, subjunctive: bool = False
+) -> list[str]:
     """A clause with no finite verb, or one that opens with its verb (no subject)."""
     if not tokens or "quoted" in tokens:
         return []
     if imperative_allowed and verb_of(tokens[0]) == (tokens[0], "base"):
         return []  # "Delete … and insert the agreed wording."
-    if not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
+    in_subjunctive = subjunctive and any(verb_of(word) == (word, "base") for word in tokens[1:])
+    if not in_subjunctive and not any(finite_verb_at(tokens, i) for i in range(len(tokens))):
         return [f"clause without a verb: {segment.strip()!r}"]
     if tokens[0] in MODALS or tokens[0] in AUXILIARIES:
         return [f"clause without a subject: {segment.strip()!r}"]

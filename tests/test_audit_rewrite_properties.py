@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from rubric_tools.audit.completion import complete_alone
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.frames import FRAMES
+from rubric_tools.audit.frames import FRAMES, subjunctive
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.thesaurus import build as build_thesaurus
@@ -163,15 +163,20 @@ def test_habitats_and_frames_keep_the_clause_together_and_in_order(witness: str)
     clause = _tokens(completion.text)
     for surface in ("issue", "redline", "settlement"):
         habitats = habitat_texts(completion.core, surface, completion.before, completion.after)
-        built = [text for kind, text in habitats if not kind.startswith("limit idiom")]
-        built += [frame.wrap(completion.text) for frame in FRAMES if not frame.quantity_only]
-        for text in built:
+        built = [(text, clause) for kind, text in habitats if not kind.startswith("limit idiom")]
+        for frame in FRAMES:
+            if not frame.quantity_only:
+                # A requirement is stated in the subjunctive: that frame holds the clause with
+                # its first finite verb in the base form, every other word as it stands.
+                held = _tokens(subjunctive(completion.text)) if frame.requirable_only else clause
+                built.append((frame.wrap(completion.text), held))
+        for text, held in built:
             _no_new_doubles(completion.text, text)
             assert text[0].isupper() or text[0] in '"“', text
             assert text.rstrip('"”').endswith((".", "?", "!")), text
             # The clause's words stand together, in order, somewhere in the sentence (a
             # leading function word may have lost its capital, a leading "that" its place).
-            joined, wanted = " ".join(_tokens(text)), " ".join(clause[1:])
+            joined, wanted = " ".join(_tokens(text)), " ".join(held[1:])
             assert wanted in joined, (completion.text, text)
 
 

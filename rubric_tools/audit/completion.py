@@ -28,13 +28,12 @@ from rubric_tools.audit.grammar import (
     shape,
     verb_of,
 )
-from rubric_tools.audit.quantities import quantities
+from rubric_tools.audit.quantities import TIME_UNIT_WORDS, quantities
 from rubric_tools.audit.wording import as_sentence, doubled, words
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.scoring.gates import Gate
 
 _UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
-_UNIT_WORDS = frozenset("hour day week month year minute".split())
 #: A word as written, with its apostrophes (typographic or not) and hyphens: asked of every rewrite.
 _WRITTEN_WORD = re.compile(r"[\w’'-]+")
 _PLAIN_WORD = re.compile(r"[\w'-]+")
@@ -174,7 +173,7 @@ def repair_agreement(text: str) -> str:
     month" -> "9 months")."""
     for pair in agreement_errors(text):
         noun, verb = pair.split(" ")
-        if verb in _UNIT_WORDS:
+        if verb in TIME_UNIT_WORDS:
             fixed = verb + "s"  # "9 month" -> "9 months"
         elif verb in ("are", "were"):
             fixed = "is" if verb == "are" else "was"

@@ -372,7 +372,9 @@ def agreement_errors(text: str) -> list[str]:
 
 #: Verbs after which "that" opens a clause in the subjunctive: "the law requires that the
 #: tenant repair", "we recommend that the clause be deleted".
-_MANDATIVE = frozenset("require requires required demand demands insist insists recommend recommends ask asks".split())
+MANDATIVE_VERBS = frozenset(
+    "require requires required demand demands insist insists recommend recommends ask asks".split()
+)
 
 
 def _mandated(tokens: Sequence[str], subject: int) -> bool:
@@ -380,5 +382,5 @@ def _mandated(tokens: Sequence[str], subject: int) -> bool:
     within a few words before it (its determiner and modifiers between)."""
     for at in range(subject - 1, max(-1, subject - 5), -1):
         if tokens[at] == "that":
-            return at > 0 and tokens[at - 1] in _MANDATIVE
+            return at > 0 and tokens[at - 1] in MANDATIVE_VERBS
     return False

@@ -63,6 +63,7 @@ from rubric_tools.audit.grammar import (
     ADJECTIVES,
     AUXILIARIES,
     DETERMINERS,
+    MANDATIVE_VERBS,
     MODALS,
     agreement_errors,
     finite_verb_at,
@@ -275,7 +276,7 @@ def _clause_without_verb(text: str) -> list[str]:
     for complement in _COMPLEMENT.finditer(unquoted) if "that" in unquoted.lower() else ():
         # After "requires that", "recommends that" the verb is in the subjunctive: "… that
         # the tenant repair the roof" has its verb.
-        mandated = complement.group(0).split()[0].lower().startswith(("require", "recommend"))
+        mandated = complement.group(0).split()[0].lower() in MANDATIVE_VERBS
         found += _unfinished(
             words(complement.group(1)), complement.group(1), imperative_allowed=False, subjunctive=mandated
         )

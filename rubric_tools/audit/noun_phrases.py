@@ -18,6 +18,7 @@ from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
 #: Singular roles: "parties", "customers" stand bare in the plural.
 _SINGULAR_ROLES = frozenset(role for role in PARTY_ROLES if not role.endswith("s"))
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*|[,;:.!?]")
+_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_SINGULAR_ROLES)) + r")\b")
 #: Words of a determiner's phrase before its noun that the lexicon files otherwise.
 _OTHER = frozenset({"other", "same", "first", "second", "third"})
 
@@ -37,6 +38,8 @@ def bare_roles(text: str) -> list[BareRole]:
     conjunction opening a clause the role is the subject of ("… requires that customer
     indemnifies"). A role that modifies the noun after it is not the head of its phrase
     ("vendor risk", "customer data")."""
+    if _ROLE.search(text) is None:
+        return []  # most texts name no role in lowercase: asked of every generated text
     tokens = list(_WORD.finditer(text))
     found = []
     for index, token in enumerate(tokens):
@@ -74,13 +77,14 @@ def has_bare_role(text: str) -> bool:
 def with_determiners(text: str) -> str | None:
     """`text` with "the" before each bare role outside its quotations ("after provider
     confirms" -> "after the provider confirms", "of other client" -> "of the other
-    client"); None when a role's modifier is not one "the" goes before ("makes whole
-    vendor": "whole" belongs to the verb)."""
-    tokens = {m.end(): m for m in _WORD.finditer(text)}
-    for role in reversed(_unquoted_roles(text)):
+    client"); `text` itself when it has none; None when a role's modifier is not one "the"
+    goes before ("makes whole vendor": "whole" belongs to the verb)."""
+    roles = _unquoted_roles(text)
+    ending_at = {m.end(): m for m in _WORD.finditer(text)} if roles else {}
+    for role in reversed(roles):
         at = role.start
         if role.modified:
-            modifier = next((m for end, m in tokens.items() if end == role.start - 1), None)
+            modifier = ending_at.get(role.start - 1)  # the word right before the role
             if modifier is None or modifier.group(0).lower() not in _OTHER:
                 return None
             at = modifier.start()

@@ -43,6 +43,8 @@ UNITS: tuple[Unit, ...] = (
     # A multiple of an amount: "two times fees", "2x", "twice the fees".
     Unit("times", ("times", "x")),
 )
+#: The units a duration counts in, as one word in the singular ("hour", "month").
+TIME_UNIT_WORDS = frozenset("minute hour day week month year".split())
 #: A multiple written as one word: "twice" (two times).
 _TWICE = re.compile(r"\btwice\b")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")

@@ -23,6 +23,7 @@ from rubric_tools.audit.grammar import (
     has_finite_verb,
     is_party,
 )
+from rubric_tools.audit.quantities import TIME_UNIT_WORDS
 from rubric_tools.audit.thesaurus import (
     COUNT_ONLY_NOUNS,
     FROM_GERUND_VERBS,
@@ -72,6 +73,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
                 continue  # a verb with no object: its synonyms differ there ("tenant may end")
             if size == 1 and _nominal_gerund(words, start):
                 continue  # "secure hosting for the records": "secure housing", "secure keeping" are other nouns
+            if phrase == "within" and _duration_of(after):
+                continue  # "within 24 hours of discovery" is not "no later than 24 hours of discovery"
             follows = _WhatFollows(phrase, after, names)
             # A plural noun ("regulators", "fee increases"): each member in the plural too.
             plural_noun = size == 1 and (reading == "NOUN" or not lexicon.is_verb(head)) and _plural_noun(head)
@@ -104,9 +107,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
                     continue  # "illegal under state law" is not "contrary to law under state law"
                 if member in PERSON_SUBJECT_VERBS and not (start > 0 and is_party(words[start - 1], names)):
                     continue  # "the statute requires notice" is not "the statute insists on notice"
-                if phrase == "within" and _duration_of(after):
-                    continue  # "within 24 hours of discovery" is not "no later than 24 hours of discovery"
-                if member in _CLAUSE_OPENERS and start > 0 and words[start - 1] in _TIME_UNITS:
+                if member in _CLAUSE_OPENERS and start > 0 and _time_unit(words[start - 1]):
                     continue  # "72 hours after the landlord confirms" times the hours: no "72 hours once"
                 if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
                     continue  # "under state law" is not "under state statute" ("by statute" is)
@@ -122,15 +123,18 @@ _NO_PASSIVE = frozenset({"let"})
 #: Members that only open a clause, never a noun phrase: one stands for a phrase only before
 #: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
 _CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
-#: Units a duration counts: after one, "after" or "before" ties it to an event, which a
-#: word that only opens a clause cannot ("within 72 hours after it confirms").
-_TIME_UNITS = frozenset("minute minutes hour hours day days week weeks month months year years".split())
+
+
+def _time_unit(word: str) -> bool:
+    """A unit a duration counts ("hours", "day"): after one, "after" or "before" ties it to
+    an event, which a word that only opens a clause cannot ("within 72 hours after it confirms")."""
+    return word.removesuffix("s") in TIME_UNIT_WORDS
 
 
 def _duration_of(after: Sequence[str]) -> bool:
     """Whether the words open with a duration followed by "of" ("24 hours of discovery"):
     only "within" takes it."""
-    unit = next((i for i, word in enumerate(after[:4]) if word in _TIME_UNITS), None)
+    unit = next((i for i, word in enumerate(after[:4]) if _time_unit(word)), None)
     return unit is not None and unit + 1 < len(after) and after[unit + 1] == "of"
 
 

@@ -38,7 +38,7 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
-from rubric_tools.audit.noun_phrases import has_bare_role, with_determiners
+from rubric_tools.audit.noun_phrases import with_determiners
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -212,9 +212,9 @@ def entry_texts(
 def _determined(text: VerdictText, gate: Gate) -> VerdictText | None:
     """The text with "the" before each bare role (`noun_phrases.with_determiners`), where
     the gate's verdict on it stays what it was; else no text."""
-    if not has_bare_role(text.text):
-        return text
     determined = with_determiners(text.text)
+    if determined == text.text:
+        return text
     if determined is None or fires(gate, determined) != fires(gate, text.text):
         return None
     return replace(text, text=determined)

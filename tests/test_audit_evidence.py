@@ -360,6 +360,34 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     assert finder.recased("Harwick may ask us.") == "Harwick may ask us."
 
 
+def test_a_document_id_in_a_citation_is_no_casing_of_the_word() -> None:
+    """A trajectory cites "lease §4" in lowercase: the document's id, not how the matter
+    writes the word in prose ("the LEASE", here), which the evidence follows."""
+    finder = ClauseFinder(
+        [
+            MatterSentence("The tenant signs the LEASE before it moves in.", "lease §4", False),
+            MatterSentence("As lease §4 says, the tenant signs first.", "good.jsonl:3", False),
+        ]
+    )
+    assert finder.recased("the lease binds the tenant.") == "the LEASE binds the tenant."
+    # Written in lowercase in prose too, it keeps its case.
+    prose = ClauseFinder([*finder.sentences, MatterSentence("The lease binds us.", "lease §5", False)])
+    assert prose.recased("the lease binds the tenant.") == "the lease binds the tenant."
+
+
+def test_an_unknown_short_word_of_a_regex_is_an_initialism() -> None:
+    """A regex writes "hmrc" or "ftc" in lowercase; a word no dictionary knows, of three to five
+    letters, which the matter does not write, is written in capitals ("FTC"); a word the
+    dictionary knows ("dot", "rent"), or one the matter writes in lowercase, is not."""
+    finder = ClauseFinder([MatterSentence("The tenant pays rent to the qzx account.", "lease §2", False)])
+    assert finder.recased("Ftc rules bar it, and hmrc may ask.") == "FTC rules bar it, and HMRC may ask."
+    assert finder.recased("The dot rent is paid to qzx.") == "The dot rent is paid to qzx."
+    assert finder.recased("The tenant pays reimbursementsx.") == "The tenant pays reimbursementsx."
+    # Two letters are as often a foreign word; a hyphenated word's first part is no word.
+    assert finder.recased("The sublease is per se void.") == "The sublease is per se void."
+    assert finder.recased("Non-Payment of rent is a breach.") == "Non-Payment of rent is a breach."
+
+
 def test_a_bare_role_is_the_matters_name_for_a_party_where_it_writes_one() -> None:
     """A regex names the parties by role ("tenant waives any claim"): where the matter writes
     "Tenant" as a party's name, so does the evidence; a role the matter never capitalizes,

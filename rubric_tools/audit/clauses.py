@@ -64,7 +64,9 @@ MAX_SENTENCE_CHARACTERS = 1200
 
 _NEGATOR = re.compile(governing_negator(), re.IGNORECASE)
 # The clause finder's patterns, asked of every sentence and completion: compiled once.
-_WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*")
+#: A word after another in a sentence; not a document's id cited before "§" ("in msa §12.2"):
+#: an identifier, which tells nothing of how the matter writes the word in prose.
+_WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*+(?! ?§)")
 _LOWERCASE_LETTERS = re.compile(r"[a-z]{2,}")
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
 _SPELLED_WORD = re.compile(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?")
@@ -126,7 +128,7 @@ def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], fr
 #: A word written in lowercase, which may be a name the matter writes with capitals.
 _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 #: The word that opens a text, capitalized as a sentence opens ("Msa").
-_OPENING_WORD = re.compile(r"([A-Z][a-z]+)\b")
+_OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
 #: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
 #: colon or a quotation mark, where a capital opens what is quoted or recited), and not
 #: before another (a name or a defined term of several words: "the Effective Date").
@@ -135,6 +137,10 @@ _CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?!
 #: How a sentence ends, a heading does not ("14.2 Governing Law").
 _SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
+#: A short word no dictionary knows, which a regex writes in lowercase ("ccpa", "glba"): an
+#: initialism, written in capitals where the matter does not write it otherwise. Not two
+#: letters: those are as often a foreign word ("per se") or a regex's remnant ("an?y").
+_INITIALISM = re.compile(r"[a-z]{3,5}")
 _POSSESSIVE_END = re.compile(r"['’]s$")
 
 
@@ -180,17 +186,35 @@ class ClauseFinder:
         ("Nobody has suggested that Title to …" -> "… that title to …")."""
         text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
         opening = _OPENING_WORD.match(text)
-        if opening is not None and self.names.get(opening.group(1).lower(), "").isupper():
+        if opening is not None:
             # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
-            text = self.names[opening.group(1).lower()] + text[opening.end(1) :]
+            first = opening.group(1).lower()
+            if self.names.get(first, "").isupper():
+                text = self.names[first] + text[opening.end(1) :]
+            elif first not in self.names and self._initialism(first):
+                text = first.upper() + text[opening.end(1) :]
         for role in reversed(bare_roles(text)):
             # A bare role is the matter's name for a party where it writes one ("that customer
             # waives" -> "that Customer waives"); elsewhere it is left for the checks.
             if not role.modified and text[role.start : role.end] in self.capitalized:
                 text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
-        if not any(word in self.names for word in _LOWERCASE_WORD.findall(text)):
+        if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
-        return _LOWERCASE_WORD.sub(lambda m: self.names.get(m.group(0), m.group(0)), text)
+        return _LOWERCASE_WORD.sub(self._as_written, text)
+
+    def _as_written(self, found: re.Match[str]) -> str:
+        word = found.group(0)
+        return self.names.get(word) or (word.upper() if self._initialism(word) else word)
+
+    def _initialism(self, word: str) -> bool:
+        """Whether `word` reads as an initialism: short, unknown to the lexicon, and not a
+        word the matter writes (in lowercase or as a name of its own)."""
+        return (
+            _INITIALISM.fullmatch(word) is not None
+            and word not in self.vocabulary
+            and word not in _NEVER_RECASED
+            and not lexicon.known(word)
+        )
 
     def _lowered_if_common(self, found: re.Match[str]) -> str:
         word = found.group(2)

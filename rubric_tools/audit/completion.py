@@ -21,6 +21,7 @@ from functools import lru_cache
 from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.grammar import (
     DETERMINERS,
+    FINITE_AUXILIARIES,
     PREPOSITIONS,
     SUBORDINATORS,
     agreement_errors,
@@ -145,6 +146,8 @@ def carrier(fragment: str) -> Completion:
     if kind == "verb phrase":
         verb = verb_of(tokens[0])
         subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
+        if tokens[0] in FINITE_AUXILIARIES["plural"]:
+            subject = "these terms "  # "are void under the act"
         if verb is not None and verb[1] == "past" and tokens[1:2] == ("to",):
             subject = "the other party is "  # a participle before "to": "is permitted to …"
         return Completion(subject, fragment, "", f"carrier: {kind}")

@@ -15,7 +15,7 @@ Shapes (`shape`), decided on the first words, in this order:
 - prepositional phrase: opens with a preposition or a temporal idiom ("in provider's sole
   discretion", "after provider confirms");
 - verb phrase: opens with the third person or the past of a verb ("permits provider to use
-  customer data");
+  customer data"), or with a finite auxiliary ("is illegal under the act");
 - infinitive phrase: opens with the base form of a verb, not as a noun ("release the source
   code", but not "use of customer data");
 - adjective phrase: opens with an adjective of legal effect or an adjective suffix
@@ -35,6 +35,8 @@ from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import FUNCTION_WORDS, words
 
 MODALS = frozenset("may might shall should will would must can could".split())
+#: Auxiliaries that are finite, by the subject they agree with (`completion.carrier`).
+FINITE_AUXILIARIES = {"singular": frozenset("is was has does".split()), "plural": frozenset("are were have do".split())}
 AUXILIARIES = frozenset("is are was were be been has have had does do did cannot".split())
 PREPOSITIONS = frozenset(
     """
@@ -268,7 +270,7 @@ def shape(text: str) -> str:
     if first in PREPOSITIONS or _opens_with_temporal(text):
         return "prepositional phrase"
     verb = verb_of(first)
-    if verb is not None and verb[1] in ("3rd person", "past"):
+    if (verb is not None and verb[1] in ("3rd person", "past")) or _finite_auxiliary(first):
         return "verb phrase"
     if verb is not None and verb[1] == "base" and (len(tokens) < 2 or tokens[1] != "of"):
         return "infinitive phrase"
@@ -278,6 +280,10 @@ def shape(text: str) -> str:
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
     return "noun phrase"
+
+
+def _finite_auxiliary(word: str) -> bool:
+    return any(word in forms for forms in FINITE_AUXILIARIES.values())
 
 
 #: Words that open a subordinate clause; a main clause may follow after a comma.

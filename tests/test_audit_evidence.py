@@ -74,6 +74,8 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         # A finite auxiliary opens a verb phrase, its subject agreeing: never "the is void applies".
         ("is void under the act", "verb phrase", "this agreement is void under the act"),
         ("are void under the act", "verb phrase", "these terms are void under the act"),
+        ("barred by law from subletting", "verb phrase", "the other party is barred by law from subletting"),
+        ("excluded from the deposit", "verb phrase", "the other party is excluded from the deposit"),
         ("release the source code", "infinitive phrase", "the other party may release the source code"),
         ("unenforceable as a matter of law", "adjective phrase", "the clause is unenforceable as a matter of law"),
         ("illegal and void", "adjective phrase", "the clause is illegal and void"),

@@ -148,8 +148,10 @@ def carrier(fragment: str) -> Completion:
         subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
         if tokens[0] in FINITE_AUXILIARIES["plural"]:
             subject = "these terms "  # "are void under the act"
-        if verb is not None and verb[1] == "past" and tokens[1:2] == ("to",):
-            subject = "the other party is "  # a participle before "to": "is permitted to …"
+        if verb is not None and verb[1] == "past" and tokens[1:2] in (("to",), ("by",), ("from",)):
+            # A participle before "to", an agent or a "from": "is permitted to …", "is barred by
+            # law from …", "is excluded from …".
+            subject = "the other party is "
         return Completion(subject, fragment, "", f"carrier: {kind}")
     if kind == "infinitive phrase":
         return Completion("the other party may ", fragment, "", f"carrier: {kind}")

@@ -19,7 +19,7 @@ from rubric_tools.audit.verification import EntryTexts, out_of_bounds, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
-from tests.audit_support import audit, codes, make_matter
+from tests.audit_support import GUARDED_GATES, audit, codes, make_matter
 
 SIN = "customer may use provider data"
 
@@ -381,6 +381,29 @@ def test_a_proposal_too_costly_to_search_is_out_of_bounds() -> None:
     assert "G017" in (out_of_bounds(Gate(r"\w+", negation_guard=True)) or "")
     assert out_of_bounds(Gate(r"\w+")) is None  # a plain gate is one search
     assert out_of_bounds(_led(LEASE_SIN)) is None
+
+
+def test_a_proposal_is_measured_on_the_matters_prose_as_lint_measures_it() -> None:
+    """Lint measures G017 on the matter's documents: a guarded gate cheap on neutral prose
+    but dense in the matter's own words is refused as lint would refuse it after the fix."""
+    from rubric_tools.gate_analysis.search_cost import prose_sample
+
+    dense = Gate(r"\blessee\b", negation_guard=True)
+    assert out_of_bounds(dense) is None
+    assert "G017" in (out_of_bounds(dense, prose_sample(["The lessee and the lessee's lessee pay. " * 200])) or "")
+
+
+def test_the_audit_verifies_proposals_on_the_matters_prose(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rubric_tools.audit import proposals
+    from rubric_tools.gate_analysis.search_cost import matter_prose
+    from rubric_tools.loading.matter import load_matter_source
+
+    root = make_matter(tmp_path / "weak", GUARDED_GATES)
+    seen: list[str] = []
+    original = proposals.propose_entry
+    monkeypatch.setattr(proposals, "propose_entry", lambda texts: seen.append(texts.prose) or original(texts))
+    audit(root)
+    assert seen and set(seen) == {matter_prose(load_matter_source(root).model)}
 
 
 def test_the_limit_idiom_lookahead_costs_nothing_against_the_budget() -> None:

@@ -227,6 +227,7 @@ class _ListAudit:
     ) -> EntryProposal | None:
         from rubric_tools.audit.proposals import propose_entry  # made only here (see the imports)
         from rubric_tools.audit.verification import EntryTexts
+        from rubric_tools.gate_analysis.search_cost import matter_prose
 
         return propose_entry(
             EntryTexts(
@@ -238,6 +239,7 @@ class _ListAudit:
                 list(dict.fromkeys(t.text for t in flagged)),
                 list(dict.fromkeys(t.text for t in (*missed, *self._own_rewrites(entry)))),
                 self.thesaurus,
+                matter_prose(self.source.model),  # lint's sample for G017, as lint will measure it
             )
         )
 

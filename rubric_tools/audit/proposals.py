@@ -179,7 +179,7 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     best = unchanged = verifier.outcome(gate)
     if texts.false_positives or ((gate.negation_guard or gate.exclude_context) and texts.missed):
         for option in _guard_options(gate, texts, verifier):
-            if over_budget(gate, option.gate) is not None or out_of_bounds(option.gate) is not None:
+            if over_budget(gate, option.gate) is not None or out_of_bounds(option.gate, texts.prose) is not None:
                 continue
             outcome = verifier.outcome(option.gate)
             if not outcome.safe:
@@ -228,7 +228,7 @@ def _with_tempered_windows(
     if tempered is None:
         return current, best, steps
     candidate = replace(current, pattern=tempered)
-    if over_budget(original, candidate) is not None or out_of_bounds(candidate) is not None:
+    if over_budget(original, candidate) is not None or out_of_bounds(candidate, verifier.texts.prose) is not None:
         return current, best, steps
     outcome = verifier.outcome(candidate)
     # Taken when it silences more; or as much, with no generated text to show for it, when
@@ -258,7 +258,7 @@ def _with_lead_in(
     if not any(fires(off, t) and not fires(before, t) for t in verifier.texts.missed if t not in best.caught):
         return current, best, steps
     candidate = replace(before, pattern=with_lead_in(current.pattern))
-    if over_budget(original, candidate) is not None or out_of_bounds(candidate) is not None:
+    if over_budget(original, candidate) is not None or out_of_bounds(candidate, verifier.texts.prose) is not None:
         return current, best, steps
     outcome = verifier.outcome(candidate)
     if outcome.safe and score(outcome) > score(best):

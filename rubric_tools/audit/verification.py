@@ -23,6 +23,10 @@ from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.gate_analysis.search_cost import describe_cost, prose_sample, search_cost
 from rubric_tools.scoring.gates import Gate
 
+#: What a proposed gate's search cost is estimated on where no matter is given: lint adds
+#: the matter's documents (`search_cost.matter_prose`), and so does the audit.
+ORDINARY_PROSE = prose_sample(())
+
 
 @dataclass
 class EntryTexts:
@@ -36,6 +40,7 @@ class EntryTexts:
     false_positives: Sequence[str]  # must-not-fire texts this entry fires on: to silence
     missed: Sequence[str]  # must-fire texts no entry fires on, attributed to this one: to catch
     thesaurus: Thesaurus = field(default_factory=Thesaurus)
+    prose: str = ORDINARY_PROSE  # what lint measures the search cost on (G017)
 
 
 @dataclass(frozen=True)
@@ -72,13 +77,10 @@ def _code(name: str) -> str:
     return entry.code if entry is not None else name
 
 
-#: What a proposed gate's search cost is estimated on (lint adds the matter's documents).
-_ORDINARY_PROSE = prose_sample(())
-
-
-def out_of_bounds(gate: Gate) -> str | None:
+def out_of_bounds(gate: Gate, prose: str = ORDINARY_PROSE) -> str | None:
     """Why a proposed gate breaks lint's rules for gate regexes (G003, G007, G008, G012,
-    G016, G017), or None."""
+    G016, G017), or None. `prose` is what its search cost is measured on: the matter's
+    sample (`search_cost.matter_prose`), as lint measures it, where the matter is known."""
     for regex in (gate.pattern, gate.require_context, gate.exclude_context):
         if regex:
             problem = bounded(regex)
@@ -88,9 +90,9 @@ def out_of_bounds(gate: Gate) -> str | None:
         return f"needs text that normalization removes ({_code('gate-needs-unnormalized-text')})"
     if fires(Gate(gate.pattern), ""):
         return f"matches the empty string ({_code('gate-matches-empty')})"
-    # On ordinary prose (the matter's own documents are lint's to add): a pattern that
-    # matches at nearly every character runs its guards on every match.
-    cost = search_cost(gate, _ORDINARY_PROSE)
+    # A pattern that matches at nearly every character of the prose runs its guards on
+    # every match; its lookaheads over the matter's own words may not finish at all.
+    cost = search_cost(gate, prose)
     if cost is not None and cost.too_costly:
         return f"too costly to search with ({_code('gate-search-too-costly')}): {describe_cost(cost)}"
     return None

@@ -52,7 +52,7 @@ def _try(
     if problem is not None:
         return None, None, problem
     gains = _may_catch_more(widened.pattern, current, texts.missed)
-    problem = out_of_bounds(widened)
+    problem = out_of_bounds(widened, texts.prose)
     if problem is not None:
         return None, None, problem if gains else None
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
@@ -77,7 +77,7 @@ def _try(
         guarded = replace(widened, exclude_context=exclusion)
         # The same guard with its figures spelled every way is reviewed as the guard it was.
         reviewed = replace(widened, exclude_context=current.exclude_context) if exclusion in same_guard else guarded
-        if over_budget(original, reviewed) is not None or out_of_bounds(guarded) is not None:
+        if over_budget(original, reviewed) is not None or out_of_bounds(guarded, texts.prose) is not None:
             continue
         again = verifier.outcome(guarded, verifier.new_frames(current, guarded))
         if again.safe:

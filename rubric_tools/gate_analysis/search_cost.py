@@ -27,10 +27,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rubric_tools.gate_analysis.regex_shape import backtracking_risk
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import normalize
+
+if TYPE_CHECKING:
+    from rubric_tools.loading.elements import MatterModel
 
 #: The scored text the estimate assumes: about ten pages, one sentence once normalized.
 TEXT_LENGTH = 30_000
@@ -75,6 +79,17 @@ class SearchCost:
 #: Characters of a matter's documents a density is measured on: enough for a stable
 #: share, little enough that lint stays fast.
 SAMPLE_LENGTH = 6_000
+
+
+def matter_prose(model: MatterModel) -> str:
+    """The sample of a matter (`prose_sample` of its documents' sections): what lint rule
+    G017 measures a gate on, and the audit a proposed one."""
+    return prose_sample(
+        text
+        for document in model.documents
+        if document.source.parsed is not None
+        for text in document.source.parsed.sections.values()
+    )
 
 
 def prose_sample(texts: Iterable[str]) -> str:

@@ -188,17 +188,12 @@ def gate_search_too_costly(ctx: LintContext) -> Iterator[Finding]:
         negation_guard: true
     ```
     """
-    from rubric_tools.gate_analysis.search_cost import describe_cost, prose_sample, search_cost
+    from rubric_tools.gate_analysis.search_cost import describe_cost, matter_prose, search_cost
 
     gates = [gate for gate in ctx.model.gates() if gate.gate is not None and gate.gate.is_structured]
     if not gates:
         return
-    sample = prose_sample(
-        text
-        for document in ctx.model.documents
-        if document.source.parsed is not None
-        for text in document.source.parsed.sections.values()
-    )
+    sample = matter_prose(ctx.model)
     for gate in gates:
         assert gate.gate is not None
         if regex_problem(gate.gate.pattern) is not None:

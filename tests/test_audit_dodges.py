@@ -500,6 +500,13 @@ def test_a_word_after_a_noun_is_a_noun_and_a_plural_noun_keeps_its_number() -> N
     compound = _synonym_rewrites("the cap applies to lease breach claims")
     assert not any(w in t for t in compound for w in ("offend", "violate", "infringe")), compound
     assert "tenant violates the lease" in _synonym_rewrites("tenant breaches the lease")
+    # A noun ending the object, after another ("covers lease breach"), is the object's head.
+    ending = _synonym_rewrites("the bond covers lease breach")
+    assert not any(w in t for t in ending for w in ("offend", "violate", "infringe")), ending
+    # After a modal or "does", a "not" between, the word is the verb: no noun member.
+    verb = _synonym_rewrites("the tenant does not breach the lease")
+    assert "the tenant does not violate the lease" in verb
+    assert not any("incident" in t for t in verb), verb
     plural = _synonym_rewrites("regulators fine the tenant directly")
     assert "regulatory authorities fine the tenant directly" in plural
     assert not any(t.startswith(("regulator ", "regulatory authority ", "agency ")) for t in plural), plural
@@ -552,10 +559,11 @@ def test_a_synonym_fits_the_words_after_the_witness_in_its_clause() -> None:
 
     breach = swapped("the cap applies to lease breach", " claims under the lease.")
     assert not any(w in t for t in breach for w in ("offend", "violate")), breach
-    assert "the cap applies to lease violate" in swapped("the cap applies to lease breach", "")
     indemnify = swapped("the tenant shall indemnify the landlord", " against any claim.")
     assert "the tenant shall hold harmless the landlord" in indemnify
     assert not any("reimburse" in t for t in indemnify), indemnify
+    # The same witness with nothing after it in its clause does take "reimburse".
+    assert "the tenant shall reimburse the landlord" in swapped("the tenant shall indemnify the landlord", "")
 
 
 def test_a_verb_of_compulsion_takes_a_party_before_its_infinitive() -> None:

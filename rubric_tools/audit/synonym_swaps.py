@@ -148,7 +148,7 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
     head of the clause's subject ("penalties will be assessed" takes no "penalizes"), and
     a compound's noun ("data breach claims": no "data offend"); otherwise the thesaurus
     decides."""
-    if start == verb_at:
+    if start == verb_at or _infinitive_at(words, start):
         return "VERB"
     before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
     # A compound's noun: between two nouns ("data breach claims", not "landlord fines the
@@ -157,7 +157,31 @@ def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -
     between_nouns = 0 < start and start + size < len(words) and start - 1 != verb_at
     after_a_noun = between_nouns and _noun_modifier(words[start - 1]) and _noun_modifier(words[start + size])
     after_a_determiner = start > 0 and words[start - 1] in DETERMINERS
-    return "NOUN" if after_a_determiner or before_a_modal or after_a_noun or compound else None
+    ends_the_object = _ends_the_object(words, start, size, verb_at)
+    return "NOUN" if after_a_determiner or before_a_modal or after_a_noun or compound or ends_the_object else None
+
+
+#: What a bare infinitive follows: a modal, "to", or the "do" of a negation ("does not").
+_BEFORE_AN_INFINITIVE = frozenset((*lexicon.MODALS, "to", "do", "does", "did"))
+
+
+def _infinitive_at(words: Sequence[str], start: int) -> bool:
+    """Whether the word at `start` is a verb's infinitive: after a modal or "to", a "not" or
+    "never" between ("shall not breach": no "shall not incident")."""
+    at = start - 1
+    if at >= 0 and words[at] in ("not", "never"):
+        at -= 1
+    return at >= 0 and words[at] in _BEFORE_AN_INFINITIVE
+
+
+def _ends_the_object(words: Sequence[str], start: int, size: int, verb_at: int | None) -> bool:
+    """Whether the phrase ends the clause right after a noun of the verb's object ("covers
+    data breach": no "covers data offend"): the object's head. Not after a verb that takes a
+    bare infinitive ("lets the landlord repair")."""
+    if verb_at is None or start + size != len(words) or start - 1 <= verb_at:
+        return False
+    verb = lexicon.lemmas(words[verb_at]).get("VERB", (words[verb_at],))[0]
+    return verb not in lexicon.BARE_INFINITIVE_VERBS and _noun_modifier(words[start - 1])
 
 
 _CLAUSE_WORD = re.compile(r"[\w'’-]+|[.;:!?]")

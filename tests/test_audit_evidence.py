@@ -433,6 +433,10 @@ def test_a_bare_role_takes_its_determiner() -> None:
     assert with_determiners("Rent is due after tenant confirms.") == "Rent is due after the tenant confirms."
     assert with_determiners("The landlord may evict other tenant.") == "The landlord may evict the other tenant."
     assert with_determiners("The agent shall make whole tenant.") is None
+    # A noun only ever counted takes one too, opening the text or not; not in its idiom.
+    assert with_determiners("Regulator can fine the tenant.") == "The regulator can fine the tenant."
+    assert with_determiners("Rent over cap is void.") == "Rent over the cap is void."
+    assert with_determiners("Subletting is prohibited by statute.") == "Subletting is prohibited by statute."
     assert (
         with_determiners('The words "tenant may sublet" are deleted.') == 'The words "tenant may sublet" are deleted.'
     )

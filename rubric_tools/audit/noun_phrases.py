@@ -14,11 +14,13 @@ from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
+from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS
 
-#: Singular roles: "parties", "customers" stand bare in the plural.
-_SINGULAR_ROLES = frozenset(role for role in PARTY_ROLES if not role.endswith("s"))
+#: Singular roles: "parties", "customers" stand bare in the plural. And the nouns only ever
+#: counted ("regulator", "cap"), bare only after the words of their idioms ("by statute").
+_SINGULAR_ROLES = frozenset(role for role in PARTY_ROLES if not role.endswith("s")) | frozenset(COUNT_ONLY_NOUNS)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*|[,;:.!?]")
-_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_SINGULAR_ROLES)) + r")\b")
+_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_SINGULAR_ROLES)) + r")\b", re.IGNORECASE)
 #: Words of a determiner's phrase before its noun that the lexicon files otherwise.
 _OTHER = frozenset({"other", "same", "first", "second", "third"})
 
@@ -43,8 +45,11 @@ def bare_roles(text: str) -> list[BareRole]:
     tokens = list(_WORD.finditer(text))
     found = []
     for index, token in enumerate(tokens):
-        if token.group(0) not in _SINGULAR_ROLES:
-            continue  # a capitalized role is the matter's name for a party ("Customer")
+        # A capitalized role is the matter's name for a party ("Customer"); a counted noun
+        # opening the text is capitalized as the sentence opens ("Regulator can fine …").
+        opening_noun = index == 0 and token.group(0).lower() in COUNT_ONLY_NOUNS and token.group(0).istitle()
+        if token.group(0) not in _SINGULAR_ROLES and not opening_noun:
+            continue
         following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
         if following.isalpha() and following not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(following):
             continue  # a modifier of the noun after it
@@ -55,6 +60,8 @@ def bare_roles(text: str) -> list[BareRole]:
         clause_opener = opener == "that" and (following in lexicon.MODALS or lexicon.is_verb(following))
         if (opener in DETERMINERS and not clause_opener) or opener.endswith(("'s", "’s")) or opener[:1].isdigit():
             continue
+        if opener in COUNT_ONLY_NOUNS.get(token.group(0).lower(), ()):
+            continue  # an idiom: "prohibited by statute"
         phrase = text[tokens[max(before, 0)].start() : token.end()]
         found.append(BareRole(token.start(), token.end(), phrase, before < index - 1))
     return found
@@ -88,7 +95,10 @@ def with_determiners(text: str) -> str | None:
             if modifier is None or modifier.group(0).lower() not in _OTHER:
                 return None
             at = modifier.start()
-        text = f"{text[:at]}the {text[at:]}"
+        if at == 0 and text[:1].isupper():
+            text = f"The {text[:1].lower()}{text[1:]}"  # "Regulator can fine" -> "The regulator can fine"
+        else:
+            text = f"{text[:at]}the {text[at:]}"
     return text
 
 

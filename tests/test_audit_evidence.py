@@ -304,6 +304,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The cap applies without regard to whether disrepair.", "a clause opener before a noun: whether"),
         ("We do not accept that the irrespective of whether disrepair applies.", "an article before no noun"),
         ("The words “the tenant may sublet are deleted.", "a quotation never closed"),
+        ("The lease is not perpetual the other tenant.", "an adjective before a determiner"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -340,6 +341,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The tenant waives any right to dispute the rent, and the landlord releases the keys to the tenant.",
         "The tenant shall reimburse the landlord for any loss and report to the landlord within ten days.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
+        "The lease is perpetual, the rent is due the landlord, and it is unlawful that the tenant sublets.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:
@@ -488,6 +490,15 @@ def test_a_frame_wraps_only_a_clause() -> None:
 
 
 QUOTING = {"deletion recital", "replacement recital", "deletion and insertion"}
+
+
+def test_a_quotation_never_quotes_the_carrier() -> None:
+    """A fragment completed by a carrier ("the clause is" + "void as a matter of law") is
+    quoted as the gate's words; the carrier is this tool's, and no lease holds it."""
+    _fire, silent = entry_texts(Gate("void as a matter of law"), 0, "redline", Thesaurus())
+    quoted = [t.text for t in silent if t.kind.split(": ")[1] in QUOTING]
+    assert quoted and all('"void as a matter of law"' in text for text in quoted), quoted
+    assert any(t.text.startswith("It is not the case that the clause is void") for t in silent)
 
 
 def test_evidence_is_ranked_most_natural_first() -> None:

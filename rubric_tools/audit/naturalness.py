@@ -335,6 +335,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             continue
         if lexicon.known(word) and "NOUN" not in lexicon.lemmas(word):
             found.append(f"an article before no noun: {article_} {word} of")  # "the irrespective of whether"
+    for m in _WORD_BEFORE_DETERMINER.finditer(lowered):  # no comma between: "perpetual the other client"
+        if _only_an_adjective(m.group(1)):
+            found.append(f"an adjective before a determiner: {m.group(0)}")
     if text.count('"') % 2 or text.count("“") != text.count("”"):
         found.append("a quotation never closed or never opened")  # a clause cut inside one
     found += [f"a conjunction before a stop: {m.group(0)}" for m in _CONJUNCTION_BEFORE_STOP.finditer(text)]
@@ -357,6 +360,21 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             found.append("no final stop")
         found += _clause_without_verb(stripped)
     return tuple(found)
+
+
+#: A word right before one that opens a noun phrase, which no adjective takes as its object
+#: ("that" opens a clause: "it is unlawful that …").
+_WORD_BEFORE_DETERMINER = re.compile(r"\b([a-z]+) (?:the|an?|its|their|his|her|our|your|any|each|every|such)\b")
+#: Adjectives that do take one ("worth the rent", "due the landlord").
+_ADJECTIVES_WITH_OBJECTS = frozenset("worth like unlike near due opposite".split())
+
+
+def _only_an_adjective(word: str) -> bool:
+    """An adjective the lexicon knows as nothing else but an adverb: no verb, noun or function word."""
+    if word in lexicon.FUNCTION_WORDS or word in _ADJECTIVES_WITH_OBJECTS:
+        return False
+    readings = lexicon.lemmas(word)
+    return "ADJ" in readings and set(readings) <= {"ADJ", "ADV"}
 
 
 #: Scores of where a text came from (see the module docstring).

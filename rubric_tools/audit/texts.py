@@ -172,7 +172,10 @@ def entry_texts(
                 VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=clause, origin=origin)
             )
         for frame in FRAMES:
-            base = witness.text if frame.quantity_only else completion.text
+            # A quotation quotes the matter's words or the gate's, never the carrier this tool
+            # wrote around them ('the words "the clause is perpetual" are deleted').
+            carried = frame.quoted and completion.how.startswith("carrier")
+            base = witness.text if frame.quantity_only or carried else completion.text
             if frame.quantity_only and is_clause(base):
                 continue  # the contrast names a figure, not a statement
             # A contrast names a figure: it wraps the quantity itself, whatever its completion.

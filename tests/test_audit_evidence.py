@@ -239,7 +239,9 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
     [frames] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
     sentences = {e["sentence"] for e in frames.extra["evidence"]}  # type: ignore[attr-defined]
     assert "It is not the case that this applies in provider's sole discretion." in sentences
-    assert 'The words "this applies in provider\'s sole discretion" are deleted.' in sentences
+    # A quotation quotes the gate's words, not the carrier around them.
+    assert 'The words "in provider\'s sole discretion" are deleted.' in sentences
+    assert not any('"this applies' in s for s in sentences)
     assert not any(s.startswith("It is not the case that in") for s in sentences)
 
 
@@ -305,6 +307,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("We do not accept that the irrespective of whether disrepair applies.", "an article before no noun"),
         ("The words “the tenant may sublet are deleted.", "a quotation never closed"),
         ("The lease is not perpetual the other tenant.", "an adjective before a determiner"),
+        ("The notice period is ninety 90 days.", "figures after a number in words, unbracketed"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -342,6 +345,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The tenant shall reimburse the landlord for any loss and report to the landlord within ten days.",
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
         "The lease is perpetual, the rent is due the landlord, and it is unlawful that the tenant sublets.",
+        "The notice period is ninety (90) days, and one 30-day extension is allowed.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

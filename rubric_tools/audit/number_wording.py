@@ -17,6 +17,9 @@ _FIGURES_AND_FIGURES = re.compile(
     r"(?<!section )(?<!§ )(?<!§)(?<!article )(?<!clause )\b(\d+(?:\.\d+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE
 )
 _NEXT_WORD = re.compile(r"\s*([a-z]+)")
+#: A number in words and its figures with no parentheses between ("ninety 90 days", a
+#: regex's optional "\(?" left out): written "ninety (90) days".
+_WORDS_THEN_FIGURES = re.compile(r"\b([a-z]+(?:-[a-z]+)?) (\d+(?:\.\d+)?)\b", re.IGNORECASE)
 
 
 def number_problems(text: str) -> list[str]:
@@ -31,6 +34,9 @@ def number_problems(text: str) -> list[str]:
     for written in _FIGURES_AND_FIGURES.finditer(text) if "(" in text else ():
         if float(written.group(1)) != float(written.group(2)):
             found.append(f"number in figures and figures disagree: {written.group(0)}")
+    for written in _WORDS_THEN_FIGURES.finditer(text):
+        if number_value(written.group(1).lower()) == float(written.group(2)):
+            found.append(f"figures after a number in words, unbracketed: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]
     return found
 

@@ -102,6 +102,29 @@ def test_a_fragment_is_completed_by_the_carrier_of_its_shape(fragment: str, kind
     assert not problems(as_sentence(completed))
 
 
+def test_a_figure_is_completed_from_the_matters_clause_stating_the_figure_it_alters() -> None:
+    """No sentence of the matter holds the sin's figure ("within 45 days"), one holds the
+    figure it alters: the witness completes that clause, the figure swapped, not a carrier.
+    Not from a figure of another kind (a rate for a duration), nor for a gate of a bare
+    figure, which tells nothing of which figure of the matter it alters."""
+    finder = ClauseFinder(
+        [
+            MatterSentence("Rent rises by 3 percent each year.", "lease §4", False),
+            MatterSentence(
+                "The landlord shall return the deposit within 30 days after the lease ends.", "lease §8", False
+            ),
+        ]
+    )
+    gate = Gate(r"return the deposit within (?:3[1-9]|[4-9]\d) days")
+    completed = finder.complete("return the deposit within 45 days", gate)
+    assert completed.how == "matter clause" and completed.source == "lease §8"
+    assert completed.text == "the landlord shall return the deposit within 45 days after the lease ends"
+    bare = finder.complete("45 days", Gate(r"(?:3[1-9]|[4-9]\d) days"))
+    assert bare.how.startswith("carrier"), bare
+    rate = finder.complete("return the deposit within 45 percent", Gate(r"return the deposit within 45 percent"))
+    assert rate.how != "matter clause", rate
+
+
 def test_a_witness_is_left_a_fragment_when_the_gate_misses_its_carrier() -> None:
     gate = Gate(r"^customer liability supercap$")  # anchored: no carrier keeps it firing
     assert complete_alone("customer liability supercap", gate).how == "fragment"
@@ -174,6 +197,27 @@ def test_a_transfer_that_ends_with_its_recipient_gets_its_to_and_an_object() -> 
             "Tell the landlord that courts will not enforce the cap and that the risk is remote.",
             "courts will not enforce",
             "courts will not enforce the cap",
+        ),
+        # A "that" after a verb opens its object: no cut there ("the tenant agrees."), one
+        # after a noun opens a relative clause, which may be cut.
+        (
+            "The tenant agrees that the landlord may enter the premises.",
+            "tenant agrees",
+            "The tenant agrees that the landlord may enter the premises",
+        ),
+        (
+            "The tenant may store the goods that the landlord delivers.",
+            "tenant may store the goods",
+            "The tenant may store the goods",
+        ),
+        # Too long to take the verb's object in, the clause ends before the time adjunct after
+        # the match, not on the verb.
+        (
+            "The landlord will return the deposit within 45 days after the surveyor engaged by the landlord "
+            "has confirmed that the premises were returned in the condition the lease requires and has "
+            "determined that no repairs are needed.",
+            "return the deposit within 45 days",
+            "The landlord will return the deposit within 45 days",
         ),
     ],
 )

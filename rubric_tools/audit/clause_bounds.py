@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from rubric_tools.audit.grammar import has_finite_verb, shape
+from rubric_tools.audit.grammar import has_finite_verb, shape, verb_of
 
 #: A completed clause longer than this reads as a paragraph, not as evidence.
 MAX_CLAUSE_WORDS = 32
@@ -49,7 +49,10 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
     the result holds no finite verb or is too long."""
     breaks = _clause_breaks(text)
     lefts = [0, *(after for _before, after in breaks if after <= start)]
-    right = next((before for before, _after in breaks if before >= end), len(text))
+    right = next(
+        (before for before, after in breaks if before >= end and not _opens_a_complement(text, before, after)),
+        len(text),
+    )
     candidates = [lefts[-1], *reversed(lefts[-3:-1])]
     found: tuple[int, int] | None = None
     for left in candidates:
@@ -60,6 +63,19 @@ def smallest_clause(text: str, start: int, end: int) -> tuple[int, int] | None:
         if shape(text[bounds[0] : bounds[1]]) == "clause":
             return bounds
     return found
+
+
+_LAST_WORD = re.compile(r"(\w+)\s*$")
+
+
+def _opens_a_complement(text: str, before: int, after: int) -> bool:
+    """Whether the break is a "that" right after a verb, which opens the verb's object ("has
+    confirmed that the incident …"): cut there, the clause would end on a verb with no object.
+    After a noun it opens a relative clause ("the data that it holds"), which may be cut."""
+    if text[before:after].strip().lower() != "that":
+        return False
+    previous = _LAST_WORD.search(text[:before])
+    return previous is not None and verb_of(previous.group(1).lower()) is not None
 
 
 @lru_cache(maxsize=4096)  # a sentence is cut again for every gate that matches it
@@ -110,10 +126,16 @@ def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[in
     if joiner is not None and left + joiner.start() >= end:
         clause = clause[: joiner.start()]  # "… the carve-out and, as a result, …": no "and" left dangling
     if len(clause.split()) > MAX_CLAUSE_WORDS:
+        # Cut at a comma after the match, else before a time adjunct after it ("within 72
+        # hours| after the team has confirmed that …"), which the clause reads well without.
         comma = text.find(",", end, right)
-        if comma == -1:
+        adjunct = _TIME_ADJUNCT.search(text, end, right)
+        if comma != -1:
+            clause = text[left:comma]
+        elif adjunct is not None:
+            clause = text[left : adjunct.start()]
+        else:
             return None
-        clause = text[left:comma]
         if len(clause.split()) > MAX_CLAUSE_WORDS:
             return None
     if not has_finite_verb(clause):
@@ -121,5 +143,7 @@ def _trimmed(text: str, left: int, start: int, end: int, right: int) -> tuple[in
     return left, left + len(clause)
 
 
+#: A time adjunct a long clause may be cut before.
+_TIME_ADJUNCT = re.compile(r"\s(?:after|before|upon|following|once)\b", re.IGNORECASE)
 #: Conjunctions a cut leaves at a clause's end ("the carve-out and| , as a result").
 _TRAILING_JOINER = re.compile(r"(?:[\s,]+(?:and|or|but|nor))+$", re.IGNORECASE)

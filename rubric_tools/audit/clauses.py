@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
@@ -50,7 +50,7 @@ from rubric_tools.audit.grammar import (
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.noun_phrases import bare_roles
-from rubric_tools.audit.quantities import is_number_word
+from rubric_tools.audit.quantities import TIME_UNIT_WORDS, Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
@@ -264,7 +264,54 @@ class ClauseFinder:
                 whole = as_clause(option)
                 if reads_well(whole.text) and fires(gate, whole.text):
                     return whole
-        return complete_alone(core, gate)
+        refigured = self._refigured(core, gate)
+        return refigured if refigured is not None else complete_alone(core, gate)
+
+    def _refigured(self, core: str, gate: Gate) -> Completion | None:
+        """The matter's clause stating the figure the sin alters, the witness's figure in its
+        place: a gate on "no later than 73 hours" completes "73 hours" from "Vendor shall
+        notify Customer within 72 hours" ("… within 73 hours"), not "the other party may notify".
+        A figure of the same kind only (a duration for a duration, a rate for a rate)."""
+        figures = quantities(core)
+        if len(figures) != 1:
+            return None
+        wanted = figures[0]
+        figure = core[wanted.start : wanted.end]
+        for sentence in self.sentences:
+            for stated in quantities(sentence.text):
+                if stated.value == wanted.value or _kind(stated) != _kind(wanted):
+                    continue
+                text = sentence.text[: stated.start] + figure + sentence.text[stated.end :]
+                completion = self._clause_around(text, gate, stated.start, stated.start + len(figure))
+                if completion is not None:
+                    return replace(completion, source=sentence.source)
+        return None
+
+    def _clause_around(self, text: str, gate: Gate, start: int, end: int) -> Completion | None:
+        """The smallest clause of `text` around the gate's match, when the match holds the
+        figure at `start`–`end` and words of the matter besides (a gate of a bare figure
+        tells nothing of which figure of the matter it alters), no negator stands outside it
+        and the clause reads well."""
+        span = first_span(gate.pattern, text.lower()) if len(text.lower()) == len(text) else None
+        if span is None or not (span[0] <= start and end <= span[1]):
+            return None
+        if not words(text[span[0] : start]) and not words(text[end : span[1]]):
+            return None
+        match_start, match_end = word_span(text, *span)
+        bounds = smallest_clause(text, match_start, match_end)
+        if bounds is None:
+            return None
+        clause = text[bounds[0] : bounds[1]]
+        inner_start, inner_end = match_start - bounds[0], match_end - bounds[0]
+        if _NEGATOR.search(clause[:inner_start] + " " + clause[inner_end:]):
+            return None
+        before, matched, after = clause[:inner_start], clause[inner_start:inner_end], clause[inner_end:]
+        if before and self._opened_a_sentence(before):
+            before = before[0].lower() + before[1:]
+        elif not before and self._opened_a_sentence(matched):
+            matched = matched[0].lower() + matched[1:]
+        whole = as_clause(Completion(before, matched, after, "matter clause"))
+        return whole if reads_well(whole.text) and fires(gate, whole.text) else None
 
     def _opened_a_sentence(self, text: str) -> bool:
         """Whether the first word's capital only opened its sentence: the matter writes the
@@ -293,6 +340,12 @@ class ClauseFinder:
         if before.strip() and mine[0] != theirs[0]:
             return False
         return not (after.strip(" .;,") and mine[-1] != theirs[-1])
+
+
+def _kind(quantity: Quantity) -> str:
+    """What a figure measures: a duration, whatever its unit, or its unit ("percent")."""
+    unit = quantity.unit
+    return "duration" if unit.name in TIME_UNIT_WORDS or unit.span == "hour" or unit.name.endswith("day") else unit.name
 
 
 def pattern_words(pattern: str) -> frozenset[str]:

@@ -11,18 +11,21 @@ A witness built from a regex is often a fragment ("in provider's sole discretion
    is silent on, holding a clause it fires on: "It is not the case that <clause>"). The
    witness replaces the matched words when they read well in that clause ("Federal
    privacy law prohibits <witness> on member data"); otherwise the matter's own words stay;
-2. when no text of the matter has one, a neutral carrier chosen by the fragment's shape
+2. a witness holding a figure no text of the matter states ("within 73 hours"): the matter's
+   clause stating the figure it alters, the figure swapped ("Vendor shall notify Customer
+   within 73 hours");
+3. when no text of the matter has one, a neutral carrier chosen by the fragment's shape
    (`grammar.shape`, `completion.carrier`): "the other party <modal phrase>", "this agreement <verb phrase>",
    "the clause is <adjective phrase>", "notice is due <temporal phrase>", "the period is
    <duration>", "the <noun phrase> applies", …;
-3. a witness that is already a clause stays as it is.
+4. a witness that is already a clause stays as it is.
 
 A completion is kept only when the gate fires on it, it holds no negator outside the
 sin's own words, and it is no longer than `clause_bounds.MAX_CLAUSE_WORDS`; otherwise the witness stays
 a fragment, which only the quoting frames take ('the words "…" are deleted').
 
 Completion happens at run time from the matter being audited; the carriers are generic
-words written for this tool.
+words written for this tool. Names are written as the matter writes them (`casing`).
 """
 
 from __future__ import annotations
@@ -31,9 +34,8 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
-from rubric_tools.audit import lexicon
+from rubric_tools.audit.casing import MatterCasing
 from rubric_tools.audit.clause_bounds import smallest_clause, word_span
 from rubric_tools.audit.completion import (
     Completion,
@@ -44,15 +46,9 @@ from rubric_tools.audit.completion import (
     restore_case,
 )
 from rubric_tools.audit.corpus import KnownText, sentences
-from rubric_tools.audit.grammar import (
-    PARTY_ROLES,
-)
-from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.markers import governing_negator
-from rubric_tools.audit.noun_phrases import bare_roles
 from rubric_tools.audit.quantities import TIME_UNIT_WORDS, Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
-from rubric_tools.audit.words import COMMON_WORDS
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
 from rubric_tools.gate_analysis.regex_shape import cannot_match
 from rubric_tools.loading.matter import MatterSource
@@ -64,11 +60,7 @@ MAX_SENTENCE_CHARACTERS = 1200
 
 _NEGATOR = re.compile(governing_negator(), re.IGNORECASE)
 # The clause finder's patterns, asked of every sentence and completion: compiled once.
-#: A word after another in a sentence; not a document's id cited before "§" ("in msa §12.2"):
-#: an identifier, which tells nothing of how the matter writes the word in prose.
-_WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*+(?! ?§)")
 _LOWERCASE_LETTERS = re.compile(r"[a-z]{2,}")
-_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
 _SPELLED_WORD = re.compile(r"(?<![\\a-z])([a-z]{2,})(?![a-z])(\\w|\[(?!\^)|\(|\?)?")
 
 
@@ -94,68 +86,6 @@ class _Found:
     end: int
 
 
-@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
-def _sentence_words(text: str) -> frozenset[str]:
-    return frozenset(words(text))
-
-
-@lru_cache(maxsize=8192)
-def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
-    inside = _inside(text)
-    return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
-
-
-@lru_cache(maxsize=8192)  # read for a sentence's vocabulary and for its names alike
-def _inside(text: str) -> tuple[str, ...]:
-    return tuple(_WORD_INSIDE.findall(text))
-
-
-@lru_cache(maxsize=64)
-def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The words of a finder's sentences: every word; the words written in lowercase inside
-    a sentence, where a capital on one only opened a sentence ("Regulators are …" inside a
-    frame is "regulators are …"); and those capitalized inside one. Remembered: the gate
-    lists of one issue have finders over the same sentences (the conformance matters' 50 finders
-    read 19 sets)."""
-    return (
-        frozenset().union(*map(_sentence_words, texts)),
-        frozenset().union(*(_inside_words(text)[0] for text in texts)),
-        frozenset().union(*(_inside_words(text)[1] for text in texts)),
-    )
-
-
-#: A word written in lowercase, which may be a name the matter writes with capitals.
-_LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
-#: The word that opens a text, capitalized as a sentence opens ("Msa").
-_OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
-#: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
-#: colon or a quotation mark, where a capital opens what is quoted or recited), and not
-#: before another (a name or a defined term of several words: "the Effective Date").
-_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
-#: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
-#: How a sentence ends, a heading does not ("14.2 Governing Law").
-_SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
-_NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
-#: A short word no dictionary knows, which a regex writes in lowercase ("ccpa", "glba"): an
-#: initialism, written in capitals where the matter does not write it otherwise. Not two
-#: letters: those are as often a foreign word ("per se") or a regex's remnant ("an?y").
-_INITIALISM = re.compile(r"[a-z]{3,5}")
-_POSSESSIVE_END = re.compile(r"['’]s$")
-
-
-@lru_cache(maxsize=8192)
-def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
-    """The words of `text` after its first that are written with a capital and may be
-    names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
-    found = []
-    for word in _inside(text):
-        written = _POSSESSIVE_END.sub("", word)
-        if written[0].isupper() and written.lower() not in _NEVER_RECASED:
-            found.append((written.lower(), written))
-    return tuple(found)
-
-
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
@@ -164,67 +94,15 @@ class ClauseFinder:
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         #: Each sentence lowercased, once for all the gates of the list (`_found`).
         self.lowered = [(sentence, sentence.text.lower()) for sentence in self.sentences]
-        texts = list(dict.fromkeys(s.text for s in self.sentences))
-        vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
-        self.vocabulary = vocabulary | COMMON_WORDS
-        #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA"),
-        #: read in its sentences, not its headings ("Governing Law" names no "Law").
-        self.names = {
-            lowered: written
-            for text in reversed(texts)
-            if text.rstrip().endswith(_SENTENCE_ENDS)
-            for lowered, written in _capitalized_inside(text)
-            if lowered not in self.lowercase
-        }
+        #: How the matter writes its words (names, initialisms, defined terms).
+        self.casing = MatterCasing(list(dict.fromkeys(s.text for s in self.sentences)))
+        self.vocabulary = self.casing.vocabulary
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
 
     def recased(self, text: str) -> str:
-        """`text` with each name written as the matter writes it: a witness of a lowercase
-        regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
-        the matter capitalizes only to open a sentence written in lowercase inside one
-        ("Nobody has suggested that Title to …" -> "… that title to …")."""
-        text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
-        opening = _OPENING_WORD.match(text)
-        if opening is not None:
-            # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
-            first = opening.group(1).lower()
-            if self.names.get(first, "").isupper():
-                text = self.names[first] + text[opening.end(1) :]
-            elif first not in self.names and self._initialism(first):
-                text = first.upper() + text[opening.end(1) :]
-        for role in reversed(bare_roles(text)):
-            # A bare role is the matter's name for a party where it writes one ("that customer
-            # waives" -> "that Customer waives"); elsewhere it is left for the checks.
-            if not role.modified and text[role.start : role.end] in self.capitalized:
-                text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
-        if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
-            return text  # most texts hold no name: nothing to substitute
-        return _LOWERCASE_WORD.sub(self._as_written, text)
-
-    def _as_written(self, found: re.Match[str]) -> str:
-        word = found.group(0)
-        return self.names.get(word) or (word.upper() if self._initialism(word) else word)
-
-    def _initialism(self, word: str) -> bool:
-        """Whether `word` reads as an initialism: short, unknown to the lexicon, and not a
-        word the matter writes (in lowercase or as a name of its own)."""
-        return (
-            _INITIALISM.fullmatch(word) is not None
-            and word not in self.vocabulary
-            and word not in _NEVER_RECASED
-            and not lexicon.known(word)
-        )
-
-    def _lowered_if_common(self, found: re.Match[str]) -> str:
-        word = found.group(2)
-        lowered = word.lower()
-        # Common: the matter writes it in lowercase, or the lexicon knows it, it names no
-        # party ("Tenant" is often a defined term) and the matter never capitalizes it
-        # inside a sentence (a defined term or a name it does).
-        known = lowered in self.lowercase or (lexicon.known(lowered) and lowered not in PARTY_ROLES)
-        common = known and lowered not in self.capitalized and not word.isupper()
-        return f"{found.group(1)}{lowered if common else word}"
+        """`text` with the matter's names written as the matter writes them (`casing`)."""
+        return self.casing.recased(text)
 
     def known_words(self, text: str, pattern: str = "") -> bool:
         """Whether every word of `text` is one the matter, common English or the gate's own
@@ -250,9 +128,9 @@ class ClauseFinder:
         for found in self.found(gate):
             clause, start, end = found.clause, found.start, found.end
             before, matched, after = clause[:start], clause[start:end], clause[end:]
-            if not before and self._opened_a_sentence(matched):
+            if not before and self.casing.opened_a_sentence(matched):
                 matched = matched[0].lower() + matched[1:]
-            elif before and self._opened_a_sentence(before):
+            elif before and self.casing.opened_a_sentence(before):
                 before = before[0].lower() + before[1:]
             options = []
             if self._fits(core, matched, before, after):
@@ -306,21 +184,12 @@ class ClauseFinder:
         if _NEGATOR.search(clause[:inner_start] + " " + clause[inner_end:]):
             return None
         before, matched, after = clause[:inner_start], clause[inner_start:inner_end], clause[inner_end:]
-        if before and self._opened_a_sentence(before):
+        if before and self.casing.opened_a_sentence(before):
             before = before[0].lower() + before[1:]
-        elif not before and self._opened_a_sentence(matched):
+        elif not before and self.casing.opened_a_sentence(matched):
             matched = matched[0].lower() + matched[1:]
         whole = as_clause(Completion(before, matched, after, "matter clause"))
         return whole if reads_well(whole.text) and fires(gate, whole.text) else None
-
-    def _opened_a_sentence(self, text: str) -> bool:
-        """Whether the first word's capital only opened its sentence: the matter writes the
-        word in lowercase elsewhere and never capitalized inside a sentence."""
-        head = _CAPITALIZED_WORD.match(text)
-        if head is None:
-            return False
-        word = head.group(0).lower()
-        return word in self.lowercase and word not in self.capitalized
 
     def _fits(self, core: str, matched: str, before: str, after: str) -> bool:
         """Whether the witness can stand where the matter wrote `matched`: its words are

@@ -1,0 +1,163 @@
+"""How the matter writes its words, so that evidence built from a lowercase regex writes
+them so too: names ("Kestrel", "MSA"), a party's role where the matter uses it as its name
+("Customer"), an initialism the matter does not write ("CCPA"), and the words a capital only
+opened a sentence of ("Regulators are …" inside a frame is "regulators are …").
+
+Read from the sentences of a gate list's `clauses.ClauseFinder`: inside a sentence (its first
+word is capitalized as the sentence opens), in its prose (not a heading, not a document's id
+cited before "§").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from rubric_tools.audit import lexicon
+from rubric_tools.audit.grammar import PARTY_ROLES
+from rubric_tools.audit.lexicon import FUNCTION_WORDS
+from rubric_tools.audit.noun_phrases import bare_roles
+from rubric_tools.audit.wording import words
+from rubric_tools.audit.words import COMMON_WORDS
+
+#: A word after another in a sentence; not a document's id cited before "§" ("in msa §12.2"):
+#: an identifier, which tells nothing of how the matter writes the word in prose.
+_WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*+(?! ?§)")
+_CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
+
+
+@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
+def _sentence_words(text: str) -> frozenset[str]:
+    return frozenset(words(text))
+
+
+@lru_cache(maxsize=8192)
+def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
+    inside = _inside(text)
+    return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
+
+
+@lru_cache(maxsize=8192)  # read for a sentence's vocabulary and for its names alike
+def _inside(text: str) -> tuple[str, ...]:
+    return tuple(_WORD_INSIDE.findall(text))
+
+
+@lru_cache(maxsize=64)
+def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words of a finder's sentences: every word; the words written in lowercase inside
+    a sentence, where a capital on one only opened a sentence ("Regulators are …" inside a
+    frame is "regulators are …"); and those capitalized inside one. Remembered: the gate
+    lists of one issue have finders over the same sentences (the conformance matters' 50 finders
+    read 19 sets)."""
+    return (
+        frozenset().union(*map(_sentence_words, texts)),
+        frozenset().union(*(_inside_words(text)[0] for text in texts)),
+        frozenset().union(*(_inside_words(text)[1] for text in texts)),
+    )
+
+
+#: A word written in lowercase, which may be a name the matter writes with capitals.
+_LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
+#: The word that opens a text, capitalized as a sentence opens ("Msa").
+_OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
+#: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
+#: colon or a quotation mark, where a capital opens what is quoted or recited), and not
+#: before another (a name or a defined term of several words: "the Effective Date").
+_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
+#: How a sentence ends, a heading does not ("14.2 Governing Law").
+_SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
+#: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
+_NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
+#: A short word no dictionary knows, which a regex writes in lowercase ("ccpa", "glba"): an
+#: initialism, written in capitals where the matter does not write it otherwise. Not two
+#: letters: those are as often a foreign word ("per se") or a regex's remnant ("an?y").
+_INITIALISM = re.compile(r"[a-z]{3,5}")
+_POSSESSIVE_END = re.compile(r"['’]s$")
+
+
+@lru_cache(maxsize=8192)
+def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
+    """The words of `text` after its first that are written with a capital and may be
+    names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
+    found = []
+    for word in _inside(text):
+        written = _POSSESSIVE_END.sub("", word)
+        if written[0].isupper() and written.lower() not in _NEVER_RECASED:
+            found.append((written.lower(), written))
+    return tuple(found)
+
+
+class MatterCasing:
+    """How the sentences of a matter (`texts`) write their words."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
+        #: Every word of the sentences, and common English.
+        self.vocabulary = vocabulary | COMMON_WORDS
+        #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA"),
+        #: read in its sentences, not its headings ("Governing Law" names no "Law").
+        self.names = {
+            lowered: written
+            for text in reversed(texts)
+            if text.rstrip().endswith(_SENTENCE_ENDS)
+            for lowered, written in _capitalized_inside(text)
+            if lowered not in self.lowercase
+        }
+
+    def recased(self, text: str) -> str:
+        """`text` with each name written as the matter writes it: a witness of a lowercase
+        regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
+        the matter capitalizes only to open a sentence written in lowercase inside one
+        ("Nobody has suggested that Title to …" -> "… that title to …")."""
+        text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
+        opening = _OPENING_WORD.match(text)
+        if opening is not None:
+            # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
+            first = opening.group(1).lower()
+            if self.names.get(first, "").isupper():
+                text = self.names[first] + text[opening.end(1) :]
+            elif first not in self.names and self._initialism(first):
+                text = first.upper() + text[opening.end(1) :]
+        for role in reversed(bare_roles(text)):
+            # A bare role is the matter's name for a party where it writes one ("that customer
+            # waives" -> "that Customer waives"); elsewhere it is left for the checks.
+            if not role.modified and text[role.start : role.end] in self.capitalized:
+                text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
+        if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
+            return text  # most texts hold no name: nothing to substitute
+        return _LOWERCASE_WORD.sub(self._as_written, text)
+
+    def _as_written(self, found: re.Match[str]) -> str:
+        word = found.group(0)
+        return self.names.get(word) or (word.upper() if self._initialism(word) else word)
+
+    def _initialism(self, word: str) -> bool:
+        """Whether `word` reads as an initialism: short, unknown to the lexicon, and not a
+        word the matter writes (in lowercase or as a name of its own)."""
+        return (
+            _INITIALISM.fullmatch(word) is not None
+            and word not in self.vocabulary
+            and word not in _NEVER_RECASED
+            and not lexicon.known(word)
+        )
+
+    def _lowered_if_common(self, found: re.Match[str]) -> str:
+        word = found.group(2)
+        lowered = word.lower()
+        # Common: the matter writes it in lowercase, or the lexicon knows it, it names no
+        # party ("Tenant" is often a defined term) and the matter never capitalizes it
+        # inside a sentence (a defined term or a name it does).
+        known = lowered in self.lowercase or (lexicon.known(lowered) and lowered not in PARTY_ROLES)
+        common = known and lowered not in self.capitalized and not word.isupper()
+        return f"{found.group(1)}{lowered if common else word}"
+
+    def opened_a_sentence(self, text: str) -> bool:
+        """Whether the first word's capital only opened its sentence: the matter writes the
+        word in lowercase elsewhere and never capitalized inside a sentence."""
+        head = _CAPITALIZED_WORD.match(text)
+        if head is None:
+            return False
+        word = head.group(0).lower()
+        return word in self.lowercase and word not in self.capitalized

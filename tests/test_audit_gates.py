@@ -27,6 +27,16 @@ def test_witnesses_cover_every_alternative_and_match_the_pattern() -> None:
     assert any("all model training" in t for t in texts)
 
 
+def test_the_typical_witness_writes_an_optional_article_or_preposition() -> None:
+    """ "vests (?:in )?tenant": the author marks "in" optional so that its omission still
+    fires; the plainest statement of the sin writes it ("title vests in tenant"). The short
+    witness leaves it out, and an optional content word stays out of the typical one."""
+    texts = [w.text for w in witnesses(r"title vests (?:in )?(?:the )?tenant")]
+    assert texts[0] == "title vests in the tenant" and "title vests tenant" in texts
+    assert witnesses(r"tenant (consents|agrees)( to)? the sublease")[0].text == "tenant consents to the sublease"
+    assert witnesses(r"rent of\s+(?:all\s+)?units")[0].text == "rent of units"
+
+
 def test_a_window_is_filled_with_words_and_bounded() -> None:
     texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
     assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)

@@ -150,6 +150,8 @@ class _Builder:
             count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
         elif self.strategy == "full" and high == 1:
             count = 1  # every optional part written out ("customer(?:'s)? (?:total )?liability")
+        elif self.strategy == "typical" and high == 1 and _function_word(body):
+            count = 1  # an optional article or preposition: "vests (?:in )?client" is "vests in client"
         else:
             count = low  # optional parts left out: the plainest statement of the sin
         if count == 0:
@@ -193,6 +195,38 @@ class _Builder:
         if len(text) > limit:
             text = text[: text.rfind(" ", 0, limit) + 1] or text[:limit]  # whole words only
         return text + " " * max(low - len(text), 0)
+
+
+#: Words a regex marks optional that the plainest statement of the sin still writes.
+_FUNCTION_WORDS = frozenset("the a an in to of for on by with".split())
+
+
+def _function_word(body: Sequence[Item]) -> bool:
+    """Whether `body` is one article or preposition, with its space ("in ", "( to)", "of\\s+")."""
+    text = _plain_text(body)
+    return text is not None and text.strip().lower() in _FUNCTION_WORDS
+
+
+def _plain_text(items: Sequence[Item]) -> str | None:
+    """The text `items` spell: letters, spaces and groups of them (a space for `\\s+`); None
+    for anything else."""
+    parts = []
+    for op, av in items:
+        if op is sre.LITERAL:
+            parts.append(chr(av))
+        elif op is sre.SUBPATTERN:
+            inner = _plain_text(av[3])
+            if inner is None:
+                return None
+            parts.append(inner)
+        elif op in _REPEATS and len(av[2]) == 1 and av[2][0][0] is sre.IN:
+            class_op, class_av = av[2][0]
+            if not _in_class(class_op, class_av, " ") or _in_class(class_op, class_av, "e"):
+                return None
+            parts.append(" ")  # `\s+`
+        else:
+            return None
+    return "".join(parts)
 
 
 def _window_class(body: Sequence[Item]) -> Item | None:

@@ -415,6 +415,26 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     assert finder.recased("Harwick may ask us.") == "Harwick may ask us."
 
 
+def test_a_term_of_several_words_is_written_as_the_matter_mostly_writes_it() -> None:
+    """ "Rent Deposit" and "New York" are written capitalized inside the matter's sentences:
+    a regex's "rent deposit" is too, opening a text or not. A term the matter writes in
+    lowercase as often ("the Common Areas", "the common areas") is left as it stands."""
+    finder = ClauseFinder(
+        [
+            MatterSentence("The tenant pays the Rent Deposit in New York.", "lease §3", False),
+            MatterSentence("The landlord holds the Rent Deposit and the Common Areas.", "lease §4", False),
+            MatterSentence("Repairs of the common areas are the landlord's.", "lease §5", False),
+            # Each word alone is also written in lowercase: no name of one word.
+            MatterSentence("The rent and a deposit are new each year in york stone.", "lease §6", False),
+        ]
+    )
+    assert finder.recased("the tenant pays the rent deposit in new york.") == (
+        "the tenant pays the Rent Deposit in New York."
+    )
+    assert finder.recased("Rent deposit is due.") == "Rent Deposit is due."
+    assert finder.recased("the common areas stay open.") == "the common areas stay open."
+
+
 def test_a_document_id_in_a_citation_is_no_casing_of_the_word() -> None:
     """A trajectory cites "lease §4" in lowercase: the document's id, not how the matter
     writes the word in prose ("the LEASE", here), which the evidence follows."""

@@ -11,6 +11,7 @@ cited before "§").
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -89,6 +90,29 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found)
 
 
+#: A term of several capitalized words inside a sentence ("Customer Data", "New York").
+_TERM_INSIDE = re.compile(r"(?<=[a-z,] )[A-Z][A-Za-z-]*(?: [A-Z][A-Za-z-]*)+\b(?!['’])")
+
+
+@lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
+def _terms(texts: tuple[str, ...]) -> dict[str, str]:
+    """The terms of several words `texts` write capitalized inside their sentences more
+    often than in lowercase, by their lowercase: how they are written most often."""
+    written = Counter(
+        term for text in texts if text.rstrip().endswith(_SENTENCE_ENDS) for term in _TERM_INSIDE.findall(text)
+    )
+    if not written:
+        return {}
+    forms: dict[str, Counter[str]] = {}
+    for term, count in written.items():
+        forms.setdefault(term.lower(), Counter())[term] += count
+    in_lowercase = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")\b")
+    lowercase = Counter(found for text in texts for found in in_lowercase.findall(text))
+    return {
+        lowered: counts.most_common(1)[0][0] for lowered, counts in forms.items() if counts.total() > lowercase[lowered]
+    }
+
+
 class MatterCasing:
     """How the sentences of a matter (`texts`) write their words."""
 
@@ -105,12 +129,21 @@ class MatterCasing:
             for lowered, written in _capitalized_inside(text)
             if lowered not in self.lowercase
         }
+        #: How the matter writes a term of several words it capitalizes more often than not
+        #: ("Customer Data", "New York"), and a search for each in lowercase.
+        self.terms = _terms(tuple(texts))
+        self._lowercase_terms = (
+            re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(self.terms, key=len, reverse=True))) + r")\b")
+            if self.terms
+            else None
+        )
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
         regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
         the matter capitalizes only to open a sentence written in lowercase inside one
         ("Nobody has suggested that Title to …" -> "… that title to …")."""
+        text = self._with_terms(text)
         text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
         opening = _OPENING_WORD.match(text)
         if opening is not None:
@@ -128,6 +161,17 @@ class MatterCasing:
         if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
         return _LOWERCASE_WORD.sub(self._as_written, text)
+
+    def _with_terms(self, text: str) -> str:
+        """`text` with the matter's terms of several words as it writes them ("may use
+        customer data" -> "may use Customer Data"; "Customer data may …" opening it)."""
+        if self._lowercase_terms is None:
+            return text
+        text = self._lowercase_terms.sub(lambda m: self.terms[m.group(0)], text)
+        opening = self._lowercase_terms.match(text[:1].lower() + text[1:])
+        if opening is not None and text[:1].isupper():
+            text = self.terms[opening.group(0)] + text[opening.end() :]
+        return text
 
     def _as_written(self, found: re.Match[str]) -> str:
         word = found.group(0)

@@ -150,6 +150,15 @@ def test_a_must_fire_probe_the_list_walks_past_is_a_dodge(tmp_path: Path) -> Non
 # ------------------------------------------------------------------ frames
 
 
+def test_a_contrast_of_figures_names_one_figure() -> None:
+    """ "In lieu of eighteen months, …" names the figure it replaces; a witness of two figures
+    side by side ("five days three days", a regex's alternatives) names none."""
+    frame = next(f for f in FRAMES if f.kind == "figure in lieu")
+    assert frame.applies("eighteen months", "settlement")
+    assert frame.wrap("eighteen months") == "In lieu of eighteen months, the parties agree a different figure."
+    assert not frame.applies("five business days three business days", "settlement")
+
+
 def test_no_law_requires_frame(tmp_path: Path) -> None:
     every = AuditSection(max_evidence=1000)
     # The frame states the requirement in the subjunctive ("… that the landlord provide a

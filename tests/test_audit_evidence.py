@@ -507,6 +507,8 @@ def test_a_bare_role_takes_its_determiner() -> None:
     assert with_determiners("Regulator can fine the tenant.") == "The regulator can fine the tenant."
     assert with_determiners("Rent over cap is void.") == "Rent over the cap is void."
     assert with_determiners("Subletting is prohibited by statute.") == "Subletting is prohibited by statute."
+    assert with_determiners("Court will not evict the tenant.") == "The court will not evict the tenant."
+    assert with_determiners("The dispute goes to court.") == "The dispute goes to court."
     assert (
         with_determiners('The words "tenant may sublet" are deleted.') == 'The words "tenant may sublet" are deleted.'
     )

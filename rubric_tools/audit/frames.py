@@ -96,7 +96,9 @@ def _opens_with_quantity(witness: str) -> bool:
     from rubric_tools.audit.quantities import quantities
 
     found = quantities(witness)
-    return bool(found) and found[0].start == 0
+    # One figure: a witness of two ("five business days three business days", a regex's
+    # alternatives side by side) names no figure a contrast could replace.
+    return len(found) == 1 and found[0].start == 0
 
 
 #: A grant: a permission or a right a party has, a transfer it makes or a right it gives up.

@@ -206,6 +206,8 @@ COUNT_ONLY_NOUNS: dict[str, frozenset[str]] = {
     "ceiling": frozenset(),
     "maximum": frozenset(),
     "regulator": frozenset(),
+    "agency": frozenset(),
+    "court": frozenset({"in", "of", "to"}),  # "in court", "out of court", "go to court"
 }
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).

@@ -150,13 +150,18 @@ def test_a_must_fire_probe_the_list_walks_past_is_a_dodge(tmp_path: Path) -> Non
 # ------------------------------------------------------------------ frames
 
 
-def test_a_contrast_of_figures_names_one_figure() -> None:
+def test_a_contrast_of_figures_lists_the_figures_it_replaces() -> None:
     """ "In lieu of eighteen months, …" names the figure it replaces; a witness of two figures
-    side by side ("five days three days", a regex's alternatives) names none."""
+    side by side ("five days three days", a regex's `.*` between them) lists both, and the
+    figure the frame names is several. Figures with other words between name none."""
     frame = next(f for f in FRAMES if f.kind == "figure in lieu")
     assert frame.applies("eighteen months", "settlement")
     assert frame.wrap("eighteen months") == "In lieu of eighteen months, the parties agree a different figure."
-    assert not frame.applies("five business days three business days", "settlement")
+    assert frame.applies("five business days three business days", "settlement")
+    assert frame.wrap("five business days three business days") == (
+        "In lieu of five business days and three business days, the parties agree different figures."
+    )
+    assert not frame.applies("five days under the lease three days", "settlement")
 
 
 def test_no_law_requires_frame(tmp_path: Path) -> None:

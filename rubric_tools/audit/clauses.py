@@ -34,6 +34,7 @@ import difflib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from rubric_tools.audit.casing import MatterCasing
 from rubric_tools.audit.clause_bounds import smallest_clause, word_span
@@ -126,12 +127,7 @@ class ClauseFinder:
         if core != witness and not fires(gate, core):
             core = witness
         for found in self.found(gate):
-            clause, start, end = found.clause, found.start, found.end
-            before, matched, after = clause[:start], clause[start:end], clause[end:]
-            if not before and self.casing.opened_a_sentence(matched):
-                matched = matched[0].lower() + matched[1:]
-            elif before and self.casing.opened_a_sentence(before):
-                before = before[0].lower() + before[1:]
+            before, matched, after = self._parts(found.clause, found.start, found.end)
             options = []
             if self._fits(core, matched, before, after):
                 options.append(
@@ -145,6 +141,11 @@ class ClauseFinder:
         refigured = self._refigured(core, gate)
         return refigured if refigured is not None else complete_alone(core, gate)
 
+    @cached_property
+    def _stated_figures(self) -> list[tuple[MatterSentence, list[Quantity]]]:
+        """The sentences that state a figure, with their figures: read once per finder."""
+        return [(sentence, found) for sentence in self.sentences if (found := quantities(sentence.text))]
+
     def _refigured(self, core: str, gate: Gate) -> Completion | None:
         """The matter's clause stating the figure the sin alters, the witness's figure in its
         place: a gate on "no later than 73 hours" completes "73 hours" from "Vendor shall
@@ -155,11 +156,13 @@ class ClauseFinder:
             return None
         wanted = figures[0]
         figure = core[wanted.start : wanted.end]
-        for sentence in self.sentences:
-            for stated in quantities(sentence.text):
+        for sentence, stated_figures in self._stated_figures:
+            for stated in stated_figures:
                 if stated.value == wanted.value or _kind(stated) != _kind(wanted):
                     continue
                 text = sentence.text[: stated.start] + figure + sentence.text[stated.end :]
+                if cannot_match(gate.pattern, text.lower()):
+                    continue  # most sentences: the search is not run
                 completion = self._clause_around(text, gate, stated.start, stated.start + len(figure))
                 if completion is not None:
                     return replace(completion, source=sentence.source)
@@ -175,21 +178,21 @@ class ClauseFinder:
             return None
         if not words(text[span[0] : start]) and not words(text[end : span[1]]):
             return None
-        match_start, match_end = word_span(text, *span)
-        bounds = smallest_clause(text, match_start, match_end)
-        if bounds is None:
+        found = _clause_owning(text, span)
+        if found is None:
             return None
-        clause = text[bounds[0] : bounds[1]]
-        inner_start, inner_end = match_start - bounds[0], match_end - bounds[0]
-        if _NEGATOR.search(clause[:inner_start] + " " + clause[inner_end:]):
-            return None
-        before, matched, after = clause[:inner_start], clause[inner_start:inner_end], clause[inner_end:]
-        if before and self.casing.opened_a_sentence(before):
-            before = before[0].lower() + before[1:]
-        elif not before and self.casing.opened_a_sentence(matched):
-            matched = matched[0].lower() + matched[1:]
-        whole = as_clause(Completion(before, matched, after, "matter clause"))
+        whole = as_clause(Completion(*self._parts(*found), "matter clause"))
         return whole if reads_well(whole.text) and fires(gate, whole.text) else None
+
+    def _parts(self, clause: str, start: int, end: int) -> tuple[str, str, str]:
+        """The words of `clause` before the match at `start`–`end`, the match and the words
+        after it, the capital that only opened the matter's sentence written in lowercase."""
+        before, matched, after = clause[:start], clause[start:end], clause[end:]
+        if not before and self.casing.opened_a_sentence(matched):
+            matched = matched[0].lower() + matched[1:]
+        elif before and self.casing.opened_a_sentence(before):
+            before = before[0].lower() + before[1:]
+        return before, matched, after
 
     def _fits(self, core: str, matched: str, before: str, after: str) -> bool:
         """Whether the witness can stand where the matter wrote `matched`: its words are
@@ -258,19 +261,28 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
         span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
         if span is None or span[0] == span[1]:
             continue
-        start, end = word_span(sentence.text, *span)
-        bounds = smallest_clause(sentence.text, start, end)
-        if bounds is None:
-            continue
-        clause = sentence.text[bounds[0] : bounds[1]]
-        inner_start, inner_end = start - bounds[0], end - bounds[0]
-        outside = clause[:inner_start] + " " + clause[inner_end:]
-        if _NEGATOR.search(outside) or not fires(gate, clause):
+        found = _clause_owning(sentence.text, span)
+        if found is None or not fires(gate, found[0]):
             continue
         if not sentence.sin and fires(gate, sentence.text):
             continue  # correct work the gate fires on is U002's evidence, never a sin
-        (stated if sentence.sin else disowned).append(_Found(sentence, clause, inner_start, inner_end))
+        (stated if sentence.sin else disowned).append(_Found(sentence, *found))
     return [*sorted(stated, key=lambda f: len(f.clause)), *sorted(disowned, key=lambda f: len(f.clause))]
+
+
+def _clause_owning(text: str, span: tuple[int, int]) -> tuple[str, int, int] | None:
+    """The smallest clause of `text` around the match at `span` (widened to whole words) and
+    where the match stands in it; None when there is none, or a negator outside the match
+    disowns it."""
+    start, end = word_span(text, *span)
+    bounds = smallest_clause(text, start, end)
+    if bounds is None:
+        return None
+    clause = text[bounds[0] : bounds[1]]
+    inner_start, inner_end = start - bounds[0], end - bounds[0]
+    if _NEGATOR.search(clause[:inner_start] + " " + clause[inner_end:]):
+        return None
+    return clause, inner_start, inner_end
 
 
 # ------------------------------------------------------------------ the matter's sentences

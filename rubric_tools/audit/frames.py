@@ -64,7 +64,15 @@ class Frame:
     def wrap(self, witness: str) -> str:
         if self.requirable_only:
             witness = subjunctive(witness)
-        return fill(self.template, witness)
+        template = self.template
+        if self.quantity_only:
+            figures = _figures(witness)
+            if len(figures) > 1:
+                # Figures side by side ("five days three days", a regex's `.*` between them)
+                # are listed, and the figure the frame names is several.
+                witness = " and ".join(figures)
+                template = _ONE_FIGURE.sub(r"\1figures", template)
+        return fill(template, witness)
 
 
 #: The modal of an obligation before its verb ("shall repair"): dropped under "requires that".
@@ -93,12 +101,29 @@ def subjunctive(clause: str) -> str:
 
 
 def _opens_with_quantity(witness: str) -> bool:
+    """Whether `witness` opens with a figure ("five percent of fees"), or is only figures
+    side by side ("five days three days", which a frame lists: `_figures`)."""
     from rubric_tools.audit.quantities import quantities
 
     found = quantities(witness)
-    # One figure: a witness of two ("five business days three business days", a regex's
-    # alternatives side by side) names no figure a contrast could replace.
-    return len(found) == 1 and found[0].start == 0
+    return bool(found) and found[0].start == 0 and (len(found) == 1 or len(_figures(witness)) == len(found))
+
+
+def _figures(witness: str) -> list[str]:
+    """The figures of `witness` when it holds nothing else (spaces or an "and" between
+    them), in order; else no figure."""
+    from rubric_tools.audit.quantities import quantities
+
+    found = quantities(witness)
+    ends = [0, *(q.end for q in found)]
+    between = [witness[end : q.start] for end, q in zip(ends, found, strict=False)] + [witness[ends[-1] :]]
+    if not found or any(gap.strip() not in ("", "and") for gap in between):
+        return []
+    return [witness[q.start : q.end] for q in found]
+
+
+#: The figure a contrast names, with its article: "a different figure" -> "different figures".
+_ONE_FIGURE = re.compile(r"\ban? ((?:\w+ )?)figure\b")
 
 
 #: A grant: a permission or a right a party has, a transfer it makes or a right it gives up.

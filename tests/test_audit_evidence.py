@@ -125,6 +125,19 @@ def test_a_figure_is_completed_from_the_matters_clause_stating_the_figure_it_alt
     assert rate.how != "matter clause", rate
 
 
+def test_a_verb_that_takes_an_object_is_given_one() -> None:
+    """A regex that ends on its verb ("courts will not enforce") writes a witness with no
+    object; completed, it takes a neutral one. A passive, or a verb that needs none, stays."""
+    assert complete_alone("courts will not enforce", Gate("courts will not enforce")).text == (
+        "courts will not enforce this"
+    )
+    assert complete_alone("the statute bars", Gate("statute bars")).text == "the statute bars this"
+    assert complete_alone("subletting is not permitted", Gate("is not permitted")).text == (
+        "subletting is not permitted"
+    )
+    assert complete_alone("the tenant may terminate", Gate("may terminate")).text == "the tenant may terminate"
+
+
 def test_a_witness_is_left_a_fragment_when_the_gate_misses_its_carrier() -> None:
     gate = Gate(r"^customer liability supercap$")  # anchored: no carrier keeps it firing
     assert complete_alone("customer liability supercap", gate).how == "fragment"

@@ -253,6 +253,7 @@ def test_a_clause_negated_on_its_object() -> None:
     assert negated_object(clause, (0, len("Provider shall own"))) == "Provider shall own no rights in the data."
     assert negated_object("Provider shall own.", (0, len("Provider shall own"))) is None
     assert negated_object("Provider shall not own the data.", (0, 10)) is None
+    assert negated_object("The statute bars this.", (0, len("The statute bars"))) is None  # no "bars no this"
     # Only the sin's own verb's object: not a trigger's, not a determiner further on.
     trigger = "Notify the customer no later than two days after Provider confirms an incident."
     assert negated_object(trigger, (trigger.index("Provider"), trigger.index(" an incident"))) is None

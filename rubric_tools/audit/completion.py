@@ -30,6 +30,7 @@ from rubric_tools.audit.grammar import (
     verb_of,
 )
 from rubric_tools.audit.quantities import TIME_UNIT_WORDS, quantities
+from rubric_tools.audit.thesaurus import OBJECT_VERBS
 from rubric_tools.audit.wording import as_sentence, doubled, words
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.scoring.gates import Gate
@@ -228,10 +229,22 @@ def repair_recipient(text: str) -> str:
     return f"{text[: found.start()]}{found.group('verb')} to {found.group('party')} all rights"
 
 
+def repair_object(text: str) -> str:
+    """A witness that ends on a verb that takes an object, as a regex ending on the verb
+    writes it ("courts will not enforce", "the statute bars"), given a neutral one: "courts
+    will not enforce this". Not a passive ("subletting is not permitted")."""
+    tokens = text.lower().split()
+    if not tokens or not any(verb in OBJECT_VERBS for verb in lexicon.lemmas(tokens[-1]).get("VERB", ())):
+        return text
+    if tokens[-1].endswith("ing") or any(word in lexicon.BE_FORMS for word in tokens[-4:-1]):
+        return text
+    return f"{text} this"
+
+
 def complete_alone(witness: str, gate: Gate) -> Completion:
     """The witness completed without the matter: itself when it is a clause, in a carrier
     when the gate fires on that, else a fragment."""
-    for repair in (repair_agreement, repair_recipient):
+    for repair in (repair_agreement, repair_recipient, repair_object):
         repaired = repair(witness)
         if repaired != witness and fires(gate, repaired):
             witness = repaired

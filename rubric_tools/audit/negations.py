@@ -143,8 +143,8 @@ def _bare_object(tokens: list[re.Match[str]], lowered: list[str], verb: int) -> 
     lexicon reads as a noun and not as a verb, an adjective or an adverb (never "grants
     Consultant exclusive …", a name or a preposition)."""
     after = _object_start(tokens, lowered, verb)
-    if after >= len(tokens) or not tokens[after].group(0).islower():
-        return None
+    if after >= len(tokens) or not tokens[after].group(0).islower() or lowered[after] in lexicon.FUNCTION_WORDS:
+        return None  # a pronoun takes no "no": "bars no this"
     readings = lexicon.lemmas(lowered[after])
     if "NOUN" not in readings or {"VERB", "ADJ", "ADV", "AUX"} & set(readings):
         return None

@@ -209,6 +209,13 @@ COUNT_ONLY_NOUNS: dict[str, frozenset[str]] = {
     "agency": frozenset(),
     "court": frozenset({"in", "of", "to"}),  # "in court", "out of court", "go to court"
 }
+#: Verbs that always take an object, which a regex may end on ("courts will not enforce",
+#: "the statute bars"): a witness ending on one is given a neutral one ("… enforce this").
+OBJECT_VERBS = frozenset(
+    """enforce uphold bar prohibit forbid ban outlaw require mandate compel oblige permit allow authorize
+    authorise waive indemnify reimburse assign license licence grant cap limit supersede override displace
+    modify amend""".split()
+)
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
 NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})

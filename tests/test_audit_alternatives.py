@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.gate_audit import _dead_alternatives
+from rubric_tools.audit.never_fires import _dead_alternatives
 from rubric_tools.gate_analysis.alternatives import alternative_patterns, alternatives
 from rubric_tools.gate_analysis.gate_firing import (
     AuditedEntry,

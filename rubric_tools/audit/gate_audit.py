@@ -1,13 +1,12 @@
-"""Verdicts on gates: never fires (U001), fires on correct work (U002), fires on a
-negated frame (U003), dodged (U004). One finding per gate entry per verdict, at the
-entry's YAML node, with its evidence and a verified guard proposal where one exists.
+"""Verdicts on gates: fires on correct work (U002), fires on a negated frame (U003), dodged
+(U004); never fires (U001) is `never_fires`'. One finding per gate entry per verdict, at
+the entry's YAML node, with its evidence and a verified guard proposal where one exists.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rubric_tools.audit.clauses import MatterClauses, sentence_as_written
@@ -21,23 +20,15 @@ from rubric_tools.audit.robustness import ListRobustness, list_robustness
 from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.diagnostics import Severity
-from rubric_tools.gate_analysis.alternatives import alternatives
 from rubric_tools.gate_analysis.gate_firing import (
     AUDIT_SEARCH_TIMEOUT,
-    GATE_NEVER_FIRES,
     AuditedEntry,
     GateList,
-    alternatives_firing_in_context,
-    fire_texts,
     fires,
-    fires_in_context,
     gate_lists,
     list_fires,
     matched_sentence,
-    never_fires_message,
-    never_fires_reason,
 )
-from rubric_tools.gate_analysis.plain_search import cut_from
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import show_pattern, split_citation
@@ -49,77 +40,12 @@ if TYPE_CHECKING:
     from rubric_tools.audit.proposals import EntryProposal
 
 
-def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
-    """U001 for every entry that no text can trip (also lint rule U001)."""
-    for gate_list in gate_lists(source.model):
-        for entry in gate_list.entries:
-            # A witness firing in a sentence shows the entry can fire (what `never_fires_reason`
-            # asks first): the entry's witnesses are built for its alternatives anyway.
-            in_context = any(not text.bare_only for text in fire_texts(entry.gate))
-            reason = None if in_context else never_fires_reason(entry.gate)
-            if reason is None:
-                yield from _dead_alternatives(entry)
-                continue
-            message, tried = reason
-            evidence = [
-                Evidence(text, "synthesized from the pattern", "witness", "fire", "silent", entry.surface)
-                for text in tried
-            ]
-            yield AuditFinding(
-                GATE_NEVER_FIRES.code,
-                never_fires_message(entry, message),
-                entry.element.location.file,
-                entry.element.location.span,
-                evidence,
-                subject=entry.subject(),
-            )
-
-
 def _first_match(pattern: str, text: str) -> str | None:
     try:
         match = compile_pattern(pattern).search(text, timeout=AUDIT_SEARCH_TIMEOUT)
     except (GateError, TimeoutError):
         return None
     return match.group(0).strip() if match else None
-
-
-def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
-    """U001 for the alternatives of a gate that can fire which themselves never can (an
-    unescaped `$5`, YAML's backspace, a guard that defeats that branch): dead text in the
-    rubric, and usually the very wording the author meant to catch."""
-    dead: list[tuple[str, str, list[str]]] = []
-    # The gate's own witnesses cover its alternatives one by one (`witness`): an alternative
-    # that one of them trips in a sentence can fire, and needs no witnesses of its own.
-    in_context = [text.text for text in fire_texts(entry.gate) if not text.bare_only]
-    found = alternatives(entry.gate.pattern, skip_repeated=True)
-    shown = alternatives_firing_in_context(entry.gate, found, in_context)  # one search of the gate per text
-    for index, variant in enumerate(found):
-        cut_from(variant.pattern, entry.gate.pattern)  # searched under the gate's own bound
-        alternative = replace(entry.gate, pattern=variant.pattern)
-        if index in shown or fires_in_context(alternative, in_context):
-            continue
-        reason = never_fires_reason(alternative)
-        if reason is not None and not any(variant.branch in d[0] or d[0] in variant.branch for d in dead):
-            dead.append((variant.branch, *reason))
-    if not dead:
-        return
-    branch, why, _tried = dead[0]
-    more = f" (and {len(dead) - 1} more)" if len(dead) > 1 else ""
-    evidence = [
-        Evidence(branch, "alternative of the pattern", "dead alternative", "fire", why, entry.surface)
-        for branch, why, _tried in dead
-    ]
-    finding = AuditFinding(
-        GATE_NEVER_FIRES.code,
-        f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: "
-        f"its alternative {show_pattern(branch)} can never fire{more}: {why}",
-        entry.element.location.file,
-        entry.element.location.span,
-        evidence,
-        subject=entry.subject(),
-    )
-    finding.severity = Severity.WARNING  # the rest of the gate still works
-    yield finding
 
 
 def _clause_words(source: MatterSource, gate_list: GateList) -> dict[int, str]:

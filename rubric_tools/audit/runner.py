@@ -15,8 +15,9 @@ from rubric_tools.audit import lexicon, quantities
 from rubric_tools.audit.concepts import concept_findings, never_earnable_findings
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
-from rubric_tools.audit.gate_audit import audit_gate_lists, never_fires_findings
+from rubric_tools.audit.gate_audit import audit_gate_lists
 from rubric_tools.audit.names import matter_names
+from rubric_tools.audit.never_fires import never_fires_findings
 from rubric_tools.audit.robustness import ListRobustness
 from rubric_tools.audit.thesaurus import build as build_thesaurus
 from rubric_tools.config.audit import AuditSection

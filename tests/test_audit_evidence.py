@@ -471,6 +471,9 @@ def test_an_unknown_short_word_of_a_regex_is_an_initialism() -> None:
     assert finder.recased("Ftc rules bar it, and hmrc may ask.") == "FTC rules bar it, and HMRC may ask."
     assert finder.recased("The dot rent is paid to qzx.") == "The dot rent is paid to qzx."
     assert finder.recased("The tenant pays reimbursementsx.") == "The tenant pays reimbursementsx."
+    # A number the lexicon does not list, and the thesaurus's own words, are no initialism.
+    assert finder.recased("Notice is due in ninety six hours.") == "Notice is due in ninety six hours."
+    assert finder.recased("The tenant runs afoul of the lease.") == "The tenant runs afoul of the lease."
     # Two letters are as often a foreign word; a hyphenated word's first part is no word.
     assert finder.recased("The sublease is per se void.") == "The sublease is per se void."
     assert finder.recased("Non-Payment of rent is a breach.") == "Non-Payment of rent is a breach."

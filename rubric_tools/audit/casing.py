@@ -19,6 +19,8 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import PARTY_ROLES
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.noun_phrases import bare_roles
+from rubric_tools.audit.quantities import is_number_word
+from rubric_tools.audit.thesaurus import SYNONYM_GROUPS
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
 
@@ -71,6 +73,8 @@ _CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?!
 _SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
+#: The words the thesaurus's members are written with: this tool's English, never a name.
+_THESAURUS_WORDS = frozenset(word for group in SYNONYM_GROUPS for member in group for word in member.split())
 #: A short word no dictionary knows, which a regex writes in lowercase ("ccpa", "glba"): an
 #: initialism, written in capitals where the matter does not write it otherwise. Not two
 #: letters: those are as often a foreign word ("per se") or a regex's remnant ("an?y").
@@ -178,12 +182,15 @@ class MatterCasing:
         return self.names.get(word) or (word.upper() if self._initialism(word) else word)
 
     def _initialism(self, word: str) -> bool:
-        """Whether `word` reads as an initialism: short, unknown to the lexicon, and not a
-        word the matter writes (in lowercase or as a name of its own)."""
+        """Whether `word` reads as an initialism: short, unknown to the lexicon, no number
+        ("six", which the lexicon does not list), no word of the thesaurus's ("afoul",
+        "ipso facto") and not a word the matter writes (in lowercase or as a name of its own)."""
         return (
             _INITIALISM.fullmatch(word) is not None
             and word not in self.vocabulary
             and word not in _NEVER_RECASED
+            and word not in _THESAURUS_WORDS
+            and not is_number_word(word)
             and not lexicon.known(word)
         )
 

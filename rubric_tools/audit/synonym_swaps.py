@@ -23,6 +23,7 @@ from rubric_tools.audit.grammar import (
     has_finite_verb,
     is_party,
 )
+from rubric_tools.audit.phrase_reading import phrase_reading
 from rubric_tools.audit.quantities import TIME_UNIT_WORDS
 from rubric_tools.audit.thesaurus import (
     COUNT_ONLY_NOUNS,
@@ -58,7 +59,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
     for size in (3, 2, 1):
         for start in range(len(words) - size + 1):
             phrase = " ".join(words[start : start + size])
-            reading = _reading(ahead, start, size, verb_at)
+            reading = phrase_reading(ahead, start, size, verb_at)
             members = thesaurus.members(phrase, reading)
             if not members or (negated and any(m in MODAL_WORDS for m in members)):
                 continue
@@ -141,49 +142,6 @@ def _duration_of(after: Sequence[str]) -> bool:
 _NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
 
 
-def _reading(words: Sequence[str], start: int, size: int, verb_at: int | None) -> str | None:
-    """How the clause uses the phrase of `size` words at `start`: the clause's verb as a
-    verb ("the law caps fees" takes no "ceiling"), a word after a determiner as a noun
-    ("gives us an exit" takes no "an terminate"), and so is one right before a modal, the
-    head of the clause's subject ("penalties will be assessed" takes no "penalizes"), and
-    a compound's noun ("data breach claims": no "data offend"); otherwise the thesaurus
-    decides."""
-    if start == verb_at or _infinitive_at(words, start):
-        return "VERB"
-    before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
-    # A compound's noun: between two nouns ("data breach claims", not "landlord fines the
-    # tenant"), or after a determiner and a noun ("the repair covenant to survive").
-    compound = start > 1 and words[start - 2] in DETERMINERS and _noun_modifier(words[start - 1])
-    between_nouns = 0 < start and start + size < len(words) and start - 1 != verb_at
-    after_a_noun = between_nouns and _noun_modifier(words[start - 1]) and _noun_modifier(words[start + size])
-    after_a_determiner = start > 0 and words[start - 1] in DETERMINERS
-    ends_the_object = _ends_the_object(words, start, size, verb_at)
-    return "NOUN" if after_a_determiner or before_a_modal or after_a_noun or compound or ends_the_object else None
-
-
-#: What a bare infinitive follows: a modal, "to", or the "do" of a negation ("does not").
-_BEFORE_AN_INFINITIVE = frozenset((*lexicon.MODALS, "to", "do", "does", "did"))
-
-
-def _infinitive_at(words: Sequence[str], start: int) -> bool:
-    """Whether the word at `start` is a verb's infinitive: after a modal or "to", a "not" or
-    "never" between ("shall not breach": no "shall not incident")."""
-    at = start - 1
-    if at >= 0 and words[at] in ("not", "never"):
-        at -= 1
-    return at >= 0 and words[at] in _BEFORE_AN_INFINITIVE
-
-
-def _ends_the_object(words: Sequence[str], start: int, size: int, verb_at: int | None) -> bool:
-    """Whether the phrase ends the clause right after a noun of the verb's object ("covers
-    data breach": no "covers data offend"): the object's head. Not after a verb that takes a
-    bare infinitive ("lets the landlord repair")."""
-    if verb_at is None or start + size != len(words) or start - 1 <= verb_at:
-        return False
-    verb = lexicon.lemmas(words[verb_at]).get("VERB", (words[verb_at],))[0]
-    return verb not in lexicon.BARE_INFINITIVE_VERBS and _noun_modifier(words[start - 1])
-
-
 _CLAUSE_WORD = re.compile(r"[\w'’-]+|[.;:!?]")
 
 
@@ -218,11 +176,6 @@ def _inflected_like(member_words: Sequence[str], head: str, head_lemma: str, plu
         return None if last is None else [*member_words[:-1], last]
     first = lexicon.inflect_like(member_words[0], head, head_lemma)
     return None if first is None else [first, *member_words[1:]]
-
-
-def _noun_modifier(word: str) -> bool:
-    """A word the lexicon lists as a noun, no function word ("lease" in "lease breach claims")."""
-    return word.isalpha() and word not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(word)
 
 
 def _after_be(words: Sequence[str], start: int) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
@@ -98,23 +98,29 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
 _TERM_INSIDE = re.compile(r"(?<=[a-z,] )[A-Z][A-Za-z-]*(?: [A-Z][A-Za-z-]*)+\b(?!['’])")
 
 
+def _any_of(phrases: Iterable[str]) -> re.Pattern[str]:
+    """A search for any of `phrases` as written, the longest first."""
+    return re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(phrases, key=len, reverse=True))) + r")\b")
+
+
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
-def _terms(texts: tuple[str, ...]) -> dict[str, str]:
+def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | None]:
     """The terms of several words `texts` write capitalized inside their sentences more
-    often than in lowercase, by their lowercase: how they are written most often."""
+    often than in lowercase, by their lowercase: how they are written most often; and a
+    search for them in lowercase (None when there is none)."""
     written = Counter(
         term for text in texts if text.rstrip().endswith(_SENTENCE_ENDS) for term in _TERM_INSIDE.findall(text)
     )
-    if not written:
-        return {}
     forms: dict[str, Counter[str]] = {}
     for term, count in written.items():
         forms.setdefault(term.lower(), Counter())[term] += count
-    in_lowercase = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(forms, key=len, reverse=True))) + r")\b")
-    lowercase = Counter(found for text in texts for found in in_lowercase.findall(text))
-    return {
+    if not forms:
+        return {}, None
+    lowercase = Counter(found for text in texts for found in _any_of(forms).findall(text))
+    terms = {
         lowered: counts.most_common(1)[0][0] for lowered, counts in forms.items() if counts.total() > lowercase[lowered]
     }
+    return terms, _any_of(terms) if terms else None
 
 
 class MatterCasing:
@@ -135,12 +141,7 @@ class MatterCasing:
         }
         #: How the matter writes a term of several words it capitalizes more often than not
         #: ("Customer Data", "New York"), and a search for each in lowercase.
-        self.terms = _terms(tuple(texts))
-        self._lowercase_terms = (
-            re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(self.terms, key=len, reverse=True))) + r")\b")
-            if self.terms
-            else None
-        )
+        self.terms, self._lowercase_terms = _terms(tuple(texts))
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
@@ -152,11 +153,9 @@ class MatterCasing:
         opening = _OPENING_WORD.match(text)
         if opening is not None:
             # A sentence opened with a lowercase witness's name: "Msa already …" is "MSA already …".
-            first = opening.group(1).lower()
-            if self.names.get(first, "").isupper():
-                text = self.names[first] + text[opening.end(1) :]
-            elif first not in self.names and self._initialism(first):
-                text = first.upper() + text[opening.end(1) :]
+            written = self._written(opening.group(1).lower())
+            if written.isupper():
+                text = written + text[opening.end(1) :]
         for role in reversed(bare_roles(text)):
             # A bare role is the matter's name for a party where it writes one ("that customer
             # waives" -> "that Customer waives"); elsewhere it is left for the checks.
@@ -164,7 +163,7 @@ class MatterCasing:
                 text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
         if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
             return text  # most texts hold no name: nothing to substitute
-        return _LOWERCASE_WORD.sub(self._as_written, text)
+        return _LOWERCASE_WORD.sub(lambda found: self._written(found.group(0)), text)
 
     def _with_terms(self, text: str) -> str:
         """`text` with the matter's terms of several words as it writes them ("may use
@@ -177,8 +176,8 @@ class MatterCasing:
             text = self.terms[opening.group(0)] + text[opening.end() :]
         return text
 
-    def _as_written(self, found: re.Match[str]) -> str:
-        word = found.group(0)
+    def _written(self, word: str) -> str:
+        """A lowercase `word` as the matter writes it: its name, an initialism, or itself."""
         return self.names.get(word) or (word.upper() if self._initialism(word) else word)
 
     def _initialism(self, word: str) -> bool:

@@ -48,7 +48,7 @@ from rubric_tools.audit.completion import (
 )
 from rubric_tools.audit.corpus import KnownText, sentences
 from rubric_tools.audit.markers import governing_negator
-from rubric_tools.audit.quantities import TIME_UNIT_WORDS, Quantity, is_number_word, quantities
+from rubric_tools.audit.quantities import Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
 from rubric_tools.gate_analysis.regex_shape import cannot_match
@@ -161,8 +161,6 @@ class ClauseFinder:
                 if stated.value == wanted.value or _kind(stated) != _kind(wanted):
                     continue
                 text = sentence.text[: stated.start] + figure + sentence.text[stated.end :]
-                if cannot_match(gate.pattern, text.lower()):
-                    continue  # most sentences: the search is not run
                 completion = self._clause_around(text, gate, stated.start, stated.start + len(figure))
                 if completion is not None:
                     return replace(completion, source=sentence.source)
@@ -173,7 +171,10 @@ class ClauseFinder:
         figure at `start`–`end` and words of the matter besides (a gate of a bare figure
         tells nothing of which figure of the matter it alters), no negator stands outside it
         and the clause reads well."""
-        span = first_span(gate.pattern, text.lower()) if len(text.lower()) == len(text) else None
+        lowered = text.lower()
+        if len(lowered) != len(text) or cannot_match(gate.pattern, lowered):
+            return None  # most sentences: the search is not run
+        span = first_span(gate.pattern, lowered)
         if span is None or not (span[0] <= start and end <= span[1]):
             return None
         if not words(text[span[0] : start]) and not words(text[end : span[1]]):
@@ -216,8 +217,7 @@ class ClauseFinder:
 
 def _kind(quantity: Quantity) -> str:
     """What a figure measures: a duration, whatever its unit, or its unit ("percent")."""
-    unit = quantity.unit
-    return "duration" if unit.name in TIME_UNIT_WORDS or unit.span == "hour" or unit.name.endswith("day") else unit.name
+    return "duration" if quantity.unit.is_duration else quantity.unit.name
 
 
 def pattern_words(pattern: str) -> frozenset[str]:

@@ -35,7 +35,6 @@ from rubric_tools.audit.wording import as_sentence, doubled, words
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.scoring.gates import Gate
 
-_UNITS_OF_TIME = frozenset(["hour", "day", "business day", "calendar day", "week", "month", "year"])
 #: A word as written, with its apostrophes (typographic or not) and hyphens: asked of every rewrite.
 _WRITTEN_WORD = re.compile(r"[\w’'-]+")
 _PLAIN_WORD = re.compile(r"[\w'-]+")
@@ -162,15 +161,21 @@ def carrier(fragment: str) -> Completion:
         subject = "notice is due " if is_temporal(fragment) else "this applies "
         return Completion(subject, fragment, "", f"carrier: {kind}")
     if kind == "quantity":
-        found = quantities(fragment)
-        unit = found[0].unit.name if found else ""
-        subject = (
-            "the rate is " if unit == "percent" else "the period is " if unit in _UNITS_OF_TIME else "the figure is "
-        )
-        return Completion(subject, fragment, "", f"carrier: {kind}")
+        return Completion(_quantity_subject(fragment), fragment, "", f"carrier: {kind}")
     determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
     predicate = " apply" if _plural(_head(tokens)) else " applies"
     return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
+
+
+def _quantity_subject(fragment: str) -> str:
+    """What a quantity is said of: a rate, a period, or a figure."""
+    found = quantities(fragment)
+    unit = found[0].unit if found else None
+    if unit is not None and unit.name == "percent":
+        return "the rate is "
+    if unit is not None and unit.is_duration:
+        return "the period is "
+    return "the figure is "
 
 
 def repair_agreement(text: str) -> str:

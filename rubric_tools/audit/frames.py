@@ -8,12 +8,17 @@ must-fire witness of the gate.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from rubric_tools.audit.grammar import finite_verb_at, verb_of
 from rubric_tools.audit.wording import fill
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
+
+if TYPE_CHECKING:
+    from rubric_tools.audit.quantities import Quantity
 
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
 
@@ -66,7 +71,9 @@ class Frame:
             witness = subjunctive(witness)
         template = self.template
         if self.quantity_only:
-            figures = _figures(witness)
+            from rubric_tools.audit.quantities import quantities
+
+            figures = _figures(witness, quantities(witness))
             if len(figures) > 1:
                 # Figures side by side ("five days three days", a regex's `.*` between them)
                 # are listed, and the figure the frame names is several.
@@ -106,15 +113,12 @@ def _opens_with_quantity(witness: str) -> bool:
     from rubric_tools.audit.quantities import quantities
 
     found = quantities(witness)
-    return bool(found) and found[0].start == 0 and (len(found) == 1 or len(_figures(witness)) == len(found))
+    return bool(found) and found[0].start == 0 and (len(found) == 1 or bool(_figures(witness, found)))
 
 
-def _figures(witness: str) -> list[str]:
-    """The figures of `witness` when it holds nothing else (spaces or an "and" between
-    them), in order; else no figure."""
-    from rubric_tools.audit.quantities import quantities
-
-    found = quantities(witness)
+def _figures(witness: str, found: Sequence[Quantity]) -> list[str]:
+    """The figures `found` in `witness` when it holds nothing else (spaces or an "and"
+    between them), in order; else no figure."""
     ends = [0, *(q.end for q in found)]
     between = [witness[end : q.start] for end, q in zip(ends, found, strict=False)] + [witness[ends[-1] :]]
     if not found or any(gap.strip() not in ("", "and") for gap in between):

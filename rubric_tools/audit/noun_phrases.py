@@ -16,11 +16,12 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
 from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS
 
-#: Singular roles: "parties", "customers" stand bare in the plural. And the nouns only ever
-#: counted ("regulator", "cap"), bare only after the words of their idioms ("by statute").
-_SINGULAR_ROLES = frozenset(role for role in PARTY_ROLES if not role.endswith("s")) | frozenset(COUNT_ONLY_NOUNS)
+#: Nouns that want a determiner in the singular: the roles in the singular ("parties",
+#: "customers" stand bare in the plural), and the nouns only ever counted ("regulator",
+#: "cap"), bare only after the words of their idioms ("by statute").
+_COUNTED_NOUNS = frozenset(role for role in PARTY_ROLES if not role.endswith("s")) | frozenset(COUNT_ONLY_NOUNS)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*|[,;:.!?]")
-_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_SINGULAR_ROLES)) + r")\b", re.IGNORECASE)
+_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_COUNTED_NOUNS)) + r")\b", re.IGNORECASE)
 #: Words of a determiner's phrase before its noun that the lexicon files otherwise.
 _OTHER = frozenset({"other", "same", "first", "second", "third"})
 
@@ -48,7 +49,7 @@ def bare_roles(text: str) -> list[BareRole]:
         # A capitalized role is the matter's name for a party ("Customer"); a counted noun
         # opening the text is capitalized as the sentence opens ("Regulator can fine …").
         opening_noun = index == 0 and token.group(0).lower() in COUNT_ONLY_NOUNS and token.group(0).istitle()
-        if token.group(0) not in _SINGULAR_ROLES and not opening_noun:
+        if token.group(0) not in _COUNTED_NOUNS and not opening_noun:
             continue
         following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
         if following.isalpha() and following not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(following):

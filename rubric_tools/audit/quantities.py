@@ -30,6 +30,11 @@ class Unit:
     span: str | None = None  # the unit this one counts in ("week" -> "day")
     factor: int = 1  # how many of `span` one of this unit is
 
+    @property
+    def is_duration(self) -> bool:
+        """Whether it counts time ("hour", "business day"), not a rate or a multiple."""
+        return self.name.split()[-1] in TIME_UNIT_WORDS
+
 
 UNITS: tuple[Unit, ...] = (
     Unit("percent", ("percent", "per cent", "%")),

@@ -116,7 +116,8 @@ def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | No
         forms.setdefault(term.lower(), Counter())[term] += count
     if not forms:
         return {}, None
-    lowercase = Counter(found for text in texts for found in _any_of(forms).findall(text))
+    search = _any_of(forms)
+    lowercase = Counter(found for text in texts for found in search.findall(text))
     terms = {
         lowered: counts.most_common(1)[0][0] for lowered, counts in forms.items() if counts.total() > lowercase[lowered]
     }

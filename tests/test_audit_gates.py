@@ -37,6 +37,15 @@ def test_the_typical_witness_writes_an_optional_article_or_preposition() -> None
     assert witnesses(r"rent of\s+(?:all\s+)?units")[0].text == "rent of units"
 
 
+def test_every_witness_writes_a_possessives_optional_apostrophe() -> None:
+    """ "landlord'?s deposit": without its apostrophe the possessive reads as a plural
+    ("landlords deposit"), which no drafter writes; an optional letter is still the short
+    witness's to leave out ("months?" -> "month")."""
+    for pattern in (r"tenant pays landlord'?s deposit", r"tenant pays landlord['’]?s deposit"):
+        assert {w.text for w in witnesses(pattern)} == {"tenant pays landlord's deposit"}
+    assert {w.text for w in witnesses(r"rent of (?:two )?months?")} >= {"rent of months", "rent of month"}
+
+
 def test_a_window_is_filled_with_words_and_bounded() -> None:
     texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
     assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)

@@ -146,8 +146,10 @@ class _Builder:
             return filler
         if self.strategy == "long":
             count = max(low, min(high, low + 2))
+        elif high == 1 and _apostrophe(body):
+            count = 1  # a possessive's apostrophe, in every witness: "provider'?s" without it is a plural
         elif self.strategy != "short" and high == 1 and len(body) == 1 and body[0][0] is sre.LITERAL:
-            count = 1  # an optional letter, hyphen or apostrophe ("months?", "de-?"): the form the author wrote
+            count = 1  # an optional letter or hyphen ("months?", "de-?"): the form the author wrote
         elif self.strategy == "full" and high == 1:
             count = 1  # every optional part written out ("customer(?:'s)? (?:total )?liability")
         elif self.strategy == "typical" and high == 1 and _function_word(body):
@@ -197,8 +199,20 @@ class _Builder:
         return text + " " * max(low - len(text), 0)
 
 
+#: The apostrophes a possessive is written with.
+_APOSTROPHES = "'’"
 #: Words a regex marks optional that the plainest statement of the sin still writes.
 _FUNCTION_WORDS = frozenset("the a an in to of for on by with".split())
+
+
+def _apostrophe(body: Sequence[Item]) -> bool:
+    """Whether `body` is an apostrophe or a class of apostrophes ("'", "['’]")."""
+    if len(body) != 1:
+        return False
+    op, av = body[0]
+    if op is sre.LITERAL:
+        return chr(av) in _APOSTROPHES
+    return op is sre.IN and all(kind is sre.LITERAL and chr(code) in _APOSTROPHES for kind, code in av)
 
 
 def _function_word(body: Sequence[Item]) -> bool:

@@ -646,7 +646,8 @@ def run_case(case: Case, root: Path, trajectory: Path, reads: OutsideReads) -> O
 
 def _run_gate_case(case: Case) -> Outcome:
     from rubric_tools.gate_analysis.regex_problem import regex_problem
-    from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
+    from rubric_tools.gate_analysis.regex_risk import backtracking_risk
+    from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
     from rubric_tools.lint.rules.regex_limits import dialect_difference
     from rubric_tools.scoring.gates import Gate, run_gates
 

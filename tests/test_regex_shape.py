@@ -13,9 +13,9 @@ import random
 
 import pytest
 
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 from rubric_tools.gate_analysis.regex_shape import (
     TWO_SPACES,
-    backtracking_risk,
     cannot_match,
     literal_in_every_match,
     unnormalized_requirement,

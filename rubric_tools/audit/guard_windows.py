@@ -9,7 +9,7 @@ from functools import lru_cache
 from rubric_tools.audit.markers import LIMIT_IDIOM
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.regex_problem import regex_problem
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 
 #: A window this short (characters) holds one clause: a negator in it governs the match, and
 #: guards that no evidence asked for may assume so.

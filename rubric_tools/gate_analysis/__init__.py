@@ -2,7 +2,7 @@
 
 Shared by the lint rules (G008, G012, U001, U005) and `rubric audit`, which both sit above
 it: `regex_shape` (the parse tree of `re`, the reference engine's dialect: can a pattern
-only match text normalization removed, can it backtrack catastrophically),
+only match text normalization removed), `regex_risk` (can it backtrack catastrophically),
 `regex_backtracking` (the work of a failing search, estimated on the tree), `witness`
 (strings a regex matches, built from its parse tree), `alternatives` (each alternative
 of a regex as a pattern of its own), `gate_firing` (running gates on texts through the

@@ -18,7 +18,8 @@ from rubric_tools.catalogue import declare_rule_code
 from rubric_tools.diagnostics import Severity
 from rubric_tools.gate_analysis.alternatives import Alternative
 from rubric_tools.gate_analysis.plain_search import plain_fires, plain_pattern, plain_survives, re_compiled
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk, cannot_match, unnormalized_requirement
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
+from rubric_tools.gate_analysis.regex_shape import cannot_match, unnormalized_requirement
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath

@@ -1,21 +1,19 @@
-"""Static shape analysis of gate regexes, for the gate lint rules.
+"""Static shape analysis of gate regexes, for the gate lint rules and the audit.
 
 We reason on the parse tree of Python's `re`, because `re` is what the reference
 engine compiles gates with: a pattern is only as safe as the engine that runs it.
 (The scorer's `regex` package survives shapes such as `(a+)+` that hang `re`, so
 timing the scorer would miss exactly the patterns that matter.)
 
-Two questions are answered here:
+Answered here: `unnormalized_requirement` (can the pattern only match text that
+normalization has removed: a newline, a tab, two whitespace characters in a row?),
+`literal_in_every_match` and `cannot_match` (a literal every match holds, and a cheap
+test that a text holds none); and the pieces of the tree the other analyses read
+(`parse`, `charset`, `walk`, `flatten`, `minimum_width`). Whether a pattern can
+backtrack catastrophically is `regex_risk`'s.
 
-- `unnormalized_requirement`: can the pattern only match text that normalization
-  has removed (a newline, a tab, two whitespace characters in a row)?
-- `backtracking_risk`: does an unbounded repeat contain a part that can split the
-  same text in many ways (`(a+)+`, `(\\w+\\s?)*`, `(.*,)*`, `(a|a)*`), or does
-  `re`'s search tree on a failing attack text exceed a bound (`(a|aa)+$`,
-  `(?:a?){30}a{30}`; see `gate_analysis.regex_backtracking`)?
-
-Both answers are conservative: when the tree holds something we cannot reason
-about (a back-reference, a lookaround body), we assume the harmless case.
+Conservative: when the tree holds something we cannot reason about (a back-reference,
+a lookaround body), we assume the harmless case.
 """
 
 from __future__ import annotations
@@ -30,15 +28,10 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from rubric_tools.gate_analysis.regex_backtracking import WORK_LIMIT, backtracking_work
-from rubric_tools.gate_analysis.regex_tree import as_tuples
-
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
 
-_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
-_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-#: Outer repeats allowing fewer iterations than this cannot blow up badly.
-OUTER_REPEAT_THRESHOLD = 5
+REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
+ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
 
 #: Characters used to decide whether two character sets overlap: every class a
 #: gate is likely to use has a member here (letters, digits, punctuation, spaces,
@@ -94,7 +87,7 @@ def _class_member_matches(op: Any, av: Any, char: str) -> bool:
     return False
 
 
-def _single_char_matches(op: Any, av: Any, char: str) -> bool | None:
+def single_char_matches(op: Any, av: Any, char: str) -> bool | None:
     """Whether a one-character item matches `char`; None when `op` is not one."""
     if op is sre.LITERAL:
         return chr(av) in _case_variants(char)
@@ -114,14 +107,14 @@ def charset(item: Item) -> frozenset[str]:
     """Sample characters `item` can consume anywhere in a match."""
     op, av = item
     if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
-        return frozenset(c for c in _SAMPLE if _single_char_matches(op, av, c))
+        return frozenset(c for c in _SAMPLE if single_char_matches(op, av, c))
     return frozenset().union(*(charset(child) for child in _children(item)))
 
 
 def _children(item: Item) -> Iterator[Item]:
     """Items nested directly inside `item`, lookaround bodies excluded."""
     op, av = item
-    if op in _REPEATS:
+    if op in REPEATS:
         yield from av[2]
     elif op is sre.SUBPATTERN:
         yield from av[3]
@@ -136,10 +129,10 @@ def _children(item: Item) -> Iterator[Item]:
             yield from av[2]
 
 
-def _walk(items: Sequence[Item]) -> Iterator[Item]:
+def walk(items: Sequence[Item]) -> Iterator[Item]:
     for item in items:
         yield item
-        yield from _walk(list(_children(item)))
+        yield from walk(list(_children(item)))
 
 
 # ------------------------------------------------- text normalization removes
@@ -274,9 +267,9 @@ def _alternatives_shape(alternatives: Sequence[Sequence[Item]]) -> _Shape:
 
 def _shape(item: Item) -> _Shape:
     op, av = item
-    if op in _ZERO_WIDTH:
+    if op in ZERO_WIDTH:
         return _TRANSPARENT
-    if op in _REPEATS:
+    if op in REPEATS:
         return _repeat_shape(av[0], av[2])
     if op is sre.SUBPATTERN:
         return _sequence_shape(av[3])
@@ -308,7 +301,7 @@ def literal_in_every_match(pattern: str) -> str | None:
     if tree is None:
         return None
     runs, run = [], ""
-    for op, av in _flatten(list(tree)):
+    for op, av in flatten(list(tree)):
         if op is sre.LITERAL and chr(av).isascii():
             run += chr(av)
         else:
@@ -325,134 +318,32 @@ def cannot_match(pattern: str, lowered: str) -> bool:
     return needed is not None and lowered.isascii() and needed not in lowered
 
 
-# ------------------------------------------------------ catastrophic backtracking
-
-
-def _flatten(items: Sequence[Item]) -> list[Item]:
-    """The body as one sequence: groups are transparent for what follows what."""
-    flat: list[Item] = []
-    for item in items:
-        op, av = item
-        if op is sre.SUBPATTERN:
-            flat.extend(_flatten(av[3]))
-        else:
-            flat.append(item)
-    return flat
-
-
-def _minimum_width(items: Sequence[Item]) -> int:
+def minimum_width(items: Sequence[Item]) -> int:
     """The fewest characters any match of `items` consumes."""
     total = 0
     for op, av in items:
         if op in (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN):
             total += 1
-        elif op in _REPEATS:
-            total += av[0] * _minimum_width(av[2])
+        elif op in REPEATS:
+            total += av[0] * minimum_width(av[2])
         elif op is sre.SUBPATTERN:
-            total += _minimum_width(av[3])
+            total += minimum_width(av[3])
         elif op is sre.ATOMIC_GROUP:
-            total += _minimum_width(av)
+            total += minimum_width(av)
         elif op is sre.BRANCH:
-            total += min(_minimum_width(alternative) for alternative in av[1])
+            total += min(minimum_width(alternative) for alternative in av[1])
         elif op is sre.GROUPREF_EXISTS:
-            total += min(_minimum_width(av[1]), _minimum_width(av[2] or []))
+            total += min(minimum_width(av[1]), minimum_width(av[2] or []))
     return total
 
 
-def _is_variable(item: Item) -> bool:
-    """Whether `item` can itself consume the same run of characters in several ways."""
-    op, av = item
-    if op in (sre.MAX_REPEAT, sre.MIN_REPEAT):
-        low, high, _ = av
-        return bool(high >= 2 and low < high)
-    if op is sre.BRANCH:
-        return any(_is_variable(child) for alternative in av[1] for child in _flatten(alternative))
-    return False  # possessive repeats and atomic groups never give characters back
-
-
-def first_chars(items: Sequence[Item]) -> frozenset[str]:
-    """Sample characters a match of the sequence `items` can start with."""
-    found: frozenset[str] = frozenset()
+def flatten(items: Sequence[Item]) -> list[Item]:
+    """The body as one sequence: groups are transparent for what follows what."""
+    flat: list[Item] = []
     for item in items:
         op, av = item
-        if op in _ZERO_WIDTH:
-            continue
-        if op in _REPEATS:
-            found |= first_chars(av[2])
-        elif op is sre.SUBPATTERN:
-            found |= first_chars(av[3])
-        elif op is sre.ATOMIC_GROUP:
-            found |= first_chars(av)
-        elif op is sre.BRANCH:
-            found |= frozenset().union(*(first_chars(alternative) for alternative in av[1]))
-        elif op is sre.GROUPREF_EXISTS:
-            found |= first_chars(av[1]) | first_chars(av[2] or [])
+        if op is sre.SUBPATTERN:
+            flat.extend(flatten(av[3]))
         else:
-            found |= charset(item)
-        if _minimum_width([item]) > 0:
-            break
-    return found
-
-
-def _splits_ambiguously(body: list[Item]) -> bool:
-    """A variable piece whose following text (going round the loop) can start with a
-    character the piece can also take: the split point between them can move, so
-    the same text divides in many ways."""
-    for index, item in enumerate(body):
-        if not _is_variable(item):
-            continue
-        chars = charset(item)
-        for step in range(1, len(body) + 1):
-            neighbour = body[(index + step) % len(body)]
-            if neighbour[0] in _ZERO_WIDTH:
-                continue
-            if first_chars([neighbour]) & chars:
-                return True
-            if _minimum_width([neighbour]) > 0:
-                break  # a mandatory neighbour starting differently pins the split point
-    return False
-
-
-def _duplicate_alternatives(body: list[Item]) -> bool:
-    """An alternation with two alternatives matching the same text, as `(a|a)*`
-    (which `re` factors into `a(?:|)`: two empty alternatives)."""
-    for item in _walk(body):
-        if item[0] is sre.BRANCH:
-            if sum(1 for alternative in item[1][1] if not list(alternative)) >= 2:
-                return True
-    return False
-
-
-def _one_character_matches(op: Any, av: Any, char: str) -> bool:
-    # One function for every pattern: the backtracking counts it shapes are shared by it.
-    return bool(_single_char_matches(op, av, char))
-
-
-@lru_cache(maxsize=4096)
-def backtracking_risk(pattern: str) -> str | None:
-    """Why `pattern` may backtrack catastrophically in `re`, or None."""
-    parsed = parse(pattern)
-    if parsed is None:
-        return None
-    tree = as_tuples(parsed)  # read many times over: every tail, every attack period
-    work = backtracking_work(tree, _one_character_matches)
-    if work > WORK_LIMIT:
-        return (
-            f"on a run of repeated characters it cannot match, `re` explores over {WORK_LIMIT:,} ways "
-            "to match it (the shape of `(a|aa)+$`, `(a+)+$` or `(?:a?){30}a{30}`)"
-        )
-    for item in _walk(list(tree)):
-        op, av = item
-        if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or av[1] < OUTER_REPEAT_THRESHOLD:
-            continue
-        body = _flatten(av[2])
-        if not body:
-            continue
-        if _splits_ambiguously(body):
-            return (
-                "a repeated group contains a quantified part that can divide the same text "
-                "in many ways (the shape of `(a+)+` or `(\\w+\\s?)*`)"
-            )
-        if _duplicate_alternatives(body):
-            return "a repeated alternation has two alternatives matching the same text (`(a|a)*`)"
-    return None
+            flat.append(item)
+    return flat

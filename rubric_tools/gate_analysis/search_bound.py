@@ -49,7 +49,7 @@ from rubric_tools.gate_analysis.regex_characters import (
     item_class,
     starts,
 )
-from rubric_tools.gate_analysis.regex_shape import _minimum_width
+from rubric_tools.gate_analysis.regex_shape import minimum_width
 from rubric_tools.gate_analysis.regex_tree import as_tuples
 from rubric_tools.scoring.dialect import FOLD
 
@@ -145,7 +145,7 @@ def _node(item: Item, depth: int, followers: list[CharacterClass] | None) -> _No
         return _ONE
     if op is sre.AT:
         return _ANCHOR
-    width = _minimum_width([item])
+    width = minimum_width([item])
     if op in (sre.ASSERT, sre.ASSERT_NOT):
         return _Node("look", 0, (_sequence(av[1], depth + 1, None),))
     if op is sre.ATOMIC_GROUP:
@@ -157,7 +157,7 @@ def _node(item: Item, depth: int, followers: list[CharacterClass] | None) -> _No
         return _Node("branch", width, alternatives, exclusive=_exclusive(av[1]))
     if op in _REPEATS:
         low, high, body = av
-        if high > 1 and _minimum_width(body) == 0:
+        if high > 1 and minimum_width(body) == 0:
             raise _NoBound  # rounds that may match nothing
         # After a round: another round, or what follows the repeat.
         again = followers if high <= 1 else first_classes(body)

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
 from rubric_tools.scoring.text import normalize
 

@@ -19,7 +19,7 @@ from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any
 
 from rubric_tools.gate_analysis.plain_search import plain_pattern
-from rubric_tools.gate_analysis.regex_shape import Item, _single_char_matches, parse
+from rubric_tools.gate_analysis.regex_shape import Item, parse, single_char_matches
 from rubric_tools.gate_analysis.regex_tree import as_tuples
 from rubric_tools.scoring.gates import GateError, compile_pattern
 
@@ -68,7 +68,7 @@ def _hashable(op: Any, av: Any) -> Any:
 # Both remembered: every strategy's walk asks the same few classes about the same characters.
 @lru_cache(maxsize=16384)
 def _class_has(op: Any, av: Any, char: str) -> bool:
-    return bool(_single_char_matches(op, av, char))  # the character logic the regex rules use
+    return bool(single_char_matches(op, av, char))  # the character logic the regex rules use
 
 
 @lru_cache(maxsize=4096)

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 from rubric_tools.diagnostics import Severity
 from rubric_tools.gate_analysis.regex_problem import regex_problem
-from rubric_tools.gate_analysis.regex_shape import backtracking_risk, unnormalized_requirement
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
+from rubric_tools.gate_analysis.regex_shape import unnormalized_requirement
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.gate_fields import (
     describe,

@@ -6,8 +6,8 @@ from the matter's own texts first and falls back to `complete_alone`.
 Carriers, by shape (`grammar.shape`): "the other party <modal phrase>", "this agreement
 <verb phrase>" ("the other party" before a past form), "the other party may <infinitive
 phrase>", "the clause is <adjective phrase>", "notice is due <temporal phrase>", "this
-applies <prepositional phrase>", "the rate / period / figure is <quantity>", "the <noun
-phrase> applies" (or "apply" after a plural head). The words are generic, written for
+applies <prepositional phrase>", "the rate / period / figure is <quantity>", "the clause
+provides for <noun phrase>" ("the" before a bare singular noun). The words are generic, written for
 this tool; a carrier is kept only when the gate still fires on it.
 """
 
@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.grammar import (
+    ADJECTIVES,
     DETERMINERS,
     FINITE_AUXILIARIES,
     PREPOSITIONS,
@@ -45,6 +46,10 @@ _GOES_ON = re.compile(r"(?:,| (?:and|or|as well as|together with|nor)\b)")
 #: "… data that it collects", "… data solely for support".
 _AFTER_AN_OBJECT = PREPOSITIONS | SUBORDINATORS | frozenset("that which who whom whose but so".split())
 _NEXT_WORD = re.compile(r" ([a-z][\w'-]*)", re.IGNORECASE)
+
+
+#: Adjectives that pick one thing out, and take "the" before it ("the first dollar").
+_WITH_THE = frozenset("first second third last next same entire whole only sole".split())
 
 
 @dataclass(frozen=True)
@@ -162,9 +167,28 @@ def carrier(fragment: str) -> Completion:
         return Completion(subject, fragment, "", f"carrier: {kind}")
     if kind == "quantity":
         return Completion(_quantity_subject(fragment), fragment, "", f"carrier: {kind}")
+    head = _head(tokens)
     determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
-    predicate = " apply" if _plural(_head(tokens)) else " applies"
-    return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
+    if tokens[0] == "no" or not _names_a_thing(head) or lexicon.only_as(tokens[0], "ADV"):
+        # A negative noun phrase states its own predicate ("no cap applies"); what names no
+        # thing ("categorically illegal", "not permitted by law") is no thing a clause
+        # provides for: "applies" is all that can be said of it (and the checks judge it).
+        predicate = " apply" if _plural(head) else " applies"
+        return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")
+    # What a clause provides for, negated as a lawyer negates it ("… does not provide for
+    # …"). A bare singular noun takes "the"; a plural, or a noun after an adjective
+    # ("unlimited liability"), is read as it stands.
+    adjective = lexicon.is_modifier(tokens[0]) or tokens[0] in ADJECTIVES
+    bare = determined or _plural(head) or (adjective and tokens[0] not in _WITH_THE)
+    subject = "the clause provides for " if bare else "the clause provides for the "
+    return Completion(subject, fragment, "", f"carrier: {kind}")
+
+
+def _names_a_thing(head: str) -> bool:
+    """Whether a noun phrase's head is a noun: the lexicon reads it as one, or does not know
+    it (a name, a defined term)."""
+    readings = lexicon.lemmas(head)
+    return not readings or "NOUN" in readings
 
 
 def _quantity_subject(fragment: str) -> str:

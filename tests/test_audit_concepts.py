@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.audit_support import audit, codes, make_matter
@@ -44,10 +45,13 @@ def test_unrelated_text_is_shown_in_the_matters_own_sentences(tmp_path: Path) ->
         "The landlord may not constrain the tenant's use of the premises.",
         "The strain on the lift is the landlord's risk.",
     ]
-    assert "constrain" in shown and not any(s.startswith("Training") for s in shown)
-    # Where no sentence of the matter holds such a word, the common words alone.
+    assert 'Any text with the word "constrain" earns it.' in shown and not any(s.startswith("Training") for s in shown)
+    # Where no sentence of the matter holds such a word, the common words alone, each in a
+    # sentence that names it (a bare word is no evidence a reader can take in).
     [finding] = codes(audit(make_matter(tmp_path / "plain", concepts=_concepts('["train"]'))), "U006")
-    assert all(" " not in e["sentence"] for e in finding.extra["evidence"])  # type: ignore[index]
+    shown = [e["sentence"] for e in finding.extra["evidence"]]  # type: ignore[index]
+    assert shown and all(re.fullmatch(r'Any text with the word "[a-z]+" earns it\.', s) for s in shown), shown
+    assert all("train" in s for s in shown)  # each still earns the concept
 
 
 def test_redline_concept_already_in_the_clause_is_earned_without_work(tmp_path: Path) -> None:

@@ -83,7 +83,7 @@ Concepts are matched as substrings of the normalized text. A two-letter concept
 (`ai`, `ip`) is inside "again" and "relationship"; `train` is inside "constraint".
 The evidence shows first the matter's own sentences that earn it through
 another word (none that is about the concept), then the common words that
-contain it. Use a longer phrase
+contain it ('Any text with the word "constraint" earns it.'). Use a longer phrase
 ("ip indemnity", "model training").
 """,
 )

@@ -107,7 +107,16 @@ def _unrelated(source: MatterSource) -> Iterator[AuditFinding]:
         if (len(concept) <= SHORT_CONCEPT and concept.isalpha()) or words:
             why = f"common words contain it: {', '.join(words[:6])}" if words else "it is too short to mean anything"
             evidence = _sentences_with(source, concept) if concept.isalpha() else []
-            evidence += [Evidence(word, "common words", "unrelated text", "not earned", "earned") for word in words]
+            evidence += [
+                Evidence(
+                    f'Any text with the word "{word}" earns it.',
+                    "common words",
+                    "unrelated text",
+                    "not earned",
+                    "earned",
+                )
+                for word in words
+            ]
             yield _finding(
                 CONCEPT_EARNED_BY_UNRELATED_TEXT.code,
                 node,

@@ -675,3 +675,41 @@ def test_a_passive_does_not_leave_the_subject_s_determiner_behind() -> None:
     assert Completion("The ", "statute bars all subletting", ".", "matter clause").cuts_subject()
     assert not Completion("", "the statute bars all subletting", ".", "matter clause").cuts_subject()
     assert not Completion("Since 2020 ", "the statute bars all subletting", ".", "matter clause").cuts_subject()
+
+
+def test_a_subject_the_matter_writes_with_its_the_is_written_so() -> None:
+    """A matter that writes "the Addendum" (twice or more, more often than bare, a cited
+    "Addendum §4" aside) has a definite term: a generated clause opening with it bare writes
+    its "the" ("The Addendum does not permit subletting."), also after "that" or a colon;
+    a party's name the matter writes bare keeps none."""
+    sentences = [
+        MatterSentence("Under the Addendum, rent is due monthly.", "lease §2", False),
+        MatterSentence(
+            "Tenant may not waive the Addendum without consent; see Addendum §4 and Addendum 4.2.", "lease §4", False
+        ),
+        MatterSentence("Landlord shall repair the roof.", "lease §5", False),
+    ]
+    finder = ClauseFinder(sentences)
+    assert finder.casing.definite == {"addendum": "Addendum"}
+    fire, silent = entry_texts(Gate("addendum permits subletting"), 0, "issue", Thesaurus(), finder=finder)
+    texts = [t.text for t in (*fire, *silent) if t.kind != "witness"]
+    assert "The Addendum does not permit subletting." in texts
+    assert "We do not accept that the Addendum permits subletting." in texts
+    assert "Section 9.2 is deleted and replaced with: the Addendum permits subletting." in texts
+    assert not any(re.search(r"(?<!the )\bAddendum permits", t, re.IGNORECASE) for t in texts), texts
+    # "Landlord" is written bare: no "the" goes before it.
+    fire, _silent = entry_texts(Gate("landlord shall repair"), 0, "issue", Thesaurus(), finder=finder)
+    assert not any("the Landlord" in t.text or "The Landlord" in t.text for t in fire)
+
+
+def test_a_definite_term_takes_the_only_as_a_subject() -> None:
+    from rubric_tools.audit.noun_phrases import with_definite_terms
+
+    definite = {"lease": "Lease", "msa": "MSA"}
+    assert with_definite_terms("Lease cannot be assigned.", definite) == "The Lease cannot be assigned."
+    assert (
+        with_definite_terms("MSA requires notice; MSA governs.", definite)
+        == "The MSA requires notice; the MSA governs."
+    )
+    assert with_definite_terms("Tenant signs Lease schedules.", definite) == "Tenant signs Lease schedules."
+    assert with_definite_terms("Lease premises are vacant.", definite) == "Lease premises are vacant."

@@ -124,6 +124,41 @@ def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | No
     return terms, _any_of(terms) if terms else None
 
 
+#: A word of a sentence (a possessive's "'s" kept on it: "Provider's" determines what follows).
+_SENTENCE_WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?")
+#: What follows a document's id or a heading's word when it is cited ("MSA §7.3", "Exhibit 2").
+_CITED_AFTER = re.compile(r" ?(?:§|\d)")
+#: Words before a noun that determine it otherwise than "the" does.
+_OTHER_DETERMINERS = frozenset("a an this that these those any each every its their our your such no his her".split())
+
+
+@lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
+def _definite(texts: tuple[str, ...]) -> dict[str, str]:
+    """The words the sentences write after "the" more often than bare (and at least twice),
+    by their lowercase: how they are written after it most often. The matter's definite
+    terms ("the Amendment", "the MSA", "the supercap"), which a generated text opening a
+    clause with one writes with its "the" too; not a party's name the matter writes bare
+    ("Customer shall …")."""
+    after_the: dict[str, Counter[str]] = {}
+    bare: Counter[str] = Counter()
+    for text in texts:
+        if not text.rstrip().endswith(_SENTENCE_ENDS):
+            continue
+        found = list(_SENTENCE_WORD.finditer(text))
+        for previous, current in zip(found, found[1:], strict=False):  # every word but the opening one
+            word, before = current.group(0), previous.group(0).lower()
+            if before == "the":
+                after_the.setdefault(word.lower(), Counter())[word] += 1
+            elif before not in _OTHER_DETERMINERS and not before.endswith(("'s", "’s")):
+                if _CITED_AFTER.match(text, current.end()) is None:  # "MSA §7.3" is a document's id
+                    bare[word.lower()] += 1
+    return {
+        lowered: forms.most_common(1)[0][0]
+        for lowered, forms in after_the.items()
+        if forms.total() >= 2 and forms.total() > bare[lowered]
+    }
+
+
 class MatterCasing:
     """How the sentences of a matter (`texts`) write their words."""
 
@@ -143,6 +178,8 @@ class MatterCasing:
         #: How the matter writes a term of several words it capitalizes more often than not
         #: ("Customer Data", "New York"), and a search for each in lowercase.
         self.terms, self._lowercase_terms = _terms(tuple(texts))
+        #: The words the matter writes after "the" more often than not (`_definite`).
+        self.definite = _definite(tuple(texts))
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase

@@ -10,10 +10,11 @@ other client", "Provider's customer", never "fine vendor" or "makes whole vendor
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
+from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, PARTY_ROLES, verb_of
 from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS
 
 #: Nouns that want a determiner in the singular: the roles in the singular ("parties",
@@ -80,6 +81,30 @@ def _unquoted_roles(text: str) -> list[BareRole]:
 def has_bare_role(text: str) -> bool:
     """Whether `text`, outside its quotations, holds a bare role (`bare_roles`)."""
     return bool(_unquoted_roles(text))
+
+
+#: A word opening a clause: the text's first, or the first after "that", "but", a comma, a
+#: semicolon or a colon ("… is deleted and replaced with: Addendum permits …").
+_CLAUSE_SUBJECT = re.compile(r"(?:^|(?<=\bthat )|(?<=\bbut )|(?<=[,;:] ))([A-Za-z][\w-]*)(?= ([a-z][\w'’-]*))")
+
+
+def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
+    """`text` with "the" before a subject the matter writes with it (`definite`: its own
+    "the Amendment", "the MSA", by the lowercase, as written), bare where it opens a clause
+    and a verb follows ("Amendment cannot supersede" -> "The Amendment cannot supersede").
+    Written as the matter writes it after "the"."""
+    for found in reversed(list(_CLAUSE_SUBJECT.finditer(text)) if definite else ()):
+        written = definite.get(found.group(1).lower())
+        following = found.group(2)
+        # A verb follows ("permits", "cannot", "permit" after "requires that"), not a noun
+        # it modifies ("Lease premises").
+        lowered = following.lower()
+        verb_follows = lowered in MODALS or lowered in AUXILIARIES or verb_of(lowered) is not None
+        if written is None or not verb_follows:
+            continue
+        the = "The" if found.start(1) == 0 else "the"
+        text = f"{text[: found.start(1)]}{the} {written}{text[found.end(1) :]}"
+    return text
 
 
 def with_determiners(text: str) -> str | None:

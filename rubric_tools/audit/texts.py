@@ -38,7 +38,7 @@ from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
-from rubric_tools.audit.noun_phrases import with_determiners
+from rubric_tools.audit.noun_phrases import with_definite_terms, with_determiners
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -207,20 +207,25 @@ def entry_texts(
         silent = [_recased(t, finder) for t in silent]
         # A role the matter names no party by, bare in the singular ("after provider
         # confirms"): the matter's names known, it is a common noun, and takes its "the".
-        fire = [d for t in fire if (d := t if t.kind == "witness" else _determined(t, gate)) is not None]
-        silent = [d for t in silent if (d := _determined(t, gate)) is not None]
+        fire = [d for t in fire if (d := t if t.kind == "witness" else _determined(t, gate, finder)) is not None]
+        silent = [d for t in silent if (d := _determined(t, gate, finder)) is not None]
     return _readable(fire), _readable(silent)
 
 
-def _determined(text: VerdictText, gate: Gate) -> VerdictText | None:
-    """The text with "the" before each bare role (`noun_phrases.with_determiners`), where
-    the gate's verdict on it stays what it was; else no text."""
+def _determined(text: VerdictText, gate: Gate, finder: ClauseFinder) -> VerdictText | None:
+    """The text with "the" before each bare role (`noun_phrases.with_determiners`) and
+    before a subject the matter writes with its "the" (`with_definite_terms`), where the
+    gate's verdict on it stays what it was; else no text (a bare role), or the text as it
+    was (a definite term)."""
     determined = with_determiners(text.text)
-    if determined == text.text:
-        return text
-    if determined is None or fires(gate, determined) != fires(gate, text.text):
+    if determined is not None and determined != text.text and fires(gate, determined) != fires(gate, text.text):
+        determined = None
+    if determined is None:
         return None
-    return replace(text, text=determined)
+    definite = with_definite_terms(determined, finder.casing.definite)
+    if definite != determined and fires(gate, definite) == fires(gate, determined):
+        determined = definite
+    return text if determined == text.text else replace(text, text=determined)
 
 
 def _recased(text: VerdictText, finder: ClauseFinder) -> VerdictText:

@@ -487,6 +487,15 @@ def test_an_unknown_short_word_of_a_regex_is_an_initialism() -> None:
     assert finder.recased("Non-Payment of rent is a breach.") == "Non-Payment of rent is a breach."
 
 
+def test_us_joined_by_a_hyphen_is_the_country() -> None:
+    """No pronoun is hyphenated to a word: "us-only storage" is "US-only storage"; "us"
+    alone stays the pronoun it usually is ("the lease binds us")."""
+    finder = ClauseFinder([MatterSentence("The lease binds us.", "lease §5", False)])
+    assert finder.recased("The lease requires us-only storage.") == "The lease requires US-only storage."
+    assert finder.recased("Rent is paid to a non-us account.") == "Rent is paid to a non-US account."
+    assert finder.recased("The lease binds us only.") == "The lease binds us only."
+
+
 def test_a_bare_role_is_the_matters_name_for_a_party_where_it_writes_one() -> None:
     """A regex names the parties by role ("tenant waives any claim"): where the matter writes
     "Tenant" as a party's name, so does the evidence; a role the matter never capitalizes,

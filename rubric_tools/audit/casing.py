@@ -71,7 +71,10 @@ _OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
 _CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
 #: How a sentence ends, a heading does not ("14.2 Governing Law").
 _SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
-#: Words never given a name's capital: "us" is a pronoun even where a matter writes "US".
+#: "us" joined to a word by a hyphen ("us-only", "non-us"): no pronoun is, so it is the country.
+_HYPHENATED_US = re.compile(r"(?<![\w-])us(?=-[a-z])|(?<=[a-z]-)us\b")
+#: Words never given a name's capital: "us" is a pronoun even where a matter writes "US"
+#: (but for `_HYPHENATED_US`).
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())
 #: The words the thesaurus's members are written with: this tool's English, never a name.
 _THESAURUS_WORDS = frozenset(word for group in SYNONYM_GROUPS for member in group for word in member.split())
@@ -185,8 +188,9 @@ class MatterCasing:
         """`text` with each name written as the matter writes it: a witness of a lowercase
         regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
         the matter capitalizes only to open a sentence written in lowercase inside one
-        ("Nobody has suggested that Title to …" -> "… that title to …")."""
+        ("Nobody has suggested that Title to …" -> "… that title to …"); "us-only" is "US-only"."""
         text = self._with_terms(text)
+        text = _HYPHENATED_US.sub("US", text)
         text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
         opening = _OPENING_WORD.match(text)
         if opening is not None:

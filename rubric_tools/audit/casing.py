@@ -135,6 +135,25 @@ _CITED_AFTER = re.compile(r" ?(?:§|\d)")
 _OTHER_DETERMINERS = frozenset("a an this that these those any each every its their our your such no his her".split())
 
 
+@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
+def _articles(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The words of a sentence written after "the" (as written), and those written bare
+    (lowercased): not after another determiner or a possessive, nor cited ("MSA §7.3")."""
+    if not text.rstrip().endswith(_SENTENCE_ENDS):
+        return (), ()
+    after_the: list[str] = []
+    bare: list[str] = []
+    found = list(_SENTENCE_WORD.finditer(text))
+    for previous, current in zip(found, found[1:], strict=False):  # every word but the opening one
+        word, before = current.group(0), previous.group(0).lower()
+        if before == "the":
+            after_the.append(word)
+        elif before not in _OTHER_DETERMINERS and not before.endswith(("'s", "’s")):
+            if _CITED_AFTER.match(text, current.end()) is None:  # "MSA §7.3" is a document's id
+                bare.append(word.lower())
+    return tuple(after_the), tuple(bare)
+
+
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
 def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     """The words the sentences write after "the" more often than bare (and at least twice),
@@ -145,16 +164,10 @@ def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     after_the: dict[str, Counter[str]] = {}
     bare: Counter[str] = Counter()
     for text in texts:
-        if not text.rstrip().endswith(_SENTENCE_ENDS):
-            continue
-        found = list(_SENTENCE_WORD.finditer(text))
-        for previous, current in zip(found, found[1:], strict=False):  # every word but the opening one
-            word, before = current.group(0), previous.group(0).lower()
-            if before == "the":
-                after_the.setdefault(word.lower(), Counter())[word] += 1
-            elif before not in _OTHER_DETERMINERS and not before.endswith(("'s", "’s")):
-                if _CITED_AFTER.match(text, current.end()) is None:  # "MSA §7.3" is a document's id
-                    bare[word.lower()] += 1
+        written_after_the, written_bare = _articles(text)
+        for word in written_after_the:
+            after_the.setdefault(word.lower(), Counter())[word] += 1
+        bare.update(written_bare)
     return {
         lowered: forms.most_common(1)[0][0]
         for lowered, forms in after_the.items()

@@ -624,3 +624,16 @@ def test_an_adjective_is_inserted_before_a_noun_never_before_a_name() -> None:
     assert common == {"the relevant premises are let"}
     named = {d.text for d in dodges("the hmrc may inspect", "the hmrc may inspect") if d.kind == "inserted adjective"}
     assert named == set()
+
+
+def test_a_witness_opening_after_its_carriers_determiner_opens_with_a_noun() -> None:
+    """ "fine imposed on the tenant", carried as "the clause provides for the |fine …", opens
+    with a noun: no verb of the thesaurus stands for it ("the penalize imposed on the
+    tenant"); after a modal the same word is the verb, and its synonyms are verbs."""
+
+    def swapped(witness: str, preceding: str) -> set[str]:
+        found = dodges(witness, witness, build(), "", preceding)
+        return {d.text for d in found if d.kind.startswith("synonym")}
+
+    assert not any(t.startswith(("penalize", "sanction")) for t in swapped("fine imposed on the tenant", "the "))
+    assert "penalize the tenant" in swapped("fine the tenant", "the other party may ")

@@ -329,10 +329,12 @@ _ADVERBS = frozenset("already also hereby expressly still thereby now thus".spli
 _OBJECT_ENDS = frozenset("to for in on with from under after before within by as and or".split())
 
 
-def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None, following: str = "") -> list[Dodge]:
+def dodges(
+    witness: str, pattern: str, thesaurus: Thesaurus | None = None, following: str = "", preceding: str = ""
+) -> list[Dodge]:
     """Distinct rewrites of `witness` (a match of `pattern`), at most MAX_DODGES.
-    `following`: the words after the witness in the clause it was completed into, which a
-    synonym must fit too (`synonym_swaps.group_swaps`)."""
+    `following` and `preceding`: the words after and before the witness in the clause it was
+    completed into, which a synonym must fit too (`synonym_swaps.group_swaps`)."""
     # The rewrites read the witness word by word: a space doubled or at an end (a witness of
     # `\s+` or of an optional word) would be an empty word.
     witness = " ".join(witness.split())
@@ -353,7 +355,7 @@ def dodges(witness: str, pattern: str, thesaurus: Thesaurus | None = None, follo
         citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),
-        group_swaps(witness, thesaurus, following),
+        group_swaps(witness, thesaurus, following, preceding),
         _phrase_swaps(witness, _synonyms(witness, one_way), "synonym"),
     ]
     dotted = dotted_in_window(witness, pattern)

@@ -42,17 +42,25 @@ MODAL_WORDS = ("may", "shall", "must")
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
-def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iterator[Dodge]:
+def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", preceding: str = "") -> Iterator[Dodge]:
     """A word or idiom of a thesaurus group replaced by each other member, in the same
     inflection ("prohibits" -> "forbids", "bars"; "indemnify" -> "hold harmless").
     `following`: the words after the witness in its clause, when it was completed into one
     ("… claims arising from the lease"): a member must fit them too ("data breach| claims"
-    holds a noun, "indemnify the landlord| against any claim" takes no "reimburse")."""
+    holds a noun, "indemnify the landlord| against any claim" takes no "reimburse").
+    `preceding`: the words before it there; a witness opening after a determiner or a
+    preposition ("the |fine imposed on the tenant", "provides for |fine …") opens a noun
+    phrase, whose first word no verb stands for."""
     negated = bool(_NEGATOR.search(witness))
     words = witness.split(" ")
     # The words a member must fit: the witness's own, then its clause's up to the clause's end.
     ahead = [*words, *_to_clause_end(following)]
     verb_at = next((i for i in range(len(words)) if finite_verb_at(ahead, i)), None)
+    # After a determiner or a preposition (not the "to" of an infinitive) a noun phrase opens.
+    last_before = preceding.lower().split()[-1:]
+    opens_a_noun_phrase = bool(last_before) and (
+        last_before[0] in DETERMINERS or (last_before[0] in PREPOSITIONS and last_before[0] != "to")
+    )
     # Who is a party: a role, or one of the matter's names (with none known, a word the
     # lexicon does not know: "brightwater will repair").
     names = thesaurus.fixed_words or None
@@ -60,6 +68,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "") -> Iter
         for start in range(len(words) - size + 1):
             phrase = " ".join(words[start : start + size])
             reading = phrase_reading(ahead, start, size, verb_at)
+            if reading is None and start == 0 and opens_a_noun_phrase:
+                reading = "NOUN"
             members = thesaurus.members(phrase, reading)
             if not members or (negated and any(m in MODAL_WORDS for m in members)):
                 continue

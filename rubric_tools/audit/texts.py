@@ -187,7 +187,7 @@ def entry_texts(
                 silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
             continue
-        for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus, completion.after):
+        for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus, completion.after, completion.before):
             if witness.strategy == "full" and not dodge.kind.startswith(_SPELLING_REWRITES):
                 continue  # optional words written out read badly once words are inserted or swapped
             if dodge.kind.startswith(_FROM_PATTERN):

@@ -26,8 +26,9 @@ an optional part first), `SearchBound.steps` counts where they are written in th
 search then costs at most that count times the steps from a start, plus the failing steps at
 every position. `re`'s own shortcuts (a literal prefix, a first-character set) only ever
 skip some of those steps. A tree with a back-reference or a conditional (whose work depends
-on what a group matched), or nested deeper than `MAX_DEPTH`, has no bound here.
+on what a group matched), or nested deeper than `search_tree.MAX_DEPTH`, has no bound here.
 
+The tree is prepared once per pattern (`search_tree`); the walk here reads it for each text.
 `rubric_tools.gate_analysis.plain_search` runs a gate's search on `re` without a time
 limit only where this bound stays under `STEP_BUDGET`.
 """
@@ -37,20 +38,16 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from re import _constants as sre  # type: ignore[attr-defined]
 from typing import Any, NamedTuple
 
 from rubric_tools.gate_analysis.regex_characters import (
     CharacterClass,
-    all_disjoint,
     first_classes,
-    item_class,
-    starts,
 )
-from rubric_tools.gate_analysis.regex_shape import minimum_width
 from rubric_tools.gate_analysis.regex_tree import as_tuples
+from rubric_tools.gate_analysis.search_tree import NoBound, TreeNode, TreeSequence, prepared
 from rubric_tools.scoring.dialect import FOLD
 
 Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
@@ -59,143 +56,7 @@ Item = tuple[Any, Any]  # (opcode, argument) as produced by re's parser
 STEP_BUDGET = 10_000_000
 #: The longest text a bound is looked for (a longer one keeps the time limit).
 MAX_LENGTH = 1 << 14
-#: Deeper trees have no bound (the bound's walk, like any parser, recurses).
-MAX_DEPTH = 40
 _CAP = 1 << 62  # counts are capped so that huge ones stay small integers
-
-_REPEATS = (sre.MAX_REPEAT, sre.MIN_REPEAT, sre.POSSESSIVE_REPEAT)
-_ONE_CHARACTER = (sre.LITERAL, sre.NOT_LITERAL, sre.ANY, sre.IN)
-_ZERO_WIDTH = (sre.AT, sre.ASSERT, sre.ASSERT_NOT)
-
-
-class _NoBound(Exception):
-    """The tree holds something the bound does not cover."""
-
-
-# ------------------------------------------------------------ the tree, prepared once
-
-
-@dataclass(frozen=True)
-class _Sequence:
-    """Items in a row, each with whether it repeats one character class that nothing able to
-    follow it can start with (then only the end of its run goes on)."""
-
-    items: tuple[_Node, ...]
-    run_ends: tuple[bool, ...]
-    #: No repeat inside: its cost is the same for every text, walked once (`_Walk.sequence`).
-    fixed: bool = False
-
-
-@dataclass(frozen=True)
-class _Node:
-    """One item of the tree, with everything about it that does not depend on the text."""
-
-    kind: str  # "one" (a character), "anchor", "look", "atomic", "group", "branch", "repeat"
-    width: int  # the fewest characters a match consumes
-    parts: tuple[_Sequence, ...] = ()  # the body, or the alternatives
-    exclusive: bool = False  # alternatives that cannot start with the same character
-    low: int = 0
-    high: int = 0
-    possessive: bool = False
-    #: A repeat of whitespace alone (`\\s+`, ` *`): one round at most in normalized text.
-    spaces: bool = False
-
-
-_ONE = _Node("one", 1)
-_ANCHOR = _Node("anchor", 0)
-
-
-def _sequence(items: Sequence[Item], depth: int, follow: list[CharacterClass] | None) -> _Sequence:
-    """The prepared sequence; `follow`: the classes of what can come right after it."""
-    if depth > MAX_DEPTH:
-        raise _NoBound
-    # What can come right after each item: the starts of the items after it, worked out from
-    # the end (`_starts` of each suffix), then, where those may all match nothing, `follow`.
-    followers: list[list[CharacterClass] | None] = []
-    after: tuple[list[CharacterClass], bool] | None = ([], True)  # the starts of the empty suffix
-    for item in reversed(items):
-        if after is None:
-            followers.append(None)
-        else:
-            followers.append(after[0] if not after[1] else None if follow is None else [*after[0], *follow])
-        after = _thenstarts(starts([item]), after)
-    followers.reverse()
-    nodes = tuple(_node(item, depth, found) for item, found in zip(items, followers, strict=True))
-    run_ends = tuple(_ends_at_run_end(item, found) for item, found in zip(items, followers, strict=True))
-    fixed = all(node.kind != "repeat" and all(part.fixed for part in node.parts) for node in nodes)
-    return _Sequence(nodes, run_ends, fixed)
-
-
-def _thenstarts(
-    first: tuple[list[CharacterClass], bool] | None, then: tuple[list[CharacterClass], bool] | None
-) -> tuple[list[CharacterClass], bool] | None:
-    """`_starts` of an item followed by more, from the starts of each."""
-    if first is None:
-        return None
-    if not first[1]:
-        return first
-    return None if then is None else ([*first[0], *then[0]], then[1])
-
-
-def _node(item: Item, depth: int, followers: list[CharacterClass] | None) -> _Node:
-    op, av = item
-    if op is sre.GROUPREF_EXISTS:
-        raise _NoBound  # a conditional: its work depends on what a group matched
-    if op in _ONE_CHARACTER:
-        return _ONE
-    if op is sre.AT:
-        return _ANCHOR
-    width = minimum_width([item])
-    if op in (sre.ASSERT, sre.ASSERT_NOT):
-        return _Node("look", 0, (_sequence(av[1], depth + 1, None),))
-    if op is sre.ATOMIC_GROUP:
-        return _Node("atomic", width, (_sequence(av, depth + 1, followers),))
-    if op is sre.SUBPATTERN:
-        return _Node("group", width, (_sequence(av[3], depth + 1, followers),))
-    if op is sre.BRANCH:
-        alternatives = tuple(_sequence(alternative, depth + 1, followers) for alternative in av[1])
-        return _Node("branch", width, alternatives, exclusive=_exclusive(av[1]))
-    if op in _REPEATS:
-        low, high, body = av
-        if high > 1 and minimum_width(body) == 0:
-            raise _NoBound  # rounds that may match nothing
-        # After a round: another round, or what follows the repeat.
-        again = followers if high <= 1 else first_classes(body)
-        after = None if again is None or followers is None else [*again, *followers] if high > 1 else followers
-        parts = (_sequence(body, depth + 1, after),)
-        spaces = len(body) == 1 and _spaces_only(item_class(body[0]))
-        possessive = op is sre.POSSESSIVE_REPEAT
-        return _Node("repeat", width, parts, low=low, high=high, possessive=possessive, spaces=spaces)
-    raise _NoBound  # a back-reference
-
-
-def _spaces_only(found: CharacterClass | None) -> bool:
-    """Whether every character of the class is whitespace (`str.isspace`, which is `re`'s
-    `\\s` and what normalization folds: a normalized text has no two in a row)."""
-    if found is None or found.negated or not found.categories <= {sre.CATEGORY_SPACE}:
-        return False
-    return all(key.isspace() for key in found.keys) and bool(found.keys or found.categories)
-
-
-def _ends_at_run_end(item: Item, followers: list[CharacterClass] | None) -> bool:
-    """Whether `item` repeats one character class that none of `followers` overlaps: then
-    only the end of the run can be followed by a match of what comes after it."""
-    op, av = item
-    if op not in (sre.MAX_REPEAT, sre.MIN_REPEAT) or len(av[2]) != 1 or followers is None:
-        return False
-    repeated = item_class(av[2][0])
-    return repeated is not None and all_disjoint([repeated], followers)
-
-
-def _exclusive(alternatives: Sequence[Sequence[Item]]) -> bool:
-    """Whether no two alternatives can start with the same character."""
-    seen: list[list[CharacterClass]] = []
-    for alternative in alternatives:
-        found = first_classes(alternative)
-        if found is None or any(not all_disjoint(found, other) for other in seen):
-            return False
-        seen.append(found)
-    return True
 
 
 # ------------------------------------------------------------ the walk
@@ -227,7 +88,7 @@ class _Walk:
         #: tree for every length (the tree outlives them), most of a tree being words.
         self.fixed = fixed
 
-    def sequence(self, sequence: _Sequence) -> _Cost:
+    def sequence(self, sequence: TreeSequence) -> _Cost:
         if not sequence.fixed:
             return self._sequence(sequence)
         found = self.fixed.get(id(sequence))
@@ -235,7 +96,7 @@ class _Walk:
             found = self.fixed[id(sequence)] = self._sequence(sequence)
         return found
 
-    def _sequence(self, sequence: _Sequence) -> _Cost:
+    def _sequence(self, sequence: TreeSequence) -> _Cost:
         # The empty rest: nothing to do, one way on; failing there is failing what follows.
         steps, per_follow, ways, failing, failing_per_follow = 0, 0, 1, 0, 1
         for node, run_end in zip(reversed(sequence.items), reversed(sequence.run_ends), strict=True):
@@ -257,7 +118,7 @@ class _Walk:
             )
         return _Cost(*(min(figure, _CAP) for figure in (steps, per_follow, ways, failing, failing_per_follow)))
 
-    def node(self, node: _Node) -> _Cost:
+    def node(self, node: TreeNode) -> _Cost:
         kind = node.kind
         if kind == "one":
             return _ONE_COST
@@ -274,7 +135,7 @@ class _Walk:
             return self.branch(node)
         return self.repeat(node)
 
-    def branch(self, node: _Node) -> _Cost:
+    def branch(self, node: TreeNode) -> _Cost:
         costs = [self.sequence(alternative) for alternative in node.parts]
         ways = max(c.ways for c in costs) if node.exclusive else sum(c.ways for c in costs)
         return _Cost(
@@ -285,7 +146,7 @@ class _Walk:
             sum(c.failing_per_follow for c in costs),
         )
 
-    def repeat(self, node: _Node) -> _Cost:
+    def repeat(self, node: TreeNode) -> _Cost:
         body = self.sequence(node.parts[0])
         low, high = node.low, node.high
         width = _width(node.parts[0])
@@ -324,7 +185,7 @@ _ONE_COST = _Cost(1, 0, 1, 1, 0)
 _ANCHOR_COST = _Cost(1, 0, 1, 1, 1)
 
 
-def _width(sequence: _Sequence) -> int:
+def _width(sequence: TreeSequence) -> int:
     return sum(node.width for node in sequence.items)
 
 
@@ -339,13 +200,13 @@ class SearchBound:
     only the steps of comparing them, so it counts where those words are written."""
 
     def __init__(self, tree: Any) -> None:
-        self._tree: _Sequence | None = None
+        self._tree: TreeSequence | None = None
         self._starts: str | None = None
         self._opening: tuple[list[str], int] | None = None
         try:
             items = as_tuples(tree, lookarounds=True)  # indexing a parser `SubPattern` runs Python code
-            self._tree = _sequence(items, 0, None)  # what follows the pattern: the end of the match
-        except (_NoBound, RecursionError):
+            self._tree = prepared(items)
+        except (NoBound, RecursionError):
             return
         self._starts = _countable(first_classes(items))
         self._opening = _opening(items)
@@ -395,7 +256,7 @@ class SearchBound:
             try:
                 cost = _Walk(1 << size, normalized, self._fixed).sequence(self._tree)
                 self._by_size[key] = (cost.steps, cost.failing if self._starts is not None else cost.steps)
-            except _NoBound:
+            except NoBound:
                 self._by_size[key] = None
         return self._by_size[key]
 

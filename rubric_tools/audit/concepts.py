@@ -215,14 +215,12 @@ def _cross_surface(source: MatterSource) -> Iterator[AuditFinding]:
             evidence = [
                 Evidence(n.normalized, n.field, "rewarded concept", "silent", "fired", entry.surface) for n in hits
             ]
-            yield AuditFinding(
+            yield AuditFinding.on_entry(
                 CONCEPT_PUNISHED_ON_OTHER_SURFACE.code,
+                entry,
                 f"gate {show_pattern(entry.gate.pattern)} on {gate_list.issue_id}/{gate_list.surface} "
                 f"punishes {hits[0].text!r}, which {hits[0].field} rewards",
-                entry.element.location.file,
-                entry.element.location.span,
                 evidence,
-                subject=entry.subject(),
             )
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.diagnostics import Diagnostic, Fix, Severity, Span
+from rubric_tools.gate_analysis.gate_firing import AuditedEntry
 
 
 @dataclass(frozen=True)
@@ -136,6 +137,14 @@ class AuditFinding:
     subject: dict[str, Any] = field(default_factory=dict)  # issue, surface, entry/concept
     severity: Severity | None = None  # None: the code's declared severity
     fix: Fix | None = None  # a verified proposal written into the entry (issue 11): always unsafe
+
+    @classmethod
+    def on_entry(
+        cls, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence], severity: Severity | None = None
+    ) -> AuditFinding:
+        """A verdict on a gate entry, reported where the entry is written, about it."""
+        where = entry.element.location
+        return cls(code, message, where.file, where.span, evidence, subject=entry.subject(), severity=severity)
 
     def to_diagnostic(self, matter_id: str, max_evidence: int) -> Diagnostic:
         from rubric_tools.audit.codes import code_info

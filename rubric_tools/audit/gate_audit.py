@@ -207,10 +207,6 @@ class _ListAudit:
                     fix_given = finding.fix is not None
                 yield finding
 
-    def _finding(self, code: str, entry: AuditedEntry, message: str, evidence: list[Evidence]) -> AuditFinding:
-        where = entry.element.location
-        return AuditFinding(code, message, where.file, where.span, evidence, subject=entry.subject())
-
     @staticmethod
     def _g010(entry: AuditedEntry, known: VerdictText) -> bool:
         """Whether lint rule G010 already reports this: one rewarded concept of the entry's own
@@ -239,7 +235,7 @@ class _ListAudit:
             for k in hits
         ]
         kinds = sorted({k.kind for k in hits})
-        finding = self._finding(
+        finding = AuditFinding.on_entry(
             GATE_FIRES_ON_CORRECT_WORK.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
@@ -267,7 +263,7 @@ class _ListAudit:
             Evidence(t.text, "frame", t.kind.removeprefix("frame: "), "silent", "fired", entry.surface) for t in hits
         ]
         kinds = list(dict.fromkeys(e.kind for e in evidence))
-        finding = self._finding(
+        finding = AuditFinding.on_entry(
             GATE_FIRES_ON_NEGATED_FRAME.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
@@ -305,7 +301,7 @@ class _ListAudit:
         what = [f"{len(probes)} must-fire probe(s)"] if probes else []
         what += [f"{len(missed) - len(probes)} rewrite(s) or habitat(s) of its own sin"] if generated else []
         first = evidence[0]
-        finding = self._finding(
+        finding = AuditFinding.on_entry(
             GATE_DODGED.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "

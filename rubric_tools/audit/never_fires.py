@@ -42,14 +42,7 @@ def never_fires_findings(source: MatterSource) -> Iterator[AuditFinding]:
                 Evidence(text, "synthesized from the pattern", "witness", "fire", "silent", entry.surface)
                 for text in tried
             ]
-            yield AuditFinding(
-                GATE_NEVER_FIRES.code,
-                never_fires_message(entry, message),
-                entry.element.location.file,
-                entry.element.location.span,
-                evidence,
-                subject=entry.subject(),
-            )
+            yield AuditFinding.on_entry(GATE_NEVER_FIRES.code, entry, never_fires_message(entry, message), evidence)
 
 
 def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
@@ -78,14 +71,11 @@ def _dead_alternatives(entry: AuditedEntry) -> Iterator[AuditFinding]:
         Evidence(branch, "alternative of the pattern", "dead alternative", "fire", why, entry.surface)
         for branch, why, _tried in dead
     ]
-    finding = AuditFinding(
+    yield AuditFinding.on_entry(
         GATE_NEVER_FIRES.code,
+        entry,
         f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface}: "
         f"its alternative {show_pattern(branch)} can never fire{more}: {why}",
-        entry.element.location.file,
-        entry.element.location.span,
         evidence,
-        subject=entry.subject(),
+        severity=Severity.WARNING,  # the rest of the gate still works
     )
-    finding.severity = Severity.WARNING  # the rest of the gate still works
-    yield finding

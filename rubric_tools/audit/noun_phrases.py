@@ -95,12 +95,10 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
     Written as the matter writes it after "the"."""
     for found in reversed(list(_CLAUSE_SUBJECT.finditer(text)) if definite else ()):
         written = definite.get(found.group(1).lower())
-        following = found.group(2)
         # A verb follows ("permits", "cannot", "permit" after "requires that"), not a noun
         # it modifies ("Lease premises").
-        lowered = following.lower()
-        verb_follows = lowered in MODALS or lowered in AUXILIARIES or verb_of(lowered) is not None
-        if written is None or not verb_follows:
+        following = found.group(2).lower()
+        if written is None or not (following in MODALS or following in AUXILIARIES or verb_of(following)):
             continue
         the = "The" if found.start(1) == 0 else "the"
         text = f"{text[: found.start(1)]}{the} {written}{text[found.end(1) :]}"

@@ -218,9 +218,7 @@ def _determined(text: VerdictText, gate: Gate, finder: ClauseFinder) -> VerdictT
     gate's verdict on it stays what it was; else no text (a bare role), or the text as it
     was (a definite term)."""
     determined = with_determiners(text.text)
-    if determined is not None and determined != text.text and fires(gate, determined) != fires(gate, text.text):
-        determined = None
-    if determined is None:
+    if determined is None or (determined != text.text and fires(gate, determined) != fires(gate, text.text)):
         return None
     definite = with_definite_terms(determined, finder.casing.definite)
     if definite != determined and fires(gate, definite) == fires(gate, determined):

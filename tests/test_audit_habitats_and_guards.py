@@ -15,6 +15,8 @@ from rubric_tools.audit.guard_windows import has_lead_in, windows_without_negato
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+from rubric_tools.audit.texts import entry_texts
+from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, out_of_bounds, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.scoring.gates import Gate
@@ -110,6 +112,24 @@ def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_los
         # Nor before it: "No later than thirty (30) days after …, the deposit is capped …".
         assert not [k for k, _t in habitat_texts(state, "redline") if k == "deadline idiom before"], state
     assert [k for k, _t in habitat_texts(witness, "redline") if k == "deadline idiom before"]
+
+
+def test_a_limit_idiom_after_a_noun_phrase_is_a_habitat_a_loose_negator_after_the_key_loses() -> None:
+    """Drafting caps an obligation with a limit idiom after it: its "not" limits the noun
+    phrase and denies nothing, so a guard reading any "not" after the key loses the sin."""
+    witness = "tenant's repair obligations"
+    [text] = [t for k, t in habitat_texts(witness, "redline", noun_phrase=witness) if k == "limit idiom after"]
+    assert text == "Tenant's repair obligations shall not exceed the amount stated in Section 9.2."
+    careless = Gate(witness, exclude_context=r"tenant(?:[^.;,]){0,80}?\b(?:not?|never)\b")
+    assert not _fires(careless, text) and _fires(_scoped(witness, "redline"), text)
+    # Generated for a noun phrase the audit carries as what a clause provides for, with its "the".
+    fire, _silent = entry_texts(Gate("security deposit"), 0, "redline", Thesaurus())
+    assert "The security deposit shall not exceed the amount stated in Section 9.2." in {t.text for t in fire}
+    # Not for a clause, nor a figure (which has its own idiom), nor a phrase ending in a verb.
+    assert not [k for k, _t in habitat_texts("the tenant may sublet", "redline") if k == "limit idiom after"]
+    for phrase in ("five percent", "two times the rent", "the right to sublet"):
+        found = [k for k, _t in habitat_texts(phrase, "redline", noun_phrase=phrase) if k == "limit idiom after"]
+        assert not found, phrase
 
 
 def test_the_limit_idiom_names_what_its_figure_measures() -> None:

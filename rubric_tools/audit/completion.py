@@ -72,6 +72,14 @@ class Completion:
     def is_clause(self) -> bool:
         return self.how != "fragment"
 
+    @property
+    def noun_phrase(self) -> str | None:
+        """The witness as the noun phrase it is, with the "the" its carrier gave it ("the
+        indemnification cap"), when it was carried as what a clause provides for; else None."""
+        if self.how != "carrier: noun phrase" or not self.before.startswith(PROVIDES_FOR):
+            return None
+        return self.before[len(PROVIDES_FOR) :] + self.core
+
     def around(self, core: str) -> str:
         """Another core (a rewrite of this one) in the same clause, as a sentence."""
         text = f"{self.before}{restore_case(core, self.core)}{self.after}"
@@ -120,6 +128,9 @@ def restore_case(rewrite: str, original: str) -> str:
 
 
 # ------------------------------------------------------------------ carriers
+
+#: The carrier of a noun phrase: what a clause provides for.
+PROVIDES_FOR = "the clause provides for "
 
 
 def _plural(word: str) -> bool:
@@ -180,7 +191,7 @@ def carrier(fragment: str) -> Completion:
     # ("unlimited liability"), is read as it stands.
     adjective = lexicon.is_modifier(tokens[0]) or tokens[0] in ADJECTIVES
     bare = determined or _plural(head) or (adjective and tokens[0] not in _WITH_THE)
-    subject = "the clause provides for " if bare else "the clause provides for the "
+    subject = PROVIDES_FOR if bare else PROVIDES_FOR + "the "
     return Completion(subject, fragment, "", f"carrier: {kind}")
 
 

@@ -61,6 +61,9 @@ HABITATS: tuple[Habitat, ...] = (
 
 #: Limit idioms written before a quantity: they state the sin's figure, never deny it.
 LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than", "in no event later than")
+#: A noun phrase capped by a limit idiom after it ("Customer's indemnification obligations
+#: shall not exceed …").
+_CAPPED = "{w} shall not exceed the amount stated in Section 9.2."
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
@@ -71,10 +74,18 @@ _ACTION = re.compile(r"\b(?:shall|will|must|may)\s+(?:not\s+)?(?:\w+ly\s+)?(?!(?
 _LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 
 
-def habitat_texts(witness: str, surface: str, before: str = "", after: str = "") -> Iterator[tuple[str, str]]:
+def habitat_texts(
+    witness: str, surface: str, before: str = "", after: str = "", noun_phrase: str | None = None
+) -> Iterator[tuple[str, str]]:
     """(kind, text) of each habitat of one witness on `surface`; `before` and `after` are the
-    words that complete the witness into a clause (`clauses.Completion`)."""
+    words that complete the witness into a clause (`clauses.Completion`), `noun_phrase` the
+    witness with its determiner when it is a noun phrase (`completion.Completion.noun_phrase`),
+    wherever the clause around it comes from."""
     clause = f"{before}{witness}{after}"
+    if noun_phrase is not None and _last_noun(witness) is not None and not quantities(witness):
+        # Drafting caps an amount, a liability or an obligation with a limit idiom after it:
+        # its "not" limits the noun phrase and denies nothing.
+        yield "limit idiom after", fill(_CAPPED, noun_phrase)
     an_act = _ACTION.search(clause) is not None
     for habitat in HABITATS:
         if surface in habitat.surfaces and (an_act or not habitat.acts_only):

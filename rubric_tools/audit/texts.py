@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
-from rubric_tools.audit.completion import complete_alone, origin_of, standalone
+from rubric_tools.audit.completion import carrier, complete_alone, origin_of, standalone
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, negated_inside
@@ -166,7 +166,9 @@ def entry_texts(
             continue
         seen.add(completion.text)
         origin, clause = origin_of(completion), completion.sentence()
-        habitats = habitat_texts(completion.core, surface, completion.before, completion.after)
+        habitats = habitat_texts(
+            completion.core, surface, completion.before, completion.after, carrier(witness.text).noun_phrase
+        )
         for kind, text in habitats if completion.is_clause else ():  # a habitat holds a clause
             fire.append(
                 VerdictText(text, True, f"habitat: {kind}", source, True, entry, original=clause, origin=origin)

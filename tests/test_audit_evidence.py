@@ -436,6 +436,17 @@ def test_names_are_written_as_the_matter_writes_them() -> None:
     assert finder.recased("Harwick may ask us.") == "Harwick may ask us."
 
 
+def test_an_initialism_joined_to_a_word_by_a_hyphen_is_a_name_of_its_own() -> None:
+    """The matter writes "EV-charging": a regex's "ev", too short to be read as an
+    initialism on its own, is written "EV" too; a pronoun so joined ("US-based") stays a
+    pronoun elsewhere."""
+    finder = ClauseFinder(
+        [MatterSentence("The landlord keeps the EV-charging bays for US-based tenants.", "lease §7", False)]
+    )
+    assert finder.recased("the tenant may install ev chargers.") == "the tenant may install EV chargers."
+    assert finder.recased("the landlord may ask us.") == "the landlord may ask us."
+
+
 def test_a_term_of_several_words_is_written_as_the_matter_mostly_writes_it() -> None:
     """ "Rent Deposit" and "New York" are written capitalized inside the matter's sentences:
     a regex's "rent deposit" is too, opening a text or not. A term the matter writes in
@@ -688,18 +699,19 @@ def test_a_passive_does_not_leave_the_subject_s_determiner_behind() -> None:
 
 def test_a_subject_the_matter_writes_with_its_the_is_written_so() -> None:
     """A matter that writes "the Addendum" (twice or more, more often than bare, a cited
-    "Addendum §4" aside) has a definite term: a generated clause opening with it bare writes
-    its "the" ("The Addendum does not permit subletting."), also after "that" or a colon;
-    a party's name the matter writes bare keeps none."""
+    "Addendum §4" aside; an initialism once and never bare: "the HOA") has a definite term: a
+    generated clause opening with it bare writes its "the" ("The Addendum does not permit
+    subletting."), also after "that" or a colon; a party's name the matter writes bare
+    keeps none."""
     sentences = [
         MatterSentence("Under the Addendum, rent is due monthly.", "lease §2", False),
         MatterSentence(
             "Tenant may not waive the Addendum without consent; see Addendum §4 and Addendum 4.2.", "lease §4", False
         ),
-        MatterSentence("Landlord shall repair the roof.", "lease §5", False),
+        MatterSentence("Landlord shall repair the roof and notify the HOA.", "lease §5", False),
     ]
     finder = ClauseFinder(sentences)
-    assert finder.casing.definite == {"addendum": "Addendum"}
+    assert finder.casing.definite == {"addendum": "Addendum", "hoa": "HOA"}
     fire, silent = entry_texts(Gate("addendum permits subletting"), 0, "issue", Thesaurus(), finder=finder)
     texts = [t.text for t in (*fire, *silent) if t.kind != "witness"]
     assert "The Addendum does not permit subletting." in texts
@@ -709,6 +721,8 @@ def test_a_subject_the_matter_writes_with_its_the_is_written_so() -> None:
     # "Landlord" is written bare: no "the" goes before it.
     fire, _silent = entry_texts(Gate("landlord shall repair"), 0, "issue", Thesaurus(), finder=finder)
     assert not any("the Landlord" in t.text or "The Landlord" in t.text for t in fire)
+    fire, _silent = entry_texts(Gate("hoa may fine the tenant"), 0, "issue", Thesaurus(), finder=finder)
+    assert "We do not accept that the HOA may fine the tenant." in [t.text for t in _silent]
 
 
 def test_a_definite_term_takes_the_only_as_a_subject() -> None:

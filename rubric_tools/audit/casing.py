@@ -94,7 +94,18 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
         written = _POSSESSIVE_END.sub("", word)
         if written[0].isupper() and written.lower() not in _NEVER_RECASED:
             found.append((written.lower(), written))
+            # An initialism joined to a word by a hyphen is a name of its own: "IP" of
+            # "IP-indemnification", "IPO" of "pre-IPO" (not a pronoun: "US-only" is no "us").
+            found += [
+                (part.lower(), part)
+                for part in (written.split("-") if "-" in written else ())
+                if _JOINED_INITIALISM.fullmatch(part) and part.lower() not in _NEVER_RECASED
+            ]
     return tuple(found)
+
+
+#: An initialism before a hyphen ("IP-indemnification", "EU-hosted"): two to five capitals.
+_JOINED_INITIALISM = re.compile(r"[A-Z]{2,5}")
 
 
 #: A term of several capitalized words inside a sentence ("Customer Data", "New York").
@@ -156,8 +167,8 @@ def _articles(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
 def _definite(texts: tuple[str, ...]) -> dict[str, str]:
-    """The words the sentences write after "the" more often than bare (and at least twice),
-    by their lowercase: how they are written after it most often. The matter's definite
+    """The words the sentences write after "the" more often than bare (at least twice; an
+    initialism once and never bare), by their lowercase: how they are written after it most often. The matter's definite
     terms ("the Amendment", "the MSA", "the supercap"), which a generated text opening a
     clause with one writes with its "the" too; not a party's name the matter writes bare
     ("Customer shall …")."""
@@ -171,8 +182,15 @@ def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     return {
         lowered: forms.most_common(1)[0][0]
         for lowered, forms in after_the.items()
-        if forms.total() >= 2 and forms.total() > bare[lowered]
+        if forms.total() > bare[lowered] and (forms.total() >= 2 or (not bare[lowered] and _initialisms(forms)))
     }
+
+
+def _initialisms(forms: Counter[str]) -> bool:
+    """Whether a word is written in capitals ("the MSA", "the SOW"): an initialism names one
+    document or body, so once after "the" and never bare is enough to read it as definite; a
+    word in lowercase may be a modifier ("the first day") and needs a second sighting."""
+    return all(written.isupper() for written in forms)
 
 
 class MatterCasing:

@@ -554,6 +554,18 @@ def test_a_member_takes_the_preposition_after_its_object() -> None:
     assert not any("report to" in t for t in notify), notify
 
 
+def test_a_member_whose_object_goes_inside_takes_it_there_and_joined_verbs_agree() -> None:
+    """ "indemnifies the landlord" is "makes the landlord whole", never "makes whole the
+    landlord"; with no object in the witness there is no such member; verbs joined by "and"
+    take the same form ("defends and indemnifies")."""
+    rewrites = _synonym_rewrites("the tenant indemnifies the landlord")
+    assert "the tenant makes the landlord whole" in rewrites
+    assert "the tenant keeps the landlord indemnified" in rewrites
+    assert "the tenant defends and indemnifies the landlord" in rewrites
+    assert not any("whole the" in t or "indemnified the" in t or "and indemnify" in t for t in rewrites), rewrites
+    assert not any("whole" in t for t in _synonym_rewrites("the landlord was indemnified")), rewrites
+
+
 def test_a_member_brings_no_word_the_clause_has_nearby() -> None:
     """ "illegal under state law" is not "contrary to law under state law"; with no "law"
     near, the member stands ("the clause is contrary to law")."""

@@ -31,6 +31,7 @@ from rubric_tools.audit.thesaurus import (
     NO_RECIPIENT_VERBS,
     NOT_BEFORE_PREPOSITION,
     OBJECT_AND_INFINITIVE_VERBS,
+    OBJECT_BEFORE_LAST_WORD,
     PERSON_SUBJECT_VERBS,
     THING_ONLY_VERBS,
     Thesaurus,
@@ -122,9 +123,31 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
                     continue  # "72 hours after the landlord confirms" times the hours: no "72 hours once"
                 if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
                     continue  # "under state law" is not "under state statute" ("by statute" is)
-                rewrite = " ".join([*words[:start], *written, *words[start + size :]])
+                rest = words[start + size :]
+                if len(member_words) > 1 and member_words[-1] in OBJECT_BEFORE_LAST_WORD:
+                    # "indemnifies the landlord" -> "makes the landlord whole": the object goes
+                    # inside, so it must end within the witness.
+                    placed = _object_inside(written, rest, ahead[len(words) :])
+                    if placed is None:
+                        continue
+                    rest = placed
+                    rewrite = " ".join([*words[:start], *placed])
+                else:
+                    rewrite = " ".join([*words[:start], *written, *rest])
                 if rewrite != witness:
                     yield Dodge(f"synonym: {phrase} → {' '.join(written)}", rewrite)
+
+
+def _object_inside(written: list[str], rest: Sequence[str], beyond: Sequence[str]) -> list[str] | None:
+    """A member whose object goes before its last word, written around the object that
+    `rest` opens with: ["makes", "whole"] and "the landlord for …" -> "makes the landlord
+    whole for …". None when `rest` holds no object, or one that goes on past
+    the witness (`beyond`: its clause's next words)."""
+    end = next((i for i, word in enumerate(rest) if word in PREPOSITIONS or word in ("and", "or")), len(rest))
+    ends_inside = end < len(rest) or not beyond or beyond[0] in PREPOSITIONS or beyond[0] in ("and", "or")
+    if end == 0 or not ends_inside or any(word.endswith((",", ";")) for word in rest[: end - 1]):
+        return None
+    return [*written[:-1], *rest[:end], written[-1], *rest[end:]]
 
 
 #: Verbs with no passive in the sense their group gives them: "the tenant is permitted to
@@ -185,7 +208,17 @@ def _inflected_like(member_words: Sequence[str], head: str, head_lemma: str, plu
         last = lexicon.plural(member_words[-1])
         return None if last is None else [*member_words[:-1], last]
     first = lexicon.inflect_like(member_words[0], head, head_lemma)
-    return None if first is None else [first, *member_words[1:]]
+    if first is None:
+        return None
+    written = [first, *member_words[1:]]
+    # Verbs joined by "and" take the same form: "defends and indemnifies", not "defends and indemnify".
+    for index in range(2, len(written)):
+        if written[index - 1] == "and" and lexicon.is_verb(written[index]):
+            joined = lexicon.inflect_like(written[index], head, head_lemma)
+            if joined is None:
+                return None
+            written[index] = joined
+    return written
 
 
 def _after_be(words: Sequence[str], start: int) -> bool:

@@ -186,6 +186,10 @@ THING_ONLY_VERBS = frozenset({"mandate", "insist on"})
 #: Members only a person does: "the landlord insists on notice", never "the statute insists
 #: on notice" (a statute requires or mandates it).
 PERSON_SUBJECT_VERBS = frozenset({"insist on"})
+#: Last words of members whose object goes before them: "make the tenant whole", "keep the
+#: landlord indemnified", never "makes whole the tenant" ("hold harmless the landlord" is
+#: drafting's own order, as "hold the landlord harmless" is).
+OBJECT_BEFORE_LAST_WORD = frozenset({"whole", "indemnified"})
 #: Members that do not take a preposition the others take after their object: "indemnify
 #: the landlord against claims" is not "reimburse the landlord against claims" (one is
 #: reimbursed for a loss), "notify the landlord of a defect" not "report to the landlord of".

@@ -554,6 +554,10 @@ def test_a_bare_role_takes_its_determiner() -> None:
     assert with_determiners("Subletting is prohibited by statute.") == "Subletting is prohibited by statute."
     assert with_determiners("Court will not evict the tenant.") == "The court will not evict the tenant."
     assert with_determiners("The dispute goes to court.") == "The dispute goes to court."
+    # "whole" or "entire" opening a subject takes "the"; not after a determiner, nor "make whole".
+    assert with_determiners("We doubt that whole building is let.") == "We doubt that the whole building is let."
+    assert with_determiners("Entire rent is due.") == "The entire rent is due."
+    assert with_determiners("Tenant shall pay the entire rent.") == "Tenant shall pay the entire rent."
     assert (
         with_determiners('The words "tenant may sublet" are deleted.') == 'The words "tenant may sublet" are deleted.'
     )

@@ -108,8 +108,10 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
 def with_determiners(text: str) -> str | None:
     """`text` with "the" before each bare role outside its quotations ("after provider
     confirms" -> "after the provider confirms", "of other client" -> "of the other
-    client"); `text` itself when it has none; None when a role's modifier is not one "the"
+    client") and before a subject opened by "whole" or "entire" ("that whole firmware is"
+    -> "that the whole firmware is"); `text` itself when it has none; None when a role's modifier is not one "the"
     goes before ("makes whole vendor": "whole" belongs to the verb)."""
+    text = _WHOLE_OPENING.sub(_with_the, text)
     roles = _unquoted_roles(text)
     ending_at = {m.end(): m for m in _WORD.finditer(text)} if roles else {}
     for role in reversed(roles):
@@ -124,6 +126,16 @@ def with_determiners(text: str) -> str | None:
         else:
             text = f"{text[:at]}the {text[at:]}"
     return text
+
+
+#: "whole" or "entire" opening a clause's subject, with no determiner: it takes one ("the whole
+#: firmware is …", never "whole firmware is …").
+_WHOLE_OPENING = re.compile(r"(^|\b(?:that|whether|if|because) |[:;] )(whole|entire)(?= [a-z])", re.IGNORECASE)
+
+
+def _with_the(found: re.Match[str]) -> str:
+    opening, word = found.group(1), found.group(2)
+    return f"{opening}{'The' if word[0].isupper() else 'the'} {word.lower()}"
 
 
 def _modifier(word: str) -> bool:

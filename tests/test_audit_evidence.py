@@ -87,6 +87,13 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
             "noun phrase",
             "the clause provides for perpetual and irrevocable licence",
         ),
+        # A noun after the adjectives, whatever follows it: "the clause is reasonable efforts
+        # to repair" is no English.
+        (
+            "reasonable efforts to repair the roof",
+            "noun phrase",
+            "the clause provides for reasonable efforts to repair the roof",
+        ),
         ("nine months", "quantity", "the period is nine months"),
         ("five percent of fees", "quantity", "the rate is five percent of fees"),
         ("customer liability supercap", "noun phrase", "the clause provides for the customer liability supercap"),

@@ -232,17 +232,17 @@ def _adjective(word: str) -> bool:
 
 
 def _adjective_and_noun(tokens: Sequence[str]) -> bool:
-    """Adjectives before the noun they modify ("unlimited liability", "exclusive licence"):
-    a noun phrase, whose carrier is not "the clause is …". Not an adjective with what it
-    governs ("void as a matter of law", "subject to approval")."""
-    *modifiers, head = tokens
-    return (
-        bool(modifiers)
-        and _adjective(modifiers[0])
-        and all(_adjective(token) or token in ("and", "or") for token in modifiers)
-        and "NOUN" in lexicon.lemmas(head)
-        and not _adjective(head)
-    )
+    """Adjectives before the noun they modify, and what follows it ("unlimited liability",
+    "exclusive licence", "reasonable efforts to enforce it"): a noun phrase, whose carrier
+    is not "the clause is …". Not an adjective with what it governs ("void as a matter of
+    law", "subject to approval")."""
+    at = 0
+    while at < len(tokens) and (_adjective(tokens[at]) or (at > 0 and tokens[at] in ("and", "or"))):
+        at += 1
+    if at == 0 or at == len(tokens):
+        return False
+    head = tokens[at]
+    return head not in FUNCTION_WORDS and "NOUN" in lexicon.lemmas(head) and not _adjective(head)
 
 
 def shape(text: str) -> str:

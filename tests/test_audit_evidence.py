@@ -555,6 +555,7 @@ def test_a_bare_role_takes_its_determiner() -> None:
     assert with_determiners("Rent is due after tenant confirms.") == "Rent is due after the tenant confirms."
     assert with_determiners("The landlord may evict other tenant.") == "The landlord may evict the other tenant."
     assert with_determiners("The agent shall make whole tenant.") is None
+    assert with_determiners("The agent shall make tenant whole.") == "The agent shall make the tenant whole."
     # A noun only ever counted takes one too, opening the text or not; not in its idiom.
     assert with_determiners("Regulator can fine the tenant.") == "The regulator can fine the tenant."
     assert with_determiners("Rent over cap is void.") == "Rent over the cap is void."

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, PARTY_ROLES, verb_of
-from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS
+from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS, OBJECT_BEFORE_LAST_WORD
 
 #: Nouns that want a determiner in the singular: the roles in the singular ("parties",
 #: "customers" stand bare in the plural), and the nouns only ever counted ("regulator",
@@ -53,8 +53,11 @@ def bare_roles(text: str) -> list[BareRole]:
         if token.group(0) not in _COUNTED_NOUNS and not opening_noun:
             continue
         following = tokens[index + 1].group(0).lower() if index + 1 < len(tokens) else ""
-        if following.isalpha() and following not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(following):
-            continue  # a modifier of the noun after it
+        noun_after = (
+            following.isalpha() and following not in lexicon.FUNCTION_WORDS and "NOUN" in lexicon.lemmas(following)
+        )
+        if noun_after and following not in OBJECT_BEFORE_LAST_WORD:
+            continue  # a modifier of the noun after it (not "whole" of "make vendor whole")
         before = index - 1
         while before >= 0 and _modifier(tokens[before].group(0)):
             before -= 1

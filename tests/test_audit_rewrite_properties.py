@@ -23,6 +23,7 @@ from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, subjunctive
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.quantities import is_number_word
+from rubric_tools.audit.thesaurus import OBJECT_BEFORE_LAST_WORD
 from rubric_tools.audit.thesaurus import build as build_thesaurus
 from rubric_tools.audit.wording import doubled, fill
 from rubric_tools.scoring.gates import Gate
@@ -113,7 +114,16 @@ def _keeps_declared_change(witness: str, kind: str, text: str) -> None:
         old, new = swap
         # Exactly the declared words are replaced, once, and nothing else moves.
         places = [i for i in range(len(before) - len(old) + 1) if before[i : i + len(old)] == old]
-        assert any(before[:i] + new + before[i + len(old) :] == after for i in places), (witness, kind, text)
+        in_place = any(before[:i] + new + before[i + len(old) :] == after for i in places)
+        # A member whose object goes before its last word ("makes the landlord whole") takes
+        # the words right after the swap inside it, unchanged.
+        around = new[-1] in OBJECT_BEFORE_LAST_WORD and any(
+            before[:i] + new[:-1] + before[i + len(old) : i + len(old) + k] + new[-1:] + before[i + len(old) + k :]
+            == after
+            for i in places
+            for k in range(1, len(before) - i - len(old) + 1)
+        )
+        assert in_place or around, (witness, kind, text)
     elif kind.startswith("inflection"):
         assert len(changes) == 1, (witness, kind, text)
         tag, removed, added = changes[0]

@@ -334,6 +334,7 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The period is 9 month.", "disagreement: 9 month"),
         ("Without limiting Section 9.2, customer liability supercap.", "clause without a verb"),
         ("Nobody has suggested that must release the code.", "clause without a subject"),
+        ("Covenants to repair the roof promptly.", "clause without a subject"),
         ("Notice is due within two days upon it validates the incident.", "preposition before a clause"),
         ("Client assigns under §6.2 of the agreement consultant.", "citation between a verb and its object"),
         ("Customer may inspect from time to time and from time to time.", "doubled words"),

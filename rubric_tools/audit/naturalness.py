@@ -296,6 +296,14 @@ def _unfinished(
         return [f"clause without a verb: {segment.strip()!r}"]
     if tokens[0] in MODALS or tokens[0] in AUXILIARIES:
         return [f"clause without a subject: {segment.strip()!r}"]
+    opening = verb_of(tokens[0])
+    if (
+        opening is not None
+        and opening[1] in ("3rd person", "past")
+        and not any(finite_verb_at(tokens, i) for i in range(1, len(tokens)))
+    ):
+        # Its only verb opens it: "Covenants to publish the source." has no subject.
+        return [f"clause without a subject: {segment.strip()!r}"]
     return []
 
 

@@ -713,6 +713,15 @@ def test_a_passive_does_not_leave_the_subject_s_determiner_behind() -> None:
     assert not Completion("Since 2020 ", "the statute bars all subletting", ".", "matter clause").cuts_subject()
 
 
+def test_a_rewrite_of_a_clause_no_lawyer_would_write_is_left_out_too() -> None:
+    """ "The clause is perpetual its other." is refused (an adjective before a determiner);
+    its synonym swap "… everlasting its other" is as bad, though "everlasting" is also a noun."""
+    from rubric_tools.audit.thesaurus import build
+
+    fire, _silent = entry_texts(Gate("perpetual[^.]{0,20}its other"), 0, "issue", build())
+    assert not [t.text for t in fire if "its other" in t.text and t.kind != "witness"]
+
+
 def test_a_subject_the_matter_writes_with_its_the_is_written_so() -> None:
     """A matter that writes "the Addendum" (twice or more, more often than bare, a cited
     "Addendum §4" aside; an initialism once and never bare: "the HOA") has a definite term: a

@@ -251,8 +251,22 @@ def _readable(texts: list[VerdictText]) -> list[VerdictText]:
     """The texts a lawyer could have written: the bare witnesses (the regex's own words)
     always, every other generated text only without a well-formedness problem (a fragment
     only without debris, doubled words or a dangling preposition; a frame is a sentence,
-    whatever it wraps: "… any term providing that without consent." has no clause)."""
-    return [t for t in texts if t.kind == "witness" or not problems(t.text, sentence=_is_sentence(t))]
+    whatever it wraps: "… any term providing that without consent." has no clause). A
+    rewrite of a clause that has such a problem has it too, whatever the rewrite reads
+    ("the clause is perpetual its other" -> "… everlasting its other")."""
+    return [
+        t
+        for t in texts
+        if t.kind == "witness" or not (problems(t.text, sentence=_is_sentence(t)) or _rewrites_an_unreadable_clause(t))
+    ]
+
+
+def _rewrites_an_unreadable_clause(text: VerdictText) -> bool:
+    if not text.kind.startswith("rewrite: ") or text.original is None:
+        return False
+    if text.kind.removeprefix("rewrite: ").startswith(_FROM_PATTERN):
+        return False  # built from the pattern alone: it stands on its own
+    return bool(problems(text.original, sentence=_is_sentence(text)))
 
 
 def _is_sentence(text: VerdictText) -> bool:

@@ -170,6 +170,20 @@ def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -
     assert bounded(tempered) is None
 
 
+def test_no_slack_or_inflection_inside_a_fixed_phrase() -> None:
+    """Slack goes between the words of a clause, not inside a fixed phrase or a name of
+    several words ("null and void", "as a matter of", "Pellham Ridge"); and a fixed phrase a
+    group cuts ("(?:as a matter of|under) … law") keeps its words as they stand."""
+    thesaurus = THESAURUS.with_matter(frozenset(), frozenset({"pellham ridge"}))
+    widened = widen_words_and_slack("the lease is null and void as a matter of law", thesaurus)
+    assert widened is not None and SLACK in widened
+    assert "null and void" in widened and "as a matter of law" in widened
+    named = widen_words_and_slack("pellham ridge may terminate the lease", thesaurus)
+    assert named is not None and "pellham ridge" in named
+    cut = widen_words("void (?:as a matter of|under)(?: [a-z]+){0,3} law", thesaurus)
+    assert cut is not None and "(?:as a matter of|under)" in cut and "matters" not in cut
+
+
 def test_steps_are_ordered_and_named() -> None:
     kinds = [step.kind for step in STEPS]
     assert (

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.passive_voice import widen_passive
@@ -238,8 +239,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
         return None
     changed = _rewrite_tree(tree, thesaurus)
     if slack:
+        joined = _joined_words(thesaurus)
         for sequence, _left, _right in list(walk_with_edges(tree)):
-            changed |= _rewrite_slack(sequence)
+            changed |= _rewrite_slack(sequence, joined)
     _dedupe(tree)
     return _rendered(tree) if changed else None
 
@@ -334,8 +336,10 @@ def _is_token(item: Item) -> bool:
     return item.frozen or item.is_letter
 
 
-def _rewrite_slack(sequence: list[Item]) -> bool:
-    """Slack at each space between two words (or word groups the words step wrote)."""
+def _rewrite_slack(sequence: list[Item], joined: frozenset[tuple[str, str]] = frozenset()) -> bool:
+    """Slack at each space between two words (or word groups the words step wrote), but
+    inside a fixed phrase (`joined`: its pairs of neighbouring words): nobody writes "as, under
+    Section 6.2, a matter of law", "new, in practice, york" or "null and, in effect, void"."""
     changed = False
     index = len(sequence) - 2
     while index > 0:
@@ -347,11 +351,39 @@ def _rewrite_slack(sequence: list[Item]) -> bool:
             and _is_token(sequence[index - 1])
             and _is_token(sequence[index + 1])
             and not _negator_beside(sequence, index)
+            and _words_beside(sequence, index) not in joined
         ):
             sequence[index] = Item("raw", SLACK, frozen=True)
             changed = True
         index -= 1
     return changed
+
+
+def _words_beside(sequence: list[Item], index: int) -> tuple[str, str]:
+    """The literal words right before and right after the space at `index` (lowercase; ""
+    where a group or a class stands there)."""
+    before, after = [], []
+    at = index - 1
+    while at >= 0 and sequence[at].is_letter:
+        before.append(sequence[at].char)
+        at -= 1
+    at = index + 1
+    while at < len(sequence) and sequence[at].is_letter:
+        after.append(sequence[at].char)
+        at += 1
+    return "".join(reversed(before)).lower(), "".join(after).lower()
+
+
+@lru_cache(maxsize=64)
+def _joined_words(thesaurus: Thesaurus) -> frozenset[tuple[str, str]]:
+    """Every pair of neighbouring words of a fixed phrase: the fixed expressions, the matter's
+    names of several words and every member of several words ("as a matter of law", "new
+    york", "null and void")."""
+    pairs: set[tuple[str, str]] = set()
+    for phrase in thesaurus.units():
+        words = phrase.lower().split()
+        pairs.update(zip(words, words[1:], strict=False))
+    return frozenset(pairs)
 
 
 #: Where drafting inserts an adverbial or a citation: after a modal or the infinitive's "to"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.pattern_tree import Item, WordRun, spellings, walk_sequences
@@ -47,14 +48,34 @@ def phrases(sequence: list[Item], runs: list[WordRun], longest: int) -> Iterator
 
 def in_units(sequence: list[Item], runs: list[WordRun], thesaurus: Thesaurus) -> set[int]:
     """The runs that are words of a fixed expression or a multi-word name ("in no event",
-    "no later than", "pellham ridge"): no word of one is inflected on its own."""
+    "no later than", "pellham ridge"): no word of one is inflected on its own. So are those
+    of a branch that ends with the start of one, or opens with its end: a group cuts it
+    ("(?:as a matter of|under) … law")."""
     units = thesaurus.units()
+    starts, ends = _unit_edges(units)
     longest = max((len(unit.split()) for unit in units), default=0)
     inside: set[int] = set()
     for first, last, text in phrases(sequence, runs, longest):
-        if first != last and text in units:
+        if first == last:
+            continue
+        cut_at_end = runs[last].end == len(sequence) and text in starts
+        cut_at_start = runs[first].start == 0 and text in ends
+        if text in units or cut_at_end or cut_at_start:
             inside.update(range(first, last + 1))
     return inside
+
+
+@lru_cache(maxsize=64)
+def _unit_edges(units: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The opening and the closing words (two or more, not all) of every fixed phrase."""
+    starts: set[str] = set()
+    ends: set[str] = set()
+    for unit in units:
+        words = unit.split()
+        for size in range(2, len(words)):
+            starts.add(" ".join(words[:size]))
+            ends.add(" ".join(words[-size:]))
+    return frozenset(starts), frozenset(ends)
 
 
 def compound_part(sequence: list[Item], run: WordRun) -> bool:

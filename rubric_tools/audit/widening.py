@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon, money, quantities
+from rubric_tools.audit.grammar import PREPOSITIONS
 from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import (
     Item,
@@ -377,12 +378,15 @@ def _words_beside(sequence: list[Item], index: int) -> tuple[str, str]:
 @lru_cache(maxsize=64)
 def _joined_words(thesaurus: Thesaurus) -> frozenset[tuple[str, str]]:
     """Every pair of neighbouring words of a fixed phrase: the fixed expressions, the matter's
-    names of several words and every member of several words ("as a matter of law", "new
-    york", "null and void")."""
+    names of several words and every member of several words ("as a matter", "new york",
+    "null and void"); but a preposition and the noun that ends the phrase, which a modifier
+    may come between ("as a matter of New York law", "by operation of applicable law")."""
     pairs: set[tuple[str, str]] = set()
     for phrase in thesaurus.units():
         words = phrase.lower().split()
         pairs.update(zip(words, words[1:], strict=False))
+        if len(words) > 2 and words[-2] in PREPOSITIONS and "NOUN" in lexicon.lemmas(words[-1]):
+            pairs.discard((words[-2], words[-1]))
     return frozenset(pairs)
 
 

@@ -162,7 +162,7 @@ def test_the_guard_is_dropped_only_for_a_limit_idiom_before_the_match_with_a_com
 
 
 def test_the_widening_slack_is_a_short_plain_gap(tmp_path: Path) -> None:
-    from rubric_tools.audit.widening import SLACK
+    from rubric_tools.audit.slack import SLACK
 
     gates = "    redline_critical_failure_patterns:\n      - pattern: 'customer may use provider data'\n"
     for proposal in _proposals(make_matter(tmp_path / "m", gates)):

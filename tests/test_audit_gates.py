@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rubric_tools.audit.widening import NEGATOR_FREE_SLACK, SLACK
+from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis import gate_firing
 from rubric_tools.gate_analysis.gate_firing import never_fires_reason

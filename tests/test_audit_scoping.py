@@ -18,11 +18,12 @@ from rubric_tools.audit.negations import SUBJECT_LIST, negated_object, negated_p
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.slack import widen_slack
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts
-from rubric_tools.audit.widening import widen_passive, widen_slack, widen_words
+from rubric_tools.audit.widening import widen_passive, widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.text import normalize
 

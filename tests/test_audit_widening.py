@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.guard_windows import bounded
+from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import build, phrase_forms
 from rubric_tools.audit.widening import (
-    NEGATOR_FREE_SLACK,
-    SLACK,
     STEPS,
     widen_hyphens,
     widen_numbers,

@@ -13,8 +13,9 @@ Steps (`STEPS`, in the order they are tried):
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
   reference through and grows by a short clause;
-- `slack`: between two words, a short stretch of the clause (determiners, modifiers, a
-  short citation: "may also use", "use all such data", "may, under Section 6.2, use");
+- `slack` (module `slack`): between two words, a short stretch of the clause (determiners,
+  modifiers, a short citation: "may also use", "use all such data", "may, under Section
+  6.2, use"), never inside a fixed phrase;
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use
   provider data" -> "provider data may be used by customer"; "law prohibits model
   training" -> "model training … is prohibited by law").
@@ -29,10 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rubric_tools.audit import lexicon, money, quantities
-from rubric_tools.audit.grammar import PREPOSITIONS
 from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import (
     Item,
@@ -45,6 +44,7 @@ from rubric_tools.audit.pattern_tree import (
     walk_with_edges,
     words_of,
 )
+from rubric_tools.audit.slack import joined_words, rewrite_slack, widen_slack
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_alternatives import (
     MAX_PHRASE,
@@ -63,16 +63,6 @@ from rubric_tools.audit.word_use import (
     word_after,
     word_before,
 )
-
-_NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
-#: Between two words of a gate: a short stretch of the same clause (a determiner, a
-#: modifier, a short citation "under section 6.2"), written as the gates' own windows are
-#: (a period only before a digit).
-#: A negator in it is seen by the engine's negation guard (span scope: the whole match);
-#: for a gate without that guard the proposal writes `NEGATOR_FREE_SLACK` instead.
-SLACK = r"\b(?:[^.;]|\.\d){1,30}?\b"
-#: The slack of a gate whose guard does not see inside the match: no negator in it.
-NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,30}?\b"
 
 
 @dataclass(frozen=True)
@@ -240,9 +230,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
         return None
     changed = _rewrite_tree(tree, thesaurus)
     if slack:
-        joined = _joined_words(thesaurus)
+        joined = joined_words(thesaurus)
         for sequence, _left, _right in list(walk_with_edges(tree)):
-            changed |= _rewrite_slack(sequence, joined)
+            changed |= rewrite_slack(sequence, joined)
     _dedupe(tree)
     return _rendered(tree) if changed else None
 
@@ -331,103 +321,6 @@ def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
 
 
 # ------------------------------------------------------------------ slack
-
-
-def _is_token(item: Item) -> bool:
-    return item.frozen or item.is_letter
-
-
-def _rewrite_slack(sequence: list[Item], joined: frozenset[tuple[str, str]] = frozenset()) -> bool:
-    """Slack at each space between two words (or word groups the words step wrote), but
-    inside a fixed phrase (`joined`: its pairs of neighbouring words): nobody writes "as, under
-    Section 6.2, a matter of law", "new, in practice, york" or "null and, in effect, void"."""
-    changed = False
-    index = len(sequence) - 2
-    while index > 0:
-        item = sequence[index]
-        if (
-            item.kind == "lit"
-            and item.char == " "
-            and not item.quant
-            and _is_token(sequence[index - 1])
-            and _is_token(sequence[index + 1])
-            and not _negator_beside(sequence, index)
-            and _words_beside(sequence, index) not in joined
-        ):
-            sequence[index] = Item("raw", SLACK, frozen=True)
-            changed = True
-        index -= 1
-    return changed
-
-
-def _words_beside(sequence: list[Item], index: int) -> tuple[str, str]:
-    """The literal words right before and right after the space at `index` (lowercase; ""
-    where a group or a class stands there)."""
-    before, after = [], []
-    at = index - 1
-    while at >= 0 and sequence[at].is_letter:
-        before.append(sequence[at].char)
-        at -= 1
-    at = index + 1
-    while at < len(sequence) and sequence[at].is_letter:
-        after.append(sequence[at].char)
-        at += 1
-    return "".join(reversed(before)).lower(), "".join(after).lower()
-
-
-@lru_cache(maxsize=64)
-def _joined_words(thesaurus: Thesaurus) -> frozenset[tuple[str, str]]:
-    """Every pair of neighbouring words of a fixed phrase: the fixed expressions, the matter's
-    names of several words and every member of several words ("as a matter", "new york",
-    "null and void"); but a preposition and the noun that ends the phrase, which a modifier
-    may come between ("as a matter of New York law", "by operation of applicable law")."""
-    pairs: set[tuple[str, str]] = set()
-    for phrase in thesaurus.units():
-        words = phrase.lower().split()
-        pairs.update(zip(words, words[1:], strict=False))
-        if len(words) > 2 and words[-2] in PREPOSITIONS and "NOUN" in lexicon.lemmas(words[-1]):
-            pairs.discard((words[-2], words[-1]))
-    return frozenset(pairs)
-
-
-#: Where drafting inserts an adverbial or a citation: after a modal or the infinitive's "to"
-#: ("may, at its option, terminate", "shall promptly notify", "is entitled to, on notice,
-#: terminate").
-_INSERTION_POINT = re.compile(r"\b(?:may|might|shall|should|will|would|must|can|could|to)$")
-
-
-def _ends_at_insertion_point(item: Item) -> bool:
-    if item.kind == "group" and not item.quant:
-        return any(_INSERTION_POINT.search(render(branch)) for branch in item.branches)
-    return False
-
-
-def widen_slack(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    """Slack after a modal or "to" only (the words step adds it between every two words):
-    the cheap half of slack, for a gate whose budget has no room for both."""
-    tree = _tree(pattern)
-    if tree is None:
-        return None
-    changed = False
-    for sequence in tree:  # the top level only: inside a group, slack would be repeated per branch
-        for index in range(len(sequence) - 2, 0, -1):
-            item, left, right = sequence[index], sequence[index - 1], sequence[index + 1]
-            if item.kind != "lit" or item.char != " " or item.quant or _negator_beside(sequence, index):
-                continue
-            if not (right.is_letter or (right.kind == "group" and not right.quant)):
-                continue
-            word_before = render(sequence[max(0, index - 6) : index])
-            if _ends_at_insertion_point(left) or (left.is_letter and _INSERTION_POINT.search(word_before)):
-                sequence[index] = Item("raw", SLACK, frozen=True)
-                changed = True
-    return _rendered(tree) if changed else None
-
-
-def _negator_beside(sequence: list[Item], index: int) -> bool:
-    """Whether a negator word ends right before or starts right after position `index`."""
-    before = "".join(i.char for i in sequence[max(0, index - 8) : index] if i.kind == "lit")
-    after = "".join(i.char for i in sequence[index + 1 : index + 9] if i.kind == "lit")
-    return bool(re.search(rf"\b{_NEGATORS}$", before) or re.match(rf"{_NEGATORS}\b", after))
 
 
 STEPS: tuple[Step, ...] = (

@@ -17,13 +17,12 @@ from dataclasses import replace
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.quantities import widen_quantities
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, score, why
 from rubric_tools.audit.widening import (
     FALLBACKS,
     MAX_PIECES,
-    NEGATOR_FREE_SLACK,
-    SLACK,
     STEPS,
     Step,
     word_pieces,

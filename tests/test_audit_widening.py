@@ -185,6 +185,20 @@ def test_no_slack_or_inflection_inside_a_fixed_phrase() -> None:
     assert cut is not None and "(?:as a matter of|under)" in cut and "matters" not in cut
 
 
+def test_a_word_a_possessive_or_a_determiner_group_determines_is_a_noun() -> None:
+    """After "landlord'?s", "(?:its|the landlord's)\\s+" or before "(?:may|shall)" a word is
+    a noun: it takes a noun's forms only ("records?", never "record(?:s|ed|ing)?")."""
+    for pattern, noun in (
+        ("landlord'?s records are conclusive", "records?"),
+        ("landlord['’]?s records are conclusive", "records?"),
+        ("repair\\s+(?:its|the landlord's)\\s+records", "records?"),
+        ("tenant (?:may|shall) keep records", "tenants?"),
+    ):
+        widened = widen_words(pattern, THESAURUS)
+        assert widened is not None and noun in widened, (pattern, widened)
+        assert noun.rstrip("s?") + "(?:s|ed|ing)" not in widened, (pattern, widened)
+
+
 def test_steps_are_ordered_and_named() -> None:
     kinds = [step.kind for step in STEPS]
     assert (

@@ -115,6 +115,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if nouns_after and lexicon.only_as(word, "NOUN") and all(_noun_it_modifies(w) for w in nouns_after):
         return "ATTRIBUTIVE", True  # "indemnification obligations": never "indemnifications obligations"
     before = word_before(sequence, runs, index)
+    if _after_a_determiner(sequence, runs[index]):
+        return "NOUN", True  # "provider'?s records", "(?:its|the provider's)\\s+models"
     if before is not None:
         if before in NOUN_SLOT:
             return "NOUN", True
@@ -126,8 +128,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             return "NOUN", True  # "security breach", "customer use": a verb after a singular noun ends in -s
     if after in OBJECT_OPENERS and lexicon.is_verb(word) and before not in NOUN_SLOT:
         return "VERB", True  # a verb and its object: "landlord breaches the lease", "use any data"
-    if after is not None and (after in MODALS or after in AUXILIARIES):
-        return "NOUN", True  # the subject of "may", "is", "has"
+    if nouns_after and all(w in MODALS or w in AUXILIARIES for w in nouns_after):
+        return "NOUN", True  # the subject of "may", "is", "has", or of "(?:may|shall)"
     if after is not None and (noun_in_its_own_right(after) or _third_person(after)):
         return "NOUN", False  # a modifier or a verb's object ("model training"), or a subject ("tenant makes")
     if after == "of" and _base_noun(word) and before not in VERB_SLOT:
@@ -135,6 +137,34 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if after == "to" and lexicon.is_past_participle(word):
         return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
     return None, True
+
+
+def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:
+    """Whether what stands right before the word, one space away (a plain space or `\\s+`),
+    determines it: a possessive whose apostrophe is optional ("provider'?s"), or a group
+    each of whose spellings ends in a determiner or a possessive ("(?:its|the provider's)")."""
+    at = run.start - 1
+    if at < 1 or not (
+        (sequence[at].kind == "lit" and sequence[at].char == " " and not sequence[at].quant)
+        or (sequence[at].kind == "escape" and sequence[at].text == "\\s" and sequence[at].quant in ("", "+"))
+    ):
+        return False
+    last = sequence[at - 1]
+    if last.is_letter and last.char == "s" and at >= 2 and _optional_apostrophe(sequence[at - 2]):
+        return True
+    spelled = spellings([last]) if last.kind == "group" and not last.quant else None
+    return bool(spelled) and all(_determines(text.split(" ")[-1]) for text in spelled or ())
+
+
+def _optional_apostrophe(item: Item) -> bool:
+    """`'?` or `['’]?`: the optional apostrophe of a possessive."""
+    if item.quant != "?":
+        return False
+    return (item.kind == "lit" and item.char in "'’") or (item.kind == "class" and "'" in item.text)
+
+
+def _determines(word: str) -> bool:
+    return word in NOUN_SLOT or word.endswith(("'s", "’s"))
 
 
 def _group_words_after(sequence: list[Item], run: WordRun) -> list[str]:

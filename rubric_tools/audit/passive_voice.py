@@ -69,8 +69,9 @@ def _tokens(branch: list[Item]) -> list[_Token]:
             tokens.append(_Token(position, position + 1, (), space=True))
             position += 1
             continue
-        optional = spellings([item]) if item.kind == "group" and item.quant == "?" else None
-        if optional is not None:
+        if item.kind == "group" and item.quant == "?" and not is_window(item):
+            # An optional modifier, a word or a slot for one ("(?:[a-z]+ )?"): passed over.
+            optional = spellings([item]) or ()
             tokens.append(_Token(position, position + 1, tuple(w.strip() for w in optional), optional=True))
             position += 1
             continue

@@ -168,10 +168,10 @@ def _articles(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
 def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     """The words the sentences write after "the" more often than bare (at least twice; an
-    initialism once and never bare), by their lowercase: how they are written after it most often. The matter's definite
-    terms ("the Amendment", "the MSA", "the supercap"), which a generated text opening a
-    clause with one writes with its "the" too; not a party's name the matter writes bare
-    ("Customer shall …")."""
+    initialism once and never bare), by their lowercase: how they are written after it most
+    often. The matter's definite terms ("the Amendment", "the MSA", "the supercap"), which a
+    generated text opening a clause with one writes with its "the" too; not a party's name
+    the matter writes bare ("Customer shall …")."""
     after_the: dict[str, Counter[str]] = {}
     bare: Counter[str] = Counter()
     for text in texts:

@@ -366,14 +366,15 @@ def agreement_errors(text: str) -> list[str]:
         if plural_noun and third is not None and third[1] == "3rd person" and not joined:
             found.append(f"{noun} {verb}")
         section = "§" in noun or _SECTION_NUMBER.fullmatch(noun) is not None  # "4.2 are void"
-        singular_noun = section or (
-            not noun.endswith("s") and noun.isalpha() and noun not in _PLURAL_WORDS and not is_number_word(noun)
-        )
-        base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
         # A hyphenated word is a singular noun only before a plural auxiliary ("the non-compete
         # are"): before a base form it is as often a compound modifier ("then-current list price").
         hyphenated = "-" in noun and noun.replace("-", "").isalpha() and not noun.endswith("s")
-        singular_noun = singular_noun or (hyphenated and verb in _PLURAL_VERBS)
+        singular_noun = (
+            section
+            or (not noun.endswith("s") and noun.isalpha() and noun not in _PLURAL_WORDS and not is_number_word(noun))
+            or (hyphenated and verb in _PLURAL_VERBS)
+        )
+        base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
         subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
         if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
             found.append(f"{noun} {verb}")

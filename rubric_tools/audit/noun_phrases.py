@@ -112,8 +112,8 @@ def with_determiners(text: str) -> str | None:
     """`text` with "the" before each bare role outside its quotations ("after provider
     confirms" -> "after the provider confirms", "of other client" -> "of the other
     client") and before a subject opened by "whole" or "entire" ("that whole firmware is"
-    -> "that the whole firmware is"); `text` itself when it has none; None when a role's modifier is not one "the"
-    goes before ("makes whole vendor": "whole" belongs to the verb)."""
+    -> "that the whole firmware is"); `text` itself when it has none; None when a role's
+    modifier is not one "the" goes before ("makes whole vendor": "whole" belongs to the verb)."""
     text = _WHOLE_OPENING.sub(_with_the, text)
     roles = _unquoted_roles(text)
     ending_at = {m.end(): m for m in _WORD.finditer(text)} if roles else {}

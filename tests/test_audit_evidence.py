@@ -513,6 +513,7 @@ def test_us_joined_by_a_hyphen_is_the_country() -> None:
     finder = ClauseFinder([MatterSentence("The lease binds us.", "lease §5", False)])
     assert finder.recased("The lease requires us-only storage.") == "The lease requires US-only storage."
     assert finder.recased("Rent is paid to a non-us account.") == "Rent is paid to a non-US account."
+    assert finder.recased("Us-only storage is required.") == "US-only storage is required."
     assert finder.recased("The lease binds us only.") == "The lease binds us only."
 
 
@@ -761,3 +762,17 @@ def test_a_definite_term_takes_the_only_as_a_subject() -> None:
     )
     assert with_definite_terms("Tenant signs Lease schedules.", definite) == "Tenant signs Lease schedules."
     assert with_definite_terms("Lease premises are vacant.", definite) == "Lease premises are vacant."
+
+
+def test_a_definite_term_takes_the_as_a_whole_object_of_a_preposition() -> None:
+    from rubric_tools.audit.noun_phrases import with_definite_terms
+
+    definite = {"lease": "Lease", "msa": "MSA"}
+    assert with_definite_terms("Subletting is barred by Lease.", definite) == "Subletting is barred by the Lease."
+    assert (
+        with_definite_terms("Notice is required under MSA; rent is due.", definite)
+        == "Notice is required under the MSA; rent is due."
+    )
+    # A noun it modifies follows, or a name the matter writes bare: left as it stands.
+    assert with_definite_terms("Rent is set by Lease schedules.", definite) == "Rent is set by Lease schedules."
+    assert with_definite_terms("Rent is paid to Landlord.", definite) == "Rent is paid to Landlord."

@@ -71,8 +71,9 @@ _OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
 _CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
 #: How a sentence ends, a heading does not ("14.2 Governing Law").
 _SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
-#: "us" joined to a word by a hyphen ("us-only", "non-us"): no pronoun is, so it is the country.
-_HYPHENATED_US = re.compile(r"(?<![\w-])us(?=-[a-z])|(?<=[a-z]-)us\b")
+#: "us" joined to a word by a hyphen ("us-only", "non-us"; "Us-only" opening a sentence): no
+#: pronoun is, so it is the country.
+_HYPHENATED_US = re.compile(r"(?<![\w-])[Uu]s(?=-[a-z])|(?<=[a-z]-)us\b")
 #: Words never given a name's capital: "us" is a pronoun even where a matter writes "US"
 #: (but for `_HYPHENATED_US`).
 _NEVER_RECASED = FUNCTION_WORDS | frozenset("us it we me him them i may will".split())

@@ -91,11 +91,19 @@ def has_bare_role(text: str) -> bool:
 _CLAUSE_SUBJECT = re.compile(r"(?:^|(?<=\bthat )|(?<=\bbut )|(?<=[,;:] ))([A-Za-z][\w-]*)(?= ([a-z][\w'’-]*))")
 
 
+#: A word right after a preposition that closes its phrase: punctuation or the text's end
+#: follows ("… is required by MSA.", "… under Amendment;"): the preposition's whole object.
+_PHRASE_CLOSING_OBJECT = re.compile(
+    r"\b(?:by|under|in|of|to|from|with|than|into|against) ([A-Za-z][\w-]*)(?=[.,;:!?]|$)"
+)
+
+
 def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
-    """`text` with "the" before a subject the matter writes with it (`definite`: its own
-    "the Amendment", "the MSA", by the lowercase, as written), bare where it opens a clause
-    and a verb follows ("Amendment cannot supersede" -> "The Amendment cannot supersede").
-    Written as the matter writes it after "the"."""
+    """`text` with "the" before a term the matter writes with it (`definite`: its own "the
+    Amendment", "the MSA", by the lowercase, as written), where it stands bare as a noun
+    phrase of its own: opening a clause before a verb ("Amendment cannot supersede" -> "The
+    Amendment cannot supersede"), or as the whole object of a preposition ("required by MSA."
+    -> "required by the MSA."). Written as the matter writes it after "the"."""
     for found in reversed(list(_CLAUSE_SUBJECT.finditer(text)) if definite else ()):
         written = definite.get(found.group(1).lower())
         # A verb follows ("permits", "cannot", "permit" after "requires that"), not a noun
@@ -105,6 +113,10 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
             continue
         the = "The" if found.start(1) == 0 else "the"
         text = f"{text[: found.start(1)]}{the} {written}{text[found.end(1) :]}"
+    for found in reversed(list(_PHRASE_CLOSING_OBJECT.finditer(text)) if definite else ()):
+        written = definite.get(found.group(1).lower())
+        if written is not None:
+            text = f"{text[: found.start(1)]}the {written}{text[found.end(1) :]}"
     return text
 
 

@@ -275,6 +275,23 @@ def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
     assert "synonym: illegal → unlawful" not in _dodge_kinds(fixed)
 
 
+@pytest.mark.parametrize(
+    ("witness", "rewrite"),
+    [
+        ("the tenant may subcontract the repairs", "the tenant may outsource the repairs"),
+        ("the tenant shall pay the rent", "the tenant shall remit the rent"),
+        ("the landlord may delete the records", "the landlord may erase the records"),
+        ("the rent rises by no more than 5%", "the rent rises by at most 5%"),
+        ("the landlord waives the termination fee", "the landlord waives the cancellation fee"),
+        ("the lease renews unless the tenant objects", "the lease renews except where the tenant objects"),
+    ],
+)
+def test_the_thesaurus_holds_the_drafting_words_of_money_data_and_time(witness: str, rewrite: str) -> None:
+    """Paying, deleting, subcontracting, a termination, a ceiling or a floor on a figure, an
+    exception: each has its drafting synonyms, which a gate written with one word misses."""
+    assert rewrite in _synonym_rewrites(witness)
+
+
 def test_the_tense_of_a_temporal_trigger(tmp_path: Path) -> None:
     kinds = _dodge_kinds(make_matter(tmp_path / "m", _gate("notice is due only after provider confirms")))
     assert "inflection (tense)" in kinds

@@ -10,8 +10,8 @@ the lexicon reads each word (`lexicon.word_forms`). Members of a group say the
 same thing with the same argument order ("X prohibits Y" / "X forbids Y"; "title vests
 in X" / "title belongs to X"), so one may stand for another in a gate.
 
-The groups are generic drafting vocabulary written for this tool from general legal
-knowledge, never from any matter or probe. A project adds its own in
+The built-in groups (`thesaurus_groups`) are generic drafting vocabulary written for this
+tool from general legal knowledge, never from any matter or probe. A project adds its own in
 `[tool.rubric.audit]`:
 
 ```toml
@@ -29,153 +29,14 @@ from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.thesaurus_groups import (
+    CONNECTIVE_GROUPS,
+    MODIFIER_GROUPS,
+    NOUN_GROUPS,
+    SYNONYM_GROUPS,
+    VERB_GROUPS,
+)
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
-
-#: Groups of verbs and verb phrases: each member is written in every tense and person of its head.
-VERB_GROUPS: tuple[tuple[str, ...], ...] = (
-    # what a law or a contract forbids or allows
-    ("prohibit", "forbid", "bar", "preclude", "ban", "proscribe", "outlaw", "make unlawful", "render unlawful"),
-    ("permit", "allow", "authorize", "authorise", "let", "enable"),
-    ("require", "mandate", "compel", "oblige", "obligate", "call for", "insist on"),
-    ("violate", "breach", "contravene", "infringe", "run afoul of", "fall foul of", "offend"),
-    # what a party must or may do
-    (
-        "shall",
-        "must",
-        "will",
-        "agree to",
-        "undertake to",
-        "covenant to",
-        "commit to",
-        "be obliged to",
-        "be obligated to",
-        "be required to",
-        "be bound to",
-    ),
-    (
-        "may",
-        "can",
-        "be entitled to",
-        "be permitted to",
-        "be allowed to",
-        "have the right to",
-        "be free to",
-        "retain the right to",
-        "reserve the right to",
-        "be authorized to",
-        "have discretion to",
-    ),
-    # indemnities and remedies
-    (
-        "indemnify",
-        "hold harmless",
-        "save harmless",
-        "defend and indemnify",
-        "indemnify and hold harmless",
-        "make whole",
-        "keep indemnified",
-        "compensate",
-        "reimburse",
-    ),
-    ("waive", "relinquish", "give up", "forgo", "forego", "surrender", "release", "abandon"),
-    ("terminate", "end", "cancel", "rescind", "bring to an end", "put an end to", "walk away from", "exit"),
-    ("notify", "inform", "give notice to", "advise", "alert", "tell", "report to"),
-    ("disclose", "reveal", "divulge", "share", "make available", "communicate"),
-    ("use", "exploit", "utilize", "utilise", "make use of", "employ", "leverage"),
-    ("train", "fine-tune", "retrain"),
-    ("re-identify", "reidentify", "re-link", "relink", "de-anonymize", "de-anonymise"),
-    ("sell", "license", "monetize", "monetise", "commercialize", "commercialise"),
-    ("assign", "transfer", "convey", "hereby assign"),
-    ("own", "hold title to", "have title to", "be the owner of", "hold all right, title and interest in"),
-    ("vest in", "belong to", "be owned by", "pass to"),
-    ("fine", "penalize", "penalise", "sanction", "impose penalties on", "levy fines on"),
-    ("store", "host", "keep", "house", "maintain"),
-    ("retain", "keep", "hold onto", "preserve"),
-    ("supersede", "override", "replace", "displace"),
-    ("enforce", "uphold", "give effect to"),
-    ("cover", "extend to", "apply to", "reach", "encompass", "include"),
-    ("publish", "make public", "open-source", "disclose publicly"),
-    ("confirm", "verify", "establish", "determine"),
-    ("discover", "become aware of", "learn of", "detect"),
-    ("is", "are"),
-)
-#: Adjectives and adverbs: written as they stand (never "voids", "promptlies").
-MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
-    (
-        "unenforceable",
-        "void",
-        "invalid",
-        "null and void",
-        "of no effect",
-        "without effect",
-        "of no force",
-        "ineffective",
-        "not enforceable",
-        "cannot be enforced",
-        "will not be enforced",
-    ),
-    (
-        "unlawful",
-        "illegal",
-        "prohibited by law",
-        "contrary to law",
-        "against the law",
-        "per se illegal",
-        "per se unlawful",
-    ),
-    ("unlimited", "uncapped", "unbounded", "limitless", "not capped", "without limit"),
-    ("unrestricted", "unfettered", "unconditional", "unqualified", "full"),
-    ("automatically", "by operation of law", "without further action", "by default", "ipso facto"),
-    ("irrevocable", "non-revocable", "perpetual and irrevocable"),
-    ("perpetual", "indefinite", "everlasting", "unending"),
-    (
-        "sole discretion",
-        "absolute discretion",
-        "sole and absolute discretion",
-        "unfettered discretion",
-        "complete discretion",
-    ),
-    ("exclusive", "sole"),
-    ("promptly", "without undue delay", "as soon as practicable", "as soon as reasonably practicable", "immediately"),
-    ("conclusive", "final", "binding", "final and binding", "conclusive and binding"),
-    ("responsible", "liable", "accountable", "answerable"),
-    ("required", "needed", "necessary"),
-)
-#: Nouns: a one-word member in both numbers ("fee" / "fees"); a longer one as it stands.
-NOUN_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("agreement", "contract"),
-    ("obligation", "duty", "commitment", "undertaking"),
-    ("liability", "responsibility", "exposure"),
-    ("damages", "losses"),
-    ("cap", "limit", "ceiling", "maximum", "limitation"),
-    ("consent", "approval", "authorization", "authorisation", "sign-off", "permission"),
-    ("notice", "notification"),
-    ("law", "statute", "legislation", "applicable law"),
-    ("regulator", "regulatory authority", "supervisory authority", "authority", "agency"),
-    ("personal data", "personal information", "personally identifiable information"),
-    ("intellectual property", "ip", "intellectual property rights"),
-    ("first dollar", "dollar one", "the first dollar"),
-    ("remedy", "recourse", "relief"),
-    ("fee", "charge", "price"),
-    ("increase", "uplift", "rise", "escalation"),
-    ("incident", "breach", "security incident"),
-    ("deliverables", "work product", "deliverable"),
-)
-#: Connectives and time: written as they stand.
-CONNECTIVE_GROUPS: tuple[tuple[str, ...], ...] = (
-    ("notwithstanding", "despite", "regardless of", "irrespective of", "without regard to"),
-    ("whether or not", "regardless of whether", "irrespective of whether"),
-    ("prior to", "before", "ahead of"),
-    ("after", "following", "upon", "subsequent to", "once"),
-    ("within", "no later than", "not later than", "in no event later than", "by no later than"),
-    ("in the event that", "if", "where", "should"),
-    ("with respect to", "regarding", "concerning", "in respect of", "relating to", "as to"),
-    ("does not apply to", "shall not apply to", "will not apply to", "is inapplicable to", "excludes"),
-    ("at any time", "from time to time", "at all times", "whenever"),
-    ("all", "any and all", "every", "each"),
-    ("entire", "whole", "full", "complete"),
-)
-SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NOUN_GROUPS + CONNECTIVE_GROUPS
 
 #: Verbs that take a person and an infinitive ("the statute obliges the landlord to
 #: repair"), never a thing alone: one stands for "require" only where the clause goes on

@@ -107,6 +107,23 @@ STEP_CASES = [
     ),
     # An optional word slot after the subject is no part of the agent: the sentence may end there.
     (widen_passive, "tenant (?:[a-z]+ )?waives all claims", "all claims are waived by the tenant.", None),
+    # A branch with no subject, a verb and its object: the object is the passive's subject.
+    (widen_passive, "sublet (?:the|any) premises", "the premises may be sublet to anyone", None),
+    (widen_passive, "sell all tenant data", "tenant data is sold to brokers", None),
+    # Participles joined by "and" share the agent; the agent may carry three modifiers.
+    (widen_passive, "tenant waives all claims", "all claims are waived and released by the tenant", None),
+    (
+        widen_passive,
+        "landlord (?:may|shall) retain the deposit",
+        "the deposit may be held and retained by the landlord",
+        None,
+    ),
+    (
+        widen_passive,
+        "statute forbids all subletting",
+        "subletting is forbidden under the applicable state housing statute",
+        None,
+    ),
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
     (widen_words, "uptime commitments are unenforceable", "uptime commitment is void", None),
     (widen_words, "provider owns the data", "provider owned the data", None),
@@ -153,6 +170,10 @@ def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:
     # After a determiner a word is a noun: "the leases? requires notice" has no passive of "lease".
     noun = widen_passive("the leases? (?:requires|mandates) notice", THESAURUS) or ""
     assert "leased" not in noun and _fires(noun, "notice is required by the lease")
+    # And after a possessive: "landlord's records" are no records the landlord "recorded".
+    assert widen_passive(r"landlord'?s records[^.]{0,40}?are final", THESAURUS) is None
+    # A verb opens a branch only before its object's determiner: "license fees" is two nouns.
+    assert widen_passive("license fees", THESAURUS) is None
 
 
 def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -> None:

@@ -130,6 +130,10 @@ def _quantifier_optional(items: list[Item]) -> list[Item]:
 _DETERMINERS = frozenset("a an the any all each every no its their his her this that these those such".split())
 
 
+#: How a possessive ends ("landlord's", "tenants'"): the word after it is a noun.
+_POSSESSIVE_ENDINGS = ("'s", "’s", "s'", "s’")
+
+
 #: Negators that stand between a modal and its verb, and before "be" in the passive.
 _NEGATORS = frozenset(("not", "never"))
 
@@ -187,13 +191,58 @@ def _only_determiners(tokens: list[_Token], window: int) -> bool:
 
 
 def _agent(subject: str) -> str:
-    """The passive's agent: "by" or "under" the subject, which may carry a few modifiers."""
-    return rf"\s+(?:by|under)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,2}}?(?:{subject})"
+    """The passive's agent: "by" or "under" the subject, which may carry a few modifiers
+    ("under the applicable New York law")."""
+    return rf"\s+(?:by|under)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,3}}?(?:{subject})"
 
 
 #: Where a passive leaves its agent out, no other agent may follow ("the lease may be
 #: terminated by the tenant" is not "… by the landlord").
 _NO_OTHER_AGENT = r"(?!\s+by\b)"
+
+
+#: What may stand between "be" and the participle: an adverb ("is expressly prohibited"), or a
+#: participle the passive shares its agent with ("may be applied and retained by the landlord").
+_BEFORE_PARTICIPLE = r"(?:\w+\s+(?:(?:and|or)\s+)?|)"
+#: A participle after the gate's that shares its agent: "may be retained and applied by …".
+_AFTER_PARTICIPLE = r"(?:\s+(?:and|or)\s+\w+)?"
+
+
+def _opens_with_verb_and_object(tokens: list[_Token]) -> bool:
+    """Whether a branch opens with a verb in its base form and its object, the object opened by
+    a determiner or a possessive ("train (?:its|the landlord's) models"): then the first word
+    is the verb, not a noun ("license fees" is a noun and its noun)."""
+    if len(tokens) < 3 or {_REST, _PHRASE} & set(tokens[0].words) or not tokens[0].words:
+        return False
+    verb_in_base_form = all(w.isalpha() and w in lexicon.lemmas(w).get("VERB", ()) for w in tokens[0].words)
+    openers = tokens[1].words
+    return verb_in_base_form and all(
+        w.split()[0] in _DETERMINERS or w.split()[0].endswith(_POSSESSIVE_ENDINGS) for w in openers if w.split()
+    )
+
+
+def _passive_of_verb_first(branch: list[Item]) -> list[str]:
+    """A branch with no subject, "VERB OBJECT …" (`_opens_with_verb_and_object`), in the
+    passive: "OBJECT … is VERBed …" ("train its models" -> "its models … are trained"); any
+    agent, as the branch names none."""
+    tokens = [t for t in _tokens(branch) if not t.space and not t.optional]
+    if not _opens_with_verb_and_object(tokens):
+        return []
+    participles = _participles(tokens[0].words)
+    if participles is None:
+        return []
+    window = next((t.start for t in tokens[1:] if _REST in t.words), len(branch))
+    obj_items = branch[tokens[1].start : window]
+    if set(tokens[1].words) <= _QUANTIFIERS and tokens[1].end < window and _is_space(branch[tokens[1].end]):
+        # "(?:the|any) tenant data": the passive subject may leave its quantifier out too
+        leading = tokens[1].end + 1 - tokens[1].start
+        obj_items = [Item("group", opener="(?:", branches=[obj_items[:leading]], quant="?"), *obj_items[leading:]]
+    obj = re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(obj_items)).strip())
+    if not re.search(r"[a-z]{3}", obj):
+        return []
+    done = lexicon.alternation(participles)
+    be = r"(?:is|are|was|were|be|been)"
+    return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{render(branch[window:])}"]
 
 
 def _passive_of(branch: list[Item]) -> list[str]:
@@ -207,8 +256,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
         token, before = tokens[index], tokens[index - 1]
         if _REST in before.words or any(_modal_phrase(w) for w in before.words):
             return []  # the subject must be words, not a window or a modal
-        if set(before.words) <= _DETERMINERS:
-            continue  # "the lease requires": a word after a determiner is a noun
+        if set(before.words) <= _DETERMINERS or any(w.endswith(_POSSESSIVE_ENDINGS) for w in before.words):
+            continue  # "the lease requires", "landlord's records": a word after a determiner is a noun
         modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
         verb_index = index + 1 if modal else index
         if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= _NEGATORS:
@@ -237,17 +286,19 @@ def _passive_of(branch: list[Item]) -> list[str]:
         agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
         if re.search(r"[a-z]{3}", obj):
             if modal:
-                return [rf"{obj}\s+{be}\s+(?:\w+\s+|){done}{agent}{tail}"]
-            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+(?:\w+\s+|){done}{agent}{tail}"]
+                return [rf"{obj}\s+{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"]
+            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"]
         if obj:
             return []
         if window == len(branch):  # no object: "landlord may terminate" -> "… may be terminated by landlord"
-            return [rf"\b{be}\s+(?:\w+\s+|){done}{_agent(subject)}"]
-        written = [rf"\b{be}\s+(?:\w+\s+|){done}{agent}{tail}"]  # "may be stored by provider in any region"
+            return [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{_agent(subject)}"]
+        written = [
+            rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"
+        ]  # "may be stored by provider in any region"
         after = _tokens(branch[window + 1 :]) if is_window(branch[window]) else []
         if after and all(_REST not in t.words for t in after):  # "written consent is required by the lease"
             words = render(branch[window + 1 :]).strip()
-            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+(?:\w+\s+|){done}{agent}")
+            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}")
         return written
     return []
 
@@ -256,7 +307,7 @@ def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
     tree = parse_items(pattern)
     if tree is None:
         return None
-    passives = [p for branch in tree for p in _passive_of(branch)]
+    passives = [p for branch in tree for p in (_passive_of(branch) or _passive_of_verb_first(branch))]
     if not passives:
         return None
     return "|".join([pattern, *passives])

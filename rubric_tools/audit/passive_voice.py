@@ -201,11 +201,8 @@ def _agent(subject: str) -> str:
 _NO_OTHER_AGENT = r"(?!\s+by\b)"
 
 
-#: What may stand between "be" and the participle: an adverb ("is expressly prohibited"), or a
-#: participle the passive shares its agent with ("may be applied and retained by the landlord").
-_BEFORE_PARTICIPLE = r"(?:\w+\s+(?:(?:and|or)\s+)?|)"
-#: A participle after the gate's that shares its agent: "may be retained and applied by …".
-_AFTER_PARTICIPLE = r"(?:\s+(?:and|or)\s+\w+)?"
+#: What may stand between "be" and the participle: an adverb ("is expressly prohibited").
+_BEFORE_PARTICIPLE = r"(?:\w+\s+|)"
 
 
 def _opens_with_verb_and_object(tokens: list[_Token]) -> bool:
@@ -242,7 +239,7 @@ def _passive_of_verb_first(branch: list[Item]) -> list[str]:
         return []
     done = lexicon.alternation(participles)
     be = r"(?:is|are|was|were|be|been)"
-    return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{render(branch[window:])}"]
+    return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{render(branch[window:])}"]
 
 
 def _passive_of(branch: list[Item]) -> list[str]:
@@ -286,19 +283,17 @@ def _passive_of(branch: list[Item]) -> list[str]:
         agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
         if re.search(r"[a-z]{3}", obj):
             if modal:
-                return [rf"{obj}\s+{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"]
-            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"]
+                return [rf"{obj}\s+{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]
+            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]
         if obj:
             return []
         if window == len(branch):  # no object: "landlord may terminate" -> "… may be terminated by landlord"
-            return [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{_agent(subject)}"]
-        written = [
-            rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}{tail}"
-        ]  # "may be stored by provider in any region"
+            return [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_agent(subject)}"]
+        written = [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]  # "may be stored by provider in any region"
         after = _tokens(branch[window + 1 :]) if is_window(branch[window]) else []
         if after and all(_REST not in t.words for t in after):  # "written consent is required by the lease"
             words = render(branch[window + 1 :]).strip()
-            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_AFTER_PARTICIPLE}{agent}")
+            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}")
         return written
     return []
 

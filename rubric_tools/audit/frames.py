@@ -140,6 +140,9 @@ _GRANT = re.compile(
 
 _ANALYSIS = ("issue",)
 _CONTRACT = ("redline", "settlement")
+#: Where a negotiation's positions are reported: an analysis, and the settlement text an issue
+#: closed on (`scoped_guards._REPORTED`); a redline is the contract's own wording.
+_REPORTED = ("issue", "settlement")
 
 #: A statement of the law's own effect, of what is already so, or of what a party may do (a
 #: permission is granted, never required): nothing a law requires.
@@ -168,13 +171,13 @@ FRAMES: tuple[Frame, ...] = (
     Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, _ANALYSIS, True),
     Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, _ANALYSIS, True),
     # Beyond the engine's closed negator list: how analyses disown a statement.
-    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _ANALYSIS),
-    Frame("rejection verb", "the client declines to accept that {w}.", True, _ANALYSIS),
-    Frame("rejected proposal", "we reject the proposal that {w}.", True, _ANALYSIS),
-    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _ANALYSIS),
-    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _ANALYSIS),
-    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _ANALYSIS),
-    Frame("later rejection", "{w}, which the client cannot accept.", False, _ANALYSIS),
+    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _REPORTED),
+    Frame("rejection verb", "the client declines to accept that {w}.", True, _REPORTED),
+    Frame("rejected proposal", "we reject the proposal that {w}.", True, _REPORTED),
+    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _REPORTED),
+    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _REPORTED),
+    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _REPORTED),
+    Frame("later rejection", "{w}, which the client cannot accept.", False, _REPORTED),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),

@@ -79,15 +79,19 @@ class Scope:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
 
 
-_ANALYSIS = ("issue",)
+#: Where a negotiation's positions are reported, not only drafted: an analysis, and the
+#: settlement text an issue closed on, which reports what was proposed, rejected or supposed
+#: ("Vendor proposed X; we rejected it"). A redline is the contract's own wording, whose "if"
+#: and "which" are drafting, not a supposition or a rejection.
+_REPORTED = ("issue", "settlement")
 SCOPES: tuple[Scope, ...] = (
     Scope("negated", "a negator governing the clause, or its object"),
     Scope("contrasted", "a contrast ('rather than', 'in lieu of') before it"),
     Scope("restricted", "a restriction ('only', 'solely', 'to the extent') after it in its clause"),
-    Scope("rejected", "a rejection governing the clause", _ANALYSIS),
-    Scope("disowned", "a later clause rejecting it", _ANALYSIS),
-    Scope("attributed", "someone else's draft, position or claim reporting it", _ANALYSIS),
-    Scope("supposed", "a supposition ('if we accepted')", _ANALYSIS),
+    Scope("rejected", "a rejection governing the clause", _REPORTED),
+    Scope("disowned", "a later clause rejecting it", _REPORTED),
+    Scope("attributed", "someone else's draft, position or claim reporting it", _REPORTED),
+    Scope("supposed", "a supposition ('if we accepted')", _REPORTED),
     Scope("struck", "words struck out (never words inserted)"),
 )
 SCOPE_KINDS = tuple(scope.kind for scope in SCOPES)

@@ -575,3 +575,29 @@ def test_a_negator_inside_the_clause_stands_where_english_puts_it(
     subject: str, predicate: str, negated: str | None
 ) -> None:
     assert negated_join(subject, predicate) == negated
+
+
+def test_a_settlement_reports_a_negotiation_and_a_redline_drafts_the_contract() -> None:
+    """A settlement text reports what was proposed, rejected or supposed ("the landlord proposed
+    that the tenant waives the deposit; we rejected that"): its gates are framed and guarded as
+    an analysis's are. A redline is the contract's own wording, whose "if" and "which" are
+    drafting: no attribution, rejection or supposition frame, and no guard of those kinds."""
+    reported = ("attributed", "disowned", "rejected", "supposed")
+    assert set(reported) <= set(scopes_for("settlement")) and set(reported) <= set(scopes_for("issue"))
+    assert not set(reported) & set(scopes_for("redline"))
+    kinds = {
+        surface: {t.kind for t in entry_texts(Gate("tenant waives the deposit"), 0, surface, Thesaurus())[1]}
+        for surface in ("issue", "settlement", "redline")
+    }
+    for frame in ("frame: attribution then rejection", "frame: hypothetical", "frame: later rejection"):
+        assert frame in kinds["settlement"] and frame in kinds["issue"], (frame, kinds)
+        assert frame not in kinds["redline"], (frame, kinds["redline"])
+    # The later clause rejecting a settlement's reported proposal is evidence for a guard.
+    evidence = "The landlord proposed that the tenant waives the deposit; we rejected that."
+
+    def silenced(surface: str) -> bool:
+        found = scoped_exclusions("tenant waives the deposit", [evidence], scopes_for(surface))
+        guarded = (Gate("tenant waives the deposit", exclude_context=e.regex) for e in found)
+        return any(not run_gates((gate,), normalize(evidence), 1.0).fired for gate in guarded)
+
+    assert silenced("settlement") and silenced("issue") and not silenced("redline")

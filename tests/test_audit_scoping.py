@@ -333,6 +333,14 @@ def test_a_counterfactual_is_a_supposition() -> None:
     supposed = [t.regex for t in TERMS if t.kind == "supposed"]
     assert any(re.search(term, "if new york law required notice within 24 hours") for term in supposed)
     assert not any(re.search(term, "new york law requires notice within 24 hours") for term in supposed)
+    # an inverted condition supposes too; a past fact does not
+    for supposition in (
+        "should the tenant accept a waiver of the deposit",
+        "had we agreed to waive the deposit",
+        "were the tenant to concede the deposit",
+    ):
+        assert any(re.search(term, supposition) for term in supposed), supposition
+    assert not any(re.search(term, "the tenant had previously agreed to waive the deposit") for term in supposed)
 
 
 def test_slack_after_a_modal_is_a_step_of_its_own() -> None:

@@ -171,7 +171,12 @@ TERMS: tuple[Term, ...] = (
     # a condition on the analysis side is a supposition: "if we accepted …", "if the law
     # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma)
     Term("supposed", "before", r"\bif\b"),
-    Term("supposed", "before", r"\b(?:were|should|had) (?:\w+ ){1,2}to (?:accept|agree)\w*"),
+    # an inverted condition: "were we to accept", "should the client agree", "had we conceded"
+    Term(
+        "supposed",
+        "before",
+        r"\b(?:were (?:\w+ ){1,2}to|(?:should|had) (?:we|they|the \w+)) (?:accept|agree|conced)\w*",
+    ),
     Term("supposed", "before", r"\b(?:assuming|supposing|suppose|hypothetically|in a scenario where)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
     # rejection with a word that points back ("we reject that", "the client opposes this

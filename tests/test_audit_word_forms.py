@@ -16,7 +16,8 @@ import yaml
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.fix_loop import fix_matter
 from rubric_tools.audit.names import matter_names
-from rubric_tools.audit.thesaurus import SYNONYM_GROUPS, Thesaurus, phrase_forms
+from rubric_tools.audit.thesaurus import Thesaurus, phrase_forms
+from rubric_tools.audit.thesaurus_groups import SYNONYM_GROUPS
 from rubric_tools.audit.widening import widen_words
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.config.audit import AuditSection

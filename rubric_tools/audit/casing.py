@@ -20,7 +20,7 @@ from rubric_tools.audit.grammar import PARTY_ROLES
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.noun_phrases import bare_roles
 from rubric_tools.audit.quantities import is_number_word
-from rubric_tools.audit.thesaurus import SYNONYM_GROUPS
+from rubric_tools.audit.thesaurus_groups import SYNONYM_GROUPS
 from rubric_tools.audit.wording import words
 from rubric_tools.audit.words import COMMON_WORDS
 

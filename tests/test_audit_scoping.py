@@ -597,7 +597,12 @@ def test_a_settlement_reports_a_negotiation_and_a_redline_drafts_the_contract() 
         surface: {t.kind for t in entry_texts(Gate("tenant waives the deposit"), 0, surface, Thesaurus())[1]}
         for surface in ("issue", "settlement", "redline")
     }
-    for frame in ("frame: attribution then rejection", "frame: hypothetical", "frame: later rejection"):
+    for frame in (
+        "frame: attribution then rejection",
+        "frame: hypothetical",
+        "frame: later rejection",
+        "frame: contrast with the clause",
+    ):
         assert frame in kinds["settlement"] and frame in kinds["issue"], (frame, kinds)
         assert frame not in kinds["redline"], (frame, kinds["redline"])
     # The later clause rejecting a settlement's reported proposal is evidence for a guard.

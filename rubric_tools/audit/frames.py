@@ -185,7 +185,7 @@ FRAMES: tuple[Frame, ...] = (
         "contrast with the clause",
         "the client asks for a narrower right rather than a term providing that {w}.",
         False,
-        _ANALYSIS,
+        _REPORTED,
     ),
     Frame("substitution", "Section 9.3 applies in place of any term providing that {w}.", False, _CONTRACT),
     # A revised figure in a contract names the one it replaces.

@@ -208,7 +208,7 @@ _BEFORE_PARTICIPLE = r"(?:\w+\s+|)"
 def _opens_with_verb_and_object(tokens: list[_Token]) -> bool:
     """Whether a branch opens with a verb in its base form and its object, the object opened by
     a determiner or a possessive ("train (?:its|the landlord's) models"): then the first word
-    is the verb, not a noun ("license fees" is a noun and its noun)."""
+    is the verb, not a noun ("license fees" is two nouns)."""
     if len(tokens) < 3 or {_REST, _PHRASE} & set(tokens[0].words) or not tokens[0].words:
         return False
     verb_in_base_form = all(w.isalpha() and w in lexicon.lemmas(w).get("VERB", ()) for w in tokens[0].words)

@@ -162,6 +162,19 @@ def test_a_negation_of_the_sins_last_noun_after_it_is_a_habitat() -> None:
         assert not [k for k, _t in habitat_texts(figure, "redline") if k.startswith("noun")], figure
 
 
+def test_a_negated_relative_clause_on_the_sins_last_noun_is_a_habitat() -> None:
+    """A relative clause on the sin's last noun negates what the noun names, not the sin ("the
+    landlord may keep any deposit that the tenant has not already claimed"): a guard reading a
+    "not" after the noun would silence a real sin."""
+    [text] = [t for k, t in habitat_texts(SIN, "issue") if k == "negated relative clause after"]
+    assert text == "Customer may use provider data that Schedule A does not already cover."
+    assert _fires(Gate(SIN), text)
+    assert not _fires(Gate(SIN, exclude_context=r"\bdata[^.;]{0,40}?\bnot\b"), text)
+    # Not where the clause goes on after the witness, nor after a last word read as a verb.
+    assert not [k for k, _t in habitat_texts(SIN, "issue", after=" for billing") if k.startswith("negated relative")]
+    assert not [k for k, _t in habitat_texts("provider may terminate", "issue") if k.startswith("negated relative")]
+
+
 def _entry_texts(gate: Gate, protected: list[str], false_positives: list[str]) -> EntryTexts:
     return EntryTexts((gate,), 0, "redline", protected, [], false_positives, [])
 

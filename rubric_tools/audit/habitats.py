@@ -12,7 +12,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
   "<sin>; provided that …");
 - a negation of the sin's last noun in a clause after it ("<sin> … all notices, and no
-  further notices will be required"): a guard keyed to that noun must not reach there.
+  further notices will be required"), or in a relative clause on it ("<sin> … any claim that
+  Schedule A does not already cover"): a guard keyed to that noun must not reach there.
 
 The templates are generic drafting idioms written for this tool; `{w}` is a must-fire
 witness of the gate (see `gate_analysis.gate_firing.fire_texts`). Which of them fire today is
@@ -93,6 +94,10 @@ def habitat_texts(
     noun = _last_noun(witness)
     if noun is not None and surface in _CONTRACT and is_clause(clause):  # drafting joins obligations so
         yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")
+    if noun is not None and not after and is_clause(clause):
+        # A relative clause on the sin's last noun negates what it names, not the sin: "…
+        # confirms a Security Incident that Customer has not already discovered".
+        yield "negated relative clause after", as_sentence(f"{clause} that Schedule A does not already cover")
     found = quantities(witness)
     if found:
         quantity = found[0]

@@ -174,9 +174,6 @@ FRAMES: tuple[Frame, ...] = (
     Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _REPORTED),
     Frame("rejection verb", "the client declines to accept that {w}.", True, _REPORTED),
     Frame("rejected proposal", "we reject the proposal that {w}.", True, _REPORTED),
-    # Another verb of the rejection family than the frames above: a guard that lists one or two
-    # of them ("reject|declin") is shown another.
-    Frame("refusal", "the client refuses to accept that {w}.", True, _REPORTED),
     Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _REPORTED),
     Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _REPORTED),
     Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _REPORTED),

@@ -140,9 +140,12 @@ _GRANT = re.compile(
 
 _ANALYSIS = ("issue",)
 _CONTRACT = ("redline", "settlement")
-#: Where a negotiation's positions are reported: an analysis, and the settlement text an issue
-#: closed on (`scoped_guards._REPORTED`); a redline is the contract's own wording.
-_REPORTED = ("issue", "settlement")
+#: Where a negotiation's positions are reported, not only drafted: an analysis, and the
+#: settlement text an issue closed on, which reports what was proposed, rejected or supposed
+#: ("Vendor proposed X; we rejected it"). A redline is the contract's own wording, whose "if"
+#: and "which" are drafting, not a supposition or a rejection. The frames of those kinds and
+#: the guard scopes of their markers (`scoped_guards.SCOPES`) apply there only.
+REPORTED_SURFACES = ("issue", "settlement")
 
 #: A statement of the law's own effect, of what is already so, or of what a party may do (a
 #: permission is granted, never required): nothing a law requires.
@@ -170,14 +173,14 @@ FRAMES: tuple[Frame, ...] = (
     Frame("rejection", "we do not accept that {w}."),
     Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, _ANALYSIS, True),
     Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, _ANALYSIS, True),
-    # Beyond the engine's closed negator list: how analyses disown a statement.
-    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, _REPORTED),
-    Frame("rejection verb", "the client declines to accept that {w}.", True, _REPORTED),
-    Frame("rejected proposal", "we reject the proposal that {w}.", True, _REPORTED),
-    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, _REPORTED),
-    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, _REPORTED),
-    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, _REPORTED),
-    Frame("later rejection", "{w}, which the client cannot accept.", False, _REPORTED),
+    # Beyond the engine's closed negator list: how analyses and settlements disown a statement.
+    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, REPORTED_SURFACES),
+    Frame("rejection verb", "the client declines to accept that {w}.", True, REPORTED_SURFACES),
+    Frame("rejected proposal", "we reject the proposal that {w}.", True, REPORTED_SURFACES),
+    Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, REPORTED_SURFACES),
+    Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, REPORTED_SURFACES),
+    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, REPORTED_SURFACES),
+    Frame("later rejection", "{w}, which the client cannot accept.", False, REPORTED_SURFACES),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),
@@ -185,7 +188,7 @@ FRAMES: tuple[Frame, ...] = (
         "contrast with the clause",
         "the client asks for a narrower right rather than a term providing that {w}.",
         False,
-        _REPORTED,
+        REPORTED_SURFACES,
     ),
     Frame("substitution", "Section 9.3 applies in place of any term providing that {w}.", False, _CONTRACT),
     # A revised figure in a contract names the one it replaces.

@@ -83,7 +83,8 @@ def habitat_texts(
     witness with its determiner when it is a noun phrase (`completion.Completion.noun_phrase`),
     wherever the clause around it comes from."""
     clause = f"{before}{witness}{after}"
-    if noun_phrase is not None and _last_noun(witness) is not None and not quantities(witness):
+    noun = _last_noun(witness)
+    if noun_phrase is not None and noun is not None and not quantities(witness):
         # Drafting caps an amount, a liability or an obligation with a limit idiom after it:
         # its "not" limits the noun phrase and denies nothing.
         yield "limit idiom after", fill(_CAPPED, noun_phrase)
@@ -91,13 +92,13 @@ def habitat_texts(
     for habitat in HABITATS:
         if surface in habitat.surfaces and (an_act or not habitat.acts_only):
             yield habitat.kind, habitat.wrap(clause)
-    noun = _last_noun(witness)
-    if noun is not None and surface in _CONTRACT and is_clause(clause):  # drafting joins obligations so
-        yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")
-    if noun is not None and not after and is_clause(clause):
-        # A relative clause on the sin's last noun negates what it names, not the sin: "…
-        # confirms a Security Incident that Customer has not already discovered".
-        yield "negated relative clause after", as_sentence(f"{clause} that Schedule A does not already cover")
+    if noun is not None and is_clause(clause):
+        if surface in _CONTRACT:  # drafting joins obligations so
+            yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")
+        if not after:
+            # A relative clause on the sin's last noun negates what it names, not the sin: "…
+            # confirms a Security Incident that Customer has not already discovered".
+            yield "negated relative clause after", as_sentence(f"{clause} that Schedule A does not already cover")
     found = quantities(witness)
     if found:
         quantity = found[0]

@@ -13,7 +13,15 @@ import re
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, spellings, words_of
+from rubric_tools.audit.pattern_tree import (
+    Item,
+    is_window,
+    is_word_space,
+    parse_items,
+    render,
+    spellings,
+    words_of,
+)
 from rubric_tools.audit.thesaurus import Thesaurus
 
 
@@ -33,14 +41,12 @@ _REST = "\x00"
 
 
 def _is_space(item: Item) -> bool:
-    """A space as gates write it: " " or `\\s`, `\\s+` (not an optional one); or the slack
-    the words step writes between two words, a short lazy stretch of the clause
-    (`(?:[^.;]|\\.\\d){1,30}?`: "may, under section 6.2, use")."""
-    if item.kind == "lit":
-        return item.char == " " and not item.quant
+    """A space as gates write it (`pattern_tree.is_word_space`); or the slack the words step
+    writes between two words, a short lazy stretch of the clause (`(?:[^.;]|\\.\\d){1,30}?`:
+    "may, under section 6.2, use")."""
     if item.kind == "group":
         return re.fullmatch(r"\{1,\d+\}\?", item.quant) is not None
-    return item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+")
+    return is_word_space(item)
 
 
 def _segment_end(branch: list[Item], position: int) -> int:
@@ -201,8 +207,16 @@ def _agent(subject: str) -> str:
 _NO_OTHER_AGENT = r"(?!\s+by\b)"
 
 
+#: The forms of "be" before a participle where no modal stands.
+_BE = r"(?:is|are|was|were|be|been)"
 #: What may stand between "be" and the participle: an adverb ("is expressly prohibited").
 _BEFORE_PARTICIPLE = r"(?:\w+\s+|)"
+
+
+def _object_regex(items: list[Item]) -> str:
+    """The object as the passive's subject writes it: its leading quantifier optional
+    (`_quantifier_optional`), no space after it."""
+    return re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(items)).strip())
 
 
 def _opens_with_verb_and_object(tokens: list[_Token]) -> bool:
@@ -234,12 +248,11 @@ def _passive_of_verb_first(branch: list[Item]) -> list[str]:
         # "(?:the|any) tenant data": the passive subject may leave its quantifier out too
         leading = tokens[1].end + 1 - tokens[1].start
         obj_items = [Item("group", opener="(?:", branches=[obj_items[:leading]], quant="?"), *obj_items[leading:]]
-    obj = re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(obj_items)).strip())
+    obj = _object_regex(obj_items)
     if not re.search(r"[a-z]{3}", obj):
         return []
     done = lexicon.alternation(participles)
-    be = r"(?:is|are|was|were|be|been)"
-    return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{render(branch[window:])}"]
+    return [rf"{obj}[^.;]{{0,40}}?\b{_BE}\s+{_BEFORE_PARTICIPLE}{done}{render(branch[window:])}"]
 
 
 def _passive_of(branch: list[Item]) -> list[str]:
@@ -276,10 +289,10 @@ def _passive_of(branch: list[Item]) -> list[str]:
         obj_items = branch[following[0].start : window] if following and following[0].start < window else []
         if obj_items and window < len(branch) and _only_determiners(following, window):
             obj_items, window = branch[following[0].start :], len(branch)  # "all[^.]{0,30}claims" is the object
-        obj = re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(obj_items)).strip())
+        obj = _object_regex(obj_items)
         tail = render(branch[window:])
         done = lexicon.alternation(participles)
-        be = rf"{modal}\s+be" if modal else r"(?:is|are|was|were|be|been)"
+        be = rf"{modal}\s+be" if modal else _BE
         agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
         if re.search(r"[a-z]{3}", obj):
             if modal:

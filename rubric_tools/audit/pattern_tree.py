@@ -332,6 +332,13 @@ def literal(text: str) -> list[Item]:
     return items
 
 
+def is_word_space(item: Item) -> bool:
+    """A space between two words as gates write it: " " or `\\s`, `\\s+` (not an optional one)."""
+    if item.kind == "lit":
+        return item.char == " " and not item.quant
+    return item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+")
+
+
 def is_window(item: Item) -> bool:
     """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
     `(?:[^.]|\\.\\d){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""

@@ -50,6 +50,7 @@ from dataclasses import dataclass
 
 from rubric_tools.audit import markers
 from rubric_tools.audit.exclusion_writing import STRICTNESS, ExclusionPart, render_part
+from rubric_tools.audit.frames import REPORTED_SURFACES
 from rubric_tools.audit.guard_evidence import GAP, Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
 from rubric_tools.audit.guard_keys import MAX_KEY, keys
@@ -79,19 +80,14 @@ class Scope:
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
 
 
-#: Where a negotiation's positions are reported, not only drafted: an analysis, and the
-#: settlement text an issue closed on, which reports what was proposed, rejected or supposed
-#: ("Vendor proposed X; we rejected it"). A redline is the contract's own wording, whose "if"
-#: and "which" are drafting, not a supposition or a rejection.
-_REPORTED = ("issue", "settlement")
 SCOPES: tuple[Scope, ...] = (
     Scope("negated", "a negator governing the clause, or its object"),
     Scope("contrasted", "a contrast ('rather than', 'in lieu of') before it"),
     Scope("restricted", "a restriction ('only', 'solely', 'to the extent') after it in its clause"),
-    Scope("rejected", "a rejection governing the clause", _REPORTED),
-    Scope("disowned", "a later clause rejecting it", _REPORTED),
-    Scope("attributed", "someone else's draft, position or claim reporting it", _REPORTED),
-    Scope("supposed", "a supposition ('if we accepted')", _REPORTED),
+    Scope("rejected", "a rejection governing the clause", REPORTED_SURFACES),
+    Scope("disowned", "a later clause rejecting it", REPORTED_SURFACES),
+    Scope("attributed", "someone else's draft, position or claim reporting it", REPORTED_SURFACES),
+    Scope("supposed", "a supposition ('if we accepted')", REPORTED_SURFACES),
     Scope("struck", "words struck out (never words inserted)"),
 )
 SCOPE_KINDS = tuple(scope.kind for scope in SCOPES)

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, WordRun, spellings, walk_sequences
+from rubric_tools.audit.pattern_tree import Item, WordRun, is_word_space, spellings, walk_sequences
 from rubric_tools.audit.thesaurus import Thesaurus
 
 #: After these a word is read as a noun ("the title", "its investigation") ...
@@ -144,10 +144,7 @@ def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:
     determines it: a possessive whose apostrophe is optional ("provider'?s"), or a group
     each of whose spellings ends in a determiner or a possessive ("(?:its|the provider's)")."""
     at = run.start - 1
-    if at < 1 or not (
-        (sequence[at].kind == "lit" and sequence[at].char == " " and not sequence[at].quant)
-        or (sequence[at].kind == "escape" and sequence[at].text == "\\s" and sequence[at].quant in ("", "+"))
-    ):
+    if at < 1 or not is_word_space(sequence[at]):
         return False
     last = sequence[at - 1]
     if last.is_letter and last.char == "s" and at >= 2 and _optional_apostrophe(sequence[at - 2]):

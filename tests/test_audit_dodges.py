@@ -546,6 +546,18 @@ def test_a_word_after_a_noun_is_a_noun_and_a_plural_noun_keeps_its_number() -> N
     assert "liability for the tenant's repair duty is capped" not in duties
 
 
+def test_a_prepositions_object_is_a_noun_and_a_gerund_after_one_keeps_its_verb() -> None:
+    """ "notice of breach": "breach" is the object of "of", never "notice of violate"; a
+    gerund after a preposition is still a verb's form ("barred from subletting")."""
+    notice = _synonym_rewrites("the tenant shall give the landlord notice of breach")
+    assert not any(w in t for t in notice for w in ("offend", "violate", "infringe", "contravene")), notice
+    liable = _synonym_rewrites("the tenant is liable for breach")
+    assert not any(w in t for t in liable for w in ("offend", "violate", "infringe", "contravene")), liable
+    assert "the tenant violates the lease" in _synonym_rewrites("the tenant breaches the lease")
+    barred = _synonym_rewrites("the tenant is barred from terminating the lease")
+    assert "the tenant is barred from ending the lease" in barred
+
+
 def test_no_citation_after_a_noun_an_adjective_opens() -> None:
     """ "without undue delay": "delay" is a noun after its adjective, no place for a citation."""
     from rubric_tools.audit.citations import citation

@@ -19,8 +19,8 @@ def phrase_reading(words: Sequence[str], start: int, size: int, verb_at: int | N
     verb ("the law caps fees" takes no "ceiling"), a word after a determiner as a noun
     ("gives us an exit" takes no "an terminate"), and so is one right before a modal, the
     head of the clause's subject ("penalties will be assessed" takes no "penalizes"), and
-    a compound's noun ("data breach claims": no "data offend"); otherwise the thesaurus
-    decides."""
+    a compound's noun ("data breach claims": no "data offend") and a preposition's object
+    ("notice of breach": no "notice of violate"); otherwise the thesaurus decides."""
     if start == verb_at or _infinitive_at(words, start):
         return "VERB"
     before_a_modal = start + size < len(words) and words[start + size] in lexicon.MODALS
@@ -31,7 +31,23 @@ def phrase_reading(words: Sequence[str], start: int, size: int, verb_at: int | N
     after_a_noun = between_nouns and noun_modifier(words[start - 1]) and noun_modifier(words[start + size])
     after_a_determiner = start > 0 and words[start - 1] in DETERMINERS
     ends_the_object = _ends_the_object(words, start, size, verb_at)
-    return "NOUN" if after_a_determiner or before_a_modal or after_a_noun or compound or ends_the_object else None
+    noun_reading = after_a_determiner or before_a_modal or after_a_noun or compound or ends_the_object
+    return "NOUN" if noun_reading or _object_of_a_preposition(words, start) else None
+
+
+#: Prepositions whose object is a noun phrase, never a clause ("notice of breach", "liable
+#: for breach"); not those that also open a clause ("after the tenant pays", "once losses
+#: exceed") nor the "to" of an infinitive.
+_NOUN_PREPOSITIONS = frozenset(
+    "of for in on at with into under upon by from per via against during within without between among "
+    "regarding concerning including over through across".split()
+)
+
+
+def _object_of_a_preposition(words: Sequence[str], start: int) -> bool:
+    """Whether the word at `start` opens a preposition's object ("notice of breach": no
+    "notice of violate"), other than a gerund ("prohibited from selling" keeps its verb)."""
+    return start > 0 and words[start - 1] in _NOUN_PREPOSITIONS and not words[start].endswith("ing")
 
 
 #: What a bare infinitive follows: a modal, "to", or the "do" of a negation ("does not").

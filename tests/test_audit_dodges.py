@@ -546,6 +546,21 @@ def test_a_word_after_a_noun_is_a_noun_and_a_plural_noun_keeps_its_number() -> N
     assert "liability for the tenant's repair duty is capped" not in duties
 
 
+def test_a_waiver_stands_for_a_verb_of_giving_up_only_when_a_right_is_given_up() -> None:
+    """ "waives any claim" -> "relinquishes any claim"; "releases its software" publishes it
+    and "surrenders the premises" hands them back: no "waives its software". "All" before a
+    possessive or "the" stays alone ("all its software", never "any and all its software")."""
+    assert "the tenant relinquishes any claim against the landlord" in _synonym_rewrites(
+        "the tenant waives any claim against the landlord"
+    )
+    assert "the tenant gives up all rights" in _synonym_rewrites("the tenant waives all rights")
+    released = _synonym_rewrites("the tenant must release all its software")
+    assert not any(w in t for t in released for w in ("waive", "forgo", "forego", "abandon")), released
+    assert not any("any and all its" in t for t in released), released
+    assert "the tenant shall surrender the premises" in _synonym_rewrites("the tenant must surrender the premises")
+    assert not any("waive" in t for t in _synonym_rewrites("the tenant must surrender the premises"))
+
+
 def test_a_prepositions_object_is_a_noun_and_a_gerund_after_one_keeps_its_verb() -> None:
     """ "notice of breach": "breach" is the object of "of", never "notice of violate"; a
     gerund after a preposition is still a verb's form ("barred from subletting")."""

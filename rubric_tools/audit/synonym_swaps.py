@@ -28,6 +28,7 @@ from rubric_tools.audit.quantities import TIME_UNIT_WORDS
 from rubric_tools.audit.thesaurus import (
     COUNT_ONLY_NOUNS,
     FROM_GERUND_VERBS,
+    GIVEN_UP_OBJECTS,
     NO_RECIPIENT_VERBS,
     NOT_BEFORE_PREPOSITION,
     OBJECT_AND_INFINITIVE_VERBS,
@@ -94,6 +95,8 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
                     continue
+                if phrase == "all" and after and (after[0] in DETERMINERS or after[0].endswith(("'s", "’s"))):
+                    continue  # "all" before "its" or "the" is alone there: no "any and all its firmware"
                 if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
                     continue  # one form of "be" for another is an agreement error: "clauses is"
                 if start > 0 and words[start - 1] in lexicon.BE_FORMS and _opens_with_a_modal(member_words):
@@ -361,8 +364,8 @@ class _WhatFollows:
             return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
         if member in THING_ONLY_VERBS:
             return not self.person_to_do
-        if member in NO_RECIPIENT_VERBS:
-            return not self.recipient
+        if member in NO_RECIPIENT_VERBS:  # "releases its firmware" publishes it: it is no waiver
+            return not self.recipient and self.gives_up_a_right
         if member in NOT_BEFORE_PREPOSITION:
             return self.first_preposition not in NOT_BEFORE_PREPOSITION[member]
         if self.gerund_after_predicate:
@@ -372,12 +375,27 @@ class _WhatFollows:
         return True
 
     @cached_property
+    def gives_up_a_right(self) -> bool:
+        """Whether the object is something waived (`GIVEN_UP_OBJECTS`): "all claims", "any
+        right to", "its defenses"; also when no object is written (the witness ends there)."""
+        head = next((w for w in self.after if not _before_a_head(w)), None)
+        if head is None or head in PREPOSITIONS:
+            return True
+        return head in GIVEN_UP_OBJECTS or any(n in GIVEN_UP_OBJECTS for n in lexicon.lemmas(head).get("NOUN", ()))
+
+    @cached_property
     def bare_object(self) -> bool:
         """An object with no determiner right after the phrase ("subletting", "rent
         increases"): a verb and its adjective ("make unlawful") stand before an object only
         when a determiner opens it ("renders void any transfer")."""
         after = self.after
         return bool(after) and after[0] not in PREPOSITIONS and after[0] not in DETERMINERS
+
+
+def _before_a_head(word: str) -> bool:
+    """A word that stands before a noun phrase's head: a determiner, a possessive, "and"/"or"
+    ("any and all claims")."""
+    return word in DETERMINERS or word in ("and", "or", "of") or word.endswith(("'s", "’s"))
 
 
 def _verb_and_complement(member: str) -> bool:

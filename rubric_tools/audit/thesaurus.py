@@ -84,6 +84,15 @@ OBJECT_VERBS = frozenset(
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
 NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})
+#: What a verb of giving up that takes no recipient (`NO_RECIPIENT_VERBS`) gives up: a right, a
+#: claim, a remedy, by their base form. With a thing as its object the verb it stands for
+#: means something else ("releases its firmware" publishes it, "surrenders the premises"
+#: hands them back), and no waiver stands for it there.
+GIVEN_UP_OBJECTS = frozenset(
+    """right claim remedy defense defence objection lien interest title entitlement privilege immunity
+    protection requirement condition notice benefit demand recourse cause action jurisdiction challenge
+    dispute appeal protest""".split()
+)
 #: Verbs whose passive goes on with "from" and a gerund ("the tenant is barred from
 #: subletting"): only these stand for one another there ("outlawed from subletting" is no English).
 FROM_GERUND_VERBS = frozenset({"prohibit", "forbid", "bar", "preclude", "ban", "prevent", "restrain", "exclude"})

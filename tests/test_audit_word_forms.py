@@ -148,6 +148,22 @@ def test_groups_inflect_by_their_part_of_speech() -> None:
     assert phrase_forms("final and binding", "FIXED") == ("final and binding",)
 
 
+def test_coordinated_verbs_inflect_together_and_are_read_back_together() -> None:
+    """A doublet's two verbs take the same form ("defends and indemnifies", never "defends
+    and indemnify"), and a doublet in any form finds its group ("defended and indemnified" ->
+    "indemnify")."""
+    assert phrase_forms("defend and indemnify", "VERB") == (
+        "defend and indemnify",
+        "defends and indemnifies",
+        "defended and indemnified",
+        "defending and indemnifying",
+    )
+    assert "indemnifies and holds harmless" in phrase_forms("indemnify and hold harmless", "VERB")
+    assert "holds harmless" in Thesaurus().member_forms("defends and indemnifies")
+    assert "defends and indemnifies" in Thesaurus().member_forms("indemnifies")
+    assert "indemnify" in Thesaurus().members("defended and indemnified")
+
+
 def test_a_gate_keeps_its_adjectives_names_and_idioms() -> None:
     thesaurus = Thesaurus().with_matter(frozenset({"provider", "sablewing"}), frozenset({"pellham ridge"}))
     assert widen_words(r"\bsablewing shall not use its internal review\b", thesaurus) is not None

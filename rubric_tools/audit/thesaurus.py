@@ -217,11 +217,16 @@ def _units(thesaurus: Thesaurus) -> frozenset[str]:
 
 def _head_lemmas(phrase: str) -> set[str]:
     """The phrase with its first word at each base form it may have as a verb ("holds
-    harmless" -> {"hold harmless"}), the phrase itself excluded."""
+    harmless" -> {"hold harmless"}), and a verb coordinated with it too ("defends and
+    indemnifies" -> {"defend and indemnify"}), the phrase itself excluded."""
     words = phrase.split()
     found = set()
+    other = _coordinated_verb(words)
     for lemma in lexicon.lemmas(words[0]).get("VERB", ()):
         found.add(" ".join([lemma, *words[1:]]))
+        if other is not None:
+            for second in lexicon.lemmas(words[other]).get("VERB", ()):
+                found.add(" ".join([lemma, *words[1:other], second, *words[other + 1 :]]))
     if words[0] in ("is", "are", "was", "were", "been", "being"):
         found.add(" ".join(["be", *words[1:]]))
     return found - {phrase}
@@ -294,10 +299,31 @@ def phrase_forms(phrase: str, part_of_speech: str | None = None) -> tuple[str, .
     elif words[0] in lexicon.lemmas(words[0]).get("VERB", ()) and (
         part_of_speech == "VERB" or not lexicon.is_modifier(words[0])
     ):
+        other = _coordinated_verb(words)
+        if other is not None:
+            return _coordinated_forms(words, other)
         heads = lexicon.verb_forms(words[0])  # a base form: every inflection ("following" stays as it is)
     else:
         heads = (words[0],)
     return tuple(dict.fromkeys(" ".join([head, *words[1:]]) for head in heads))
+
+
+def _coordinated_verb(words: Sequence[str]) -> int | None:
+    """Where a verb coordinated with the phrase's first word stands: "defend and indemnify",
+    "indemnify and hold harmless" (the word after the first "and" or "or", when it is a verb)."""
+    at = next((i for i, word in enumerate(words[1:-1], start=1) if word in ("and", "or")), None)
+    return at + 1 if at is not None and "VERB" in lexicon.lemmas(words[at + 1]) else None
+
+
+def _coordinated_forms(words: Sequence[str], other: int) -> tuple[str, ...]:
+    """A phrase of two coordinated verbs in their base form, both in each inflection
+    ("defends and indemnifies", "defended and indemnified"; never "defends and indemnify")."""
+    first, second = lexicon.verb_forms_by_tag(words[0]), lexicon.verb_forms_by_tag(words[other])
+    forms = [" ".join(words)]
+    for tag in lexicon.VERB_TAGS:
+        if tag in first and tag in second:
+            forms.append(" ".join([first[tag], *words[1:other], second[tag], *words[other + 1 :]]))
+    return tuple(dict.fromkeys(forms))
 
 
 def build(groups: Sequence[Sequence[str]] = (), one_way: Mapping[str, Sequence[str]] | None = None) -> Thesaurus:

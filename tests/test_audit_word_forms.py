@@ -15,7 +15,7 @@ import yaml
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.fix_loop import fix_matter
-from rubric_tools.audit.names import matter_names
+from rubric_tools.audit.names import matter_names, matter_parties
 from rubric_tools.audit.thesaurus import Thesaurus, phrase_forms
 from rubric_tools.audit.thesaurus_groups import SYNONYM_GROUPS
 from rubric_tools.audit.widening import widen_words
@@ -195,6 +195,21 @@ def test_the_matter_names_come_from_its_parties_and_documents() -> None:
     assert {"sablewing", "provider", "customer", "york"} <= words
     assert {"sablewing labs", "pellham ridge federal credit union", "data breach claims"} <= phrases
     assert "data" not in words and "claims" not in words  # common words of a defined term stay common
+
+
+def test_a_party_is_called_by_its_role_or_its_name() -> None:
+    """The matter's public facts name each party under its role: a gate that says
+    "landlord" accepts the landlord's name and one that says the name accepts "landlord";
+    a role no party is named under, and a word of no party, keep their own forms."""
+    assert matter_parties(load_matter_source(REPO_ROOT / "matters" / "ai_saas_001").model) == (
+        ("customer", "pellham ridge"),
+        ("provider", "sablewing"),
+    )
+    thesaurus = Thesaurus().with_matter(frozenset({"ashgrove"}), frozenset(), (("landlord", "ashgrove"),))
+    assert (widen_words(r"\blandlord may enter\b", thesaurus) or "").startswith(r"\b(?:ashgrove|landlord) ")
+    assert (widen_words(r"\bashgrove may enter\b", thesaurus) or "").startswith(r"\b(?:landlord|ashgrove) ")
+    assert "ashgrove" not in (widen_words(r"\btenant may enter\b", thesaurus) or "")
+    assert thesaurus.party_names("tenant") == ()
 
 
 # ------------------------------------------------------------------ the bundled matters

@@ -69,6 +69,32 @@ def _public_facts(model: MatterModel) -> Mapping[str, str]:
     return {str(k): str(v) for k, v in value.items() if isinstance(v, str | int | float)}
 
 
+#: The roles a contract gives its parties: a public fact under one of these keys names a party.
+PARTY_ROLES = frozenset(
+    """customer provider vendor supplier client consultant contractor licensor licensee buyer seller purchaser
+    target acquirer parent company landlord tenant lessor lessee borrower lender employer processor controller
+    counterparty""".split()
+)
+
+
+def matter_parties(model: MatterModel) -> tuple[tuple[str, str], ...]:
+    """(role, short name) of each party `matter.yaml` names under a role ("provider": "Kestrel
+    Cloud Technologies, Inc." -> ("provider", "kestrel")), lowercase: the first word of its
+    name as the documents call the party by it, with the next word when they mostly write
+    the two together ("Alder Peak")."""
+    prose = "\n".join(document.source.text or "" for document in model.documents)
+    parties = []
+    for role, value in _public_facts(model).items():
+        words = _runs(value)[0].split() if role in PARTY_ROLES and _runs(value) else []
+        if not words or not words[0].isalpha() or words[0].lower() == role:
+            continue
+        alone = len(re.findall(rf"\b{words[0]}\b", prose))
+        together = len(re.findall(rf"\b{words[0]} {re.escape(words[1])}\b", prose)) if len(words) > 1 else 0
+        if alone:
+            parties.append((role, " ".join(words[:2] if 2 * together > alone else words[:1]).lower()))
+    return tuple(parties)
+
+
 def _all_one_name(value: str) -> bool:
     """Whether a fact's value is a party's name and nothing else ("Alder Peak Robotics,
     Inc.", not "$1.4 billion all cash" nor "New York law")."""

@@ -16,7 +16,7 @@ from rubric_tools.audit.concepts import concept_findings, never_earnable_finding
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.findings import AuditFinding
 from rubric_tools.audit.gate_audit import audit_gate_lists
-from rubric_tools.audit.names import matter_names
+from rubric_tools.audit.names import matter_names, matter_parties
 from rubric_tools.audit.never_fires import never_fires_findings
 from rubric_tools.audit.robustness import ListRobustness
 from rubric_tools.audit.thesaurus import build as build_thesaurus
@@ -107,7 +107,9 @@ def audit_matter_source(
     findings: list[AuditFinding] = [*never_fires_findings(source), *never_earnable_findings(source)]
     texts = known if known is not None else known_texts(source, inputs or AuditInputs())
     # The matter's names are written as they stand wherever a gate is widened.
-    thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus).with_matter(*matter_names(source.model))
+    thesaurus = build_thesaurus(settings.synonym_groups, settings.thesaurus).with_matter(
+        *matter_names(source.model), matter_parties(source.model)
+    )
     figures: list[ListRobustness] = []
     for list_findings, figure in audit_gate_lists(source, texts, thesaurus, only_list, propose, generated):
         findings += list_findings

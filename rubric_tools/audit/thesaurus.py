@@ -152,10 +152,12 @@ class Thesaurus:
     fixed_phrases: frozenset[str] = frozenset(FIXED_EXPRESSIONS)
     #: Members holding a negator are left out (`without_negators`).
     negator_free: bool = False
+    #: The matter's parties, each as (role, short name): "provider" and "kestrel" name one party.
+    parties: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def _hash(self) -> int:
-        return hash((self.groups, self.one_way, self.fixed_words, self.fixed_phrases, self.negator_free))
+        return hash((self.groups, self.one_way, self.fixed_words, self.fixed_phrases, self.negator_free, self.parties))
 
     def __hash__(self) -> int:
         # The caches of `_members` and others are keyed by the vocabulary and hash it on every
@@ -204,9 +206,23 @@ class Thesaurus:
         and every multi-word member of a group."""
         return _units(self)
 
-    def with_matter(self, words: frozenset[str], phrases: frozenset[str]) -> Thesaurus:
-        """This vocabulary with a matter's names and multi-word names written as they stand."""
-        return replace(self, fixed_words=self.fixed_words | words, fixed_phrases=self.fixed_phrases | phrases)
+    def with_matter(
+        self, words: frozenset[str], phrases: frozenset[str], parties: tuple[tuple[str, str], ...] = ()
+    ) -> Thesaurus:
+        """This vocabulary with a matter's names and multi-word names written as they stand,
+        and its parties (`names.matter_parties`), each called by its role or its name."""
+        return replace(
+            self,
+            fixed_words=self.fixed_words | words,
+            fixed_phrases=self.fixed_phrases | phrases,
+            parties=self.parties + parties,
+        )
+
+    def party_names(self, phrase: str) -> tuple[str, ...]:
+        """The other names of the party `phrase` names ("provider" -> "kestrel", and back);
+        empty when it names none, or when two parties share the role or the name."""
+        others = [name for pair in self.parties if phrase in pair for name in pair if name != phrase]
+        return tuple(others) if len(others) == 1 else ()
 
 
 @lru_cache(maxsize=64)

@@ -8,7 +8,8 @@ Steps (`STEPS`, in the order they are tried):
   units; a sum of money too (`money`): "$1.5 million", "$1,500,000", "1.5 million dollars";
 - `words`: every content word accepts its inflections, and every word or idiom of a
   thesaurus group accepts the group's other members in every inflection ("prohibits" ->
-  prohibit/forbid/bar/… in every form; "hold harmless" -> indemnify, make whole, …);
+  prohibit/forbid/bar/… in every form; "hold harmless" -> indemnify, make whole, …), and
+  a party's role its name and back ("provider" -> "kestrel": `names.matter_parties`);
 - `hyphens`: a hyphen may be a space or nothing, a compound modifier may be hyphenated,
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section

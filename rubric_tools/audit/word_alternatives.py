@@ -76,6 +76,9 @@ def plain_alternatives(
     ("provider agreed to": "agrees to"; not "is entitling to", nor at a branch's start,
     where the word before is the group's to say). After its subject a phrase takes no form
     that cannot follow one (`follows_a_subject`)."""
+    party = thesaurus.party_names(phrase)
+    if party:  # a party is called by its role or by its name: "provider" or "kestrel"
+        return [*party, phrase], False
     if phrase in thesaurus.fixed_words:
         return None
     swappable = phrase in lexicon.MODALS or phrase in _COPULAS

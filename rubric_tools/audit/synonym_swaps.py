@@ -10,33 +10,24 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from functools import cached_property
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.grammar import (
     DETERMINERS,
     PREPOSITIONS,
-    base_verb,
     finite_verb_at,
-    gives_to_someone,
-    has_finite_verb,
     is_party,
 )
 from rubric_tools.audit.phrase_reading import phrase_reading
 from rubric_tools.audit.quantities import TIME_UNIT_WORDS
 from rubric_tools.audit.thesaurus import (
     COUNT_ONLY_NOUNS,
-    FROM_GERUND_VERBS,
-    GIVEN_UP_OBJECTS,
-    NO_RECIPIENT_VERBS,
-    NOT_BEFORE_PREPOSITION,
-    OBJECT_AND_INFINITIVE_VERBS,
     OBJECT_BEFORE_LAST_WORD,
     PERSON_SUBJECT_VERBS,
-    THING_ONLY_VERBS,
     Thesaurus,
 )
+from rubric_tools.audit.what_follows import CLAUSE_OPENERS, WhatFollows
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
@@ -88,7 +79,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
                 continue  # "secure hosting for the records": "secure housing", "secure keeping" are other nouns
             if phrase == "within" and _duration_of(after):
                 continue  # "within 24 hours of discovery" is not "no later than 24 hours of discovery"
-            follows = _WhatFollows(phrase, after, names)
+            follows = WhatFollows(phrase, after, names)
             # A plural noun ("regulators", "fee increases"): each member in the plural too.
             plural_noun = size == 1 and (reading == "NOUN" or not lexicon.is_verb(head)) and _plural_noun(head)
             for member in members:
@@ -122,7 +113,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
                     continue  # "illegal under state law" is not "contrary to law under state law"
                 if member in PERSON_SUBJECT_VERBS and not (start > 0 and is_party(words[start - 1], names)):
                     continue  # "the statute requires notice" is not "the statute insists on notice"
-                if member in _CLAUSE_OPENERS and start > 0 and _time_unit(words[start - 1]):
+                if member in CLAUSE_OPENERS and start > 0 and _time_unit(words[start - 1]):
                     continue  # "72 hours after the landlord confirms" times the hours: no "72 hours once"
                 if member in COUNT_ONLY_NOUNS and not plural_noun and _bare(words, start, COUNT_ONLY_NOUNS[member]):
                     continue  # "under state law" is not "under state statute" ("by statute" is)
@@ -157,9 +148,6 @@ def _object_inside(written: list[str], rest: Sequence[str], beyond: Sequence[str
 #: sublet" is not "is let to sublet", nor "subletting is not permitted by law" "is not let
 #: by law" ("let" for "permit"; "is made to pay" is English).
 _NO_PASSIVE = frozenset({"let"})
-#: Members that only open a clause, never a noun phrase: one stands for a phrase only before
-#: a clause ("once the landlord invoices", never "once invoicing" or "whenever and …").
-_CLAUSE_OPENERS = frozenset("once whenever if unless although because while where when should".split())
 
 
 def _time_unit(word: str) -> bool:
@@ -173,9 +161,6 @@ def _duration_of(after: Sequence[str]) -> bool:
     only "within" takes it."""
     unit = next((i for i, word in enumerate(after[:4]) if _time_unit(word)), None)
     return unit is not None and unit + 1 < len(after) and after[unit + 1] == "of"
-
-
-_NOT_SUBJECTS = PREPOSITIONS | frozenset("and or but as".split())
 
 
 _CLAUSE_WORD = re.compile(r"[\w'’-]+|[.;:!?]")
@@ -288,125 +273,6 @@ def _nominal_gerund(words: Sequence[str], start: int) -> bool:
     before_be = start > 0 and words[start - 1] in lexicon.BE_FORMS
     after = words[start + 1] if start + 1 < len(words) else None
     return not before_be and (after is None or after in PREPOSITIONS)
-
-
-class _WhatFollows:
-    """The words after a phrase, as its members must take them; each test is made once per
-    phrase, and only when a member asks it (most members ask none). A verb that takes a
-    person and an infinitive stands only before "… to do" ("compels the landlord to
-    repair", never "compels repairs"), and one that takes a thing only elsewhere ("insists
-    on the landlord to repair"); before "from" and a gerund, only the participle of a verb
-    that takes it ("barred by law from subletting", never "illegal from subletting" or
-    "outlawed from subletting"); a member that opens a clause ("whenever", "once") only
-    before a clause."""
-
-    def __init__(self, phrase: str, after: Sequence[str], names: frozenset[str] | None) -> None:
-        self.phrase = phrase
-        self.after = after
-        self.names = names  # the matter's names: the parties a role does not name
-
-    @cached_property
-    def clause(self) -> bool:
-        # A clause right after it: "whenever and as often as needed" opens none.
-        after = self.after
-        return bool(after) and after[0] not in _NOT_SUBJECTS and has_finite_verb(" ".join(after[:6]))
-
-    @cached_property
-    def person_to_do(self) -> bool:
-        after = self.after
-        return any(
-            word == "to" and following in lexicon.lemmas(following).get("VERB", ())
-            for word, following in zip(after[1:5], after[2:6], strict=False)
-        )
-
-    @cached_property
-    def party_to_do(self) -> bool:
-        # "… the landlord to repair": a party before that "to" (never "the commitment to survive").
-        after = self.after
-        to = next((at for at in range(1, min(len(after) - 1, 5)) if after[at] == "to"), None)
-        return self.person_to_do and to is not None and any(is_party(w, self.names) for w in after[:to])
-
-    @cached_property
-    def infinitive(self) -> bool:
-        # "to" and a verb right after it: "is required to pay", "is permitted to re-let".
-        after = self.after
-        return len(after) > 1 and after[0] == "to" and base_verb(after[1])
-
-    @cached_property
-    def first_preposition(self) -> str | None:
-        # The first preposition after the phrase's object ("indemnify the landlord against").
-        return next((w for w in self.after[1:6] if w in PREPOSITIONS), None)
-
-    @cached_property
-    def recipient(self) -> bool:
-        return gives_to_someone(self.after, self.names)
-
-    @cached_property
-    def gerund_after_predicate(self) -> bool:
-        after = self.after
-        # A word in "-ing" after "from" the lexicon does not know is a gerund too ("from
-        # onboarding"); one it knows only as another part of speech is not ("from nothing").
-        from_gerund = any(
-            word == "from"
-            and following.endswith("ing")
-            and (lexicon.is_verb(following) or not lexicon.known(following))
-            for word, following in zip(after[:3], after[1:4], strict=False)
-        )
-        return from_gerund and _is_predicate(self.phrase.split(" ")[0])
-
-    def taken_by(self, member: str, written: str) -> bool:
-        """Whether `member` (its head `written` as the rewrite writes it) takes these words."""
-        if member in _CLAUSE_OPENERS:
-            return self.clause
-        if member in OBJECT_AND_INFINITIVE_VERBS:
-            return self.party_to_do
-        if self.infinitive and lexicon.is_past_participle(written) and member.split(" ")[-1] in PREPOSITIONS:
-            return False  # a passive before its infinitive: "is required to pay", never "is called for to pay"
-        if member in THING_ONLY_VERBS:
-            return not self.person_to_do
-        if member in NO_RECIPIENT_VERBS:  # "releases its firmware" publishes it: it is no waiver
-            return not self.recipient and self.gives_up_a_right
-        if member in NOT_BEFORE_PREPOSITION:
-            return self.first_preposition not in NOT_BEFORE_PREPOSITION[member]
-        if self.gerund_after_predicate:
-            return member.split(" ")[0] in FROM_GERUND_VERBS and lexicon.is_past_participle(written)
-        if self.bare_object and _verb_and_complement(member) and not lexicon.is_past_participle(written):
-            return False  # "makes unlawful subletting": the object goes between ("makes subletting unlawful")
-        return True
-
-    @cached_property
-    def gives_up_a_right(self) -> bool:
-        """Whether the object is something waived (`GIVEN_UP_OBJECTS`): "all claims", "any
-        right to", "its defenses"; also when no object is written (the witness ends there)."""
-        head = next((w for w in self.after if not _before_a_head(w)), None)
-        if head is None or head in PREPOSITIONS:
-            return True
-        return head in GIVEN_UP_OBJECTS or any(n in GIVEN_UP_OBJECTS for n in lexicon.lemmas(head).get("NOUN", ()))
-
-    @cached_property
-    def bare_object(self) -> bool:
-        """An object with no determiner right after the phrase ("subletting", "rent
-        increases"): a verb and its adjective ("make unlawful") stand before an object only
-        when a determiner opens it ("renders void any transfer")."""
-        after = self.after
-        return bool(after) and after[0] not in PREPOSITIONS and after[0] not in DETERMINERS
-
-
-def _before_a_head(word: str) -> bool:
-    """A word that stands before a noun phrase's head: a determiner, a possessive, "and"/"or"
-    ("any and all claims")."""
-    return word in DETERMINERS or word in ("and", "or", "of") or word.endswith(("'s", "’s"))
-
-
-def _verb_and_complement(member: str) -> bool:
-    """A verb and the adjective it makes its object ("make unlawful", "render void")."""
-    words = member.split(" ")
-    return len(words) == 2 and lexicon.is_verb(words[0]) and lexicon.only_as(words[1], "ADJ")
-
-
-def _is_predicate(word: str) -> bool:
-    """An adjective or a past participle: what "is" goes on with ("is barred", "is void")."""
-    return lexicon.is_modifier(word) or lexicon.is_past_participle(word)
 
 
 def _agreeing(verb: str, subject: str) -> str:

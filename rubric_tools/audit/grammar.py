@@ -79,6 +79,12 @@ PARTY_ROLES = frozenset(
 _PARTY_PRONOUNS = frozenset("i we you they he she".split())
 
 
+def determines(word: str) -> bool:
+    """Whether `word` opens a noun phrase as its determiner: "the", "any", "its", or a
+    possessive ("tenant's")."""
+    return word in DETERMINERS or word.endswith(("'s", "’s"))
+
+
 def is_party(word: str, names: frozenset[str] | None = None) -> bool:
     """Whether the lowercase `word` ending a subject names a party: a party's role in either
     number ("tenant", "tenants"), a pronoun for a person, or a name: one of the matter's

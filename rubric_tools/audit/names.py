@@ -40,8 +40,7 @@ _WORD_RUN = re.compile(r"\w+")
 
 def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
     """(names of one word, names of several words), lowercase."""
-    texts = [document.source.text or "" for document in model.documents]
-    prose = "\n".join(line for text in texts for line in text.splitlines() if not _HEADING.match(line))
+    prose = "\n".join(line for line in _documents_text(model).splitlines() if not _HEADING.match(line))
     words: set[str] = set()
     phrases: set[str] = set()
     # Whether `\bword\b` occurs in the prose, for a word of letters: it is then one of the
@@ -59,6 +58,10 @@ def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
         if word.lower() not in written:
             words.add(word.lower())
     return frozenset(words), frozenset(phrases)
+
+
+def _documents_text(model: MatterModel) -> str:
+    return "\n".join(document.source.text or "" for document in model.documents)
 
 
 def _public_facts(model: MatterModel) -> Mapping[str, str]:
@@ -82,10 +85,11 @@ def matter_parties(model: MatterModel) -> tuple[tuple[str, str], ...]:
     Cloud Technologies, Inc." -> ("provider", "kestrel")), lowercase: the first word of its
     name as the documents call the party by it, with the next word when they mostly write
     the two together ("Alder Peak")."""
-    prose = "\n".join(document.source.text or "" for document in model.documents)
+    prose = _documents_text(model)
     parties = []
     for role, value in _public_facts(model).items():
-        words = _runs(value)[0].split() if role in PARTY_ROLES and _runs(value) else []
+        runs = _runs(value) if role in PARTY_ROLES else []
+        words = runs[0].split() if runs else []
         if not words or not words[0].isalpha() or words[0].lower() == role:
             continue
         alone = len(re.findall(rf"\b{words[0]}\b", prose))

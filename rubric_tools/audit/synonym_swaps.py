@@ -16,6 +16,7 @@ from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.grammar import (
     DETERMINERS,
     PREPOSITIONS,
+    determines,
     finite_verb_at,
     is_party,
 )
@@ -86,7 +87,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
                 member_words = member.split(" ")
                 if member == phrase or member_words[0] == "be" or _number_changes(phrase, member):
                     continue
-                if phrase == "all" and after and (after[0] in DETERMINERS or after[0].endswith(("'s", "’s"))):
+                if phrase == "all" and after and determines(after[0]):
                     continue  # "all" before "its" or "the" is alone there: no "any and all its firmware"
                 if phrase in lexicon.BE_FORMS and member in lexicon.BE_FORMS:
                     continue  # one form of "be" for another is an agreement error: "clauses is"
@@ -231,7 +232,7 @@ def _bare(words: Sequence[str], start: int, idioms: frozenset[str] = frozenset()
     at = start
     while _modified(words, at):
         at -= 1
-    return at == 0 or not (words[at - 1] in DETERMINERS or words[at - 1].endswith(("'s", "’s")))
+    return at == 0 or not determines(words[at - 1])
 
 
 def _modified(words: Sequence[str], start: int) -> bool:

@@ -14,6 +14,7 @@ from rubric_tools.audit.grammar import (
     DETERMINERS,
     PREPOSITIONS,
     base_verb,
+    determines,
     gives_to_someone,
     has_finite_verb,
     is_party,
@@ -138,7 +139,7 @@ class WhatFollows:
 def _before_a_head(word: str) -> bool:
     """A word that stands before a noun phrase's head: a determiner, a possessive, "and"/"or"
     ("any and all claims")."""
-    return word in DETERMINERS or word in ("and", "or", "of") or word.endswith(("'s", "’s"))
+    return determines(word) or word in ("and", "or", "of")
 
 
 def _verb_and_complement(member: str) -> bool:

@@ -110,6 +110,8 @@ STEP_CASES = [
     # A branch with no subject, a verb and its object: the object is the passive's subject.
     (widen_passive, "sublet (?:the|any) premises", "the premises may be sublet to anyone", None),
     (widen_passive, "sell all tenant data", "tenant data is sold to brokers", None),
+    # A verb with two past participles takes both ("borne" beside "born").
+    (widen_passive, "tenant bears (?:all )?repair costs", "all repair costs are borne by the tenant", None),
     # The agent may carry three modifiers.
     (
         widen_passive,

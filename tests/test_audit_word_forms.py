@@ -105,6 +105,17 @@ def test_every_form_maps_back_to_its_lemma() -> None:
     assert lexicon.past_participle("hold") == "held" and lexicon.past_participle("fee") is None
 
 
+def test_a_verb_takes_every_spelling_of_a_form_and_writes_the_plain_verbs_first() -> None:
+    # The lexicon lists two participles of "bear" and "strike", two pasts of "light".
+    assert {"borne", "born"} <= set(lexicon.word_forms("bear"))
+    assert {"struck", "stricken"} <= set(lexicon.verb_forms("strike"))
+    assert {"lit", "lighted"} <= set(lexicon.verb_forms("light"))
+    # Written: the participle that is no adjective in its own right, not the base form.
+    assert lexicon.past_participle("bear") == "borne" and lexicon.past_participle("strike") == "struck"
+    assert lexicon.past_participle("forbid") == "forbidden"
+    assert lexicon.is_past_participle("borne") and lexicon.is_past_participle("stricken")
+
+
 def test_prefixed_verbs_inflect_like_their_head() -> None:
     assert lexicon.verb_forms("re-identify") == ("re-identify", "re-identifies", "re-identified", "re-identifying")
     assert "reidentifies" in lexicon.verb_forms("reidentify")

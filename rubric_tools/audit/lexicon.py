@@ -176,31 +176,52 @@ def _split_compound(lemma: str) -> tuple[str, str] | None:
 
 
 @lru_cache(maxsize=8192)
-def verb_forms_by_tag(lemma: str) -> dict[str, str]:
-    """The forms of a verb by tag (`VERB_TAGS`), each mapping back to `lemma` as its most
-    likely verb lemma; empty when the lexicon has no such verb or a verb with no past
-    tense ("fee" as a verb: its only past, "feed", is another verb)."""
+def verb_variants_by_tag(lemma: str) -> dict[str, tuple[str, ...]]:
+    """Every form of a verb the lexicon lists, by tag (`VERB_TAGS`), each mapping back to
+    `lemma` as its most likely verb lemma, the form to write first (`_preferred`): "bear"
+    -> VBN ("borne", "born"), "strike" -> VBN ("struck", "stricken"). Empty when the lexicon
+    has no such verb or a verb with no past tense ("fee" as a verb: its only past, "feed",
+    is another verb)."""
     lemma = lemma.lower()
     compound = _split_compound(lemma)
     if compound is not None:
         prefix, head = compound
-        return {tag: prefix + form for tag, form in verb_forms_by_tag(head).items()}
+        return {tag: tuple(prefix + f for f in found) for tag, found in verb_variants_by_tag(head).items()}
     if lemma in MODALS or lemma not in lemmas(lemma).get("VERB", ()):
         return {}
     table = _inflector().getAllInflections(lemma, upos="VERB")
-    forms = {"VB": lemma}
+    forms: dict[str, tuple[str, ...]] = {"VB": (lemma,)}
     for tag in VERB_TAGS[1:]:
-        for form in (f.lower() for f in table.get(tag, ())):
-            if _plain(form, lemma) and (form == lemma or lemmas(form).get("VERB", ("",))[0] == lemma):
-                forms[tag] = form
-                break
+        found = [
+            form
+            for form in dict.fromkeys(f.lower() for f in table.get(tag, ()))
+            if _plain(form, lemma) and (form == lemma or lemmas(form).get("VERB", ("",))[0] == lemma)
+        ]
+        if found:
+            forms[tag] = tuple(sorted(found, key=lambda form: _preferred(form, lemma)))
     if "VBN" not in table:
-        forms.update(_past_of_head(lemma))  # "sublet": the table's only past is "subletted"
+        # "sublet": the table's only past is "subletted"
+        forms.update({tag: (form,) for tag, form in _past_of_head(lemma).items()})
     if "VBD" not in forms and "VBN" not in forms:
         return {}
-    forms.setdefault("VBN", forms.get("VBD", lemma))
+    forms.setdefault("VBN", forms.get("VBD", (lemma,)))
     forms.setdefault("VBD", forms["VBN"])
     return forms
+
+
+def _preferred(form: str, lemma: str) -> tuple[bool, bool]:
+    """Sorts first a form other than the verb's base ("forbidden" before the rare participle
+    "forbid"), then one the lexicon reads only as the verb's: a participle that is also an
+    adjective in its own right may have drifted from the verb ("born" beside "borne",
+    "stricken" beside "struck"), so it is accepted, not written."""
+    return form == lemma, "ADJ" in lemmas(form)
+
+
+@lru_cache(maxsize=8192)
+def verb_forms_by_tag(lemma: str) -> dict[str, str]:
+    """The form of a verb to write for each tag (`VERB_TAGS`; `verb_variants_by_tag` lists
+    them all)."""
+    return {tag: found[0] for tag, found in verb_variants_by_tag(lemma).items()}
 
 
 def _past_of_head(lemma: str) -> dict[str, str]:
@@ -216,9 +237,10 @@ def _past_of_head(lemma: str) -> dict[str, str]:
 
 def verb_forms(lemma: str) -> tuple[str, ...]:
     """Every form of a verb: base, third person, past, past participle, gerund ("hold",
-    "holds", "held", "holding"); the lemma alone when it is no verb the lexicon knows."""
-    forms = verb_forms_by_tag(lemma)
-    return tuple(dict.fromkeys(forms[tag] for tag in VERB_TAGS if tag in forms)) or (lemma.lower(),)
+    "holds", "held", "holding"), each in every spelling the lexicon lists ("borne", "born");
+    the lemma alone when it is no verb the lexicon knows."""
+    forms = verb_variants_by_tag(lemma)
+    return tuple(dict.fromkeys(f for tag in VERB_TAGS for f in forms.get(tag, ()))) or (lemma.lower(),)
 
 
 def verb_form(lemma: str, tag: str) -> str | None:
@@ -228,6 +250,11 @@ def verb_form(lemma: str, tag: str) -> str | None:
 
 def past_participle(lemma: str) -> str | None:
     return verb_form(lemma, "VBN")
+
+
+def past_participles(lemma: str) -> tuple[str, ...]:
+    """Every past participle of a verb the lexicon lists, the one to write first."""
+    return verb_variants_by_tag(lemma).get("VBN", ())
 
 
 @lru_cache(maxsize=8192)
@@ -254,7 +281,7 @@ def _gerund_or_participle(word: str) -> bool:
 
 def is_past_participle(word: str) -> bool:
     """Whether `word` is the past participle of a verb the lexicon knows ("permitted")."""
-    return any(past_participle(verb) == word for verb in lemmas(word).get("VERB", ()))
+    return any(word in past_participles(verb) for verb in lemmas(word).get("VERB", ()))
 
 
 def fixed(word: str) -> bool:

@@ -184,9 +184,7 @@ def _participles(words: tuple[str, ...]) -> list[str] | None:
         if len(rest) > 2 or set(rest) & _NOT_IN_PHRASAL_VERB:
             continue
         for lemma in sorted(lemmas):
-            participle = lexicon.past_participle(lemma)
-            if participle is not None:
-                found.append(" ".join([participle, *rest]))
+            found += [" ".join([participle, *rest]) for participle in lexicon.past_participles(lemma)]
     return sorted(set(found)) or None
 
 

@@ -122,6 +122,9 @@ STEP_CASES = [
     (widen_words, "licensee shall indemnify licensor", "licensee undertakes to hold harmless licensor", None),
     (widen_words, "uptime commitments are unenforceable", "uptime commitment is void", None),
     (widen_words, "provider owns the data", "provider owned the data", None),
+    # A determiner before a noun takes the others that pick out the same thing.
+    (widen_words, "landlord may terminate the lease", "the landlord may terminate this lease", None),
+    (widen_words, "tenant waives any claim against landlord", "tenant waives its claims against landlord", None),
     (widen_hyphens, "non-exclusive license", "non exclusive license", r"non[- ]?exclusive license"),
     (widen_hyphens, "first dollar", "first-dollar", None),
     # A range in a character class is no hyphen of the words ("[a-z]" stays a range).

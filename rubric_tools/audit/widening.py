@@ -9,7 +9,9 @@ Steps (`STEPS`, in the order they are tried):
 - `words`: every content word accepts its inflections, and every word or idiom of a
   thesaurus group accepts the group's other members in every inflection ("prohibits" ->
   prohibit/forbid/bar/… in every form; "hold harmless" -> indemnify, make whole, …), and
-  a party's role its name and back ("provider" -> "kestrel": `names.matter_parties`);
+  a party's role its name and back ("provider" -> "kestrel": `names.matter_parties`), and a
+  determiner before a noun the others that pick out the same thing ("the lease" -> "this
+  lease", "its lease"; `word_alternatives.SWAPPED_DETERMINERS`);
 - `hyphens`: a hyphen may be a space or nothing, a compound modifier may be hyphenated,
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
@@ -84,9 +86,23 @@ def _rendered(branches: list[list[Item]]) -> str:
 def _group(alternatives: list[str]) -> Item:
     """A frozen non-capturing group of regex alternatives (written as raw text)."""
     unique = list(dict.fromkeys(alternatives))
-    if len(unique) == 1 and re.fullmatch(r"[\w'-]+(?:\??|\(\?:[\w|]*\)\??)|\(\?:[^()]*\)", unique[0]):
+    if len(unique) == 1 and (
+        re.fullmatch(r"[\w'-]+(?:\??|\(\?:[\w|]*\)\??)|\(\?:[^()]*\)", unique[0]) or _one_group(unique[0])
+    ):
         return Item("raw", unique[0], frozen=True)  # "fees?", "train(?:s|ed|ing)?": no group around
     return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
+
+
+def _one_group(regex: str) -> bool:
+    """Whether `regex` is one group from its first character to its last ("(?:the(?:se)?|this)")."""
+    if not regex.startswith("(?:") or "\\" in regex:
+        return False
+    depth = 0
+    for at, char in enumerate(regex):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return at == len(regex) - 1
+    return False
 
 
 # ------------------------------------------------------------------ numbers

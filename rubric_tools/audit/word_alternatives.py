@@ -43,6 +43,17 @@ _QUANTITY_WORDS = frozenset(
 )
 
 
+#: Determiners that pick out the thing a gate names, whichever one a paraphrase writes:
+#: "terminate the lease" is "terminate this Lease", "terminate its lease"; "waives any right"
+#: is "waives its right", "waives all rights". A gate's determiner among them takes them all
+#: (in the order written here). Never "no" (a negator), "some" or "either"; not "that" in a
+#: gate, which as often opens a clause ("agrees that provider …").
+SWAPPED_DETERMINERS = ("the", "this", "these", "those", "such", "its", "their", "any", "all", "each", "every")
+#: What a paraphrase may write for one of them: a determiner above, "said" ("said Lease"),
+#: "that", or "a" / "an" ("sell a customer's data").
+DETERMINER_ALTERNATIVES = (*SWAPPED_DETERMINERS, "that", "said", "a", "an")
+
+
 def fixed_word(word: str) -> bool:
     """Words the words step leaves alone: function words, modals, numbers, units."""
     return word in FUNCTION_WORDS or word in _QUANTITY_WORDS or quantities.is_number_word(word)
@@ -81,6 +92,9 @@ def plain_alternatives(
         return [*party, phrase], False
     if phrase in thesaurus.fixed_words:
         return None
+    if phrase in SWAPPED_DETERMINERS and after is not None and after.isalpha() and not fixed_word(after):
+        # before a content word ("the lease"), not before a number or another function word
+        return [*DETERMINER_ALTERNATIVES, phrase], False
     swappable = phrase in lexicon.MODALS or phrase in _COPULAS
     swapped = swappable or not all(fixed_word(w) for w in phrase.split())
     members = thesaurus.members(phrase, group_reading) if swapped else ()

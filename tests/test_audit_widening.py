@@ -136,6 +136,13 @@ STEP_CASES = [
         "customer may, under section 6.2, use all such provider data",
         None,
     ),
+    # A group of words takes slack beside it as a word does.
+    (
+        widen_words_and_slack,
+        "landlord (?:may|can) retain the deposit",
+        "the landlord, under clause 14.3, may retain the deposit",
+        None,
+    ),
 ]
 
 

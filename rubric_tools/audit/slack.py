@@ -26,7 +26,23 @@ NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,3
 
 
 def _is_token(item: Item) -> bool:
-    return item.frozen or item.is_letter
+    return item.frozen or item.is_letter or _word_group(item)
+
+
+def _word_group(item: Item) -> bool:
+    """Whether `item` is a group of words, each branch words and spaces (or a group the
+    words step wrote) and no negator: "(?:may|can)" stands where one word would."""
+    return (
+        item.kind == "group"
+        and not item.quant
+        and item.opener == "(?:"
+        and all(
+            branch
+            and all(i.is_letter or i.frozen or (i.kind == "lit" and i.char == " " and not i.quant) for i in branch)
+            and not re.search(rf"\b{_NEGATORS}\b", render(branch))
+            for branch in item.branches
+        )
+    )
 
 
 def rewrite_slack(sequence: list[Item], joined: frozenset[tuple[str, str]] = frozenset()) -> bool:

@@ -110,6 +110,13 @@ STEP_CASES = [
     # A branch with no subject, a verb and its object: the object is the passive's subject.
     (widen_passive, "sublet (?:the|any) premises", "the premises may be sublet to anyone", None),
     (widen_passive, "sell all tenant data", "tenant data is sold to brokers", None),
+    # A subject of several words, a plural noun among them ("laws"), is no verb: the verb follows.
+    (
+        widen_passive,
+        "(?:state|federal) (?:law|laws) (?:requires|require) (?:domestic|local) hosting",
+        "domestic hosting is required by state law",
+        None,
+    ),
     # A verb with two past participles takes both ("borne" beside "born").
     (widen_passive, "tenant bears (?:all )?repair costs", "all repair costs are borne by the tenant", None),
     # The agent may carry three modifiers.

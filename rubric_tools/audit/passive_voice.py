@@ -172,7 +172,7 @@ def _participles(words: tuple[str, ...]) -> list[str] | None:
     """The past participles of a verb token's words ("bars" -> "barred", "gives up" -> "given
     up", "makes unlawful" -> "made unlawful"); a thesaurus group's nouns are passed over
     ("caps" beside "ceilings"); None when most words are no verb, or a verb has no passive."""
-    verbs = [w for w in words if w.split() and w.split()[0].isalpha() and lexicon.lemmas(w.split()[0]).get("VERB")]
+    verbs = _verbs(words)
     if 2 * len(verbs) < len(words):
         return None  # mostly nouns: "(?:caps?|ceilings?|maximums?)" is no verb
     found: list[str] = []
@@ -186,6 +186,11 @@ def _participles(words: tuple[str, ...]) -> list[str] | None:
         for lemma in sorted(lemmas):
             found += [" ".join([participle, *rest]) for participle in lexicon.past_participles(lemma)]
     return sorted(set(found)) or None
+
+
+def _verbs(words: tuple[str, ...]) -> list[str]:
+    """The words or phrases of a token that open with a verb the lexicon knows."""
+    return [w for w in words if w.split() and w.split()[0].isalpha() and lexicon.lemmas(w.split()[0]).get("VERB")]
 
 
 def _only_determiners(tokens: list[_Token], window: int) -> bool:
@@ -276,6 +281,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
         verbs = tokens[verb_index].words
         if not modal and not any(w.split()[0].endswith("s") for w in verbs):
             continue
+        if not _verbs(verbs):
+            continue  # "(law|laws)": the subject's plural noun, no verb
         participles = _participles(verbs)
         if participles is None:
             return []  # the clause's verb has no passive, or is no verb: reading on would be a guess

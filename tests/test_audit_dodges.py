@@ -4,6 +4,7 @@ the list, and the "no law requires" frame; each on a fixture with the defect and
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -693,3 +694,23 @@ def test_a_witness_opening_after_its_carriers_determiner_opens_with_a_noun() -> 
 
     assert not any(t.startswith(("penalize", "sanction")) for t in swapped("fine imposed on the tenant", "the "))
     assert "penalize the tenant" in swapped("fine the tenant", "the other party may ")
+
+
+def test_a_modal_passive_with_no_agent_is_rewritten_in_the_active() -> None:
+    texts = {d.text: d.kind for d in dodges("tenant data may be stored offsite", r"tenant data may be stored offsite")}
+    assert texts.get("the other party may store tenant data offsite") == "active voice"
+    # An agent, a negator or no participle: nothing to rewrite.
+    for witness in ("the lease may be terminated by the landlord", "tenant data may not be stored", "rent may be due"):
+        assert not [d for d in dodges(witness, re.escape(witness)) if d.kind == "active voice"], witness
+
+
+def test_a_possessive_is_rewritten_as_an_of_phrase() -> None:
+    texts = {d.text: d.kind for d in dodges("the landlord's consent is required", r"landlord'?s consent is required")}
+    assert texts.get("the consent of the landlord is required") == "of phrase"
+    assert not [d for d in dodges("it's required", "it's required") if d.kind == "of phrase"]
+    # What it owns takes an "of" already: "the records of the landlord of the deposits" is no English.
+    assert not [
+        d
+        for d in dodges("landlord's records", "landlord's records", following="of the deposits are final")
+        if d.kind == "of phrase"
+    ]

@@ -15,6 +15,7 @@ from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import SUBJECT_LIST, negated_object, negated_predicate, negated_subject
+from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
@@ -23,7 +24,7 @@ from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts
-from rubric_tools.audit.widening import widen_passive, widen_words
+from rubric_tools.audit.widening import widen_words
 from rubric_tools.scoring.gates import Gate, run_gates
 from rubric_tools.scoring.text import normalize
 

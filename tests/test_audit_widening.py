@@ -13,13 +13,15 @@ from hypothesis import strategies as st
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.guard_windows import bounded
+from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import build, phrase_forms
 from rubric_tools.audit.widening import (
     STEPS,
     widen_hyphens,
     widen_numbers,
-    widen_passive,
+    widen_possessive,
+    widen_voice,
     widen_windows,
     widen_words,
     widen_words_and_slack,
@@ -132,6 +134,17 @@ STEP_CASES = [
     # A determiner before a noun takes the others that pick out the same thing.
     (widen_words, "landlord may terminate the lease", "the landlord may terminate this lease", None),
     (widen_words, "tenant waives any claim against landlord", "tenant waives its claims against landlord", None),
+    # A passive with no agent is also written in the active, with any subject.
+    (widen_voice, "tenant data (?:may|can) be sold to brokers", "the host may sell all tenant data to brokers", None),
+    (widen_voice, "the deposit is retained", "the landlord retains the deposit", None),
+    # A possessive is also an "of" phrase; its owner may be a group, what it owns a modifier and nouns.
+    (widen_possessive, "landlord'?s records are conclusive", "the records of the landlord are conclusive", None),
+    (
+        widen_possessive,
+        "tenant (?:shall|will) pay (?:landlord|lessor)['’]s (?:published )?standard rates?",
+        "tenant shall pay the published standard rate of the lessor",
+        None,
+    ),
     (widen_hyphens, "non-exclusive license", "non exclusive license", r"non[- ]?exclusive license"),
     (widen_hyphens, "first dollar", "first-dollar", None),
     # A range in a character class is no hyphen of the words ("[a-z]" stays a range).
@@ -164,6 +177,23 @@ def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> Non
     if general is not None:
         assert _fires(general, paraphrase)
         assert step(general, THESAURUS) in (None, general) or _fires(step(general, THESAURUS), paraphrase)
+
+
+def test_the_active_of_a_passive_keeps_its_negation_and_leaves_an_agent_alone() -> None:
+    widened = widen_voice("tenant data (?:may|will) be stored offsite", THESAURUS) or ""
+    assert _fires(widened, "the host will also store tenant data offsite")
+    assert not _fires(widened, "the host will not store tenant data offsite")  # the passive says no "not"
+    assert widen_voice("the lease may be terminated by the landlord", THESAURUS) is None  # the agent's to keep
+    assert widen_voice("the fees are non-refundable", THESAURUS) is None  # no participle
+
+
+def test_a_possessive_owns_nouns_and_modifiers_only() -> None:
+    widened = widen_possessive("landlord's deposit may be retained", THESAURUS) or ""
+    assert _fires(widened, "the deposit of the landlord may be retained")
+    assert not _fires(widened, "the deposit may of landlord be retained")  # the modal ends what it owns
+    assert widen_possessive("the tenant's", THESAURUS) is None  # owns nothing
+    assert widen_possessive("in its sole discretion", THESAURUS) is None  # no "'s"
+    assert widen_possessive(r"\w+'s records", THESAURUS) is None  # no word owns them
 
 
 def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:

@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon, money, quantities
 from rubric_tools.audit.citations import citation, dotted_in_window
+from rubric_tools.audit.clause_rewrites import active_voice, of_phrase
 from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.grammar import DETERMINERS
 from rubric_tools.audit.synonym_swaps import MODAL_WORDS, group_swaps
@@ -352,6 +353,8 @@ def dodges(
         _inflections(witness),
         _verb_inflections(witness),
         passive_voice(witness),
+        active_voice(witness),
+        of_phrase(witness, following),
         citation(witness),
         _phrase_swaps(witness, idioms, "swapped idiom"),
         _phrase_swaps(witness, nominal, "nominalization"),

@@ -26,7 +26,7 @@ from rubric_tools.audit.thesaurus import Thesaurus
 
 
 @dataclass(frozen=True)
-class _Token:
+class ClauseToken:
     start: int
     end: int
     words: tuple[str, ...]  # the words or phrases it may spell; () for a space
@@ -35,9 +35,9 @@ class _Token:
 
 
 #: Marks a token that is part of an object but no plain words (a phrase group, …).
-_PHRASE = "\x01"
+PHRASE = "\x01"
 #: Marks the rest of a branch: a window, a class, … (where the object ends).
-_REST = "\x00"
+REST = "\x00"
 
 
 def _is_space(item: Item) -> bool:
@@ -63,34 +63,34 @@ def _segment_end(branch: list[Item], position: int) -> int:
     return end
 
 
-def _tokens(branch: list[Item]) -> list[_Token]:
+def clause_tokens(branch: list[Item]) -> list[ClauseToken]:
     """The branch as words (a word or a group of words and phrases, each with every string
     it spells), spaces and optional modifiers; the rest (a window, a class) is one last
     token."""
-    tokens: list[_Token] = []
+    tokens: list[ClauseToken] = []
     position = 0
     while position < len(branch):
         item = branch[position]
         if _is_space(item):
-            tokens.append(_Token(position, position + 1, (), space=True))
+            tokens.append(ClauseToken(position, position + 1, (), space=True))
             position += 1
             continue
         if item.kind == "group" and item.quant == "?" and not is_window(item):
             # An optional modifier, a word or a slot for one ("(?:[a-z]+ )?"): passed over.
             optional = spellings([item]) or ()
-            tokens.append(_Token(position, position + 1, tuple(w.strip() for w in optional), optional=True))
+            tokens.append(ClauseToken(position, position + 1, tuple(w.strip() for w in optional), optional=True))
             position += 1
             continue
         end = _segment_end(branch, position)
         words = spellings(branch[position:end]) if end > position else None
         if words is not None and all(re.search(r"[a-z]", w) for w in words):
-            tokens.append(_Token(position, end, tuple(" ".join(w.split()) for w in words)))
+            tokens.append(ClauseToken(position, end, tuple(" ".join(w.split()) for w in words)))
             position = end
         elif item.kind == "group" and not is_window(item):
-            tokens.append(_Token(position, position + 1, (_PHRASE,)))  # a phrase: part of an object
+            tokens.append(ClauseToken(position, position + 1, (PHRASE,)))  # a phrase: part of an object
             position += 1
         else:
-            tokens.append(_Token(position, len(branch), (_REST,)))  # the rest: a window, a class, …
+            tokens.append(ClauseToken(position, len(branch), (REST,)))  # the rest: a window, a class, …
             break
     return tokens
 
@@ -141,10 +141,10 @@ _POSSESSIVE_ENDINGS = ("'s", "’s", "s'", "s’")
 
 
 #: Negators that stand between a modal and its verb, and before "be" in the passive.
-_NEGATORS = frozenset(("not", "never"))
+MODAL_NEGATORS = frozenset(("not", "never"))
 
 
-def _modal_text_of(words: tuple[str, ...]) -> str:
+def alternatives_text(words: tuple[str, ...]) -> str:
     unique = sorted(set(words))
     return unique[0] if len(unique) == 1 else "(?:" + "|".join(unique) + ")"
 
@@ -193,10 +193,10 @@ def _verbs(words: tuple[str, ...]) -> list[str]:
     return [w for w in words if w.split() and w.split()[0].isalpha() and lexicon.lemmas(w.split()[0]).get("VERB")]
 
 
-def _only_determiners(tokens: list[_Token], window: int) -> bool:
+def _only_determiners(tokens: list[ClauseToken], window: int) -> bool:
     """Whether the words before `window` are only determiners ("(any|all)[^.]{0,30}claims"):
     then the object goes on past the window."""
-    return all(set(t.words) <= _DETERMINERS for t in tokens if t.start < window and _REST not in t.words)
+    return all(set(t.words) <= _DETERMINERS for t in tokens if t.start < window and REST not in t.words)
 
 
 def _agent(subject: str) -> str:
@@ -213,20 +213,20 @@ _NO_OTHER_AGENT = r"(?!\s+by\b)"
 #: The forms of "be" before a participle where no modal stands.
 _BE = r"(?:is|are|was|were|be|been)"
 #: What may stand between "be" and the participle: an adverb ("is expressly prohibited").
-_BEFORE_PARTICIPLE = r"(?:\w+\s+|)"
+BEFORE_VERB = r"(?:\w+\s+|)"
 
 
-def _object_regex(items: list[Item]) -> str:
+def object_regex(items: list[Item]) -> str:
     """The object as the passive's subject writes it: its leading quantifier optional
     (`_quantifier_optional`), no space after it."""
     return re.sub(r"(?:\\s[+*]?|\s)+$", "", render(_quantifier_optional(items)).strip())
 
 
-def _opens_with_verb_and_object(tokens: list[_Token]) -> bool:
+def _opens_with_verb_and_object(tokens: list[ClauseToken]) -> bool:
     """Whether a branch opens with a verb in its base form and its object, the object opened by
     a determiner or a possessive ("train (?:its|the landlord's) models"): then the first word
     is the verb, not a noun ("license fees" is two nouns)."""
-    if len(tokens) < 3 or {_REST, _PHRASE} & set(tokens[0].words) or not tokens[0].words:
+    if len(tokens) < 3 or {REST, PHRASE} & set(tokens[0].words) or not tokens[0].words:
         return False
     verb_in_base_form = all(w.isalpha() and w in lexicon.lemmas(w).get("VERB", ()) for w in tokens[0].words)
     openers = tokens[1].words
@@ -239,23 +239,23 @@ def _passive_of_verb_first(branch: list[Item]) -> list[str]:
     """A branch with no subject, "VERB OBJECT …" (`_opens_with_verb_and_object`), in the
     passive: "OBJECT … is VERBed …" ("train its models" -> "its models … are trained"); any
     agent, as the branch names none."""
-    tokens = [t for t in _tokens(branch) if not t.space and not t.optional]
+    tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
     if not _opens_with_verb_and_object(tokens):
         return []
     participles = _participles(tokens[0].words)
     if participles is None:
         return []
-    window = next((t.start for t in tokens[1:] if _REST in t.words), len(branch))
+    window = next((t.start for t in tokens[1:] if REST in t.words), len(branch))
     obj_items = branch[tokens[1].start : window]
     if set(tokens[1].words) <= _QUANTIFIERS and tokens[1].end < window and _is_space(branch[tokens[1].end]):
         # "(?:the|any) tenant data": the passive subject may leave its quantifier out too
         leading = tokens[1].end + 1 - tokens[1].start
         obj_items = [Item("group", opener="(?:", branches=[obj_items[:leading]], quant="?"), *obj_items[leading:]]
-    obj = _object_regex(obj_items)
+    obj = object_regex(obj_items)
     if not re.search(r"[a-z]{3}", obj):
         return []
     done = lexicon.alternation(participles)
-    return [rf"{obj}[^.;]{{0,40}}?\b{_BE}\s+{_BEFORE_PARTICIPLE}{done}{render(branch[window:])}"]
+    return [rf"{obj}[^.;]{{0,40}}?\b{_BE}\s+{BEFORE_VERB}{done}{render(branch[window:])}"]
 
 
 def _passive_of(branch: list[Item]) -> list[str]:
@@ -264,19 +264,19 @@ def _passive_of(branch: list[Item]) -> list[str]:
     modifier is passed over). The object may be missing ("landlord may terminate": the agent
     is then required) or stand after a window ("requires[^.]{0,30}written consent": both the
     object before the verb and the rest after it are written)."""
-    tokens = [t for t in _tokens(branch) if not t.space and not t.optional]
+    tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
     for index in range(1, len(tokens)):
         token, before = tokens[index], tokens[index - 1]
-        if _REST in before.words or any(_modal_phrase(w) for w in before.words):
+        if REST in before.words or any(_modal_phrase(w) for w in before.words):
             return []  # the subject must be words, not a window or a modal
         if set(before.words) <= _DETERMINERS or any(w.endswith(_POSSESSIVE_ENDINGS) for w in before.words):
             continue  # "the lease requires", "landlord's records": a word after a determiner is a noun
         modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
         verb_index = index + 1 if modal else index
-        if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= _NEGATORS:
+        if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= MODAL_NEGATORS:
             # "courts will not enforce" -> "… will not be enforced by courts"
-            modal, verb_index = rf"{modal}\s+{_modal_text_of(tokens[verb_index].words)}", verb_index + 1
-        if verb_index >= len(tokens) or {_REST, _PHRASE} & set(tokens[verb_index].words):
+            modal, verb_index = rf"{modal}\s+{alternatives_text(tokens[verb_index].words)}", verb_index + 1
+        if verb_index >= len(tokens) or {REST, PHRASE} & set(tokens[verb_index].words):
             continue
         verbs = tokens[verb_index].words
         if not modal and not any(w.split()[0].endswith("s") for w in verbs):
@@ -290,37 +290,42 @@ def _passive_of(branch: list[Item]) -> list[str]:
         if not re.search(r"[a-z]{3}", subject):
             return []
         following = tokens[verb_index + 1 :]
-        window = next((t.start for t in following if _REST in t.words), len(branch))
+        window = next((t.start for t in following if REST in t.words), len(branch))
         obj_items = branch[following[0].start : window] if following and following[0].start < window else []
         if obj_items and window < len(branch) and _only_determiners(following, window):
             obj_items, window = branch[following[0].start :], len(branch)  # "all[^.]{0,30}claims" is the object
-        obj = _object_regex(obj_items)
+        obj = object_regex(obj_items)
         tail = render(branch[window:])
         done = lexicon.alternation(participles)
         be = rf"{modal}\s+be" if modal else _BE
         agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
         if re.search(r"[a-z]{3}", obj):
             if modal:
-                return [rf"{obj}\s+{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]
-            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]
+                return [rf"{obj}\s+{be}\s+{BEFORE_VERB}{done}{agent}{tail}"]
+            return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{BEFORE_VERB}{done}{agent}{tail}"]
         if obj:
             return []
         if window == len(branch):  # no object: "landlord may terminate" -> "… may be terminated by landlord"
-            return [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{_agent(subject)}"]
-        written = [rf"\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}{tail}"]  # "may be stored by provider in any region"
-        after = _tokens(branch[window + 1 :]) if is_window(branch[window]) else []
-        if after and all(_REST not in t.words for t in after):  # "written consent is required by the lease"
+            return [rf"\b{be}\s+{BEFORE_VERB}{done}{_agent(subject)}"]
+        written = [rf"\b{be}\s+{BEFORE_VERB}{done}{agent}{tail}"]  # "may be stored by provider in any region"
+        after = clause_tokens(branch[window + 1 :]) if is_window(branch[window]) else []
+        if after and all(REST not in t.words for t in after):  # "written consent is required by the lease"
             words = render(branch[window + 1 :]).strip()
-            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{_BEFORE_PARTICIPLE}{done}{agent}")
+            written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{BEFORE_VERB}{done}{agent}")
         return written
     return []
+
+
+def passives_of(branch: list[Item]) -> list[str]:
+    """The branch in the passive voice (`_passive_of`, else `_passive_of_verb_first`)."""
+    return _passive_of(branch) or _passive_of_verb_first(branch)
 
 
 def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
     tree = parse_items(pattern)
     if tree is None:
         return None
-    passives = [p for branch in tree for p in (_passive_of(branch) or _passive_of_verb_first(branch))]
+    passives = [p for branch in tree for p in passives_of(branch)]
     if not passives:
         return None
     return "|".join([pattern, *passives])

@@ -9,7 +9,8 @@ Must fire (`expect_fire=True`):
 - `habitat: …`: each witness in its natural legal habitats (`habitats`): replacement and
   insertion recitals, negators that negate nothing, a citation before, a proviso after;
 - `rewrite: …`: meaning-preserving rewrites (`dodges`): numbers and durations in other
-  forms, synonyms of the thesaurus, the passive voice, inflections, a citation inside;
+  forms, synonyms of the thesaurus, the passive voice (and a passive's active voice), a
+  possessive as an "of" phrase, inflections, a citation inside;
 - `probe`, `critical-trajectory`: the matter's own must-fire probes and the texts of
   trajectories expected to trip a gate.
 
@@ -198,7 +199,9 @@ def entry_texts(
                 text = standalone(dodge.text)
             elif completion.renames(dodge.text):
                 continue  # a defined term or a name is not reworded
-            elif dodge.kind == "passive voice" and (completion.continues_core() or completion.cuts_subject()):
+            elif dodge.kind in ("passive voice", "active voice") and (
+                completion.continues_core() or completion.cuts_subject()
+            ):
                 continue  # the passive would leave the object's list or the subject's determiner behind
             else:
                 text = completion.around(dodge.text)

@@ -19,9 +19,13 @@ Steps (`STEPS`, in the order they are tried):
 - `slack` (module `slack`): between two words, a short stretch of the clause (determiners,
   modifiers, a short citation: "may also use", "use all such data", "may, under Section
   6.2, use"), never inside a fixed phrase;
+- `possessive` (module `possessives`): a possessive also as an "of" phrase ("provider'?s
+  records" -> "the records of Provider");
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use
   provider data" -> "provider data may be used by customer"; "law prohibits model
-  training" -> "model training … is prohibited by law").
+  training" -> "model training … is prohibited by law"), and a passive one with no agent in
+  the active ("customer data may be stored outside" -> "Provider may store Customer Data
+  outside": `active_voice`).
 
 Each step returns the widened pattern or None when it changes nothing; the caller keeps a
 step only when the widened gate still stays silent on every correct-work text and stays
@@ -35,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from rubric_tools.audit import lexicon, money, quantities
-from rubric_tools.audit.passive_voice import widen_passive
+from rubric_tools.audit.active_voice import widen_voice
 from rubric_tools.audit.pattern_tree import (
     Item,
     enclosing_groups,
@@ -47,6 +51,7 @@ from rubric_tools.audit.pattern_tree import (
     walk_with_edges,
     words_of,
 )
+from rubric_tools.audit.possessives import widen_possessive
 from rubric_tools.audit.slack import joined_words, rewrite_slack, widen_slack
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_alternatives import (
@@ -342,7 +347,8 @@ def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
 
 STEPS: tuple[Step, ...] = (
     Step("numbers", "numbers and durations in every form", widen_numbers),
-    Step("passive", "the passive voice of the clause", widen_passive),
+    Step("passive", "the clause in the other voice: active in the passive, passive in the active", widen_voice),
+    Step("possessive", "a possessive also as an 'of' phrase", widen_possessive),
     Step("windows", "windows that let a section reference and a short clause through", widen_windows),
     Step("slack", "a few words after a modal or 'to'", widen_slack),
     Step(

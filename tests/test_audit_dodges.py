@@ -714,3 +714,8 @@ def test_a_possessive_is_rewritten_as_an_of_phrase() -> None:
         for d in dodges("landlord's records", "landlord's records", following="of the deposits are final")
         if d.kind == "of phrase"
     ]
+    assert not [
+        d
+        for d in dodges("landlord's records of the deposits", "landlord's records of the deposits")
+        if d.kind == "of phrase"
+    ]

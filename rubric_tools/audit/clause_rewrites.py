@@ -49,8 +49,8 @@ def of_phrase(witness: str, following: str = "") -> Iterator[Dodge]:
     """The witness's first possessive as an "of" phrase: "provider's records are final" ->
     "the records of provider are final"; a "the" before the owner goes with it ("the
     landlord's consent" -> "the consent of the landlord"). Not where what it owns already
-    takes an "of" after the witness (`following`: "provider's records" of "… of transaction
-    counts" would read "the records of provider of transaction counts")."""
+    takes an "of", in the witness or after it (`following`): "provider's records of
+    transaction counts" would read "the records of provider of transaction counts"."""
     words = witness.split(" ")
     for index, word in enumerate(words[:-1]):
         found = _POSSESSIVE.match(word)
@@ -59,7 +59,8 @@ def of_phrase(witness: str, following: str = "") -> Iterator[Dodge]:
         end = index + 1
         while end < len(words) and end - index <= 3 and in_a_noun_phrase(words[end]):
             end += 1
-        if end == index + 1 or (end == len(words) and following.split()[:1] == ["of"]):
+        after = words[end : end + 1] or following.split()[:1]
+        if end == index + 1 or after == ["of"]:
             return  # owns no noun, or one that an "of" phrase already follows
         owner = found.group(1)
         start = index

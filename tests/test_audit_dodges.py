@@ -285,6 +285,10 @@ def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
         ("the rent rises by no more than 5%", "the rent rises by at most 5%"),
         ("the landlord waives the termination fee", "the landlord waives the cancellation fee"),
         ("the lease renews unless the tenant objects", "the lease renews except where the tenant objects"),
+        ("the tenant cannot lawfully sublet", "the tenant cannot legally sublet"),
+        ("the landlord may proceed with the sale", "the landlord may go ahead with the sale"),
+        ("the tenant shall sign the lease", "the tenant shall execute the lease"),
+        ("the landlord uses reasonable efforts to relet", "the landlord uses reasonable endeavours to relet"),
     ],
 )
 def test_the_thesaurus_holds_the_drafting_words_of_money_data_and_time(witness: str, rewrite: str) -> None:

@@ -87,6 +87,11 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     ("commence", "begin", "start"),
     ("modify", "amend", "change", "alter", "vary"),
     ("withhold", "hold back"),
+    # going ahead with a deal, and who is brought in to do the work
+    ("proceed", "go ahead", "go forward", "move forward"),
+    ("sign", "execute", "enter into"),
+    ("engage", "hire", "appoint"),
+    ("guarantee", "promise", "warrant"),
     ("is", "are"),
 )
 #: Adjectives and adverbs: written as they stand (never "voids", "promptlies").
@@ -132,6 +137,8 @@ MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
     ("mutual", "reciprocal"),
     ("annual", "yearly"),
     ("required", "needed", "necessary"),
+    ("lawfully", "legally"),
+    ("solely", "exclusively", "entirely"),
 )
 #: Nouns: a one-word member in both numbers ("fee" / "fees"); a longer one as it stands.
 NOUN_GROUPS: tuple[tuple[str, ...], ...] = (
@@ -162,6 +169,12 @@ NOUN_GROUPS: tuple[tuple[str, ...], ...] = (
     ("deadline", "time limit", "cut-off"),
     ("exception", "carve-out", "exclusion"),
     ("availability", "uptime"),
+    ("inquiry", "enquiry", "investigation"),
+    ("arrangement", "relationship", "engagement"),
+    ("deletion", "removal"),
+    ("effort", "endeavour", "endeavor"),
+    ("storage", "hosting"),
+    ("negotiation", "discussion", "talks"),
 )
 #: Connectives and time: written as they stand.
 CONNECTIVE_GROUPS: tuple[tuple[str, ...], ...] = (

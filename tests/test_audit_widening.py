@@ -156,6 +156,13 @@ STEP_CASES = [
         "customer may, under section 6.2, use all such provider data",
         None,
     ),
+    # Room for a citation with its commas.
+    (
+        widen_words_and_slack,
+        "landlord may retain the deposit",
+        "the landlord may, pursuant to Section 6.2 of the Lease, retain the deposit",
+        None,
+    ),
     # A group of words takes slack beside it as a word does.
     (
         widen_words_and_slack,

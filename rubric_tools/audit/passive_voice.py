@@ -42,7 +42,7 @@ REST = "\x00"
 
 def _is_space(item: Item) -> bool:
     """A space as gates write it (`pattern_tree.is_word_space`); or the slack the words step
-    writes between two words, a short lazy stretch of the clause (`(?:[^.;]|\\.\\d){1,30}?`:
+    writes between two words, a short lazy stretch of the clause (`(?:[^.;]|\\.\\d){1,40}?`:
     "may, under section 6.2, use")."""
     if item.kind == "group":
         return re.fullmatch(r"\{1,\d+\}\?", item.quant) is not None

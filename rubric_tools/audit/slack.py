@@ -20,9 +20,12 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 #: (a period only before a digit).
 #: A negator in it is seen by the engine's negation guard (span scope: the whole match);
 #: for a gate without that guard the proposal writes `NEGATOR_FREE_SLACK` instead.
-SLACK = r"\b(?:[^.;]|\.\d){1,30}?\b"
+#: At most this many characters: room for a citation with its commas (", pursuant to Section
+#: 6.2 of the MSA,").
+SLACK_WIDTH = 40
+SLACK = rf"\b(?:[^.;]|\.\d){{1,{SLACK_WIDTH}}}?\b"
 #: The slack of a gate whose guard does not see inside the match: no negator in it.
-NEGATOR_FREE_SLACK = r"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){1,30}?\b"
+NEGATOR_FREE_SLACK = rf"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){{1,{SLACK_WIDTH}}}?\b"
 
 
 def _is_token(item: Item) -> bool:

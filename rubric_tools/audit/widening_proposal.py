@@ -189,7 +189,7 @@ def _most_gain_first(pattern: str, thesaurus: Thesaurus, missed: Sequence[str]) 
     fewest characters (so a hyphen or a number form is not crowded out by a thesaurus
     group that catches no more). Numbers come before any step that writes slack: they
     read a figure written literally ("five percent"), which slack between its words
-    ("five\\b(?:…){1,30}?\\bpercent") no longer is."""
+    ("five\\b(?:…){1,40}?\\bpercent") no longer is."""
 
     def order(step: Step) -> tuple[int, int]:
         widened = step.apply(pattern, thesaurus)

@@ -51,6 +51,13 @@ STEP_CASES = [
     (widen_numbers, r"\bfive business days", "five (5) business days", None),
     (widen_numbers, "one year", "until the first anniversary of closing", None),
     (widen_numbers, "nine months", "a nine-month survival period", None),
+    # An alternation of figures with an optional figure in brackets and an optional kind of day.
+    (
+        widen_numbers,
+        r"within (three|five|seven|ten|3|5|7|10)\s*(\(\d+\)\s*)?(business\s+)?days",
+        "repairs begin within one week of notice",
+        None,
+    ),
     # A participle before "to" is widened as a participle, in a group too ("is allowed to").
     (widen_words, "provider is permitted to re-identify", "provider is allowed to re-identify", None),
     (widen_words, "(?:permitted|entitled) to re-identify", "provider is authorized to re-identify", None),

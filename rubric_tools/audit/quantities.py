@@ -288,7 +288,14 @@ def quantity_regex(value: float, unit: Unit) -> str:
         multiple = rf"{_number_regex(value, decimal=True)} ?(?:times|x)\b"
         return rf"(?:{multiple}|twice)" if value == 2 else multiple
     number = _number_regex(value)
-    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}"]
+    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}", *_in_other_units(value, unit)]
+    return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
+
+
+def _in_other_units(value: float, unit: Unit) -> list[str]:
+    """Regexes of `value` `unit` said in another unit: "one week" for 7 days, "the first
+    anniversary" for a year, "a year and a half" for 18 months, "72 hours" for 3 days."""
+    alternatives = []
     if unit.name == "year" and value == int(value):
         alternatives.append(rf"{num2words(int(value), to='ordinal')} anniversary")
     for other in UNITS:
@@ -309,7 +316,7 @@ def quantity_regex(value: float, unit: Unit) -> str:
             alternatives.append(rf"{_number_regex(whole)} and a half {name}s")
             if whole == 1:
                 alternatives.append(rf"(?:an?|one) {name} and a half")
-    return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
+    return alternatives
 
 
 def _and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
@@ -334,9 +341,13 @@ _SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)??)"  # "five business days": one 
 _SOURCE_QUANTITY = re.compile(
     rf"(?P<number>\(\?:{_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)|\({_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)"
     rf"|(?:(?<=\\b)|(?<![\w\\\[{{,])){_SOURCE_NUMBER})"
-    r"(?P<paren>\s*(?:\\\(\\d\+\\\)|\\\(\d+\\\)|\\\(\?\d+\\\)\?|\\s\*\\\(\?\d+\\\)\?)\s*|\s*)"
+    r"(?P<paren>\s*(?:\\\(\\d\+\\\)|\\\(\d+\\\)|\\\(\?\d+\\\)\?|\\s\*\\\(\?\d+\\\)\?"
+    # an optional figure in a group of its own: "\s*(\(\d+\)\s*)?"
+    r"|(?:\\s\*)?\((?:\?:)?\\\(\\d\+\\\)(?:\\s\*|\\s\+| )?\)\?)\s*|\s*)"
     r"(?P<sep>(?:\\s[*+]|\\s\*|\\s\+| |-|\[- \]\??|\[ -\]\??|-\?)*)"
-    r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+)?"
+    r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+"
+    # an optional kind of day in a group of its own: "(business\s+)?days"
+    r"|\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?)?"
     r"(?:percent|%|times|x|(?:hour|day|week|month|year)(?:s\?|s)?))"
     r"(?![a-z])"
 )
@@ -360,12 +371,27 @@ def _source_unit(unit: str) -> Unit | None:
     return _BY_FORM.get(text) or _BY_FORM.get(text + "s")
 
 
+#: A unit after an optional kind of day in a group of its own: "(business\s+)?days",
+#: "(business\s+|calendar\s+)?days".
+_OPTIONAL_KIND = re.compile(
+    r"\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?(?P<rest>.+)"
+)
+
+
 def widen_quantities(pattern: str) -> str:
     """`pattern` with each quantity written literally (`\\b90 days`, `(?:nine|twelve) months`,
     `5\\s*(?:%|percent)`) replaced by a regex accepting all of its forms."""
 
     def replace(match: re.Match[str]) -> str:
         values = _source_values(match.group("number"))
+        kind = _OPTIONAL_KIND.match(match.group("unit"))
+        if kind is not None and values:
+            # "(business\s+)?days": every form of the days, and of the business days
+            # "(business\s+)?days": the figures as the gate writes them, and each said in
+            # another unit ("one week" for seven days; not for seven business days).
+            plain = _source_unit(kind.group("rest"))
+            other = [regex for value in values for regex in _in_other_units(value, plain)] if plain else []
+            return "(?:" + "|".join([match.group(0), *other]) + ")" if other else match.group(0)
         unit = _source_unit(match.group("unit"))
         if not values or unit is None:
             # "within five days": a word before the number was read as its first word; the

@@ -126,6 +126,13 @@ STEP_CASES = [
         "domestic hosting is required by state law",
         None,
     ),
+    # A subject, a window, then its verb alone: whatever the window held is the passive's subject.
+    (
+        widen_passive,
+        r"(?:the rent act|rent control law)[^.]{0,80}(?:prohibits|forbids)",
+        "any further increase is prohibited under the rent act",
+        None,
+    ),
     # A verb with two past participles takes both ("borne" beside "born").
     (widen_passive, "tenant bears (?:all )?repair costs", "all repair costs are borne by the tenant", None),
     # The agent may carry three modifiers.
@@ -191,6 +198,12 @@ def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> Non
     if general is not None:
         assert _fires(general, paraphrase)
         assert step(general, THESAURUS) in (None, general) or _fires(step(general, THESAURUS), paraphrase)
+
+
+def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:
+    widened = widen_passive(r"the rent act[^.]{0,80}prohibits", THESAURUS) or ""
+    assert _fires(widened, "the increase is expressly prohibited by the rent act")
+    assert not _fires(widened, "the increase is not prohibited by the rent act")
 
 
 def test_the_active_of_a_passive_keeps_its_negation_and_leaves_an_agent_alone() -> None:

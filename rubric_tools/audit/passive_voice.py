@@ -316,9 +316,35 @@ def _passive_of(branch: list[Item]) -> list[str]:
     return []
 
 
+def _passive_after_window(branch: list[Item]) -> list[str]:
+    """A branch "SUBJECT[window]VERBs" with nothing after its verb ("(ccpa|…)[^.]{0,100}
+    (prohibits|bars)": the law is said to forbid what the window holds) in the passive:
+    "… is VERBed by SUBJECT" ("reuse of the data is prohibited under the CCPA")."""
+    tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
+    if len(tokens) < 2 or REST not in tokens[-1].words or not is_window(branch[tokens[-1].start]):
+        return []
+    if any({REST, PHRASE} & set(t.words) for t in tokens[:-1]):
+        return []  # the subject must be words
+    window = tokens[-1].start
+    after = [t for t in clause_tokens(branch[window + 1 :]) if not t.space and not t.optional]
+    if len(after) != 1 or {REST, PHRASE} & set(after[0].words) or not _verbs(after[0].words):
+        return []  # the verb alone after the window, and no object
+    if not all(w.split()[0].endswith("s") for w in after[0].words):
+        return []  # a verb in the third person ("prohibits"), not a noun or a base form
+    participles = _participles(after[0].words)
+    subject = render(branch[:window]).strip()
+    if participles is None or not re.search(r"[a-z]{3}", subject):
+        return []
+    # No negator before the participle: "reuse is not prohibited under the CCPA" is the
+    # opposite claim, and no guard of the gate's reads it.
+    adverb = r"(?:(?!(?:not|never|no)\b)\w+\s+|)"
+    return [rf"\b{_BE}\s+{adverb}{lexicon.alternation(participles)}{_agent(subject)}"]
+
+
 def passives_of(branch: list[Item]) -> list[str]:
-    """The branch in the passive voice (`_passive_of`, else `_passive_of_verb_first`)."""
-    return _passive_of(branch) or _passive_of_verb_first(branch)
+    """The branch in the passive voice (`_passive_of`, else `_passive_of_verb_first`, else
+    `_passive_after_window`)."""
+    return _passive_of(branch) or _passive_of_verb_first(branch) or _passive_after_window(branch)
 
 
 def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:

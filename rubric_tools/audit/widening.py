@@ -23,7 +23,8 @@ Steps (`STEPS`, in the order they are tried):
   records" -> "the records of Provider");
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use
   provider data" -> "provider data may be used by customer"; "law prohibits model
-  training" -> "model training … is prohibited by law"), and a passive one with no agent in
+  training" -> "model training … is prohibited by law"; "(ccpa|…)[^.]{0,100}prohibits" ->
+  "… is prohibited under the CCPA"), and a passive one with no agent in
   the active ("customer data may be stored outside" -> "Provider may store Customer Data
   outside": `active_voice`).
 

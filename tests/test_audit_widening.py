@@ -212,6 +212,10 @@ def test_the_active_of_a_passive_keeps_its_negation_and_leaves_an_agent_alone() 
     assert not _fires(widened, "the host will not store tenant data offsite")  # the passive says no "not"
     assert widen_voice("the lease may be terminated by the landlord", THESAURUS) is None  # the agent's to keep
     assert widen_voice("the fees are non-refundable", THESAURUS) is None  # no participle
+    # A present passive's active is the verb's finite forms, never its gerund ("putting").
+    put = widen_voice("the deposit is put in escrow", THESAURUS) or ""
+    assert _fires(put, "the landlord puts the deposit in escrow")
+    assert not _fires(put, "the landlord avoids putting the deposit in escrow")
 
 
 def test_a_possessive_owns_nouns_and_modifiers_only() -> None:

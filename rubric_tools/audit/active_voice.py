@@ -15,6 +15,7 @@ import re
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.passive_voice import (
     MODAL_NEGATORS,
+    NEGATOR_FREE_ADVERB,
     PHRASE,
     REST,
     ClauseToken,
@@ -28,9 +29,6 @@ from rubric_tools.audit.thesaurus import Thesaurus
 
 #: The forms of "be" that make a present or past passive with no modal.
 _FINITE_BE = frozenset(("is", "are", "was", "were"))
-#: An adverb between the modal and the verb ("may also store"), never a negator: "will not
-#: store" is no claim the passive "will be stored" makes.
-_ADVERB_SLOT = r"(?:(?!(?:not|never|no)\b)\w+\s+|)"
 #: What the active may write before its object, which the passive's subject left out.
 _DETERMINER_SLOT = r"(?:(?:the|all|any|such|its|their|this|these)\s+)?"
 
@@ -70,8 +68,11 @@ def actives_of(branch: list[Item]) -> list[str]:
     if not re.search(r"[a-z]{3}", obj):
         return []
     if modal:
-        return [rf"\b{modal}\s+{_ADVERB_SLOT}{lexicon.alternation(verbs)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
-    finite = [form for verb in verbs for form in lexicon.verb_forms(verb)[:3]]  # base, third person, past
+        return [rf"\b{modal}\s+{NEGATOR_FREE_ADVERB}{lexicon.alternation(verbs)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
+    # "the deposit is retained" -> "retains the deposit", "retained the deposit"
+    finite = [
+        f for verb in verbs for tag in ("VB", "VBZ", "VBD") for f in lexicon.verb_variants_by_tag(verb).get(tag, ())
+    ]
     return [rf"\b{lexicon.alternation(finite)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
 
 
@@ -84,7 +85,7 @@ def _verbs_of_participles(token: ClauseToken) -> list[str] | None:
     any of its words is no past participle ("non-refundable", "void")."""
     verbs: list[str] = []
     for word in token.words:
-        found = [v for v in lexicon.lemmas(word).get("VERB", ()) if word in lexicon.past_participles(v)]
+        found = lexicon.participle_verbs(word)
         if not found or " " in word:
             return None
         verbs += found[:1]

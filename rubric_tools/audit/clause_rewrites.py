@@ -15,13 +15,12 @@ import re
 from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.completion import CARRIER_SUBJECT
 from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.possessives import in_a_noun_phrase
 from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
-#: The subject an active clause takes where its passive named no agent.
-NEUTRAL_SUBJECT = "the other party"
 #: A word that owns what follows it ("provider's", "customer’s"); not "it's", "let's".
 _POSSESSIVE = re.compile(r"^([a-z][a-z-]+)['’]s$")
 _NOT_OWNERS = frozenset(("it", "let", "that", "there", "here", "what", "who"))
@@ -37,10 +36,10 @@ def active_voice(witness: str) -> Iterator[Dodge]:
         if words[index] not in lexicon.MODALS or words[index + 1] != "be":
             continue
         participle, rest = words[index + 2], words[index + 3 :]
-        verbs = [v for v in lexicon.lemmas(participle).get("VERB", ()) if participle in lexicon.past_participles(v)]
+        verbs = lexicon.participle_verbs(participle)
         if not verbs or (rest and rest[0] == "by"):
             return  # no passive participle, or an agent: no subject to invent
-        active = [NEUTRAL_SUBJECT, words[index], verbs[0], *words[:index], *rest]
+        active = [CARRIER_SUBJECT, words[index], verbs[0], *words[:index], *rest]
         yield Dodge("active voice", " ".join(active))
         return
 

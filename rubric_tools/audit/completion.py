@@ -129,6 +129,9 @@ def restore_case(rewrite: str, original: str) -> str:
 
 # ------------------------------------------------------------------ carriers
 
+#: The subject a carrier gives a clause that has none ("the other party may …"); also the
+#: subject of an agentless passive rewritten in the active (`clause_rewrites`).
+CARRIER_SUBJECT = "the other party"
 #: The carrier of a noun phrase: what a clause provides for.
 PROVIDES_FOR = "the clause provides for "
 
@@ -158,19 +161,19 @@ def carrier(fragment: str) -> Completion:
     if found and found[-1].adjectival and found[-1].end >= len(fragment.rstrip()):
         return Completion("", fragment, "", "fragment")  # "twelve-month": a modifier with nothing to modify
     if kind == "modal phrase":
-        return Completion("the other party ", fragment, "", f"carrier: {kind}")
+        return Completion(f"{CARRIER_SUBJECT} ", fragment, "", f"carrier: {kind}")
     if kind == "verb phrase":
         verb = verb_of(tokens[0])
-        subject = "the other party " if verb is not None and verb[1] == "past" else "this agreement "
+        subject = f"{CARRIER_SUBJECT} " if verb is not None and verb[1] == "past" else "this agreement "
         if tokens[0] in FINITE_AUXILIARIES["plural"]:
             subject = "these terms "  # "are void under the act"
         if verb is not None and verb[1] == "past" and tokens[1:2] in (("to",), ("by",), ("from",)):
             # A participle before "to", an agent or a "from": "is permitted to …", "is barred by
             # law from …", "is excluded from …".
-            subject = "the other party is "
+            subject = f"{CARRIER_SUBJECT} is "
         return Completion(subject, fragment, "", f"carrier: {kind}")
     if kind == "infinitive phrase":
-        return Completion("the other party may ", fragment, "", f"carrier: {kind}")
+        return Completion(f"{CARRIER_SUBJECT} may ", fragment, "", f"carrier: {kind}")
     if kind == "adjective phrase":
         return Completion("the clause is ", fragment, "", f"carrier: {kind}")
     if kind == "prepositional phrase":

@@ -279,9 +279,14 @@ def _gerund_or_participle(word: str) -> bool:
     )
 
 
+def participle_verbs(word: str) -> tuple[str, ...]:
+    """The verbs `word` is a past participle of ("stored" -> "store"; "borne" -> "bear")."""
+    return tuple(verb for verb in lemmas(word).get("VERB", ()) if word in past_participles(verb))
+
+
 def is_past_participle(word: str) -> bool:
     """Whether `word` is the past participle of a verb the lexicon knows ("permitted")."""
-    return any(word in past_participles(verb) for verb in lemmas(word).get("VERB", ()))
+    return bool(participle_verbs(word))
 
 
 def fixed(word: str) -> bool:

@@ -72,8 +72,9 @@ def _public_facts(model: MatterModel) -> Mapping[str, str]:
     return {str(k): str(v) for k, v in value.items() if isinstance(v, str | int | float)}
 
 
-#: The roles a contract gives its parties: a public fact under one of these keys names a party.
-PARTY_ROLES = frozenset(
+#: The keys under which `matter.yaml`'s public facts name a party (the roles a subject ends
+#: in are `grammar.PARTY_ROLES`).
+_PARTY_FACT_KEYS = frozenset(
     """customer provider vendor supplier client consultant contractor licensor licensee buyer seller purchaser
     target acquirer parent company landlord tenant lessor lessee borrower lender employer processor controller
     counterparty""".split()
@@ -88,7 +89,7 @@ def matter_parties(model: MatterModel) -> tuple[tuple[str, str], ...]:
     prose = _documents_text(model)
     parties = []
     for role, value in _public_facts(model).items():
-        runs = _runs(value) if role in PARTY_ROLES else []
+        runs = _runs(value) if role in _PARTY_FACT_KEYS else []
         words = runs[0].split() if runs else []
         if not words or not words[0].isalpha() or words[0].lower() == role:
             continue

@@ -214,6 +214,9 @@ _NO_OTHER_AGENT = r"(?!\s+by\b)"
 _BE = r"(?:is|are|was|were|be|been)"
 #: What may stand between "be" and the participle: an adverb ("is expressly prohibited").
 BEFORE_VERB = r"(?:\w+\s+|)"
+#: The same, never a negator: where the clause's own negation would read the opposite claim
+#: ("will not store", "is not prohibited").
+NEGATOR_FREE_ADVERB = r"(?:(?!(?:not|never|no)\b)\w+\s+|)"
 
 
 def object_regex(items: list[Item]) -> str:
@@ -337,8 +340,7 @@ def _passive_after_window(branch: list[Item]) -> list[str]:
         return []
     # No negator before the participle: "reuse is not prohibited under the CCPA" is the
     # opposite claim, and no guard of the gate's reads it.
-    adverb = r"(?:(?!(?:not|never|no)\b)\w+\s+|)"
-    return [rf"\b{_BE}\s+{adverb}{lexicon.alternation(participles)}{_agent(subject)}"]
+    return [rf"\b{_BE}\s+{NEGATOR_FREE_ADVERB}{lexicon.alternation(participles)}{_agent(subject)}"]
 
 
 def passives_of(branch: list[Item]) -> list[str]:

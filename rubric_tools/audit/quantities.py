@@ -386,7 +386,6 @@ def widen_quantities(pattern: str) -> str:
         values = _source_values(match.group("number"))
         kind = _OPTIONAL_KIND.match(match.group("unit"))
         if kind is not None and values:
-            # "(business\s+)?days": every form of the days, and of the business days
             # "(business\s+)?days": the figures as the gate writes them, and each said in
             # another unit ("one week" for seven days; not for seven business days).
             plain = _source_unit(kind.group("rest"))

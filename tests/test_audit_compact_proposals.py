@@ -420,3 +420,26 @@ def test_a_new_frame_of_a_kind_the_gate_already_fires_on_is_its_defect_not_the_w
     assert "It is not the case that landlords may keep the deposit." in frames
     assert not any("only to the extent" in frame for frame in frames)
     assert not any(widened.fires(normalize(frame)) for frame in frames)
+
+
+def test_a_later_clause_disowning_the_sin_is_widened_to_its_whole_family_within_the_budget() -> None:
+    """The family of a later rejection (a rejection verb pointing back, an acceptance denied,
+    a verdict) is written short enough to fit the budget beside its key: the evidence shows
+    one way of disowning the sin, the exclusion scopes them all."""
+    pattern = r"\btenant may sublet\b"
+    evidence = ["Tenant may sublet the premises, which the landlord cannot accept."]
+    found = scoped_exclusions(pattern, evidence, scopes_for("settlement"))
+    family = [e for e in found if "non-starter" in e.added and "reject" in e.added]
+    assert family and all(budget_length(e.added) <= EXCLUSION_BUDGET for e in family)
+    gate = Gate(pattern, exclude_context=family[0].regex)
+    for disowned in (
+        "Under their markup tenant may sublet the premises; this remains a non-starter.",
+        "Their draft says tenant may sublet the premises; we reject their sublease-consent change.",
+        "Tenant may sublet the premises; the landlord won't agree to it.",
+    ):
+        assert not gate.fires(normalize(disowned)), disowned
+    for sin in (
+        "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
+        "Tenant may sublet the premises and need not give notice.",
+    ):
+        assert gate.fires(normalize(sin)), sin

@@ -105,19 +105,12 @@ LIMIT_IDIOM = (
 
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
 _REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w* "
-#: What points back at a statement already made: "that", "this", "it", "the proposal", "this
-#: position", "their change".
-_POINTING_BACK = (
-    r"(?:that|this|it|(?:the|this|that|their|such) (?:\w+ )?"
-    r"(?:proposal|position|change|term|clause|request|language|draft|markup|redline|provision|demand|ask))\b"
-)
-#: A verdict on what was said: "is unacceptable", "remains a non-starter".
-_VERDICT = r"\b(?:is|are|was|were|remains?) (?:unacceptable|rejected|refused|declined|a non-starter)\b"
-#: "Not" with the verb it follows: "cannot", "will not", "does not", "is not", "won't".
-_DENIED = (
-    r"\b(?:cannot|(?:can|could|will|would|does|do|did|is|are|shall|should) not|"
-    r"(?:can|could|wo|would|does|do|did|is|are|should)n['’]t)"
-)
+#: What points back at a statement already made: "that", "this", "it", or a noun after
+#: "the", "their", "these" or "those" ("the proposal", "their regulator-access change").
+_POINTING_BACK = r"(?:it|this|that|th(?:e|eir|ese|ose) [\w-]+)\b"
+#: An acceptance or agreement denied, "not" written once whatever verb it follows: "cannot
+#: accept", "will not agree", "won't possibly accept", "is not acceptable".
+_ACCEPTANCE_DENIED = r"(?:\b(?:cannot|not)|n['’]t)(?: \w+)? (?:accept|agree)\w*"
 
 TERMS: tuple[Term, ...] = (
     # negated: the engine's negators (its guard sees them) and their kin beyond its list
@@ -169,22 +162,19 @@ TERMS: tuple[Term, ...] = (
     Term("attributed", "before", r"\b(?:looks?|appears?|seems?) (?:as (?:if|though)|to|like)\b"),
     Term("attributed", "before", r"\baccording to\b"),
     # a condition on the analysis side is a supposition: "if we accepted …", "if the law
-    # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma)
+    # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma);
+    # an inverted condition ("were we to accept", "should they agree", "had we conceded") and
+    # an assumption ("assuming", "suppose", "hypothetically")
     Term("supposed", "before", r"\bif\b"),
-    # an inverted condition: "were we to accept", "should the client agree", "had we conceded"
-    Term(
-        "supposed",
-        "before",
-        r"\b(?:were (?:\w+ ){1,2}to|(?:should|had) (?:we|they|the \w+)) (?:accept|agree|conced)\w*",
-    ),
-    Term("supposed", "before", r"\b(?:assuming|supposing|suppose|hypothetically|in a scenario where)\b"),
+    Term("supposed", "before", r"\b(?:were|should|had) (?:we|they|the \w+) (?:to )?(?:accept|agree|conced)\w*"),
+    Term("supposed", "before", r"\b(?:assuming|suppos(?:e|ing)|hypothetically)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
     # rejection with a word that points back ("we reject that", "the client opposes this
-    # position"), an acceptance or agreement denied ("we cannot possibly accept it", "that is
-    # not acceptable"), a verdict on it ("is unacceptable", "is a non-starter")
+    # position"), an acceptance or agreement denied ("we cannot possibly accept it", "the
+    # client will not agree"), a verdict on it ("unacceptable", "a non-starter", "was refused")
     Term("disowned", "after", _REJECTION_VERB + _POINTING_BACK),
-    Term("disowned", "after", _DENIED + r"(?: \w+)? (?:accept|agree)\w*"),
-    Term("disowned", "after", _VERDICT),
+    Term("disowned", "after", _ACCEPTANCE_DENIED),
+    Term("disowned", "after", r"\b(?:unacceptable|non-starter|(?:is|was) (?:rejected|refused))\b"),
     Term("disowned", "after", r"[;,] (?:it|this|that) (?:does|is) not\b"),
     # struck: words struck out (never the words inserted)
     Term("struck", "before", r"\bdelet\w*"),

@@ -90,13 +90,14 @@ class _Found:
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
-    def __init__(self, matter_sentences: Iterable[MatterSentence]) -> None:
+    def __init__(self, matter_sentences: Iterable[MatterSentence], casing: MatterCasing | None = None) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         #: Each sentence lowercased, once for all the gates of the list (`_found`).
         self.lowered = [(sentence, sentence.text.lower()) for sentence in self.sentences]
-        #: How the matter writes its words (names, initialisms, defined terms).
-        self.casing = MatterCasing(list(dict.fromkeys(s.text for s in self.sentences)))
+        #: How the matter writes its words (names, initialisms, defined terms): the matter's
+        #: own (`MatterClauses.casing`), else read from these sentences.
+        self.casing = casing or casing_of(s.text for s in self.sentences)
         self.vocabulary = self.casing.vocabulary
         self._found: dict[Gate, list[_Found]] = {}
         self._pattern = ""
@@ -288,6 +289,11 @@ def _clause_owning(text: str, span: tuple[int, int]) -> tuple[str, int, int] | N
 # ------------------------------------------------------------------ the matter's sentences
 
 
+def casing_of(texts: Iterable[str]) -> MatterCasing:
+    """The casing of the sentences `texts` short enough to complete a clause from."""
+    return MatterCasing(list(dict.fromkeys(t for t in texts if len(t) <= MAX_SENTENCE_CHARACTERS)))
+
+
 def _split(text: str) -> list[str]:
     return [" ".join(s.split()) for s in sentences(text)]
 
@@ -314,6 +320,26 @@ class MatterClauses:
             for sentence in _split(str(answer))
         ]
 
+    @cached_property
+    def casing(self) -> MatterCasing:
+        """How the matter writes its words, read once from all its sentences (every issue's
+        counters among them): every gate list's finder shares it."""
+        counters = [
+            sentence
+            for position in self.source.matter.positions.values()
+            for counter in position.counters
+            for part in (counter.text, counter.message)
+            for sentence in _split(part)
+        ]
+        return casing_of(
+            [
+                *(part for _text, parts in self.known for part in parts),
+                *counters,
+                *(sentence for _citation, sentence in self.documents),
+                *(answer.text for answer in self.answers),
+            ]
+        )
+
     def finder(self, issue_id: str, surface: str) -> ClauseFinder:
         """The finder of one gate list: its own sins first."""
         issue = self.source.matter.rubric.issues_by_id.get(issue_id)
@@ -327,7 +353,7 @@ class MatterClauses:
             for part in (counter.text, counter.message):
                 found += [MatterSentence(s, f"counter {number} of {issue_id}", counter.trap) for s in _split(part)]
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
-        return ClauseFinder([*found, *self.answers])
+        return ClauseFinder([*found, *self.answers], self.casing)
 
 
 def sentence_as_written(gate: Gate, text: str) -> str:

@@ -41,6 +41,8 @@ SIN = "customer may use provider data"
 
 def test_the_budgets_are_named_and_what_they_say() -> None:
     assert EXCLUSION_BUDGET == 280
+    # Three pieces over every round: a later round has room for the kinds the first left out.
+    assert EXCLUSION_TOTAL_BUDGET == 3 * EXCLUSION_BUDGET
     assert pattern_budget("x" * 50) == PATTERN_BUDGET_FACTOR * 50 + PATTERN_BUDGET_EXTRA == 250
     before = Gate(SIN, exclude_context=r"\bfor the avoidance of doubt\b")
     # The entry's own exclusion does not count against the budget; what the proposal adds does.

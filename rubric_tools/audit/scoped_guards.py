@@ -66,9 +66,11 @@ from rubric_tools.scoring.text import normalize
 #: proposed.
 EXCLUSION_BUDGET = 280
 #: At most this many characters of an exclude_context are parts this module wrote, over
-#: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): two pieces an
-#: auditor reviews one after the other, never an unbounded pile.
-EXCLUSION_TOTAL_BUDGET = 2 * EXCLUSION_BUDGET
+#: every round of `--fix` (each round adds at most `EXCLUSION_BUDGET`): three pieces an
+#: auditor reviews one after the other, never an unbounded pile. A later round needs room
+#: for the kinds the first round's budget left out (a later rejection beside a negation and
+#: a strike) and for the guard a later widening brings.
+EXCLUSION_TOTAL_BUDGET = 3 * EXCLUSION_BUDGET
 
 
 @dataclass(frozen=True)

@@ -319,22 +319,25 @@ class MatterClauses:
             for key, answer in answers.items()
             for sentence in _split(str(answer))
         ]
+        #: Each issue's counters, sentence by sentence (a trap's sentences are its sins).
+        self.counters = {
+            issue_id: [
+                MatterSentence(sentence, f"counter {number} of {issue_id}", counter.trap)
+                for number, counter in enumerate(position.counters, start=1)
+                for part in (counter.text, counter.message)
+                for sentence in _split(part)
+            ]
+            for issue_id, position in source.matter.positions.items()
+        }
 
     @cached_property
     def casing(self) -> MatterCasing:
         """How the matter writes its words, read once from all its sentences (every issue's
         counters among them): every gate list's finder shares it."""
-        counters = [
-            sentence
-            for position in self.source.matter.positions.values()
-            for counter in position.counters
-            for part in (counter.text, counter.message)
-            for sentence in _split(part)
-        ]
         return casing_of(
             [
                 *(part for _text, parts in self.known for part in parts),
-                *counters,
+                *(counter.text for counters in self.counters.values() for counter in counters),
                 *(sentence for _citation, sentence in self.documents),
                 *(answer.text for answer in self.answers),
             ]
@@ -348,10 +351,7 @@ class MatterClauses:
         for text, parts in self.known:
             sin = text.expect_fire and text.concerns(issue_id, surface)
             found += [MatterSentence(part, text.source, sin) for part in parts]
-        position = self.source.matter.positions.get(issue_id)
-        for number, counter in enumerate(position.counters if position else (), start=1):
-            for part in (counter.text, counter.message):
-                found += [MatterSentence(s, f"counter {number} of {issue_id}", counter.trap) for s in _split(part)]
+        found += self.counters.get(issue_id, [])
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
         return ClauseFinder([*found, *self.answers], self.casing)
 

@@ -335,6 +335,9 @@ def _plural_ending(count: float) -> str:
     return r"\b" if count == 1 else r"(?:s|\b)"
 
 
+#: An optional kind of day in a group of its own, as a regex writes it: "(business\s+)?",
+#: "(business\s+|calendar\s+)?".
+_OPTIONAL_KIND_GROUP = r"\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?"
 #: A quantity written literally in a regex: a number (digits, words, or a group of them),
 #: an optional parenthetical, a separator and a unit (with an optional plural `s?`).
 _SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)??)"  # "five business days": one word first
@@ -347,7 +350,7 @@ _SOURCE_QUANTITY = re.compile(
     r"(?P<sep>(?:\\s[*+]|\\s\*|\\s\+| |-|\[- \]\??|\[ -\]\??|-\?)*)"
     r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+"
     # an optional kind of day in a group of its own: "(business\s+)?days"
-    r"|\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?)?"
+    rf"|{_OPTIONAL_KIND_GROUP})?"
     r"(?:percent|%|times|x|(?:hour|day|week|month|year)(?:s\?|s)?))"
     r"(?![a-z])"
 )
@@ -373,9 +376,7 @@ def _source_unit(unit: str) -> Unit | None:
 
 #: A unit after an optional kind of day in a group of its own: "(business\s+)?days",
 #: "(business\s+|calendar\s+)?days".
-_OPTIONAL_KIND = re.compile(
-    r"\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?(?P<rest>.+)"
-)
+_OPTIONAL_KIND = re.compile(rf"{_OPTIONAL_KIND_GROUP}(?P<rest>.+)")
 
 
 def widen_quantities(pattern: str) -> str:

@@ -31,7 +31,9 @@ import re
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
+
+from rubric_tools.audit.lexicon_tables import read_tables
 
 #: Words never inflected: articles, determiners, pronouns, prepositions, conjunctions,
 #: modals and the forms of "be", "have" and "do" (the thesaurus handles modals).
@@ -69,10 +71,10 @@ _PREFIXES = ("re", "sub", "de", "co", "pre", "un", "non", "over", "under", "out"
 
 @contextmanager
 def _kept_for_good() -> Iterator[None]:
-    """What is built meanwhile lives as long as the process (lemminflect's module and its
-    tables: some 300,000 dicts and tuples): no collection runs while it is built, as it
-    would free nothing, and it is frozen after (`gc.freeze`), so that the collector's full
-    passes stop walking it. As `rubric_tools.cli` does for start-up."""
+    """What is built meanwhile lives as long as the process (the lexicon's tables: some
+    100,000 lists and strings): no collection runs while it is built, as it would free
+    nothing, and it is frozen after (`gc.freeze`), so that the collector's full passes stop
+    walking it. As `rubric_tools.cli` does for start-up."""
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -83,41 +85,42 @@ def _kept_for_good() -> Iterator[None]:
     gc.freeze()
 
 
+class _Lookup(Protocol):
+    def all_lemmas(self, word: str) -> dict[str, tuple[str, ...]]: ...
+
+    def all_inflections(self, lemma: str, upos: str) -> dict[str, tuple[str, ...]]: ...
+
+
+class _Library:
+    """lemminflect asked itself: where its tables cannot be read directly
+    (`lexicon_tables.read_tables`)."""
+
+    def __init__(self) -> None:
+        import lemminflect  # imports numpy, which only this fallback needs
+
+        self._library: Any = lemminflect
+        self._library.getAllLemmas("be")  # both tables read now, kept for good
+        self._library.getAllInflections("be")
+
+    def all_lemmas(self, word: str) -> dict[str, tuple[str, ...]]:
+        return dict(self._library.getAllLemmas(word))
+
+    def all_inflections(self, lemma: str, upos: str) -> dict[str, tuple[str, ...]]:
+        return dict(self._library.getAllInflections(lemma, upos=upos))
+
+
 @lru_cache(maxsize=1)
-def _library() -> Any:
-    # Imported on first use: it loads its tables and numpy, which only the audit needs.
+def _lookup() -> _Lookup:
+    """lemminflect's lexicon: its tables read on first use (`lexicon_tables`: about a tenth
+    of a second of CPU; lemminflect's own reader takes a third, and imports numpy)."""
     with _kept_for_good():
-        import lemminflect
-
-    return lemminflect
-
-
-@lru_cache(maxsize=1)
-def _lemmatizer() -> Any:
-    """lemminflect, its table of lemmas read (on first use: about a fifth of a second)."""
-    return _with_table_read("getAllLemmas")
-
-
-@lru_cache(maxsize=1)
-def _inflector() -> Any:
-    """lemminflect, its table of inflections read (on first use: about a sixth of a second)."""
-    return _with_table_read("getAllInflections")
-
-
-def _with_table_read(lookup: str) -> Any:
-    """lemminflect, after one `lookup` has made it read that lookup's table (kept for good)."""
-    library = _library()
-    with _kept_for_good():
-        getattr(library, lookup)("be")
-    return library
+        return read_tables() or _Library()
 
 
 def preload() -> None:
-    """Read the lexicon's tables now (lemminflect reads them on first use: with numpy's
-    import, about half a second of CPU). A command that audits in forked workers calls this
+    """Read the lexicon's tables now. A command that audits in forked workers calls this
     before forking, so that the workers share one copy instead of each reading its own."""
-    _lemmatizer()
-    _inflector()
+    _lookup()
 
 
 _LETTERS = re.compile(r"[a-z]+(?:-[a-z]+)*")
@@ -133,7 +136,7 @@ def lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """Base forms of `word` by part of speech ("NOUN", "VERB", "ADJ", "ADV", "AUX"), most
     likely first; empty when the lexicon does not know the word. A modal has no verb reading."""
     word = word.lower()
-    found = _lemmatizer().getAllLemmas(word)
+    found = _lookup().all_lemmas(word)
     if word in MODALS:
         found = {pos: forms for pos, forms in found.items() if pos not in ("VERB", "AUX")}
     return {pos: tuple(f.lower() for f in forms if _plain(f.lower(), word)) for pos, forms in found.items() if forms}
@@ -189,7 +192,7 @@ def verb_variants_by_tag(lemma: str) -> dict[str, tuple[str, ...]]:
         return {tag: tuple(prefix + f for f in found) for tag, found in verb_variants_by_tag(head).items()}
     if lemma in MODALS or lemma not in lemmas(lemma).get("VERB", ()):
         return {}
-    table = _inflector().getAllInflections(lemma, upos="VERB")
+    table = _lookup().all_inflections(lemma, "VERB")
     forms: dict[str, tuple[str, ...]] = {"VB": (lemma,)}
     for tag in VERB_TAGS[1:]:
         found = [
@@ -261,7 +264,7 @@ def past_participles(lemma: str) -> tuple[str, ...]:
 def plurals(noun: str) -> tuple[str, ...]:
     """The plurals of a noun that map back to it ("datum" -> "data"); () for none."""
     noun = noun.lower()
-    table = _inflector().getAllInflections(noun, upos="NOUN")
+    table = _lookup().all_inflections(noun, "NOUN")
     found = [f.lower() for f in table.get("NNS", ())]
     return tuple(p for p in dict.fromkeys(found) if _plain(p, noun) and noun in lemmas(p).get("NOUN", ()))
 

@@ -1,0 +1,161 @@
+"""lemminflect's two look-up tables, read without lemminflect's line-by-line reader.
+
+On first use lemminflect reads its tables of lemmas and of inflections one gzip line at a
+time, parsing every entry in Python: about a third of a second of CPU (and numpy's import
+besides), paid before an audit's workers fork and so the larger part of `rubric audit`'s
+serial start-up (issue #25). `LemminflectTables` reads the same files, as the installed
+lemminflect ships them, by decompressing each at once and indexing its lines by their first
+field; an entry is parsed only when it is looked up, by the rules of lemminflect's own
+readers. Its two lookups answer what `lemminflect.getAllLemmas(word)` and
+`lemminflect.getAllInflections(lemma, upos)` answer for a lowercase word:
+`tests/test_lexicon_tables.py` compares them on every word of both tables and of both
+override files. A lemminflect whose files are not where and as these expect gives
+`read_tables() is None`, and the lexicon asks lemminflect itself (`lexicon._lookup`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The files, under the installed package's `resources` folder.
+_LEMMAS, _LEMMA_OVERRIDES = "lemma_lu.csv.gz", "lemma_overrides.csv"
+_INFLECTIONS, _INFLECTION_OVERRIDES = "infl_lu.csv.gz", "infl_overrides.csv"
+#: The inflection tags a line of the inflection table lists its forms under, by category,
+#: and the tags its base form is filed under (lemminflect's `InflectionLUCodec`).
+_FORM_TAGS = {"noun": ("NNS",), "adj": ("JJR", "JJS"), "adv": ("RBR", "RBS"), "verb": ("VBD", "VBN", "VBG", "VBZ")}
+_BASE_TAGS = {"noun": ("NN",), "adj": ("JJ",), "adv": ("RB",), "verb": ("VB", "VBP")}
+#: The modals and "be", which lemminflect files by hand over whatever its table says.
+_HAND_FILED: dict[str, dict[str, tuple[str, ...]]] = {
+    "can": {"VB": ("can",), "VBD": ("could",)},
+    "may": {"VB": ("may",), "VBD": ("might",)},
+    "will": {"VB": ("will",), "VBD": ("would",)},
+    "shall": {"VB": ("shall",), "VBD": ("should",)},
+    "must": {"VB": ("must",), "VBD": ("must",)},
+    "ought": {"VB": ("ought",), "VBD": ("ought",)},
+    "dare": {"VB": ("dare",)},
+    "be": {
+        "VB": ("be",),
+        "VBD": ("was", "were"),
+        "VBG": ("being",),
+        "VBN": ("been",),
+        "VBP": ("am", "are"),
+        "VBZ": ("is",),
+    },
+}
+#: The tags a part of speech asks for (lemminflect's `uposToTags`).
+_TAGS_OF = {
+    "VERB": ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"),
+    "AUX": ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"),
+    "ADJ": ("JJ", "JJR", "JJS"),
+    "ADV": ("RB", "RBR", "RBS"),
+    "NOUN": ("NN", "NNS", "NNP", "NNPS"),
+}
+
+Forms = dict[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class LemminflectTables:
+    """The two tables, each line kept as written under its first field (a word as the
+    table writes it), and the two override files, read."""
+
+    lemma_lines: dict[str, list[str]]
+    lemma_overrides: dict[str, Forms]
+    inflection_lines: dict[str, list[str]]
+    inflection_overrides: dict[str, Forms]
+
+    def all_lemmas(self, word: str) -> Forms:
+        """`lemminflect.getAllLemmas(word)` for a lowercase `word`: its lemmas by part of
+        speech, a modal's under "AUX"."""
+        found: Forms = {}
+        for line in self.lemma_lines.get(word, ()):
+            category, forms = line.split(",")
+            found["AUX" if category == "modal" else category.upper()] = tuple(forms.split("/"))
+        found.update(self.lemma_overrides.get(word, {}))
+        return _lowercase(found)
+
+    def all_inflections(self, lemma: str, upos: str) -> Forms:
+        """`lemminflect.getAllInflections(lemma, upos)` for a lowercase `lemma`: its forms
+        by inflection tag, those of the part of speech `upos` only."""
+        found: Forms = {}
+        for line in self.inflection_lines.get(lemma, ()):
+            found.update(_inflection_entry(lemma, line))
+        if lemma in _HAND_FILED:
+            found = dict(_HAND_FILED[lemma])
+        found.update(self.inflection_overrides.get(lemma, {}))
+        wanted = _TAGS_OF.get(upos, ())
+        return _lowercase({tag: forms for tag, forms in found.items() if tag in wanted})
+
+
+def _inflection_entry(word: str, line: str) -> Forms:
+    """One line of the inflection table: "category,forms of the first tag,…", each field
+    the spellings separated by "/" (an empty field lists none)."""
+    category, *fields = line.split(",")
+    if category not in _FORM_TAGS:
+        raise ValueError(f"unrecognized category: {category}")  # as lemminflect's reader
+    entry: Forms = {}
+    for tag, field in zip(_FORM_TAGS[category], fields, strict=False):
+        spellings = tuple(field.split("/"))
+        if len(spellings) > 1 or spellings[0]:
+            entry[tag] = spellings
+    for tag in _BASE_TAGS[category]:
+        entry[tag] = (word,)
+    return entry
+
+
+def _lowercase(forms: Forms) -> Forms:
+    return {tag: tuple(form.lower() for form in spellings) for tag, spellings in forms.items()}
+
+
+def read_tables() -> LemminflectTables | None:
+    """The installed lemminflect's tables, or None when its files are not there to read
+    (lemminflect not installed, or a release that keeps them elsewhere or otherwise)."""
+    folder = _resources()
+    if folder is None:
+        return None
+    try:
+        return LemminflectTables(
+            _indexed(folder / _LEMMAS, fields=3),
+            _overrides(folder / _LEMMA_OVERRIDES),
+            _indexed(folder / _INFLECTIONS, fields=None),
+            _overrides(folder / _INFLECTION_OVERRIDES),
+        )
+    except (OSError, ValueError, EOFError):
+        return None
+
+
+def _resources() -> Path | None:
+    # Found without importing lemminflect, which imports numpy: only its files are read.
+    spec = importlib.util.find_spec("lemminflect")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations))) / "resources"
+
+
+def _indexed(path: Path, fields: int | None) -> dict[str, list[str]]:
+    """The lines of a gzip table under their first field, the rest of each kept as written,
+    in file order; every line of `fields` fields when that is given."""
+    lines: dict[str, list[str]] = {}
+    for line in gzip.decompress(path.read_bytes()).decode().splitlines():
+        line = line.strip()
+        word, _, rest = line.partition(",")
+        if fields is not None and line.count(",") != fields - 1:
+            raise ValueError(f"{path.name}: not {fields} fields: {line!r}")
+        lines.setdefault(word, []).append(rest)
+    return lines
+
+
+def _overrides(path: Path) -> dict[str, Forms]:
+    """An override file: "word,tag,form" lines (lemminflect's `OverridesCodec`), blank lines
+    and "#" comments skipped; a later line of a word and tag replaces an earlier one."""
+    overrides: dict[str, Forms] = {}
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        word, tag, form = line.split(",")
+        overrides.setdefault(word, {})[tag] = (form,)
+    return overrides

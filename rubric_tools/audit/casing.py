@@ -222,7 +222,8 @@ class MatterCasing:
         the matter capitalizes only to open a sentence written in lowercase inside one
         ("Nobody has suggested that Title to …" -> "… that title to …"); "us-only" is "US-only"."""
         text = self._with_terms(text)
-        text = _HYPHENATED_US.sub("US", text)
+        if "s-" in text or "-us" in text:  # a plain search first: few texts hold either
+            text = _HYPHENATED_US.sub("US", text)
         text = _CAPITAL_INSIDE.sub(self._lowered_if_common, text)
         opening = _OPENING_WORD.match(text)
         if opening is not None:

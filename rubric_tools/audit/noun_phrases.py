@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import AUXILIARIES, DETERMINERS, MODALS, PARTY_ROLES, verb_of
@@ -22,7 +23,8 @@ from rubric_tools.audit.thesaurus import COUNT_ONLY_NOUNS, OBJECT_BEFORE_LAST_WO
 #: "cap"), bare only after the words of their idioms ("by statute").
 _COUNTED_NOUNS = frozenset(role for role in PARTY_ROLES if not role.endswith("s")) | frozenset(COUNT_ONLY_NOUNS)
 _WORD = re.compile(r"[A-Za-z][\w'’-]*|\d+(?:[.,]\d+)*|[,;:.!?]")
-_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_COUNTED_NOUNS)) + r")\b", re.IGNORECASE)
+#: Any of them in any case, searched in the lowercased text (`re.IGNORECASE` is slower).
+_ROLE = re.compile(r"\b(?:" + "|".join(sorted(_COUNTED_NOUNS)) + r")\b")
 #: Words of a determiner's phrase before its noun that the lexicon files otherwise.
 _OTHER = frozenset({"other", "same", "first", "second", "third"})
 
@@ -35,15 +37,16 @@ class BareRole:
     modified: bool  # a modifier stands before it ("other client"): no name reads so
 
 
-def bare_roles(text: str) -> list[BareRole]:
+@lru_cache(maxsize=8192)  # asked of a text when its names are recased, and again when its roles take "the"
+def bare_roles(text: str) -> tuple[BareRole, ...]:
     """The singular roles written in lowercase with no determiner: past the modifiers before
     one ("other", "third", "sole"), the word before must be a determiner, a possessive or a
     number ("the vendor", "Kestrel's customer", "one supplier"); "that" only where it is no
     conjunction opening a clause the role is the subject of ("… requires that customer
     indemnifies"). A role that modifies the noun after it is not the head of its phrase
     ("vendor risk", "customer data")."""
-    if _ROLE.search(text) is None:
-        return []  # most texts name no role in lowercase: asked of every generated text
+    if _ROLE.search(text.lower()) is None:
+        return ()  # most texts name no role: asked of every generated text
     tokens = list(_WORD.finditer(text))
     found = []
     for index, token in enumerate(tokens):
@@ -69,7 +72,7 @@ def bare_roles(text: str) -> list[BareRole]:
             continue  # an idiom: "prohibited by statute"
         phrase = text[tokens[max(before, 0)].start() : token.end()]
         found.append(BareRole(token.start(), token.end(), phrase, before < index - 1))
-    return found
+    return tuple(found)
 
 
 #: A quotation: the words it quotes are the clause's fragment, judged as such, not here.
@@ -96,6 +99,8 @@ _CLAUSE_SUBJECT = re.compile(r"(?:^|(?<=\bthat )|(?<=\bbut )|(?<=[,;:] ))([A-Za-
 _PHRASE_CLOSING_OBJECT = re.compile(
     r"\b(?:by|under|in|of|to|from|with|than|into|against) ([A-Za-z][\w-]*)(?=[.,;:!?]|$)"
 )
+#: A run of word characters and hyphens: the word either search above names is a whole one.
+_RUN = re.compile(r"[\w-]+")
 
 
 def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
@@ -104,7 +109,9 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
     phrase of its own: opening a clause before a verb ("Amendment cannot supersede" -> "The
     Amendment cannot supersede"), or as the whole object of a preposition ("required by MSA."
     -> "required by the MSA."). Written as the matter writes it after "the"."""
-    for found in reversed(list(_CLAUSE_SUBJECT.finditer(text)) if definite else ()):
+    if definite.keys().isdisjoint(run.lower() for run in _RUN.findall(text)):
+        return text  # no word the matter writes after "the": most texts (a plain search first)
+    for found in reversed(list(_CLAUSE_SUBJECT.finditer(text))):
         written = definite.get(found.group(1).lower())
         # A verb follows ("permits", "cannot", "permit" after "requires that"), not a noun
         # it modifies ("Lease premises").
@@ -113,7 +120,7 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
             continue
         the = "The" if found.start(1) == 0 else "the"
         text = f"{text[: found.start(1)]}{the} {written}{text[found.end(1) :]}"
-    for found in reversed(list(_PHRASE_CLOSING_OBJECT.finditer(text)) if definite else ()):
+    for found in reversed(list(_PHRASE_CLOSING_OBJECT.finditer(text))):
         written = definite.get(found.group(1).lower())
         if written is not None:
             text = f"{text[: found.start(1)]}the {written}{text[found.end(1) :]}"
@@ -126,7 +133,9 @@ def with_determiners(text: str) -> str | None:
     client") and before a subject opened by "whole" or "entire" ("that whole firmware is"
     -> "that the whole firmware is"); `text` itself when it has none; None when a role's
     modifier is not one "the" goes before ("makes whole vendor": "whole" belongs to the verb)."""
-    text = _WHOLE_OPENING.sub(_with_the, text)
+    lowered = text.lower()
+    if "whole" in lowered or "entire" in lowered:  # a plain search first: few texts hold either
+        text = _WHOLE_OPENING.sub(_with_the, text)
     roles = _unquoted_roles(text)
     ending_at = {m.end(): m for m in _WORD.finditer(text)} if roles else {}
     for role in reversed(roles):

@@ -215,6 +215,8 @@ class MatterCasing:
         self.terms, self._lowercase_terms = _terms(tuple(texts))
         #: The words the matter writes after "the" more often than not (`_definite`).
         self.definite = _definite(tuple(texts))
+        #: The lowercase words found written as they stand (`_as_it_stands`).
+        self._standing: set[str] = set()
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
@@ -236,7 +238,7 @@ class MatterCasing:
             # waives" -> "that Customer waives"); elsewhere it is left for the checks.
             if not role.modified and text[role.start : role.end] in self.capitalized:
                 text = text[: role.start] + text[role.start].upper() + text[role.start + 1 :]
-        if not any(word in self.names or self._initialism(word) for word in _LOWERCASE_WORD.findall(text)):
+        if all(self._as_it_stands(word) for word in set(_LOWERCASE_WORD.findall(text)) - self._standing):
             return text  # most texts hold no name: nothing to substitute
         return _LOWERCASE_WORD.sub(lambda found: self._written(found.group(0)), text)
 
@@ -250,6 +252,14 @@ class MatterCasing:
         if opening is not None and text[:1].isupper():
             text = self.terms[opening.group(0)] + text[opening.end() :]
         return text
+
+    def _as_it_stands(self, word: str) -> bool:
+        """Whether a lowercase `word` is written as it stands: no name, no initialism; each
+        word the generated texts hold is asked once (`_standing` keeps those that are)."""
+        standing = word not in self.names and not self._initialism(word)
+        if standing:
+            self._standing.add(word)
+        return standing
 
     def _written(self, word: str) -> str:
         """A lowercase `word` as the matter writes it: its name, an initialism, or itself."""

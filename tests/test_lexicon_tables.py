@@ -4,6 +4,7 @@ back to lemminflect itself when the tables cannot be read."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import lemminflect
@@ -21,7 +22,12 @@ def tables() -> LemminflectTables:
 
 
 def _every_word(tables: LemminflectTables) -> list[str]:
-    keys = [*tables.lemma_lines, *tables.lemma_overrides, *tables.inflection_lines, *tables.inflection_overrides]
+    keys = [
+        *tables.lemma_lines.words(),
+        *tables.lemma_overrides,
+        *tables.inflection_lines.words(),
+        *tables.inflection_overrides,
+    ]
     # lemminflect looks a word up lowercased; words it does not list answer empty.
     return sorted({key.lower() for key in keys} | {"", "sablewing", "re-identify", "be", "can", "dare"})
 
@@ -46,9 +52,22 @@ def test_the_tables_are_read_as_written(tables: LemminflectTables) -> None:
     assert tables.all_inflections("be", "VERB")["VBD"] == ("was", "were")  # filed by hand
 
 
+def _table_files(folder: Path, lemma_lines: list[bytes]) -> None:
+    (folder / "lemma_lu.csv.gz").write_bytes(gzip.compress(b"\n".join(lemma_lines)))
+    (folder / "infl_lu.csv.gz").write_bytes(gzip.compress(b"hold,verb,held,held,holding,holds"))
+    (folder / "lemma_overrides.csv").write_text("# word,upos,lemma\n")
+    (folder / "infl_overrides.csv").write_text("")
+
+
 def test_unreadable_tables_are_no_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexicon_tables, "_resources", lambda: tmp_path)  # no files there
-    assert read_tables() is None
+    monkeypatch.setattr(lexicon_tables, "_resources", lambda: tmp_path)
+    assert read_tables() is None  # no files there
+    lemma_lines = [b"%05d,noun,x" % n for n in range(300)]
+    _table_files(tmp_path, lemma_lines)
+    read = read_tables()
+    assert read is not None and read.all_lemmas("00150") == {"NOUN": ("x",)}
+    _table_files(tmp_path, lemma_lines[::-1])
+    assert read_tables() is None  # not sorted: bisection would miss words
     (tmp_path / "lemma_lu.csv.gz").write_bytes(b"not gzip")
     assert read_tables() is None
 

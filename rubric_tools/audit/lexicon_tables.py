@@ -4,9 +4,9 @@ On first use lemminflect reads its tables of lemmas and of inflections one gzip 
 time, parsing every entry in Python: about a third of a second of CPU (and numpy's import
 besides), paid before an audit's workers fork and so the larger part of `rubric audit`'s
 serial start-up (issue #25). `LemminflectTables` reads the same files, as the installed
-lemminflect ships them, by decompressing each at once and indexing its lines by their first
-field; an entry is parsed only when it is looked up, by the rules of lemminflect's own
-readers. Its two lookups answer what `lemminflect.getAllLemmas(word)` and
+lemminflect ships them, by decompressing each at once and finding a word's lines by
+bisection (each table is sorted by its first field); an entry is parsed only when it is
+looked up, by the rules of lemminflect's own readers. Its two lookups answer what `lemminflect.getAllLemmas(word)` and
 `lemminflect.getAllInflections(lemma, upos)` answer for a lowercase word:
 `tests/test_lexicon_tables.py` compares them on every word of both tables and of both
 override files. A lemminflect whose files are not where and as these expect gives
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gzip
 import importlib.util
+from bisect import bisect_left
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,20 +59,46 @@ Forms = dict[str, tuple[str, ...]]
 
 
 @dataclass(frozen=True)
-class LemminflectTables:
-    """The two tables, each line kept as written under its first field (a word as the
-    table writes it), and the two override files, read."""
+class Table:
+    """A gzip table's lines as written, in the file's order: sorted by their first field (a
+    word as the table writes it), as lemminflect writes them."""
 
-    lemma_lines: dict[str, list[str]]
+    lines: list[str]
+
+    def entries(self, word: str) -> list[str]:
+        """What each line of `word` holds after its first field, in file order."""
+        found = []
+        at = bisect_left(self.lines, word, key=_first_field)
+        while at < len(self.lines):
+            head, _, rest = self.lines[at].partition(",")
+            if head != word:
+                break
+            found.append(rest)
+            at += 1
+        return found
+
+    def words(self) -> set[str]:
+        return {_first_field(line) for line in self.lines}
+
+
+def _first_field(line: str) -> str:
+    return line.partition(",")[0]
+
+
+@dataclass(frozen=True)
+class LemminflectTables:
+    """The two tables and the two override files, read."""
+
+    lemma_lines: Table
     lemma_overrides: dict[str, Forms]
-    inflection_lines: dict[str, list[str]]
+    inflection_lines: Table
     inflection_overrides: dict[str, Forms]
 
     def all_lemmas(self, word: str) -> Forms:
         """`lemminflect.getAllLemmas(word)` for a lowercase `word`: its lemmas by part of
         speech, a modal's under "AUX"."""
         found: Forms = {}
-        for line in self.lemma_lines.get(word, ()):
+        for line in self.lemma_lines.entries(word):
             category, forms = line.split(",")
             found["AUX" if category == "modal" else category.upper()] = tuple(forms.split("/"))
         found.update(self.lemma_overrides.get(word, {}))
@@ -81,7 +108,7 @@ class LemminflectTables:
         """`lemminflect.getAllInflections(lemma, upos)` for a lowercase `lemma`: its forms
         by inflection tag, those of the part of speech `upos` only."""
         found: Forms = {}
-        for line in self.inflection_lines.get(lemma, ()):
+        for line in self.inflection_lines.entries(lemma):
             found.update(_inflection_entry(lemma, line))
         if lemma in _HAND_FILED:
             found = dict(_HAND_FILED[lemma])
@@ -118,9 +145,9 @@ def read_tables() -> LemminflectTables | None:
         return None
     try:
         return LemminflectTables(
-            _indexed(folder / _LEMMAS, fields=3),
+            _sorted_table(folder / _LEMMAS),
             _overrides(folder / _LEMMA_OVERRIDES),
-            _indexed(folder / _INFLECTIONS, fields=None),
+            _sorted_table(folder / _INFLECTIONS),
             _overrides(folder / _INFLECTION_OVERRIDES),
         )
     except (OSError, ValueError, EOFError):
@@ -135,17 +162,15 @@ def _resources() -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "resources"
 
 
-def _indexed(path: Path, fields: int | None) -> dict[str, list[str]]:
-    """The lines of a gzip table under their first field, the rest of each kept as written,
-    in file order; every line of `fields` fields when that is given."""
-    lines: dict[str, list[str]] = {}
-    for line in gzip.decompress(path.read_bytes()).decode().splitlines():
-        line = line.strip()
-        word, _, rest = line.partition(",")
-        if fields is not None and line.count(",") != fields - 1:
-            raise ValueError(f"{path.name}: not {fields} fields: {line!r}")
-        lines.setdefault(word, []).append(rest)
-    return lines
+def _sorted_table(path: Path) -> Table:
+    """A gzip table, its lines checked to be sorted by their first field at a hundred
+    points spread over the file (a release that stopped sorting them would be read by
+    lemminflect itself; `tests/test_lexicon_tables.py` compares every word)."""
+    lines = gzip.decompress(path.read_bytes()).decode().splitlines()
+    sampled = [_first_field(line) for line in lines[:: max(1, len(lines) // 100)]]
+    if not lines or sampled != sorted(sampled):
+        raise ValueError(f"{path.name}: its lines are not sorted by their first field")
+    return Table(lines)
 
 
 def _overrides(path: Path) -> dict[str, Forms]:

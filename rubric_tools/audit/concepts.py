@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any
 
 from rubric_tools.audit.codes import (
@@ -67,10 +68,11 @@ def _inside_another_word(concept: str, word: str) -> bool:
     return word != concept and concept in word and (len(concept) <= 3 or word.find(concept) > 0)
 
 
-def _unrelated_words(concept: str) -> list[str]:
+@lru_cache(maxsize=1024)  # a concept is often rewarded by several issues and lists
+def _unrelated_words(concept: str) -> tuple[str, ...]:
     if " " in concept or not concept.isalpha():
-        return []
-    return sorted(word for word in COMMON_WORDS if _inside_another_word(concept, word))
+        return ()
+    return tuple(sorted(word for word in COMMON_WORDS if _inside_another_word(concept, word)))
 
 
 #: At most this many of the matter's own sentences shown as evidence of a U006.

@@ -335,13 +335,14 @@ def _between_subject_and_verb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))
 
 
-def agreement_errors(text: str) -> list[str]:
+@lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
+def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
     "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
     "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
     tokens = words(text)
-    found = []
+    found: list[str] = []
     for index in range(1, len(tokens)):
         # Adverbs between the subject and its verb are passed over: "provider hereby
         # irrevocably assign" disagrees as "provider assign" does.
@@ -384,7 +385,7 @@ def agreement_errors(text: str) -> list[str]:
         subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
         if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
             found.append(f"{noun} {verb}")
-    return found
+    return tuple(found)
 
 
 #: Verbs after which "that" opens a clause in the subjunctive: "the law requires that the

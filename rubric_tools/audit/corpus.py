@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -73,8 +74,13 @@ class KnownText:
         return self.surface == surface and self.issue_id in (None, issue_id)
 
 
-def sentences(text: str) -> Iterator[str]:
+@lru_cache(maxsize=4096)  # a matter's sections are split for its known texts, its clauses and its concepts
+def sentences(text: str) -> tuple[str, ...]:
     """Sentences of a Markdown section: paragraphs and list items, then sentence ends."""
+    return tuple(_sentences(text))
+
+
+def _sentences(text: str) -> Iterator[str]:
     for block in _BLOCK_BREAK.split(text):
         cleaned = " ".join(_LIST_MARK.sub("", line) for line in block.split("\n")).strip()
         for sentence in _SENTENCE_END.split(cleaned):

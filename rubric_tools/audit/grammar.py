@@ -330,6 +330,7 @@ def plural_form(word: str) -> bool:
     return word.endswith("s") and bool(nouns) and word not in nouns and not word.endswith(_SINGULAR_IN_S)
 
 
+@lru_cache(maxsize=4096)  # asked of every word of every clause judged
 def _between_subject_and_verb(word: str) -> bool:
     """An adverb that may stand between a subject and its verb ("hereby", "irrevocably")."""
     return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))

@@ -157,6 +157,7 @@ def is_verb(word: str) -> bool:
     return "VERB" in lemmas(word)
 
 
+@lru_cache(maxsize=8192)
 def only_as(word: str, part_of_speech: str) -> bool:
     """Whether the lexicon reads `word` only as `part_of_speech` ("assign" only as a "VERB",
     "hereby" only as an "ADV"; "transfer" is a noun too)."""

@@ -51,7 +51,7 @@ from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.quantities import Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
-from rubric_tools.gate_analysis.regex_shape import cannot_match
+from rubric_tools.gate_analysis.regex_shape import cannot_match, literal_in_every_match
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
@@ -93,8 +93,14 @@ class ClauseFinder:
     def __init__(self, matter_sentences: Iterable[MatterSentence], casing: MatterCasing | None = None) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
-        #: Each sentence lowercased, once for all the gates of the list (`_found`).
-        self.lowered = [(sentence, sentence.text.lower()) for sentence in self.sentences]
+        #: Each sentence lowercased, once for all the gates of the list (`_found`), and
+        #: whether it is ASCII; not one with a letter whose lowercase is longer, where
+        #: positions would not line up.
+        self.lowered = [
+            (sentence, lowered, lowered.isascii())
+            for sentence in self.sentences
+            if len(lowered := sentence.text.lower()) == len(sentence.text)
+        ]
         #: How the matter writes its words (names, initialisms, defined terms): the matter's
         #: own (`MatterClauses.casing`), else read from these sentences.
         self.casing = casing or casing_of(s.text for s in self.sentences)
@@ -254,11 +260,10 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     tier (sins stated, then sins disowned)."""
     stated: list[_Found] = []
     disowned: list[_Found] = []
-    for sentence, lowered in finder.lowered:
-        if len(lowered) != len(sentence.text):
-            continue  # a letter whose lowercase is longer: positions would not line up
-        if cannot_match(gate.pattern, lowered):
-            continue  # two sentences in three: the search is not run
+    needed = literal_in_every_match(gate.pattern)
+    for sentence, lowered, is_ascii in finder.lowered:
+        if needed is not None and is_ascii and needed not in lowered:
+            continue  # two sentences in three: the search is not run (`cannot_match`)
         span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
         if span is None or span[0] == span[1]:
             continue

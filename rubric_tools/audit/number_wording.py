@@ -20,6 +20,7 @@ _NEXT_WORD = re.compile(r"\s*([a-z]+)")
 #: A number in words and its figures with no parentheses between ("ninety 90 days", a
 #: regex's optional "\(?" left out): written "ninety (90) days".
 _WORDS_THEN_FIGURES = re.compile(r"\b([a-z]+(?:-[a-z]+)?) (\d+(?:\.\d+)?)\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 
 
 def number_problems(text: str) -> list[str]:
@@ -34,7 +35,7 @@ def number_problems(text: str) -> list[str]:
     for written in _FIGURES_AND_FIGURES.finditer(text) if "(" in text else ():
         if float(written.group(1)) != float(written.group(2)):
             found.append(f"number in figures and figures disagree: {written.group(0)}")
-    for written in _WORDS_THEN_FIGURES.finditer(text):
+    for written in _WORDS_THEN_FIGURES.finditer(text) if _DIGIT.search(text) else ():  # most texts have none
         if number_value(written.group(1).lower()) == float(written.group(2)):
             found.append(f"figures after a number in words, unbracketed: {written.group(0)}")
     found += [f"count and unit disagree: {written}" for written in _count_disagreements(text)]

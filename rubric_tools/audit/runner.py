@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,26 @@ from rubric_tools.config.audit import AuditSection
 from rubric_tools.diagnostics import Diagnostic, Severity
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.suppressions import apply_suppressions, matter_suppressions
+
+#: Young objects allowed before the collector runs (Python's default: 700). An audit makes
+#: hundreds of thousands of short-lived tuples, lists and records and few cycles: a pass
+#: every 700 frees next to nothing and cost 4-5 % of the audit's CPU (the 12 conformance
+#: matters in one process, 1.76 -> 1.68-1.71 s); every 50,000 the cycles it does make are
+#: still collected (peak memory unchanged, 87-88 MB).
+YOUNG_OBJECTS_BEFORE_COLLECTING = 50_000
+
+
+def start_worker() -> None:
+    """How a process that audits matters starts: what it inherited is set aside from the
+    collector (`gc.freeze`: it lives as long as the worker, and every full pass would walk
+    it again), and the collector runs less often (`YOUNG_OBJECTS_BEFORE_COLLECTING`)."""
+    gc.freeze()
+    collect_less()
+
+
+def collect_less() -> None:
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_OBJECTS_BEFORE_COLLECTING, middle, old)
 
 
 def preload() -> None:

@@ -8,7 +8,6 @@ regex searching.
 
 from __future__ import annotations
 
-import gc
 import multiprocessing
 import os
 from collections.abc import Sequence
@@ -18,7 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
-from rubric_tools.audit.runner import AuditReport, MatterAudit, audit_matter_source, preload
+from rubric_tools.audit.runner import (
+    AuditReport,
+    MatterAudit,
+    audit_matter_source,
+    collect_less,
+    preload,
+    start_worker,
+)
 from rubric_tools.checking.audit_inputs import audit_inputs
 from rubric_tools.commands.common import EXIT_USAGE, report_internal_error
 from rubric_tools.config.audit import AuditSection
@@ -96,11 +102,12 @@ def audit_roots(
     The audits come back in the order of `roots`."""
     workers = min(jobs or os.cpu_count() or 1, len(roots))
     if workers <= 1:
+        collect_less()
         return [audit_matter(root, settings, propose) for root in roots]
     if multiprocessing.get_start_method() == "fork":
         preload()  # the lexicon and the number words read once here, shared by the forked workers
     order = largest_first(roots)
-    with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:  # see `checking.runner`
+    with ProcessPoolExecutor(max_workers=workers, initializer=start_worker) as pool:
         jobs_list = [(roots[index], settings, propose) for index in order]
         done = dict(zip(order, pool.map(_audit_one, jobs_list), strict=True))
     return [done[index] for index in range(len(roots))]
@@ -134,10 +141,11 @@ def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs:
     workers = min(jobs or os.cpu_count() or 1, len(loadable))
     jobs_list = [(root, settings, unsafe) for root in loadable]
     if workers <= 1:
+        collect_less()
         return [_fix_one(job) for job in jobs_list]
     if multiprocessing.get_start_method() == "fork":
         preload()
-    with ProcessPoolExecutor(max_workers=workers, initializer=gc.freeze) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=start_worker) as pool:
         return list(pool.map(_fix_one, jobs_list))
 
 

@@ -111,8 +111,8 @@ class _Library:
 
 @lru_cache(maxsize=1)
 def _lookup() -> _Lookup:
-    """lemminflect's lexicon: its tables read on first use (`lexicon_tables`: about a tenth
-    of a second of CPU; lemminflect's own reader takes a third, and imports numpy)."""
+    """lemminflect's lexicon: its tables read on first use (`lexicon_tables`: about 0.02 s
+    of CPU; lemminflect's own reader takes 0.3 s, and imports numpy)."""
     with _kept_for_good():
         return read_tables() or _Library()
 

@@ -9,13 +9,13 @@ import re
 
 import pytest
 
+from rubric_tools.audit.active_voice import widen_voice
 from rubric_tools.audit.dodges import passive_voice
 from rubric_tools.audit.frames import FRAMES, negated_join
 from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
 from rubric_tools.audit.negations import SUBJECT_LIST, negated_object, negated_predicate, negated_subject
-from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
@@ -385,8 +385,8 @@ def test_a_present_tense_clause_is_rewritten_and_widened_in_the_passive() -> Non
     # Nor a verb that links its subject to a complement ("deposit is become by the fund").
     assert list(passive_voice("the deposit becomes the property of the landlord")) == []
     assert list(passive_voice("the tenant may remain the occupier")) == []
-    assert widen_passive("the deposit becomes the property of the landlord", Thesaurus()) is None
-    widened = widen_passive("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
+    assert widen_voice("the deposit becomes the property of the landlord", Thesaurus()) is None
+    widened = widen_voice("law (?:prohibits|forbids) all model training", Thesaurus()) or ""
     assert re.search(widened, dodge)
     assert re.search(widened, "law forbids all model training")
 

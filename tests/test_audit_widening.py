@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.guard_windows import bounded
-from rubric_tools.audit.passive_voice import widen_passive
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import build, phrase_forms
 from rubric_tools.audit.widening import (
@@ -61,83 +60,83 @@ STEP_CASES = [
     # A participle before "to" is widened as a participle, in a group too ("is allowed to").
     (widen_words, "provider is permitted to re-identify", "provider is allowed to re-identify", None),
     (widen_words, "(?:permitted|entitled) to re-identify", "provider is authorized to re-identify", None),
-    (widen_passive, "law prohibits model training", "model training of any kind is prohibited by law", None),
-    (widen_passive, "customer may use provider data", "provider data may be used by customer", None),
+    (widen_voice, "law prohibits model training", "model training of any kind is prohibited by law", None),
+    (widen_voice, "customer may use provider data", "provider data may be used by customer", None),
     # Gates written with `\s+`, a word with an optional plural, an optional adverb, a modal
     # phrase in a group: "landlords? (?:may|is entitled to)\s+(?:promptly\s+)?retain\s+the deposit".
     (
-        widen_passive,
+        widen_voice,
         r"landlords?\s+(?:may|is entitled to|retains discretion to)\s+(?:promptly\s+)?retain\s+the deposit",
         "the deposit is entitled to be retained by the landlord",
         None,
     ),
     # The quantifier before the object is the passive subject's to leave out; the agent may
     # carry modifiers and read "under".
-    (widen_passive, "statute forbids all subletting", "subletting is forbidden under the state statute", None),
+    (widen_voice, "statute forbids all subletting", "subletting is forbidden under the state statute", None),
     # A gate the words step already widened: every form of its words is read as the word.
     (
-        widen_passive,
+        widen_voice,
         "landlords? (?:may|can) (?:terminat(?:e|es|ed|ing)|end(?:s|ed|ing)?) the leases?",
         "the lease may be ended by the landlord",
         None,
     ),
     # No object: the agent is required ("may be terminated by the landlord").
-    (widen_passive, "landlord (?:may|is entitled to) terminate", "this lease may be terminated by the landlord", None),
+    (widen_voice, "landlord (?:may|is entitled to) terminate", "this lease may be terminated by the landlord", None),
     # The object after a window is written before the verb; the rest after it too.
     (
-        widen_passive,
+        widen_voice,
         "the lease (?:requires|mandates)[^.]{0,30}written consent",
         "written consent is required by the lease",
         None,
     ),
-    (widen_passive, "tenant (?:shall|must) repair[^.]{0,40}roof", "the roof must be repaired by the tenant", None),
+    (widen_voice, "tenant (?:shall|must) repair[^.]{0,40}roof", "the roof must be repaired by the tenant", None),
     (
-        widen_passive,
+        widen_voice,
         "tenant (?:shall|must) store[^.]{0,40}in the basement",
         "bicycles must be stored in the basement",
         None,
     ),
     # A negator between the modal and the verb stays before "be"; a class of letters is read.
-    (widen_passive, "courts (?:will|would) not enforce", "the forfeiture will not be enforced by the courts", None),
-    (widen_passive, "landlord (?:may|can) penali[sz]e the tenant", "the tenant may be penalised by the landlord", None),
+    (widen_voice, "courts (?:will|would) not enforce", "the forfeiture will not be enforced by the courts", None),
+    (widen_voice, "landlord (?:may|can) penali[sz]e the tenant", "the tenant may be penalised by the landlord", None),
     # The slack the words step writes between two words reads as a space.
     (
-        widen_passive,
+        widen_voice,
         r"landlord may\b(?:[^.;]|\.\d){1,30}?\bretain the deposit",
         "the deposit may be retained by the landlord",
         None,
     ),
     # A phrasal verb takes its particle after the participle; a determiner alone is no object.
     (
-        widen_passive,
+        widen_voice,
         "tenant (?:waives|gives up) all[^.]{0,30}claims",
         "all such claims are given up by the tenant",
         None,
     ),
     # An optional word slot after the subject is no part of the agent: the sentence may end there.
-    (widen_passive, "tenant (?:[a-z]+ )?waives all claims", "all claims are waived by the tenant.", None),
+    (widen_voice, "tenant (?:[a-z]+ )?waives all claims", "all claims are waived by the tenant.", None),
     # A branch with no subject, a verb and its object: the object is the passive's subject.
-    (widen_passive, "sublet (?:the|any) premises", "the premises may be sublet to anyone", None),
-    (widen_passive, "sell all tenant data", "tenant data is sold to brokers", None),
+    (widen_voice, "sublet (?:the|any) premises", "the premises may be sublet to anyone", None),
+    (widen_voice, "sell all tenant data", "tenant data is sold to brokers", None),
     # A subject of several words, a plural noun among them ("laws"), is no verb: the verb follows.
     (
-        widen_passive,
+        widen_voice,
         "(?:state|federal) (?:law|laws) (?:requires|require) (?:domestic|local) hosting",
         "domestic hosting is required by state law",
         None,
     ),
     # A subject, a window, then its verb alone: whatever the window held is the passive's subject.
     (
-        widen_passive,
+        widen_voice,
         r"(?:the rent act|rent control law)[^.]{0,80}(?:prohibits|forbids)",
         "any further increase is prohibited under the rent act",
         None,
     ),
     # A verb with two past participles takes both ("borne" beside "born").
-    (widen_passive, "tenant bears (?:all )?repair costs", "all repair costs are borne by the tenant", None),
+    (widen_voice, "tenant bears (?:all )?repair costs", "all repair costs are borne by the tenant", None),
     # The agent may carry three modifiers.
     (
-        widen_passive,
+        widen_voice,
         "statute forbids all subletting",
         "subletting is forbidden under the applicable state housing statute",
         None,
@@ -201,7 +200,7 @@ def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> Non
 
 
 def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:
-    widened = widen_passive(r"the rent act[^.]{0,80}prohibits", THESAURUS) or ""
+    widened = widen_voice(r"the rent act[^.]{0,80}prohibits", THESAURUS) or ""
     assert _fires(widened, "the increase is expressly prohibited by the rent act")
     assert not _fires(widened, "the increase is not prohibited by the rent act")
 
@@ -228,25 +227,24 @@ def test_a_possessive_owns_nouns_and_modifiers_only() -> None:
 
 
 def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:
-    widened = widen_passive("landlord (?:may|shall) terminate the lease", THESAURUS) or ""
+    widened = widen_voice("landlord (?:may|shall) terminate the lease", THESAURUS) or ""
     assert _fires(widened, "the lease may be terminated by the landlord")
     assert _fires(widened, "the lease may be terminated on notice")  # the agent left out
     assert not _fires(widened, "the lease may be terminated by the tenant")  # another agent: the opposite claim
-    bare = widen_passive("landlord (?:may|shall) terminate", THESAURUS) or ""
+    bare = widen_voice("landlord (?:may|shall) terminate", THESAURUS) or ""
     assert not _fires(bare, "the lease may be terminated")  # no object and no agent: no claim of the gate's
     assert not _fires(bare, "the lease may be terminated by the tenant")
     # A group of mostly nouns is no verb, and no later word is guessed to be one.
     assert (
-        widen_passive("the statute (?:caps?|ceilings?|maximums?|maxima) (?:rents?|charges?) increases", THESAURUS)
-        is None
+        widen_voice("the statute (?:caps?|ceilings?|maximums?|maxima) (?:rents?|charges?) increases", THESAURUS) is None
     )
     # After a determiner a word is a noun: "the leases? requires notice" has no passive of "lease".
-    noun = widen_passive("the leases? (?:requires|mandates) notice", THESAURUS) or ""
+    noun = widen_voice("the leases? (?:requires|mandates) notice", THESAURUS) or ""
     assert "leased" not in noun and _fires(noun, "notice is required by the lease")
     # And after a possessive: "landlord's records" are no records the landlord "recorded".
-    assert widen_passive(r"landlord'?s records[^.]{0,40}?are final", THESAURUS) is None
+    assert widen_voice(r"landlord'?s records[^.]{0,40}?are final", THESAURUS) is None
     # A verb opens a branch only before its object's determiner: "license fees" is two nouns.
-    assert widen_passive("license fees", THESAURUS) is None
+    assert widen_voice("license fees", THESAURUS) is None
 
 
 def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -> None:

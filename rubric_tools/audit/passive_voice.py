@@ -17,12 +17,10 @@ from rubric_tools.audit.pattern_tree import (
     Item,
     is_window,
     is_word_space,
-    parse_items,
     render,
     spellings,
     words_of,
 )
-from rubric_tools.audit.thesaurus import Thesaurus
 
 
 @dataclass(frozen=True)
@@ -347,13 +345,3 @@ def passives_of(branch: list[Item]) -> list[str]:
     """The branch in the passive voice (`_passive_of`, else `_passive_of_verb_first`, else
     `_passive_after_window`)."""
     return _passive_of(branch) or _passive_of_verb_first(branch) or _passive_after_window(branch)
-
-
-def widen_passive(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    tree = parse_items(pattern)
-    if tree is None:
-        return None
-    passives = [p for branch in tree for p in passives_of(branch)]
-    if not passives:
-        return None
-    return "|".join([pattern, *passives])

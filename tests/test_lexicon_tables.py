@@ -68,6 +68,8 @@ def test_unreadable_tables_are_no_tables(tmp_path: Path, monkeypatch: pytest.Mon
     assert read is not None and read.all_lemmas("00150") == {"NOUN": ("x",)}
     _table_files(tmp_path, lemma_lines[::-1])
     assert read_tables() is None  # not sorted: bisection would miss words
+    _table_files(tmp_path, [b"%05d,noun,x,y" % n for n in range(300)])
+    assert read_tables() is None  # a field more than lemminflect 0.2 writes
     (tmp_path / "lemma_lu.csv.gz").write_bytes(b"not gzip")
     assert read_tables() is None
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,9 +146,9 @@ def read_tables() -> LemminflectTables | None:
         return None
     try:
         return LemminflectTables(
-            _sorted_table(folder / _LEMMAS),
+            _sorted_table(folder / _LEMMAS, _lemma_line),
             _overrides(folder / _LEMMA_OVERRIDES),
-            _sorted_table(folder / _INFLECTIONS),
+            _sorted_table(folder / _INFLECTIONS, _inflection_line),
             _overrides(folder / _INFLECTION_OVERRIDES),
         )
     except (OSError, ValueError, EOFError):
@@ -162,22 +163,32 @@ def _resources() -> Path | None:
     return Path(next(iter(spec.submodule_search_locations))) / "resources"
 
 
-def _sorted_table(path: Path) -> Table:
-    """A gzip table, its lines checked to be sorted by their first field at a hundred
-    points spread over the file (a release that stopped sorting them would be read by
-    lemminflect itself; `tests/test_lexicon_tables.py` compares every word)."""
+def _sorted_table(path: Path, written_as_expected: Callable[[str], bool]) -> Table:
+    """A gzip table, checked at a hundred lines spread over the file: each written as
+    expected, and sorted by their first field. A release that wrote its tables otherwise
+    is read by lemminflect itself (`tests/test_lexicon_tables.py` compares every word)."""
     lines = gzip.decompress(path.read_bytes()).decode().splitlines()
-    sampled = [_first_field(line) for line in lines[:: max(1, len(lines) // 100)]]
-    if not lines or sampled != sorted(sampled):
-        raise ValueError(f"{path.name}: its lines are not sorted by their first field")
+    sampled = lines[:: max(1, len(lines) // 100)]
+    heads = [_first_field(line) for line in sampled]
+    if not lines or heads != sorted(heads) or not all(map(written_as_expected, sampled)):
+        raise ValueError(f"{path.name}: not written as lemminflect 0.2 writes it")
     return Table(lines)
+
+
+def _lemma_line(line: str) -> bool:
+    return line.count(",") == 2  # word,category,lemmas
+
+
+def _inflection_line(line: str) -> bool:
+    fields = line.split(",")
+    return len(fields) >= 3 and fields[1] in _FORM_TAGS  # word,category,the forms of each tag
 
 
 def _overrides(path: Path) -> dict[str, Forms]:
     """An override file: "word,tag,form" lines (lemminflect's `OverridesCodec`), blank lines
     and "#" comments skipped; a later line of a word and tag replaces an earlier one."""
     overrides: dict[str, Forms] = {}
-    for line in path.read_text().splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue

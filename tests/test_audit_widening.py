@@ -523,3 +523,25 @@ def test_a_widened_word_before_a_window_stays_a_whole_word() -> None:
     # No boundary where nothing after the word can add letters.
     plain = widen_words("landlord shall notify tenant", THESAURUS)
     assert plain is not None and "\\b" not in plain
+
+
+def test_a_number_in_words_is_read_as_num2words_writes_it() -> None:
+    """Every number below a thousand in each of its three written forms ("one hundred and
+    seventy-two", "one hundred and seventy two", "one hundred seventy-two") reads as its
+    value, "a"/"an" as one, and nothing else as a number; the words of numbers are those
+    `num2words` writes for them, though only the words below a hundred are built at start."""
+    from num2words import num2words
+
+    written: dict[str, int] = {"a": 1, "an": 1}
+    for number in range(quantities.MAX_WORDED + 1):
+        words = num2words(number)
+        for form in (words, words.replace("-", " "), words.replace(" and ", " ")):
+            written[form] = number
+    assert {text: quantities.number_value(text) for text in written} == {t: float(n) for t, n in written.items()}
+    tokens = {token for text in written for token in re.split(r"[- ]", text)} - {"a", "an", "and"}
+    assert all(quantities.is_number_word(token) for token in tokens)
+    assert not any(quantities.is_number_word(word) for word in ("and", "a", "thousand", "hundreds", "fee"))
+    mixed = [f"{a} {b}" for a in sorted(tokens) for b in sorted(tokens)]
+    mixed += [f"{a} hundred and {b}" for a in sorted(tokens) for b in ("one", "twenty-one", "twenty one", "hundred")]
+    mixed += ["one hundred twenty one", "zero hundred", "hundred", "one  hundred", "one hundred and", "and five"]
+    assert all(quantities.number_value(text) is None for text in mixed if text not in written)

@@ -58,21 +58,16 @@ _BY_NAME = {unit.name: unit for unit in UNITS}
 
 
 @lru_cache(maxsize=1)
-def _word_values() -> dict[str, int]:
-    values: dict[str, int] = {}
-    for number in range(MAX_WORDED + 1):
-        words = num2words(number)
-        values[words] = number
-        values[words.replace("-", " ")] = number
-        values[words.replace(" and ", " ")] = number
-    values["a"] = values["an"] = 1  # "a year", "an hour"
-    return values
+def _below_a_hundred() -> dict[str, int]:
+    """The words of 0-99 as `num2words` writes them ("seventy-two"), by their value; and
+    "hundred", the one other word a number below a thousand is written with."""
+    return {str(num2words(number)): number for number in range(100)}
 
 
 def preload() -> None:
-    """Build the table of number words now (a thousand calls of `num2words`, a twentieth of a
-    second): a command that audits in forked workers calls this before forking, so that
-    each worker does not build its own (see `audit.runner.preload`)."""
+    """Build the table of number words now (a hundred calls of `num2words`): a command that
+    audits in forked workers calls this before forking, so that each worker does not build
+    its own (see `audit.runner.preload`)."""
     _number_tokens()
 
 
@@ -83,7 +78,36 @@ def is_number_word(word: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _number_tokens() -> frozenset[str]:
-    return frozenset(token for text in _word_values() for token in re.split(r"[- ]", text)) - {"a", "an", "and"}
+    # Every word of a number below a thousand is a word of one below a hundred, or "hundred".
+    tokens = {token for text in _below_a_hundred() for token in re.split(r"[- ]", text)}
+    return frozenset(tokens | {"hundred"})
+
+
+@lru_cache(maxsize=4096)
+def _worded_value(text: str) -> int | None:
+    """The number `text` writes in words, 0-999: as `num2words` writes it ("one hundred and
+    seventy-two"), its hyphen a space ("seventy two") or without its "and" ("one hundred
+    seventy-two"); "a" and "an" are one ("a year"). None for any other text. The value is
+    read from the words, then `num2words` is asked whether it writes the value so."""
+    if text in ("a", "an"):
+        return 1
+    below = _below_a_hundred()
+    tokens = text.replace("-", " ").split()
+    hundreds = 0
+    if "hundred" in tokens:
+        at = tokens.index("hundred")
+        if at != 1 or below.get(tokens[0], 0) not in range(1, 10):
+            return None
+        hundreds, tokens = below[tokens[0]], tokens[2:]
+        tokens = tokens[1:] if tokens[:1] == ["and"] else tokens
+    rest = " ".join(tokens)
+    written = [rest, rest.replace(" ", "-")] if rest else []
+    tens_and_units = next((below[w] for w in written if w in below), None if rest else 0)
+    if tens_and_units is None:
+        return None
+    value = 100 * hundreds + tens_and_units
+    spelled = str(num2words(value))
+    return value if text in (spelled, spelled.replace("-", " "), spelled.replace(" and ", " ")) else None
 
 
 def words(number: int) -> str:
@@ -99,7 +123,8 @@ def _number_value(text: str) -> float | None:
     text = text.strip().lower()
     if _DIGITS.fullmatch(text):
         return float(text)
-    return float(_word_values()[text]) if text in _word_values() else None
+    value = _worded_value(text)
+    return float(value) if value is not None else None
 
 
 # ------------------------------------------------------------------ texts

@@ -360,7 +360,7 @@ def test_a_multiple_in_every_form() -> None:
     assert _matched(widened, [f"capped at {form} the monthly rent" for form in forms]) == [True, True, True, False]
     texts = {text for _kind, text in quantities.variants("rent is capped at 3x the deposit")}
     assert {"rent is capped at three times the deposit", "rent is capped at three (3) times the deposit"} <= texts
-    assert quantities.quantities("a 5 x 3 metre store room") == []
+    assert quantities.quantities("a 5 x 3 metre store room") == ()
 
 
 def test_a_sum_of_money_in_every_form() -> None:

@@ -149,7 +149,7 @@ class ClauseFinder:
         return refigured if refigured is not None else complete_alone(core, gate)
 
     @cached_property
-    def _stated_figures(self) -> list[tuple[MatterSentence, list[Quantity]]]:
+    def _stated_figures(self) -> list[tuple[MatterSentence, tuple[Quantity, ...]]]:
         """The sentences that state a figure, with their figures: read once per finder."""
         return [(sentence, found) for sentence in self.sentences if (found := quantities(sentence.text))]
 

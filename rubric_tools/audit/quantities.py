@@ -157,12 +157,13 @@ class Quantity:
     adjectival: bool  # "18-month": a compound modifier
 
 
-def quantities(text: str) -> list[Quantity]:
+@lru_cache(maxsize=8192)  # a generated text is read for its figures by several checks
+def quantities(text: str) -> tuple[Quantity, ...]:
     """The quantities of a text: a number (digits or words, with a parenthetical) and a unit."""
     found: list[Quantity] = []
     lowered = text.lower()
     if _ANY_UNIT.search(lowered) is None:
-        return found
+        return ()
     for match in _QUANTITY.finditer(lowered):
         start = match.start()
         value = _number_value(match.group("number"))
@@ -179,7 +180,7 @@ def quantities(text: str) -> list[Quantity]:
             unit = _BY_FORM[match.group("unit")]
             found.append(Quantity(start, match.end(), value, unit, "-" in match.group("sep")))
     found += [Quantity(m.start(), m.end(), 2.0, _BY_NAME["times"], False) for m in _TWICE.finditer(lowered)]
-    return sorted(found, key=lambda quantity: quantity.start)
+    return tuple(sorted(found, key=lambda quantity: quantity.start))
 
 
 def _number_text(value: float) -> str:

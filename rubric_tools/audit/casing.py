@@ -21,7 +21,7 @@ from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.noun_phrases import bare_roles
 from rubric_tools.audit.quantities import is_number_word
 from rubric_tools.audit.thesaurus_groups import SYNONYM_GROUPS
-from rubric_tools.audit.wording import words
+from rubric_tools.audit.wording import all_words
 from rubric_tools.audit.words import COMMON_WORDS
 
 #: A word after another in a sentence; not a document's id cited before "§" ("in msa §12.2"):
@@ -30,34 +30,24 @@ _WORD_INSIDE = re.compile(r"(?<=\w )[A-Za-z][\w'’-]*+(?! ?§)")
 _CAPITALIZED_WORD = re.compile(r"[A-Z][a-z][\w'’-]*")
 
 
-@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
-def _sentence_words(text: str) -> frozenset[str]:
-    return frozenset(words(text))
+def _joined(texts: Iterable[str]) -> str:
+    """`texts` as one text, a line break between two. No word, and nothing the searches
+    below look for around one (a word before it and a space, a "§" after it), crosses a line
+    break, so one search of the whole finds what a search of each text finds, in one call
+    instead of one per sentence (tests/test_audit_casing.py)."""
+    return "\n".join(texts)
 
 
-@lru_cache(maxsize=8192)
-def _inside_words(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """The words of `text` after its first, written in lowercase and (lowercased) capitalized."""
-    inside = _inside(text)
-    return frozenset(w for w in inside if w[0].islower()), frozenset(w.lower() for w in inside if w[0].isupper())
-
-
-@lru_cache(maxsize=8192)  # read for a sentence's vocabulary and for its names alike
-def _inside(text: str) -> tuple[str, ...]:
-    return tuple(_WORD_INSIDE.findall(text))
-
-
-@lru_cache(maxsize=64)
-def _words_of(texts: frozenset[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """The words of a finder's sentences: every word; the words written in lowercase inside
+def _words_of(texts: Sequence[str]) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """The words of a matter's sentences: every word; the words written in lowercase inside
     a sentence, where a capital on one only opened a sentence ("Regulators are …" inside a
-    frame is "regulators are …"); and those capitalized inside one. Remembered: the gate
-    lists of one issue have finders over the same sentences (the conformance matters' 50 finders
-    read 19 sets)."""
+    frame is "regulators are …"); and those capitalized inside one."""
+    joined = _joined(texts)
+    inside = _WORD_INSIDE.findall(joined)
     return (
-        frozenset().union(*map(_sentence_words, texts)),
-        frozenset().union(*(_inside_words(text)[0] for text in texts)),
-        frozenset().union(*(_inside_words(text)[1] for text in texts)),
+        frozenset(all_words(joined)),
+        frozenset(w for w in inside if w[0].islower()),
+        frozenset(w.lower() for w in inside if w[0].isupper()),
     )
 
 
@@ -86,12 +76,12 @@ _INITIALISM = re.compile(r"[a-z]{3,5}")
 _POSSESSIVE_END = re.compile(r"['’]s$")
 
 
-@lru_cache(maxsize=8192)
-def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
-    """The words of `text` after its first that are written with a capital and may be
-    names, in order: (lowercased, as written), a possessive "'s" dropped ("Kestrel's")."""
+def _capitalized(inside: Iterable[str]) -> list[tuple[str, str]]:
+    """The words `inside` (each after a sentence's first) that are written with a capital
+    and may be names, in order: (lowercased, as written), a possessive "'s" dropped
+    ("Kestrel's")."""
     found = []
-    for word in _inside(text):
+    for word in inside:
         written = _POSSESSIVE_END.sub("", word)
         if written[0].isupper() and written.lower() not in _NEVER_RECASED:
             found.append((written.lower(), written))
@@ -102,7 +92,7 @@ def _capitalized_inside(text: str) -> tuple[tuple[str, str], ...]:
                 for part in (written.split("-") if "-" in written else ())
                 if _JOINED_INITIALISM.fullmatch(part) and part.lower() not in _NEVER_RECASED
             ]
-    return tuple(found)
+    return found
 
 
 #: An initialism before a hyphen ("IP-indemnification", "EU-hosted"): two to five capitals.
@@ -123,16 +113,14 @@ def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | No
     """The terms of several words `texts` write capitalized inside their sentences more
     often than in lowercase, by their lowercase: how they are written most often; and a
     search for them in lowercase (None when there is none)."""
-    written = Counter(
-        term for text in texts if text.rstrip().endswith(_SENTENCE_ENDS) for term in _TERM_INSIDE.findall(text)
-    )
+    written = Counter(_TERM_INSIDE.findall(_joined(t for t in texts if t.rstrip().endswith(_SENTENCE_ENDS))))
     forms: dict[str, Counter[str]] = {}
     for term, count in written.items():
         forms.setdefault(term.lower(), Counter())[term] += count
     if not forms:
         return {}, None
     search = _any_of(forms)
-    lowercase = Counter(found for text in texts for found in search.findall(text))
+    lowercase = Counter(search.findall(_joined(texts)))
     terms = {
         lowered: counts.most_common(1)[0][0] for lowered, counts in forms.items() if counts.total() > lowercase[lowered]
     }
@@ -198,16 +186,15 @@ class MatterCasing:
     """How the sentences of a matter (`texts`) write their words."""
 
     def __init__(self, texts: Sequence[str]) -> None:
-        vocabulary, self.lowercase, self.capitalized = _words_of(frozenset(texts))
+        vocabulary, self.lowercase, self.capitalized = _words_of(texts)
         #: Every word of the sentences, and common English.
         self.vocabulary = vocabulary | COMMON_WORDS
         #: How the matter writes a name it never writes in lowercase ("Kestrel", "CCPA"),
         #: read in its sentences, not its headings ("Governing Law" names no "Law").
+        sentences = _joined(text for text in reversed(texts) if text.rstrip().endswith(_SENTENCE_ENDS))
         self.names = {
             lowered: written
-            for text in reversed(texts)
-            if text.rstrip().endswith(_SENTENCE_ENDS)
-            for lowered, written in _capitalized_inside(text)
+            for lowered, written in _capitalized(_WORD_INSIDE.findall(sentences))
             if lowered not in self.lowercase
         }
         #: How the matter writes a term of several words it capitalizes more often than not

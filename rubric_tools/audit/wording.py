@@ -64,6 +64,11 @@ _VOWEL_LETTER_NAMES = frozenset("AEFHILMNORSX")
 @lru_cache(maxsize=16384)  # asked of the same texts again by each check of a sentence (some four times on average)
 def words(text: str) -> tuple[str, ...]:
     """The words of `text`, lowercased, without the punctuation between them."""
+    return all_words(text)
+
+
+def all_words(text: str) -> tuple[str, ...]:
+    """`words`, not remembered: for a text read once (a matter's sentences joined)."""
     if text.isascii():  # lowercasing ASCII moves no word's bounds: the text is lowercased once
         return tuple(WORD.findall(text.lower()))
     return tuple(w.lower() for w in WORD.findall(text))

@@ -382,6 +382,10 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The words “the tenant may sublet are deleted.", "a quotation never closed"),
         ("The lease is not perpetual the other tenant.", "an adjective before a determiner"),
         ("The notice period is ninety 90 days.", "figures after a number in words, unbracketed"),
+        ("The lease does not provide for the whether or not disrepair.", "an article before no noun phrase: the w"),
+        ("The lease provides for the if the tenant defaults.", "an article before no noun phrase: the if"),
+        ("Rent is reviewed at an unless otherwise agreed date.", "an article before no noun phrase: an unless"),
+        ("The landlord may claim the of the deposit.", "an article before no noun phrase: the of"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -420,6 +424,8 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The lease gives us no exit and binds them; that it does is wrong, and this it cannot cure.",
         "The lease is perpetual, the rent is due the landlord, and it is unlawful that the tenant sublets.",
         "The notice period is ninety (90) days, and one 30-day extension is allowed.",
+        "The tenant pays the following sums, and the would-be assignee the by-laws' fees, a while later.",
+        "Clause (a) of the lease applies, and the will of the landlord prevails.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

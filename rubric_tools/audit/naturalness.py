@@ -343,6 +343,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
             continue
         if lexicon.known(word) and "NOUN" not in lexicon.lemmas(word):
             found.append(f"an article before no noun: {article_} {word} of")  # "the irrespective of whether"
+    found += [f"an article before no noun phrase: {m.group(0)}" for m in _ARTICLE_BEFORE_NO_NOUN.finditer(text)]
     for m in _WORD_BEFORE_DETERMINER.finditer(lowered):  # no comma between: "perpetual the other client"
         if _only_an_adjective(m.group(1)):
             found.append(f"an adjective before a determiner: {m.group(0)}")
@@ -370,6 +371,21 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     return tuple(found)
 
 
+#: An article before a word that opens no noun phrase: a preposition, a conjunction, a
+#: finite "be", a modal that is no noun, "whether"/"if"/"unless"/"because"/"although"
+#: ("provides for the whether or not …", a frame's noun phrase filled with a clause's
+#: fragment). Not a word a hyphen or an apostrophe continues ("the would-be assignee", "the
+#: by-laws"), nor one that is also a noun or opens a noun phrase after an article ("the
+#: following", "the not inconsiderable cost", "the whereas clauses", "a while", "the will");
+#: "a"/"an" only before the clause openers, as a lowercase letter names a paragraph ("exhibit
+#: a to the lease", "clause a is deleted").
+_ARTICLE_BEFORE_NO_NOUN = re.compile(
+    r"\bthe (?:of|by|to|for|with|from|at|on|in|into|upon|under|within|without|after|before|during|until|than|"
+    r"and|or|nor|but|that|is|are|was|were|shall|should|would|could|whether|if|unless|because|although|"
+    r"regardless|irrespective)\b(?![-'’])"
+    r"|\ban? (?:whether|unless|because|although|regardless|irrespective|than)\b(?![-'’])",
+    re.IGNORECASE,
+)
 #: A word right before one that opens a noun phrase, which no adjective takes as its object
 #: ("that" opens a clause: "it is unlawful that …").
 _WORD_BEFORE_DETERMINER = re.compile(r"\b([a-z]+) (?:the|an?|its|their|his|her|our|your|any|each|every|such)\b")

@@ -386,6 +386,8 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The lease provides for the if the tenant defaults.", "an article before no noun phrase: the if"),
         ("Rent is reviewed at an unless otherwise agreed date.", "an article before no noun phrase: an unless"),
         ("The landlord may claim the of the deposit.", "an article before no noun phrase: the of"),
+        ("The lease already allows terminate.", "a verb of permission before a bare verb: allows terminate"),
+        ("The lease lets cancel on notice.", "a verb of permission before a bare verb: lets cancel"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
@@ -426,6 +428,7 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The notice period is ninety (90) days, and one 30-day extension is allowed.",
         "The tenant pays the following sums, and the would-be assignee the by-laws' fees, a while later.",
         "Clause (a) of the lease applies, and the will of the landlord prevails.",
+        "The lease allows termination, permits subletting and is permitted to lapse; authorised users enter.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -207,6 +207,12 @@ _DESPITE_WHETHER = re.compile(r"\b(?:despite|in spite of|notwithstanding) whethe
 #: ("hereby assigns", "is hereby deleted"), through other adverbs, never a gerund: an
 #: inflection swapped into such a clause ("Provider hereby irrevocably assigning …").
 _HEREBY_GERUND = re.compile(r"\bhereby (?:[a-z]+ly )*([a-z]+ing)\b", re.IGNORECASE)
+#: A verb of permission takes its object before the act it permits ("lets the tenant
+#: terminate") or the act as a noun or gerund ("allows termination", "permits subletting"),
+#: never the bare verb: "allows terminate" (a regex's optional object left out).
+_PERMISSION_BEFORE_VERB = re.compile(
+    r"\b(?:allow|permit|enable|let|authori[sz]e)(?:s|ed|ted|d|ing|ting)? ([a-z]+)\b(?![-'’])", re.IGNORECASE
+)
 
 
 def _each_plural(determiner: str, noun: str) -> bool:
@@ -334,6 +340,9 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     for m in _HEREBY_GERUND.finditer(text) if "hereby" in lowered else ():
         if verb_of(m.group(1).lower()) is not None or "VERB" in lexicon.lemmas(m.group(1).lower()):
             found.append(f"a gerund after 'hereby': {m.group(0)}")
+    for m in _PERMISSION_BEFORE_VERB.finditer(text):
+        if _verb_only(m.group(1).lower()):
+            found.append(f"a verb of permission before a bare verb: {m.group(0)}")
     for determiner, noun in zip(tokens, tokens[1:], strict=False):
         if determiner in ("each", "every") and _each_plural(determiner, noun):
             found.append(f"'{determiner}' before a plural: {determiner} {noun}")

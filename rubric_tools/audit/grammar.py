@@ -336,13 +336,24 @@ def _between_subject_and_verb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))
 
 
+#: Where a subject and the verb after it are no longer side by side: a comma, a colon or a
+#: semicolon before a space, a parenthesis, a quotation mark ("Tenant may, under Section
+#: 6.2, assign" holds no "6.2 assign"; "a twelve (12)-month term" no "12 month"). Not the
+#: comma inside a figure ("1,000").
+_APART = re.compile(r"[;()\"“”]|[,:](?=\s)")
+
+
 @lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
 def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
     "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
-    "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
-    tokens = words(text)
+    "Section 10.2 limit"); and a number above one before a singular unit ("9 month"). Read
+    between the marks that set words apart (`_APART`)."""
+    return tuple(pair for piece in _APART.split(text) for pair in _disagreements(words(piece)))
+
+
+def _disagreements(tokens: Sequence[str]) -> list[str]:
     found: list[str] = []
     for index in range(1, len(tokens)):
         # Adverbs between the subject and its verb are passed over: "provider hereby
@@ -384,9 +395,37 @@ def agreement_errors(text: str) -> tuple[str, ...]:
         )
         base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
         subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
-        if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
-            found.append(f"{noun} {verb}")
-    return tuple(found)
+        # A modal or "do" before it governs a base form ("Tenant shall as soon as practicable
+        # notify", "that the lease does not already cover"); a word that is only an adjective
+        # or an adverb is no subject ("unrestricted access", "relevant transfer").
+        governed = verb not in ("are", "were") and _governed(tokens[:at])
+        if subject and base_verb and not governed and not _only_modifier(noun):
+            if not joined and verb_of(noun) is None and not _mandated(tokens, at):
+                found.append(f"{noun} {verb}")
+    return found
+
+
+_DO_FORMS = frozenset("do does did".split())
+#: Words that open another clause: a modal before one governs nothing after it.
+_CLAUSE_OPENERS = frozenset(
+    "that which who whom whose whether if when where because although unless and or but".split()
+)
+
+
+def _governed(before: Sequence[str]) -> bool:
+    """Whether a modal or "do" in the same clause comes before (the words `before`)."""
+    for word in reversed(before):
+        if word in MODALS or word in _DO_FORMS:
+            return True
+        if word in _CLAUSE_OPENERS:
+            return False
+    return False
+
+
+def _only_modifier(word: str) -> bool:
+    """A word the lexicon knows, as an adjective or an adverb only."""
+    readings = set(lexicon.lemmas(word))
+    return bool(readings) and readings <= {"ADJ", "ADV"}
 
 
 #: Verbs after which "that" opens a clause in the subjunctive: "the law requires that the

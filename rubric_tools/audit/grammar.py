@@ -399,7 +399,7 @@ def _disagreements(tokens: Sequence[str]) -> list[str]:
         # notify", "that the lease does not already cover"); a word that is only an adjective
         # or an adverb is no subject ("unrestricted access", "relevant transfer").
         governed = verb not in ("are", "were") and _governed(tokens[:at])
-        if subject and base_verb and not governed and not _only_modifier(noun):
+        if subject and base_verb and not governed and not _only_modifier(noun) and not _noun_phrase(tokens, at, index):
             if not joined and verb_of(noun) is None and not _mandated(tokens, at):
                 found.append(f"{noun} {verb}")
     return found
@@ -420,6 +420,17 @@ def _governed(before: Sequence[str]) -> bool:
         if word in _CLAUSE_OPENERS:
             return False
     return False
+
+
+def _noun_phrase(tokens: Sequence[str], at: int, index: int) -> bool:
+    """Whether the words at `at` and `index` may be one noun phrase rather than a subject and
+    its verb: a modifier after a determiner ("the affected order"), or a noun the clause's
+    own verb follows ("any fee increase above 5% is void", "price increases are capped")."""
+    if at >= 1 and tokens[at - 1] in DETERMINERS and "ADJ" in lexicon.lemmas(tokens[at]):
+        return True
+    return "NOUN" in lexicon.lemmas(tokens[index]) and any(
+        word in MODALS or word in AUXILIARIES for word in tokens[index + 1 :]
+    )
 
 
 def _only_modifier(word: str) -> bool:

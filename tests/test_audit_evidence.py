@@ -434,6 +434,10 @@ def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:
         "The premises are let for a twelve (12)-month term that the deposit does not already cover.",
         "Unrestricted access is given to the landlord.",
         "The landlord ends the affected order, and any fee increase above 5% is void.",
+        "The tenant relinquishes any right to audit and utilises the car park.",
+        "We do not accept that Section 6.2 is unlawful or that §12.2 covers the roof.",
+        "We reject the proposal that before the deadline, the tenant must repair the roof.",
+        "The deposit is held for, and paid to, the landlord.",
     ],
 )
 def test_good_drafting_passes(text: str) -> None:

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.quantities import is_number_word, quantities
+from rubric_tools.audit.thesaurus_groups import VERB_GROUPS
 from rubric_tools.audit.wording import FUNCTION_WORDS, words
 
 MODALS = frozenset("may might shall should will would must can could".split())
@@ -120,6 +121,13 @@ def gives_to_someone(after: Sequence[str], names: frozenset[str] | None = None) 
     )
 
 
+#: The verbs the thesaurus writes, each verb group member's head ("relinquish", "utilise",
+#: "call" of "call for"): a synonym swapped into a clause is a verb the checks know, and the
+#: clause keeps its verb ("Customer relinquishes any right to audit."). Those the lexicon
+#: also knows as nouns ("fine", "share", "report") are verbs only where `VERBS` says so.
+_THESAURUS_VERBS = frozenset(member.split()[0] for group in VERB_GROUPS for member in group) - (
+    MODALS | AUXILIARIES | {"hereby"}
+)
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """
@@ -177,11 +185,18 @@ def verb_of(word: str) -> tuple[str, str] | None:
     """(base form, form name) when `word` is a form of a known verb: "base", "3rd person",
     "past", "gerund"."""
     for base in (word, *lexicon.lemmas(word).get("VERB", ())):
-        if base in VERBS:
+        if _known_verb(base):
             for name, form in inflection.forms(base).items():
                 if form == word:
                     return base, name
     return None
+
+
+@lru_cache(maxsize=4096)
+def _known_verb(base: str) -> bool:
+    """Whether `base` is a verb the checks read as one: in `VERBS`, or a verb the thesaurus
+    writes that the lexicon knows as no noun."""
+    return base in VERBS or (base in _THESAURUS_VERBS and "NOUN" not in lexicon.lemmas(base))
 
 
 def finite_verb_at(tokens: Sequence[str], index: int) -> bool:

@@ -32,7 +32,6 @@ from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon
 from rubric_tools.audit.quantities import is_number_word, quantities
-from rubric_tools.audit.thesaurus_groups import VERB_GROUPS
 from rubric_tools.audit.wording import FUNCTION_WORDS, words
 
 MODALS = frozenset("may might shall should will would must can could".split())
@@ -121,13 +120,6 @@ def gives_to_someone(after: Sequence[str], names: frozenset[str] | None = None) 
     )
 
 
-#: The verbs the thesaurus writes, each verb group member's head ("relinquish", "utilise",
-#: "call" of "call for"): a synonym swapped into a clause is a verb the checks know, and the
-#: clause keeps its verb ("Customer relinquishes any right to audit."). Those the lexicon
-#: also knows as nouns ("fine", "share", "report") are verbs only where `VERBS` says so.
-_THESAURUS_VERBS = frozenset(member.split()[0] for group in VERB_GROUPS for member in group) - (
-    MODALS | AUXILIARIES | {"hereby"}
-)
 #: Verbs of contract drafting and legal analysis beyond `inflection.CONTRACT_VERBS` (base forms).
 VERBS = inflection.CONTRACT_VERBS | frozenset(
     """
@@ -185,18 +177,11 @@ def verb_of(word: str) -> tuple[str, str] | None:
     """(base form, form name) when `word` is a form of a known verb: "base", "3rd person",
     "past", "gerund"."""
     for base in (word, *lexicon.lemmas(word).get("VERB", ())):
-        if _known_verb(base):
+        if base in VERBS:
             for name, form in inflection.forms(base).items():
                 if form == word:
                     return base, name
     return None
-
-
-@lru_cache(maxsize=4096)
-def _known_verb(base: str) -> bool:
-    """Whether `base` is a verb the checks read as one: in `VERBS`, or a verb the thesaurus
-    writes that the lexicon knows as no noun."""
-    return base in VERBS or (base in _THESAURUS_VERBS and "NOUN" not in lexicon.lemmas(base))
 
 
 def finite_verb_at(tokens: Sequence[str], index: int) -> bool:
@@ -351,24 +336,13 @@ def _between_subject_and_verb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))
 
 
-#: Where a subject and the verb after it are no longer side by side: a comma, a colon or a
-#: semicolon before a space, a parenthesis, a quotation mark ("Tenant may, under Section
-#: 6.2, assign" holds no "6.2 assign"; "a twelve (12)-month term" no "12 month"). Not the
-#: comma inside a figure ("1,000").
-_APART = re.compile(r"[;()\"“”]|[,:](?=\s)")
-
-
 @lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
 def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
     "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
-    "Section 10.2 limit"); and a number above one before a singular unit ("9 month"). Read
-    between the marks that set words apart (`_APART`)."""
-    return tuple(pair for piece in _APART.split(text) for pair in _disagreements(words(piece)))
-
-
-def _disagreements(tokens: Sequence[str]) -> list[str]:
+    "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
+    tokens = words(text)
     found: list[str] = []
     for index in range(1, len(tokens)):
         # Adverbs between the subject and its verb are passed over: "provider hereby
@@ -410,48 +384,9 @@ def _disagreements(tokens: Sequence[str]) -> list[str]:
         )
         base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
         subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
-        # A modal or "do" before it governs a base form ("Tenant shall as soon as practicable
-        # notify", "that the lease does not already cover"); a word that is only an adjective
-        # or an adverb is no subject ("unrestricted access", "relevant transfer").
-        governed = verb not in ("are", "were") and _governed(tokens[:at])
-        if subject and base_verb and not governed and not _only_modifier(noun) and not _noun_phrase(tokens, at, index):
-            if not joined and verb_of(noun) is None and not _mandated(tokens, at):
-                found.append(f"{noun} {verb}")
-    return found
-
-
-_DO_FORMS = frozenset("do does did".split())
-#: Words that open another clause: a modal before one governs nothing after it.
-_CLAUSE_OPENERS = frozenset(
-    "that which who whom whose whether if when where because although unless and or but".split()
-)
-
-
-def _governed(before: Sequence[str]) -> bool:
-    """Whether a modal or "do" in the same clause comes before (the words `before`)."""
-    for word in reversed(before):
-        if word in MODALS or word in _DO_FORMS:
-            return True
-        if word in _CLAUSE_OPENERS:
-            return False
-    return False
-
-
-def _noun_phrase(tokens: Sequence[str], at: int, index: int) -> bool:
-    """Whether the words at `at` and `index` may be one noun phrase rather than a subject and
-    its verb: a modifier after a determiner ("the affected order"), or a noun the clause's
-    own verb follows ("any fee increase above 5% is void", "price increases are capped")."""
-    if at >= 1 and tokens[at - 1] in DETERMINERS and "ADJ" in lexicon.lemmas(tokens[at]):
-        return True
-    return "NOUN" in lexicon.lemmas(tokens[index]) and any(
-        word in MODALS or word in AUXILIARIES for word in tokens[index + 1 :]
-    )
-
-
-def _only_modifier(word: str) -> bool:
-    """A word the lexicon knows, as an adjective or an adverb only."""
-    readings = set(lexicon.lemmas(word))
-    return bool(readings) and readings <= {"ADJ", "ADV"}
+        if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
+            found.append(f"{noun} {verb}")
+    return tuple(found)
 
 
 #: Verbs after which "that" opens a clause in the subjunctive: "the law requires that the

@@ -59,8 +59,8 @@ _BY_NAME = {unit.name: unit for unit in UNITS}
 
 @lru_cache(maxsize=1)
 def _below_a_hundred() -> dict[str, int]:
-    """The words of 0-99 as `num2words` writes them ("seventy-two"), by their value; and
-    "hundred", the one other word a number below a thousand is written with."""
+    """The words of 0-99 as `num2words` writes them ("seventy-two"), by their value: with
+    "hundred", every word a number below a thousand is written with (`_worded_value`)."""
     return {str(num2words(number)): number for number in range(100)}
 
 

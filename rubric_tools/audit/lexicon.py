@@ -71,10 +71,11 @@ _PREFIXES = ("re", "sub", "de", "co", "pre", "un", "non", "over", "under", "out"
 
 @contextmanager
 def _kept_for_good() -> Iterator[None]:
-    """What is built meanwhile lives as long as the process (the lexicon's tables; read by
-    lemminflect itself, some 300,000 dicts and tuples): no collection runs while it is
-    built, as it would free nothing, and it is frozen after (`gc.freeze`), so that the
-    collector's full passes stop walking it. As `rubric_tools.cli` does for start-up."""
+    """What is built meanwhile lives as long as the process (the lexicon's tables: a few
+    lists of lines, or, read by lemminflect itself, some 300,000 dicts and tuples): no
+    collection runs while it is built, as it would free nothing, and it is frozen after
+    (`gc.freeze`), so that the collector's full passes stop walking it. As
+    `rubric_tools.cli` does for start-up."""
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.runner import (
@@ -38,6 +38,10 @@ from rubric_tools.reporting.lint_common import display_path
 
 if TYPE_CHECKING:  # `--fix` and `--write-probes` import their modules when they run
     from rubric_tools.audit.fix_loop import MatterFix
+
+#: A matter's job for a worker (root, settings, a flag) and what it gives back.
+_Job = tuple[Path, AuditSection, bool]
+_Done = TypeVar("_Done")
 
 #: The findings whose gate entry gets a guard proposal (`audit.gate_audit`).
 PROPOSED_CODES = frozenset(code.code for code in (GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME, GATE_DODGED))
@@ -76,7 +80,7 @@ def audit_matter(root: Path, settings: AuditSection, propose: bool = True) -> Ma
     return audit
 
 
-def _audit_one(job: tuple[Path, AuditSection, bool]) -> MatterAudit:
+def _audit_one(job: _Job) -> MatterAudit:
     return audit_matter(*job)
 
 
@@ -100,17 +104,24 @@ def audit_roots(
 ) -> list[MatterAudit]:
     """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count).
     The audits come back in the order of `roots`."""
-    workers = min(jobs or os.cpu_count() or 1, len(roots))
+    order = largest_first(roots)
+    audits = _each_job(_audit_one, [(roots[index], settings, propose) for index in order], jobs)
+    done = dict(zip(order, audits, strict=True))
+    return [done[index] for index in range(len(roots))]
+
+
+def _each_job(run: Callable[[_Job], _Done], jobs_list: Sequence[_Job], jobs: int | None) -> list[_Done]:
+    """`run` of each job, in order: in a process pool of `jobs` workers (default: the CPU
+    count) when there are several, else in this process; the collector runs less often in
+    either (`runner.collect_less`)."""
+    workers = min(jobs or os.cpu_count() or 1, len(jobs_list))
     if workers <= 1:
         collect_less()
-        return [audit_matter(root, settings, propose) for root in roots]
+        return [run(job) for job in jobs_list]
     if multiprocessing.get_start_method() == "fork":
         preload()  # the lexicon and the number words read once here, shared by the forked workers
-    order = largest_first(roots)
     with ProcessPoolExecutor(max_workers=workers, initializer=start_worker) as pool:
-        jobs_list = [(roots[index], settings, propose) for index in order]
-        done = dict(zip(order, pool.map(_audit_one, jobs_list), strict=True))
-    return [done[index] for index in range(len(roots))]
+        return list(pool.map(run, jobs_list))
 
 
 def _write_probes(report: AuditReport, stderr: TextIO) -> int:
@@ -128,7 +139,7 @@ def _write_probes(report: AuditReport, stderr: TextIO) -> int:
     return exit_code
 
 
-def _fix_one(job: tuple[Path, AuditSection, bool]) -> MatterFix:
+def _fix_one(job: _Job) -> MatterFix:
     from rubric_tools.audit.fix_loop import fix_matter  # only with --fix or --diff
 
     root, settings, unsafe = job
@@ -138,15 +149,7 @@ def _fix_one(job: tuple[Path, AuditSection, bool]) -> MatterFix:
 def fix_roots(roots: Sequence[Path], settings: AuditSection, unsafe: bool, jobs: int | None = None) -> list[MatterFix]:
     """Run the audit's fix loop on each matter (in a process pool when there are several)."""
     loadable = [root for root in roots if load_matter_source(root).ok]
-    workers = min(jobs or os.cpu_count() or 1, len(loadable))
-    jobs_list = [(root, settings, unsafe) for root in loadable]
-    if workers <= 1:
-        collect_less()
-        return [_fix_one(job) for job in jobs_list]
-    if multiprocessing.get_start_method() == "fork":
-        preload()
-    with ProcessPoolExecutor(max_workers=workers, initializer=start_worker) as pool:
-        return list(pool.map(_fix_one, jobs_list))
+    return _each_job(_fix_one, [(root, settings, unsafe) for root in loadable], jobs)
 
 
 def _run_fix(

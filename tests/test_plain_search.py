@@ -13,14 +13,15 @@ import pytest
 
 from rubric_tools.audit.corpus import AuditInputs, known_texts
 from rubric_tools.gate_analysis.alternatives import alternative_patterns
-from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fire_texts, first_span, gate_lists
+from rubric_tools.gate_analysis.gate_firing import AUDIT_SEARCH_TIMEOUT, fire_texts, first_span, gate_lists, runnable
 from rubric_tools.gate_analysis.plain_search import cut_from, plain_fires, plain_pattern
 from rubric_tools.gate_analysis.regex_characters import CharacterClass, item_class
+from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.dialect import FOLD
-from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, translate_pattern
 from rubric_tools.scoring.text import normalize
 from tests.conftest import MATTERS_DIR, require_conformance
 
@@ -101,6 +102,29 @@ def test_first_spans_are_the_scorers() -> None:
 )
 def test_costly_or_refused_patterns_keep_the_scorers_matcher(pattern: str) -> None:
     assert plain_pattern(pattern, "a" * 2_000) is None
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        r"\bcustomer (?:may|shall) use\b",
+        r"(?<=a+)b",  # `re` refuses a lookbehind of no fixed width
+        r"[",
+        "x" * 10_001,
+        r"(?:a{1000}){1000}",
+        r"(a+)+$",  # the scorer compiles it; it backtracks (G012)
+    ],
+)
+def test_a_runnable_gate_is_one_the_scorer_compiles_and_regex_compiles_it_only_when_searched(pattern: str) -> None:
+    try:
+        compile_pattern(pattern)
+        compiles = True
+    except GateError:
+        compiles = False
+    compile_pattern.cache_clear()
+    translate_pattern.cache_clear()
+    assert runnable(Gate(pattern)) == (compiles and backtracking_risk(pattern) is None)
+    assert compile_pattern.cache_info().currsize == 0  # most gates are searched on `re` only
 
 
 def test_a_bound_is_kept_under_budget_and_grows_with_the_text() -> None:

@@ -23,7 +23,14 @@ from rubric_tools.gate_analysis.regex_shape import cannot_match, unnormalized_re
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, sentence_bounds
+from rubric_tools.scoring.gates import (
+    Gate,
+    GateError,
+    GateTimeout,
+    compile_pattern,
+    sentence_bounds,
+    translate_pattern,
+)
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize, show_pattern
 
@@ -94,12 +101,14 @@ def matched_sentence(gate: Gate, text: str) -> str:
 
 
 def runnable(gate: Gate) -> bool:
-    """Whether every regex of the gate compiles (G003 reports the others) and none risks
-    catastrophic backtracking (G012 reports those; running them would only time out)."""
+    """Whether the scorer takes every regex of the gate (G003 reports the others) and none
+    risks catastrophic backtracking (G012 reports those; running them would only time out).
+    Checked short of compiling it on `regex` (`translate_pattern`): most gates are searched
+    only on `re` (`plain_search`), and `regex` compiles the others when a search needs them."""
     try:
         for text in (gate.pattern, gate.require_context, gate.exclude_context):
             if text:
-                compile_pattern(text)
+                translate_pattern(text)
                 if backtracking_risk(text) is not None:
                     return False
                 re_compiled(text)  # `re`'s compilation for the scorer's check, while `re` still has it

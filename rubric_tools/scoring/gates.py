@@ -80,6 +80,20 @@ def compile_pattern(pattern: str) -> GateRegex:
 
     Raises GateError for a pattern `re` rejects and for one too costly to compile.
     Cached: the linter, the solver and the scorer all compile the same few hundred patterns."""
+    translated, flags, folds = translate_pattern(pattern)
+    try:
+        return GateRegex(regex.compile(translated, flags), folds)
+    except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
+        raise GateError(pattern, str(exc)) from exc
+
+
+@lru_cache(maxsize=4096)
+def translate_pattern(pattern: str) -> tuple[str, int, bool]:
+    """What `compile_pattern` hands `regex`: the pattern translated, the `regex` flags to
+    compile it with, and whether texts are folded first. Raises GateError where
+    `compile_pattern` refuses a pattern before compiling it (what `re` rejects, what is too
+    costly); the dialect writes only syntax `regex` reads (tests/scoring/test_dialect.py
+    compiles its translations), so this is the check of a pattern that is not searched."""
     if not isinstance(pattern, str):
         raise GateError(str(pattern), "a pattern must be a string")
     try:
@@ -90,10 +104,7 @@ def compile_pattern(pattern: str) -> GateRegex:
     for re_flag, regex_flag in _REGEX_FLAGS.items():
         if re_flags & re_flag:
             flags |= regex_flag
-    try:
-        return GateRegex(regex.compile(translated, flags), folds)
-    except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
-        raise GateError(pattern, str(exc)) from exc
+    return translated, flags, folds
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.dialect import FOLD
-from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, translate_pattern
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, refusal
 from rubric_tools.scoring.text import normalize
 from tests.conftest import MATTERS_DIR, require_conformance
 
@@ -122,7 +122,7 @@ def test_a_runnable_gate_is_one_the_scorer_compiles_and_regex_compiles_it_only_w
     except GateError:
         compiles = False
     compile_pattern.cache_clear()
-    translate_pattern.cache_clear()
+    refusal.cache_clear()
     assert runnable(Gate(pattern)) == (compiles and backtracking_risk(pattern) is None)
     assert compile_pattern.cache_info().currsize == 0  # most gates are searched on `re` only
 

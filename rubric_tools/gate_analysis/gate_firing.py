@@ -28,8 +28,8 @@ from rubric_tools.scoring.gates import (
     GateError,
     GateTimeout,
     compile_pattern,
+    refusal,
     sentence_bounds,
-    translate_pattern,
 )
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize, show_pattern
@@ -103,17 +103,13 @@ def matched_sentence(gate: Gate, text: str) -> str:
 def runnable(gate: Gate) -> bool:
     """Whether the scorer takes every regex of the gate (G003 reports the others) and none
     risks catastrophic backtracking (G012 reports those; running them would only time out).
-    Checked short of compiling it on `regex` (`translate_pattern`): most gates are searched
-    only on `re` (`plain_search`), and `regex` compiles the others when a search needs them."""
-    try:
-        for text in (gate.pattern, gate.require_context, gate.exclude_context):
-            if text:
-                translate_pattern(text)
-                if backtracking_risk(text) is not None:
-                    return False
-                re_compiled(text)  # `re`'s compilation for the scorer's check, while `re` still has it
-    except GateError:
-        return False
+    Checked short of compiling it on `regex` (`refusal`): most gates are searched only on
+    `re` (`plain_search`), and `regex` compiles the others when a search needs them."""
+    for text in (gate.pattern, gate.require_context, gate.exclude_context):
+        if text:
+            if refusal(text) is not None or backtracking_risk(text) is not None:
+                return False
+            re_compiled(text)  # `re`'s compilation for the scorer's check, while `re` still has it
     return True
 
 

@@ -180,13 +180,11 @@ def _subtrees(op: Any, av: Any) -> list[Any]:
     return []
 
 
-def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int, bool]:
-    """`pattern` rewritten for `regex` (VERSION0) with `re`'s meaning, the global flags
-    (`re` flag values, within GLOBAL_FLAGS) it must be compiled with, and whether texts
-    must be passed through `fold` before it searches them.
+def checked(pattern: str, flags: int = re.IGNORECASE) -> Any:
+    """`re`'s parse tree of `pattern` once it has passed every refusal of `translate`: the
+    size and cost caps, and what `re` rejects only when compiling (a lookbehind's width).
 
-    Raises PatternRefused for a pattern `re` rejects or one too costly to compile.
-    """
+    Raises PatternRefused."""
     tree = parse(pattern, flags)
     check_cost(tree)
     with warnings.catch_warnings():
@@ -197,6 +195,17 @@ def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int, bool]
             raise PatternRefused(exc.msg, exc.pos) from exc
         except (RecursionError, OverflowError) as exc:
             raise PatternRefused(f"cannot compile the pattern ({type(exc).__name__})", too_costly=True) from exc
+    return tree
+
+
+def translate(pattern: str, flags: int = re.IGNORECASE) -> tuple[str, int, bool]:
+    """`pattern` rewritten for `regex` (VERSION0) with `re`'s meaning, the global flags
+    (`re` flag values, within GLOBAL_FLAGS) it must be compiled with, and whether texts
+    must be passed through `fold` before it searches them.
+
+    Raises PatternRefused for a pattern `re` rejects or one too costly to compile.
+    """
+    tree = checked(pattern, flags)
     state_flags = tree.state.flags
     folds = _folds_safely(tree, state_flags)
     return _Writer(folds).sequence(tree, state_flags), state_flags & GLOBAL_FLAGS, folds

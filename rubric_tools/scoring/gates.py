@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, TypeVar
 
 import regex
 
@@ -80,7 +80,11 @@ def compile_pattern(pattern: str) -> GateRegex:
 
     Raises GateError for a pattern `re` rejects and for one too costly to compile.
     Cached: the linter, the solver and the scorer all compile the same few hundred patterns."""
-    translated, flags, folds = translate_pattern(pattern)
+    translated, re_flags, folds = _unless_refused(pattern, dialect.translate)
+    flags = regex.VERSION0
+    for re_flag, regex_flag in _REGEX_FLAGS.items():
+        if re_flags & re_flag:
+            flags |= regex_flag
     try:
         return GateRegex(regex.compile(translated, flags), folds)
     except (regex.error, TypeError, ValueError, OverflowError, RecursionError) as exc:
@@ -88,23 +92,29 @@ def compile_pattern(pattern: str) -> GateRegex:
 
 
 @lru_cache(maxsize=4096)
-def translate_pattern(pattern: str) -> tuple[str, int, bool]:
-    """What `compile_pattern` hands `regex`: the pattern translated, the `regex` flags to
-    compile it with, and whether texts are folded first. Raises GateError where
-    `compile_pattern` refuses a pattern before compiling it (what `re` rejects, what is too
-    costly); the dialect writes only syntax `regex` reads (tests/scoring/test_dialect.py
-    compiles its translations), so this is the check of a pattern that is not searched."""
+def refusal(pattern: str) -> str | None:
+    """Why `compile_pattern` refuses `pattern` before it compiles it on `regex` (what `re`
+    rejects, what is too costly), or None. The dialect writes only syntax `regex` reads
+    (tests/scoring/test_dialect.py compiles its translations): the check of a pattern that
+    is not searched, without the cost of compiling it."""
+    try:
+        _unless_refused(pattern, dialect.checked)
+    except GateError as exc:
+        return exc.message
+    return None
+
+
+_T = TypeVar("_T")
+
+
+def _unless_refused(pattern: str, step: Callable[[str], _T]) -> _T:
+    """`step(pattern)`, a refusal of the dialect's raised as a GateError."""
     if not isinstance(pattern, str):
         raise GateError(str(pattern), "a pattern must be a string")
     try:
-        translated, re_flags, folds = dialect.translate(pattern)
+        return step(pattern)
     except dialect.PatternRefused as exc:
         raise GateError(pattern, exc.message) from exc
-    flags = regex.VERSION0
-    for re_flag, regex_flag in _REGEX_FLAGS.items():
-        if re_flags & re_flag:
-            flags |= regex_flag
-    return translated, flags, folds
 
 
 @dataclass(frozen=True)

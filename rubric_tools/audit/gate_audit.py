@@ -21,16 +21,16 @@ from rubric_tools.audit.texts import VerdictText, list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.diagnostics import Severity
 from rubric_tools.gate_analysis.gate_firing import (
-    AUDIT_SEARCH_TIMEOUT,
     AuditedEntry,
     GateList,
     fires,
+    first_span,
     gate_lists,
     list_fires,
     matched_sentence,
 )
 from rubric_tools.loading.matter import RUBRIC_FILE, MatterSource
-from rubric_tools.scoring.gates import Gate, GateError, compile_pattern
+from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import show_pattern, split_citation
 
 if TYPE_CHECKING:
@@ -41,11 +41,8 @@ if TYPE_CHECKING:
 
 
 def _first_match(pattern: str, text: str) -> str | None:
-    try:
-        match = compile_pattern(pattern).search(text, timeout=AUDIT_SEARCH_TIMEOUT)
-    except (GateError, TimeoutError):
-        return None
-    return match.group(0).strip() if match else None
+    span = first_span(pattern, text)  # on `re` where that is the scorer's search
+    return None if span is None else text[span[0] : span[1]].strip()
 
 
 def _clause_words(source: MatterSource, gate_list: GateList) -> dict[int, str]:

@@ -1,11 +1,12 @@
-"""`rubric audit` over several matters: the pool is given the largest rubrics first, and the
-audits come back in the order the matters were named."""
+"""`rubric audit` over several matters: the pool is given the costliest audits first (the
+largest rubrics, with the most text to complete witnesses from), and the audits come back in
+the order the matters were named."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rubric_tools.commands.audit import audit_roots, largest_first
+from rubric_tools.commands.audit import audit_roots, costliest_first
 from rubric_tools.config.audit import AuditSection
 from tests.audit_support import make_matter
 
@@ -13,11 +14,14 @@ SMALL = "    critical_failure_patterns:\n      - 'uptime commitments are unenfor
 LARGE = SMALL + "".join(f"      - 'service credits? (?:are|is) waived in year {n}'\n" for n in range(12))
 
 
-def test_the_largest_rubric_is_audited_first(tmp_path: Path) -> None:
+def test_the_costliest_audit_is_first(tmp_path: Path) -> None:
     small = make_matter(tmp_path / "small", SMALL)
     large = make_matter(tmp_path / "large", LARGE)
     missing = tmp_path / "missing"  # no rubric: last
-    assert largest_first([small, missing, large]) == [2, 0, 1]
+    assert costliest_first([small, missing, large]) == [2, 0, 1]
+    # The same gates, with more of the matter's own text to complete each witness from.
+    documented = make_matter(tmp_path / "documented", LARGE, guide="Every hosting contract names its region. " * 200)
+    assert costliest_first([small, large, documented]) == [2, 1, 0]
 
 
 def test_audits_come_back_in_the_order_given(tmp_path: Path) -> None:

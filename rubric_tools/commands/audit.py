@@ -84,19 +84,25 @@ def _audit_one(job: _Job) -> MatterAudit:
     return audit_matter(*job)
 
 
-def _rubric_size(root: Path) -> int:
+def _audit_cost(root: Path) -> int:
+    """About what a matter's audit costs: its gates (the rubric's size) times what each is
+    completed and checked against (the size of the matter's other files: its documents,
+    facts and answers, split into the sentences every witness is sought in). A matter with
+    no rubric costs nothing."""
     try:
-        return (root / RUBRIC_FILE).stat().st_size
+        rubric = (root / RUBRIC_FILE).stat().st_size
+        others = sum(path.stat().st_size for path in root.rglob("*") if path.is_file()) - rubric
     except OSError:
         return 0
+    return rubric * max(others, 1)
 
 
-def largest_first(roots: Sequence[Path]) -> list[int]:
-    """The indices of `roots`, the largest rubric first. A matter's audit costs about what its
-    rubric's gates cost, so a pool given the large ones first does not end on one of them
-    while the other workers stand idle (the conformance matters' audits range from 0.02 s to
-    0.8 s of CPU)."""
-    return sorted(range(len(roots)), key=lambda index: -_rubric_size(roots[index]))
+def costliest_first(roots: Sequence[Path]) -> list[int]:
+    """The indices of `roots`, the costliest audit first (`_audit_cost`). A pool given the
+    costly ones first does not end on one of them while the other workers stand idle (the
+    conformance matters' audits range from 0.01 s to 0.27 s; ordered by the rubric's size
+    alone, the two workers ended 0.06 s apart)."""
+    return sorted(range(len(roots)), key=lambda index: -_audit_cost(roots[index]))
 
 
 def audit_roots(
@@ -104,7 +110,7 @@ def audit_roots(
 ) -> list[MatterAudit]:
     """Audit each matter root; in a process pool of `jobs` workers (default: the CPU count).
     The audits come back in the order of `roots`."""
-    order = largest_first(roots)
+    order = costliest_first(roots)
     audits = _each_job(_audit_one, [(roots[index], settings, propose) for index in order], jobs)
     done = dict(zip(order, audits, strict=True))
     return [done[index] for index in range(len(roots))]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
@@ -135,25 +135,6 @@ _CITED_AFTER = re.compile(r" ?(?:§|\d)")
 _OTHER_DETERMINERS = frozenset("a an this that these those any each every its their our your such no his her".split())
 
 
-@lru_cache(maxsize=8192)  # every gate list of a matter has a finder over the same sentences
-def _articles(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The words of a sentence written after "the" (as written), and those written bare
-    (lowercased): not after another determiner or a possessive, nor cited ("MSA §7.3")."""
-    if not text.rstrip().endswith(_SENTENCE_ENDS):
-        return (), ()
-    after_the: list[str] = []
-    bare: list[str] = []
-    found = list(_SENTENCE_WORD.finditer(text))
-    for previous, current in zip(found, found[1:], strict=False):  # every word but the opening one
-        word, before = current.group(0), previous.group(0).lower()
-        if before == "the":
-            after_the.append(word)
-        elif before not in _OTHER_DETERMINERS and not before.endswith(("'s", "’s")):
-            if _CITED_AFTER.match(text, current.end()) is None:  # "MSA §7.3" is a document's id
-                bare.append(word.lower())
-    return tuple(after_the), tuple(bare)
-
-
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences
 def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     """The words the sentences write after "the" more often than bare (at least twice; an
@@ -161,18 +142,37 @@ def _definite(texts: tuple[str, ...]) -> dict[str, str]:
     often. The matter's definite terms ("the Amendment", "the MSA", "the supercap"), which a
     generated text opening a clause with one writes with its "the" too; not a party's name
     the matter writes bare ("Customer shall …")."""
+    sentences = [(text, _SENTENCE_WORD.findall(text)) for text in texts if text.rstrip().endswith(_SENTENCE_ENDS)]
     after_the: dict[str, Counter[str]] = {}
-    bare: Counter[str] = Counter()
-    for text in texts:
-        written_after_the, written_bare = _articles(text)
-        for word in written_after_the:
-            after_the.setdefault(word.lower(), Counter())[word] += 1
-        bare.update(written_bare)
+    for _text, words in sentences:
+        for before, word in zip(words, words[1:], strict=False):  # every word but the opening one
+            if before.lower() == "the":
+                after_the.setdefault(word.lower(), Counter())[word] += 1
+    # How often each is written bare: only the words written after "the" are counted.
+    bare = Counter(word for text, words in sentences for word in _written_bare(text, words, after_the.keys()))
     return {
         lowered: forms.most_common(1)[0][0]
         for lowered, forms in after_the.items()
         if forms.total() > bare[lowered] and (forms.total() >= 2 or (not bare[lowered] and _initialisms(forms)))
     }
+
+
+def _written_bare(text: str, words: list[str], among: Set[str]) -> list[str]:
+    """Those of the words `among` (lowercased) that the sentence `text` (its `words`) writes
+    bare: not after "the", another determiner or a possessive, nor cited ("MSA §7.3"); not
+    as its opening word."""
+    lowered = [word.lower() for word in words]
+    if among.isdisjoint(lowered[1:]):
+        return []  # most sentences: no word is looked at
+    matches = list(_SENTENCE_WORD.finditer(text))
+    found = []
+    for index in range(1, len(matches)):
+        word, before = lowered[index], lowered[index - 1]
+        if word not in among or before == "the" or before in _OTHER_DETERMINERS or before.endswith(("'s", "’s")):
+            continue
+        if _CITED_AFTER.match(text, matches[index].end()) is None:  # "MSA §7.3" is a document's id
+            found.append(word)
+    return found
 
 
 def _initialisms(forms: Counter[str]) -> bool:

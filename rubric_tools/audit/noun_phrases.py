@@ -109,7 +109,9 @@ def with_definite_terms(text: str, definite: Mapping[str, str]) -> str:
     phrase of its own: opening a clause before a verb ("Amendment cannot supersede" -> "The
     Amendment cannot supersede"), or as the whole object of a preposition ("required by MSA."
     -> "required by the MSA."). Written as the matter writes it after "the"."""
-    if not definite or definite.keys().isdisjoint(run.lower() for run in _RUN.findall(text)):
+    # Lowercasing ASCII moves no run's bounds: the text is lowercased once.
+    runs = _RUN.findall(text.lower()) if text.isascii() else [run.lower() for run in _RUN.findall(text)]
+    if not definite or definite.keys().isdisjoint(runs):
         return text  # no word the matter writes after "the": most texts (a plain search first)
     for found in reversed(list(_CLAUSE_SUBJECT.finditer(text))):
         written = definite.get(found.group(1).lower())

@@ -43,7 +43,7 @@ def _words_of(texts: Sequence[str]) -> tuple[frozenset[str], frozenset[str], fro
     a sentence, where a capital on one only opened a sentence ("Regulators are …" inside a
     frame is "regulators are …"); and those capitalized inside one."""
     joined = _joined(texts)
-    inside = _WORD_INSIDE.findall(joined)
+    inside = set(_WORD_INSIDE.findall(joined))  # each word once: most are written many times
     return (
         frozenset(all_words(joined)),
         frozenset(w for w in inside if w[0].islower()),
@@ -81,18 +81,27 @@ def _capitalized(inside: Iterable[str]) -> list[tuple[str, str]]:
     and may be names, in order: (lowercased, as written), a possessive "'s" dropped
     ("Kestrel's")."""
     found = []
+    read: dict[str, list[tuple[str, str]]] = {}  # each word read once: most are written many times
     for word in inside:
-        written = _POSSESSIVE_END.sub("", word)
-        if written[0].isupper() and written.lower() not in _NEVER_RECASED:
-            found.append((written.lower(), written))
-            # An initialism joined to a word by a hyphen is a name of its own: "IP" of
-            # "IP-indemnification", "IPO" of "pre-IPO" (not a pronoun: "US-only" is no "us").
-            found += [
-                (part.lower(), part)
-                for part in (written.split("-") if "-" in written else ())
-                if _JOINED_INITIALISM.fullmatch(part) and part.lower() not in _NEVER_RECASED
-            ]
+        if not word[0].isupper():
+            continue  # dropping "'s" leaves the first letter as it is
+        if word not in read:
+            read[word] = _as_names(_POSSESSIVE_END.sub("", word))
+        found += read[word]
     return found
+
+
+def _as_names(written: str) -> list[tuple[str, str]]:
+    """A capitalized word (`_capitalized`) as the names it may be: (lowercased, as written)."""
+    if written.lower() in _NEVER_RECASED:
+        return []
+    # An initialism joined to a word by a hyphen is a name of its own: "IP" of
+    # "IP-indemnification", "IPO" of "pre-IPO" (not a pronoun: "US-only" is no "us").
+    return [(written.lower(), written)] + [
+        (part.lower(), part)
+        for part in (written.split("-") if "-" in written else ())
+        if _JOINED_INITIALISM.fullmatch(part) and part.lower() not in _NEVER_RECASED
+    ]
 
 
 #: An initialism before a hyphen ("IP-indemnification", "EU-hosted"): two to five capitals.

@@ -108,9 +108,9 @@ def _period_window_span(witness: str, pattern: str) -> tuple[int, int] | None:
 @lru_cache(maxsize=1024)
 def _period_windows(pattern: str) -> tuple[re.Pattern[str], ...]:
     """`pattern` once per window that cannot cross a period, that window captured."""
-    from rubric_tools.audit.pattern_tree import parse_items, render, walk_sequences
+    from rubric_tools.audit.pattern_tree import render, shared_items, walk_sequences
 
-    branches = parse_items(pattern)
+    branches = shared_items(pattern)  # read only: the tree the frames read of the same gate
     found = []
     for sequence in walk_sequences(branches or []):
         for index, item in enumerate(sequence):

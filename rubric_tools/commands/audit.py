@@ -32,8 +32,8 @@ from rubric_tools.config.errors import ConfigError
 from rubric_tools.config.resolve import command_paths, resolve_config
 from rubric_tools.diagnostics import Severity
 from rubric_tools.lint.vocabulary import CONFIG_VOCABULARY
-from rubric_tools.loading.layout import matters_to_check, probe_paths
-from rubric_tools.loading.matter import RUBRIC_FILE, load_matter_source
+from rubric_tools.loading.layout import matter_sizes, matters_to_check, probe_paths
+from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.reporting.lint_common import display_path
 
 if TYPE_CHECKING:  # `--fix` and `--write-probes` import their modules when they run
@@ -89,11 +89,7 @@ def _audit_cost(root: Path) -> int:
     completed and checked against (the size of the matter's other files: its documents,
     facts and answers, split into the sentences every witness is sought in). A matter with
     no rubric costs nothing."""
-    try:
-        rubric = (root / RUBRIC_FILE).stat().st_size
-        others = sum(path.stat().st_size for path in root.rglob("*") if path.is_file()) - rubric
-    except OSError:
-        return 0
+    rubric, others = matter_sizes(root)
     return rubric * max(others, 1)
 
 

@@ -140,6 +140,10 @@ class FolderView:
     def exists(self, path: Path) -> bool:
         return path.exists()
 
+    def size(self, path: Path) -> int:
+        """The bytes of a file; raises OSError where it cannot be read."""
+        return path.stat().st_size
+
     # The listings below skip a folder that cannot be listed, as `_listing` does: another
     # process may remove a folder between the walk finding it and reading it (a temporary
     # matter copy being cleaned up), and pathlib's glob raises FileNotFoundError there.
@@ -217,6 +221,24 @@ def matter_files_below(directory: Path) -> list[Path]:
     if not DISK.is_dir(directory):
         return []
     return sorted(DISK.rglob(directory, MATTER_FILE))
+
+
+def matter_sizes(matter_root: Path) -> tuple[int, int]:
+    """The bytes of the matter's rubric, and of its other files inside its folder (its
+    documents and facts, and the trajectories or probes kept there); (0, 0) for a folder
+    without a readable rubric. A file that vanishes while they are counted counts nothing."""
+    try:
+        rubric = DISK.size(matter_root / RUBRIC_FILE)
+    except OSError:
+        return 0, 0
+    total = 0
+    for directory, _folders, files in DISK.walk(matter_root):
+        for name in files:
+            try:
+                total += DISK.size(Path(directory) / name)
+            except OSError:
+                continue
+    return rubric, max(total - rubric, 0)
 
 
 def child_matters(folder: Path) -> list[Path]:

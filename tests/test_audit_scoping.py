@@ -431,6 +431,32 @@ def test_a_regex_stem_in_evidence_is_completed_into_a_word() -> None:
     assert not any(re.search(r"\bindemnif\b", t.text) for t in silent)
 
 
+def test_a_stem_is_found_cut_in_a_pattern_as_its_own_search_finds_it() -> None:
+    """An ASCII pattern's cut words are read in one search (`stems._cut_words`): on every
+    gate of the bundled and conformance matters, and on every word of those gates and of
+    their witnesses, they say what a search for each stem says."""
+    from rubric_tools.audit.stems import _cut_in, _stem_opening
+    from rubric_tools.gate_analysis.gate_firing import gate_lists
+    from rubric_tools.gate_analysis.witness import witnesses
+    from rubric_tools.loading.matter import load_matter_source
+    from tests.conftest import MATTERS_DIR, require_conformance
+
+    roots = sorted(
+        {p.parent for p in [*MATTERS_DIR.glob("*/matter.yaml"), *require_conformance().glob("matters/*/matter.yaml")]}
+    )
+    patterns = [r"indemnif[a-z]* (?:licensor|vendor)", r"Regulat\w* (?:fine|penal)", r"x(?:abc|abcd)(?:ab)?"]
+    for root in roots:
+        patterns += [e.gate.pattern for g in gate_lists(load_matter_source(root).model) for e in g.entries]
+    compared = 0
+    for pattern in patterns:
+        stems = set(re.findall(r"[a-z]{3,}", pattern.lower()))
+        stems |= {w for witness in witnesses(pattern) for w in re.findall(r"[a-z]{3,}", witness.text)}
+        for stem in stems:
+            assert _cut_in(pattern, stem) == (_stem_opening(stem).search(pattern) is not None), (pattern, stem)
+            compared += 1
+    assert compared > 1000
+
+
 def test_past_a_long_window_a_negator_after_the_subject_is_not_scoped() -> None:
     evidence = ["The Target shall not act in its sole discretion."]
     found = scoped_exclusions("target.*sole discretion", evidence, scopes_for("redline"))

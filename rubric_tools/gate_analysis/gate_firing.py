@@ -23,14 +23,7 @@ from rubric_tools.gate_analysis.regex_shape import cannot_match, unnormalized_re
 from rubric_tools.gate_analysis.witness import Witness, iter_witnesses, raw_candidates, witnesses
 from rubric_tools.loading.elements import GateElement, MatterModel
 from rubric_tools.loading.yaml_source import InstancePath
-from rubric_tools.scoring.gates import (
-    Gate,
-    GateError,
-    GateTimeout,
-    compile_pattern,
-    refusal,
-    sentence_bounds,
-)
+from rubric_tools.scoring.gates import Gate, GateError, GateTimeout, compile_pattern, refusal, sentence_bounds
 from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import normalize, show_pattern
 

@@ -91,7 +91,10 @@ def has_bare_role(text: str) -> bool:
 
 #: A word opening a clause: the text's first, or the first after "that", "but", a comma, a
 #: semicolon or a colon ("… is deleted and replaced with: Addendum permits …").
-_CLAUSE_SUBJECT = re.compile(r"(?:^|(?<=\bthat )|(?<=\bbut )|(?<=[,;:] ))([A-Za-z][\w-]*)(?= ([a-z][\w'’-]*))")
+_CLAUSE_SUBJECT = re.compile(
+    # Every opening but the text's first follows a space: that is asked first, in one character.
+    r"(?:^|(?<= )(?:(?<=\bthat )|(?<=\bbut )|(?<=[,;:] )))([A-Za-z][\w-]*)(?= ([a-z][\w'’-]*))"
+)
 
 
 #: A word right after a preposition that closes its phrase: punctuation or the text's end

@@ -57,8 +57,9 @@ _LOWERCASE_WORD = re.compile(r"\b[a-z][\w-]*")
 _OPENING_WORD = re.compile(r"([A-Z][a-z]+)(?![\w'’-])")
 #: A capitalized word inside a sentence, after a lowercase word or a comma (not after a
 #: colon or a quotation mark, where a capital opens what is quoted or recited), and not
-#: before another (a name or a defined term of several words: "the Effective Date").
-_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
+#: before another (a name or a defined term of several words: "the Effective Date"). The
+#: lowercase word is taken whole (`*+`): a shorter part of it is never followed by the space.
+_CAPITAL_INSIDE = re.compile(r"((?:\b[a-z][\w'’-]*+|,) )([A-Z][a-z][\w-]*)\b(?! [A-Z])")
 #: How a sentence ends, a heading does not ("14.2 Governing Law").
 _SENTENCE_ENDS = (".", ";", ":", "?", "!", '"', "”", ")")
 #: "us" joined to a word by a hyphen ("us-only", "non-us"; "Us-only" opening a sentence): no

@@ -396,8 +396,9 @@ _ARTICLE_BEFORE_NO_NOUN = re.compile(
     re.IGNORECASE,
 )
 #: A word right before one that opens a noun phrase, which no adjective takes as its object
-#: ("that" opens a clause: "it is unlawful that …").
-_WORD_BEFORE_DETERMINER = re.compile(r"\b([a-z]+) (?:the|an?|its|their|his|her|our|your|any|each|every|such)\b")
+#: ("that" opens a clause: "it is unlawful that …"). Each word is taken whole (`++`): a
+#: shorter part of one is never followed by the space, and the search tries every word.
+_WORD_BEFORE_DETERMINER = re.compile(r"\b([a-z]++) (?:the|an?|its|their|his|her|our|your|any|each|every|such)\b")
 #: Adjectives that do take one ("worth the rent", "due the landlord").
 _ADJECTIVES_WITH_OBJECTS = frozenset("worth like unlike near due opposite".split())
 

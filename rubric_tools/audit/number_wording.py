@@ -9,8 +9,9 @@ import re
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.quantities import number_value, quantities
 
-#: A number in words with its figures after it: "three (3)".
-_WORDS_AND_FIGURES = re.compile(r"\b([a-z]+(?:[- ][a-z]+)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
+#: A number in words with its figures after it: "three (3)". Words are taken whole (`++`):
+#: a shorter part of one is never followed by what comes next, and the search tries every word.
+_WORDS_AND_FIGURES = re.compile(r"\b([a-z]++(?:[- ][a-z]++)?)\s*\((\d+(?:\.\d+)?)\)", re.IGNORECASE)
 #: A figure glossed by another in parentheses ("73 (0) hours", a regex's `\d+` written out),
 #: not a citation's subsection ("Section 12 (3)").
 _FIGURES_AND_FIGURES = re.compile(
@@ -19,7 +20,7 @@ _FIGURES_AND_FIGURES = re.compile(
 _NEXT_WORD = re.compile(r"\s*([a-z]+)")
 #: A number in words and its figures with no parentheses between ("ninety 90 days", a
 #: regex's optional "\(?" left out): written "ninety (90) days".
-_WORDS_THEN_FIGURES = re.compile(r"\b([a-z]+(?:-[a-z]+)?) (\d+(?:\.\d+)?)\b", re.IGNORECASE)
+_WORDS_THEN_FIGURES = re.compile(r"\b([a-z]++(?:-[a-z]++)?) (\d+(?:\.\d+)?)\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 

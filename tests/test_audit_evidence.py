@@ -388,6 +388,9 @@ def test_a_fragment_witness_is_framed_in_its_carrier(tmp_path: Path) -> None:
         ("The landlord may claim the of the deposit.", "an article before no noun phrase: the of"),
         ("The lease already allows terminate.", "a verb of permission before a bare verb: allows terminate"),
         ("The lease lets cancel on notice.", "a verb of permission before a bare verb: lets cancel"),
+        # Other letters than ASCII: `re` decides, with no plain search of the stems before.
+        ("The Landlord’s lease Permits terminate.", "a verb of permission before a bare verb: Permits terminate"),
+        ("The lease ALLOWS terminate.", "a verb of permission before a bare verb: ALLOWS terminate"),
     ],
 )
 def test_what_no_lawyer_would_write_is_caught(text: str, problem: str) -> None:

@@ -215,6 +215,17 @@ _PERMISSION_BEFORE_VERB = re.compile(
 )
 
 
+#: The stems `_PERMISSION_BEFORE_VERB` opens with: an ASCII text holding none has no match.
+_PERMISSION_STEMS = ("allow", "permit", "enable", "let", "authori")
+
+
+def _may_permit(text: str, lowered: str) -> bool:
+    """Whether `text` may hold a verb of permission: a plain search of its lowercase for the
+    stems first (most texts hold none); in a text with other letters than ASCII, `re`'s
+    case-insensitive matching is left to decide."""
+    return not text.isascii() or any(stem in lowered for stem in _PERMISSION_STEMS)
+
+
 def _each_plural(determiner: str, noun: str) -> bool:
     """ "each" or "every" before a plural ("each obligations": a swap for "all")."""
     return determiner in ("each", "every") and plural_form(noun) and not lexicon.is_verb(noun)
@@ -340,7 +351,7 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     for m in _HEREBY_GERUND.finditer(text) if "hereby" in lowered else ():
         if verb_of(m.group(1).lower()) is not None or "VERB" in lexicon.lemmas(m.group(1).lower()):
             found.append(f"a gerund after 'hereby': {m.group(0)}")
-    for m in _PERMISSION_BEFORE_VERB.finditer(text):
+    for m in _PERMISSION_BEFORE_VERB.finditer(text) if _may_permit(text, lowered) else ():
         if _verb_only(m.group(1).lower()):
             found.append(f"a verb of permission before a bare verb: {m.group(0)}")
     for determiner, noun in zip(tokens, tokens[1:], strict=False):

@@ -267,6 +267,21 @@ def test_the_matter_own_sin_is_preferred_and_a_disowned_clause_is_used_too() -> 
     assert alone.text == "uptime commitments are unenforceable here" and alone.source == "guide §2"
 
 
+def test_a_witness_is_completed_from_a_clause_of_its_own_alternative() -> None:
+    # Two sins in one gate: each alternative's witness takes the matter's clause that states
+    # it, so that each gets its own correct work framed; a clause of the other only when the
+    # matter states none of its own.
+    gate = Gate(r"landlord may enter without notice|tenant waives (?:the|any) right to quiet enjoyment")
+    entry = MatterSentence("The landlord may enter without notice at any hour.", "p:1", True)
+    waiver = MatterSentence("The tenant waives any right to quiet enjoyment during repairs.", "p:2", True)
+    finder = ClauseFinder([entry, waiver])
+    own = finder.complete("tenant waives the right to quiet enjoyment", gate)
+    assert own.source == "p:2" and own.text == "The tenant waives any right to quiet enjoyment during repairs"
+    assert finder.complete("landlord may enter without notice", gate).source == "p:1"
+    alone = ClauseFinder([entry]).complete("tenant waives the right to quiet enjoyment", gate)
+    assert alone.source == "p:1"  # the matter states only the other sin
+
+
 def test_correct_work_the_gate_fires_on_is_never_taken_as_the_sin() -> None:
     gate = Gate("uptime commitments are unenforceable")  # fires on the playbook sentence itself
     playbook = MatterSentence(

@@ -48,6 +48,7 @@ from rubric_tools.audit.completion import (
 )
 from rubric_tools.audit.corpus import KnownText, sentences
 from rubric_tools.audit.markers import governing_negator
+from rubric_tools.audit.pattern_tree import compiled_branches
 from rubric_tools.audit.quantities import Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
@@ -133,7 +134,7 @@ class ClauseFinder:
         core = repair_agreement(witness)
         if core != witness and not fires(gate, core):
             core = witness
-        for found in self.found(gate):
+        for found in _own_branch_first(self.found(gate), core, gate.pattern):
             before, matched, after = self._parts(found.clause, found.start, found.end)
             options = []
             if self._fits(core, matched, before, after):
@@ -220,6 +221,19 @@ class ClauseFinder:
         if before.strip() and mine[0] != theirs[0]:
             return False
         return not (after.strip(" .;,") and mine[-1] != theirs[-1])
+
+
+def _own_branch_first(found: list[_Found], witness: str, pattern: str) -> list[_Found]:
+    """The matter's clauses, those whose match the witness's own top-level alternatives
+    match first (in their order): a gate `provider owns|data is provider's property` is two
+    sins, and a witness of the first is completed from a clause that states the first when
+    the matter has one, not from the clause of the other (whose frames the other's witness
+    already gives)."""
+    branches = compiled_branches(pattern)
+    own = [branch for branch in branches if branch.search(witness)]
+    if not own or len(own) == len(branches):
+        return found
+    return sorted(found, key=lambda f: not any(b.search(f.clause[f.start : f.end]) for b in own))
 
 
 def _kind(quantity: Quantity) -> str:

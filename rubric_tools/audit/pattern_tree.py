@@ -184,6 +184,19 @@ def top_level_branches(pattern: str) -> list[str] | None:
     return None if tree is None else [render(branch) for branch in tree]
 
 
+@lru_cache(maxsize=1024)  # asked again for a gate that several gate lists share
+def compiled_branches(pattern: str) -> tuple[re.Pattern[str], ...]:
+    """The top-level alternatives of `pattern`, each compiled (none when it has one, or does
+    not compile)."""
+    branches = top_level_branches(pattern) if pattern else None
+    if branches is None or len(branches) < 2:
+        return ()
+    try:
+        return tuple(re.compile(branch, re.IGNORECASE) for branch in branches)
+    except re.error:
+        return ()
+
+
 def walk_sequences(branches: list[list[Item]]) -> Iterator[list[Item]]:
     """Every sequence of the tree: the top-level branches and every group's branches."""
     for sequence, _left, _right in walk_with_edges(branches):

@@ -27,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
@@ -40,7 +39,7 @@ from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
 from rubric_tools.audit.noun_phrases import with_definite_terms, with_determiners
-from rubric_tools.audit.pattern_tree import top_level_branches
+from rubric_tools.audit.pattern_tree import compiled_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, fires, gate_lists, list_fires
@@ -111,26 +110,13 @@ def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
     `18 months|preliminary discussions` is two sins: each needs its correct work shown)."""
     eligible = [t for t in texts if not t.bare_only and t.strategy != "long"]
     chosen = eligible[:1]
-    for branch in _top_level_branches(pattern)[1:] if eligible else ():
+    for branch in compiled_branches(pattern)[1:] if eligible else ():
         if not any(branch.search(t.text) for t in chosen):
             # The branch's long witness when it has no other (its "window" may be no window).
             own = [t for t in texts if not t.bare_only and branch.search(t.text)]
             chosen += sorted(own, key=lambda t: t.strategy == "long")[:1]
     chosen += [t for t in eligible if t not in chosen]
     return chosen[:FRAMED_WITNESSES]
-
-
-@lru_cache(maxsize=1024)  # asked again for a gate that several gate lists share
-def _top_level_branches(pattern: str) -> tuple[re.Pattern[str], ...]:
-    """The top-level alternatives of `pattern`, each compiled (none when it has one, or does
-    not compile)."""
-    branches = top_level_branches(pattern) if pattern else None
-    if branches is None or len(branches) < 2:
-        return ()
-    try:
-        return tuple(re.compile(branch, re.IGNORECASE) for branch in branches)
-    except re.error:
-        return ()
 
 
 def _known_record(known: KnownText) -> VerdictText:

@@ -211,6 +211,50 @@ def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> 
 
 
 @pytest.mark.parametrize(
+    ("clause", "sin", "negated"),
+    [
+        # The sin in a later clause with its own subject and verb: that clause is negated;
+        # negating the condition ("does not fail") would leave the sin asserted.
+        (
+            "If Landlord fails to make the repair, Tenant will pay the cost.",
+            "tenant will pay",
+            "If Landlord fails to make the repair, Tenant will not pay the cost.",
+        ),
+        (
+            "Tenant is responsible for its own fixtures, and Tenant is responsible for every roof repair.",
+            "tenant is responsible for every",
+            "Tenant is responsible for its own fixtures, and Tenant is not responsible for every roof repair.",
+        ),
+        # A comma before a phrase or before a verb whose subject came first opens no clause.
+        ("Tenant shall, in each case, pay the cost.", "pay the cost", "Tenant shall not, in each case, pay the cost."),
+        (
+            "Tenant, at its option, may sublet the premises.",
+            "may sublet",
+            "Tenant, at its option, may not sublet the premises.",
+        ),
+        # Nor does a list of verbs.
+        (
+            "Landlord may enter, inspect, and repair the premises.",
+            "repair the premises",
+            "Landlord may not enter, inspect, and repair the premises.",
+        ),
+    ],
+)
+def test_the_predicate_negated_is_the_one_of_the_sins_own_clause(clause: str, sin: str, negated: str) -> None:
+    found = re.search(sin, clause, re.IGNORECASE)
+    assert found is not None
+    assert negated_predicate(clause, found.span()) == negated
+
+
+def test_no_subject_list_is_made_of_the_subject_of_another_clause() -> None:
+    clause = "Landlord has consented, and Tenant may sublet the premises."
+    found = re.search("tenant may sublet", clause, re.IGNORECASE)
+    assert found is not None
+    assert negated_subject(clause) is not None  # the first clause's subject, read without the match
+    assert negated_subject(clause, found.span()) is None
+
+
+@pytest.mark.parametrize(
     ("clause", "negated"),
     [
         (

@@ -30,21 +30,56 @@ _WORD = re.compile(r"[\w'’-]+")
 _SUBORDINATORS = frozenset("after before when until once if unless upon whenever".split())
 
 
-def negated_predicate(clause: str) -> str | None:
-    """`clause` with its first finite verb negated, or None when it has no finite verb or
-    already holds a negator. A subject opened by "either" or "any" takes the negation
+def match_clause_start(
+    clause: str, tokens: list[re.Match[str]], lowered: list[str], match: tuple[int, int] | None
+) -> int:
+    """The index of the token that opens the clause the gate's match (`match`, a span of
+    `clause`) stands in: after the last ";", or the last comma after which a clause of its
+    own opens (a subject, then a finite verb before the match ends), before the match. "The
+    component is statically linked, GPLv3 infects the entire firmware" negates "infects",
+    the sin's own verb, not "is": a negation of the other clause leaves the sin asserted.
+    A comma before a parenthetical or a verb whose subject came earlier ("Provider, at its
+    option, may use …") opens no clause. 0 without a match."""
+    if match is None:
+        return 0
+    start = 0
+    for index in range(1, len(tokens)):
+        if tokens[index].start() >= match[0]:
+            break
+        gap = clause[tokens[index - 1].end() : tokens[index].start()]
+        if ";" in gap or ("," in gap and _opens_a_clause(tokens, lowered, index, match[1])):
+            start = index
+    return start
+
+
+def _opens_a_clause(tokens: list[re.Match[str]], lowered: list[str], first: int, end: int) -> bool:
+    """Whether a finite verb with a word before it (its subject) follows token `first`
+    before character `end`, and `first` opens no subordinate clause ("…, if Provider
+    asks, …") or phrase ("…, at its option, may …")."""
+    if lowered[first] in _SUBORDINATORS or lowered[first] in PREPOSITIONS:
+        return False
+    verbs = (i for i in range(first + 1, len(tokens)) if tokens[i].start() < end)
+    return any(finite_verb_at(lowered, i) for i in verbs)
+
+
+def negated_predicate(clause: str, match: tuple[int, int] | None = None) -> str | None:
+    """`clause` with the first finite verb of the match's own clause negated (`match`, the
+    gate's span: `match_clause_start`), or None when it has no finite verb or already holds
+    a negator. A subject opened by "either" or "any" takes the negation
     itself: "Neither party gives notice", "No fines will be assessed" (never "Either party
     does not give notice")."""
     if _NEGATED.search(clause):
         return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
-    for index, token in enumerate(tokens):
+    start = match_clause_start(clause, tokens, lowered, match)
+    for index, token in enumerate(tokens[start:], start):
         if not finite_verb_at(lowered, index):
             continue
-        if index > 0 and lowered[0] in _NEGATED_DETERMINER:
-            negated = _NEGATED_DETERMINER[lowered[0]]
-            return _spliced(clause, tokens[0], negated.capitalize() if tokens[0].group(0)[0].isupper() else negated)
+        if index > start and lowered[start] in _NEGATED_DETERMINER:
+            negated = _NEGATED_DETERMINER[lowered[start]]
+            opening = tokens[start]
+            return _spliced(clause, opening, negated.capitalize() if opening.group(0)[0].isupper() else negated)
         word = lowered[index]
         following_word = lowered[index + 1] if index + 1 < len(lowered) else ""
         if (
@@ -160,7 +195,7 @@ _PLURAL_OF = {"is": "are", "was": "were", "has": "have", "does": "do"}
 SUBJECT_LIST = "any of its affiliates, agents, or subcontractors"
 
 
-def negated_subject(clause: str) -> str | None:
+def negated_subject(clause: str, match: tuple[int, int] | None = None) -> str | None:
     """`clause` with its subject negated in a list: "Neither <subject> nor <related
     parties, …> <predicate>" ("Neither Provider nor any of its affiliates, agents, or
     subcontractors may re-identify …"). None when the clause has no subject before its
@@ -170,6 +205,8 @@ def negated_subject(clause: str) -> str | None:
         return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
+    if match_clause_start(clause, tokens, lowered, match) > 0:
+        return None  # the sin stands in a later clause: its subject is not the sentence's
     verb = next((i for i in range(1, len(tokens)) if finite_verb_at(lowered, i)), None)
     if verb is None or verb > 4 or any(w in _SUBORDINATORS or w in MODALS for w in lowered[:verb]):
         return None
@@ -197,13 +234,13 @@ def negated_subject(clause: str) -> str | None:
 
 def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, str]]:
     """(kind, text) of each negation of the clause (`match`: the gate's span in it)."""
-    predicate = negated_predicate(clause)
+    predicate = negated_predicate(clause, match)
     if predicate is not None:
         yield "negated predicate", predicate
     obj = negated_object(clause, match)
     if obj is not None:
         yield "negated object", obj
-    subject = negated_subject(clause)
+    subject = negated_subject(clause, match)
     if subject is not None:
         yield "negated subject list", subject
 

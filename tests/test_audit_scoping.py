@@ -246,6 +246,16 @@ def test_the_predicate_negated_is_the_one_of_the_sins_own_clause(clause: str, si
     assert negated_predicate(clause, found.span()) == negated
 
 
+def test_no_predicate_is_negated_when_the_sins_clause_has_a_subject_and_no_verb_known() -> None:
+    # "seeps" is no verb the grammar knows: the sin's clause cannot be negated, and negating
+    # the first clause ("is not cracked") would leave the sin asserted.
+    clause = "The roof membrane is cracked, rainwater seeps into every unit."
+    found = re.search("seeps into every", clause, re.IGNORECASE)
+    assert found is not None
+    assert negated_predicate(clause) == "The roof membrane is not cracked, rainwater seeps into every unit."
+    assert negated_predicate(clause, found.span()) is None
+
+
 def test_no_subject_list_is_made_of_the_subject_of_another_clause() -> None:
     clause = "Landlord has consented, and Tenant may sublet the premises."
     found = re.search("tenant may sublet", clause, re.IGNORECASE)

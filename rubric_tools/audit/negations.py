@@ -52,6 +52,28 @@ def match_clause_start(
     return start
 
 
+def _subject_between(clause: str, tokens: list[re.Match[str]], lowered: list[str], verb: int, end: int) -> bool:
+    """Whether a comma after token `verb` and before character `end` (where the match
+    starts) is followed, before the match, by a word of its own that is no verb, function
+    word or preposition: the subject of another clause ("The component is statically
+    linked, GPLv3 infects …"), not a list of the verb's ("may enter, inspect, and repair
+    …") nor a phrase ("shall, in each case, pay …")."""
+    commas = [i for i in range(verb + 1, len(tokens)) if "," in clause[tokens[i - 1].end() : tokens[i].start()]]
+    for index in commas:
+        if tokens[index].start() >= end:
+            return False
+        if lowered[index] in PREPOSITIONS or lowered[index] in _SUBORDINATORS:
+            continue  # a phrase or a condition set off by commas
+        segment = range(index, min([i for i in commas if i > index] + [len(tokens)]))
+        if any(_a_subject_word(lowered[i]) for i in segment if tokens[i].start() < end):
+            return True
+    return False
+
+
+def _a_subject_word(word: str) -> bool:
+    return word not in lexicon.FUNCTION_WORDS and word not in PREPOSITIONS and verb_of(word) is None
+
+
 def _opens_a_clause(tokens: list[re.Match[str]], lowered: list[str], first: int, end: int) -> bool:
     """Whether a finite verb with a word before it (its subject) follows token `first`
     before character `end`, and `first` opens no subordinate clause ("…, if Provider
@@ -76,6 +98,8 @@ def negated_predicate(clause: str, match: tuple[int, int] | None = None) -> str 
     for index, token in enumerate(tokens[start:], start):
         if not finite_verb_at(lowered, index):
             continue
+        if match is not None and _subject_between(clause, tokens, lowered, index, match[0]):
+            return None  # the sin's clause has a subject of its own, and no verb this module knows
         if index > start and lowered[start] in _NEGATED_DETERMINER:
             negated = _NEGATED_DETERMINER[lowered[start]]
             opening = tokens[start]

@@ -165,6 +165,20 @@ def test_a_contrast_of_figures_lists_the_figures_it_replaces() -> None:
     assert not frame.applies("five days under the lease three days", "settlement")
 
 
+def test_a_clause_contrasts_the_figure_it_does_not_adopt(tmp_path: Path) -> None:
+    """A redline's clause may name the figure it does not adopt ("… twelve months rather than
+    eighteen months"): a gate on that figure that fires there fires on correct work."""
+    every = AuditSection(max_evidence=1000)
+    gate = "    redline_critical_failure_patterns:\n      - pattern: 'eighteen months'\n"
+    root = make_matter(tmp_path / "m", gate)
+    evidence = [e for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]]  # type: ignore[attr-defined]
+    contrasts = [e["sentence"] for e in evidence if e["kind"] == "contrast in the clause"]
+    assert contrasts == ["The parties agree a shorter figure rather than eighteen months."]
+    guarded = make_matter(tmp_path / "ok", gate + "        exclude_context: '\\brather than\\b'\n")
+    kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+    assert "contrast in the clause" not in kinds
+
+
 def test_no_law_requires_frame(tmp_path: Path) -> None:
     every = AuditSection(max_evidence=1000)
     # The frame states the requirement in the subjunctive ("… that the landlord provide a

@@ -182,6 +182,10 @@ FRAMES: tuple[Frame, ...] = (
     Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, REPORTED_SURFACES),
     Frame("later rejection", "{w}, which the client cannot accept.", False, REPORTED_SURFACES),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
+    # A clause as amended may name the figure it does not adopt beside the one it does.
+    Frame(
+        "contrast in the clause", "the parties agree a shorter figure rather than {w}.", False, _CONTRACT, False, True
+    ),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),
     Frame(

@@ -202,6 +202,25 @@ def test_a_trajectory_expected_to_trip_the_gate_is_must_fire_text(tmp_path: Path
     assert any("Credit Never mind the draft" in reason for reason in proposal["refused"])  # type: ignore[index]
 
 
+def test_a_titles_words_do_not_run_on_into_the_analysis(tmp_path: Path) -> None:
+    """The scorer reads an issue's title, analysis and recommendation joined by spaces; a
+    clause is completed from each apart: a title with no full stop is a sentence of its own."""
+    submission = (
+        '{"type": "submit_issue", "issue_id": "a", "title": "Uptime commitments are unenforceable", '
+        '"severity": "high", "citations": ["hosting §3.1"], '
+        '"analysis": "Engineering found the hosting logs incomplete.", "recommendation": "Walk away."}\n'
+    )
+    root = make_matter(
+        tmp_path / "m",
+        "    critical_failure_patterns:\n      - 'uptime commitments are unenforceable'\n",
+        files={"trajectories/bad_critical_overclaim.jsonl": submission},
+    )
+    every = AuditSection(max_evidence=1000)
+    sentences = [e["sentence"] for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]]  # type: ignore[attr-defined]
+    assert "it is not the case that uptime commitments are unenforceable." in [s.lower() for s in sentences]
+    assert not any("Engineering" in sentence for sentence in sentences)
+
+
 # ------------------------------------------------------------------ U003 frames
 
 

@@ -322,7 +322,7 @@ class MatterClauses:
 
     def __init__(self, source: MatterSource, known: Sequence[KnownText]) -> None:
         self.source = source
-        self.known = [(text, _split(text.text)) for text in known]
+        self.known = [(text, _split(text.paragraphs())) for text in known]
         self.documents = [
             (f"{document_id} §{token}", sentence)
             for document_id, document in source.matter.documents.items()
@@ -355,7 +355,9 @@ class MatterClauses:
         counters among them): every gate list's finder shares it."""
         return casing_of(
             [
-                *(part for _text, parts in self.known for part in parts),
+                # Read as the scorer joins its parts: a title in Title Case, run on into the
+                # analysis, is casing read inside a sentence, as it was tuned on.
+                *(part for text, _parts in self.known for part in _split(text.text)),
                 *(counter.text for counters in self.counters.values() for counter in counters),
                 *(sentence for _citation, sentence in self.documents),
                 *(answer.text for answer in self.answers),

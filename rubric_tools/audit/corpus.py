@@ -69,6 +69,14 @@ class KnownText:
     #: A position document's sentence cited by another issue only: correct work, but an
     #: agent writes it in this issue's text less surely (the finding is a warning).
     other_issue: bool = False
+    #: The text's parts apart, where it has several (an issue's title, analysis and
+    #: recommendation, a paragraph each): what its sentences are read from (`clauses`). The
+    #: gates read `text`, the parts joined as the scorer joins them, where a title runs on
+    #: into the analysis' first sentence ("… the entire firmware image Engineering found …").
+    written: str | None = None
+
+    def paragraphs(self) -> str:
+        return self.written if self.written is not None else self.text
 
     def concerns(self, issue_id: str, surface: str) -> bool:
         return self.surface == surface and self.issue_id in (None, issue_id)
@@ -198,8 +206,9 @@ def _issue_for(action: Mapping[str, Any], source: MatterSource, labels: dict[str
     return issue.id if issue else None
 
 
-def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, str, str, int]]:
-    """(surface, issue id, text, line) of every text a trajectory submits to a gate list."""
+def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, str, str, str, int]]:
+    """(surface, issue id, text, its parts apart, line) of every text a trajectory submits to
+    a gate list (`KnownText.written`)."""
     trajectory = load_trajectory(path)
     labels: dict[str, str] = {}
     for action, line in zip(trajectory.actions, trajectory.line_numbers, strict=True):
@@ -210,8 +219,8 @@ def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, st
                 issue = source.matter.rubric.anchors.get(str(citation).strip())
                 if issue is not None:
                     labels[str(action.get("issue_id"))] = issue.id
-                    text = " ".join(str(action.get(k, "")) for k in ("title", "analysis", "recommendation"))
-                    yield "issue", issue.id, text, line
+                    parts = [str(action.get(k, "")) for k in ("title", "analysis", "recommendation")]
+                    yield "issue", issue.id, " ".join(parts), "\n\n".join(parts), line
                     break
         elif kind in ("propose_redline", "revise_redline", "send_markup"):
             issue_id = _issue_for(action, source, labels)
@@ -219,7 +228,7 @@ def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, st
                 ("proposed_text", "settlement") if kind == "send_markup" else ("replacement_text", "redline")
             )
             if issue_id is not None and isinstance(action.get(field), str):
-                yield surface, issue_id, action[field], line
+                yield surface, issue_id, action[field], action[field], line
 
 
 def _trajectory_texts(source: MatterSource, trajectories: Sequence[TrajectoryRole]) -> Iterator[KnownText]:
@@ -227,12 +236,16 @@ def _trajectory_texts(source: MatterSource, trajectories: Sequence[TrajectoryRol
     say trip a gate, their texts on that gate's surface (candidates: the audit keeps the ones
     that fire today as must-fire texts)."""
     for role in trajectories:
-        for surface, issue_id, text, line in _submitted_texts(role.path, source):
+        for surface, issue_id, text, written, line in _submitted_texts(role.path, source):
             where = f"{role.path.name}:{line}"
             if role.reference:
-                yield KnownText(text, where, "reference-trajectory", surface, issue_id, file=role.path, line=line)
+                yield KnownText(
+                    text, where, "reference-trajectory", surface, issue_id, file=role.path, line=line, written=written
+                )
             elif role.trips_gate and role.surface in (None, surface) and role.criterion in (None, issue_id):
-                yield KnownText(text, where, "critical-trajectory", surface, issue_id, True, role.path, line)
+                yield KnownText(
+                    text, where, "critical-trajectory", surface, issue_id, True, role.path, line, written=written
+                )
 
 
 def known_texts(source: MatterSource, inputs: AuditInputs) -> list[KnownText]:

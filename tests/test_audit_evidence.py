@@ -803,3 +803,19 @@ def test_a_definite_term_takes_the_as_a_whole_object_of_a_preposition() -> None:
     # A noun it modifies follows, or a name the matter writes bare: left as it stands.
     assert with_definite_terms("Rent is set by Lease schedules.", definite) == "Rent is set by Lease schedules."
     assert with_definite_terms("Rent is paid to Landlord.", definite) == "Rent is paid to Landlord."
+
+
+def test_a_clause_the_gate_matches_twice_is_not_negated_at_one_match() -> None:
+    # "… may enter the premises and may enter the garage": negating the first "may enter"
+    # leaves the second asserting the sin; the frames around the whole clause still stand.
+    gate = Gate("landlord may enter")
+    twice = MatterSentence("The landlord may enter the premises and the landlord may enter the garage.", "p:1", True)
+    once = MatterSentence("The landlord may enter the premises at any hour.", "p:1", True)
+
+    def kinds(sentence: MatterSentence) -> set[str]:
+        _fire, silent = entry_texts(gate, 0, "issue", Thesaurus(), finder=ClauseFinder([sentence]))
+        return {text.kind for text in silent}
+
+    assert "frame: negated predicate" in kinds(once)
+    assert "frame: negated predicate" not in kinds(twice)
+    assert "frame: state-then-negate" in kinds(twice)

@@ -225,6 +225,12 @@ def test_a_clause_negated_on_its_predicate(clause: str, negated: str | None) -> 
             "tenant is responsible for every",
             "Tenant is responsible for its own fixtures, and Tenant is not responsible for every roof repair.",
         ),
+        # The sin's clause opens right after the comma, with the match.
+        (
+            "The roof is old, all of the tenant's fixtures must be removed.",
+            "all of the tenant's fixtures must be removed",
+            "The roof is old, all of the tenant's fixtures must not be removed.",
+        ),
         # A comma before a phrase or before a verb whose subject came first opens no clause.
         ("Tenant shall, in each case, pay the cost.", "pay the cost", "Tenant shall not, in each case, pay the cost."),
         (

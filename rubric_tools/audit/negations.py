@@ -44,8 +44,8 @@ def match_clause_start(
         return 0
     start = 0
     for index in range(1, len(tokens)):
-        if tokens[index].start() >= match[0]:
-            break
+        if tokens[index].start() > match[0]:
+            break  # a break right before the match's first word is before the match
         gap = clause[tokens[index - 1].end() : tokens[index].start()]
         if ";" in gap or ("," in gap and _opens_a_clause(tokens, lowered, index, match[1])):
             start = index

@@ -171,7 +171,9 @@ def entry_texts(
             if (completion.is_clause or frame.quoted or frame.quantity_only) and frame.applies(base, surface):
                 text = frame.wrap(base)
                 silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
-        if completion.is_clause:
+        # A clause the gate matches twice ("… is the public domain, all source code must be
+        # released") is negated at one match only: the other still asserts the sin.
+        if completion.is_clause and _matches_once(gate.pattern, clause):
             for kind, text in negated_clauses(clause, _match_span(gate.pattern, clause)):
                 silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
@@ -220,6 +222,15 @@ def _determined(text: VerdictText, gate: Gate, finder: ClauseFinder) -> VerdictT
 def _recased(text: VerdictText, finder: ClauseFinder) -> VerdictText:
     recased = finder.recased(text.text)
     return text if recased == text.text else replace(text, text=recased)
+
+
+def _matches_once(pattern: str, text: str) -> bool:
+    """Whether the gate's pattern matches `text` at one place only (or does not compile as `re`)."""
+    try:
+        found = re.finditer(pattern, text, re.IGNORECASE)
+        return next(found, None) is None or next(found, None) is None
+    except re.error:
+        return True
 
 
 def _match_span(pattern: str, text: str) -> tuple[int, int]:

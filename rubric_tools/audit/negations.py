@@ -30,16 +30,16 @@ _WORD = re.compile(r"[\w'’-]+")
 _SUBORDINATORS = frozenset("after before when until once if unless upon whenever".split())
 
 
-def match_clause_start(
+def _match_clause_start(
     clause: str, tokens: list[re.Match[str]], lowered: list[str], match: tuple[int, int] | None
 ) -> int:
     """The index of the token that opens the clause the gate's match (`match`, a span of
     `clause`) stands in: after the last ";", or the last comma after which a clause of its
-    own opens (a subject, then a finite verb before the match ends), before the match. "The
-    component is statically linked, GPLv3 infects the entire firmware" negates "infects",
-    the sin's own verb, not "is": a negation of the other clause leaves the sin asserted.
-    A comma before a parenthetical or a verb whose subject came earlier ("Provider, at its
-    option, may use …") opens no clause. 0 without a match."""
+    own opens (a subject, then a finite verb before the match ends), before the match. "If
+    Landlord fails to repair, Tenant will pay the cost" is negated on "will", the sin's own
+    verb, not on "fails": a negation of the other clause leaves the sin asserted. A comma
+    before a parenthetical or a verb whose subject came earlier ("Provider, at its option,
+    may use …") opens no clause. 0 without a match."""
     if match is None:
         return 0
     start = 0
@@ -86,7 +86,7 @@ def _opens_a_clause(tokens: list[re.Match[str]], lowered: list[str], first: int,
 
 def negated_predicate(clause: str, match: tuple[int, int] | None = None) -> str | None:
     """`clause` with the first finite verb of the match's own clause negated (`match`, the
-    gate's span: `match_clause_start`), or None when it has no finite verb or already holds
+    gate's span: `_match_clause_start`), or None when it has no finite verb or already holds
     a negator. A subject opened by "either" or "any" takes the negation
     itself: "Neither party gives notice", "No fines will be assessed" (never "Either party
     does not give notice")."""
@@ -94,7 +94,7 @@ def negated_predicate(clause: str, match: tuple[int, int] | None = None) -> str 
         return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
-    start = match_clause_start(clause, tokens, lowered, match)
+    start = _match_clause_start(clause, tokens, lowered, match)
     for index, token in enumerate(tokens[start:], start):
         if not finite_verb_at(lowered, index):
             continue
@@ -229,7 +229,7 @@ def negated_subject(clause: str, match: tuple[int, int] | None = None) -> str | 
         return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
-    if match_clause_start(clause, tokens, lowered, match) > 0:
+    if _match_clause_start(clause, tokens, lowered, match) > 0:
         return None  # the sin stands in a later clause: its subject is not the sentence's
     verb = next((i for i in range(1, len(tokens)) if finite_verb_at(lowered, i)), None)
     if verb is None or verb > 4 or any(w in _SUBORDINATORS or w in MODALS for w in lowered[:verb]):

@@ -464,3 +464,11 @@ def test_a_refusal_shows_a_sentence_when_one_is_lost() -> None:
     lost = ("tenant may sublet", "Without limiting Section 9.2, the tenant may sublet the premises.")
     assert why(Outcome(lost, (), (), ())) == f"loses a catch: {lost[1]!r}"
     assert why(Outcome(lost[:1], (), (), ())) == f"loses a catch: {lost[0]!r}"
+
+
+def test_an_and_after_a_key_that_ends_the_sin_opens_another_conjunct() -> None:
+    # "the premises" closes the sin: "… the premises and Tenant shall not object" is a
+    # clause of its own, whose negator does not deny the sin (no compound subject there).
+    scoped = _scoped("(?:landlord|owner) (?:may|can) (?:enter|inspect) the premises", "redline")
+    assert _fires(scoped, "Landlord may enter the premises and Tenant shall not object.")
+    assert not _fires(scoped, "Landlord may enter the premises not at all.")  # its own clause's negator

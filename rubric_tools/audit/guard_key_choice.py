@@ -38,6 +38,11 @@ class Keys:
     #: once it is stated; one before the match's last words confines the grant to the sin
     #: itself ("Consultant may use the data solely to serve other clients"). Empty: `after`.
     closing: str = ""
+    #: The keys that open every sin they stand in (the pattern's witnesses): the sin's
+    #: subject, which an "and" may join to others ("Provider and its affiliates shall not
+    #: …"). After any other key an "and" opens another conjunct ("… available to the public
+    #: and Copperline can no longer …").
+    subjects: frozenset[str] = frozenset()
 
 
 def where(term: Term) -> str:

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rubric_tools.audit import markers
 from rubric_tools.audit.exclusion_writing import STRICTNESS, ExclusionPart, render_part
@@ -292,7 +292,9 @@ def scoped_exclusions(
     longest = longest_window(pattern)
     one_clause = longest is not None and longest <= SHORT_WINDOW
     sins = [normalize(w.text) for w in witnesses(pattern)]
+    subjects = _opening_keys(list(explained), sins)
     for keyed in key_choices(list(explained.values()), whole):
+        keyed = replace(keyed, subjects=subjects)
         own = own_terms(sins, keyed)
         # Each text's markers as seen from the key of their side.
         evidence = [
@@ -311,6 +313,20 @@ def scoped_exclusions(
                 if fitted is not None and fitted[0] not in [e.added for e in found]:
                     found.append(Exclusion(with_existing(existing, fitted[0]), fitted[1], fitted[0]))
     return found
+
+
+def _opening_keys(found: Sequence[str], sins: Sequence[str]) -> frozenset[str]:
+    """The keys that open every sin (witness) they stand in: the sin's subject."""
+    opening = set()
+    for key in found:
+        try:
+            compiled = re.compile(key, re.IGNORECASE)
+        except re.error:
+            continue
+        starts = [match.start() for sin in sins if (match := compiled.search(sin)) is not None]
+        if starts and all(start == 0 for start in starts):
+            opening.add(key)
+    return frozenset(opening)
 
 
 def _whole_match_key(pattern: str) -> str | None:
@@ -334,7 +350,8 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
     for term in markers.TERMS:
         if term.kind in kinds:
             parts.setdefault(where(term), []).append(term)
-    keyed = Keys(found[0], found[0])
+    sins = [normalize(w.text) for w in witnesses(pattern)]
+    keyed = Keys(found[0], found[0], subjects=_opening_keys(found[:1], sins))
     written = [
         render_part(ExclusionPart(terms[0].side, (), tuple(terms), GAP if place == "before" else 60, 0), keyed, 3)
         for place, terms in parts.items()

@@ -173,7 +173,7 @@ def test_a_clause_contrasts_the_figure_it_does_not_adopt(tmp_path: Path) -> None
     root = make_matter(tmp_path / "m", gate)
     evidence = [e for d in codes(audit(root, every), "U003") for e in d.extra["evidence"]]  # type: ignore[attr-defined]
     contrasts = [e["sentence"] for e in evidence if e["kind"] == "contrast in the clause"]
-    assert contrasts == ["The parties agree a shorter figure rather than eighteen months."]
+    assert contrasts == ["The parties agree a different figure rather than eighteen months."]
     guarded = make_matter(tmp_path / "ok", gate + "        exclude_context: '\\brather than\\b'\n")
     kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "contrast in the clause" not in kinds

@@ -184,7 +184,7 @@ FRAMES: tuple[Frame, ...] = (
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
     # A clause as amended may name the figure it does not adopt beside the one it does.
     Frame(
-        "contrast in the clause", "the parties agree a shorter figure rather than {w}.", False, _CONTRACT, False, True
+        "contrast in the clause", "the parties agree a different figure rather than {w}.", False, _CONTRACT, False, True
     ),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),

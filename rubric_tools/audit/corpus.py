@@ -206,9 +206,9 @@ def _issue_for(action: Mapping[str, Any], source: MatterSource, labels: dict[str
     return issue.id if issue else None
 
 
-def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, str, str, str, int]]:
-    """(surface, issue id, text, its parts apart, line) of every text a trajectory submits to
-    a gate list (`KnownText.written`)."""
+def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, str, str, str | None, int]]:
+    """(surface, issue id, text, its parts apart where it has several, line) of every text a
+    trajectory submits to a gate list (`KnownText.written`)."""
     trajectory = load_trajectory(path)
     labels: dict[str, str] = {}
     for action, line in zip(trajectory.actions, trajectory.line_numbers, strict=True):
@@ -228,7 +228,7 @@ def _submitted_texts(path: Path, source: MatterSource) -> Iterator[tuple[str, st
                 ("proposed_text", "settlement") if kind == "send_markup" else ("replacement_text", "redline")
             )
             if issue_id is not None and isinstance(action.get(field), str):
-                yield surface, issue_id, action[field], action[field], line
+                yield surface, issue_id, action[field], None, line
 
 
 def _trajectory_texts(source: MatterSource, trajectories: Sequence[TrajectoryRole]) -> Iterator[KnownText]:

@@ -126,11 +126,11 @@ def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
     if part.side != "before":
         restricting = [t for t in part.terms if t.kind == "restricted"]
         if not restricting or keyed.closing in ("", key):
-            return _after_key(key, part.terms, size, strict, key in keyed.subjects)
+            return _after_key(key, part.terms, size, strict, keyed)
         # A restriction is keyed apart, to the words that close the match (`Keys.closing`).
         rest = [t for t in part.terms if t not in restricting]
-        keyed_apart = _after_key(keyed.closing, restricting, size, strict, keyed.closing in keyed.subjects)
-        return f"{_after_key(key, rest, size, strict, key in keyed.subjects)}|{keyed_apart}" if rest else keyed_apart
+        keyed_apart = _after_key(keyed.closing, restricting, size, strict, keyed)
+        return f"{_after_key(key, rest, size, strict, keyed)}|{keyed_apart}" if rest else keyed_apart
     # Before the key, two kinds of marker keep their own rule about commas: "neither" crosses
     # its list's ("Neither Provider nor any affiliate, subprocessor, or … may"), a supposition
     # never crosses the one that ends its clause ("If the service fails, regulators will fine
@@ -167,10 +167,10 @@ def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
     return "|".join(written)
 
 
-def _after_key(key: str, terms: Sequence[Term], size: int, strict: int, opens: bool) -> str:
-    """Markers after the key; only a key that `opens` the sin and is a noun phrase may be a
-    compound's subject."""
-    subject = opens and _is_subject(key)
+def _after_key(key: str, terms: Sequence[Term], size: int, strict: int, keyed: Keys) -> str:
+    """Markers after the key; only a key that opens the sin (`Keys.subjects`) and is a noun
+    phrase may be a compound's subject."""
+    subject = key in keyed.subjects and _is_subject(key)
     return f"{key}{_gap(terms, size, strict, subject=subject)}{_marker(terms, strict)}"
 
 

@@ -24,9 +24,9 @@ Generated texts carry `entry`, the index of the gate entry they were built from.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from itertools import islice
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
@@ -43,6 +43,7 @@ from rubric_tools.audit.pattern_tree import compiled_branches
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.gate_analysis.gate_firing import FireText, GateList, fire_texts, fires, gate_lists, list_fires
+from rubric_tools.gate_analysis.plain_search import re_compiled
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate
 
@@ -173,8 +174,10 @@ def entry_texts(
                 silent.append(VerdictText(text, False, f"frame: {frame.kind}", source, True, entry, origin=origin))
         # A clause the gate matches twice ("… is the public domain, all source code must be
         # released") is negated at one match only: the other still asserts the sin.
-        if completion.is_clause and _matches_once(gate.pattern, clause):
-            for kind, text in negated_clauses(clause, _match_span(gate.pattern, clause)):
+        spans = _match_spans(gate.pattern, clause) if completion.is_clause else []
+        if completion.is_clause and len(spans) < 2:
+            # No match: an empty span at the end, nothing is taken for the object.
+            for kind, text in negated_clauses(clause, spans[0] if spans else (len(clause), len(clause))):
                 silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
             continue
@@ -224,23 +227,11 @@ def _recased(text: VerdictText, finder: ClauseFinder) -> VerdictText:
     return text if recased == text.text else replace(text, text=recased)
 
 
-def _matches_once(pattern: str, text: str) -> bool:
-    """Whether the gate's pattern matches `text` at one place only (or does not compile as `re`)."""
-    try:
-        found = re.finditer(pattern, text, re.IGNORECASE)
-        return next(found, None) is None or next(found, None) is None
-    except re.error:
-        return True
-
-
-def _match_span(pattern: str, text: str) -> tuple[int, int]:
-    """The gate's match in `text` (an empty span at the end when the pattern does not compile
-    as `re` or does not match: nothing is taken for the object)."""
-    try:
-        found = re.search(pattern, text, re.IGNORECASE)
-    except re.error:
-        return len(text), len(text)
-    return found.span() if found is not None else (len(text), len(text))
+def _match_spans(pattern: str, text: str) -> list[tuple[int, int]]:
+    """The gate's matches in `text`, at most two (none when the pattern does not compile as
+    `re`, compiled once for every text: `plain_search.re_compiled`)."""
+    compiled = re_compiled(pattern)
+    return [found.span() for found in islice(compiled.finditer(text), 2)] if compiled is not None else []
 
 
 #: Rewrites built from the pattern alone, not from the witness: they stand on their own.

@@ -23,7 +23,7 @@ from rubric_tools.audit.scoped_guards import (
     scoped_exclusions,
     scopes_for,
 )
-from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.thesaurus import Thesaurus, build
 from rubric_tools.audit.verification import (
     PATTERN_BUDGET_EXTRA,
     PATTERN_BUDGET_FACTOR,
@@ -445,3 +445,39 @@ def test_a_later_clause_disowning_the_sin_is_widened_to_its_whole_family_within_
         "Tenant may sublet the premises and need not give notice.",
     ):
         assert gate.fires(normalize(sin)), sin
+
+
+def test_the_authors_clause_in_the_passive_is_not_crowded_out_by_its_synonyms() -> None:
+    # A round of the fix loop starts from the author's clause; the words step has grown its
+    # verbs to a thesaurus group, and the passive of that widened clause would write each of
+    # them again, over the size budget. The passive of the author's own clause still goes
+    # in, reviewed as the author's clause read in the other voice: "all subletting is
+    # prohibited by law" is the paraphrase a reader writes first.
+    from rubric_tools.audit.verification import Verifier
+    from rubric_tools.audit.widening_proposal import widen_entry
+
+    authored = Gate("law (?:prohibits|bars|forbids) (?:(?:any and )?all subletting|subletting of every kind)", True)
+    verbs = (
+        "prohibit(?:s|ed|ing)?|forbid(?:s|den|ding)?|forbade?|bar(?:s|red|ring)?|preclud(?:e|es|ed|ing)"
+        "|ban(?:s|ned|ning)?|proscrib(?:e|es|ed|ing)|outlaw(?:s|ed|ing)?|(?:mak(?:e|es|ing)|made) unlawful"
+    )
+    objects = "(?:(?:any and )?all sublet(?:s|ting)?|subletting of every kind)"
+    widened = replace_gate(authored, pattern=f"laws? (?:{verbs}) {objects}")
+    passive = "All subletting is prohibited by law."
+    assert over_budget(authored, widened) is None and not widened.fires(normalize(passive))
+    texts = replace_gate(_texts(widened, [passive]), surface="issue", thesaurus=build())
+    verifier = Verifier(texts)
+    after, _outcome, steps, _refused = widen_entry(verifier, texts, authored, widened, verifier.outcome(widened))
+    assert after.fires(normalize(passive)), (steps, after.pattern)
+    assert after.fires(normalize("The law outlaws all subletting."))  # the synonyms stay
+    assert not after.fires(normalize("No subletting is prohibited by law."))
+
+
+def test_no_other_voice_is_guessed_for_a_clause_whose_object_is_a_window() -> None:
+    from rubric_tools.audit.widening_proposal import _compact_other_voice
+
+    clause = Gate("landlord (?:hereby )?assigns[^.]{0,80}tenant")
+    assert _compact_other_voice(clause, replace_gate(clause, pattern="landlords? assigns?[^.]{0,80}tenants?")) == (
+        None,
+        clause,
+    )

@@ -36,11 +36,16 @@ _DETERMINER_SLOT = r"(?:(?:the|all|any|such|its|their|this|these)\s+)?"
 def widen_voice(pattern: str, _thesaurus: Thesaurus) -> str | None:
     """The pattern with each branch also in the other voice: an active clause in the passive
     (`passive_voice`), a passive one in the active (`actives_of`); None when there is none."""
+    others = other_voice(pattern)
+    return "|".join([pattern, *others]) if others else None
+
+
+def other_voice(pattern: str) -> list[str]:
+    """Each branch of `pattern` in the other voice, alone (see `widen_voice`)."""
     tree = parse_items(pattern)
     if tree is None:
-        return None
-    others = [p for branch in tree for p in (*passives_of(branch), *actives_of(branch))]
-    return "|".join([pattern, *others]) if others else None
+        return []
+    return [p for branch in tree for p in (*passives_of(branch), *actives_of(branch))]
 
 
 def actives_of(branch: list[Item]) -> list[str]:

@@ -14,7 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rubric_tools.audit.pattern_tree import flattened
+from rubric_tools.audit.active_voice import other_voice
+from rubric_tools.audit.pattern_tree import flattened, top_level_branches
 from rubric_tools.audit.quantities import widen_quantities
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
@@ -142,9 +143,12 @@ def _widen(
         if step.kind in skip:
             continue
         pattern = step.apply(current.pattern, texts.thesaurus)
+        reviewed_as = original
+        if step.kind == "passive" and (pattern is None or over_budget(original, replace(current, pattern=pattern))):
+            pattern, reviewed_as = _compact_other_voice(original, current)
         if pattern is None:
             continue
-        candidate, outcome, why = _try(verifier, texts, original, current, pattern)
+        candidate, outcome, why = _try(verifier, texts, reviewed_as, current, pattern)
         if candidate is None or outcome is None:
             if why is not None:
                 refused.append(f"{step.kind}: {why}")
@@ -157,6 +161,33 @@ def _widen(
         done.append(step.kind)
         skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)
     return current, best, done, refused
+
+
+#: A window in a clause: "[^.]{0,80}", "(?:[^.]|\\.\\d){1,40}?", ".*".
+_WINDOW = re.compile(r"\[\^|\.[*+{]")
+
+
+def _compact_other_voice(original: Gate, current: Gate) -> tuple[str | None, Gate]:
+    """The widened pattern with the clause *as the author wrote it* in the other voice, for
+    when the other voice of the widened clause does not fit the size budget: a thesaurus
+    group spent the room ("prohibits" grown to eight verbs), and its passive would write each
+    of them again. The passive of the author's own words ("all model training is prohibited
+    by law") is the paraphrase a reader writes first; it is the author's clause read in the
+    other voice, so it is reviewed as part of the author's pattern (the gate returned beside
+    it sets the budget). Only a clause of words: a window ("assigns[^.]{0,80}consultant")
+    leaves the object unknown, and the other voice of a guess is no paraphrase. (None,
+    original) when the author's clause has no other voice, or the widened pattern holds it
+    already."""
+    others = [
+        other
+        for branch in top_level_branches(original.pattern) or []
+        if not _WINDOW.search(branch)
+        for other in other_voice(branch)
+        if other not in current.pattern
+    ]
+    if not others:
+        return None, original
+    return "|".join([current.pattern, *others]), replace(original, pattern="|".join([original.pattern, *others]))
 
 
 def _gains(outcome: Outcome, best: Outcome, _candidate: Gate, _current: Gate) -> bool:

@@ -472,6 +472,25 @@ def test_a_participle_before_to_keeps_to_participles() -> None:
         assert not _fires(widened, "Provider is let to re-identify the data."), widened
 
 
+def test_a_participle_before_its_agent_keeps_to_participles() -> None:
+    # "prohibited by statute": a passive before its agent widens to its synonyms'
+    # participles, not to every form of each verb ("prohibits by statute" is no English, and
+    # the forms would spend the size budget the other steps need).
+    for pattern in (
+        "(?:prohibited) by (?:law|statute) from subletting",
+        "tenant is (?:prohibited) by law from subletting",
+    ):
+        widened = widen_words(pattern, THESAURUS) or ""
+        assert _fires(widened, "Tenant is barred by law from subletting."), widened
+        assert _fires(widened, "Tenant is forbidden by law from subletting."), widened
+        assert not _fires(widened, "Tenant is prohibits by law from subletting."), widened
+        assert "prohibit(?:" not in widened, widened
+    # Where the group has no participle to give, its own forms stand: the phrase group.
+    assert _fires(widen_words("prohibited by law from subletting", THESAURUS) or "", "contrary to law from subletting")
+    # After a noun, "by" may follow an active verb: every form of each verb, as before.
+    assert "prohibit(?:s|ed|ing)?" in (widen_words("landlord prohibited by notice any subletting", THESAURUS) or "")
+
+
 def test_a_figure_spelled_several_ways_is_widened_once() -> None:
     from rubric_tools.audit.widening import widen_numbers
 

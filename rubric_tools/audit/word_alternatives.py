@@ -102,7 +102,12 @@ def plain_alternatives(
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
     passive = before is None or before in lexicon.BE_FORMS
     if members and reading == "PARTICIPLE" and passive:
-        return [*thesaurus.member_participles(phrase), phrase], False
+        participles = thesaurus.member_participles(phrase)
+        # Before "by" the participle is only likely ("the lease terminated by notice" is
+        # active): where its group has no participle to give ("prohibited by law" among
+        # "unlawful", "contrary to law"), the group's own forms stand.
+        if set(participles) - {phrase} or group_reading == "PARTICIPLE":
+            return [*participles, phrase], False
     if members and reading == "ATTRIBUTIVE":
         # A noun that modifies the next keeps its number: "indemnity obligations", never "indemnities obligations".
         kept = [member for member in members if member != phrase]

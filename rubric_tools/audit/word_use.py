@@ -92,7 +92,8 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     "is" or "has", a noun ("security breach", "any breach of", "provider data may");
     before a noun in its own right or a verb's third person, likely a noun ("model
     training", "tenant makes"); a past participle before "to" a participle ("permitted
-    to"); a word that is only a noun, before a noun it modifies, "ATTRIBUTIVE": it keeps the
+    to"), and one before "by" that opens the branch or follows "be" ("prohibited by law");
+    a word that is only a noun, before a noun it modifies, "ATTRIBUTIVE": it keeps the
     number written ("indemnification obligations"). `follower`: the word after the group
     whose branch ends with this word."""
     return _read(sequence, runs, index, follower)[0]
@@ -136,6 +137,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
         return "NOUN", True  # "the use of", "any breach of"
     if after == "to" and lexicon.is_past_participle(word):
         return "PARTICIPLE", True  # "permitted to", "authorized to": a passive, whatever stands before
+    if after == "by" and lexicon.is_past_participle(word) and (before is None or before in lexicon.BE_FORMS):
+        return "PARTICIPLE", False  # "prohibited by law", "is barred by statute": a passive before its agent
     return None, True
 
 

@@ -57,6 +57,7 @@ from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
+from rubric_tools.gate_analysis.plain_search import re_compiled
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.text import normalize
 
@@ -319,9 +320,8 @@ def _opening_keys(found: Sequence[str], sins: Sequence[str]) -> frozenset[str]:
     """The keys that open every sin (witness) they stand in: the sin's subject."""
     opening = set()
     for key in found:
-        try:
-            compiled = re.compile(key, re.IGNORECASE)
-        except re.error:
+        compiled = re_compiled(key)
+        if compiled is None:
             continue
         starts = [match.start() for sin in sins if (match := compiled.search(sin)) is not None]
         if starts and all(start == 0 for start in starts):

@@ -472,3 +472,19 @@ def test_an_and_after_a_key_that_ends_the_sin_opens_another_conjunct() -> None:
     scoped = _scoped("(?:landlord|owner) (?:may|can) (?:enter|inspect) the premises", "redline")
     assert _fires(scoped, "Landlord may enter the premises and Tenant shall not object.")
     assert not _fires(scoped, "Landlord may enter the premises not at all.")  # its own clause's negator
+
+
+def test_an_inverted_limit_idiom_is_a_habitat_and_negates_nothing() -> None:
+    """ "In no event shall the period be less than ten days" states the figure, its negator
+    words away from it: a habitat a scoped gate still fires on and a bare guard loses; "in no
+    event shall the tenant sublet" stays a denial."""
+    texts = dict(habitat_texts("ten business days", "settlement"))
+    floor = texts["limit idiom inverted: in no event shall be less than"]
+    ceiling = texts["limit idiom inverted: in no event shall exceed"]
+    assert floor == "In no event shall the period be less than ten business days."
+    assert ceiling == "In no event shall the period exceed ten business days."
+    pattern = r"\bten business days"
+    for text in (floor, ceiling, "In no event will the notice period be shorter than ten business days."):
+        assert _fires(_scoped(pattern, "settlement"), text), text
+        assert not _fires(Gate(pattern, negation_guard=True), text), text
+    assert not _fires(_scoped(r"tenant (?:may|shall) sublet", "issue"), "In no event shall the tenant sublet.")

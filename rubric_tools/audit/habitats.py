@@ -7,8 +7,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   after …" before the sin (before an act a party must or may do: a deadline times no
   state), a negation in another clause ("…; <sin>", "… but <sin>"), and
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
-  later than 72 hours after …"), a deadline after the sin ("<sin> no later than thirty (30)
-  days after the Effective Date");
+  later than 72 hours after …", "in no event shall the period be less than five days"), a
+  deadline after the sin ("<sin> no later than thirty (30) days after the Effective Date");
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
   "<sin>; provided that …");
 - a negation of the sin's last noun in a clause after it ("<sin> … all notices, and no
@@ -106,6 +106,12 @@ def habitat_texts(
         if quantity.start == 0 and not quantity.adjectival and not is_clause(witness):
             measured = _MEASURED.get(quantity.unit.name, "amount")
             yield "limit idiom: shall not exceed", fill(f"the {measured} shall not exceed {{w}}.", witness)
+            # Inverted, its negator words away from the figure: a floor and a ceiling.
+            for limit in ("be less than", "exceed"):
+                yield (
+                    f"limit idiom inverted: in no event shall {limit}",
+                    fill(f"in no event shall the {measured} {limit} {{w}}.", witness),
+                )
         # Not before a figure already limited ("no later than two days") or a compound
         # modifier ("a 72-hour rule"): the idiom would be said twice or mean nothing.
         if not _LIMITED.search(head) and not quantity.adjectival:

@@ -30,6 +30,8 @@ NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance|time)\s+)?(?:{_COMPARATIVES})\s+than",
     # "in no event after …", "in no case before …": a deadline, not a denial
     rf"(?:event|case|circumstances?|instance|time)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
+    # "in no event shall the period be shorter than …": the same limit, inverted
+    rf"(?:event|case|circumstances?|instance|time)\s+(?:shall|will)\b[^.;]{{0,60}}?\b(?:(?:{_COMPARATIVES})\s+than|exceed)",
     r"(?:to\s+)?exceed\w*",
     r"(?:(?:be|been)\s+)?in\s+excess\s+of",
     r"only\b",
@@ -96,11 +98,15 @@ class Term:
 #: more than", "no fewer than", "under no circumstances later than", "at no time later
 #: than"), "not to exceed", "not (be) in excess of", "in no event exceed", "in no event
 #: after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it), "without undue delay",
-#: "without limiting". One lookahead for all of them, short: it is written into every
-#: scoped exclusion that keeps to the clause (and a longer one leaves the exclusion no room).
+#: "without limiting", and the inverted "in no event shall the period be shorter than …" (a
+#: floor or a ceiling, however many words stand between). One lookahead for all of them,
+#: short: it is written into every scoped exclusion that keeps to the clause (the budget
+#: does not count it, `scoped_guards.budget_length`; lint's bounds do).
 LIMIT_IDIOM = (
     r"(?! (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
-    r"| (?:event|case|time) (?:after|before|within)| undue| limit)"
+    r"| (?:event|case|time) (?:after|before|within)"
+    r"| (?:event|case|time) (?:shall|will)\b[^.;]{0,60}?\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
+    r"| undue| limit)"
 )
 
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").

@@ -105,7 +105,8 @@ class Term:
 LIMIT_IDIOM = (
     r"(?! (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
     r"| (?:event|case|time) (?:after|before|within)"
-    r"| (?:event|case|time) (?:shall|will)\b[^.;]{0,60}?\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
+    r"| (?:event|case|time) (?:shall|will)\b[^.;]{0,60}?"
+    r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
     r"| undue| limit)"
 )
 

@@ -701,3 +701,14 @@ def test_a_settlement_reports_a_negotiation_and_a_redline_drafts_the_contract() 
         return any(not run_gates((gate,), normalize(evidence), 1.0).fired for gate in guarded)
 
     assert silenced("settlement") and silenced("issue") and not silenced("redline")
+
+
+def test_slack_reads_a_gates_white_space_as_a_space() -> None:
+    """Authors write "\\s+" between words as often as a space: the slack goes there too, before
+    an optional adverb ("(?:promptly\\s+)?"), and never beside a negator written so."""
+    pattern = r"(landlord|tenant)\s+(shall|must)\s+(?:promptly\s+)?notify\s+the tenant"
+    widened = widen_slack(pattern, Thesaurus()) or ""
+    compiled = re.compile(widened)
+    assert compiled.search("the landlord must, upon receipt of the notice, notify the tenant")
+    assert compiled.search("the landlord shall promptly notify the tenant")
+    assert widen_slack(r"landlord\s+must\s+not\s+notify", Thesaurus()) is None

@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import PREPOSITIONS
-from rubric_tools.audit.pattern_tree import Item, parse_items, render
+from rubric_tools.audit.passive_voice import BEFORE_VERB, NEGATOR_FREE_ADVERB
+from rubric_tools.audit.pattern_tree import Item, is_word_space, parse_items, render
 from rubric_tools.audit.thesaurus import Thesaurus
 
 _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
@@ -51,7 +52,10 @@ def _word_group(item: Item) -> bool:
 def rewrite_slack(sequence: list[Item], joined: frozenset[tuple[str, str]] = frozenset()) -> bool:
     """Slack at each space between two words (or word groups the words step wrote), but
     inside a fixed phrase (`joined`: its pairs of neighbouring words): nobody writes "as, under
-    Section 6.2, a matter of law", "new, in practice, york" or "null and, in effect, void"."""
+    Section 6.2, a matter of law", "new, in practice, york" or "null and, in effect, void".
+    Only a literal space: the other voice's clause spaces its words with "\\s+" (`passive_voice`),
+    and slack between each of them would take the size budget (after a modal it is
+    `widen_slack`'s)."""
     changed = False
     index = len(sequence) - 2
     while index > 0:
@@ -121,11 +125,14 @@ def widen_slack(pattern: str, _thesaurus: Thesaurus) -> str | None:
         return None
     changed = False
     for sequence in tree:  # the top level only: inside a group, slack would be repeated per branch
+        if any(slot in render(sequence) for slot in (BEFORE_VERB, NEGATOR_FREE_ADVERB)):
+            continue  # the other voice's clause takes what drafting inserts in its own slot
         for index in range(len(sequence) - 2, 0, -1):
             item, left, right = sequence[index], sequence[index - 1], sequence[index + 1]
-            if item.kind != "lit" or item.char != " " or item.quant or _negator_beside(sequence, index):
+            if not is_word_space(item) or _negator_beside(sequence, index):
                 continue
-            if not (right.is_letter or (right.kind == "group" and not right.quant)):
+            # The verb, or a group of them, maybe after an optional adverb ("(?:promptly\s+)?notify").
+            if not (right.is_letter or (right.kind == "group" and right.quant in ("", "?"))):
                 continue
             word_before = render(sequence[max(0, index - 6) : index])
             if _ends_at_insertion_point(left) or (left.is_letter and _INSERTION_POINT.search(word_before)):
@@ -136,6 +143,10 @@ def widen_slack(pattern: str, _thesaurus: Thesaurus) -> str | None:
 
 def _negator_beside(sequence: list[Item], index: int) -> bool:
     """Whether a negator word ends right before or starts right after position `index`."""
-    before = "".join(i.char for i in sequence[max(0, index - 8) : index] if i.kind == "lit")
-    after = "".join(i.char for i in sequence[index + 1 : index + 9] if i.kind == "lit")
+    before, after = _spelled(sequence[max(0, index - 8) : index]), _spelled(sequence[index + 1 : index + 9])
     return bool(re.search(rf"\b{_NEGATORS}$", before) or re.match(rf"{_NEGATORS}\b", after))
+
+
+def _spelled(items: list[Item]) -> str:
+    """The letters and spaces of `items` ("\\s+" read as a space; a group as nothing)."""
+    return "".join(" " if is_word_space(item) else item.char for item in items if item.kind != "group")

@@ -488,3 +488,19 @@ def test_an_inverted_limit_idiom_is_a_habitat_and_negates_nothing() -> None:
         assert _fires(_scoped(pattern, "settlement"), text), text
         assert not _fires(Gate(pattern, negation_guard=True), text), text
     assert not _fires(_scoped(r"tenant (?:may|shall) sublet", "issue"), "In no event shall the tenant sublet.")
+
+
+def test_a_negator_denying_an_act_until_a_period_has_run_does_not_deny_the_period() -> None:
+    """ "No party may terminate until ten business days after the notice" denies the act, not
+    the period it waits: a habitat of a duration, and a clause barrier ("until") that the
+    strictest exclusion does not cross."""
+    [text] = [t for k, t in habitat_texts("ten business days", "settlement") if k == "negated act until a period"]
+    assert text == "No party may terminate until ten business days after the notice."
+    assert not [k for k, _t in habitat_texts("five percent", "settlement") if k == "negated act until a period"]
+    pattern = r"\b(?:ten|10) business days"
+    negated = "The cure period is not ten business days."
+    assert not verify(_entry_texts(Gate(pattern), [text], [negated]), Gate(pattern, negation_guard=True)).safe
+    proposal = propose_entry(_entry_texts(Gate(pattern), [text], [negated]))
+    assert proposal is not None and proposal.verified, proposal
+    assert _fires(proposal.after, text) and not _fires(proposal.after, negated)
+    assert _fires(proposal.after, "The tenant may not sublet until ten business days after the notice.")

@@ -26,10 +26,11 @@ MIN_GAP = 80
 #: sin>"); 2, commas allowed (a list: "Neither Provider nor any affiliate, subprocessor,
 #: …, may") but not "but", "no"/"not" not in a limit idiom, "without" not in "without
 #: limiting", a strike not across words that introduce inserted text; 3, all of these, no
-#: comma and no other clause barrier word ("provided", "except", "unless"). Tried
-#: broadest first: 0, 2, 1, 3.
+#: comma and no other clause barrier word ("provided", "except", "unless", "until": "may not
+#: terminate until five business days have passed" denies the act, not the period it waits).
+#: Tried broadest first: 0, 2, 1, 3.
 STRICTNESS = (0, 2, 1, 3)
-_BARRIER_WORDS = r"\b(?:but|provided|except|unless)\b"
+_BARRIER_WORDS = r"\b(?:but|provided|except|unless|until)\b"
 
 
 def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False, subject: bool = False) -> str:

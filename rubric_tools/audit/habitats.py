@@ -106,6 +106,9 @@ def habitat_texts(
         if quantity.start == 0 and not quantity.adjectival and not is_clause(witness):
             measured = _MEASURED.get(quantity.unit.name, "amount")
             yield "limit idiom: shall not exceed", fill(f"the {measured} shall not exceed {{w}}.", witness)
+            if quantity.unit.is_duration:
+                # A negator that denies an act until the period has run, not the period.
+                yield "negated act until a period", fill("no party may terminate until {w} after the notice.", witness)
             # Inverted, its negator words away from the figure: a floor and a ceiling.
             for limit in ("be less than", "exceed"):
                 yield (

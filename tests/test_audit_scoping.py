@@ -712,3 +712,12 @@ def test_slack_reads_a_gates_white_space_as_a_space() -> None:
     assert compiled.search("the landlord must, upon receipt of the notice, notify the tenant")
     assert compiled.search("the landlord shall promptly notify the tenant")
     assert widen_slack(r"landlord\s+must\s+not\s+notify", Thesaurus()) is None
+
+
+def test_no_other_voice_reads_a_noun_after_a_possessive_phrase_as_the_verb() -> None:
+    """ "(?:inspect|audit)\\s+(?:landlord['’]s|its)\\s+records" opens with its verb: "records"
+    after the possessive is its object, no verb whose passive ("… is recorded by inspect its")
+    the proposal would write."""
+    assert widen_voice(r"(?:inspect|audit)\s+(?:landlord['’]s|its)\s+records", Thesaurus()) is None
+    widened = widen_voice(r"(?:landlord|lessor) (?:may|can) (?:keep|retain) the deposit", Thesaurus()) or ""
+    assert re.search(widened, "the deposit may be retained by the landlord")

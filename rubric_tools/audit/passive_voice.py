@@ -136,6 +136,8 @@ _DETERMINERS = frozenset("a an the any all each every no its their his her this 
 
 #: How a possessive ends ("landlord's", "tenants'"): the word after it is a noun.
 _POSSESSIVE_ENDINGS = ("'s", "’s", "s'", "s’")
+#: A possessive among the alternatives of a phrase, however its apostrophe is written.
+_POSSESSIVE_IN_PHRASE = re.compile(r"\b(?:its|their|his|her|our|your)\b|(?:['’]|\[['’]+\])s\b")
 
 
 #: Negators that stand between a modal and its verb, and before "be" in the passive.
@@ -272,6 +274,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
             return []  # the subject must be words, not a window or a modal
         if set(before.words) <= _DETERMINERS or any(w.endswith(_POSSESSIVE_ENDINGS) for w in before.words):
             continue  # "the lease requires", "landlord's records": a word after a determiner is a noun
+        if PHRASE in before.words and _POSSESSIVE_IN_PHRASE.search(render(branch[before.start : before.end])):
+            continue  # "(?:landlord['’]s|its) records": a possessive among a phrase's alternatives
         modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
         verb_index = index + 1 if modal else index
         if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= MODAL_NEGATORS:

@@ -3,31 +3,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import lru_cache
 
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.pattern_tree import Item, flattened, parse_items, render
-from rubric_tools.audit.quantities import UNITS, is_number_word
 
 #: The longest key (characters of regex): a word group longer than this is no key.
 MAX_KEY = 60
-#: The words units of measure are written with ("business days", "hours", "percent").
-_UNIT_WORDS = frozenset(word for unit in UNITS for form in unit.forms for word in form.split())
-_ESCAPE = re.compile(r"\\.")
-_WORD = re.compile(r"[a-z]{2,}")
-
-
-def _unit_only(text: str) -> bool:
-    """Whether a key holds a unit's words and nothing else ("business days", "day(?:s|\\b)"):
-    no key, as a function word alone is none. The unit recurs with every figure, and a negator
-    before another one ("five business days, not the four business days proposed") does not
-    govern the sin's: its key keeps its number ("(?:five|5) business days")."""
-    plain = _ESCAPE.sub("", text)
-    found = _WORD.findall(plain)
-    figured = any(char.isdigit() for char in plain) or any(is_number_word(word) for word in found)
-    return bool(found) and not figured and all(word in _UNIT_WORDS for word in found)
 
 
 def _alnum(items: Sequence[Item]) -> int:
@@ -119,13 +102,7 @@ def _branch_keys(branch: list[Item]) -> list[tuple[int, str]]:
         for piece in pieces:
             piece = _trimmed(piece)
             text = _text(piece)
-            if (
-                piece
-                and _weight(piece) >= 3
-                and len(text) <= MAX_KEY
-                and text not in FUNCTION_WORDS
-                and not _unit_only(text)
-            ):
+            if piece and _weight(piece) >= 3 and len(text) <= MAX_KEY and text not in FUNCTION_WORDS:
                 found[text] = _weight(piece)
     for item in branch:
         inner = _inner_key(item)
@@ -147,7 +124,7 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
     if best is None:
         return None
     text = _grouped(best)
-    return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY and not _unit_only(text) else None
+    return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
 
 
 def _shared_key(branches: list[list[Item]]) -> tuple[int, str] | None:

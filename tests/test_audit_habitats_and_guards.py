@@ -494,9 +494,9 @@ def test_a_negator_denying_an_act_until_a_period_has_run_does_not_deny_the_perio
     """ "No party may terminate until ten business days after the notice" denies the act, not
     the period it waits: a habitat of a duration, and a clause barrier ("until") that the
     strictest exclusion does not cross."""
-    [text] = [t for k, t in habitat_texts("ten business days", "settlement") if k == "negated act until a period"]
+    [text] = [t for k, t in habitat_texts("ten business days", "settlement") if k == "limit idiom: not until"]
     assert text == "No party may terminate until ten business days after the notice."
-    assert not [k for k, _t in habitat_texts("five percent", "settlement") if k == "negated act until a period"]
+    assert not [k for k, _t in habitat_texts("five percent", "settlement") if k == "limit idiom: not until"]
     pattern = r"\b(?:ten|10) business days"
     negated = "The cure period is not ten business days."
     assert not verify(_entry_texts(Gate(pattern), [text], [negated]), Gate(pattern, negation_guard=True)).safe

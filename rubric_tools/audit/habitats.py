@@ -108,7 +108,7 @@ def habitat_texts(
             yield "limit idiom: shall not exceed", fill(f"the {measured} shall not exceed {{w}}.", witness)
             if quantity.unit.is_duration:
                 # A negator that denies an act until the period has run, not the period.
-                yield "negated act until a period", fill("no party may terminate until {w} after the notice.", witness)
+                yield "limit idiom: not until", fill("no party may terminate until {w} after the notice.", witness)
             # Inverted, its negator words away from the figure: a floor and a ceiling.
             for limit in ("be less than", "exceed"):
                 yield (

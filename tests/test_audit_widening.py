@@ -564,3 +564,16 @@ def test_a_number_in_words_is_read_as_num2words_writes_it() -> None:
     mixed += [f"{a} hundred and {b}" for a in sorted(tokens) for b in ("one", "twenty-one", "twenty one", "hundred")]
     mixed += ["one hundred twenty one", "zero hundred", "hundred", "one  hundred", "one hundred and", "and five"]
     assert all(quantities.number_value(text) is None for text in mixed if text not in written)
+
+
+def test_a_determiner_the_words_step_swaps_may_also_be_left_out() -> None:
+    """ "any rent increase over 5% is void" is as often written "rent increases over 5% are
+    void": a swapped determiner before a noun is optional; a negator is never what stands
+    in its place."""
+    widened = widen_words("any rent increase over 5% is void", THESAURUS) or ""
+    assert _fires(widened, "Rent increases over 5% are void.")
+    assert _fires(widened, "Any rent increase over 5% is void.")
+    assert _fires(widened, "Each rent increase over 5% is void.")
+    assert not _fires(widened, "Rent increase over 5 percent cannot be contested.")
+    kept = widen_words("landlord may keep the deposit", THESAURUS) or ""
+    assert _fires(kept, "Landlord may keep deposits.") and not _fires(kept, "Landlord may keep no deposit.")

@@ -45,6 +45,7 @@ from rubric_tools.audit.pattern_tree import (
     Item,
     enclosing_groups,
     following_words,
+    is_word_space,
     items_after,
     parse_items,
     render,
@@ -57,6 +58,7 @@ from rubric_tools.audit.slack import joined_words, rewrite_slack, widen_slack
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_alternatives import (
     MAX_PHRASE,
+    SWAPPED_DETERMINERS,
     already_matched,
     compact,
     escape_words,
@@ -191,7 +193,13 @@ def _rewrite_words(
             only[0] -= 1
             if only[0] != -1:
                 continue
-        replacements.append((runs[first].start, runs[last].end, _group(alternatives)))
+        group = _group(alternatives)
+        end = runs[last].end
+        if phrase in SWAPPED_DETERMINERS and end < len(sequence) and is_word_space(sequence[end]):
+            # A noun phrase is as often written with no determiner ("fee increases over 7%"
+            # for "any fee increase over 7%", "model training" for "all model training").
+            group, end = Item("raw", f"(?:{group.text} )?", frozen=True), end + 1
+        replacements.append((runs[first].start, end, group))
     for start, end, item in sorted(replacements, reverse=True):
         following = sequence[end] if end < len(sequence) else after_end
         sequence[start:end] = [item, _WORD_END] if _may_add_letters(following) else [item]

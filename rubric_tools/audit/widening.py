@@ -197,8 +197,9 @@ def _rewrite_words(
         end = runs[last].end
         if phrase in SWAPPED_DETERMINERS and end < len(sequence) and is_word_space(sequence[end]):
             # A noun phrase is as often written with no determiner ("fee increases over 7%"
-            # for "any fee increase over 7%", "model training" for "all model training").
-            group, end = Item("raw", f"(?:{group.text} )?", frozen=True), end + 1
+            # for "any fee increase over 7%", "model training" for "all model training"),
+            # but "no" is never what stands in its place ("grants no right, title or interest").
+            group, end = Item("raw", f"(?:{group.text} |{_NO_NEGATOR_BEFORE})", frozen=True), end + 1
         replacements.append((runs[first].start, end, group))
     for start, end, item in sorted(replacements, reverse=True):
         following = sequence[end] if end < len(sequence) else after_end
@@ -271,6 +272,9 @@ def _widen_tree(pattern: str, thesaurus: Thesaurus, *, slack: bool) -> str | Non
 def widen_words(pattern: str, thesaurus: Thesaurus) -> str | None:
     return _widen_tree(pattern, thesaurus, slack=False)
 
+
+#: Where a determiner is left out: no negating one before the noun instead.
+_NO_NEGATOR_BEFORE = r"(?<!\bno )(?<!\bnot )"
 
 #: At most this many single-phrase widenings are offered when the whole is too long.
 MAX_PIECES = 8

@@ -204,6 +204,28 @@ def test_a_figure_in_every_form_is_keyed_by_its_units() -> None:
     assert keys(r"\b12 months") and "month" in keys(r"\b12 months")[0]
 
 
+def test_a_units_key_carries_the_gates_own_figure() -> None:
+    """A unit recurs with every figure: a negator before another one ("ten business days, not
+    the five business days proposed") does not govern the sin's. A key of a unit's words alone
+    carries the figures the gate names, as written in its widened form too; a gate that names
+    no figure of its own ("\\d+ hours") has no unit key."""
+    from rubric_tools.audit.widening import widen_numbers
+
+    assert r"\b(?:10|ten)[ -]business days" in keys(r"\b(?:ten|10) business days")
+    widened = widen_numbers(r"\bten business days", Thesaurus()) or ""
+    assert keys(widened) and all("ten" in key for key in keys(widened)), keys(widened)
+    assert "hours" not in keys(r"\bnotify within \d+ hours")
+    contrast = "The cure period is ten business days, not the five business days proposed."
+    for pattern in (r"\b(?:ten|10) business days", widened):
+        negated = "The cure period is not ten business days."
+        exclusions = scoped_exclusions(pattern, [negated], scopes_for("settlement"))
+        assert exclusions, pattern
+        for exclusion in exclusions:
+            guarded = Gate(pattern, exclude_context=exclusion.regex)
+            assert not guarded.fires(normalize(negated)), exclusion.regex
+            assert guarded.fires(normalize(contrast))
+
+
 def test_a_strike_before_a_quotation_crosses_its_commas_and_no_other() -> None:
     pattern = r"\bnine months\b"
     struck = 'Delete "all representations, including billing, expire nine months after closing" and insert new text.'

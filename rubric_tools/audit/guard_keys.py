@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from rubric_tools.audit import quantities
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.pattern_tree import Item, flattened, parse_items, render
+from rubric_tools.gate_analysis.witness import witnesses
 
 #: The longest key (characters of regex): a word group longer than this is no key.
 MAX_KEY = 60
@@ -173,6 +176,53 @@ def _alternative_clauses(tree: list[list[Item]]) -> list[list[Item]]:
     return tree
 
 
+#: The words units of measure are written with ("business days", "hours", "percent").
+_UNIT_WORDS = frozenset(word for unit in quantities.UNITS for form in unit.forms for word in form.split())
+_ESCAPE = re.compile(r"\\.")
+_WORD = re.compile(r"[a-z]{2,}")
+_LOOKBEHIND = re.compile(r"\(\?<[!=][^()]*\)")
+_PARENTHETICAL_DIGITS = re.compile(r"\\\(\\d\+\\\)")
+
+
+def _unit_only(key: str) -> bool:
+    """Whether a key holds a unit's words and nothing else ("business days", "day(?:s|\\b)")."""
+    plain = _ESCAPE.sub("", key)
+    found = _WORD.findall(plain)
+    figured = any(char.isdigit() for char in plain) or any(quantities.is_number_word(word) for word in found)
+    return bool(found) and not figured and all(word in _UNIT_WORDS for word in found)
+
+
+def _figures(pattern: str) -> list[str]:
+    """The figures the gate names, each in digits and in words, as its witnesses write them
+    ("5", "five"); none where a digit class stands for any figure (`\\d+%`)."""
+    # A digit class in a lookbehind or a figure's parenthetical ("five (5)") names no figure.
+    named = _PARENTHETICAL_DIGITS.sub("", _LOOKBEHIND.sub("", pattern))
+    if "\\d" in named or "[0-9" in named or "[1-9" in named:
+        return []
+    spelled: list[str] = []
+    for witness in witnesses(pattern):
+        for quantity in quantities.quantities(witness.text):
+            value = quantity.value
+            digits = str(int(value)) if value == int(value) else f"{value:g}"
+            spelled.append(re.escape(digits))
+            if value == int(value) and value <= quantities.MAX_WORDED:
+                spelled.append(quantities.words(int(value)))
+    return list(dict.fromkeys(spelled))
+
+
+def _with_figures(found: tuple[str, ...], pattern: str) -> tuple[str, ...]:
+    """The keys, each of a unit's words alone with the gate's figures before it: the unit
+    recurs with every figure, and a negator before another one ("five business days, not the
+    four business days the Company proposed") does not govern the sin's. A unit key of a gate
+    that names no figure of its own is left out."""
+    if not any(_unit_only(key) for key in found):
+        return found
+    figures = _figures(pattern)
+    numbers = "(?:" + "|".join(figures) + ")" if figures else ""
+    keyed = [(rf"\b{numbers}[ -]{key}" if numbers else "") if _unit_only(key) else key for key in found]
+    return tuple(dict.fromkeys(key for key in keyed if key and len(key) <= MAX_KEY))
+
+
 @lru_cache(maxsize=512)
 def keys(pattern: str) -> tuple[str, ...]:
     """The gate's key words, most specific first: the required literals a human scopes an
@@ -184,7 +234,7 @@ def keys(pattern: str) -> tuple[str, ...]:
     tree = parse_items(pattern)
     if tree is None:
         return ()
-    found = _keys_of(tree)
+    found = _with_figures(_keys_of(tree), pattern)
     alternatives = _alternative_clauses(tree)
     if found or len(alternatives) < 2:
         return found

@@ -109,7 +109,6 @@ def habitat_texts(
             if quantity.unit.is_duration:
                 # A negator that denies an act until the period has run, not the period.
                 yield "limit idiom: not until", fill("no party may terminate until {w} after the notice.", witness)
-            yield "limit idiom: not reduced below", fill(f"the {measured} shall not be reduced below {{w}}.", witness)
             # Inverted, its negator words away from the figure: a floor and a ceiling.
             for limit in ("be less than", "exceed"):
                 yield (

@@ -30,8 +30,6 @@ NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance|time)\s+)?(?:{_COMPARATIVES})\s+than",
     # "in no event after …", "in no case before …": a deadline, not a denial
     rf"(?:event|case|circumstances?|instance|time)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
-    # "shall not be reduced below …", "not extended beyond …": a floor, a ceiling
-    r"(?:be\s+)?(?:reduc|shorten|decreas|lower|extend|increas|rais)\w*\s+(?:below|beyond|above|to\s+(?:less|more)\s+than)",
     # "in no event shall the period be shorter than …": the same limit, inverted
     rf"(?:event|case|circumstances?|instance|time)\s+(?:shall|will)\b[^.;]{{0,60}}?\b(?:(?:{_COMPARATIVES})\s+than|exceed)",
     r"(?:to\s+)?exceed\w*",
@@ -100,9 +98,8 @@ class Term:
 #: more than", "no fewer than", "under no circumstances later than", "at no time later
 #: than"), "not to exceed", "not (be) in excess of", "in no event exceed", "in no event
 #: after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it), "without undue delay",
-#: "without limiting", the inverted "in no event shall the period be shorter than …" (a
-#: floor or a ceiling, however many words stand between), and a figure that may not be
-#: passed ("shall not be reduced below …", "not extended beyond …"). One lookahead for all of them,
+#: "without limiting", and the inverted "in no event shall the period be shorter than …" (a
+#: floor or a ceiling, however many words stand between). One lookahead for all of them,
 #: short: it is written into every scoped exclusion that keeps to the clause (the budget
 #: does not count it, `scoped_guards.budget_length`; lint's bounds do).
 LIMIT_IDIOM = (
@@ -110,7 +107,6 @@ LIMIT_IDIOM = (
     r"| (?:event|case|time) (?:after|before|within)"
     r"| (?:event|case|time) (?:shall|will)\b[^.;]{0,60}?"
     r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
-    r"| (?:be )?(?:reduc|shorten|decreas|lower|extend|increas|rais)\w* (?:below|beyond|above|to (?:less|more) than)"
     r"| undue| limit)"
 )
 

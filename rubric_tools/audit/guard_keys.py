@@ -202,11 +202,8 @@ def _figures(pattern: str) -> list[str]:
     spelled: list[str] = []
     for witness in witnesses(pattern):
         for quantity in quantities.quantities(witness.text):
-            value = quantity.value
-            digits = str(int(value)) if value == int(value) else f"{value:g}"
-            spelled.append(re.escape(digits))
-            if value == int(value) and value <= quantities.MAX_WORDED:
-                spelled.append(quantities.words(int(value)))
+            word = quantities.worded(quantity.value)
+            spelled += [re.escape(quantities.number_text(quantity.value)), *([word] if word else [])]
     return list(dict.fromkeys(spelled))
 
 

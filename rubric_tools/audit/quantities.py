@@ -183,17 +183,23 @@ def quantities(text: str) -> tuple[Quantity, ...]:
     return tuple(sorted(found, key=lambda quantity: quantity.start))
 
 
-def _number_text(value: float) -> str:
+def number_text(value: float) -> str:
+    """`value` in digits, as prose writes it ("5", "7.5")."""
     return str(int(value)) if value == int(value) else f"{value:g}"
+
+
+def worded(value: float) -> str | None:
+    """`value` in words ("five"), or None where prose writes it only in digits."""
+    return words(int(value)) if value == int(value) and value <= MAX_WORDED else None
 
 
 def forms(value: float, unit: Unit, adjectival: bool = False) -> list[str]:
     """The ways to write `value` `unit` (the number in digits, words, both, with a decimal;
     the same span in another unit), the plainest first. `adjectival`: the quantity
     modifies a noun ("an 18-month tail"), so it is written in the singular."""
-    digits = _number_text(value)
+    digits = number_text(value)
     integral = value == int(value)
-    word = words(int(value)) if integral and value <= MAX_WORDED else None
+    word = worded(value)
     plural, singular = unit.forms[0], unit.forms[-1]
     if unit.name == "percent":
         found = [f"{digits}%", f"{digits} percent", f"{digits}.0%" if integral else f"{digits}%", f"{digits} per cent"]
@@ -285,7 +291,7 @@ def _number_regex(value: float, *, decimal: bool = False) -> str:
     """`value` in digits or words. Gates read normalized text (one space between words), so
     a single space is written where prose has whitespace. `decimal`: "5.0" too (a
     percentage is written so; a span of days is not)."""
-    digits = _number_text(value).replace(".", r"\.")
+    digits = number_text(value).replace(".", r"\.")
     numeral = rf"{digits}(?:\.0+)?" if decimal and value == int(value) else digits
     if value != int(value) or value > MAX_WORDED:
         return rf"(?<![\d.,]){numeral}"

@@ -321,6 +321,8 @@ _SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)+")
 _NO_SUBJECTS = DETERMINERS | PREPOSITIONS | MODALS | AUXILIARIES
 #: Auxiliaries of the third person singular: no plural noun is their subject.
 _SINGULAR_AUXILIARIES = frozenset("is was has does".split())
+#: The words other than verbs that `agreement_errors` reads as the second of a pair.
+_MAY_DISAGREE = _UNITS | _SINGULAR_AUXILIARIES | _PLURAL_VERBS
 
 
 def plural_form(word: str) -> bool:
@@ -345,12 +347,15 @@ def agreement_errors(text: str) -> tuple[str, ...]:
     tokens = words(text)
     found: list[str] = []
     for index in range(1, len(tokens)):
+        verb = tokens[index]
+        if verb not in _MAY_DISAGREE and verb_of(verb) is None:
+            continue  # no unit, no verb: no finding below (most words), asked once
         # Adverbs between the subject and its verb are passed over: "provider hereby
         # irrevocably assign" disagrees as "provider assign" does.
         at = index - 1
         while at > 0 and _between_subject_and_verb(tokens[at]):
             at -= 1
-        noun, verb = tokens[at], tokens[index]
+        noun = tokens[at]
         if at < index - 1 and (verb_of(verb) is None or noun in FUNCTION_WORDS):
             continue
         if verb in _UNITS and verb != "percent" and _more_than_one(noun):

@@ -107,6 +107,8 @@ _SUBORDINATE_OPENERS = frozenset("after before until once when unless because al
 #: Temporal prepositions a rewrite may put where "after" took a clause ("upon Provider confirms").
 _TEMPORAL_NOUN_ONLY = frozenset("upon following to on".split())
 _TAKES_NOUN = _NOUN_ONLY | _TEMPORAL_NOUN_ONLY
+#: The words `_dangling`'s findings open with.
+_OPENERS = _PREPOSITIONS | _TAKES_NOUN | _SUBORDINATE_OPENERS
 
 _SUBJECT_PRONOUNS = frozenset("it we they he she i you".split())
 #: A citation set in a clause without commas, with the words on both sides of it.
@@ -136,19 +138,22 @@ _FINAL_STOP = re.compile(r"[.?!][\"”’')]*$")
 
 def _dangling(tokens: Sequence[str]) -> list[str]:
     found = []
-    for first, second in zip(tokens, tokens[1:], strict=False):
-        # Both findings open with a preposition (`_NEEDS_OBJECT` holds only prepositions):
-        # asked first, that spares most pairs the other look-ups.
+    # Every finding below opens with a preposition or a word that opens a clause, one word in
+    # six: the others are passed over once, here, not by each pass.
+    openers = [index for index, token in enumerate(tokens[:-1]) if token in _OPENERS]
+    for index in openers:
+        first, second = tokens[index], tokens[index + 1]
         if first not in _PREPOSITIONS or (first, second) in _GOOD_PAIRS:
             continue
         if second in _PREPOSITIONS:
             found.append(f"dangling preposition: {first} {second}")
         elif first in _NEEDS_OBJECT and second in _CONJUNCTIONS:
             found.append(f"dangling preposition: {first} {second}")
-    for index, preposition in enumerate(tokens[:-2]):
+    for index in openers:
         # Both findings below need a preposition that takes a noun: asked first, that spares
         # most words the finite-verb test.
-        if preposition not in _TAKES_NOUN:
+        preposition = tokens[index]
+        if preposition not in _TAKES_NOUN or index + 2 >= len(tokens):
             continue
         subject, verb = tokens[index + 1], tokens[index + 2]
         # "to be paid" is an infinitive: an auxiliary is no subject.
@@ -160,12 +165,17 @@ def _dangling(tokens: Sequence[str]) -> list[str]:
         timed = preposition in _TEMPORAL_NOUN_ONLY and subject not in DETERMINERS and inflected
         if pronoun or timed:
             found.append(f"preposition before a clause: {preposition} {subject} {verb}")
-    for first, adjective, verb in zip(tokens, tokens[1:], tokens[2:], strict=False):
+    for index in openers:
         # An adjective is no subject: "48 hours after relevant confirms".
-        form = verb_of(verb) if first in _SUBORDINATE_OPENERS and lexicon.only_as(adjective, "ADJ") else None
+        first = tokens[index]
+        if first not in _SUBORDINATE_OPENERS or index + 2 >= len(tokens):
+            continue
+        adjective, verb = tokens[index + 1], tokens[index + 2]
+        form = verb_of(verb) if lexicon.only_as(adjective, "ADJ") else None
         if form is not None and form[1] == "3rd person":
             found.append(f"clause without a subject: {first} {adjective} {verb}")
-    for first, second in zip(tokens, tokens[1:], strict=False):
+    for index in openers:
+        first, second = tokens[index], tokens[index + 1]
         if first not in _SUBORDINATE_OPENERS and first not in _TAKES_NOUN:
             continue
         form = verb_of(second)

@@ -469,6 +469,32 @@ def test_a_later_clause_disowning_the_sin_is_widened_to_its_whole_family_within_
         assert gate.fires(normalize(sin)), sin
 
 
+def test_a_later_rejection_with_its_object_left_out_or_a_possessive_disowns_the_sin() -> None:
+    """A rejection verb closing its clause rejects what came before ("…, which the landlord
+    declined."), as one pointing back at it does, a possessive among the ways to point back
+    ("we reject Tenant's proposal"); a rejection of something else, or one that takes an
+    infinitive, does not disown the sin."""
+    pattern = r"\btenant may sublet\b"
+    evidence = ["Tenant may sublet the premises, which the landlord cannot accept."]
+    found = scoped_exclusions(pattern, evidence, scopes_for("settlement"))
+    family = [e for e in found if "non-starter" in e.added and "reject" in e.added]
+    assert family
+    gate = Gate(pattern, exclude_context=family[0].regex)
+    for disowned in (
+        "Their draft says tenant may sublet the premises, which the landlord declined.",
+        "Under their markup tenant may sublet the premises, and the landlord refused.",
+        "Tenant may sublet the premises, a change the landlord rejects.",
+        "Tenant may sublet the premises; the landlord opposes Tenant's proposal.",
+    ):
+        assert not gate.fires(normalize(disowned)), disowned
+    for sin in (
+        "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
+        "Tenant may sublet the premises even where the landlord declines to consent.",
+        "Tenant may sublet the premises, and the landlord may not refuse consent.",
+    ):
+        assert gate.fires(normalize(sin)), sin
+
+
 def test_the_authors_clause_in_the_passive_is_not_crowded_out_by_its_synonyms() -> None:
     # A round of the fix loop starts from the author's clause; the words step has grown its
     # verbs to a thesaurus group, and the passive of that widened clause would write each of

@@ -111,10 +111,11 @@ LIMIT_IDIOM = (
 )
 
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
-_REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w* "
-#: What points back at a statement already made: "that", "this", "it", or a noun after
-#: "the", "their", "these" or "those" ("the proposal", "their regulator-access change").
-_POINTING_BACK = r"(?:it|this|that|th(?:e|eir|ese|ose) [\w-]+)\b"
+_REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w*"
+#: Its object, a statement already made: pointed back at ("that", "this", "it", "such terms",
+#: "the proposal", "their regulator-access change", "Vendor's request"), or left out, the
+#: verb closing its clause ("…, which the client declined.", "…, and we refused.").
+_ITS_OBJECT = r"(?: (?:it|this|that|such|th(?:e|eir|ese|ose)|[\w-]+['’]s)\b|(?= ?[.;,:]|$))"
 #: An acceptance or agreement denied, "not" written once whatever verb it follows: "cannot
 #: accept", "will not agree", "won't possibly accept", "is not acceptable".
 _ACCEPTANCE_DENIED = r"(?:\b(?:cannot|not)|n['’]t)(?: \w+)? (?:accept|agree)\w*"
@@ -176,12 +177,13 @@ TERMS: tuple[Term, ...] = (
     Term("supposed", "before", r"\b(?:were|should|had) (?:we|they|the \w+) (?:to )?(?:accept|agree|conced)\w*"),
     Term("supposed", "before", r"\b(?:assuming|suppos(?:e|ing)|hypothetically)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
-    # rejection with a word that points back ("we reject that", "the client opposes this
-    # position"), an acceptance or agreement denied ("we cannot possibly accept it", "the
-    # client will not agree"), a verdict on it ("unacceptable", "a non-starter", "was refused")
-    Term("disowned", "after", _REJECTION_VERB + _POINTING_BACK),
+    # rejection with a word that points back or no object ("we reject that", "the client
+    # opposes this position", "which the client declined", "was refused"), an acceptance or
+    # agreement denied ("we cannot possibly accept it", "the client will not agree"), a
+    # verdict on it ("unacceptable", "a non-starter")
+    Term("disowned", "after", _REJECTION_VERB + _ITS_OBJECT),
     Term("disowned", "after", _ACCEPTANCE_DENIED),
-    Term("disowned", "after", r"\b(?:unacceptable|non-starter|(?:is|was) (?:rejected|refused))\b"),
+    Term("disowned", "after", r"\b(?:unacceptable|non-starter)\b"),
     Term("disowned", "after", r"[;,] (?:it|this|that) (?:does|is) not\b"),
     # struck: words struck out (never the words inserted)
     Term("struck", "before", r"\bdelet\w*"),

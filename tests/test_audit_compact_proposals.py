@@ -23,6 +23,7 @@ from rubric_tools.audit.scoped_guards import (
     scoped_exclusions,
     scopes_for,
 )
+from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus, build
 from rubric_tools.audit.verification import (
     PATTERN_BUDGET_EXTRA,
@@ -493,6 +494,28 @@ def test_a_later_rejection_with_its_object_left_out_or_a_possessive_disowns_the_
         "Tenant may sublet the premises, and the landlord may not refuse consent.",
     ):
         assert gate.fires(normalize(sin)), sin
+
+
+def test_the_generated_later_rejection_shows_a_rejection_verb_and_its_terms_alone_scope_the_others() -> None:
+    """The audit's own later rejection ("…, which the client rejects.") is evidence for the
+    commonest way a report disowns a proposal, a verb of rejection; where the budget leaves
+    room for the terms it shows but not their family, those alone still silence the other
+    rejections ("declined", "refused", "we reject Landlord's …")."""
+    pattern = r"\btenant may sublet\b"
+    _fire, silent = entry_texts(Gate(pattern), 0, "settlement", Thesaurus())
+    [later] = [t.text for t in silent if t.kind == "frame: later rejection"]
+    found = scoped_exclusions(pattern, [later], scopes_for("settlement"))
+    shown_alone = [e for e in found if "non-starter" not in e.added]
+    assert shown_alone
+    for exclusion in shown_alone:
+        gate = Gate(pattern, exclude_context=exclusion.regex)
+        for disowned in (
+            "Their draft says tenant may sublet the premises, which the landlord declined.",
+            "Under their markup tenant may sublet the premises, and the landlord refused.",
+            "Tenant may sublet the premises; we reject Landlord's counter-proposal.",
+        ):
+            assert not gate.fires(normalize(disowned)), (exclusion.added, disowned)
+        assert gate.fires(normalize("Tenant may sublet the premises; the landlord rejected an earlier draft."))
 
 
 def test_the_authors_clause_in_the_passive_is_not_crowded_out_by_its_synonyms() -> None:

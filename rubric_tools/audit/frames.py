@@ -180,7 +180,7 @@ FRAMES: tuple[Frame, ...] = (
     Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, REPORTED_SURFACES),
     Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, REPORTED_SURFACES),
     Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, REPORTED_SURFACES),
-    Frame("later rejection", "{w}, which the client cannot accept.", False, REPORTED_SURFACES),
+    Frame("later rejection", "{w}, which the client rejects.", False, REPORTED_SURFACES),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
     # A clause as amended may name the figure it does not adopt beside the one it does.
     Frame(

@@ -308,6 +308,27 @@ def test_a_guarded_figure_is_widened_to_its_other_forms() -> None:
     assert not proposal.after.fires(normalize("The period is three business days rather than five business days."))
 
 
+def test_a_widened_figure_takes_the_entrys_own_guard_with_it() -> None:
+    """Once the pattern reads "an eighteen-month term", the entry's own guard against
+    "rather than eighteen months" reads it too, though no generated text needed it: the
+    author's correct work is the same in every spelling of the figure."""
+    gate = Gate(
+        r"\b(?:eighteen|18) months",
+        exclude_context=r"(?:rather than|instead of)(?: an?| the)? \b(?:eighteen|18) months",
+    )
+    sin = "The lease renews for an eighteen-month term."
+    assert not gate.fires(normalize(sin))
+    proposal = propose_entry(_texts(gate, [sin]))
+    assert proposal is not None and proposal.verified
+    assert proposal.after.fires(normalize(sin))
+    assert proposal.after.fires(normalize("The lease renews for 18 months."))
+    assert not proposal.after.fires(
+        normalize("The lease renews for a twelve-month term rather than an eighteen-month term.")
+    )
+    # In its own unit only: the guard names eighteen months, not "a year and a half".
+    assert "and a half" not in (proposal.after.exclude_context or "")
+
+
 def test_a_frame_flagged_already_in_the_gate_own_spelling_is_not_new_correct_work() -> None:
     from rubric_tools.audit.verification import flagged_in_another_spelling
 
@@ -447,27 +468,40 @@ def test_a_new_frame_of_a_kind_the_gate_already_fires_on_is_its_defect_not_the_w
     assert not any(widened.fires(normalize(frame)) for frame in frames)
 
 
-def test_a_later_clause_disowning_the_sin_is_widened_to_its_whole_family_within_the_budget() -> None:
-    """The family of a later rejection (a rejection verb pointing back, an acceptance denied,
-    a verdict) is written short enough to fit the budget beside its key: the evidence shows
-    one way of disowning the sin, the exclusion scopes them all."""
+def _assert_silenced(gate: Gate, disowned: tuple[str, ...], sins: tuple[str, ...]) -> None:
+    for text in disowned:
+        assert not gate.fires(normalize(text)), text
+    for text in sins:
+        assert gate.fires(normalize(text)), text
+
+
+def _later_rejection_family_gate() -> Gate:
+    """A gate guarded by the whole family of a later rejection, as the evidence of one way of
+    disowning the sin brings it, within the budget."""
     pattern = r"\btenant may sublet\b"
     evidence = ["Tenant may sublet the premises, which the landlord cannot accept."]
     found = scoped_exclusions(pattern, evidence, scopes_for("settlement"))
     family = [e for e in found if "non-starter" in e.added and "reject" in e.added]
     assert family and all(budget_length(e.added) <= EXCLUSION_BUDGET for e in family)
-    gate = Gate(pattern, exclude_context=family[0].regex)
-    for disowned in (
-        "Under their markup tenant may sublet the premises; this remains a non-starter.",
-        "Their draft says tenant may sublet the premises; we reject their sublease-consent change.",
-        "Tenant may sublet the premises; the landlord won't agree to it.",
-    ):
-        assert not gate.fires(normalize(disowned)), disowned
-    for sin in (
-        "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
-        "Tenant may sublet the premises and need not give notice.",
-    ):
-        assert gate.fires(normalize(sin)), sin
+    return Gate(pattern, exclude_context=family[0].regex)
+
+
+def test_a_later_clause_disowning_the_sin_is_widened_to_its_whole_family_within_the_budget() -> None:
+    """The family of a later rejection (a rejection verb pointing back, an acceptance denied,
+    a verdict) is written short enough to fit the budget beside its key: the evidence shows
+    one way of disowning the sin, the exclusion scopes them all."""
+    _assert_silenced(
+        _later_rejection_family_gate(),
+        disowned=(
+            "Under their markup tenant may sublet the premises; this remains a non-starter.",
+            "Their draft says tenant may sublet the premises; we reject their sublease-consent change.",
+            "Tenant may sublet the premises; the landlord won't agree to it.",
+        ),
+        sins=(
+            "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
+            "Tenant may sublet the premises and need not give notice.",
+        ),
+    )
 
 
 def test_a_later_rejection_with_its_object_left_out_or_a_possessive_disowns_the_sin() -> None:
@@ -475,25 +509,20 @@ def test_a_later_rejection_with_its_object_left_out_or_a_possessive_disowns_the_
     declined."), as one pointing back at it does, a possessive among the ways to point back
     ("we reject Tenant's proposal"); a rejection of something else, or one that takes an
     infinitive, does not disown the sin."""
-    pattern = r"\btenant may sublet\b"
-    evidence = ["Tenant may sublet the premises, which the landlord cannot accept."]
-    found = scoped_exclusions(pattern, evidence, scopes_for("settlement"))
-    family = [e for e in found if "non-starter" in e.added and "reject" in e.added]
-    assert family
-    gate = Gate(pattern, exclude_context=family[0].regex)
-    for disowned in (
-        "Their draft says tenant may sublet the premises, which the landlord declined.",
-        "Under their markup tenant may sublet the premises, and the landlord refused.",
-        "Tenant may sublet the premises, a change the landlord rejects.",
-        "Tenant may sublet the premises; the landlord opposes Tenant's proposal.",
-    ):
-        assert not gate.fires(normalize(disowned)), disowned
-    for sin in (
-        "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
-        "Tenant may sublet the premises even where the landlord declines to consent.",
-        "Tenant may sublet the premises, and the landlord may not refuse consent.",
-    ):
-        assert gate.fires(normalize(sin)), sin
+    _assert_silenced(
+        _later_rejection_family_gate(),
+        disowned=(
+            "Their draft says tenant may sublet the premises, which the landlord declined.",
+            "Under their markup tenant may sublet the premises, and the landlord refused.",
+            "Tenant may sublet the premises, a change the landlord rejects.",
+            "Tenant may sublet the premises; the landlord opposes Tenant's proposal.",
+        ),
+        sins=(
+            "Tenant may sublet the premises; the landlord rejected an earlier version of clause 9.",
+            "Tenant may sublet the premises even where the landlord declines to consent.",
+            "Tenant may sublet the premises, and the landlord may not refuse consent.",
+        ),
+    )
 
 
 def test_the_generated_later_rejection_shows_a_rejection_verb_and_its_terms_alone_scope_the_others() -> None:

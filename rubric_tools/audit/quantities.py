@@ -312,15 +312,17 @@ def _stem(unit: Unit) -> str:
     return unit.forms[-1].replace(" ", _SEPARATOR)  # "business day", "business-day"
 
 
-def quantity_regex(value: float, unit: Unit) -> str:
-    """A regex accepting every form of `value` `unit` (see `forms`)."""
+def quantity_regex(value: float, unit: Unit, *, other_units: bool = True) -> str:
+    """A regex accepting every form of `value` `unit` (see `forms`); without `other_units`,
+    every spelling of it in its own unit only ("18-month", not "a year and a half")."""
     if unit.name == "percent":
         return rf"{_number_regex(value, decimal=True)} ?(?:%|percent|per[- ]?cent)"
     if unit.name == "times":
         multiple = rf"{_number_regex(value, decimal=True)} ?(?:times|x)\b"
         return rf"(?:{multiple}|twice)" if value == 2 else multiple
     number = _number_regex(value)
-    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}", *_in_other_units(value, unit)]
+    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}"]
+    alternatives += _in_other_units(value, unit) if other_units else []
     return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
 
 
@@ -411,9 +413,10 @@ def _source_unit(unit: str) -> Unit | None:
 _OPTIONAL_KIND = re.compile(rf"{_OPTIONAL_KIND_GROUP}(?P<rest>.+)")
 
 
-def widen_quantities(pattern: str) -> str:
+def widen_quantities(pattern: str, *, other_units: bool = True) -> str:
     """`pattern` with each quantity written literally (`\\b90 days`, `(?:nine|twelve) months`,
-    `5\\s*(?:%|percent)`) replaced by a regex accepting all of its forms."""
+    `5\\s*(?:%|percent)`) replaced by a regex accepting all of its forms (without
+    `other_units`: its spellings in its own unit only, `quantity_regex`)."""
 
     def replace(match: re.Match[str]) -> str:
         values = _source_values(match.group("number"))
@@ -422,7 +425,9 @@ def widen_quantities(pattern: str) -> str:
             # "(business\s+)?days": the figures as the gate writes them, and each said in
             # another unit ("one week" for seven days; not for seven business days).
             plain = _source_unit(kind.group("rest"))
-            other = [regex for value in values for regex in _in_other_units(value, plain)] if plain else []
+            other = []
+            if plain is not None and other_units:
+                other = [regex for value in values for regex in _in_other_units(value, plain)]
             return "(?:" + "|".join([match.group(0), *other]) + ")" if other else match.group(0)
         unit = _source_unit(match.group("unit"))
         if not values or unit is None:
@@ -433,8 +438,8 @@ def widen_quantities(pattern: str) -> str:
             if cut is None:
                 return whole
             offset = match.start("number") - match.start() + cut.end()
-            return whole[:offset] + widen_quantities(whole[offset:])
-        regexes = [quantity_regex(value, unit) for value in values]
+            return whole[:offset] + widen_quantities(whole[offset:], other_units=other_units)
+        regexes = [quantity_regex(value, unit, other_units=other_units) for value in values]
         return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
 
     return _SOURCE_QUANTITY.sub(replace, pattern)

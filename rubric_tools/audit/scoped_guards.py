@@ -254,13 +254,19 @@ def with_existing(existing: str | None, added: str) -> str:
 _WRITTEN_GAP = re.compile(r"(?:\[\^[.;,:]+\]|\[\^\.;,?:?\]\))\{0,\d*0\}\?")
 
 
+def is_written_part(part: str) -> bool:
+    """Whether a top-level branch of an exclude_context is a part this module wrote (told
+    by its gap), not the author's."""
+    return _WRITTEN_GAP.search(part) is not None
+
+
 def written_length(exclusion: str | None) -> int:
     """How many characters of `exclusion` are parts this module writes (a marker, a gap
     and a key): what counts against `EXCLUSION_TOTAL_BUDGET`, over every round of `--fix`."""
     parts = top_level_branches(exclusion or "") if exclusion else []
     if parts is None:
         return 0
-    return budget_length("|".join(part for part in parts if _WRITTEN_GAP.search(part)))
+    return budget_length("|".join(part for part in parts if is_written_part(part)))
 
 
 def scoped_exclusions(

@@ -17,7 +17,7 @@ from dataclasses import replace
 from rubric_tools.audit.active_voice import other_voice
 from rubric_tools.audit.pattern_tree import flattened, top_level_branches
 from rubric_tools.audit.quantities import widen_quantities
-from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.scoped_guards import is_written_part, scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, Outcome, Verifier, out_of_bounds, over_budget, score, why
@@ -57,7 +57,9 @@ def _try(
         return None, None, problem if gains else None
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
     if outcome.safe:
-        return widened, outcome, None
+        spelled = _guard_spelled_as_pattern(widened, current, texts)
+        again = verifier.outcome(spelled, verifier.new_frames(current, spelled)) if spelled else None
+        return (spelled, again, None) if spelled and again and again.safe else (widened, outcome, None)
     if not gains:
         return None, None, None  # by principle only as it stands: no exclusion written for it
     if outcome.lost:
@@ -83,6 +85,26 @@ def _try(
         if again.safe:
             return guarded, again, None
     return None, outcome, why(outcome)
+
+
+def _guard_spelled_as_pattern(widened: Gate, current: Gate, texts: EntryTexts) -> Gate | None:
+    """The widened gate with the figures of the author's exclusion spelled every way in their
+    own unit, as the pattern's now are: the entry's guard against "rather than eighteen months"
+    also sees "rather than an eighteen-month tail" once the pattern matches that. Not in
+    another unit: a guard naming "12 months" says nothing of "one year after closing". None
+    where the exclusion names no figure, or spelled so it leaves lint's bounds."""
+    if not current.exclude_context:
+        return None
+    parts = top_level_branches(current.exclude_context)
+    if parts is None:
+        return None
+    # The author's parts only: the parts this tool wrote are keyed to the pattern's own
+    # forms already, and spelled out they would take the room later rounds need.
+    spelled = "|".join(part if is_written_part(part) else widen_quantities(part, other_units=False) for part in parts)
+    if spelled == current.exclude_context:
+        return None
+    guarded = replace(widened, exclude_context=spelled)
+    return None if out_of_bounds(guarded, texts.prose) is not None else guarded
 
 
 def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:

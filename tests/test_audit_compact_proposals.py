@@ -537,14 +537,15 @@ def test_the_generated_later_rejection_shows_a_rejection_verb_and_its_terms_alon
     shown_alone = [e for e in found if "non-starter" not in e.added]
     assert shown_alone
     for exclusion in shown_alone:
-        gate = Gate(pattern, exclude_context=exclusion.regex)
-        for disowned in (
-            "Their draft says tenant may sublet the premises, which the landlord declined.",
-            "Under their markup tenant may sublet the premises, and the landlord refused.",
-            "Tenant may sublet the premises; we reject Landlord's counter-proposal.",
-        ):
-            assert not gate.fires(normalize(disowned)), (exclusion.added, disowned)
-        assert gate.fires(normalize("Tenant may sublet the premises; the landlord rejected an earlier draft."))
+        _assert_silenced(
+            Gate(pattern, exclude_context=exclusion.regex),
+            disowned=(
+                "Their draft says tenant may sublet the premises, which the landlord declined.",
+                "Under their markup tenant may sublet the premises, and the landlord refused.",
+                "Tenant may sublet the premises; we reject Landlord's counter-proposal.",
+            ),
+            sins=("Tenant may sublet the premises; the landlord rejected an earlier draft.",),
+        )
 
 
 def test_the_authors_clause_in_the_passive_is_not_crowded_out_by_its_synonyms() -> None:

@@ -58,8 +58,11 @@ def _try(
     outcome = verifier.outcome(widened, verifier.new_frames(current, widened))
     if outcome.safe:
         spelled = _guard_spelled_as_pattern(widened, current, texts)
-        again = verifier.outcome(spelled, verifier.new_frames(current, spelled)) if spelled else None
-        return (spelled, again, None) if spelled and again and again.safe else (widened, outcome, None)
+        if spelled is not None:
+            again = verifier.outcome(spelled, verifier.new_frames(current, spelled))
+            if again.safe:
+                return spelled, again, None
+        return widened, outcome, None
     if not gains:
         return None, None, None  # by principle only as it stands: no exclusion written for it
     if outcome.lost:

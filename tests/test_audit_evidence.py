@@ -819,3 +819,15 @@ def test_a_clause_the_gate_matches_twice_is_not_negated_at_one_match() -> None:
     assert "frame: negated predicate" in kinds(once)
     assert "frame: negated predicate" not in kinds(twice)
     assert "frame: state-then-negate" in kinds(twice)
+
+
+def test_a_finding_shows_each_sentence_once(tmp_path: Path) -> None:
+    # Both witnesses ("shall", "will") complete into the matter's one clause: their rewrites
+    # and frames read alike, and a finding shows each text once.
+    gates = "    critical_failure_patterns:\n      - 'provider (?:shall|will) withhold the credit'\n"
+    guide = "Our position: the provider shall withhold the credit after any outage is unacceptable drafting."
+    diagnostics = audit(make_matter(tmp_path / "m", gates, guide=guide), AuditSection(max_evidence=100))
+    shown = [[e["sentence"] for e in d.extra["evidence"]] for d in diagnostics if d.code in ("U002", "U003", "U004")]  # type: ignore[attr-defined]
+    assert codes(diagnostics, "U004") and shown
+    for sentences in shown:
+        assert len(sentences) == len(set(sentences)), sentences

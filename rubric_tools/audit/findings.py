@@ -40,6 +40,19 @@ class Evidence:
         return record
 
 
+def each_sentence_once(evidence: list[Evidence]) -> list[Evidence]:
+    """The evidence with each sentence shown once, where it first stands: two witnesses framed
+    alike, or two synonyms rewriting a clause alike ("shall" and "will" both to "must"), write
+    the same text, which says nothing more the second time."""
+    seen: set[str] = set()
+    kept = []
+    for item in evidence:
+        if item.sentence not in seen:
+            seen.add(item.sentence)
+            kept.append(item)
+    return kept
+
+
 @dataclass(frozen=True)
 class Proposal:
     """A change of a gate entry (guard, widened pattern, or both) and the result of

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from rubric_tools.audit.clauses import MatterClauses, sentence_as_written
 from rubric_tools.audit.codes import GATE_DODGED, GATE_FIRES_ON_CORRECT_WORK, GATE_FIRES_ON_NEGATED_FRAME
 from rubric_tools.audit.corpus import KnownText
-from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal
+from rubric_tools.audit.findings import AuditFinding, Evidence, Proposal, each_sentence_once
 from rubric_tools.audit.frames import FRAMES
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.naturalness import rank, text_score
@@ -218,25 +218,27 @@ class _ListAudit:
         if not hits:
             return
         hits = _most_natural_first(hits)
-        evidence = [
-            Evidence(
-                sentence_as_written(entry.gate, k.text),
-                k.source,
-                k.kind,
-                "silent",
-                "fired",
-                entry.surface,
-                k.file,
-                k.line,
-            )
-            for k in hits
-        ]
+        evidence = each_sentence_once(
+            [
+                Evidence(
+                    sentence_as_written(entry.gate, k.text),
+                    k.source,
+                    k.kind,
+                    "silent",
+                    "fired",
+                    entry.surface,
+                    k.file,
+                    k.line,
+                )
+                for k in hits
+            ]
+        )
         kinds = sorted({k.kind for k in hits})
         finding = AuditFinding.on_entry(
             GATE_FIRES_ON_CORRECT_WORK.code,
             entry,
             f"gate {show_pattern(entry.gate.pattern)} on {entry.issue_id}/{entry.surface} "
-            f"fires on the matter's own correct work ({len(hits)} text(s): {', '.join(kinds)}), "
+            f"fires on the matter's own correct work ({len(evidence)} text(s): {', '.join(kinds)}), "
             f"e.g. {evidence[0].source}: {evidence[0].sentence!r}",
             evidence,
         )
@@ -256,9 +258,9 @@ class _ListAudit:
         if not hits:
             return
         hits = _most_natural_first(hits)
-        evidence = [
-            Evidence(t.text, "frame", t.kind.removeprefix("frame: "), "silent", "fired", entry.surface) for t in hits
-        ]
+        evidence = each_sentence_once(
+            [Evidence(t.text, "frame", t.kind.removeprefix("frame: "), "silent", "fired", entry.surface) for t in hits]
+        )
         kinds = list(dict.fromkeys(e.kind for e in evidence))
         finding = AuditFinding.on_entry(
             GATE_FIRES_ON_NEGATED_FRAME.code,
@@ -278,13 +280,16 @@ class _ListAudit:
         probes = [t for t in missed if not t.generated]
         generated: list[VerdictText] = []
         seen_kinds: set[str] = set()
+        # One text of each kind, never one already shown ("shall" and "will" both rewritten to "must").
+        shown = {t.text for t in probes}
         for text in missed:
-            if text.generated and text.kind not in seen_kinds:
+            if text.generated and text.kind not in seen_kinds and text.text not in shown:
                 seen_kinds.add(text.kind)
+                shown.add(text.text)
                 generated.append(text)
-        evidence = [
-            Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in probes
-        ] + [
+        evidence = [Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in probes]
+        evidence = each_sentence_once(evidence)
+        evidence += [
             Evidence(
                 t.text,
                 f"rewrite of {t.original!r}" if t.original else t.source,

@@ -329,6 +329,31 @@ def test_a_widened_figure_takes_the_entrys_own_guard_with_it() -> None:
     assert "and a half" not in (proposal.after.exclude_context or "")
 
 
+def test_a_widened_figure_takes_the_tools_own_guard_with_it_as_a_compound_modifier() -> None:
+    """A part an earlier round wrote ("nobody … eighteen months") is keyed to the figure as
+    the pattern wrote it then; once the pattern reads "an eighteen-month term", the part reads
+    the compound modifier too, and only that (every form would take the room later rounds
+    need); the author's own part is spelled in every form of its unit."""
+    from rubric_tools.audit.widening import widen_numbers
+    from rubric_tools.audit.widening_proposal import _guard_spelled_as_pattern
+
+    written = r"\bnobody\b(?:(?! but\b)[^.;]){0,80}?\b(?:eighteen|18) months"
+    authors = r"rather than (?:eighteen|18) months"
+    gate = Gate(r"\b(?:eighteen|18) months", exclude_context=f"{authors}|{written}")
+    widened = replace_gate(gate, pattern=widen_numbers(gate.pattern, Thesaurus()) or "")
+    spelled = _guard_spelled_as_pattern(widened, gate, _texts(gate, []))
+    assert spelled is not None
+    for disowned in (
+        "Nobody proposes an eighteen-month term.",
+        "Nobody proposes an 18-month term.",
+        "Rather than 18-month terms.",
+    ):
+        assert widened.fires(normalize(disowned)) and not spelled.fires(normalize(disowned)), disowned
+    assert spelled.fires(normalize("The lease renews for an eighteen-month term."))
+    # The tool's part: the compound modifier only, no other form of the figure.
+    assert (spelled.exclude_context or "").endswith(r"\b(?:eighteen|18)[ -]months?\b")
+
+
 def test_a_frame_flagged_already_in_the_gate_own_spelling_is_not_new_correct_work() -> None:
     from rubric_tools.audit.verification import flagged_in_another_spelling
 

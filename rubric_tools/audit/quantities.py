@@ -443,3 +443,22 @@ def widen_quantities(pattern: str, *, other_units: bool = True) -> str:
         return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
 
     return _SOURCE_QUANTITY.sub(replace, pattern)
+
+
+#: A span unit written as a plain plural after one space ("(?:eighteen|18) months").
+_PLAIN_SPAN_UNIT = re.compile(r"(?P<unit>hour|day|week|month|year)s")
+
+
+def with_compound_forms(pattern: str) -> str:
+    """`pattern` with each span written literally as "<number> <unit>s" also read as the
+    compound modifier ("(?:eighteen|18) months" -> "(?:eighteen|18)[ -]months?\\b": "an
+    eighteen-month tail"). The commonest other spelling of a span, for a guard keyed to the
+    figure, a few characters long where every form (`widen_quantities`) is a line."""
+
+    def replace(match: re.Match[str]) -> str:
+        unit = _PLAIN_SPAN_UNIT.fullmatch(match.group("unit"))
+        if match.group("paren") + match.group("sep") != " " or unit is None:  # one space, no figure in brackets
+            return match.group(0)
+        return f"{match.group('number')}[ -]{unit.group('unit')}s?\\b"
+
+    return _SOURCE_QUANTITY.sub(replace, pattern)

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice
 from rubric_tools.audit.pattern_tree import flattened, top_level_branches
-from rubric_tools.audit.quantities import widen_quantities
+from rubric_tools.audit.quantities import widen_quantities, with_compound_forms
 from rubric_tools.audit.scoped_guards import is_written_part, scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -92,18 +92,23 @@ def _try(
 
 def _guard_spelled_as_pattern(widened: Gate, current: Gate, texts: EntryTexts) -> Gate | None:
     """The widened gate with the figures of the author's exclusion spelled every way in their
-    own unit, as the pattern's now are: the entry's guard against "rather than eighteen months"
-    also sees "rather than an eighteen-month tail" once the pattern matches that. Not in
-    another unit: a guard naming "12 months" says nothing of "one year after closing". None
-    where the exclusion names no figure, or spelled so it leaves lint's bounds."""
+    own unit, as the pattern's now are (those of the tool's own parts: a span as a compound
+    modifier too): the entry's guard against "rather than eighteen months" also sees "rather
+    than an eighteen-month tail" once the pattern matches that. Not in another unit: a guard
+    naming "12 months" says nothing of "one year after closing". None where the exclusion
+    names no figure, or spelled so it leaves lint's bounds."""
     if not current.exclude_context:
         return None
     parts = top_level_branches(current.exclude_context)
     if parts is None:
         return None
-    # The author's parts only: the parts this tool wrote are keyed to the pattern's own
-    # forms already, and spelled out they would take the room later rounds need.
-    spelled = "|".join(part if is_written_part(part) else widen_quantities(part, other_units=False) for part in parts)
+    # The parts this tool wrote are keyed to the pattern's forms before this widening: they
+    # take the commonest other form of a span only ("an eighteen-month tail"); every form
+    # would take the room later rounds need.
+    spelled = "|".join(
+        with_compound_forms(part) if is_written_part(part) else widen_quantities(part, other_units=False)
+        for part in parts
+    )
     if spelled == current.exclude_context:
         return None
     guarded = replace(widened, exclude_context=spelled)

@@ -210,6 +210,20 @@ def test_the_matter_names_come_from_its_parties_and_documents() -> None:
     assert "data" not in words and "claims" not in words  # common words of a defined term stay common
 
 
+def test_a_run_of_capitalised_words_mid_sentence_is_a_name_not_inflected() -> None:
+    """ "Master Subscription Agreement", "Order Form": the documents capitalise the words
+    together mid-sentence, though "order" or "form" alone may be common words; written
+    together, they are a name ("order forms" is no form of "Order Form")."""
+    _words, phrases = matter_names(load_matter_source(REPO_ROOT / "matters" / "ai_saas_001").model)
+    assert {"master subscription agreement", "order form", "effective date"} <= phrases
+    names = Thesaurus().with_matter(frozenset(), frozenset({"united states"}), ())
+    widened = widen_words("tenant stores the records in the united states", names) or ""
+    assert (
+        widened.endswith("united states") and "stat(?:" not in widened and "stor(?:" in widened
+    )  # the rest is widened
+    assert "stat(?:e" in (widen_words("tenant stores the records in the united states", Thesaurus()) or "")
+
+
 def test_a_party_is_called_by_its_role_or_its_name() -> None:
     """The matter's public facts name each party under its role: a gate that says
     "landlord" accepts the landlord's name and one that says the name accepts "landlord";

@@ -11,7 +11,11 @@ Read from the matter model:
   — the rubric calls that party "the Target", whether or not the documents do);
 - the documents' defined terms: `("Provider")`, `"Customer Data" means`;
 - words the documents capitalise mid-sentence and never write in lowercase ("Sablewing",
-  "York"): proper nouns. Headings are not read (they capitalise every word).
+  "York"): proper nouns; and runs of two or more such capitalised words mid-sentence
+  ("United States", "Exhibit B"), each word of which may be written in lowercase elsewhere
+  ("the states", "this exhibit"): a name, whose words are not inflected where they stand
+  together ("united stat(?:e|es|ed)" is no form). Headings are not read (they capitalise
+  every word).
 
 One word is a fixed word; several are a fixed phrase, whose words are not inflected
 where they stand together (`thesaurus.Thesaurus.fixed_phrases`) — "claims" still takes
@@ -34,6 +38,8 @@ _DEFINED = re.compile(
 )
 #: A capitalised word after a lowercase word, a digit, a comma or a closing bracket: mid-sentence.
 _MID_SENTENCE = re.compile(r"(?<=[a-z0-9,)] )([A-Z][a-z]+)\b")
+#: Two or more capitalised words mid-sentence ("United States", "Exhibit B"), not opening a sentence.
+_MID_SENTENCE_RUN = re.compile(r"(?<=[a-z0-9,)] )([A-Z][a-z]*(?: [A-Z][a-z]*)+)\b")
 _HEADING = re.compile(r"^\s*(?:#|\|)")
 _WORD_RUN = re.compile(r"\w+")
 
@@ -57,6 +63,7 @@ def matter_names(model: MatterModel) -> tuple[frozenset[str], frozenset[str]]:
         word = match.group(1)
         if word.lower() not in written:
             words.add(word.lower())
+    _add((match.group(1) for match in _MID_SENTENCE_RUN.finditer(prose)), words, phrases)
     return frozenset(words), frozenset(phrases)
 
 

@@ -11,11 +11,10 @@ Read from the matter model:
   — the rubric calls that party "the Target", whether or not the documents do);
 - the documents' defined terms: `("Provider")`, `"Customer Data" means`;
 - words the documents capitalise mid-sentence and never write in lowercase ("Sablewing",
-  "York"): proper nouns; and runs of two or more such capitalised words mid-sentence
-  ("United States", "Exhibit B"), each word of which may be written in lowercase elsewhere
-  ("the states", "this exhibit"): a name, whose words are not inflected where they stand
-  together ("united stat(?:e|es|ed)" is no form). Headings are not read (they capitalise
-  every word).
+  "York"): proper nouns; and runs of two or more capitalised words mid-sentence ("United
+  States", "Exhibit B"), though a word of one may be written in lowercase elsewhere ("the
+  states", "this exhibit"): a name, whose words are not inflected where they stand together
+  ("united stat(?:e|es|ed)" is no form). Headings are not read (they capitalise every word).
 
 One word is a fixed word; several are a fixed phrase, whose words are not inflected
 where they stand together (`thesaurus.Thesaurus.fixed_phrases`) — "claims" still takes

@@ -288,7 +288,6 @@ class _ListAudit:
                 shown.add(text.text)
                 generated.append(text)
         evidence = [Evidence(k.text, k.source, k.kind, "fire", silent, entry.surface, k.file, k.line) for k in probes]
-        evidence = each_sentence_once(evidence)
         evidence += [
             Evidence(
                 t.text,
@@ -300,6 +299,7 @@ class _ListAudit:
             )
             for t in generated
         ]
+        evidence = each_sentence_once(evidence)  # probes may repeat; `generated` repeats none shown
         what = [f"{len(probes)} must-fire probe(s)"] if probes else []
         what += [f"{len(missed) - len(probes)} rewrite(s) or habitat(s) of its own sin"] if generated else []
         first = evidence[0]

@@ -459,6 +459,6 @@ def with_compound_forms(pattern: str) -> str:
         unit = _PLAIN_SPAN_UNIT.fullmatch(match.group("unit"))
         if match.group("paren") + match.group("sep") != " " or unit is None:  # one space, no figure in brackets
             return match.group(0)
-        return f"{match.group('number')}[ -]{unit.group('unit')}s?\\b"
+        return f"{match.group('number')}{_SEPARATOR}{unit.group('unit')}s?\\b"
 
     return _SOURCE_QUANTITY.sub(replace, pattern)

@@ -205,16 +205,29 @@ def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:
     assert not _fires(widened, "the increase is not prohibited by the rent act")
 
 
-def test_the_active_of_a_passive_keeps_its_negation_and_leaves_an_agent_alone() -> None:
+def test_the_active_of_a_passive_keeps_its_negation_and_its_agent() -> None:
     widened = widen_voice("tenant data (?:may|will) be stored offsite", THESAURUS) or ""
     assert _fires(widened, "the host will also store tenant data offsite")
     assert not _fires(widened, "the host will not store tenant data offsite")  # the passive says no "not"
-    assert widen_voice("the lease may be terminated by the landlord", THESAURUS) is None  # the agent's to keep
+    # The agent the passive names is the active's subject, and no other party is.
+    by_landlord = widen_voice("the lease may be terminated by the landlord", THESAURUS) or ""
+    assert _fires(by_landlord, "the landlord may terminate this lease")
+    assert not _fires(by_landlord, "the tenant may terminate the lease")
+    assert widen_voice(r"the deposit may be retained by\s+[^.]{0,40}?landlord", THESAURUS) is None  # no words
     assert widen_voice("the fees are non-refundable", THESAURUS) is None  # no participle
     # A present passive's active is the verb's finite forms, never its gerund ("putting").
     put = widen_voice("the deposit is put in escrow", THESAURUS) or ""
     assert _fires(put, "the landlord puts the deposit in escrow")
     assert not _fires(put, "the landlord avoids putting the deposit in escrow")
+
+
+def test_a_passive_that_opens_with_its_participle_and_names_its_agent_has_an_active() -> None:
+    # "barred by statute from subletting": the statute bars someone from subletting.
+    widened = widen_voice("(?:prohibited|barred) by statute from subletting", THESAURUS) or ""
+    assert _fires(widened, "the statute bars the tenant from subletting")
+    assert _fires(widened, "a statute expressly prohibits any tenant from subletting")
+    assert not _fires(widened, "the statute does not bar the tenant from subletting")
+    assert widen_voice("prohibited from subletting", THESAURUS) is None  # no agent: no subject to give
 
 
 def test_a_possessive_owns_nouns_and_modifiers_only() -> None:

@@ -3,9 +3,12 @@
 OBJECT …" ("customer data may be stored outside the united states" -> "Provider may store
 Customer Data outside the United States"), "OBJECT is VERBed …" also as "… VERBs OBJECT …".
 
-The passive names no agent, so the active may have any subject; a gate whose passive names
-its agent ("… by the landlord") is left to the words step. The object is the words that open
-the branch; the rest after the participle is written after the object as it stands.
+Where the passive names no agent the active may have any subject; where it names one ("…
+may be terminated by the landlord", "prohibited by law from selling"), the agent is the
+active's subject ("the landlord may terminate …", "law prohibits … from selling"). The
+object is the words that open the branch (a branch that opens with its participle has none:
+a few words of any object stand in its place); the rest after the participle, or after the
+agent, is written after the object as it stands.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import re
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.passive_voice import (
+    DETERMINERS,
     MODAL_NEGATORS,
     NEGATOR_FREE_ADVERB,
     PHRASE,
@@ -50,9 +54,12 @@ def other_voice(pattern: str) -> list[str]:
 
 def actives_of(branch: list[Item]) -> list[str]:
     """The branch in the active voice when it reads "OBJECT MODAL (not) be PARTICIPLE …" or
-    "OBJECT is PARTICIPLE …" with no agent; [] otherwise."""
+    "OBJECT is PARTICIPLE …" (any subject), "… PARTICIPLE by AGENT …" (the agent as the
+    subject), or opens with "PARTICIPLE by AGENT" (`_active_of_participle_first`); [] otherwise."""
     tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
     auxiliary = next((i for i, t in enumerate(tokens) if _is_modal(t) or set(t.words) <= _FINITE_BE), None)
+    if auxiliary is None and tokens:
+        return _active_of_participle_first(branch, tokens)
     if not auxiliary or any({REST, PHRASE} & set(t.words) for t in tokens[: auxiliary + 1]):
         return []  # no object before it, or an object that is no words
     modal = alternatives_text(tokens[auxiliary].words) if _is_modal(tokens[auxiliary]) else None
@@ -66,19 +73,58 @@ def actives_of(branch: list[Item]) -> list[str]:
     if at >= len(tokens):
         return []
     verbs = _verbs_of_participles(tokens[at])
-    tail = render(branch[tokens[at].end :])
-    if verbs is None or re.match(r"(?:\\s[+*]?|\s)+by\b", tail):
-        return []  # no passive participle, or an agent: the words step's to widen
+    if verbs is None:
+        return []  # no passive participle
+    agent = _agent_after(branch, tokens, at)
+    if agent is None and at + 1 < len(tokens) and tokens[at + 1].words == ("by",):
+        return []  # an agent that is no words ("by[^.]{0,40}regulators"): the words step's to widen
+    tail = render(branch[agent[1] if agent else tokens[at].end :])
     obj = object_regex(branch[: tokens[auxiliary].start])
     if not re.search(r"[a-z]{3}", obj):
         return []
+    subject = rf"\b{agent[0]}\s+" if agent else r"\b"
     if modal:
-        return [rf"\b{modal}\s+{NEGATOR_FREE_ADVERB}{lexicon.alternation(verbs)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
+        verb = lexicon.alternation(verbs)
+        return [rf"{subject}{modal}\s+{NEGATOR_FREE_ADVERB}{verb}\s+{_DETERMINER_SLOT}{obj}{tail}"]
     # "the deposit is retained" -> "retains the deposit", "retained the deposit"
-    finite = [
-        f for verb in verbs for tag in ("VB", "VBZ", "VBD") for f in lexicon.verb_variants_by_tag(verb).get(tag, ())
-    ]
-    return [rf"\b{lexicon.alternation(finite)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
+    return [rf"{subject}{_finite(verbs)}\s+{_DETERMINER_SLOT}{obj}{tail}"]
+
+
+def _active_of_participle_first(branch: list[Item], tokens: list[ClauseToken]) -> list[str]:
+    """A branch that opens with its participle and names its agent, "VERBed by AGENT …"
+    ("prohibited by law from selling"), in the active: "AGENT VERBs … …" ("law prohibits
+    Provider from selling"), a few words of any object in place of the one it leaves out."""
+    verbs = _verbs_of_participles(tokens[0])
+    agent = _agent_after(branch, tokens, 0) if verbs is not None else None
+    if verbs is None or agent is None:
+        return []
+    return [rf"\b{agent[0]}\s+{NEGATOR_FREE_ADVERB}{_finite(verbs)}{_ANY_OBJECT}{render(branch[agent[1] :])}"]
+
+
+#: The object of an active whose passive left it out: a few words.
+_ANY_OBJECT = r"(?:\s+[\w'’-]+){1,4}?"
+
+
+def _finite(verbs: list[str]) -> str:
+    """The verbs' finite forms, present and past ("retain", "retains", "retained")."""
+    return lexicon.alternation(
+        [f for verb in verbs for tag in ("VB", "VBZ", "VBD") for f in lexicon.verb_variants_by_tag(verb).get(tag, ())]
+    )
+
+
+def _agent_after(branch: list[Item], tokens: list[ClauseToken], participle: int) -> tuple[str, int] | None:
+    """The agent the passive names after its participle, "by (the) WORD", as a regex and
+    where it ends in the branch; None when "by" does not follow, or what follows it is no
+    word (a window, a class)."""
+    after = tokens[participle + 1 :]
+    if not after or after[0].words != ("by",):
+        return None
+    at = 1
+    while at < len(after) and set(after[at].words) <= DETERMINERS:
+        at += 1
+    if at >= len(after) or {REST, PHRASE} & set(after[at].words) or not all(w.isalpha() for w in after[at].words):
+        return None
+    return render(branch[after[1].start : after[at].end]), after[at].end
 
 
 def _is_modal(token: ClauseToken) -> bool:

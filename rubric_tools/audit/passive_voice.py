@@ -131,7 +131,7 @@ def _quantifier_optional(items: list[Item]) -> list[Item]:
 
 
 #: Words after which the next word is a noun, not the clause's verb.
-_DETERMINERS = frozenset("a an the any all each every no its their his her this that these those such".split())
+DETERMINERS = frozenset("a an the any all each every no its their his her this that these those such".split())
 
 
 #: How a possessive ends ("landlord's", "tenants'"): the word after it is a noun.
@@ -196,7 +196,7 @@ def _verbs(words: tuple[str, ...]) -> list[str]:
 def _only_determiners(tokens: list[ClauseToken], window: int) -> bool:
     """Whether the words before `window` are only determiners ("(any|all)[^.]{0,30}claims"):
     then the object goes on past the window."""
-    return all(set(t.words) <= _DETERMINERS for t in tokens if t.start < window and REST not in t.words)
+    return all(set(t.words) <= DETERMINERS for t in tokens if t.start < window and REST not in t.words)
 
 
 def _agent(subject: str) -> str:
@@ -234,7 +234,7 @@ def _opens_with_verb_and_object(tokens: list[ClauseToken]) -> bool:
     verb_in_base_form = all(w.isalpha() and w in lexicon.lemmas(w).get("VERB", ()) for w in tokens[0].words)
     openers = tokens[1].words
     return verb_in_base_form and all(
-        w.split()[0] in _DETERMINERS or w.split()[0].endswith(_POSSESSIVE_ENDINGS) for w in openers if w.split()
+        w.split()[0] in DETERMINERS or w.split()[0].endswith(_POSSESSIVE_ENDINGS) for w in openers if w.split()
     )
 
 
@@ -272,7 +272,7 @@ def _passive_of(branch: list[Item]) -> list[str]:
         token, before = tokens[index], tokens[index - 1]
         if REST in before.words or any(_modal_phrase(w) for w in before.words):
             return []  # the subject must be words, not a window or a modal
-        if set(before.words) <= _DETERMINERS or any(w.endswith(_POSSESSIVE_ENDINGS) for w in before.words):
+        if set(before.words) <= DETERMINERS or any(w.endswith(_POSSESSIVE_ENDINGS) for w in before.words):
             continue  # "the lease requires", "landlord's records": a word after a determiner is a noun
         if PHRASE in before.words and _POSSESSIVE_IN_PHRASE.search(render(branch[before.start : before.end])):
             continue  # "(?:landlord['’]s|its) records": a possessive among a phrase's alternatives

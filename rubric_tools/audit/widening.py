@@ -24,9 +24,10 @@ Steps (`STEPS`, in the order they are tried):
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use
   provider data" -> "provider data may be used by customer"; "law prohibits model
   training" -> "model training … is prohibited by law"; "(ccpa|…)[^.]{0,100}prohibits" ->
-  "… is prohibited under the CCPA"), and a passive one with no agent in
-  the active ("customer data may be stored outside" -> "Provider may store Customer Data
-  outside": `active_voice`).
+  "… is prohibited under the CCPA"), and a passive one in the active: with any subject
+  where it names no agent ("customer data may be stored outside" -> "Provider may store
+  Customer Data outside"), its agent as the subject where it names one ("prohibited by law
+  from selling" -> "the law prohibits Provider from selling": `active_voice`).
 
 Each step returns the widened pattern or None when it changes nothing; the caller keeps a
 step only when the widened gate still stays silent on every correct-work text and stays

@@ -227,6 +227,7 @@ def test_a_passive_that_opens_with_its_participle_and_names_its_agent_has_an_act
     assert _fires(widened, "the statute bars the tenant from subletting")
     assert _fires(widened, "a statute expressly prohibits any tenant from subletting")
     assert not _fires(widened, "the statute does not bar the tenant from subletting")
+    assert not _fires(widened, "the statute bars no tenant from subletting")
     assert widen_voice("prohibited from subletting", THESAURUS) is None  # no agent: no subject to give
 
 

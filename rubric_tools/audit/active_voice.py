@@ -101,8 +101,9 @@ def _active_of_participle_first(branch: list[Item], tokens: list[ClauseToken]) -
     return [rf"\b{agent[0]}\s+{NEGATOR_FREE_ADVERB}{_finite(verbs)}{_ANY_OBJECT}{render(branch[agent[1] :])}"]
 
 
-#: The object of an active whose passive left it out: a few words.
-_ANY_OBJECT = r"(?:\s+[\w'’-]+){1,4}?"
+#: The object of an active whose passive left it out: a few words, none a negator ("bars no
+#: tenant from subletting" is the opposite claim).
+_ANY_OBJECT = r"(?:\s+(?!(?:no|not|never|none|nobody)\b)[\w'’-]+){1,4}?"
 
 
 def _finite(verbs: list[str]) -> str:

@@ -303,6 +303,11 @@ def test_thesaurus_synonyms_of_legal_words(tmp_path: Path) -> None:
         ("the landlord may proceed with the sale", "the landlord may go ahead with the sale"),
         ("the tenant shall sign the lease", "the tenant shall execute the lease"),
         ("the landlord uses reasonable efforts to relet", "the landlord uses reasonable endeavours to relet"),
+        ("the tenant shall bear all liability for repairs", "the tenant shall assume all liability for repairs"),
+        ("the landlord may dispute the invoice", "the landlord may contest the invoice"),
+        ("the tenant forfeits the deposit", "the tenant loses the deposit"),
+        ("the landlord may suspend the services", "the landlord may halt the services"),
+        ("the landlord may elect to relet", "the landlord may choose to relet"),
     ],
 )
 def test_the_thesaurus_holds_the_drafting_words_of_money_data_and_time(witness: str, rewrite: str) -> None:

@@ -92,6 +92,16 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     ("sign", "execute", "enter into"),
     ("engage", "hire", "appoint"),
     ("guarantee", "promise", "warrant"),
+    # rights and claims: what a party takes on, contests or loses
+    ("assume", "take on", "bear", "shoulder"),
+    ("dispute", "challenge", "contest"),
+    ("forfeit", "lose"),
+    ("create", "give rise to"),
+    ("suspend", "halt"),
+    ("specify", "designate", "prescribe"),
+    ("elect", "choose", "opt"),
+    ("request", "ask for", "seek"),
+    ("contaminate", "taint", "infect"),
     ("is", "are"),
 )
 #: Adjectives and adverbs: written as they stand (never "voids", "promptlies").

@@ -445,10 +445,6 @@ def widen_quantities(pattern: str, *, other_units: bool = True) -> str:
     return _SOURCE_QUANTITY.sub(replace, pattern)
 
 
-#: A span unit written as a plain plural after one space ("(?:eighteen|18) months").
-_PLAIN_SPAN_UNIT = re.compile(r"(?P<unit>hour|day|week|month|year)s")
-
-
 def with_compound_forms(pattern: str) -> str:
     """`pattern` with each span written literally as "<number> <unit>s" also read as the
     compound modifier ("(?:eighteen|18) months" -> "(?:eighteen|18)[ -]months?\\b": "an
@@ -456,9 +452,13 @@ def with_compound_forms(pattern: str) -> str:
     figure, a few characters long where every form (`widen_quantities`) is a line."""
 
     def replace(match: re.Match[str]) -> str:
-        unit = _PLAIN_SPAN_UNIT.fullmatch(match.group("unit"))
-        if match.group("paren") + match.group("sep") != " " or unit is None:  # one space, no figure in brackets
+        written = match.group("unit")
+        unit = _BY_FORM.get(written)
+        # One space, no figure in brackets, a one-word span in its plural ("months", not
+        # "business days" or "hours?").
+        plain = match.group("paren") + match.group("sep") == " "
+        if not plain or unit is None or not unit.is_duration or written != unit.forms[0] or " " in written:
             return match.group(0)
-        return f"{match.group('number')}{_SEPARATOR}{unit.group('unit')}s?\\b"
+        return f"{match.group('number')}{_SEPARATOR}{unit.forms[-1]}s?\\b"
 
     return _SOURCE_QUANTITY.sub(replace, pattern)

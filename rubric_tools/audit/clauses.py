@@ -323,6 +323,16 @@ class MatterClauses:
     def __init__(self, source: MatterSource, known: Sequence[KnownText]) -> None:
         self.source = source
         self.known = [(text, _split(text.paragraphs())) for text in known]
+        #: Each known text's sentences as every list reads them, and as the lists whose sin
+        #: it states read them (a must-fire text): built once, not once per gate list.
+        self._known_sentences = [
+            (
+                text,
+                [MatterSentence(part, text.source, False) for part in parts],
+                [MatterSentence(part, text.source, True) for part in parts] if text.expect_fire else None,
+            )
+            for text, parts in self.known
+        ]
         self.documents = [
             (f"{document_id} §{token}", sentence)
             for document_id, document in source.matter.documents.items()
@@ -369,9 +379,8 @@ class MatterClauses:
         issue = self.source.matter.rubric.issues_by_id.get(issue_id)
         anchor = issue.anchor.strip() if issue and split_citation(issue.anchor) else None
         found: list[MatterSentence] = []
-        for text, parts in self.known:
-            sin = text.expect_fire and text.concerns(issue_id, surface)
-            found += [MatterSentence(part, text.source, sin) for part in parts]
+        for text, as_read, as_sin in self._known_sentences:
+            found += as_sin if as_sin is not None and text.concerns(issue_id, surface) else as_read
         found += self.counters.get(issue_id, [])
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
         return ClauseFinder([*found, *self.answers], self.casing)

@@ -163,6 +163,13 @@ STEP_CASES = [
     # A range in a character class is no hyphen of the words ("[a-z]" stays a range).
     (widen_hyphens, "tenant (?:[a-z]+ )?re-lets the premises", "tenant promptly relets the premises", None),
     (widen_windows, r"cap[^.]{0,20}applies", "cap under §6.2 applies", r"cap(?:[^.]|\.(?=\d)){0,20}applies"),
+    # A window grows by a clause set off by commas, a citation with its document's name.
+    (
+        widen_windows,
+        r"landlord[^.]{0,20}retain the deposit",
+        "the landlord may, as described in Section 6.2 of the Lease and the Rules and Regulations, retain the deposit",
+        None,
+    ),
     (
         widen_words_and_slack,
         "customer may use provider data",

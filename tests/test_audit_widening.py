@@ -183,6 +183,13 @@ STEP_CASES = [
         "the landlord may, pursuant to Section 6.2 of the Lease, retain the deposit",
         None,
     ),
+    # Room for a clause set off by commas, a citation with its document's name.
+    (
+        widen_words_and_slack,
+        "landlord may retain the deposit",
+        "the landlord may, as set out in Section 6.2 of the Lease and the Rules and Regulations, retain the deposit",
+        None,
+    ),
     # A group of words takes slack beside it as a word does.
     (
         widen_words_and_slack,

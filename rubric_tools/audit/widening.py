@@ -17,9 +17,9 @@ Steps (`STEPS`, in the order they are tried):
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
   reference through and grows by a clause set off by commas or a parenthetical
   (`WINDOW_GROWTH`);
-- `slack` (module `slack`): between two words, a short stretch of the clause (determiners,
-  modifiers, a short citation: "may also use", "use all such data", "may, under Section
-  6.2, use"), never inside a fixed phrase;
+- `slack` (module `slack`): between two words, a stretch of the clause (determiners,
+  modifiers, a citation, an aside set off by commas: "may also use", "use all such data",
+  "may, under Section 6.2, use"), never inside a fixed phrase;
 - `possessive` (module `possessives`): a possessive also as an "of" phrase ("provider'?s
   records" -> "the records of Provider");
 - `passive`: a modal or present-tense clause also in the passive voice ("customer may use

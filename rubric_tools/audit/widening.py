@@ -16,7 +16,7 @@ Steps (`STEPS`, in the order they are tried):
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
   reference through and grows by a clause set off by commas or a parenthetical
-  (`WINDOW_GROWTH`);
+  (`slack.SLACK_WIDTH` characters);
 - `slack` (module `slack`): between two words, a stretch of the clause (determiners,
   modifiers, a citation, an aside set off by commas: "may also use", "use all such data",
   "may, under Section 6.2, use"), never inside a fixed phrase;
@@ -56,7 +56,7 @@ from rubric_tools.audit.pattern_tree import (
     words_of,
 )
 from rubric_tools.audit.possessives import widen_possessive
-from rubric_tools.audit.slack import joined_words, rewrite_slack, widen_slack
+from rubric_tools.audit.slack import SLACK_WIDTH, joined_words, rewrite_slack, widen_slack
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_alternatives import (
     MAX_PHRASE,
@@ -345,19 +345,13 @@ def _class_pieces(pattern: str) -> list[tuple[str, bool]]:
 
 #: A window that stops only at a sentence's end: a period before a digit ("§6.2") passes.
 _SENTENCE_WINDOW = r"(?:[^.]|\.\d)"
-#: How much longer a widened window is: room for a clause set off by commas or a
-#: parenthetical, a citation with its document's name (", as set out in Section 6.2 of the
-#: Master Services Agreement and the Order Form," is 80 characters), not only a section
-#: number. Measured against 40: two more sins of an independent sentence set with such an
-#: aside inside the clause fire; none of its correct sentences nor any conformance probe
-#: changes verdict.
-WINDOW_GROWTH = 80
 
 
 def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
     def longer(match: re.Match[str]) -> str:
         low, high = match.group(1), int(match.group(2))
-        return f"{_SENTENCE_WINDOW}{{{low},{high + WINDOW_GROWTH}}}"
+        # It grows by the room slack has between two words: a clause set off by commas.
+        return f"{_SENTENCE_WINDOW}{{{low},{high + SLACK_WIDTH}}}"
 
     widened = re.sub(r"\[\^\.\]\{(\d*),(\d+)\}", longer, pattern)
     widened = widened.replace("[^.]*", f"{_SENTENCE_WINDOW}*").replace("[^.]+", f"{_SENTENCE_WINDOW}+")

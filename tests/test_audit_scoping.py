@@ -580,6 +580,12 @@ def test_a_negator_right_after_a_long_windowed_match_governs_its_object() -> Non
         ("The lessee shall pay in no event after the landlord invoices the repair.", False),
         ("Payment is due in no event later than 30 days after the landlord invoices it.", False),
         ("The amount shall not exceed five percent.", False),
+        # an inverted limit whose subject is a long noun phrase is still a limit
+        (
+            "In no event shall the aggregate liability of the Landlord for all claims arising under this Lease"
+            " and the Guaranty exceed five percent of the annual rent.",
+            False,
+        ),
         ("Payment may not be withheld until after the landlord invoices the repair.", True),
         ("The clock starts at delivery and not at any point after the buyer inspects.", True),
         ("No payment is made after the landlord invoices.", True),

@@ -156,6 +156,27 @@ def test_a_restriction_frame_is_correct_work_in_a_contract_only() -> None:
         assert not restriction.applies(not_a_grant, "redline"), not_a_grant
 
 
+def test_a_sin_that_is_itself_negative_is_disowned_by_a_verb_of_saying_under_a_negator() -> None:
+    """ "We do not accept that courts will not enforce the lease" disowns the sin, its own
+    "not" included: a frame whose negator governs a verb of saying, agreeing or accepting
+    wraps a negative sin too; one that negates the clause itself does not."""
+    pattern = "courts (?:will|would) not enforce"
+    disowning = {f.kind for f in FRAMES if f.applies("courts will not enforce the lease", "issue")}
+    assert {"rejection", "negator outside the engine's list", "rejection verb", "hypothetical"} <= disowning
+    assert not {"state-then-negate", "no law requires", "restriction"} & disowning
+    _fire, silent = entry_texts(Gate(pattern), 0, "issue", Thesaurus())
+    evidence = [t.text for t in silent if t.kind == "frame: rejection"]
+    assert evidence == ["We do not accept that courts will not enforce this."]
+    # A guard scoped from that evidence reads a negator before the sin, not the sin's own
+    # (verification refuses any candidate that silences the sin).
+    guarded = [
+        Gate(pattern, exclude_context=e.regex) for e in scoped_exclusions(pattern, evidence, scopes_for("issue"))
+    ]
+    sin = "Courts will not enforce the lease, so the risk is theoretical."
+    told = "Do not tell the tenant that courts will not enforce the lease."
+    assert any(_fires(gate, sin) and not _fires(gate, told) for gate in guarded)
+
+
 def test_a_stated_position_is_an_attribution() -> None:
     attributed = [t.regex for t in TERMS if t.kind == "attributed"]
     text = "the counterparty's position is that provider must store all data in the united states"

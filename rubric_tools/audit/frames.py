@@ -44,6 +44,10 @@ class Frame:
     #: requires that subletting is unlawful", "… that the lease already gives us an exit",
     #: "… that the landlord may terminate" read as no lawyer writes.
     requirable_only: bool = False
+    #: Its negator governs a verb of saying, agreeing or accepting, not the clause it wraps:
+    #: it disowns a statement that is itself negative too ("we do not accept that courts
+    #: will not enforce the clause"; the sin's own "not" is part of what is disowned).
+    disowns: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
@@ -58,7 +62,7 @@ class Frame:
             return False
         if from_clause:
             return not self.negates
-        return not (self.negates and _NEGATOR.search(witness))
+        return not (self.negates and not self.disowns and _NEGATOR.search(witness))
 
     @property
     def quoted(self) -> bool:
@@ -159,8 +163,8 @@ _LEGAL_STATE = re.compile(
 FRAMES: tuple[Frame, ...] = (
     Frame("state-then-negate", "it is not the case that {w}."),
     Frame("no law requires", "no law requires that {w}.", requirable_only=True),
-    Frame("belt-and-braces prohibition", "neither party shall agree that {w}."),
-    Frame("savings clause", "nothing in this section means that {w}."),
+    Frame("belt-and-braces prohibition", "neither party shall agree that {w}.", disowns=True),
+    Frame("savings clause", "nothing in this section means that {w}.", disowns=True),
     # Striking words is what a redline or a markup does; an analysis does not recite deletions.
     Frame("deletion recital", 'the words "{w}" are deleted.', False, _CONTRACT),
     Frame(
@@ -170,16 +174,22 @@ FRAMES: tuple[Frame, ...] = (
         _CONTRACT,
     ),
     Frame("deletion and insertion", 'delete "{w}" and insert the agreed wording.', False, _CONTRACT),
-    Frame("rejection", "we do not accept that {w}."),
+    Frame("rejection", "we do not accept that {w}.", disowns=True),
     Frame("deletion recommendation", 'we recommend that the words "{w}" be deleted.', False, _ANALYSIS, True),
     Frame("quotation of the clause", 'the clause under review provides that "{w}".', False, _ANALYSIS, True),
     # Beyond the engine's closed negator list: how analyses and settlements disown a statement.
-    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, REPORTED_SURFACES),
-    Frame("rejection verb", "the client declines to accept that {w}.", True, REPORTED_SURFACES),
-    Frame("rejected proposal", "we reject the proposal that {w}.", True, REPORTED_SURFACES),
+    Frame("negator outside the engine's list", "nobody has suggested that {w}.", True, REPORTED_SURFACES, disowns=True),
+    Frame("rejection verb", "the client declines to accept that {w}.", True, REPORTED_SURFACES, disowns=True),
+    Frame("rejected proposal", "we reject the proposal that {w}.", True, REPORTED_SURFACES, disowns=True),
     Frame("attribution to the counterparty", "the counterparty's draft says that {w}.", False, REPORTED_SURFACES),
     Frame("attribution then rejection", "their markup proposes that {w}; we reject that.", False, REPORTED_SURFACES),
-    Frame("hypothetical", "if we accepted that {w}, the client would carry that risk.", True, REPORTED_SURFACES),
+    Frame(
+        "hypothetical",
+        "if we accepted that {w}, the client would carry that risk.",
+        True,
+        REPORTED_SURFACES,
+        disowns=True,
+    ),
     Frame("later rejection", "{w}, which the client rejects.", False, REPORTED_SURFACES),
     Frame("contrast", "the client proposes a lower figure rather than {w}.", False, _ANALYSIS, False, True),
     # A clause as amended may name the figure it does not adopt beside the one it does.

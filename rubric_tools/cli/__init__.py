@@ -55,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         sys.stdout, sys.stderr = stdout, stderr
         set_debug(False)
+        if argv is None:
+            # What the command built lives until the process exits: frozen too, the
+            # collector's last full pass at exit does not walk it for nothing.
+            gc.freeze()
     return 0
 
 

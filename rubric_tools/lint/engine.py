@@ -6,6 +6,7 @@ another's findings. The result object is the only link to the reporters.
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -167,7 +168,10 @@ def lint_paths(paths: Sequence[Path], config: LintSection | None = None) -> Lint
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            # What a worker inherits (the rules, the loaded schema) lives as long as it: frozen,
+            # the collector's full passes do not walk it again (as `rubric audit`'s workers).
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(workers, mp_context=context, initializer=gc.freeze) as pool:
                 fresh = list(pool.map(_lint_root, *arguments))
         reports.update(zip(misses, fresh, strict=True))
     report.matters = [reports[index] for index in range(len(roots))]

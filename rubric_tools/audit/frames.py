@@ -27,7 +27,9 @@ _NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator li
 class Frame:
     kind: str  # what the drafting does, shown as the evidence's kind
     template: str
-    negates: bool = True  # a negating frame means nothing around a witness that is itself negative
+    #: The frame negates what it wraps: around a witness that is itself negative it reads as
+    #: a double negative, not as correct work, unless it `disowns` the statement.
+    negates: bool = True
     surfaces: tuple[str, ...] = ("issue", "redline", "settlement")
     #: Only around the clause's own words: an analysis recommends striking what the clause says.
     clause_only: bool = False

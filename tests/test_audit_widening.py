@@ -275,6 +275,15 @@ def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:
     assert widen_voice("license fees", THESAURUS) is None
 
 
+def test_a_passive_reads_its_subject_a_noun_phrase_and_its_verb_a_finite_one() -> None:
+    # A word after an adjective or a preposition is a noun: "unrestricted access" and "after
+    # the landlord confirms" are no clause with a subject and a verb.
+    assert widen_voice("unrestricted access", THESAURUS) is None
+    assert widen_voice(r"after\s+(?:\w+\s+)?confirm(?:s|ed|ing|ation)\b", THESAURUS) is None
+    # A base form that ends in "s" is no third person: "the tenants access" has no passive.
+    assert widen_voice("the tenants access", THESAURUS) is None
+
+
 def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -> None:
     widened = widen_words_and_slack("customer may use provider data", THESAURUS)
     assert widened is not None and SLACK in widened and len(SLACK) <= 30

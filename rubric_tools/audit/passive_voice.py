@@ -261,6 +261,30 @@ def _passive_of_verb_first(branch: list[Item]) -> list[str]:
     return [rf"{obj}[^.;]{{0,40}}?\b{_BE}\s+{BEFORE_VERB}{done}{render(branch[window:])}"]
 
 
+def _third_person(word: str) -> bool:
+    """Whether `word` may be a verb in the third person ("requires", "bars"): a word the
+    lexicon knows must be one of its verbs' -s forms ("access" and "process" end in "s" as
+    base forms); an unknown one only ends in "s"."""
+    if not word.endswith("s"):
+        return False
+    verbs = lexicon.lemmas(word).get("VERB", ())
+    return not lexicon.known(word) or any(lexicon.verb_form(verb, "VBZ") == word for verb in verbs)
+
+
+def _opens_a_noun(word: str) -> bool:
+    """Whether the word after `word` is read as a noun, not the clause's verb: `word` is an
+    adjective and nothing else ("unrestricted access"), or a preposition ("after … confirms"
+    is no clause: what follows the preposition is its object)."""
+    last = word.split()[-1] if word.split() else word
+    return lexicon.only_as(last, "ADJ") or last in _PREPOSITIONS
+
+
+#: Prepositions that open a phrase, never a clause's subject.
+_PREPOSITIONS = frozenset(
+    "after before following upon within until during under without against between among of to for from by".split()
+)
+
+
 def _passive_of(branch: list[Item]) -> list[str]:
     """The branch in the passive voice, when it reads "SUBJECT MODAL VERB OBJECT …" or
     "SUBJECT VERBs OBJECT …" (a modal may be a phrase such as "is entitled to"; an optional
@@ -268,6 +292,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
     is then required) or stand after a window ("requires[^.]{0,30}written consent": both the
     object before the verb and the rest after it are written)."""
     tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
+    if tokens and tokens[0].words and all(w.split()[0] in _PREPOSITIONS for w in tokens[0].words if w.split()):
+        return []  # "after … confirms" opens with a phrase, not the clause's subject
     for index in range(1, len(tokens)):
         token, before = tokens[index], tokens[index - 1]
         if REST in before.words or any(_modal_phrase(w) for w in before.words):
@@ -276,6 +302,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
             continue  # "the lease requires", "landlord's records": a word after a determiner is a noun
         if PHRASE in before.words and _POSSESSIVE_IN_PHRASE.search(render(branch[before.start : before.end])):
             continue  # "(?:landlord['’]s|its) records": a possessive among a phrase's alternatives
+        if all(_opens_a_noun(w) for w in before.words):
+            continue  # "unrestricted access", "after … confirms": a word after these is a noun
         modal = _modal_text(token.words) if any(_modal_phrase(w) for w in token.words) else None
         verb_index = index + 1 if modal else index
         if modal and verb_index < len(tokens) and set(tokens[verb_index].words) <= MODAL_NEGATORS:
@@ -284,8 +312,8 @@ def _passive_of(branch: list[Item]) -> list[str]:
         if verb_index >= len(tokens) or {REST, PHRASE} & set(tokens[verb_index].words):
             continue
         verbs = tokens[verb_index].words
-        if not modal and not any(w.split()[0].endswith("s") for w in verbs):
-            continue
+        if not modal and not any(_third_person(w.split()[0]) for w in verbs):
+            continue  # a base form or a noun ("access", "process"), not a finite verb
         if not _verbs(verbs):
             continue  # "(law|laws)": the subject's plural noun, no verb
         participles = _participles(verbs)

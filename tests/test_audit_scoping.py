@@ -184,6 +184,20 @@ def test_a_stated_position_is_an_attribution() -> None:
     assert not any(re.search(term, "provider must store all data in the united states") for term in attributed)
 
 
+def test_verbs_that_report_a_claim_are_one_attribution_term() -> None:
+    """A claim reported by any verb of saying or supposing ("proposes that", "has told us
+    that", "it might be assumed that") is one term: where the evidence shows one of them,
+    the exclusion carries them all."""
+    [reporting] = [t.regex for t in TERMS if t.kind == "attributed" and "said" in t.regex]
+    for text in (
+        "their markup proposes that the tenant may sublet",
+        "the landlord's agent has told us that the tenant may sublet",
+        "it might be assumed that the tenant may sublet",
+    ):
+        assert re.search(reporting, text), text
+    assert not re.search(reporting, "the tenant may sublet, as the lease says")
+
+
 @pytest.mark.parametrize(
     ("pattern", "written"),
     [

@@ -166,9 +166,9 @@ TERMS: tuple[Term, ...] = (
     Term(
         "attributed",
         "before",
-        r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert)\w*|propos(?:e|es|ed)|said) that\b",
+        r"\b(?:(?:say|argu|contend|claim|insist|suggest|think|believ|assert|assum)\w*|propos(?:e|es|ed)|said|told \w+)"
+        r" that\b",
     ),
-    Term("attributed", "before", r"\btold \w+ that\b"),
     Term("attributed", "before", r"\b(?:draft|markup|proposal) (?:says|proposes)\b"),
     Term("attributed", "before", r"\b(?:position|view|contention) (?:is|was) that\b"),
     Term("attributed", "before", r"\b(?:wrong|incorrect|untrue|mistaken) to (?:say|suggest|assume|think)\b"),

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.grammar import PREPOSITIONS
 from rubric_tools.audit.pattern_tree import (
     Item,
     is_window,
@@ -276,13 +277,7 @@ def _opens_a_noun(word: str) -> bool:
     adjective and nothing else ("unrestricted access"), or a preposition ("after … confirms"
     is no clause: what follows the preposition is its object)."""
     last = word.split()[-1] if word.split() else word
-    return lexicon.only_as(last, "ADJ") or last in _PREPOSITIONS
-
-
-#: Prepositions that open a phrase, never a clause's subject.
-_PREPOSITIONS = frozenset(
-    "after before following upon within until during under without against between among of to for from by".split()
-)
+    return lexicon.only_as(last, "ADJ") or last in PREPOSITIONS
 
 
 def _passive_of(branch: list[Item]) -> list[str]:
@@ -292,7 +287,7 @@ def _passive_of(branch: list[Item]) -> list[str]:
     is then required) or stand after a window ("requires[^.]{0,30}written consent": both the
     object before the verb and the rest after it are written)."""
     tokens = [t for t in clause_tokens(branch) if not t.space and not t.optional]
-    if tokens and tokens[0].words and all(w.split()[0] in _PREPOSITIONS for w in tokens[0].words if w.split()):
+    if tokens and tokens[0].words and all(w.split()[0] in PREPOSITIONS for w in tokens[0].words if w.split()):
         return []  # "after … confirms" opens with a phrase, not the clause's subject
     for index in range(1, len(tokens)):
         token, before = tokens[index], tokens[index - 1]

@@ -284,6 +284,17 @@ def test_a_passive_reads_its_subject_a_noun_phrase_and_its_verb_a_finite_one() -
     assert widen_voice("the tenants access", THESAURUS) is None
 
 
+def test_a_word_before_a_figure_is_a_noun() -> None:
+    # "section 4.2", "exhibit 3": the name of a heading takes a noun's number only, never a
+    # verb's forms ("sectioned 4.2"), which would take room in the pattern's budget.
+    widened = widen_words(r"the landlord cites section 4\.2 of the lease", THESAURUS)
+    assert widened is not None and "section(?:s|ed|ing)" not in widened
+    assert _fires(widened, "the landlord cites sections 4.2 of the lease")
+    assert "exhibits?" in (widen_words(r"exhibit \d+ applies", THESAURUS) or "")
+    # A word before a word keeps its reading: "the landlord cites" still reads "cited".
+    assert _fires(widened, "the landlord cited section 4.2 of the lease")
+
+
 def test_slack_is_a_short_plain_gap_and_a_negator_in_it_is_left_to_the_guard() -> None:
     widened = widen_words_and_slack("customer may use provider data", THESAURUS)
     assert widened is not None and SLACK in widened and len(SLACK) <= 30

@@ -87,9 +87,10 @@ def compound_part(sequence: list[Item], run: WordRun) -> bool:
 
 def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str | None = None) -> str | None:
     """How the words beside it (one space away) say the word at `index` is used: after a
-    determiner or an adjective a noun ("the title", "internal review"), after a modal, "to"
-    or "not" a verb ("shall notify"); after a singular noun, before "of", before a modal,
-    "is" or "has", a noun ("security breach", "any breach of", "provider data may");
+    determiner or an adjective, or before a figure, a noun ("the title", "internal review",
+    "section 12.2"), after a modal, "to" or "not" a verb ("shall notify"); after a
+    singular noun, before "of", before a modal, "is" or "has", a noun ("security breach",
+    "any breach of", "provider data may");
     before a noun in its own right or a verb's third person, likely a noun ("model
     training", "tenant makes"); a past participle before "to" a participle ("permitted
     to"), and one before "by" that opens the branch or follows "be" ("prohibited by law");
@@ -116,6 +117,8 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if nouns_after and lexicon.only_as(word, "NOUN") and all(_noun_it_modifies(w) for w in nouns_after):
         return "ATTRIBUTIVE", True  # "indemnification obligations": never "indemnifications obligations"
     before = word_before(sequence, runs, index)
+    if _before_a_figure(sequence, runs[index]):
+        return "NOUN", True  # a heading's or a count's name: "section 12.2", "exhibit \\d+", "clause 4"
     if _after_a_determiner(sequence, runs[index]):
         return "NOUN", True  # "provider'?s records", "(?:its|the provider's)\\s+models"
     if before is not None:
@@ -140,6 +143,20 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     if after == "by" and lexicon.is_past_participle(word) and (before is None or before in lexicon.BE_FORMS):
         return "PARTICIPLE", False  # "prohibited by law", "is barred by statute": a passive before its agent
     return None, True
+
+
+def _before_a_figure(sequence: list[Item], run: WordRun) -> bool:
+    """Whether a figure follows the word, one space away (a plain, optional or `\\s` one): a
+    digit, a digit class or "§" ("section 12.2", "exhibit \\d+", "clause § 4")."""
+    at = run.end
+    if at < len(sequence) and sequence[at].kind in ("lit", "escape") and sequence[at].text in (" ", "\\s"):
+        at += 1
+    if at >= len(sequence):
+        return False
+    item = sequence[at]
+    if item.kind == "lit":
+        return item.char.isdigit() or item.char == "§"
+    return (item.kind == "escape" and item.text == "\\d") or (item.kind == "class" and "0-9" in item.text)
 
 
 def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:

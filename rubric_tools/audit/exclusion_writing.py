@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon, markers
-from rubric_tools.audit.guard_evidence import GAP
 from rubric_tools.audit.guard_key_choice import Keys
-from rubric_tools.audit.markers import LIMIT_IDIOM, Term
+from rubric_tools.audit.markers import GAP, LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.word_use import noun_in_its_own_right
 

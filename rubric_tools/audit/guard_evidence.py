@@ -8,12 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.markers import Term
+from rubric_tools.audit.markers import GAP, Term
 from rubric_tools.scoring.gates import sentence_bounds
 from rubric_tools.scoring.text import normalize
-
-#: The longest gap (characters) between a marker and the key words, either side.
-GAP = 120
 
 
 @dataclass(frozen=True)

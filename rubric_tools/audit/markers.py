@@ -25,17 +25,18 @@ from dataclasses import dataclass
 _COMPARATIVES = "later|earlier|sooner|more|less|fewer|greater|longer|shorter|lower|higher|worse|better"
 #: Words that open a deadline: "in no event after …", "at no time later than …".
 _TEMPORAL = "after|following|upon|subsequent|before|prior|beyond|until|within"
-#: Room for the subject of an inverted limit, "in no event shall <subject> exceed …": a noun
-#: phrase with its qualifiers ("the aggregate liability of the Sellers for all claims under
-#: Article 8"), as long as a scoped exclusion's widest gap (`guard_evidence.GAP`).
-_INVERTED_SUBJECT = 120
+#: The longest gap (characters) between a marker and the key words, either side; also the
+#: room an inverted limit leaves for its subject, "in no event shall <subject> exceed …": a
+#: noun phrase with its qualifiers ("the aggregate liability of the Sellers for all claims
+#: under Article 8").
+GAP = 120
 #: What may follow a negator without it negating the statement it stands in.
 NON_NEGATING_AFTER_NO = (
     rf"(?:(?:event|case|circumstances?|instance|time)\s+)?(?:{_COMPARATIVES})\s+than",
     # "in no event after …", "in no case before …": a deadline, not a denial
     rf"(?:event|case|circumstances?|instance|time)\s+(?:[\w(),-]+\s+)?(?:{_TEMPORAL}|exceed\w*)\b",
     # "in no event shall the period be shorter than …": the same limit, inverted
-    rf"(?:event|case|circumstances?|instance|time)\s+(?:shall|will)\b[^.;]{{0,{_INVERTED_SUBJECT}}}?"
+    rf"(?:event|case|circumstances?|instance|time)\s+(?:shall|will)\b[^.;]{{0,{GAP}}}?"
     rf"\b(?:(?:{_COMPARATIVES})\s+than|exceed)",
     r"(?:to\s+)?exceed\w*",
     r"(?:(?:be|been)\s+)?in\s+excess\s+of",
@@ -110,7 +111,7 @@ class Term:
 LIMIT_IDIOM = (
     r"(?! (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
     r"| (?:event|case|time) (?:after|before|within)"
-    rf"| (?:event|case|time) (?:shall|will)\b[^.;]{{0,{_INVERTED_SUBJECT}}}?"
+    rf"| (?:event|case|time) (?:shall|will)\b[^.;]{{0,{GAP}}}?"
     r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
     r"| undue| limit)"
 )

@@ -262,7 +262,7 @@ def _passive_of_verb_first(branch: list[Item]) -> list[str]:
     return [rf"{obj}[^.;]{{0,40}}?\b{_BE}\s+{BEFORE_VERB}{done}{render(branch[window:])}"]
 
 
-def _third_person(word: str) -> bool:
+def _may_be_third_person(word: str) -> bool:
     """Whether `word` may be a verb in the third person ("requires", "bars"): a word the
     lexicon knows must be one of its verbs' -s forms ("access" and "process" end in "s" as
     base forms); an unknown one only ends in "s"."""
@@ -276,7 +276,8 @@ def _opens_a_noun(word: str) -> bool:
     """Whether the word after `word` is read as a noun, not the clause's verb: `word` is an
     adjective and nothing else ("unrestricted access"), or a preposition ("after … confirms"
     is no clause: what follows the preposition is its object)."""
-    last = word.split()[-1] if word.split() else word
+    words = word.split()
+    last = words[-1] if words else word
     return lexicon.only_as(last, "ADJ") or last in PREPOSITIONS
 
 
@@ -307,7 +308,7 @@ def _passive_of(branch: list[Item]) -> list[str]:
         if verb_index >= len(tokens) or {REST, PHRASE} & set(tokens[verb_index].words):
             continue
         verbs = tokens[verb_index].words
-        if not modal and not any(_third_person(w.split()[0]) for w in verbs):
+        if not modal and not any(_may_be_third_person(w.split()[0]) for w in verbs):
             continue  # a base form or a noun ("access", "process"), not a finite verb
         if not _verbs(verbs):
             continue  # "(law|laws)": the subject's plural noun, no verb

@@ -51,11 +51,11 @@ from dataclasses import dataclass, replace
 from rubric_tools.audit import markers
 from rubric_tools.audit.exclusion_writing import STRICTNESS, ExclusionPart, render_part
 from rubric_tools.audit.frames import REPORTED_SURFACES
-from rubric_tools.audit.guard_evidence import GAP, Governed, governing
+from rubric_tools.audit.guard_evidence import Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
 from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
-from rubric_tools.audit.markers import LIMIT_IDIOM, Term
+from rubric_tools.audit.markers import GAP, LIMIT_IDIOM, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.gate_analysis.plain_search import re_compiled
 from rubric_tools.gate_analysis.witness import witnesses

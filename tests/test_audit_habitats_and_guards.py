@@ -12,13 +12,14 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.audit.guard_windows import has_lead_in, windows_without_negators, with_lead_in
-from rubric_tools.audit.habitats import habitat_texts
+from rubric_tools.audit.habitats import habitat_texts, recital_section
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
-from rubric_tools.audit.texts import entry_texts
+from rubric_tools.audit.texts import entry_texts, gate_list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, out_of_bounds, verify
 from rubric_tools.config.audit import AuditSection
+from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
 from tests.audit_support import GUARDED_GATES, audit, codes, make_matter
@@ -61,6 +62,22 @@ def test_each_habitat_is_caught_by_a_scoped_gate_and_lost_by_a_careless_guard(ki
         Gate(SIN, exclude_context=r"\b(?:deleted|struck|replaced|amended|insert|provided|subject)\b"),
     ]
     assert any(not _fires(gate, text) for gate in careless), text
+
+
+def test_a_recital_cites_the_clause_under_review(tmp_path: Path) -> None:
+    """The recitals that put the sin in cite the section of the issue's anchor ("hosting
+    §3.1": the clause the sin replaces), not a section the matter may not have; a citation
+    that names no section number leaves them at Section 9.2."""
+    gates = "    redline_critical_failure_patterns:\n      - 'provider may suspend the service'\n"
+    source = load_matter_source(make_matter(tmp_path / "m", gates))
+    texts = gate_list_texts(source, "uptime_credit", "redline")
+    recitals = [t.text for t in texts.must_fire if t.kind.startswith("habitat:") and "recital" in t.kind]
+    assert recitals and all("Section 3.1" in text for text in recitals), recitals
+    assert any(text.startswith("Section 3.1 is deleted and replaced with: ") for text in recitals), recitals
+    assert recital_section("7.3(b)") == "7.3(b)"
+    assert recital_section("Schedule B") == recital_section(None) == "9.2"
+    [recital] = [t for k, t in habitat_texts(SIN, "redline", section="4.2") if k == "insertion recital"]
+    assert recital == "Insert the following at the end of Section 4.2: customer may use provider data."
 
 
 @pytest.mark.parametrize(

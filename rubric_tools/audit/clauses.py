@@ -91,8 +91,13 @@ class _Found:
 class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
-    def __init__(self, matter_sentences: Iterable[MatterSentence], casing: MatterCasing | None = None) -> None:
+    def __init__(
+        self, matter_sentences: Iterable[MatterSentence], casing: MatterCasing | None = None, section: str | None = None
+    ) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
+        #: The section of the clause under review (of the issue's anchor: "2.1" of
+        #: "amendment §2.1"), which a recital putting the sin in cites; None when unknown.
+        self.section = section
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         #: Each sentence lowercased, once for all the gates of the list (`_found`), and
         #: whether it is ASCII; not one with a letter whose lowercase is longer, where
@@ -377,13 +382,14 @@ class MatterClauses:
     def finder(self, issue_id: str, surface: str) -> ClauseFinder:
         """The finder of one gate list: its own sins first."""
         issue = self.source.matter.rubric.issues_by_id.get(issue_id)
-        anchor = issue.anchor.strip() if issue and split_citation(issue.anchor) else None
+        cited = split_citation(issue.anchor) if issue else None
+        anchor = issue.anchor.strip() if issue and cited else None
         found: list[MatterSentence] = []
         for text, as_read, as_sin in self._known_sentences:
             found += as_sin if as_sin is not None and text.concerns(issue_id, surface) else as_read
         found += self.counters.get(issue_id, [])
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
-        return ClauseFinder([*found, *self.answers], self.casing)
+        return ClauseFinder([*found, *self.answers], self.casing, cited[1] if cited else None)
 
 
 def sentence_as_written(gate: Gate, text: str) -> str:

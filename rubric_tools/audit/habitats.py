@@ -1,8 +1,9 @@
 """Sins in their natural habitats: where contract drafting states a sin with words around it
 that a careless guard mistakes for a disclaimer. A gate must still fire on every one.
 
-- recitals that put the sin *in*: "Section 9.2 is deleted and replaced with: <sin>", "is
-  amended to read:", "insert the following:";
+- recitals that put the sin *in*: "Section 2.1 is deleted and replaced with: <sin>", "is
+  amended to read:", "insert the following:", citing the clause under review (the section
+  of the issue's anchor, "amendment §2.1"; "Section 9.2" where the anchor names none);
 - negators that negate nothing: "without limiting …", "no later than thirty (30) days
   after …" before the sin (before an act a party must or may do: a deadline times no
   state), a negation in another clause ("…; <sin>", "… but <sin>"), and
@@ -32,6 +33,19 @@ from rubric_tools.audit.grammar import MODALS, is_clause
 from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import as_sentence, fill, words
 
+#: The section a recital cites when the issue's anchor names none.
+DEFAULT_SECTION = "9.2"
+#: A section number as an anchor writes it and a recital can cite it ("2.1", "10.4", "7.3(b)").
+_SECTION_NUMBER = re.compile(r"\d+(?:\.\d+)*(?:\([a-z0-9]{1,4}\))*")
+
+
+def recital_section(anchor_section: str | None) -> str:
+    """The section a recital cites: the anchor's ("2.1" of "amendment §2.1"), where it is a
+    section number, else `DEFAULT_SECTION`."""
+    if anchor_section and _SECTION_NUMBER.fullmatch(anchor_section):
+        return anchor_section
+    return DEFAULT_SECTION
+
 
 @dataclass(frozen=True)
 class Habitat:
@@ -42,16 +56,17 @@ class Habitat:
     #: notify", never "knowledge means …" or "the cap is …".
     acts_only: bool = False
 
-    def wrap(self, witness: str) -> str:
-        return fill(self.template, witness)
+    def wrap(self, witness: str, section: str = DEFAULT_SECTION) -> str:
+        """The habitat around `witness`; a recital cites `section`, the clause it replaces."""
+        return fill(self.template.replace("{s}", section), witness)
 
 
 _CONTRACT = ("redline", "settlement")
 
 HABITATS: tuple[Habitat, ...] = (
-    Habitat("replacement recital", "Section 9.2 is deleted and replaced with: {w}."),
-    Habitat("amendment recital", "Section 9.2 is amended to read: {w}.", _CONTRACT),
-    Habitat("insertion recital", "Insert the following at the end of Section 9.2: {w}.", _CONTRACT),
+    Habitat("replacement recital", "Section {s} is deleted and replaced with: {w}."),
+    Habitat("amendment recital", "Section {s} is amended to read: {w}.", _CONTRACT),
+    Habitat("insertion recital", "Insert the following at the end of Section {s}: {w}.", _CONTRACT),
     Habitat("limiting idiom before", "Without limiting Section 9.2, {w}."),
     Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT, True),
     Habitat("negation in another clause", "No other term of Section 9 changes; {w}."),
@@ -76,12 +91,18 @@ _LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 
 
 def habitat_texts(
-    witness: str, surface: str, before: str = "", after: str = "", noun_phrase: str | None = None
+    witness: str,
+    surface: str,
+    before: str = "",
+    after: str = "",
+    noun_phrase: str | None = None,
+    section: str = DEFAULT_SECTION,
 ) -> Iterator[tuple[str, str]]:
     """(kind, text) of each habitat of one witness on `surface`; `before` and `after` are the
     words that complete the witness into a clause (`clauses.Completion`), `noun_phrase` the
     witness with its determiner when it is a noun phrase (`completion.Completion.noun_phrase`),
-    wherever the clause around it comes from."""
+    wherever the clause around it comes from; `section` is the clause under review's, which
+    the recitals cite (`recital_section`)."""
     clause = f"{before}{witness}{after}"
     noun = _last_noun(witness)
     if noun_phrase is not None and noun is not None and not quantities(witness):
@@ -91,7 +112,7 @@ def habitat_texts(
     an_act = _ACTION.search(clause) is not None
     for habitat in HABITATS:
         if surface in habitat.surfaces and (an_act or not habitat.acts_only):
-            yield habitat.kind, habitat.wrap(clause)
+            yield habitat.kind, habitat.wrap(clause, section)
     if noun is not None and is_clause(clause):
         if surface in _CONTRACT:  # drafting joins obligations so
             yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")

@@ -47,6 +47,7 @@ from rubric_tools.audit.completion import (
     restore_case,
 )
 from rubric_tools.audit.corpus import KnownText, sentences
+from rubric_tools.audit.habitats import DEFAULT_SECTION, recital_section
 from rubric_tools.audit.markers import governing_negator
 from rubric_tools.audit.pattern_tree import compiled_branches
 from rubric_tools.audit.quantities import Quantity, is_number_word, quantities
@@ -92,11 +93,14 @@ class ClauseFinder:
     """The matter's sentences for one gate list, and clauses of them a gate fires on."""
 
     def __init__(
-        self, matter_sentences: Iterable[MatterSentence], casing: MatterCasing | None = None, section: str | None = None
+        self,
+        matter_sentences: Iterable[MatterSentence],
+        casing: MatterCasing | None = None,
+        section: str = DEFAULT_SECTION,
     ) -> None:
         kept = [s for s in matter_sentences if len(s.text) <= MAX_SENTENCE_CHARACTERS]
-        #: The section of the clause under review (of the issue's anchor: "2.1" of
-        #: "amendment §2.1"), which a recital putting the sin in cites; None when unknown.
+        #: The section a recital putting the sin in cites: the clause under review's
+        #: (`habitats.recital_section` of the issue's anchor).
         self.section = section
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
         #: Each sentence lowercased, once for all the gates of the list (`_found`), and
@@ -389,7 +393,8 @@ class MatterClauses:
             found += as_sin if as_sin is not None and text.concerns(issue_id, surface) else as_read
         found += self.counters.get(issue_id, [])
         found += [MatterSentence(sentence, citation, citation == anchor) for citation, sentence in self.documents]
-        return ClauseFinder([*found, *self.answers], self.casing, cited[1] if cited else None)
+        section = recital_section(cited[1] if cited else None)
+        return ClauseFinder([*found, *self.answers], self.casing, section)
 
 
 def sentence_as_written(gate: Gate, text: str) -> str:

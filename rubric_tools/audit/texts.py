@@ -35,7 +35,7 @@ from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, negated_inside
 from rubric_tools.audit.grammar import is_clause
-from rubric_tools.audit.habitats import habitat_texts, recital_section
+from rubric_tools.audit.habitats import DEFAULT_SECTION, habitat_texts
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.negations import negated_clauses
 from rubric_tools.audit.noun_phrases import with_definite_terms, with_determiners
@@ -160,7 +160,7 @@ def entry_texts(
             completion.before,
             completion.after,
             carrier(witness.text).noun_phrase,
-            recital_section(finder.section if finder else None),
+            finder.section if finder else DEFAULT_SECTION,
         )
         for kind, text in habitats if completion.is_clause else ():  # a habitat holds a clause
             fire.append(

@@ -175,6 +175,16 @@ def test_coordinated_verbs_inflect_together_and_are_read_back_together() -> None
     assert "indemnify" in Thesaurus().members("defended and indemnified")
 
 
+def test_an_object_coordinated_after_the_verb_is_not_inflected() -> None:
+    """Only the head verb of "hold all right, title and interest in" inflects: its "and"
+    joins nouns of the object ("holds all right, title and interest in", never "held all
+    right, title and interested in")."""
+    forms = phrase_forms("hold all right, title and interest in", "VERB")
+    assert "holds all right, title and interest in" in forms
+    assert "held all right, title and interest in" in forms
+    assert not any("interested" in form or "interests in" in form for form in forms)
+
+
 def test_a_gate_keeps_its_adjectives_names_and_idioms() -> None:
     thesaurus = Thesaurus().with_matter(frozenset({"provider", "sablewing"}), frozenset({"pellham ridge"}))
     assert widen_words(r"\bsablewing shall not use its internal review\b", thesaurus) is not None

@@ -326,9 +326,12 @@ def phrase_forms(phrase: str, part_of_speech: str | None = None) -> tuple[str, .
 
 def _coordinated_verb(words: Sequence[str]) -> int | None:
     """Where a verb coordinated with the phrase's first word stands: "defend and indemnify",
-    "indemnify and hold harmless" (the word after the first "and" or "or", when it is a verb)."""
+    "indemnify and hold harmless" (the word after the first "and" or "or", when it is a verb
+    and the "and" follows the first word at once). An "and" further on joins the verb's
+    object ("hold all right, title and interest in": "interest" is a noun there, never
+    "held all right, title and interested in")."""
     at = next((i for i, word in enumerate(words[1:-1], start=1) if word in ("and", "or")), None)
-    return at + 1 if at is not None and "VERB" in lexicon.lemmas(words[at + 1]) else None
+    return at + 1 if at == 1 and "VERB" in lexicon.lemmas(words[at + 1]) else None
 
 
 def _coordinated_forms(words: Sequence[str], other: int) -> tuple[str, ...]:

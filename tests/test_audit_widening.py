@@ -213,6 +213,21 @@ def test_each_step_repairs_its_defect(step, pattern, paraphrase, general) -> Non
         assert step(general, THESAURUS) in (None, general) or _fires(step(general, THESAURUS), paraphrase)
 
 
+def test_a_grown_window_takes_an_aside_but_never_the_next_clause() -> None:
+    """A window grows by a clause set off by commas, never into a clause coordinated after
+    a ", and" or a ";" beyond the author's own window: there the figure belongs to another
+    duty ("notify … within ten days" is no sin when the ten days are the report's)."""
+    pattern = r"notify[^.]{0,20}within ten days"
+    widened = widen_windows(pattern, THESAURUS) or ""
+    aside = "the landlord shall notify the tenant, as set out in Section 6.2 of the Lease, within ten days"
+    assert _fires(widened, aside)
+    assert _fires(widened, "the landlord shall notify, and in any event within ten days")  # the author's window
+    assert not _fires(
+        widened, "the landlord shall notify the tenant of any damage promptly, and shall repair it within ten days"
+    )
+    assert not _fires(widened, "the landlord shall notify the tenant of any damage; repairs follow within ten days")
+
+
 def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:
     widened = widen_voice(r"the rent act[^.]{0,80}prohibits", THESAURUS) or ""
     assert _fires(widened, "the increase is expressly prohibited by the rent act")

@@ -347,11 +347,18 @@ def _class_pieces(pattern: str) -> list[tuple[str, bool]]:
 _SENTENCE_WINDOW = r"(?:[^.]|\.\d)"
 
 
+#: The room a window grows by: a clause set off by commas, never into the next clause (a
+#: ";", or ", and", ", but", ", or" that coordinates another): "notify … within 48 hours"
+#: is no sin in "notify Customer of the incident promptly, and deliver the report within 48
+#: hours".
+_ASIDE_WINDOW = r"(?:(?!;|, (?:and|but|or)\b)(?:[^.]|\.\d))"
+
+
 def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
     def longer(match: re.Match[str]) -> str:
         low, high = match.group(1), int(match.group(2))
-        # It grows by the room slack has between two words: a clause set off by commas.
-        return f"{_SENTENCE_WINDOW}{{{low},{high + SLACK_WIDTH}}}"
+        # The author's window as written, then the room slack has between two words.
+        return f"{_SENTENCE_WINDOW}{{{low},{high}}}{_ASIDE_WINDOW}{{0,{SLACK_WIDTH}}}"
 
     widened = re.sub(r"\[\^\.\]\{(\d*),(\d+)\}", longer, pattern)
     widened = widened.replace("[^.]*", f"{_SENTENCE_WINDOW}*").replace("[^.]+", f"{_SENTENCE_WINDOW}+")

@@ -17,7 +17,7 @@ from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 from rubric_tools.gate_analysis.regex_shape import (
     TWO_SPACES,
     cannot_match,
-    literal_in_every_match,
+    literals_in_every_match,
     unnormalized_requirement,
 )
 from rubric_tools.scoring.gates import compile_pattern
@@ -105,19 +105,23 @@ def test_invalid_patterns_are_left_to_g003() -> None:
 
 
 @pytest.mark.parametrize(
-    ("pattern", "literal"),
+    ("pattern", "literals"),
     [
-        (r"\bprovider (?:may|shall) use\b", "provider "),
-        (r"(?:Customer )?Data\s+may", "data"),
-        (r"(?:sole )discretion", "sole discretion"),
-        (r"fees?|charges", None),
-        (r"(?=notice)\w+", None),
-        (r"caf\u00e9 au lait", " au lait"),
-        (r"[", None),
+        (r"\bprovider (?:may|shall) use\b", (("provider ",), (" use",), ("may", "shall"))),
+        (r"(?:Customer )?Data\s+may", (("data",), ("may",))),
+        (r"(?:sole )discretion", (("sole discretion",),)),
+        # An alternation at the top: one literal of each alternative ("fees" holds "fee").
+        (r"fees?|charges", (("charges", "fee"),)),
+        (r"(?:a|b)x|charges", ()),  # an alternative with no literal of three letters
+        (r"(?:must|shall)+ pay", (("must", "shall"), (" pay",))),  # a repeat matches once at least
+        (r"(?:must|shall)? pay", ((" pay",),)),
+        (r"(?=notice)\w+", ()),
+        (r"caf\u00e9 au lait", ((" au lait",), ("caf",))),
+        (r"[", ()),
     ],
 )
-def test_the_literal_every_match_holds(pattern: str, literal: str | None) -> None:
-    assert literal_in_every_match(pattern) == literal
+def test_the_literals_every_match_holds(pattern: str, literals: tuple[tuple[str, ...], ...]) -> None:
+    assert literals_in_every_match(pattern) == literals
 
 
 def test_a_text_without_the_literal_holds_no_match() -> None:

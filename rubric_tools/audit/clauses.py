@@ -53,7 +53,7 @@ from rubric_tools.audit.pattern_tree import compiled_branches
 from rubric_tools.audit.quantities import Quantity, is_number_word, quantities
 from rubric_tools.audit.wording import words
 from rubric_tools.gate_analysis.gate_firing import fires, first_span, matched_sentence
-from rubric_tools.gate_analysis.regex_shape import cannot_match, literal_in_every_match
+from rubric_tools.gate_analysis.regex_shape import cannot_match
 from rubric_tools.loading.matter import MatterSource
 from rubric_tools.scoring.gates import Gate, sentence_bounds
 from rubric_tools.scoring.text import split_citation
@@ -103,11 +103,10 @@ class ClauseFinder:
         #: (`habitats.recital_section` of the issue's anchor).
         self.section = section
         self.sentences = sorted(dict.fromkeys(kept), key=lambda s: not s.sin)
-        #: Each sentence lowercased, once for all the gates of the list (`_found`), and
-        #: whether it is ASCII; not one with a letter whose lowercase is longer, where
-        #: positions would not line up.
+        #: Each sentence lowercased, once for all the gates of the list (`_found`); not one
+        #: with a letter whose lowercase is longer, where positions would not line up.
         self.lowered = [
-            (sentence, lowered, lowered.isascii())
+            (sentence, lowered)
             for sentence in self.sentences
             if len(lowered := sentence.text.lower()) == len(sentence.text)
         ]
@@ -283,10 +282,9 @@ def _found(finder: ClauseFinder, gate: Gate) -> Iterable[_Found]:
     tier (sins stated, then sins disowned)."""
     stated: list[_Found] = []
     disowned: list[_Found] = []
-    needed = literal_in_every_match(gate.pattern)
-    for sentence, lowered, is_ascii in finder.lowered:
-        if needed is not None and is_ascii and needed not in lowered:
-            continue  # two sentences in three: the search is not run (`cannot_match`)
+    for sentence, lowered in finder.lowered:
+        if cannot_match(gate.pattern, lowered):
+            continue  # nine sentences in ten: the search is not run
         span = first_span(gate.pattern, lowered)  # None too when it does not compile or times out
         if span is None or span[0] == span[1]:
             continue

@@ -7,8 +7,8 @@ timing the scorer would miss exactly the patterns that matter.)
 
 Answered here: `unnormalized_requirement` (can the pattern only match text that
 normalization has removed: a newline, a tab, two whitespace characters in a row?),
-`literal_in_every_match` and `cannot_match` (a literal every match holds, and a cheap
-test that a text holds none); and the pieces of the tree the other analyses read
+`literals_in_every_match` and `cannot_match` (the literals every match holds, and a
+cheap test that a text lacks them); and the pieces of the tree the other analyses read
 (`parse`, `charset`, `walk`, `flatten`, `minimum_width`). Whether a pattern can
 backtrack catastrophically is `regex_risk`'s.
 
@@ -291,31 +291,76 @@ def unnormalized_requirement(pattern: str) -> str | None:
     return _sequence_shape(list(tree)).impossible
 
 
+#: What every match of a pattern holds: requirements, each a choice of ASCII literals
+#: (lowercased), one of which the match holds.
+Requirements = tuple[tuple[str, ...], ...]
+
+
 @lru_cache(maxsize=4096)
-def literal_in_every_match(pattern: str) -> str | None:
-    """The longest run of ASCII characters that every match of `pattern` holds as written
-    (a group is read through: it matches once), lowercased; None when there is none
-    ("provider " of `\\bprovider (?:may|shall) use\\b`). A text that is ASCII and,
-    lowercased, does not contain it holds no match (`cannot_match`)."""
+def literals_in_every_match(pattern: str) -> Requirements:
+    """What every match of `pattern` holds as written: each run of ASCII literals (a group
+    is read through: it matches once), and, for an alternation, one literal of each of its
+    alternatives; lowercased, none when the tree cannot be read. `\\bprovider (?:may|shall)
+    use\\b` holds "provider ", "may" or "shall", and " use". A text that is ASCII and,
+    lowercased, does not hold one of them holds no match (`cannot_match`)."""
     tree = parse(pattern)
     if tree is None:
-        return None
-    runs, run = [], ""
-    for op, av in flatten(list(tree)):
+        return ()
+    # The most telling first (the longest shortest literal), which most texts lack; not
+    # one with a literal of fewer than three characters, which nearly every text holds.
+    telling = [options for options in dict.fromkeys(_requirements(tree)) if _shortest(options) >= _TELLING_LENGTH]
+    return tuple(sorted(telling, key=_shortest, reverse=True))
+
+
+#: The fewest characters of a literal worth looking for (`literals_in_every_match`).
+_TELLING_LENGTH = 3
+
+
+def _shortest(options: tuple[str, ...]) -> int:
+    return min(map(len, options))
+
+
+def _requirements(items: Sequence[Item]) -> Requirements:
+    found: list[tuple[str, ...]] = []
+    run = ""
+    for op, av in flatten(list(items)):
         if op is sre.LITERAL and chr(av).isascii():
             run += chr(av)
-        else:
-            runs.append(run)
-            run = ""
-    return max([*runs, run], key=len).lower() or None
+            continue
+        if run:
+            found.append((run.lower(),))
+        run = ""
+        if op is sre.BRANCH:
+            each = [_requirements(alternative) for alternative in av[1]]
+            if all(each):
+                # Whichever alternative matches, what it requires is there: one requirement
+                # of each (its most telling one, the one with the longest shortest literal).
+                chosen = {literal for alternative in each for literal in max(alternative, key=_shortest)}
+                # A literal holding another is there only where that one is: it need not be asked.
+                found.append(tuple(sorted(a for a in chosen if not any(b != a and b in a for b in chosen))))
+        elif op in REPEATS and av[0] >= 1:
+            found += _requirements(av[2])  # matched at least once
+        elif op is sre.ATOMIC_GROUP:
+            found += _requirements(av)
+    if run:
+        found.append((run.lower(),))
+    return tuple(found)
 
 
 def cannot_match(pattern: str, lowered: str) -> bool:
     """Whether no match of `pattern` can be found in `lowered` (a lowercased text) because it
-    is ASCII and lacks the literal run every match holds (`literal_in_every_match`). False
-    says nothing: the search must be run."""
-    needed = literal_in_every_match(pattern)
-    return needed is not None and lowered.isascii() and needed not in lowered
+    is ASCII and holds none of the literals of one of the requirements every match holds
+    (`literals_in_every_match`). False says nothing: the search must be run."""
+    if not lowered.isascii():
+        return False
+    # Asked of tens of thousands of texts: plain loops, left at the first answer.
+    for options in literals_in_every_match(pattern):
+        for literal in options:
+            if literal in lowered:
+                break  # the text meets this requirement
+        else:
+            return True  # it holds no literal of this one
+    return False
 
 
 def minimum_width(items: Sequence[Item]) -> int:

@@ -214,12 +214,20 @@ class MatterCasing:
         self.definite = _definite(tuple(texts))
         #: The lowercase words found written as they stand (`_as_it_stands`).
         self._standing: set[str] = set()
+        #: Each text recased, by the text: one in seven is recased again (the same frame or
+        #: habitat of the same clause, built for another gate list of the matter).
+        self._recased: dict[str, str] = {}
 
     def recased(self, text: str) -> str:
         """`text` with each name written as the matter writes it: a witness of a lowercase
         regex reads "kestrel may terminate", the matter "Kestrel may terminate"; and a word
         the matter capitalizes only to open a sentence written in lowercase inside one
         ("Nobody has suggested that Title to …" -> "… that title to …"); "us-only" is "US-only"."""
+        if text not in self._recased:
+            self._recased[text] = self._recase(text)
+        return self._recased[text]
+
+    def _recase(self, text: str) -> str:
         text = self._with_terms(text)
         if "s-" in text or "-us" in text:  # a plain search first: few texts hold either
             text = _HYPHENATED_US.sub("US", text)

@@ -364,11 +364,15 @@ def _problems(text: str, sentence: bool) -> tuple[str, ...]:
     for m in _PERMISSION_BEFORE_VERB.finditer(text) if _may_permit(text, lowered) else ():
         if _verb_only(m.group(1).lower()):
             found.append(f"a verb of permission before a bare verb: {m.group(0)}")
-    for determiner, noun in zip(tokens, tokens[1:], strict=False):
+    # The two passes below over pairs and triples of words need a word most texts lack:
+    # "each" or "every", and "of".
+    pairs = zip(tokens, tokens[1:], strict=False) if "each" in tokens or "every" in tokens else ()
+    for determiner, noun in pairs:
         if determiner in ("each", "every") and _each_plural(determiner, noun):
             found.append(f"'{determiner}' before a plural: {determiner} {noun}")
     found += number_problems(text)
-    for article_, word, of in zip(tokens, tokens[1:], tokens[2:], strict=False):
+    triples = zip(tokens, tokens[1:], tokens[2:], strict=False) if "of" in tokens else ()
+    for article_, word, of in triples:
         if article_ not in ("the", "a", "an") or of != "of" or word.endswith("ing"):  # "the hosting of" is a noun
             continue
         if lexicon.known(word) and "NOUN" not in lexicon.lemmas(word):

@@ -19,8 +19,9 @@ from rubric_tools.audit.thesaurus import NO_RECIPIENT_VERBS, NOT_BEFORE_PREPOSIT
 def government_problems(tokens: Sequence[str]) -> list[str]:
     """The problems of what the verbs of `tokens` (a text's lowercase words) govern."""
     found = []
+    giving_up = _giving_up_forms()  # looked up once, not for every word
     for index, word in enumerate(tokens):
-        if word in _giving_up_forms() and gives_to_someone(tokens[index + 1 : index + 10]):
+        if word in giving_up and gives_to_someone(tokens[index + 1 : index + 10]):
             found.append(f"a verb of giving up with a recipient: {word} … to")  # "forgo the code to anyone"
     return found + _prepositions_not_taken(tokens)
 
@@ -47,8 +48,9 @@ def _prepositions_not_taken(tokens: Sequence[str]) -> list[str]:
     """A verb before a preposition it does not take after its object: "reimburse the landlord
     against any claim"."""
     found = []
+    present = set(tokens)  # each verb's first word looked up in it, not sought word by word
     for forms, prepositions in _not_before_preposition().items():
-        if forms[0] not in tokens:
+        if forms[0] not in present:
             continue
         for index in (i for i, token in enumerate(tokens) if token == forms[0]):
             end = index + len(forms)

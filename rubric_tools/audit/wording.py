@@ -166,8 +166,10 @@ def fill(template: str, text: str) -> str:
 def doubled(text: str) -> list[str]:
     """Words or word pairs written twice in a row ("make make", "of of", "use of use of"), and
     a phrase joined to itself by "and" or "or"."""
-    found = []
     tokens = words(text)
+    if len(set(tokens)) == len(tokens):
+        return []  # each finding below is a word written again: half the texts hold none
+    found = []
     for first, second in zip(tokens, tokens[1:], strict=False):
         if first == second and not second.isdigit():
             found.append(f"{second} {second}")

@@ -218,6 +218,7 @@ def _plural_noun(word: str) -> bool:
     return word.endswith("s") and not word.endswith(_SINGULAR_IN_S) and len(word) > 2
 
 
+@lru_cache(maxsize=4096)  # a clause is cut from a sentence again for each gate that matches it
 def has_finite_verb(text: str) -> bool:
     tokens = words(text)
     return any(finite_verb_at(tokens, i) for i in range(len(tokens)))
@@ -251,6 +252,7 @@ def _adjective_and_noun(tokens: Sequence[str]) -> bool:
     return head not in FUNCTION_WORDS and "NOUN" in lexicon.lemmas(head) and not _adjective(head)
 
 
+@lru_cache(maxsize=4096)  # asked of a completion again by each frame (four times in five a text asked before)
 def shape(text: str) -> str:
     """The syntactic shape of a fragment (see the module's table)."""
     tokens = words(text)

@@ -106,6 +106,7 @@ def fix_articles(text: str) -> str:
     return _ARTICLE_AND_WORD.sub(agree, text)
 
 
+@lru_cache(maxsize=1024)  # every frame embeds the same completions: a clause is embedded a dozen times
 def embedded(clause: str) -> str:
     """`clause` made ready to sit inside another sentence."""
     text = " ".join(clause.split())

@@ -120,10 +120,15 @@ def list_robustness(
     were made) the figure has no "after": `after_is` is "none" and `after` repeats `before`."""
     sins = tuple(dict.fromkeys(t.text for t in must_fire if t.kind != "witness"))
     correct = tuple(dict.fromkeys(t.text for t in must_not_fire))
-    texts = _texts(gate_list.issue_id, gate_list.surface, sins, correct)
     changed = {index: p.after for index, p in proposals.items() if p.verified}
     after_gates = tuple(changed.get(entry.entry_index, entry.gate) for entry in gate_list.entries)
-    before = _counted(sins, correct, fired) if fired is not None else robustness(gate_list.gates, texts)
+
+    def run(gates: Sequence[Gate]) -> Robustness:
+        # The texts as records only for a figure the gates are run for (the audit's "before"
+        # comes from `fired`, and without a proposal there is no "after" to run).
+        return robustness(gates, _texts(gate_list.issue_id, gate_list.surface, sins, correct))
+
+    before = _counted(sins, correct, fired) if fired is not None else run(gate_list.gates)
     first = gate_list.entries[0].element.location
     return ListRobustness(
         gate_list.issue_id,
@@ -133,7 +138,7 @@ def list_robustness(
         first.span.line if first.span else None,
         len(gate_list.entries),
         before,
-        robustness(after_gates, texts) if changed else before,
+        run(after_gates) if changed else before,
         tuple(sorted(changed)),
         after_is="proposal" if proposed else "none",
         sins=sins,

@@ -185,6 +185,15 @@ def test_an_object_coordinated_after_the_verb_is_not_inflected() -> None:
     assert not any("interested" in form or "interests in" in form for form in forms)
 
 
+def test_a_noun_the_lexicon_lists_only_as_a_verb_is_not_inflected_after_a_noun() -> None:
+    """A word after a singular noun is a noun ("the rent act") even where the lexicon lists
+    it as a verb only: it is written as it stands, never "the rent acted"; after a modal it
+    is still a verb."""
+    widened = widen_words(r"\bthe rent act prohibits\b", Thesaurus()) or ""
+    assert "rents? act (?:" in widened and "act(?:s|ed|ing)?" not in widened
+    assert "act(?:s|ed|ing)?" in (widen_words(r"\bthe landlord may act\b", Thesaurus()) or "")
+
+
 def test_a_gate_keeps_its_adjectives_names_and_idioms() -> None:
     thesaurus = Thesaurus().with_matter(frozenset({"provider", "sablewing"}), frozenset({"pellham ridge"}))
     assert widen_words(r"\bsablewing shall not use its internal review\b", thesaurus) is not None

@@ -333,7 +333,9 @@ def word_forms(word: str, reading: str | None = None) -> tuple[str, ...]:
         return (word,)
     found = lemmas(word)
     nouns, verbs = found.get("NOUN", ()), found.get("VERB", ())
-    if reading == "NOUN" and nouns:
+    if reading == "NOUN" and not nouns:
+        return (word,)  # read as a noun the lexicon does not list ("the privacy act"): as written
+    if reading == "NOUN":
         verbs = ()
     elif reading == "VERB" and verbs:
         nouns = ()

@@ -128,8 +128,10 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             return "VERB", True  # before an adverb's test: "not" is one, and "not breach" a verb
         if lexicon.is_modifier(before) and not lexicon.is_verb(before) and not lexicon.only_as(before, "ADV"):
             return "NOUN", True  # after an adjective ("internal review"); an adverb says nothing
-        if _singular_noun(before) and _base_noun(word):
-            return "NOUN", True  # "security breach", "customer use": a verb after a singular noun ends in -s
+        if _singular_noun(before) and (_base_noun(word) or _verb_only_base(word)):
+            # "security breach", "customer use", "privacy act": a verb after a singular noun
+            # ends in -s (the lexicon lists "act" as a verb only)
+            return "NOUN", True
     if after in OBJECT_OPENERS and lexicon.is_verb(word) and before not in NOUN_SLOT:
         return "VERB", True  # a verb and its object: "landlord breaches the lease", "use any data"
     if nouns_after and all(w in MODALS or w in AUXILIARIES for w in nouns_after):
@@ -245,6 +247,11 @@ def _singular_noun(word: str) -> bool:
 def _base_noun(word: str) -> bool:
     """A word the lexicon lists as a noun in this very form ("breach", "use", "deposit")."""
     return word in lexicon.lemmas(word).get("NOUN", ())
+
+
+def _verb_only_base(word: str) -> bool:
+    """A verb's base form the lexicon lists under no other part of speech ("act")."""
+    return set(lexicon.lemmas(word)) == {"VERB"} and word in lexicon.lemmas(word)["VERB"]
 
 
 def noun_in_its_own_right(word: str) -> bool:

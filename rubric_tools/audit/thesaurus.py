@@ -330,8 +330,7 @@ def _coordinated_verb(words: Sequence[str]) -> int | None:
     and the "and" follows the first word at once). An "and" further on joins the verb's
     object ("hold all right, title and interest in": "interest" is a noun there, never
     "held all right, title and interested in")."""
-    at = next((i for i, word in enumerate(words[1:-1], start=1) if word in ("and", "or")), None)
-    return at + 1 if at == 1 and "VERB" in lexicon.lemmas(words[at + 1]) else None
+    return 2 if len(words) > 2 and words[1] in ("and", "or") and "VERB" in lexicon.lemmas(words[2]) else None
 
 
 def _coordinated_forms(words: Sequence[str], other: int) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ Steps (`STEPS`, in the order they are tried):
   an apostrophe may be typographic;
 - `windows`: a window that stops at any period (`[^.]{0,60}`) lets a dotted section
   reference through and grows by a clause set off by commas or a parenthetical
-  (`slack.SLACK_WIDTH` characters);
+  (`slack.SLACK_WIDTH` characters) that stops at the next clause;
 - `slack` (module `slack`): between two words, a stretch of the clause (determiners,
   modifiers, a citation, an aside set off by commas: "may also use", "use all such data",
   "may, under Section 6.2, use"), never inside a fixed phrase;

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.guard_windows import bounded
-from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
+from rubric_tools.audit.guard_windows import bounded, longest_window, windows_without_negators
+from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK, SLACK_WIDTH
 from rubric_tools.audit.thesaurus import build, phrase_forms
 from rubric_tools.audit.widening import (
     STEPS,
@@ -226,6 +226,17 @@ def test_a_grown_window_takes_an_aside_but_never_the_next_clause() -> None:
         widened, "the landlord shall notify the tenant of any damage promptly, and shall repair it within ten days"
     )
     assert not _fires(widened, "the landlord shall notify the tenant of any damage; repairs follow within ten days")
+
+
+def test_a_grown_windows_aside_keeps_negators_out_as_the_window_does() -> None:
+    """Where the guard does not see inside the match, the room a window grew by is kept free
+    of negators as the author's window is: a negator past the author's 20 characters does
+    not pass through it."""
+    widened = widen_windows(r"notify[^.]{0,20}within ten days", THESAURUS) or ""
+    assert longest_window(widened) == SLACK_WIDTH
+    tempered = windows_without_negators(widened) or ""
+    assert _fires(tempered, "the landlord shall notify the tenant of the damage, in any event within ten days")
+    assert not _fires(tempered, "the landlord shall notify the tenant of the damage, never within ten days")
 
 
 def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:

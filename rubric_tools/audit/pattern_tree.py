@@ -352,6 +352,14 @@ def is_word_space(item: Item) -> bool:
     return item.kind == "escape" and item.text == "\\s" and item.quant in ("", "+")
 
 
+#: A window's room for an aside (`widening.widen_windows`): a clause set off by commas, never
+#: into the next clause (a ";", or a ", and", ", but", ", or" that coordinates another):
+#: "notify … within 48 hours" is no sin in "notify Customer of the incident promptly, and
+#: deliver the report within 48 hours". A window like any other (`is_window`): measured, and
+#: kept free of negators where the guard does not see inside the match.
+ASIDE_WINDOW = r"(?:(?!;|, (?:and|but|or)\b)(?:[^.]|\.\d))"
+
+
 def is_window(item: Item) -> bool:
     """A class or wildcard repeated over several characters: `[^.]{0,60}`, `.*`, `[^.;]+`,
     `(?:[^.]|\\.\\d){0,80}` (not a letter class such as `\\w+` or `[a-z]*`)."""
@@ -365,6 +373,7 @@ def is_window(item: Item) -> bool:
         "[^.]|\\.(?=\\d)",
         "[^.]|\\.\\d",
         "(?!\\.(?!\\d)).",
+        ASIDE_WINDOW[3:-1],
     )
 
 

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from rubric_tools.audit import lexicon, money, quantities
 from rubric_tools.audit.active_voice import widen_voice
 from rubric_tools.audit.pattern_tree import (
+    ASIDE_WINDOW,
     Item,
     enclosing_groups,
     following_words,
@@ -347,18 +348,11 @@ def _class_pieces(pattern: str) -> list[tuple[str, bool]]:
 _SENTENCE_WINDOW = r"(?:[^.]|\.\d)"
 
 
-#: The room a window grows by: a clause set off by commas, never into the next clause (a
-#: ";", or ", and", ", but", ", or" that coordinates another): "notify … within 48 hours"
-#: is no sin in "notify Customer of the incident promptly, and deliver the report within 48
-#: hours".
-_ASIDE_WINDOW = r"(?:(?!;|, (?:and|but|or)\b)(?:[^.]|\.\d))"
-
-
 def widen_windows(pattern: str, _thesaurus: Thesaurus) -> str | None:
     def longer(match: re.Match[str]) -> str:
         low, high = match.group(1), int(match.group(2))
         # The author's window as written, then the room slack has between two words.
-        return f"{_SENTENCE_WINDOW}{{{low},{high}}}{_ASIDE_WINDOW}{{0,{SLACK_WIDTH}}}"
+        return f"{_SENTENCE_WINDOW}{{{low},{high}}}{ASIDE_WINDOW}{{0,{SLACK_WIDTH}}}"
 
     widened = re.sub(r"\[\^\.\]\{(\d*),(\d+)\}", longer, pattern)
     widened = widened.replace("[^.]*", f"{_SENTENCE_WINDOW}*").replace("[^.]+", f"{_SENTENCE_WINDOW}+")

@@ -182,6 +182,13 @@ def test_agreement_is_repaired_before_completion() -> None:
     assert completion.text == "laws prohibit training"
 
 
+def test_a_noun_after_a_word_that_is_only_an_adjective_is_no_verb_to_agree() -> None:
+    # "unrestricted access" is a noun phrase, not a subject and its verb ("accesses").
+    completion = complete_alone("unrestricted access", Gate("unrestricted access"))
+    assert completion.text == "the clause provides for unrestricted access"
+    assert not problems("The tenant has unrestricted access to the roof.")
+
+
 def test_a_transfer_that_ends_with_its_recipient_gets_its_to_and_an_object() -> None:
     gate = Gate(r"client (hereby )?assigns[^.]{0,80}consultant")
     assert complete_alone("client assigns consultant", gate).text == "client assigns to consultant all rights"

@@ -390,7 +390,15 @@ def agreement_errors(text: str) -> tuple[str, ...]:
             or (hyphenated and verb in _PLURAL_VERBS)
         )
         base_verb = verb in _PLURAL_VERBS or (third is not None and third[1] == "base" and verb not in MODALS)
-        subject = singular_noun and noun not in FUNCTION_WORDS and not noun.endswith("ly") and noun not in _ADVERBS
+        # A word that is only an adjective modifies the noun after it ("unrestricted access",
+        # "perpetual licence"): no subject, and that noun no verb.
+        subject = (
+            singular_noun
+            and noun not in FUNCTION_WORDS
+            and not noun.endswith("ly")
+            and noun not in _ADVERBS
+            and not lexicon.only_as(noun, "ADJ")
+        )
         if subject and base_verb and not joined and verb_of(noun) is None and not _mandated(tokens, at):
             found.append(f"{noun} {verb}")
     return tuple(found)

@@ -510,6 +510,21 @@ def test_a_term_of_several_words_is_written_as_the_matter_mostly_writes_it() -> 
     assert finder.recased("the common areas stay open.") == "the common areas stay open."
 
 
+def test_a_terms_article_is_never_capitalized_inside_a_sentence() -> None:
+    # Texts that capitalize "The Lease" inside their sentences (a heading's capitals) do not
+    # make every "the lease" of a generated text "The Lease": "Lease", which they never write
+    # in lowercase, is written as they write it, its "the" stays lowercase.
+    finder = ClauseFinder(
+        [
+            MatterSentence("Under clause 2, The Lease ends in May.", "note 1", False),
+            MatterSentence("We read it twice, and The Lease still binds the tenant.", "note 2", False),
+        ]
+    )
+    assert finder.recased("Without limiting clause 2, the lease binds the tenant.") == (
+        "Without limiting clause 2, the Lease binds the tenant."
+    )
+
+
 def test_a_document_id_in_a_citation_is_no_casing_of_the_word() -> None:
     """A trajectory cites "lease §4" in lowercase: the document's id, not how the matter
     writes the word in prose ("the LEASE", here), which the evidence follows."""

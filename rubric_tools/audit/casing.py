@@ -126,6 +126,8 @@ def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | No
     written = Counter(_TERM_INSIDE.findall(_joined(t for t in texts if t.rstrip().endswith(_SENTENCE_ENDS))))
     forms: dict[str, Counter[str]] = {}
     for term, count in written.items():
+        if term.split(" ", 1)[0].lower() in _DETERMINERS:
+            continue  # "… and The Amendment" is a heading's capitals: the term's "the" stays lowercase
         forms.setdefault(term.lower(), Counter())[term] += count
     if not forms:
         return {}, None
@@ -143,6 +145,8 @@ _SENTENCE_WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?")
 _CITED_AFTER = re.compile(r" ?(?:§|\d)")
 #: Words before a noun that determine it otherwise than "the" does.
 _OTHER_DETERMINERS = frozenset("a an this that these those any each every its their our your such no his her".split())
+#: Every word that determines a noun: no part of a term ("The Amendment" inside a sentence).
+_DETERMINERS = _OTHER_DETERMINERS | {"the"}
 
 
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences

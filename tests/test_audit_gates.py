@@ -46,6 +46,12 @@ def test_every_witness_writes_a_possessives_optional_apostrophe() -> None:
     assert {w.text for w in witnesses(r"rent of (?:two )?months?")} >= {"rent of months", "rent of month"}
 
 
+def test_a_figure_is_written_against_its_percent_sign() -> None:
+    """`5\\s*%` reads "5%", as drafters write it; a pattern that needs the space keeps it."""
+    assert witnesses(r"rent rises (?:by )?5\s*(?:%|percent)")[0].text == "rent rises by 5%"
+    assert witnesses(r"rent rises by 5 %")[0].text == "rent rises by 5 %"
+
+
 def test_a_window_is_filled_with_words_and_bounded() -> None:
     texts = [w.text for w in witnesses(r"license[^.]{0,30}irrevocable")]
     assert all(len(t) <= len("license") + 30 + len("irrevocable") for t in texts)

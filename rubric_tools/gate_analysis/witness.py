@@ -11,6 +11,7 @@ back-reference) is dropped. Generation is bounded in count and length.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -294,8 +295,14 @@ def _matches(pattern: str, text: str) -> bool:
         return False
 
 
+#: A space a regex's `\s*` leaves between a figure and its percent sign ("5 %").
+_SPACE_BEFORE_PERCENT = re.compile(r"(?<=\d) (?=%)")
+
+
 def _tidy(text: str) -> str:
-    return " ".join(text.split()) if text.strip() else text
+    """Single spaces, and a figure written against its percent sign ("5%"), as drafters write
+    them; the untidied text is kept where the pattern needs it (`iter_witnesses`)."""
+    return _SPACE_BEFORE_PERCENT.sub("", " ".join(text.split())) if text.strip() else text
 
 
 @lru_cache(maxsize=2048)

@@ -698,12 +698,15 @@ def test_before_from_and_a_gerund_the_lexicon_does_not_know_only_a_participle_th
     assert not any("outlawed" in t for t in rewrites), rewrites
 
 
-def test_an_adjective_is_inserted_before_a_noun_never_before_a_name() -> None:
-    """ "the relevant premises" is a rewrite a drafter writes; "the relevant HMRC" is not."""
+def test_an_adjective_is_inserted_before_a_noun_never_before_a_name_or_an_adjective() -> None:
+    """ "the relevant premises" is a rewrite a drafter writes; "the relevant HMRC" is not, nor
+    "the relevant public highway" (two adjectives make another term)."""
     common = {d.text for d in dodges("the premises are let", "the premises are let") if d.kind == "inserted adjective"}
     assert common == {"the relevant premises are let"}
     named = {d.text for d in dodges("the hmrc may inspect", "the hmrc may inspect") if d.kind == "inserted adjective"}
     assert named == set()
+    stacked = dodges("the public highway is closed", "the public highway")
+    assert [d for d in stacked if d.kind == "inserted adjective"] == []
 
 
 def test_a_witness_opening_after_its_carriers_determiner_opens_with_a_noun() -> None:

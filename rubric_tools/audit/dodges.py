@@ -113,8 +113,8 @@ def _hyphens(witness: str) -> Iterator[Dodge]:
 
 def _insertions(witness: str) -> Iterator[Dodge]:
     """An adverb after the first modal ("shall expressly notify"), an adjective after the
-    first determiner before a word the lexicon knows ("the relevant premises"), never before
-    a name ("the GDPR", "the CCPA")."""
+    first determiner before a noun the lexicon knows ("the relevant premises"), never before
+    a name ("the GDPR", "the CCPA") nor before another adjective ("the public domain")."""
     for modal in _MODALS:
         inserted = _replace_once(witness, modal, f"{modal} expressly")
         if inserted is None or witness.endswith(modal) or _NEGATED_MODAL[modal].search(witness):
@@ -128,6 +128,8 @@ def _insertions(witness: str) -> Iterator[Dodge]:
         following = _AFTER_DETERMINER[determiner].search(witness)
         if inserted is None or following is None or following.group(1) in _NOT_NOUNS:
             continue
+        if lexicon.is_modifier(following.group(1)):
+            continue  # a second adjective makes another term: never "the relevant public domain"
         if lexicon.known(following.group(1)):  # a name takes no adjective: never "the relevant GDPR"
             yield Dodge("inserted adjective", inserted)
             break

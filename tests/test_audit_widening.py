@@ -449,6 +449,16 @@ def test_a_sum_of_money_in_every_form() -> None:
 # ------------------------------------------------------------------ thesaurus and lexicon
 
 
+def test_an_authors_word_the_widened_group_already_matches_is_not_written_again() -> None:
+    """ "(?:pays|remits)": "pays" takes in its group, which holds "remits" in every form; the
+    author's "remits" is not written again beside it, and the gate matches what it did."""
+    widened = widen_words(r"tenant (?:pays|remits|settles) the rent", THESAURUS)
+    assert widened is not None
+    assert "|remits" not in widened and "settles" in widened
+    for text in ("tenant remits the rent", "tenant settles the rent", "tenant paid the rent"):
+        assert re.search(widened, text)
+
+
 def test_thesaurus_groups_and_their_inflections() -> None:
     assert "hold harmless" in THESAURUS.members("indemnifies")
     assert {"holds harmless", "held harmless"} <= set(phrase_forms("hold harmless"))

@@ -229,7 +229,10 @@ def _may_add_letters(item: Item | None) -> bool:
 
 def _dedupe(branches: list[list[Item]]) -> None:
     """Drop a group's branches that render the same as an earlier one (three verbs of one
-    thesaurus group each widened to the whole group)."""
+    thesaurus group each widened to the whole group), and a branch of plain words another
+    branch already matches whole ("prohibit(?:s|ed|ing)?|…|bar(?:s|red|ring)?|bars": the
+    author's "bars" once "prohibits" took in its group). The gate matches what it matched:
+    the other branch tries those words first."""
     for sequence in walk_sequences(branches):
         for item in sequence:
             if item.kind == "group":
@@ -240,9 +243,24 @@ def _dedupe(branches: list[list[Item]]) -> None:
                     if text not in seen:
                         seen.add(text)
                         kept.append(branch)
-                item.branches = kept
-            elif item.kind == "raw" and item.text.startswith("(?:"):
-                pass
+                rendered = [render(branch) for branch in kept]
+                item.branches = [
+                    branch
+                    for branch, text in zip(kept, rendered, strict=True)
+                    if not _PLAIN_WORDS.fullmatch(text)
+                    or not any(other != text and _matches_whole(other, text) for other in rendered)
+                ]
+
+
+#: A branch written as plain words: nothing but letters, spaces, hyphens and apostrophes.
+_PLAIN_WORDS = re.compile(r"[a-z][a-z '’-]*")
+
+
+def _matches_whole(regex: str, text: str) -> bool:
+    try:
+        return re.fullmatch(regex, text, re.IGNORECASE) is not None
+    except re.error:
+        return False
 
 
 def _rewrite_tree(tree: list[list[Item]], thesaurus: Thesaurus, only: list[int] | None = None) -> bool:

@@ -449,6 +449,15 @@ def test_a_sum_of_money_in_every_form() -> None:
 # ------------------------------------------------------------------ thesaurus and lexicon
 
 
+def test_a_noun_after_a_noun_its_determiner_settles_is_a_noun() -> None:
+    """ "the fire escape": "fire" is a noun after "the", so "escape" is one too (never
+    "escaped", "escaping"); after a plural subject a base form is still the verb."""
+    widened = widen_words(r"tenant keeps the fire escape clear", THESAURUS)
+    assert widened is not None and "escap(?:e|es|ed|ing)" not in widened and "escapes?" in widened
+    verb = widen_words(r"the tenants use the garden", THESAURUS)
+    assert verb is not None and "using" in verb
+
+
 def test_an_authors_word_the_widened_group_already_matches_is_not_written_again() -> None:
     """ "(?:pays|remits)": "pays" takes in its group, which holds "remits" in every form; the
     author's "remits" is not written again beside it, and the gate matches what it did."""

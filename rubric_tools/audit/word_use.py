@@ -132,6 +132,10 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             # "security breach", "customer use", "privacy act": a verb after a singular noun
             # ends in -s (the lexicon lists "act" as a verb only)
             return "NOUN", True
+        if _base_noun(word) and _base_noun(before) and _read(sequence, runs, index - 1, None) in _SETTLED_NOUN:
+            # The same after a word the words before it settle as a noun: "the source code"
+            # ("source" is a verb too, but not after "the").
+            return "NOUN", True
     if after in OBJECT_OPENERS and lexicon.is_verb(word) and before not in NOUN_SLOT:
         return "VERB", True  # a verb and its object: "landlord breaches the lease", "use any data"
     if nouns_after and all(w in MODALS or w in AUXILIARIES for w in nouns_after):
@@ -209,6 +213,10 @@ def _noun_it_modifies(after: str) -> bool:
         and after not in AUXILIARIES
         and not _third_person(after)
     )
+
+
+#: The readings of a word that the words beside it settle as a noun.
+_SETTLED_NOUN = (("NOUN", True), ("ATTRIBUTIVE", True))
 
 
 def word_before(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:

@@ -125,6 +125,9 @@ def test_no_inflection_where_grammar_or_meaning_would_change(witness: str, absen
 def test_a_count_noun_made_plural(tmp_path: Path) -> None:
     assert "inflection (plural)" in _dodge_kinds(make_matter(tmp_path / "m", _gate(r"any data breach claim\b")))
     assert "inflection (plural)" not in _dodge_kinds(make_matter(tmp_path / "ok", _gate(r"any data breach claims?\b")))
+    # A bare singular is a mass ("after inspection"): its plural says something else.
+    bare = dodges("landlord returns the deposit after inspection", "landlord returns the deposit after inspection")
+    assert "inflection (plural)" not in {d.kind for d in bare}
 
 
 # ------------------------------------------------------------------ must-fire probes

@@ -17,7 +17,7 @@ from rubric_tools.audit import inflection, lexicon, money, quantities
 from rubric_tools.audit.citations import citation, dotted_in_window
 from rubric_tools.audit.clause_rewrites import active_voice, of_phrase
 from rubric_tools.audit.dodge import Dodge
-from rubric_tools.audit.grammar import DETERMINERS
+from rubric_tools.audit.grammar import DETERMINERS, PREPOSITIONS
 from rubric_tools.audit.synonym_swaps import MODAL_WORDS, group_swaps
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
@@ -145,7 +145,8 @@ def _adverb_after(witness: str, modal: str) -> bool:
 def _inflections(witness: str) -> Iterator[Dodge]:
     """A plural noun at the end made singular: only the unambiguous noun plurals
     ("obligations", "remedies"), never a name ("united states") or a verb ("requires");
-    a count noun at the end made plural ("any claim" / "any claims")."""
+    a count noun at the end made plural after a determiner of either number ("any claim" /
+    "any claims"), never a bare one ("after confirmation")."""
     words = witness.split(" ")
     last = words[-1]
     plural_noun = (
@@ -158,7 +159,9 @@ def _inflections(witness: str) -> Iterator[Dodge]:
             yield Dodge("inflection", " ".join([*words[:-1], singular]))
         return
     plural = inflection.plural(last, words[-2] if len(words) > 1 else None)
-    if plural is not None:
+    # Only after a determiner that takes either number ("any claim" / "any claims"): a bare
+    # singular is read as a mass ("after confirmation"), and its plural says something else.
+    if plural is not None and _takes_either_number(words[:-1]):
         yield Dodge("inflection (plural)", " ".join([*words[:-1], plural]))
 
 
@@ -173,8 +176,8 @@ def _takes_either_number(before: list[str]) -> bool:
     for word in reversed(before[-3:]):
         if word in _EITHER_NUMBER:
             return True
-        if word in DETERMINERS or not word.isalpha():
-            return False
+        if word in DETERMINERS or word in PREPOSITIONS or not word.isalpha():
+            return False  # a preposition opens the noun's phrase: "the deposit after inspection"
     return False
 
 

@@ -47,17 +47,6 @@ def test_a_negator_before_the_predicate_is_scoped_to_the_latest_key() -> None:
     assert _fires(guarded, "No notice is needed; Provider may store Customer Data in any region.")
 
 
-def test_a_negators_reach_is_counted_from_the_matchs_start_not_from_a_key_deep_in_it() -> None:
-    """Keyed on "region", forty characters into the match, the smallest gap still lets a
-    negator stand as far before the match as before a key at its start."""
-    evidence = ["It is not the case that Provider may store Customer Data in any region."]
-    [first, *_rest] = scoped_exclusions(STORE, evidence, scopes_for("redline"))
-    guarded = Gate(STORE, exclude_context=first.regex)
-    far = "We do not accept under any reading of the draft circulated on the first of May that "
-    assert not _fires(guarded, far + "Provider may store Customer Data in any region.")
-    assert _fires(guarded, "Provider may store Customer Data in any region it chooses.")
-
-
 def test_a_negator_is_scoped_to_the_whole_match_when_its_words_recur() -> None:
     """A short pattern is a key itself: a negator before the match governs it where it
     stands, not a later mention of its words ("no further inspection")."""

@@ -23,9 +23,6 @@ class Governed:
     #: ("assigns to Consultant **no** right"): it governs the sin's object whatever the
     #: windows inside the match.
     adjacent: bool = False
-    #: How many characters into the match the key stands: a marker before the key is
-    #: `distance - offset` characters before the match.
-    offset: int = 0
 
 
 def compile_or_none(regex: str) -> re.Pattern[str] | None:
@@ -97,7 +94,7 @@ def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on:
             if hit is not None:
                 gap = text[hit.end() : occurrence.start()]
                 if len(gap) <= GAP and not _crosses(gap, term):
-                    found.append(Governed(term, len(gap), offset=located.offset))
+                    found.append(Governed(term, len(gap)))
         else:
             hits = term_regex.finditer(text, occurrence.end(), end)
             hit = next((h for h in hits if not _own_words(compiled, text, match, h)), None)

@@ -49,7 +49,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.exclusion_writing import MIN_GAP, STRICTNESS, ExclusionPart, render_part
+from rubric_tools.audit.exclusion_writing import STRICTNESS, ExclusionPart, render_part
 from rubric_tools.audit.frames import REPORTED_SURFACES
 from rubric_tools.audit.guard_evidence import Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
@@ -129,10 +129,6 @@ def _parts(
         if not terms:
             continue
         distance = max(g.distance for g in found_here)
-        if place == "before":
-            # The smallest gap is counted from the match's start, not from a key that stands
-            # deep in it ("not … without limitation as to type or amount", keyed on "amount").
-            distance = max(distance, MIN_GAP + max(g.offset for g in found_here))
         parts.append(ExclusionPart(terms[0].side, (kind,), terms, distance, support[(place, kind)]))
     if one_clause:
         parts += _mirrored(grouped, guard_on, own)

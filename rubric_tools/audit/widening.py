@@ -231,8 +231,7 @@ def _dedupe(branches: list[list[Item]]) -> None:
     """Drop a group's branches that render the same as an earlier one (three verbs of one
     thesaurus group each widened to the whole group), and a branch of plain words another
     branch already matches whole ("prohibit(?:s|ed|ing)?|…|bar(?:s|red|ring)?|bars": the
-    author's "bars" once "prohibits" took in its group). The gate matches what it matched:
-    the other branch tries those words first."""
+    author's "bars" once "prohibits" took in its group). The gate matches the same texts."""
     for sequence in walk_sequences(branches):
         for item in sequence:
             if item.kind == "group":

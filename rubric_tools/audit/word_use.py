@@ -89,8 +89,9 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     """How the words beside it (one space away) say the word at `index` is used: after a
     determiner or an adjective, or before a figure, a noun ("the title", "internal review",
     "section 12.2"), after a modal, "to" or "not" a verb ("shall notify"); after a
-    singular noun, before "of", before a modal, "is" or "has", a noun ("security breach",
-    "any breach of", "provider data may");
+    singular noun (or after a noun the words before it settle: "the source code"), before
+    "of", before a modal, "is" or "has", a noun ("security breach", "any breach of",
+    "provider data may");
     before a noun in its own right or a verb's third person, likely a noun ("model
     training", "tenant makes"); a past participle before "to" a participle ("permitted
     to"), and one before "by" that opens the branch or follows "be" ("prohibited by law");

@@ -458,6 +458,13 @@ def test_a_noun_after_a_noun_its_determiner_settles_is_a_noun() -> None:
     assert verb is not None and "using" in verb
 
 
+def test_a_noun_listed_or_joined_after_a_noun_is_a_noun() -> None:
+    """ "all right, title and interest": "title" follows a noun after a comma and "interest"
+    one after "and", so neither is widened as a verb ("titled", "interested")."""
+    widened = widen_words(r"landlord keeps all right, title,? and interest in the fixtures", THESAURUS)
+    assert widened is not None and "titles?,? and interests?" in widened
+
+
 def test_an_authors_word_the_widened_group_already_matches_is_not_written_again() -> None:
     """ "(?:pays|remits)": "pays" takes in its group, which holds "remits" in every form; the
     author's "remits" is not written again beside it, and the gate matches what it did."""

@@ -89,9 +89,9 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     """How the words beside it (one space away) say the word at `index` is used: after a
     determiner or an adjective, or before a figure, a noun ("the title", "internal review",
     "section 12.2"), after a modal, "to" or "not" a verb ("shall notify"); after a
-    singular noun (or after a noun the words before it settle: "the source code"), before
-    "of", before a modal, "is" or "has", a noun ("security breach", "any breach of",
-    "provider data may");
+    singular noun (or after a noun the words before it settle, next to it, after its comma or
+    joined by "and": "the source code", "right, title and interest"), before "of", before a
+    modal, "is" or "has", a noun ("security breach", "any breach of", "provider data may");
     before a noun in its own right or a verb's third person, likely a noun ("model
     training", "tenant makes"); a past participle before "to" a participle ("permitted
     to"), and one before "by" that opens the branch or follows "be" ("prohibited by law");
@@ -133,10 +133,15 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             # "security breach", "customer use", "privacy act": a verb after a singular noun
             # ends in -s (the lexicon lists "act" as a verb only)
             return "NOUN", True
-        if _base_noun(word) and _base_noun(before) and _read(sequence, runs, index - 1, None) in _SETTLED_NOUN:
+        if _base_noun(word) and _settled_noun(sequence, runs, index - 1):
             # The same after a word the words before it settle as a noun: "the source code"
             # ("source" is a verb too, but not after "the").
             return "NOUN", True
+        if before in ("and", "or") and index >= 2 and _base_noun(word) and _settled_noun(sequence, runs, index - 2):
+            return "NOUN", True  # joined to a noun: "right, title and interest", "landlord and tenant"
+    elif index >= 1 and _after_comma(sequence, runs[index - 1], runs[index]):
+        if _base_noun(word) and _settled_noun(sequence, runs, index - 1):
+            return "NOUN", True  # listed after a noun: "right, title", "the platform, source code"
     if after in OBJECT_OPENERS and lexicon.is_verb(word) and before not in NOUN_SLOT:
         return "VERB", True  # a verb and its object: "landlord breaches the lease", "use any data"
     if nouns_after and all(w in MODALS or w in AUXILIARIES for w in nouns_after):
@@ -218,6 +223,24 @@ def _noun_it_modifies(after: str) -> bool:
 
 #: The readings of a word that the words beside it settle as a noun.
 _SETTLED_NOUN = (("NOUN", True), ("ATTRIBUTIVE", True))
+
+
+def _settled_noun(sequence: list[Item], runs: list[WordRun], index: int) -> bool:
+    """Whether the word at `index` is a base noun that the words beside it settle as a noun."""
+    return _base_noun(runs[index].word) and _read(sequence, runs, index, None) in _SETTLED_NOUN
+
+
+def _after_comma(sequence: list[Item], first: WordRun, second: WordRun) -> bool:
+    """Whether two words are written a comma and a space apart ("right, title")."""
+    comma = sequence[first.end] if first.end < len(sequence) else None
+    return (
+        second.start == first.end + 2
+        and comma is not None
+        and comma.kind == "lit"
+        and comma.char == ","
+        and not comma.quant
+        and is_word_space(sequence[first.end + 1])
+    )
 
 
 def word_before(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence, Set
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.grammar import PARTY_ROLES
+from rubric_tools.audit.grammar import DETERMINERS, PARTY_ROLES
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
 from rubric_tools.audit.noun_phrases import bare_roles
 from rubric_tools.audit.quantities import is_number_word
@@ -126,7 +126,7 @@ def _terms(texts: tuple[str, ...]) -> tuple[dict[str, str], re.Pattern[str] | No
     written = Counter(_TERM_INSIDE.findall(_joined(t for t in texts if t.rstrip().endswith(_SENTENCE_ENDS))))
     forms: dict[str, Counter[str]] = {}
     for term, count in written.items():
-        if term.split(" ", 1)[0].lower() in _DETERMINERS:
+        if term.split(" ", 1)[0].lower() in DETERMINERS:
             continue  # "… and The Amendment" is a heading's capitals: the term's "the" stays lowercase
         forms.setdefault(term.lower(), Counter())[term] += count
     if not forms:
@@ -145,8 +145,6 @@ _SENTENCE_WORD = re.compile(r"[A-Za-z][\w-]*(?:['’]s)?")
 _CITED_AFTER = re.compile(r" ?(?:§|\d)")
 #: Words before a noun that determine it otherwise than "the" does.
 _OTHER_DETERMINERS = frozenset("a an this that these those any each every its their our your such no his her".split())
-#: Every word that determines a noun: no part of a term ("The Amendment" inside a sentence).
-_DETERMINERS = _OTHER_DETERMINERS | {"the"}
 
 
 @lru_cache(maxsize=64)  # the gate lists of one issue have finders over the same sentences

@@ -357,7 +357,8 @@ def is_word_space(item: Item) -> bool:
 #: "notify … within 48 hours" is no sin in "notify Customer of the incident promptly, and
 #: deliver the report within 48 hours". A window like any other (`is_window`): measured, and
 #: kept free of negators where the guard does not see inside the match.
-ASIDE_WINDOW = r"(?:(?!;|, (?:and|but|or)\b)(?:[^.]|\.\d))"
+_ASIDE_BODY = r"(?!;|, (?:and|but|or)\b)(?:[^.]|\.\d)"
+ASIDE_WINDOW = f"(?:{_ASIDE_BODY})"
 
 
 def is_window(item: Item) -> bool:
@@ -373,7 +374,7 @@ def is_window(item: Item) -> bool:
         "[^.]|\\.(?=\\d)",
         "[^.]|\\.\\d",
         "(?!\\.(?!\\d)).",
-        ASIDE_WINDOW[3:-1],
+        _ASIDE_BODY,
     )
 
 

@@ -235,19 +235,15 @@ def _dedupe(branches: list[list[Item]]) -> None:
     for sequence in walk_sequences(branches):
         for item in sequence:
             if item.kind == "group":
-                seen: set[str] = set()
-                kept = []
+                rendered: dict[str, list[Item]] = {}
                 for branch in item.branches:
-                    text = render(branch)
-                    if text not in seen:
-                        seen.add(text)
-                        kept.append(branch)
-                rendered = [render(branch) for branch in kept]
+                    rendered.setdefault(render(branch), branch)  # the first of those written the same
+                texts = list(rendered)
                 item.branches = [
-                    branch
-                    for branch, text in zip(kept, rendered, strict=True)
+                    rendered[text]
+                    for text in texts
                     if not _PLAIN_WORDS.fullmatch(text)
-                    or not any(other != text and _matches_whole(other, text) for other in rendered)
+                    or not any(other != text and _matches_whole(other, text) for other in texts)
                 ]
 
 

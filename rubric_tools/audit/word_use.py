@@ -232,15 +232,10 @@ def _settled_noun(sequence: list[Item], runs: list[WordRun], index: int) -> bool
 
 def _after_comma(sequence: list[Item], first: WordRun, second: WordRun) -> bool:
     """Whether two words are written a comma and a space apart ("right, title")."""
-    comma = sequence[first.end] if first.end < len(sequence) else None
-    return (
-        second.start == first.end + 2
-        and comma is not None
-        and comma.kind == "lit"
-        and comma.char == ","
-        and not comma.quant
-        and is_word_space(sequence[first.end + 1])
-    )
+    if second.start != first.end + 2:
+        return False
+    comma = sequence[first.end]
+    return comma.kind == "lit" and comma.char == "," and not comma.quant and is_word_space(sequence[first.end + 1])
 
 
 def word_before(sequence: list[Item], runs: list[WordRun], index: int) -> str | None:

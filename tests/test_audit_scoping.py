@@ -15,7 +15,13 @@ from rubric_tools.audit.frames import FRAMES, negated_join
 from rubric_tools.audit.guard_key_choice import Keys, own_terms
 from rubric_tools.audit.guard_windows import longest_window
 from rubric_tools.audit.markers import TERMS
-from rubric_tools.audit.negations import SUBJECT_LIST, negated_object, negated_predicate, negated_subject
+from rubric_tools.audit.negations import (
+    SUBJECT_LIST,
+    negated_clauses,
+    negated_object,
+    negated_predicate,
+    negated_subject,
+)
 from rubric_tools.audit.pattern_tree import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
@@ -295,6 +301,22 @@ def test_no_predicate_is_negated_when_the_sins_clause_has_a_subject_and_no_verb_
     assert found is not None
     assert negated_predicate(clause) == "The roof membrane is not cracked, rainwater seeps into every unit."
     assert negated_predicate(clause, found.span()) is None
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Tenant shall repair the roof no later than 30 days after notice.",
+        "Landlord will return the deposit in no event later than 60 days after the lease ends.",
+        "The tenant's liability for repairs shall not exceed the deposit, and tenant shall pay it.",
+        "Tenant may sublet any unit for a term that cannot exceed two years.",
+    ],
+)
+def test_a_clause_that_states_a_limit_is_not_negated_again(clause: str) -> None:
+    # "Tenant shall not repair the roof no later than 30 days …" is no sentence a lawyer writes.
+    sin = re.search(r"repair the roof|return the deposit|tenant shall pay|may sublet", clause, re.IGNORECASE)
+    assert sin is not None
+    assert list(negated_clauses(clause, sin.span())) == []
 
 
 def test_no_subject_list_is_made_of_the_subject_of_another_clause() -> None:

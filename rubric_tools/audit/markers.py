@@ -108,13 +108,17 @@ class Term:
 #: floor or a ceiling, however many words stand between). One lookahead for all of them,
 #: short: it is written into every scoped exclusion that keeps to the clause (the budget
 #: does not count it, `scoped_guards.budget_length`; lint's bounds do).
-LIMIT_IDIOM = (
-    r"(?! (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
+_LIMIT_AFTER_NO = (
+    r" (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
     r"| (?:event|case|time) (?:after|before|within)"
     rf"| (?:event|case|time) (?:shall|will)\b[^.;]{{0,{GAP}}}?"
     r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
-    r"| undue| limit)"
 )
+LIMIT_IDIOM = rf"(?!{_LIMIT_AFTER_NO}| undue| limit)"
+#: A "no" or "not" that states such a limit ("no later than", "shall not exceed", "cannot
+#: exceed", "in no event later than"): the statement it stands in is a limit, already
+#: negative in form, and is not negated again (`negations`).
+STATED_LIMIT = rf"\b(?:not?|cannot)\b(?={_LIMIT_AFTER_NO})"
 
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
 _REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w*"

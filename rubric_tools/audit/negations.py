@@ -17,9 +17,10 @@ from collections.abc import Iterator
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PARTY_ROLES, PREPOSITIONS, finite_verb_at, verb_of
-from rubric_tools.audit.markers import governing_negator
+from rubric_tools.audit.markers import STATED_LIMIT, governing_negator
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
+_STATED_LIMIT = re.compile(STATED_LIMIT, re.IGNORECASE)
 #: A verb that takes "not" after it, as an auxiliary does.
 _TAKES_NOT = frozenset("is are was were has have had does do did".split())
 #: Determiners an object's negation replaces with "no".
@@ -257,7 +258,12 @@ def negated_subject(clause: str, match: tuple[int, int] | None = None) -> str | 
 
 
 def negated_clauses(clause: str, match: tuple[int, int]) -> Iterator[tuple[str, str]]:
-    """(kind, text) of each negation of the clause (`match`: the gate's span in it)."""
+    """(kind, text) of each negation of the clause (`match`: the gate's span in it); none of
+    a clause that states a limit with a negator ("Vendor shall notify Customer no later than
+    96 hours after …"): negated again it reads as no drafter writes ("Vendor shall not notify
+    Customer no later than …"), and it is no correct work a gate must stay silent on."""
+    if _STATED_LIMIT.search(clause):
+        return
     predicate = negated_predicate(clause, match)
     if predicate is not None:
         yield "negated predicate", predicate

@@ -680,3 +680,26 @@ def test_a_determiner_the_words_step_swaps_may_also_be_left_out() -> None:
     # Where the noun phrase opens the match, "no" before it is not the determiner left out.
     assert not _fires(widened, "No rent increase over 5% is void.")
     assert not _fires(widened, "It is not rent increases over 5% that are void.")
+
+
+def test_a_status_stated_with_is_is_also_read_with_shall_be_or_will_be() -> None:
+    # A contract states a status in the future as often as in the present: "Tenant shall be
+    # the sole owner of the fixtures" is the sin "tenant is the owner of the fixtures".
+    widened = widen_words(r"tenant (is) the (sole )?owner of (the )?fixtures", THESAURUS)
+    assert widened is not None
+    for sin in ("Tenant shall be the sole owner of the fixtures.", "Tenant will be the owner of fixtures."):
+        assert _fires(widened, sin)
+    assert not _fires(widened, "Tenant shall not be the owner of the fixtures.")
+    # Before a negator or an infinitive the modal's "be" would read "shall be not refundable",
+    # "shall be to be removed": the copula keeps its own forms there.
+    for pattern in (r"the deposit is not refundable", r"fixtures are to be removed"):
+        widened = widen_words(pattern, THESAURUS)
+        assert widened is not None
+        assert "shall" not in widened
+
+
+def test_an_alternative_that_is_a_group_of_its_own_is_written_without_it() -> None:
+    widened = widen_words(r"tenant (is) the owner of the fixtures", THESAURUS)
+    assert widened is not None
+    assert "(?:(?:is|are)|" not in widened
+    assert re.search(r"\(\?:is\|are\|\(\?:shall\|will\) be\)", widened)

@@ -102,7 +102,7 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     ("elect", "choose", "opt"),
     ("request", "ask for", "seek"),
     ("contaminate", "taint", "infect"),
-    ("is", "are"),
+    ("is", "are", "shall be", "will be"),
 )
 #: Adjectives and adverbs: written as they stand (never "voids", "promptlies").
 MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (

@@ -101,7 +101,10 @@ def _group(alternatives: list[str]) -> Item:
         re.fullmatch(r"[\w'-]+(?:\??|\(\?:[\w|]*\)\??)|\(\?:[^()]*\)", unique[0]) or _one_group(unique[0])
     ):
         return Item("raw", unique[0], frozen=True)  # "fees?", "train(?:s|ed|ing)?": no group around
-    return Item("raw", "(?:" + "|".join(unique) + ")", frozen=True)
+    # An alternative that is one group of its own is written without it: "(?:is|are|(?:shall|
+    # will) be)", not "(?:(?:is|are)|(?:shall|will) be)" (a bare group inside an alternation
+    # changes nothing it matches).
+    return Item("raw", "(?:" + "|".join(a[3:-1] if _one_group(a) else a for a in unique) + ")", frozen=True)
 
 
 def _one_group(regex: str) -> bool:

@@ -118,6 +118,10 @@ def plain_alternatives(
         forms = thesaurus.member_forms(phrase, group_reading)
         if phrase in lexicon.MODALS and after in NEGATORS:
             forms = tuple(form for form in forms if form in lexicon.MODALS)
+        if phrase in _COPULAS and (after in NEGATORS or after == "to"):
+            # "is not refundable", "are to be removed": a modal's "be" ("shall be") would
+            # stand before the negator or the infinitive, as no drafter writes it.
+            forms = tuple(form for form in forms if form.split(" ", 1)[0] not in lexicon.MODALS)
         if before is not None and before not in lexicon.FUNCTION_WORDS:
             forms = tuple(form for form in forms if follows_a_subject(form))
         return ([*forms, phrase], False) if set(forms) - {phrase} else None

@@ -703,3 +703,22 @@ def test_an_alternative_that_is_a_group_of_its_own_is_written_without_it() -> No
     assert widened is not None
     assert "(?:(?:is|are)|" not in widened
     assert re.search(r"\(\?:is\|are\|\(\?:shall\|will\) be\)", widened)
+
+
+def test_a_modal_after_its_subject_takes_its_groups_members_even_where_it_is_also_a_noun() -> None:
+    # "will" and "can" are nouns too ("the will", "a can"); after a subject they are modals.
+    widened = widen_words(r"tenant will pay the rent", THESAURUS)
+    assert widened is not None
+    for sin in ("Tenant shall pay the rent.", "Tenant is going to pay the rent.", "Tenant must pay the rent."):
+        assert _fires(widened, sin)
+    widened = widen_words(r"tenant can sublet", THESAURUS)
+    assert widened is not None and _fires(widened, "Tenant may sublet.")
+    # After a determiner it is the noun, and is left as it stands.
+    widened = widen_words(r"the will names the tenant", THESAURUS)
+    assert widened is None or not _fires(widened, "The tenant shall names the tenant.")
+
+
+def test_a_word_after_an_optional_determiner_is_a_noun() -> None:
+    widened = widen_words(r"the will names (the )?tenant", THESAURUS)
+    assert widened is not None
+    assert "tenants?" in widened and "tenant(?:s|ed|ing)" not in widened

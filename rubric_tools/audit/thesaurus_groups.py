@@ -26,6 +26,7 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
         "be obligated to",
         "be required to",
         "be bound to",
+        "be going to",
     ),
     (
         "may",

@@ -98,7 +98,9 @@ def plain_alternatives(
     swappable = phrase in lexicon.MODALS or phrase in _COPULAS
     swapped = swappable or not all(fixed_word(w) for w in phrase.split())
     members = thesaurus.members(phrase, group_reading) if swapped else ()
-    if members and reading != "VERB" and noun_in_its_own_right(phrase):
+    # A modal is no noun ("tenant will pay" is no testament) unless the gate writes it as one ("the will").
+    modal = phrase in lexicon.MODALS and reading != "NOUN"
+    if members and reading != "VERB" and not modal and noun_in_its_own_right(phrase):
         members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
     passive = before is None or before in lexicon.BE_FORMS
     if members and reading == "PARTICIPLE" and passive:

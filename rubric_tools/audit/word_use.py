@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
@@ -115,9 +116,11 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
     word = runs[index].word
     after = word_after(sequence, runs, index, follower)
     nouns_after = [after] if after is not None else _group_words_after(sequence, runs[index])
+    before = word_before(sequence, runs, index)
+    if word in MODALS and before not in NOUN_SLOT and not _after_a_determiner(sequence, runs[index]):
+        return None, False  # "tenant will pay", "regulators can": its subject's modal, no noun ("the will" is)
     if nouns_after and lexicon.only_as(word, "NOUN") and all(_noun_it_modifies(w) for w in nouns_after):
         return "ATTRIBUTIVE", True  # "indemnification obligations": never "indemnifications obligations"
-    before = word_before(sequence, runs, index)
     if _before_a_figure(sequence, runs[index]):
         return "NOUN", True  # a heading's or a count's name: "section 12.2", "exhibit \\d+", "clause 4"
     if _after_a_determiner(sequence, runs[index]):
@@ -176,6 +179,11 @@ def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:
     determines it: a possessive whose apostrophe is optional ("provider'?s"), or a group
     each of whose spellings ends in a determiner or a possessive ("(?:its|the provider's)")."""
     at = run.start - 1
+    if at >= 0 and sequence[at].kind == "group" and sequence[at].quant == "?":
+        # An optional determiner, its space inside it ("(the )?tenant"): where it is written the
+        # word is a noun, and the author allows it there.
+        spelled = spellings([replace(sequence[at], quant="")])
+        return bool(spelled) and all(text.endswith(" ") and _determines(text.split(" ")[-2]) for text in spelled)
     if at < 1 or not is_word_space(sequence[at]):
         return False
     last = sequence[at - 1]

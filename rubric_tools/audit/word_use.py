@@ -183,7 +183,7 @@ def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:
         # An optional determiner, its space inside it ("(the )?tenant"): where it is written the
         # word is a noun, and the author allows it there.
         spelled = spellings([replace(sequence[at], quant="")])
-        return bool(spelled) and all(text.endswith(" ") and _determines(text.split(" ")[-2]) for text in spelled)
+        return bool(spelled) and all(text.endswith(" ") and _determines(text.split(" ")[-2]) for text in spelled or ())
     if at < 1 or not is_word_space(sequence[at]):
         return False
     last = sequence[at - 1]

@@ -97,8 +97,9 @@ def reading(sequence: list[Item], runs: list[WordRun], index: int, follower: str
     training", "tenant makes"); a past participle before "to" a participle ("permitted
     to"), and one before "by" that opens the branch or follows "be" ("prohibited by law");
     a word that is only a noun, before a noun it modifies, "ATTRIBUTIVE": it keeps the
-    number written ("indemnification obligations"). `follower`: the word after the group
-    whose branch ends with this word."""
+    number written ("indemnification obligations"). A modal after its subject is read as
+    none of these ("tenant will pay": "will" is no noun there). `follower`: the word after
+    the group whose branch ends with this word."""
     return _read(sequence, runs, index, follower)[0]
 
 
@@ -176,8 +177,9 @@ def _before_a_figure(sequence: list[Item], run: WordRun) -> bool:
 
 def _after_a_determiner(sequence: list[Item], run: WordRun) -> bool:
     """Whether what stands right before the word, one space away (a plain space or `\\s+`),
-    determines it: a possessive whose apostrophe is optional ("provider'?s"), or a group
-    each of whose spellings ends in a determiner or a possessive ("(?:its|the provider's)")."""
+    determines it: a possessive whose apostrophe is optional ("provider'?s"), a group each
+    of whose spellings ends in a determiner or a possessive ("(?:its|the provider's)"), or
+    an optional one whose space stands inside it ("(the )?tenant")."""
     at = run.start - 1
     if at >= 0 and sequence[at].kind == "group" and sequence[at].quant == "?":
         # An optional determiner, its space inside it ("(the )?tenant"): where it is written the

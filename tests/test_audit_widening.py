@@ -722,3 +722,11 @@ def test_a_word_after_an_optional_determiner_is_a_noun() -> None:
     widened = widen_words(r"the will names (the )?tenant", THESAURUS)
     assert widened is not None
     assert "tenants?" in widened and "tenant(?:s|ed|ing)" not in widened
+
+
+def test_a_unit_glued_to_a_word_is_no_quantity() -> None:
+    # "an ax" is no "an" (one) and an "x" (times); "today" no "to" and a "day".
+    assert quantities.quantities("Tenant may use an ax on the fence today.") == ()
+    assert [(q.value, q.unit.name) for q in quantities.quantities("within five business days")] == [
+        (5.0, "business day")
+    ]

@@ -130,7 +130,9 @@ def _number_value(text: str) -> float | None:
 # ------------------------------------------------------------------ texts
 
 
-_NUMBER_WORD = r"(?:[a-z]+(?:[- ][a-z]+){0,3}?)"  # lazy: "five business days" is five and "business days"
+#: Lazy: "five business days" is five and "business days". Each word is taken whole (`++`): a
+#: unit glued to a word is no quantity ("today" is no "to" and a "day", "ax" no "a" times).
+_NUMBER_WORD = r"(?:[a-z]++(?:[- ][a-z]++){0,3}?)"
 _NUMBER = rf"(?:\d+(?:\.\d+)?|{_NUMBER_WORD})"
 _UNIT_FORMS = "|".join(sorted((re.escape(f) for f in _BY_FORM), key=len, reverse=True))
 #: What may follow a number: a parenthetical, a separator or a unit. The look-ahead asks it of

@@ -730,3 +730,12 @@ def test_a_unit_glued_to_a_word_is_no_quantity() -> None:
     assert [(q.value, q.unit.name) for q in quantities.quantities("within five business days")] == [
         (5.0, "business day")
     ]
+
+
+def test_a_liability_is_an_exposure_but_a_responsibility_is_not() -> None:
+    # "exposure" names a liability's amount: "Provider's exposure for data breaches is
+    # uncapped" says what "Provider's liability …" says; "Exposure for subcontractor
+    # performance rests with Customer" is no duty of Customer's.
+    assert "exposure" in THESAURUS.members("liability", None)
+    assert "responsibility" in THESAURUS.members("liability", None)
+    assert "exposure" not in THESAURUS.members("responsibility", None)

@@ -155,7 +155,9 @@ MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
 NOUN_GROUPS: tuple[tuple[str, ...], ...] = (
     ("agreement", "contract"),
     ("obligation", "duty", "commitment", "undertaking"),
-    ("liability", "responsibility", "exposure"),
+    # "exposure" is a liability's amount, not a duty: it stands for "liability" only.
+    ("liability", "responsibility"),
+    ("liability", "exposure"),
     ("damages", "losses"),
     ("cap", "limit", "ceiling", "maximum", "limitation"),
     ("consent", "approval", "authorization", "authorisation", "sign-off", "permission"),

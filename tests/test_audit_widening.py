@@ -739,3 +739,15 @@ def test_a_liability_is_an_exposure_but_a_responsibility_is_not() -> None:
     assert "exposure" in THESAURUS.members("liability", None)
     assert "responsibility" in THESAURUS.members("liability", None)
     assert "exposure" not in THESAURUS.members("responsibility", None)
+
+
+def test_no_contract_habitat_wraps_a_clause_spoken_in_the_first_person() -> None:
+    from rubric_tools.audit.habitats import habitat_texts
+
+    spoken = dict(habitat_texts("what we can do is move the notice from 30 days to 60 days", "settlement"))
+    assert not any(kind.endswith("recital") or kind.startswith("limiting idiom") for kind in spoken)
+    assert "noun negated in a clause after" not in spoken
+    drafted = dict(habitat_texts("tenant shall repair the roof within 30 days", "redline"))
+    assert "replacement recital" in drafted and "limiting idiom before" in drafted
+    # "us" is the country as often as the pronoun in a lowercase witness: it takes its habitats.
+    assert "replacement recital" in dict(habitat_texts("provider may store data in us facilities", "redline"))

@@ -86,6 +86,8 @@ _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b
 #: A modal and the act it governs ("shall notify", "may not sublet"), not "be" ("shall be
 #: responsible"): what a deadline can time.
 _ACTION = re.compile(r"\b(?:shall|will|must|may)\s+(?:not\s+)?(?:\w+ly\s+)?(?!(?:be|not)\b)[a-z]+", re.IGNORECASE)
+#: A speaker's own words ("we", "our"; not "us", which a lowercase witness writes for the country).
+_FIRST_PERSON = re.compile(r"\b(?:we|our)\b", re.IGNORECASE)
 #: Words after which a figure is already a limit ("no later than", "within", "up to").
 _LIMITED = re.compile(r"\b(?:than|within|exceed\w*|least|most|to|of)\s*$")
 
@@ -110,11 +112,14 @@ def habitat_texts(
         # its "not" limits the noun phrase and denies nothing.
         yield "limit idiom after", fill(_CAPPED, noun_phrase)
     an_act = _ACTION.search(clause) is not None
-    for habitat in HABITATS:
+    # A contract's wording never speaks in the first person: "what we can do is move to 48
+    # hours" is said in a negotiation, and no recital or proviso wraps it.
+    drafted = _FIRST_PERSON.search(clause) is None
+    for habitat in HABITATS if drafted else ():
         if surface in habitat.surfaces and (an_act or not habitat.acts_only):
             yield habitat.kind, habitat.wrap(clause, section)
     if noun is not None and is_clause(clause):
-        if surface in _CONTRACT:  # drafting joins obligations so
+        if surface in _CONTRACT and drafted:  # drafting joins obligations so
             yield "noun negated in a clause after", as_sentence(f"{clause}, and no further {noun} will be required")
         if not after:
             # A relative clause on the sin's last noun negates what it names, not the sin: "…

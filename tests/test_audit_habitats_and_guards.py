@@ -17,7 +17,7 @@ from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
 from rubric_tools.audit.texts import entry_texts, gate_list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
-from rubric_tools.audit.verification import EntryTexts, out_of_bounds, verify
+from rubric_tools.audit.verification import EntryTexts, out_of_bounds, over_budget, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.loading.matter import load_matter_source
 from rubric_tools.scoring.gates import Gate
@@ -391,6 +391,38 @@ def test_a_lead_in_takes_in_a_limit_idiom_after_the_subject() -> None:
     assert _fires(led, "Rent is due monthly; Tenant may, without limiting clause 4, sublet the premises.")
     assert not _fires(led, "Tenant will never, without limiting clause 4, sublet the premises.")
     assert not _fires(led, "Tenant does not, no later than ten days after notice, sublet the premises.")
+
+
+def test_a_lead_in_takes_in_the_words_of_the_sins_own_clause_ahead_of_the_gates() -> None:
+    # The gate's words open no clause: the subject and the modal stand between the
+    # negator of another clause and the match, and hold no negator of their own.
+    led = _led("sublet the premises")
+    for text in (
+        "No other term changes; Tenant may at any time sublet the premises.",
+        "Without limiting clause 4, Tenant may at any time sublet the premises.",
+        "Clause 9 does not apply to parking, but Tenant may freely sublet the premises.",
+        # a full stop before a digit ends no sentence, nor any part of the lead-in
+        "Without limiting Section 9.2, Tenant may at any time sublet the premises.",
+        "Rent under Section 4.1 is not reduced; Tenant may under Section 7.3 sublet the premises.",
+    ):
+        assert not _fires(Gate("sublet the premises", negation_guard=True), text)
+        assert _fires(led, text), text
+    for negated in (
+        "No other term changes; Tenant may not sublet the premises.",
+        "Without limiting clause 4, Tenant cannot sublet the premises.",
+        "Clause 9 applies, but Tenant may never, without consent, sublet the premises.",
+        "It is not the case that Tenant may sublet the premises.",
+    ):
+        assert not _fires(led, negated), negated
+
+
+def test_a_lead_in_is_within_budget_whatever_its_windows_negator_stops_spell() -> None:
+    # The stop that keeps negators out of each window is one fixed construct, as the lead-in
+    # is: a reviewer reads the window, and the budget counts what a reviewer reads.
+    pattern = r"tenant\b[^.;]{0,30}?\bmay\b[^.;]{0,30}?\bsublet\b[^.;]{0,30}?\bpremises"
+    led = _led(pattern)
+    assert len(led.pattern) > 3 * len(pattern)
+    assert over_budget(Gate(pattern, negation_guard=True), led) is None
 
 
 def test_a_windowed_gate_led_in_keeps_every_engine_negator_out_of_its_windows() -> None:

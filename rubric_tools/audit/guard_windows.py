@@ -56,14 +56,24 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
 #: by ";" or opened by "but" ("Section 9.3 does not apply to fees, but <sin>"), and a
 #: limit or saving idiom set off by a comma, after words with no negator ("No later than
 #: thirty (30) days after notice, <sin>", "Without limiting Section 9.2, <sin>", "Vendor
-#: shall, in no event later than ten days after notice, <sin>"). A negator in it negates another
-#: clause or nothing; a negator in the sin's own clause is still ahead of the match, or
-#: inside it where the windows keep it out (`with_lead_in`). It opens only where a sentence
-#: does (normalized text has one space after a full stop), so that a search tries it at a
-#: few places of a long text, not at every character (lint rule G017).
+#: shall, in no event later than ten days after notice, <sin>"); then the words of the sin's
+#: own clause ahead of the gate's words, which hold no negator of the engine ("…; Vendor may
+#: use the data to <sin>"). A negator in the clause or idiom negates another clause or
+#: nothing; a negator in the sin's own clause is still ahead of the match, or inside it
+#: where the windows keep it out (`with_lead_in`). A full stop before a digit ("Section
+#: 9.2") ends no sentence (engine.md §4), nor any part of a lead-in. It opens only where a
+#: sentence does (normalized text has one space after a full stop), so that a search tries
+#: it at a few places of a long text, not at every character (lint rule G017).
 _LEAD_IN = (
+    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:;|\bbut\b) ?)?"
+    r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
+    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b(?:[^.;]|\.\d){0,80}?, ?)?"
+    rf"(?:(?!{_ENGINE_STOPS})(?:[^.;]|\.\d)){{0,120}}?)?"
+)
+#: The lead-ins earlier versions wrote, still read as lead-ins in a rubric they fixed.
+_EARLIER_LEAD_INS = (
     r"(?:(?:^|(?<=[.!?] ))(?:[^.]{0,150}?(?:;|\bbut\b) ?)?(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)[^.;]){0,60}?"
-    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b[^.;]{0,80}?, ?)?)?"
+    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b[^.;]{0,80}?, ?)?)?",
 )
 
 
@@ -82,13 +92,27 @@ def led(pattern: str) -> str:
 
 def has_lead_in(pattern: str) -> bool:
     """Whether `pattern` is led in (`led`): an earlier round of the fix wrote it so."""
-    return pattern.startswith(_LEAD_IN)
+    return _lead_in_of(pattern) is not None
 
 
 def without_lead_in(pattern: str) -> str:
     """`pattern` as written before `with_lead_in` (its windows still kept free of negators):
     what a proposal's length budget counts, the lead-in being one fixed construct."""
-    return pattern[len(_LEAD_IN) + 3 : -1] if has_lead_in(pattern) else pattern
+    lead_in = _lead_in_of(pattern)
+    return pattern[len(lead_in) + 3 : -1] if lead_in is not None else pattern
+
+
+def _lead_in_of(pattern: str) -> str | None:
+    return next((lead_in for lead_in in (_LEAD_IN, *_EARLIER_LEAD_INS) if pattern.startswith(lead_in)), None)
+
+
+def without_window_stops(pattern: str) -> str:
+    """`pattern` with each window a lead-in keeps free of the engine's negators
+    (`with_lead_in`) read as the window it was: what a reviewer reads of it, the stop being,
+    like the lead-in, one fixed construct that keeps the guard's meaning (the scope `span`
+    saw inside the match). A window kept free of negators to silence more correct work
+    (`windows_without_negators` alone) is the proposal's own change, and counts in full."""
+    return pattern.replace(f"(?:(?!{_ENGINE_STOPS})", "(?:")
 
 
 def longest_window(pattern: str) -> int | None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from rubric_tools.audit.guard_windows import bounded, has_lead_in, led, without_lead_in
+from rubric_tools.audit.guard_windows import bounded, has_lead_in, led, without_lead_in, without_window_stops
 from rubric_tools.audit.quantities import spellings
 from rubric_tools.audit.scoped_guards import EXCLUSION_BUDGET, EXCLUSION_TOTAL_BUDGET, budget_length, written_length
 from rubric_tools.audit.texts import entry_texts
@@ -112,8 +112,10 @@ def pattern_budget(original: str) -> int:
 def over_budget(before: Gate, after: Gate) -> str | None:
     """Why the change from `before` to `after` is too long to review (`pattern_budget`,
     `scoped_guards.EXCLUSION_BUDGET`), or None."""
-    # The lead-in a guard scoped `before` needs is one fixed construct, not the author's words.
-    length, own = len(without_lead_in(after.pattern)), without_lead_in(before.pattern)
+    # The lead-in a guard scoped `before` needs is one fixed construct, not the author's words,
+    # and so is the negator stop it puts in the pattern's windows (`without_window_stops`).
+    own = without_window_stops(without_lead_in(before.pattern))
+    length = len(without_window_stops(without_lead_in(after.pattern)))
     if length > max(pattern_budget(own), len(own)):
         return f"the pattern would grow to {length} characters (budget {pattern_budget(own)})"
     added = budget_length(after.exclude_context or "") - budget_length(before.exclude_context or "")

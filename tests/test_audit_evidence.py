@@ -853,3 +853,18 @@ def test_a_finding_shows_each_sentence_once(tmp_path: Path) -> None:
     assert codes(diagnostics, "U004") and shown
     for sentences in shown:
         assert len(sentences) == len(set(sentences)), sentences
+
+
+def test_a_witness_holding_the_required_words_is_framed_and_reworded_in_place_of_those_given_them() -> None:
+    """The gate requires "lawfully": "the tenant cannot lawfully assign the premises" holds it
+    where a drafter writes it; "the tenant cannot assign the premises lawfully" has it written
+    after. The evidence is built from the first, and its rewordings too."""
+    gate = Gate(
+        r"(?:the )?tenant cannot (?:lawfully )?(?:assign|sublet) the premises",
+        require_context=r"\b(?:lawfully|legally)\b",
+    )
+    fire, silent = entry_texts(gate, 0, "issue", Thesaurus())
+    generated = [t.text for t in fire if t.kind != "witness"] + [t.text for t in silent]
+    assert generated and not any(re.search(r"premises,? lawfully", text) for text in generated), generated
+    assert "We do not accept that the tenant cannot lawfully assign the premises." in generated
+    assert any(t.kind.startswith("rewrite: synonym: assign") and "lawfully" in t.text for t in fire)

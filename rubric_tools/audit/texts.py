@@ -108,15 +108,20 @@ def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
     """The witnesses that are framed, placed in habitats and rewritten: in context, and not
     the long ones (windows filled with words read badly once framed); the typical one first,
     then one of each other top-level alternative of `pattern` the first ones miss (a gate
-    `18 months|preliminary discussions` is two sins: each needs its correct work shown)."""
+    `18 months|preliminary discussions` is two sins: each needs its correct work shown). A
+    witness that holds the gate's required words itself stands for the others beside which
+    they were written: "the amendment cannot legally modify" reads as a drafter writes, "the
+    amendment cannot modify legally" not; an alternative with no such witness keeps its own."""
     eligible = [t for t in texts if not t.bare_only and t.strategy != "long"]
+    if any(not t.requirement_added for t in eligible):
+        eligible = [t for t in eligible if not t.requirement_added] + [t for t in eligible if t.requirement_added]
     chosen = eligible[:1]
     for branch in compiled_branches(pattern)[1:] if eligible else ():
         if not any(branch.search(t.text) for t in chosen):
             # The branch's long witness when it has no other (its "window" may be no window).
             own = [t for t in texts if not t.bare_only and branch.search(t.text)]
-            chosen += sorted(own, key=lambda t: t.strategy == "long")[:1]
-    chosen += [t for t in eligible if t not in chosen]
+            chosen += sorted(own, key=lambda t: (t.requirement_added, t.strategy == "long"))[:1]
+    chosen += [t for t in eligible if t not in chosen and not (t.requirement_added and not chosen[0].requirement_added)]
     return chosen[:FRAMED_WITNESSES]
 
 
@@ -148,6 +153,9 @@ def entry_texts(
     if inside is not None and all_witnesses:
         silent.append(VerdictText(inside, False, "frame: negator inside the clause", source, True, entry))
     seen: set[str] = set()
+    # The full witness is reworded too where it alone holds the gate's required words
+    # ("the amendment cannot legally modify"): the others hold them only written beside.
+    full_rewritten = not any(w.strategy != "full" and not w.requirement_added for w in all_witnesses)
     for witness in framed(all_witnesses, gate.pattern):
         completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
         if completion.text in seen:
@@ -187,7 +195,7 @@ def entry_texts(
         if partial:
             continue
         for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus, completion.after, completion.before):
-            if witness.strategy == "full" and not dodge.kind.startswith(_SPELLING_REWRITES):
+            if witness.strategy == "full" and not full_rewritten and not dodge.kind.startswith(_SPELLING_REWRITES):
                 continue  # optional words written out read badly once words are inserted or swapped
             if dodge.kind.startswith(_FROM_PATTERN):
                 if finder is not None and not finder.known_words(dodge.text, gate.pattern):

@@ -113,6 +113,9 @@ class FireText:
     text: str
     strategy: str
     bare_only: bool = False  # fires on the phrase alone, never inside a sentence
+    #: The require_context witness is written beside it ("cannot modify legally"): the
+    #: witness alone does not hold the required words.
+    requirement_added: bool = False
 
 
 def _bases(witness: str, requirement: str | None) -> list[str]:
@@ -146,10 +149,10 @@ def _iter_fire_texts(gate: Gate, found: Iterable[Witness]) -> Iterator[FireText]
             continue
         for base in _bases(witness.text, requirement):
             if fires(gate, CONTEXT.format(t=base)):
-                yield FireText(base, witness.strategy)
+                yield FireText(base, witness.strategy, requirement_added=base != witness.text)
                 break
             if fires(gate, base):
-                yield FireText(base, witness.strategy, bare_only=True)
+                yield FireText(base, witness.strategy, bare_only=True, requirement_added=base != witness.text)
                 break
 
 

@@ -699,11 +699,23 @@ def test_a_status_stated_with_is_is_also_read_with_shall_be_or_will_be() -> None
         assert "shall" not in widened
 
 
+def test_a_legal_conclusion_stated_with_is_is_also_read_in_the_conditional() -> None:
+    # An analysis states a legal conclusion in the conditional as often as in the present:
+    # "Subletting would be unlawful under the lease" is the sin "subletting is unlawful under
+    # the lease"; never before a negator ("would be not").
+    widened = widen_words(r"subletting (is) unlawful under the lease", THESAURUS)
+    assert widened is not None
+    assert _fires(widened, "Subletting would be unlawful under the lease.")
+    assert not _fires(widened, "Subletting would not be unlawful under the lease.")
+    widened = widen_words(r"the deposit is not refundable", THESAURUS)
+    assert widened is None or "would" not in widened
+
+
 def test_an_alternative_that_is_a_group_of_its_own_is_written_without_it() -> None:
     widened = widen_words(r"tenant (is) the owner of the fixtures", THESAURUS)
     assert widened is not None
     assert "(?:(?:is|are)|" not in widened
-    assert re.search(r"\(\?:is\|are\|\(\?:shall\|will\) be\)", widened)
+    assert re.search(r"\(\?:is\|are\|\(\?:shall\|will\|would\) be\)", widened)
 
 
 def test_a_modal_after_its_subject_takes_its_groups_members_even_where_it_is_also_a_noun() -> None:

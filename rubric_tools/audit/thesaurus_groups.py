@@ -103,7 +103,7 @@ VERB_GROUPS: tuple[tuple[str, ...], ...] = (
     ("elect", "choose", "opt"),
     ("request", "ask for", "seek"),
     ("contaminate", "taint", "infect"),
-    ("is", "are", "shall be", "will be"),
+    ("is", "are", "shall be", "will be", "would be"),
 )
 #: Adjectives and adverbs: written as they stand (never "voids", "promptlies").
 MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (

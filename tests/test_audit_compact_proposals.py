@@ -607,3 +607,22 @@ def test_no_other_voice_is_guessed_for_a_clause_whose_object_is_a_window() -> No
         None,
         clause,
     )
+
+
+def test_a_negative_sins_own_negator_never_governs_its_subject_named_again() -> None:
+    """The sin is negative ("Landlord is not liable for …") and names its subject again after
+    the predicate ("… that the Landlord engaged"): its own "not" then stands before that
+    subject, and an exclusion scoping a negator before the subject would silence the sin
+    itself. The sin's own markers are left out of every exclusion keyed on its subject; a
+    marker it never writes still silences the correct work."""
+    pattern = r"landlord (?:is not|shall not be|bears no) (?:liable|responsible) for"
+    correct = [
+        "It is not the case that Landlord is not liable for repairs.",
+        "Nobody has suggested that Landlord is not responsible for repairs.",
+    ]
+    sin = "Landlord is not liable for damage caused by contractors that the Landlord engaged."
+    found = scoped_exclusions(pattern, correct, scopes_for("issue"))
+    assert found
+    for exclusion in found:
+        assert Gate(pattern, exclude_context=exclusion.regex).fires(normalize(sin)), exclusion.added
+    assert any(not Gate(pattern, exclude_context=e.regex).fires(normalize(correct[1])) for e in found)

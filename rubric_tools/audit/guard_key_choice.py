@@ -57,8 +57,12 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     (?:any )?limitation`. An exclusion holding one there would silence the sin itself; the
     same marker on the other side of the key, or keyed elsewhere, still governs. Found by
     their strict spelling: "no" in "in no event later than" is not a negator, and a looser
-    spelling that would silence the sin is refused by verification."""
+    spelling that would silence the sin is refused by verification. Where the key before is
+    the sin's subject, a marker anywhere in the sin's own words is its own: a subject is
+    named again after the predicate ("Provider bears no liability for subcontractors engaged
+    by Provider"), and the sin's "no" then stands before it."""
     before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
+    subject_keyed = keyed.before in keyed.subjects
     closing = compile_or_none(keyed.closing) if keyed.closing else after  # a restriction's key
     own = set()
     for text in sins:
@@ -68,7 +72,11 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
         for term in markers.TERMS:
             key = key_closing if term.kind == "restricted" else key_after
             for hit in re.finditer(term.regex, text):
-                if term.side == "before" and key_before is not None and hit.end() <= key_before.start():
+                if (
+                    term.side == "before"
+                    and key_before is not None
+                    and (subject_keyed or hit.end() <= key_before.start())
+                ):
                     own.add(term)
                 elif term.side == "after" and key is not None and hit.start() >= key.end():
                     own.add(term)

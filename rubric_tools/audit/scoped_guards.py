@@ -110,7 +110,7 @@ def _parts(
     """One part per kind and side the evidence shows, the best supported first. Unless the
     match is `one_clause`, a negator after the key is left out, unless it follows the whole
     match at once: past a long window it may govern another clause than the one the sin
-    ends in. A family leaves out the `own` terms, the sin's own words."""
+    ends in. The `own` terms, the sin's own words, are left out (`own_terms`)."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
@@ -125,7 +125,7 @@ def _parts(
         if family:
             terms = _family(kind, place, guard_on, own)
         else:
-            terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here))
+            terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here) and t not in own)
         if not terms:
             continue
         distance = max(g.distance for g in found_here)

@@ -113,15 +113,15 @@ def framed(texts: Sequence[FireText], pattern: str = "") -> list[FireText]:
     they were written: "the amendment cannot legally modify" reads as a drafter writes, "the
     amendment cannot modify legally" not; an alternative with no such witness keeps its own."""
     eligible = [t for t in texts if not t.bare_only and t.strategy != "long"]
-    if any(not t.requirement_added for t in eligible):
-        eligible = [t for t in eligible if not t.requirement_added] + [t for t in eligible if t.requirement_added]
+    holds_requirement = any(not t.requirement_added for t in eligible)
+    eligible.sort(key=lambda t: t.requirement_added)  # stable: the typical one first among each
     chosen = eligible[:1]
     for branch in compiled_branches(pattern)[1:] if eligible else ():
         if not any(branch.search(t.text) for t in chosen):
             # The branch's long witness when it has no other (its "window" may be no window).
             own = [t for t in texts if not t.bare_only and branch.search(t.text)]
             chosen += sorted(own, key=lambda t: (t.requirement_added, t.strategy == "long"))[:1]
-    chosen += [t for t in eligible if t not in chosen and not (t.requirement_added and not chosen[0].requirement_added)]
+    chosen += [t for t in eligible if t not in chosen and not (holds_requirement and t.requirement_added)]
     return chosen[:FRAMED_WITNESSES]
 
 

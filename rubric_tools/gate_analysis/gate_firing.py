@@ -148,11 +148,12 @@ def _iter_fire_texts(gate: Gate, found: Iterable[Witness]) -> Iterator[FireText]
         if not witness.typeable:
             continue
         for base in _bases(witness.text, requirement):
+            added = base != witness.text
             if fires(gate, CONTEXT.format(t=base)):
-                yield FireText(base, witness.strategy, requirement_added=base != witness.text)
+                yield FireText(base, witness.strategy, requirement_added=added)
                 break
             if fires(gate, base):
-                yield FireText(base, witness.strategy, bare_only=True, requirement_added=base != witness.text)
+                yield FireText(base, witness.strategy, bare_only=True, requirement_added=added)
                 break
 
 

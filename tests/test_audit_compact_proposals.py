@@ -626,3 +626,22 @@ def test_a_negative_sins_own_negator_never_governs_its_subject_named_again() -> 
     for exclusion in found:
         assert Gate(pattern, exclude_context=exclusion.regex).fires(normalize(sin)), exclusion.added
     assert any(not Gate(pattern, exclude_context=e.regex).fires(normalize(correct[1])) for e in found)
+
+
+def test_the_not_of_whether_or_not_is_no_negator_of_the_sin() -> None:
+    """ "whether or not" concedes and negates nothing: in a sin written with it, its "not" is
+    not the sin's own negator, and an exclusion may still hold the "not" that does negate
+    the key in correct work ("… where they do not materially interfere …")."""
+    pattern = r"whether or not.*materially interfer"
+    sin = "The abatement is denied whether or not the repairs materially interfere with Tenant's use."
+    correct = [
+        "The abatement is denied, whether or not the repairs are scheduled, where they do not materially interfere "
+        "with Tenant's use.",
+        "Whether or not the repairs are urgent, Landlord does not materially interfere with Tenant's use.",
+    ]
+    found = scoped_exclusions(pattern, correct, scopes_for("issue"))
+    # Verification takes the first candidate that keeps the sin: the loose "not" silences it.
+    kept = [e for e in found if Gate(pattern, exclude_context=e.regex).fires(normalize(sin))]
+    assert kept
+    silent = [e for e in kept if not any(Gate(pattern, exclude_context=e.regex).fires(normalize(c)) for c in correct)]
+    assert silent, [e.regex for e in found]

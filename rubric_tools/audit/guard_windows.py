@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rubric_tools.audit.markers import LIMIT_IDIOM
+from rubric_tools.audit.markers import NOT_A_LIMIT
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.gate_analysis.regex_risk import backtracking_risk
@@ -18,13 +18,13 @@ SHORT_WINDOW = 60
 
 #: What a window of the pattern may not hold: a negator (not one stating a limit, "no later
 #: than", "not to exceed"). Short, because it is repeated at every character of the window.
-_WINDOW_STOPS = rf"\bnot?\b{LIMIT_IDIOM}|\bnever\b|n['’]t\b"
+_WINDOW_STOPS = rf"\bnot?\b{NOT_A_LIMIT}|\bnever\b|n['’]t\b"
 
 
 #: Every negator of the engine's guard (engine.md §4), but those stating a limit: what the
 #: windows of a pattern led in (`with_lead_in`) keep out, so that its guard, now scoped
 #: `before` the match, still silences a sin negated inside the match as the `span` scope did.
-_ENGINE_STOPS = rf"\b(?:not?|without)\b{LIMIT_IDIOM}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+_ENGINE_STOPS = rf"\b(?:not?|without)\b{NOT_A_LIMIT}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
 
 
 def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | None:

@@ -114,7 +114,13 @@ _LIMIT_AFTER_NO = (
     rf"| (?:event|case|time) (?:shall|will)\b[^.;]{{0,{GAP}}}?"
     r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
 )
-LIMIT_IDIOM = rf"(?!{_LIMIT_AFTER_NO}| undue| limit)"
+NOT_A_LIMIT = rf"(?!{_LIMIT_AFTER_NO}| undue| limit)"
+#: What an exclusion writes after a negator term: no limit (`NOT_A_LIMIT`), and no "not" of
+#: "whether or not", which concedes and negates nothing ("whether or not the change arises
+#: from the industry" is no denial; a correct answer's "does not disproportionately affect"
+#: is). A lookbehind written after the word, so that the terms share it as they share the
+#: lookahead.
+LIMIT_IDIOM = rf"(?<!whether or not){NOT_A_LIMIT}"
 #: A "no" or "not" that states such a limit ("no later than", "shall not exceed", "cannot
 #: exceed", "in no event later than"): the statement it stands in is a limit, already
 #: negative in form, and is not negated again (`negations`).

@@ -645,3 +645,23 @@ def test_the_not_of_whether_or_not_is_no_negator_of_the_sin() -> None:
     assert kept
     silent = [e for e in kept if not any(Gate(pattern, exclude_context=e.regex).fires(normalize(c)) for c in correct)]
     assert silent, [e.regex for e in found]
+
+
+def test_a_negator_governing_a_long_clause_is_evidence_of_its_kind() -> None:
+    """A frame negates the whole clause the gate's words close, and a long clause puts its
+    negator further from the key words than an exclusion's gap reaches. It still shows that
+    correct work negates the sin: the exclusion is written, its gap as long as allowed, and
+    silences the correct work that negates the clause nearer."""
+    pattern = r"without inspection"
+    far = (
+        "It is not the case that each condition report the Landlord delivers under the lease is prepared by its "
+        "property manager, its leasing director and its facilities contractor without inspection."
+    )
+    found = scoped_exclusions(pattern, [far], scopes_for("issue"))
+    sin = "Condition reports are prepared without inspection."
+    near = "No condition report is prepared without inspection."
+    assert any(
+        Gate(pattern, exclude_context=e.regex).fires(normalize(sin))
+        and not Gate(pattern, exclude_context=e.regex).fires(normalize(near))
+        for e in found
+    ), [e.regex for e in found]

@@ -93,8 +93,13 @@ def governing(pattern: str, key: str, text: str, kinds: Sequence[str], guard_on:
             hit = next((h for h in reversed(list(hits)) if not _own_words(compiled, text, match, h)), None)
             if hit is not None:
                 gap = text[hit.end() : occurrence.start()]
-                if len(gap) <= GAP and not _crosses(gap, term):
-                    found.append(Governed(term, len(gap)))
+                # A negator however far: it governs its whole clause, and one that the gate's
+                # words close can be long ("It is not the case that each representation … is
+                # made … without inquiry"). The kind is shown; the exclusion's gap stops at `GAP`.
+                # (Other kinds far away: not shown, lest they crowd a nearer kind out of the budget.)
+                whole_clause = term.kind == "negated"
+                if (len(gap) <= GAP or whole_clause) and not _crosses(gap, term):
+                    found.append(Governed(term, min(len(gap), GAP)))
         else:
             hits = term_regex.finditer(text, occurrence.end(), end)
             hit = next((h for h in hits if not _own_words(compiled, text, match, h)), None)

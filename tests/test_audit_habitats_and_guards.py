@@ -505,6 +505,10 @@ def test_the_limit_idiom_lookahead_costs_nothing_against_the_budget() -> None:
     assert _fires(
         replace(gate, exclude_context=guard), "The tenant may sublet no later than thirty (30) days after notice."
     )
+    # The lookahead alone, as earlier versions wrote it, costs nothing either.
+    from rubric_tools.audit.markers import NOT_A_LIMIT
+
+    assert budget_length(rf"\bnot?\b{NOT_A_LIMIT}[^.;,]{{0,80}}?\btenant may sublet") == len(loose)
 
 
 def test_a_refusal_shows_a_sentence_when_one_is_lost() -> None:

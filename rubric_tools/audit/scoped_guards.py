@@ -55,7 +55,7 @@ from rubric_tools.audit.guard_evidence import Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
 from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
-from rubric_tools.audit.markers import GAP, LIMIT_IDIOM, Term
+from rubric_tools.audit.markers import GAP, LIMIT_IDIOM, NOT_A_LIMIT, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.gate_analysis.plain_search import re_compiled
 from rubric_tools.gate_analysis.witness import witnesses
@@ -210,8 +210,10 @@ def budget_length(exclusion: str) -> int:
     """How long `exclusion` counts against the budgets: the limit-idiom lookahead after a
     negator (`markers.LIMIT_IDIOM`) is one fixed construct, not the author's words, so a
     guard that keeps "no later than" from counting as a negator costs no more than one that
-    does not (as a guard's lead-in costs nothing against the pattern's budget)."""
-    return len(exclusion.replace(LIMIT_IDIOM, ""))
+    does not (as a guard's lead-in costs nothing against the pattern's budget). The lookahead
+    alone (`markers.NOT_A_LIMIT`) is what earlier versions wrote there: in a rubric they
+    fixed it costs nothing either."""
+    return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, ""))
 
 
 def _written(parts: Sequence[ExclusionPart], key: Keys, strict: int) -> str:

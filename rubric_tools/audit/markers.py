@@ -106,8 +106,9 @@ class Term:
 #: after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it), "without undue delay",
 #: "without limiting", and the inverted "in no event shall the period be shorter than …" (a
 #: floor or a ceiling, however many words stand between). One lookahead for all of them,
-#: short: it is written into every scoped exclusion that keeps to the clause (the budget
-#: does not count it, `scoped_guards.budget_length`; lint's bounds do).
+#: short (`NOT_A_LIMIT`): the windows' negator stops hold it, and every scoped exclusion
+#: that keeps to the clause holds it within `LIMIT_IDIOM` (the budget does not count it,
+#: `scoped_guards.budget_length`; lint's bounds do).
 _LIMIT_AFTER_NO = (
     r" (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
     r"| (?:event|case|time) (?:after|before|within)"

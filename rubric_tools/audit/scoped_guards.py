@@ -207,10 +207,11 @@ def _fit(
 
 
 def budget_length(exclusion: str) -> int:
-    """How long `exclusion` counts against the budgets: the limit-idiom lookahead after a
-    negator (`markers.LIMIT_IDIOM`) is one fixed construct, not the author's words, so a
-    guard that keeps "no later than" from counting as a negator costs no more than one that
-    does not (as a guard's lead-in costs nothing against the pattern's budget). The lookahead
+    """How long `exclusion` counts against the budgets: the lookarounds after a negator
+    (`markers.LIMIT_IDIOM`: no limit idiom, no "whether or not") are one fixed construct,
+    not the author's words, so a guard that keeps "no later than" from counting as a negator
+    costs no more than one that does not (as a guard's lead-in costs nothing against the
+    pattern's budget). The lookahead
     alone (`markers.NOT_A_LIMIT`) is what earlier versions wrote there: in a rubric they
     fixed it costs nothing either."""
     return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, ""))

@@ -6,6 +6,7 @@ check-jsonschema model): checks never print, reporters never check.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
@@ -185,3 +186,29 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (str(self.file), self.line, self.column, self.code)
+
+
+def finite_float(value: object) -> float | None:
+    """`value` as a float when it is a finite number (never a bool); else None: a YAML or
+    TOML integer may have more digits than any float holds, where `float()` and even
+    `math.isfinite` raise instead of answering."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def number_text(value: float) -> str:
+    """A number as a message writes it ("0.5", "200", "-3"); an integer too large for a
+    float by its size, not its digits ("a negative integer of 400 digits")."""
+    try:
+        return f"{value:g}"
+    except OverflowError:
+        size = abs(int(value))
+        digits = int(size.bit_length() * math.log10(2)) + 1  # at most one too many
+        if 10 ** (digits - 1) > size:
+            digits -= 1
+        return f"{'a negative' if value < 0 else 'an'} integer of {digits:,} digits"

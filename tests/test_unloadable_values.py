@@ -108,3 +108,41 @@ def test_a_refused_gate_is_reported_at_its_rubric_line(tmp_path: Path, capsys: p
     refused = [row for row in out.splitlines() if "T005" in row]
     assert len(refused) == 1, out  # once, at the gate, not at every step that runs it
     assert f"rubric.yaml:{line}:9: T005" in refused[0] and "first run at step 2" in refused[0]
+
+
+HUGE = "9" * 400
+
+
+def test_a_huge_negative_minimum_is_f002_not_an_overflow(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, "0.5")
+    rubric = root / "rubric.yaml"
+    rubric.write_text(
+        rubric.read_text(encoding="utf-8").replace("minimum_characters: 80", f"minimum_characters: -{HUGE}"),
+        encoding="utf-8",
+    )
+    code, text = _run(capsys, "lint", str(root), "--output-format", "concise")
+    assert code == 1 and "I001" not in text and "OverflowError" not in text, text
+    assert "F002" in text and "a negative integer of 400 digits" in text
+
+
+def test_a_huge_integer_bound_in_expectations_is_e001(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, "0.5")
+    (root / "expectations.yaml").write_text(f"trajectories:\n  reference:\n    min_raw: {HUGE}\n", encoding="utf-8")
+    code, text = _run(capsys, "check", str(root))
+    assert code == 1 and "I001" not in text and "OverflowError" not in text, text
+    assert "expectations.yaml:3:14 E001 `min_raw` is an integer of 400 digits" in text
+
+
+@pytest.mark.parametrize(
+    ("command", "table", "key"),
+    [("coverage", "coverage", "fail-under"), ("attack", "attack", "max-fraction-of-reference")],
+)
+def test_a_huge_integer_setting_is_a_configuration_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, table: str, key: str
+) -> None:
+    root = _matter(tmp_path, "0.5")
+    config = tmp_path / "rubric.toml"
+    config.write_text(f"[{table}]\n{key} = {HUGE}\n", encoding="utf-8")
+    code, text = _run(capsys, command, str(root), "--config", str(config))
+    assert code == 2 and "I001" not in text and "OverflowError" not in text, text
+    assert f"rubric.toml:2: {table}.{key} must be" in text and "an integer of 400 digits" in text

@@ -13,13 +13,13 @@ jobs = 2                   # matters analysed in parallel
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
+from rubric_tools.diagnostics import finite_float, number_text
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,11 @@ _FRACTIONAL_KEYS = frozenset({"mutation-time-budget"})  # every other positive k
 
 
 def _number(key: str, value: Any, settings: SettingsTable) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise settings.error(f"coverage.{key} must be a finite number, not {value!r}", ("coverage", key))
-    return float(value)
+    number = finite_float(value)
+    if number is None:
+        shown = number_text(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+        raise settings.error(f"coverage.{key} must be a finite number, not {shown}", ("coverage", key))
+    return number
 
 
 def parse_coverage_section(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from rubric_tools.diagnostics import Diagnostic, Span
+from rubric_tools.diagnostics import Diagnostic, Span, number_text
 from rubric_tools.lsp import adapter
 from rubric_tools.lsp.index import ESCALATION, ISSUE, QUESTION, Place, Section
 from rubric_tools.lsp.locate import Target
@@ -35,7 +35,7 @@ def _quote(text: str) -> str:
 
 
 def _number(value: float) -> str:
-    return f"{value:g}"
+    return number_text(value)  # an integer of any size: points may have hundreds of digits
 
 
 def code_hover(target: Target, url: str | None) -> str | None:

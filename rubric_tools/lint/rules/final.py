@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import Severity, number_text
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
 
@@ -82,6 +82,6 @@ def non_positive_minimum_characters(ctx: LintContext) -> Iterator[Finding]:
     if value <= 0:
         yield ctx.report(
             final.at("minimum_characters"),
-            f"minimum_characters is {value:g}: an empty summary earns the final points",
+            f"minimum_characters is {number_text(value)}: an empty summary earns the final points",
             hint="require a real summary, e.g. minimum_characters: 200 (the default is 80)",
         )

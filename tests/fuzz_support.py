@@ -37,6 +37,9 @@ from ruamel.yaml import YAML
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SEED_MATTERS = [REPO_ROOT / "tests" / "rule_cases" / "_base", *sorted((REPO_ROOT / "matters").glob("*/"))]
 YAML_FILES = ("matter.yaml", "rubric.yaml", "hidden_facts.yaml", "counterparty.yaml")
+#: The files beside a matter's own that `rubric check` and `rubric audit` read, mutated too
+#: where the seed has them: a bound of 400 digits in expectations.yaml once crashed `check`.
+CHECKED_FILES = ("expectations.yaml", "probes.yaml")
 
 
 class Raw(str):
@@ -463,10 +466,12 @@ def make_case(
             kind="trajectory", seed=seed, trajectory=_trajectory_lines(rng, seed), operations=("replay", *extra)
         )
     case = Case(seed=seed)
-    data = {name: _load(seed / name) for name in YAML_FILES if (seed / name).is_file()}
+    data = {name: _load(seed / name) for name in (*YAML_FILES, *CHECKED_FILES) if (seed / name).is_file()}
+    mutated: set[str] = set()
     for _ in range(rng.randint(1, 3)):
         name = rng.choice(list(data))
         data[name] = mutate_yaml(rng, name, data[name], scalars)
+        mutated.add(name)
     for name, tree in data.items():
         case.files[name] = emit(tree) + "\n"
     if rng.random() < 0.15:
@@ -489,6 +494,10 @@ def make_case(
     case.trajectory = _trajectory_lines(rng, seed)
     extra = [op for op, p in (("solve", 0.15), ("attack", 0.1), ("cli", 0.1)) if rng.random() < p]
     case.cli = rng.choice(_CLI_COMMANDS)
+    if mutated & set(CHECKED_FILES):
+        # Only `rubric check` and `rubric audit` read them: one of those runs.
+        case.cli = rng.choice([command for command in _CLI_COMMANDS if command[0] in ("check", "audit")])
+        extra = [*(op for op in extra if op != "cli"), "cli"]
     case.operations = ("lint", "replay", *extra)
     return case
 
@@ -804,6 +813,8 @@ _CLI_COMMANDS = [
     ["max-score", "{root}"],
     ["solve", "{root}", "--format", "json"],
     ["check", "{root}", "--output-format", "junit"],
+    ["check", "{root}", "--output-format", "json"],
+    ["audit", "{root}", "--output-format", "json"],
 ]
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.gerund_subject import gerund_subjects_of
 from rubric_tools.audit.passive_voice import (
     DETERMINERS,
     MODAL_NEGATORS,
@@ -39,7 +40,8 @@ _DETERMINER_SLOT = r"(?:(?:the|all|any|such|its|their|this|these)\s+)?"
 
 def widen_voice(pattern: str, _thesaurus: Thesaurus) -> str | None:
     """The pattern with each branch also in the other voice: an active clause in the passive
-    (`passive_voice`), a passive one in the active (`actives_of`); None when there is none."""
+    (`passive_voice`), a passive one in the active (`actives_of`), an extraposed one with
+    its act as the subject (`gerund_subject`); None when there is none."""
     others = other_voice(pattern)
     return "|".join([pattern, *others]) if others else None
 
@@ -49,7 +51,7 @@ def other_voice(pattern: str) -> list[str]:
     tree = parse_items(pattern)
     if tree is None:
         return []
-    return [p for branch in tree for p in (*passives_of(branch), *actives_of(branch))]
+    return [p for branch in tree for p in (*passives_of(branch), *actives_of(branch), *gerund_subjects_of(branch))]
 
 
 def actives_of(branch: list[Item]) -> list[str]:

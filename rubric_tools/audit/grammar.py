@@ -341,6 +341,14 @@ def _between_subject_and_verb(word: str) -> bool:
 
 
 @lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
+def _object_of_an_opening_gerund(tokens: Sequence[str], at: int) -> bool:
+    """Whether the noun at `at` (after its determiner) is the object of a gerund that opens
+    the sentence: "Subletting the premises is unlawful" has the act as its subject."""
+    if at < 2 or not tokens[0].endswith("ing") or not all(t in DETERMINERS for t in tokens[1:at]):
+        return False
+    return any(lexicon.verb_form(verb, "VBG") == tokens[0] for verb in lexicon.lemmas(tokens[0]).get("VERB", ()))
+
+
 def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
@@ -369,7 +377,7 @@ def agreement_errors(text: str) -> tuple[str, ...]:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
         # "Credits is": a plural that opens its sentence, or stands right after its determiner,
         # is the subject (not in "liability for data breach claims is", "fees and credits is").
-        opens = at == 0 or tokens[at - 1] in DETERMINERS
+        opens = at == 0 or (tokens[at - 1] in DETERMINERS and not _object_of_an_opening_gerund(tokens, at))
         if verb in _SINGULAR_AUXILIARIES and opens and plural_form(noun):
             found.append(f"{noun} {verb}")
             continue

@@ -34,6 +34,7 @@ from rubric_tools.audit.completion import carrier, complete_alone, origin_of, st
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, negated_inside
+from rubric_tools.audit.gerund_subject import gerund_subject_clause
 from rubric_tools.audit.grammar import is_clause
 from rubric_tools.audit.habitats import DEFAULT_SECTION, habitat_texts
 from rubric_tools.audit.naturalness import problems
@@ -194,6 +195,10 @@ def entry_texts(
                 silent.append(VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin))
         if partial:
             continue
+        act_first = gerund_subject_clause(clause) if completion.is_clause else None
+        if act_first is not None:  # "It is unlawful to sublet …" -> "Subletting … is unlawful."
+            kind = "rewrite: gerund subject"
+            fire.append(VerdictText(act_first, True, kind, source, True, entry, original=clause, origin=origin))
         for dodge in dodges(completion.core.lower(), gate.pattern, thesaurus, completion.after, completion.before):
             if witness.strategy == "full" and not full_rewritten and not dodge.kind.startswith(_SPELLING_REWRITES):
                 continue  # optional words written out read badly once words are inserted or swapped

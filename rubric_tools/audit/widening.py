@@ -28,7 +28,9 @@ Steps (`STEPS`, in the order they are tried):
   "… is prohibited under the CCPA"), and a passive one in the active: with any subject
   where it names no agent ("customer data may be stored outside" -> "Provider may store
   Customer Data outside"), its agent as the subject where it names one ("prohibited by law
-  from selling" -> "the law prohibits Provider from selling": `active_voice`).
+  from selling" -> "the law prohibits Provider from selling": `active_voice`); and an
+  extraposed clause with its act as the subject ("it is unlawful to sublet the premises" ->
+  "subletting the premises is unlawful": `gerund_subject`).
 
 Each step returns the widened pattern or None when it changes nothing; the caller keeps a
 step only when the widened gate still stays silent on every correct-work text and stays

@@ -9,7 +9,7 @@ from rubric_tools.audit.gerund_subject import gerund, gerund_subject_clause
 from rubric_tools.audit.naturalness import problems
 from rubric_tools.audit.texts import entry_texts
 from rubric_tools.audit.thesaurus import Thesaurus, build
-from rubric_tools.audit.widening import widen_voice
+from rubric_tools.audit.widening import widen_voice, widen_words
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
 
@@ -93,3 +93,12 @@ def test_the_object_of_an_opening_gerund_is_no_subject_of_is() -> None:
     # "Subletting the premises is unlawful": the act is the subject, "the premises" its object.
     assert problems("Subletting the premises is unlawful for the tenant.") == []
     assert "disagreement: premises is" in problems("The premises is unlawful for the tenant.")
+
+
+def test_the_status_group_holds_each_prohibition_by_law() -> None:
+    # "prohibited by law" beside the other verbs of prohibition, in the same participle.
+    gate = "it is prohibited by law to sublet the premises"
+    assert not _fires(gate, "It is forbidden by law to sublet the premises.")  # the defect
+    widened = widen_words(gate, THESAURUS) or ""
+    assert _fires(widened, "It is forbidden by law to sublet the premises.")
+    assert _fires(widened, "It is barred by law to sublet the premises.")

@@ -124,6 +124,8 @@ MODIFIER_GROUPS: tuple[tuple[str, ...], ...] = (
         "unlawful",
         "illegal",
         "prohibited by law",
+        "forbidden by law",
+        "barred by law",
         "contrary to law",
         "against the law",
         "per se illegal",

@@ -340,7 +340,6 @@ def _between_subject_and_verb(word: str) -> bool:
     return word in _ADVERBS or (word.endswith("ly") and lexicon.only_as(word, "ADV"))
 
 
-@lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
 def _object_of_an_opening_gerund(tokens: Sequence[str], at: int) -> bool:
     """Whether the noun at `at` (after its determiner) is the object of a gerund that opens
     the sentence: "Subletting the premises is unlawful" has the act as its subject."""
@@ -349,6 +348,7 @@ def _object_of_an_opening_gerund(tokens: Sequence[str], at: int) -> bool:
     return any(lexicon.verb_form(verb, "VBG") == tokens[0] for verb in lexicon.lemmas(tokens[0]).get("VERB", ()))
 
 
+@lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
 def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before

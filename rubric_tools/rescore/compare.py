@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from rubric_tools.diagnostics import finite_float
 from rubric_tools.rescore.records import SCORE_FIELDS
 from rubric_tools.scoring.causes import critical_causes
 
@@ -71,10 +72,10 @@ def points_by_criterion(result: Mapping[str, Any]) -> dict[str, float]:
     """Points earned per rubric item (`<event type>:<criterion>`), summed over its events."""
     totals: dict[str, float] = {}
     for event in _events(result):
-        points = event.get("points")
-        if isinstance(points, int | float) and not isinstance(points, bool) and "criterion" in event:
+        points = finite_float(event.get("points"))  # a recorded result's events are the archive's
+        if points is not None and "criterion" in event:
             key = f"{event.get('type')}:{event['criterion']}"
-            totals[key] = totals.get(key, 0.0) + float(points)
+            totals[key] = totals.get(key, 0.0) + points
     return totals
 
 

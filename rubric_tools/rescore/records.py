@@ -5,13 +5,12 @@ A record is small and picklable: it travels to a worker process as is.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from rubric_tools.catalogue import CodeDoc
-from rubric_tools.diagnostics import Diagnostic, Span
+from rubric_tools.diagnostics import Diagnostic, Span, finite_float
 
 #: The fields of a score, in the row's `current`, `base` and `recorded` objects.
 SCORE_FIELDS = ("raw_score", "normalized_score", "critical_failure")
@@ -85,9 +84,7 @@ def recorded_score(result: Any) -> dict[str, Any] | None:
 
 
 def _finite(value: Any) -> float | None:
-    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
-        return float(value)
-    return None
+    return finite_float(value)  # an integer of 400 digits is no score either
 
 
 def record_problem(

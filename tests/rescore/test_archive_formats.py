@@ -146,3 +146,17 @@ def test_a_record_the_scorer_cannot_handle_is_reported_not_fatal(
     result, rows, problems = run([archive], matters=matters, jobs=1)
     assert [(p.code, p.line) for p in problems] == [("R006", 2)] and "boom" in problems[0].message
     assert len(rows) == 2 and result.exit_code == 2
+
+
+def test_a_recorded_result_of_400_digit_numbers_is_no_score(matters: Path, tmp_path: Path) -> None:
+    """A recorded raw_score, or an event's points, beyond any float: the record is scored and
+    its recorded result, having no comparable score, is not compared (as a string would be)."""
+    huge_score, huge_points = (json.loads(episodes_lines(matters)[0]) for _ in range(2))
+    huge_score["result"]["raw_score"] = int("9" * 400)
+    for event in huge_points["result"]["breakdown"]["reward_events"]:
+        event["points"] = int("9" * 400)  # the recorded scores stand: its events are compared
+    archive = tmp_path / "episodes.jsonl"
+    archive.write_text(f"{json.dumps(huge_score)}\n{json.dumps(huge_points)}\n", encoding="utf-8")
+    result, rows, problems = run([archive], matters=matters, jobs=1)
+    assert problems == [] and len(rows) == 2, problems
+    assert rows[0]["reproduced"] is None and rows[1]["reproduced"] is True

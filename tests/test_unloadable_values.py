@@ -146,3 +146,20 @@ def test_a_huge_integer_setting_is_a_configuration_error(
     code, text = _run(capsys, command, str(root), "--config", str(config))
     assert code == 2 and "I001" not in text and "OverflowError" not in text, text
     assert f"rubric.toml:2: {table}.{key} must be" in text and "an integer of 400 digits" in text
+
+
+@pytest.mark.parametrize("command", ["check", "audit", "coverage"])
+def test_a_probe_whose_surface_is_a_list_is_reported_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    root = _matter(tmp_path, "0.5")
+    (root / "probes.yaml").write_text(
+        "probes:\n"
+        "  - {surface: [], criterion: uptime_credit, text: uptime is unenforceable, expect_fire: true}\n"
+        "  - {surface: issue, criterion: uptime_credit, text: uptime is unenforceable, expect_fire: true}\n",
+        encoding="utf-8",
+    )
+    code, text = _run(capsys, command, str(root))
+    assert "I001" not in text and "unhashable" not in text, text
+    if command == "check":
+        assert code == 1 and "`probes[0].surface` is [], which is not one of: issue, redline, settlement" in text

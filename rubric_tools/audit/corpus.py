@@ -178,8 +178,9 @@ def _probe_texts(paths: Sequence[Path]) -> Iterator[KnownText]:
         data = yaml.data.get("probes") if isinstance(yaml.data, Mapping) else yaml.data
         prefix = ("probes",) if isinstance(yaml.data, Mapping) else ()
         for index, entry in enumerate(data if isinstance(data, list) else []):
-            if not isinstance(entry, Mapping) or entry.get("surface") not in GATE_SURFACES:
-                continue
+            surface = entry.get("surface") if isinstance(entry, Mapping) else None
+            if not isinstance(surface, str) or surface not in GATE_SURFACES:
+                continue  # the schema check reports it (a list is no surface, and no key either)
             text, expect = entry.get("text"), entry.get("expect_fire")
             if not isinstance(text, str) or not isinstance(expect, bool):
                 continue

@@ -71,7 +71,7 @@ def _probes(path: Path) -> tuple[list[SuiteProbe], list[str]]:
         if not isinstance(entry, Mapping):
             continue
         surface, text, expect = entry.get("surface"), entry.get("text"), entry.get("expect_fire")
-        if surface in GATE_SURFACES and isinstance(text, str) and isinstance(expect, bool):
+        if isinstance(surface, str) and surface in GATE_SURFACES and isinstance(text, str) and isinstance(expect, bool):
             span = source.span((*prefix, index))
             found.append(
                 SuiteProbe(path.name, span.line if span else 1, str(surface), str(entry.get("criterion")), text, expect)

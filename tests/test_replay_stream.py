@@ -204,7 +204,7 @@ def test_a_crash_on_one_trajectory_spares_the_others(
     code, out, err = _run("--format", "jsonl", *map(str, paths))
     assert code == 2 and len(out.splitlines()) == 2
     assert "error: I001 internal error while replaying" in err and "t001.jsonl: RuntimeError: boom" in err
-    assert "run with --debug for the traceback" in err and "Traceback" not in err
+    assert "rerun as `rubric --debug …` for the traceback" in err and "Traceback" not in err
     # --debug adds the traceback, as every other command does (README "Hostile input and internal errors").
     code = main(["--debug", "replay", "--format", "jsonl", *map(str, paths)])
     out, err = capsys.readouterr()

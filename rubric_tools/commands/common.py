@@ -77,7 +77,7 @@ def internal_error_report(exc: BaseException, what: str, *, debug: bool | None =
         import traceback
 
         trace = "".join(traceback.format_exception(exc))
-    hint = "" if debug else "; run with --debug for the traceback"
+    hint = "" if debug else "; rerun as `rubric --debug …` for the traceback"  # a global option, before the command
     return f"{INTERNAL_ERROR.code} internal error while {what}: {detail} (a bug in rubric-tools{hint})", trace
 
 

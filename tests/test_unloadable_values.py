@@ -163,3 +163,25 @@ def test_a_probe_whose_surface_is_a_list_is_reported_not_an_internal_error(
     assert "I001" not in text and "unhashable" not in text, text
     if command == "check":
         assert code == 1 and "`probes[0].surface` is [], which is not one of: issue, redline, settlement" in text
+
+
+def test_a_gate_of_a_literal_too_long_to_search_for_is_g016(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _matter(tmp_path, "0.5")
+    rubric = root / "rubric.yaml"
+    text = rubric.read_text(encoding="utf-8")
+    gate = '      - "uptime commitments are unenforceable"\n'
+    rubric.write_text(text.replace(gate, f"      - {'ab' * 2500}\n"), encoding="utf-8")
+    line = text[: text.index(gate)].count("\n") + 1
+    code, out = _run(capsys, "lint", str(root), "--output-format", "concise")
+    assert code == 1 and "I001" not in out, out
+    assert f"rubric.yaml:{line}:9: G016" in out and "a run of 5,000 literal characters" in out
+
+
+def test_a_gate_s_density_counts_on_re_what_the_scorer_would_count() -> None:
+    from rubric_tools.gate_analysis.search_cost import NEUTRAL_PROSE, density, prose_sample
+    from rubric_tools.scoring.gates import compile_pattern
+
+    sample = prose_sample([NEUTRAL_PROSE])
+    for pattern in (r"\bthe\b", "shall", r"[a-z]+", "a" * 400):
+        scored = sum(1 for _ in compile_pattern(pattern).finditer(sample))
+        assert density(pattern, sample) == scored / len(sample), pattern

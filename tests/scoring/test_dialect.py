@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rubric_tools.scoring.dialect import FOLD, MAX_PATTERN_LENGTH, PatternRefused, fold, translate
+from rubric_tools.scoring.dialect import FOLD, MAX_LITERAL_RUN, MAX_PATTERN_LENGTH, PatternRefused, fold, translate
 from rubric_tools.scoring.gates import Gate, GateError, compile_pattern, run_gates
 
 COMBINING_ACUTE = "\u0301"
@@ -90,6 +90,22 @@ def test_costly_patterns_are_refused_fast(pattern: str) -> None:
     assert time.perf_counter() - started < 2.0
     check = run_gates((Gate(pattern),), "aaaa")
     assert not check.fired and check.errors
+
+
+@pytest.mark.parametrize(
+    "pattern", ["a" * (MAX_LITERAL_RUN + 1), "(?:x" + "ab" * 300 + ")", r"\bfees\b|(?:" + "c" * 600 + ")?"]
+)
+def test_a_run_of_literal_characters_too_long_to_search_for_is_refused(pattern: str) -> None:
+    # `regex` prepares the search for a literal in time quadratic in its length, and looks
+    # at its time limit only afterwards: 5,000 letters took 35 s per search.
+    with pytest.raises(PatternRefused) as refused:
+        translate(pattern)
+    assert refused.value.too_costly and "literal characters" in refused.value.message
+
+
+def test_a_long_sentence_is_no_long_literal_run() -> None:
+    translate("a" * MAX_LITERAL_RUN)
+    translate(r"\bprovider shall notify customer of any security incident\b" * 3)
 
 
 def test_a_three_megabyte_literal_is_refused_before_parsing() -> None:

@@ -120,11 +120,14 @@ def regex_too_costly(ctx: LintContext) -> Iterator[Finding]:
 
     What it catches: a pattern over 10,000 characters, or one whose counted repeats,
     written out, exceed 100,000 elements: `(?:a{65535}){65535}`,
-    `(?:x{1000}|y{1000}){1000}`, a pasted 3 MB literal.
+    `(?:x{1000}|y{1000}){1000}`, a pasted 3 MB literal; or one holding a run of more than
+    500 literal characters (a pasted paragraph: real gates stay far shorter).
 
     Why it matters: engines that expand counted repeats when compiling (the `regex`
     package, which the scorer uses for its time limit, among them) take minutes and
-    gigabytes on such a pattern. The scorer refuses it, so the gate never fires
+    gigabytes on such a pattern; `regex` prepares the search for a long literal in time
+    that grows with the square of its length, before its time limit applies (5,000
+    characters: 35 s per search). The scorer refuses it, so the gate never fires
     there, while the reference engine may run it.
 
     Bad:

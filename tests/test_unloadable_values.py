@@ -185,3 +185,15 @@ def test_a_gate_s_density_counts_on_re_what_the_scorer_would_count() -> None:
     for pattern in (r"\bthe\b", "shall", r"[a-z]+", "a" * 400):
         scored = sum(1 for _ in compile_pattern(pattern).finditer(sample))
         assert density(pattern, sample) == scored / len(sample), pattern
+
+
+def test_a_gate_whose_witness_has_no_word_is_audited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # `\N{BULLET}` matches "•": a witness no clause can be built around (fuzz seed 11134683036576128445).
+    root = _matter(tmp_path, "0.5")
+    rubric = root / "rubric.yaml"
+    gate = '      - "uptime commitments are unenforceable"\n'
+    bullet = gate + "      - '\\N{BULLET}'\n"
+    rubric.write_text(rubric.read_text(encoding="utf-8").replace(gate, bullet), encoding="utf-8")
+    for command in ("audit", "check"):
+        code, out = _run(capsys, command, str(root))
+        assert "I001" not in out and "IndexError" not in out, (command, out)

@@ -155,6 +155,8 @@ def carrier(fragment: str) -> Completion:
     """A neutral clause around a fragment, chosen by its shape (already a clause: itself)."""
     kind = shape(fragment)
     tokens = words(fragment)
+    if not tokens:
+        return Completion("", fragment, "", "fragment")  # no word ("•" of `\N{BULLET}`): no clause around it
     if kind == "clause":
         return Completion("", fragment, "", "clause")
     found = quantities(fragment)

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 InstancePath = tuple[str | int, ...]
 
@@ -199,6 +199,11 @@ def finite_float(value: object) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
+
+
+def too_large_for_a_float(value: object) -> TypeGuard[int]:
+    """Whether `value` is an integer (never a bool) with more digits than a float holds."""
+    return isinstance(value, int) and not isinstance(value, bool) and finite_float(value) is None
 
 
 def number_text(value: float) -> str:

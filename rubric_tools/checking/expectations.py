@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.codes import INVALID_EXPECTATIONS
-from rubric_tools.diagnostics import Diagnostic, Span, finite_float, number_text
+from rubric_tools.diagnostics import Diagnostic, Span, number_text, too_large_for_a_float
 from rubric_tools.loading.files import Overlay
 from rubric_tools.loading.layout import expectations_path
 from rubric_tools.loading.yaml_source import YamlSource, load_yaml
@@ -64,7 +64,7 @@ class Expectations:
 def _number(value: Any) -> float | None:
     """A bound as a float (an infinity and a NaN as they are); None when there is none, or
     it has more digits than a float holds (reported in `_parse_entry`)."""
-    if isinstance(value, int) and not isinstance(value, bool) and finite_float(value) is None:
+    if too_large_for_a_float(value):
         return None
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -95,7 +95,7 @@ def _parse_entry(source: YamlSource, stem: str, raw: Any, found: Expectations) -
     critical = raw.get("critical_failure")
     for key in BOUND_KEYS:
         value = raw.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and finite_float(value) is None:
+        if too_large_for_a_float(value):
             # More digits than a float holds: no score compares with it (the schema's "number" admits it).
             message = f"`{key}` is {number_text(value)}: no score can be compared with it"
             found.diagnostics.append(_problem(source, ("trajectories", stem, key), message))

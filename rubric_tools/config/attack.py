@@ -17,7 +17,7 @@ from typing import Any
 
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
-from rubric_tools.diagnostics import finite_float, number_text
+from rubric_tools.diagnostics import number_text, too_large_for_a_float
 
 #: The documented ceiling: what a keyword rubric cannot tell from real work.
 CEILING_STRATEGY = "concept-stuffing-read"
@@ -42,7 +42,7 @@ class AttackSection:
 def _number(value: Any, key: str, settings: SettingsTable) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise settings.error(f"attack.{key} must be a number, not {value!r}", ("attack", key))
-    if isinstance(value, int) and finite_float(value) is None:
+    if too_large_for_a_float(value):
         raise settings.error(f"attack.{key} must be a number, not {number_text(value)}", ("attack", key))
     return float(value)
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from rubric_tools.config.table import SettingsTable, suggest_in_parentheses
 from rubric_tools.config.vocabulary import Vocabulary
-from rubric_tools.diagnostics import finite_float, number_text
+from rubric_tools.diagnostics import finite_float, number_text, too_large_for_a_float
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ _FRACTIONAL_KEYS = frozenset({"mutation-time-budget"})  # every other positive k
 def _number(key: str, value: Any, settings: SettingsTable) -> float:
     number = finite_float(value)
     if number is None:
-        shown = number_text(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+        shown = number_text(value) if too_large_for_a_float(value) else repr(value)
         raise settings.error(f"coverage.{key} must be a finite number, not {shown}", ("coverage", key))
     return number
 

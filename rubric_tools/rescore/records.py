@@ -76,15 +76,12 @@ def recorded_score(result: Any) -> dict[str, Any] | None:
     when it lacks one of them or has the wrong types (then nothing can be compared)."""
     if not isinstance(result, dict):
         return None
-    raw, normalized = _finite(result.get("raw_score")), _finite(result.get("normalized_score"))
+    # An integer of 400 digits is no score either.
+    raw, normalized = finite_float(result.get("raw_score")), finite_float(result.get("normalized_score"))
     critical = result.get("critical_failure")
     if raw is None or normalized is None or not isinstance(critical, bool):
         return None
     return {"raw_score": raw, "normalized_score": normalized, "critical_failure": critical}
-
-
-def _finite(value: Any) -> float | None:
-    return finite_float(value)  # an integer of 400 digits is no score either
 
 
 def record_problem(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from rubric_tools.diagnostics import Severity
+from rubric_tools.diagnostics import Severity, number_text
 from rubric_tools.lint.context import Finding, LintContext
 from rubric_tools.lint.registry import rule
 from rubric_tools.loading.yaml_source import InstancePath
@@ -81,7 +81,7 @@ def non_finite_number(ctx: LintContext) -> Iterator[Finding]:
         if _is_finite(value) or ctx.schema.reported_at(number.location, "type"):
             continue
         if isinstance(value, int):
-            shown = f"an integer of {len(str(abs(value))):,} digits, too large for a float"
+            shown = f"{number_text(value)}, too large for a float"
         else:
             shown = "not a number" if math.isnan(value) else "infinite"
         yield ctx.report(

@@ -372,7 +372,9 @@ def test_a_clause_negated_on_its_object() -> None:
     assert negated_object(clause, (0, len("Provider shall own"))) == "Provider shall own no rights in the data."
     assert negated_object("Provider shall own.", (0, len("Provider shall own"))) is None
     assert negated_object("Provider shall not own the data.", (0, 10)) is None
-    assert negated_object("The statute bars this.", (0, len("The statute bars"))) is None  # no "bars no this"
+    # The neutral object a witness ending on its verb was given is negated as "nothing",
+    # never "bars no this".
+    assert negated_object("The statute bars this.", (0, len("The statute bars"))) == "The statute bars nothing."
     # Only the sin's own verb's object: not a trigger's, not a determiner further on.
     trigger = "Notify the customer no later than two days after Provider confirms an incident."
     assert negated_object(trigger, (trigger.index("Provider"), trigger.index(" an incident"))) is None

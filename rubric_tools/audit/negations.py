@@ -143,6 +143,10 @@ def negated_object(clause: str, match: tuple[int, int]) -> str | None:
         return None
     tokens = list(_WORD.finditer(clause))
     lowered = [t.group(0).lower() for t in tokens]
+    if _neutral_object(tokens, lowered, match):
+        # "nothing" in place of the neutral object a witness ending on its verb was given
+        # (`completion.repair_object`): "Provider owns this" -> "Provider owns nothing".
+        return f"{clause[: tokens[-1].start()]}nothing{clause[tokens[-1].end() :]}"
     inside = [i for i, t in enumerate(tokens) if t.start() >= match[0] and t.end() <= match[1]]
     verb = next((i for i in inside if _the_sins_verb(lowered, i)), None)
     if verb is None:
@@ -156,6 +160,16 @@ def negated_object(clause: str, match: tuple[int, int]) -> str | None:
     if noun is None or noun.start() > match[1] + 1:
         return None
     return f"{clause[: noun.start()]}no {clause[noun.start() :]}"
+
+
+def _neutral_object(tokens: list[re.Match[str]], lowered: list[str], match: tuple[int, int]) -> bool:
+    """Whether the clause ends on the match's own verb and a "this" after the match."""
+    return (
+        len(tokens) > 2
+        and lowered[-1] == "this"
+        and tokens[-2].end() <= match[1] < tokens[-1].end()
+        and _the_sins_verb(lowered, len(tokens) - 2)
+    )
 
 
 def _the_sins_verb(lowered: list[str], index: int) -> bool:

@@ -30,7 +30,7 @@ from itertools import islice
 from pathlib import Path
 
 from rubric_tools.audit.clauses import ClauseFinder, MatterClauses
-from rubric_tools.audit.completion import carrier, complete_alone, origin_of, standalone
+from rubric_tools.audit.completion import Completion, carrier, complete_alone, origin_of, standalone
 from rubric_tools.audit.corpus import AuditInputs, KnownText, known_texts
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, negated_inside
@@ -159,6 +159,12 @@ def entry_texts(
     full_rewritten = not any(w.strategy != "full" and not w.requirement_added for w in all_witnesses)
     for witness in framed(all_witnesses, gate.pattern):
         completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
+        if finder is not None and (completion.text in seen or _another_alternative(completion, witness.text, gate)):
+            # The matter's clause states another alternative: the witness is framed in its own
+            # words where they are a clause ("Provider owns this"), else only once.
+            alone = complete_alone(witness.text, gate)
+            if alone.how == "clause":
+                completion = alone
         if completion.text in seen:
             continue
         seen.add(completion.text)
@@ -224,6 +230,14 @@ def entry_texts(
         fire = [d for t in fire if (d := t if t.kind == "witness" else _determined(t, gate, finder)) is not None]
         silent = [d for t in silent if (d := _determined(t, gate, finder)) is not None]
     return _readable(fire), _readable(silent)
+
+
+def _another_alternative(completion: Completion, witness: str, gate: Gate) -> bool:
+    """Whether the matter's clause a witness was completed into holds another top-level
+    alternative of the gate and not the witness's own."""
+    branches = compiled_branches(gate.pattern)
+    own = [branch for branch in branches if branch.search(witness)]
+    return bool(own) and completion.how == "matter clause" and not any(b.search(completion.text) for b in own)
 
 
 def _determined(text: VerdictText, gate: Gate, finder: ClauseFinder) -> VerdictText | None:

@@ -79,7 +79,7 @@ COUNT_ONLY_NOUNS: dict[str, frozenset[str]] = {
 OBJECT_VERBS = frozenset(
     """enforce uphold bar prohibit forbid ban outlaw require mandate compel oblige permit allow authorize
     authorise waive indemnify reimburse assign license licence grant cap limit supersede override displace
-    modify amend""".split()
+    modify amend own possess""".split()
 )
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).

@@ -1,10 +1,11 @@
-"""An alternative of a gate that the matter never states is framed in its own words.
+"""An alternative of a gate that the matter never states is negated in its own words.
 
 A gate list written against one clause often holds alternatives the matter has no clause
 for (`tenant owns|the fixtures are tenant's property`). Completing every witness into the
 one clause the matter has frames only that alternative: the others get no correct work,
 and no guard is written for the way a lawyer negates them ("Tenant owns no right in the
-fixtures"). Each is framed in its own words where they make a clause."""
+fixtures"). Each is negated in its own words where they make a clause; the matter's clause
+stays the one its frames wrap."""
 
 from __future__ import annotations
 
@@ -34,12 +35,14 @@ def test_a_verb_of_ownership_takes_a_neutral_object_and_nothing_negates_it() -> 
     assert negations["negated predicate"] == "Tenant does not own this"
 
 
-def test_an_alternative_the_matter_does_not_state_is_framed_in_its_own_words() -> None:
+def test_an_alternative_the_matter_does_not_state_is_negated_in_its_own_words() -> None:
     _fire, silent = entry_texts(OWNERSHIP, 0, "redline", Thesaurus(), finder=ClauseFinder([CLAUSE]))
     texts = {t.text for t in silent}
     assert "Tenant owns nothing." in texts
-    assert "It is not the case that Tenant owns this." in texts
-    # The matter's own clause is still framed for its own alternative.
+    assert "Tenant does not own this." in texts
+    # Only its negations: the frames around it stay the matter's clause, the evidence a
+    # lawyer reads first.
+    assert "It is not the case that Tenant owns this." not in texts
     assert "It is not the case that the fixtures are Tenant's property." in texts
     # An alternative that is no clause by itself is not put in a carrier beside the matter's
     # clause ("this agreement vests in Tenant" reads as no lawyer writes).
@@ -56,3 +59,4 @@ def test_the_negated_object_of_an_unstated_alternative_is_guarded_losing_no_catc
     guarded = proposal.after
     assert not _fires(guarded, "Tenant owns no right, title or interest in the fixtures.")
     assert all(_fires(guarded, sin) for sin in sins)
+

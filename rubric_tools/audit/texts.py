@@ -159,12 +159,8 @@ def entry_texts(
     full_rewritten = not any(w.strategy != "full" and not w.requirement_added for w in all_witnesses)
     for witness in framed(all_witnesses, gate.pattern):
         completion = finder.complete(witness.text, gate) if finder else complete_alone(witness.text, gate)
-        if finder is not None and (completion.text in seen or _another_alternative(completion, witness.text, gate)):
-            # The matter's clause states another alternative: the witness is framed in its own
-            # words where they are a clause ("Provider owns this"), else only once.
-            alone = complete_alone(witness.text, gate)
-            if alone.how == "clause":
-                completion = alone
+        if finder is not None and _another_alternative(completion, witness.text, gate):
+            silent += _negated_in_own_words(witness.text, gate, source, entry, seen)
         if completion.text in seen:
             continue
         seen.add(completion.text)
@@ -230,6 +226,25 @@ def entry_texts(
         fire = [d for t in fire if (d := t if t.kind == "witness" else _determined(t, gate, finder)) is not None]
         silent = [d for t in silent if (d := _determined(t, gate, finder)) is not None]
     return _readable(fire), _readable(silent)
+
+
+def _negated_in_own_words(witness: str, gate: Gate, source: str, entry: int, seen: set[str]) -> list[VerdictText]:
+    """The negations of a witness in its own words, where they make a clause ("Provider owns
+    this" -> "Provider owns nothing", "Provider does not own this"): the correct work of an
+    alternative the matter states no clause for, whose witness was completed into another
+    alternative's clause. Only its negations: the matter's clause stays its evidence."""
+    alone = complete_alone(witness, gate)
+    if alone.how != "clause" or alone.text in seen:
+        return []
+    seen.add(alone.text)
+    clause = alone.sentence()
+    spans = _match_spans(gate.pattern, clause)
+    if len(spans) != 1:
+        return []
+    return [
+        VerdictText(text, False, f"frame: {kind}", source, True, entry, origin=origin_of(alone))
+        for kind, text in negated_clauses(clause, spans[0])
+    ]
 
 
 def _another_alternative(completion: Completion, witness: str, gate: Gate) -> bool:

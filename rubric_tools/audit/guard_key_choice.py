@@ -51,6 +51,10 @@ def where(term: Term) -> str:
     return "later" if term.kind == "disowned" else term.side
 
 
+#: A negation of a verb ("shall not", "cannot", "never", "can't"), not "no" nor "without".
+_VERBAL_NEGATION = re.compile(r"not|cannot|never|\w*n['’]t", re.IGNORECASE)
+
+
 def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     """The markers among the sin's own words on their side of the key, as the sins (the
     gate's witnesses, normalized) write them: "without" before `limitation` in `without
@@ -65,6 +69,7 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     subject_keyed = keyed.before in keyed.subjects
     closing = compile_or_none(keyed.closing) if keyed.closing else after  # a restriction's key
     own = set()
+    negative = False  # a sin that negates its own verb
     for text in sins:
         key_before = before.search(text) if before else None
         key_after = after.search(text) if after else None
@@ -72,6 +77,7 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
         for term in markers.TERMS:
             key = key_closing if term.kind == "restricted" else key_after
             for hit in re.finditer(term.regex, text):
+                negative = negative or (term.kind == "negated" and bool(_VERBAL_NEGATION.fullmatch(hit.group(0))))
                 if (
                     term.side == "before"
                     and key_before is not None
@@ -80,6 +86,17 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
                     own.add(term)
                 elif term.side == "after" and key is not None and hit.start() >= key.end():
                     own.add(term)
+    negated = [term for term in markers.TERMS if term.kind == "negated"]
+    if negative:
+        # A sin that negates its verb writes its negator in any form and on either side of
+        # its subject ("Provider shall not be liable", "Provider can't be liable", "in no
+        # event shall Provider be liable"): every negator is its own but one that governs a
+        # clause stating the sin ("do not tell them that …"). Not a privative word ("without
+        # inquiry", "no duty to inquire"), which names the sin's thing.
+        own.update(term for term in negated if term.regex != markers.DISOWNING_NEGATOR)
+    else:
+        # Any other sin's negators are scoped as single words: that term says it twice.
+        own.update(term for term in negated if term.regex == markers.DISOWNING_NEGATOR)
     return frozenset(own)
 
 

@@ -127,6 +127,11 @@ LIMIT_IDIOM = rf"(?<!whether or not){NOT_A_LIMIT}"
 #: negative in form, and is not negated again (`negations`).
 STATED_LIMIT = rf"\b(?:not?|cannot)\b(?={_LIMIT_AFTER_NO})"
 
+#: A negator and the "that", "where" or "whether" of the clause it governs, in one term.
+DISOWNING_NEGATOR = (
+    r"(?:\b(?:not?|nobody|nothing|never|neither|cannot)\b|n['’]t\b)[^.;]{0,60}?\b(?:that|where|whether)\b"
+)
+
 #: A verb of rejection, in any person and tense ("reject", "opposes", "declined").
 _REJECTION_VERB = r"\b(?:reject|refus|oppos|declin|disput)\w*"
 #: Its object, a statement already made: pointed back at ("that", "this", "it", "such terms",
@@ -147,6 +152,10 @@ TERMS: tuple[Term, ...] = (
     Term("negated", "before", r"\bnot?\b", rf"\bnot?\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"\bwithout\b", rf"\bwithout\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}", engine=True),
+    # a negator governing a clause that states the sin ("it is not the case that …", "do not
+    # tell them that …", "this is not a case where …"): the only negator a negative sin's
+    # correct work is scoped by (`guard_key_choice.own_terms`), its own in any other form
+    Term("negated", "before", DISOWNING_NEGATOR),
     # after the key, on its predicate or object: "provider is not entitled", "owns no right"
     Term("negated", "after", r"\b(?:not?|none|nothing|never)\b", rf"\b(?:not?|none|nothing|never)\b{LIMIT_IDIOM}"),
     Term("negated", "after", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}"),

@@ -60,18 +60,3 @@ def test_the_negated_object_of_an_unstated_alternative_is_guarded_losing_no_catc
     assert not _fires(guarded, "Tenant owns no right, title or interest in the fixtures.")
     assert all(_fires(guarded, sin) for sin in sins)
 
-
-def test_a_figure_is_rejected_as_its_own_subject_in_an_analysis_only() -> None:
-    """Correct work names the figure it does not accept as the subject of its verdict
-    ("Nine months is not acceptable."): on the analysis side, around a figure alone."""
-    gate = Gate(r"nine months|nine-month")
-    _fire, silent = entry_texts(gate, 0, "settlement", Thesaurus())
-    rejected = [t.text for t in silent if t.kind == "frame: figure rejected"]
-    assert rejected == ["Nine months is not acceptable."]  # never "Nine-month is not acceptable."
-    _fire, silent = entry_texts(gate, 0, "redline", Thesaurus())
-    assert not [t for t in silent if t.kind == "frame: figure rejected"]  # a contract does not say so
-    sins = ["The survival period is nine months.", "Representations survive for nine months and then expire."]
-    proposal = propose_entry(EntryTexts((gate,), 0, "settlement", sins, [], rejected, []))
-    assert proposal is not None and proposal.verified
-    assert not _fires(proposal.after, "Nine months is not acceptable to the buyer.")
-    assert all(_fires(proposal.after, sin) for sin in sins)

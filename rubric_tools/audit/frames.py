@@ -50,9 +50,6 @@ class Frame:
     #: it disowns a statement that is itself negative too ("we do not accept that courts
     #: will not enforce the clause"; the sin's own "not" is part of what is disowned).
     disowns: bool = False
-    #: Only around a witness that is one figure alone, read as a noun ("nine months", never
-    #: the modifier "nine-month" nor "five percent of fees"): the subject of the frame's verb.
-    figure_alone: bool = False
 
     def applies(self, witness: str, surface: str, *, from_clause: bool = False) -> bool:
         """Whether the frame is correct work around `witness` on `surface` (`from_clause`: the
@@ -60,8 +57,6 @@ class Frame:
         if surface not in self.surfaces or (self.clause_only and not from_clause):
             return False
         if self.quantity_only and not _opens_with_quantity(witness):
-            return False
-        if self.figure_alone and not _a_figure_alone(witness):
             return False
         if self.grants_only and not _GRANT.search(witness):
             return False
@@ -125,13 +120,6 @@ def _opens_with_quantity(witness: str) -> bool:
 
     found = quantities(witness)
     return bool(found) and found[0].start == 0 and (len(found) == 1 or bool(_figures(witness, found)))
-
-
-def _a_figure_alone(witness: str) -> bool:
-    from rubric_tools.audit.quantities import quantities
-
-    found = quantities(witness)
-    return len(found) == 1 and not found[0].adjectival and (found[0].start, found[0].end) == (0, len(witness.strip()))
 
 
 def _figures(witness: str, found: Sequence[Quantity]) -> list[str]:
@@ -212,8 +200,6 @@ FRAMES: tuple[Frame, ...] = (
     ),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),
-    # An analysis or a settlement names the figure it does not accept as its subject.
-    Frame("figure rejected", "{w} is not acceptable.", True, REPORTED_SURFACES, quantity_only=True, figure_alone=True),
     Frame(
         "contrast with the clause",
         "the client asks for a narrower right rather than a term providing that {w}.",

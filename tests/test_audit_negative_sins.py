@@ -65,3 +65,15 @@ def test_a_positive_sin_keeps_its_negator_exclusions() -> None:
     found = scoped_exclusions(POSITIVE, correct_work, scopes_for("settlement"))
     assert any("not?" in e.regex for e in found)
     assert all(DISOWNING_NEGATOR not in e.regex for e in found)
+
+
+def test_a_negated_alternative_a_widening_added_leaves_a_positive_sin_positive() -> None:
+    """A thesaurus group writes "unenforceable" also as "not enforceable": the sin, as its
+    typical witness states it, negates no verb, and a negator before it still disowns it."""
+    sins = ["the rent increase is void", "the rent increase is unenforceable", "the rent increase is not enforceable"]
+    before_the_key = {t.loose for t in own_terms(sins, Keys(before="increase", after="increase")) if t.side == "before"}
+    assert r"\bnot?\b" not in before_the_key and r"n['’]t\b" not in before_the_key
+    pattern = r"the rent increase is (?:void|unenforceable|not enforceable)"
+    correct_work = ["It is not the case that the rent increase is void."]
+    found = scoped_exclusions(pattern, correct_work, scopes_for("issue"))
+    assert any(not _fires(Gate(pattern, exclude_context=e.regex), correct_work[0]) for e in found)

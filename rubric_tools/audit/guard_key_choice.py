@@ -64,12 +64,21 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     spelling that would silence the sin is refused by verification. Where the key before is
     the sin's subject, a marker anywhere in the sin's own words is its own: a subject is
     named again after the predicate ("Provider bears no liability for subcontractors engaged
-    by Provider"), and the sin's "no" then stands before it."""
+    by Provider"), and the sin's "no" then stands before it. The negators are settled for the
+    sin as a whole: a sin that negates its verb owns every one (below), any other sin the one
+    term written for a negated clause (`markers.DISOWNING_NEGATOR`)."""
     before, after = compile_or_none(keyed.before), compile_or_none(keyed.after)
     subject_keyed = keyed.before in keyed.subjects
     closing = compile_or_none(keyed.closing) if keyed.closing else after  # a restriction's key
     own = set()
-    negative = False  # a sin that negates its own verb
+    # A sin that negates its verb, as its typical witness writes it: an alternative a
+    # widening added ("unenforceable|not enforceable") does not make a positive sin negative.
+    negative = bool(sins) and any(
+        _VERBAL_NEGATION.fullmatch(hit.group(0))
+        for term in markers.TERMS
+        if term.kind == "negated"
+        for hit in re.finditer(term.regex, sins[0])
+    )
     for text in sins:
         key_before = before.search(text) if before else None
         key_after = after.search(text) if after else None
@@ -77,7 +86,6 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
         for term in markers.TERMS:
             key = key_closing if term.kind == "restricted" else key_after
             for hit in re.finditer(term.regex, text):
-                negative = negative or (term.kind == "negated" and bool(_VERBAL_NEGATION.fullmatch(hit.group(0))))
                 if (
                     term.side == "before"
                     and key_before is not None
@@ -91,9 +99,11 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
         # A sin that negates its verb writes its negator in any form and on either side of
         # its subject ("Provider shall not be liable", "Provider can't be liable", "in no
         # event shall Provider be liable"): every negator is its own but one that governs a
-        # clause stating the sin ("do not tell them that …"). Not a privative word ("without
-        # inquiry", "no duty to inquire"), which names the sin's thing.
-        own.update(term for term in negated if term.regex != markers.DISOWNING_NEGATOR)
+        # clause stating the sin ("do not tell them that …"), and that one too where the key
+        # is the sin's subject, which the sin may name again in a clause of its own after its
+        # negator ("… is not liable for contractors that the Landlord engaged"). Not a
+        # privative word ("without inquiry", "no duty to inquire"), which names the sin's thing.
+        own.update(term for term in negated if subject_keyed or term.regex != markers.DISOWNING_NEGATOR)
     else:
         # Any other sin's negators are scoped as single words: that term says it twice.
         own.update(term for term in negated if term.regex == markers.DISOWNING_NEGATOR)

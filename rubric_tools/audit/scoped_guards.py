@@ -349,18 +349,20 @@ def _whole_match_key(pattern: str) -> str | None:
 
 
 def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = None) -> str | None:
-    """Every term of `kinds` scoped to the pattern's key, strict, with no evidence read (the
-    families whole): what a gate guarded against every frame would carry. It may run over
-    `EXCLUSION_BUDGET`; proposals never use it. None when the pattern has no key."""
+    """Every term of `kinds` but the sin's own (`own_terms`) scoped to the pattern's key,
+    strict, with no evidence read (the families whole): what a gate guarded against every
+    frame would carry. It may run over `EXCLUSION_BUDGET`; proposals never use it. None when
+    the pattern has no key."""
     found = keys(pattern)
     if not found:
         return None
-    parts: dict[str, list[Term]] = {}
-    for term in markers.TERMS:
-        if term.kind in kinds:
-            parts.setdefault(where(term), []).append(term)
     sins = [normalize(w.text) for w in witnesses(pattern)]
     keyed = Keys(found[0], found[0], subjects=_opening_keys(found[:1], sins))
+    own = own_terms(sins, keyed)
+    parts: dict[str, list[Term]] = {}
+    for term in markers.TERMS:
+        if term.kind in kinds and term not in own:
+            parts.setdefault(where(term), []).append(term)
     written = [
         render_part(ExclusionPart(terms[0].side, (), tuple(terms), GAP if place == "before" else 60, 0), keyed, 3)
         for place, terms in parts.items()

@@ -232,7 +232,8 @@ def _negated_in_own_words(witness: str, gate: Gate, source: str, entry: int, see
     """The negations of a witness in its own words, where they make a clause ("Provider owns
     this" -> "Provider owns nothing", "Provider does not own this"): the correct work of an
     alternative the matter states no clause for, whose witness was completed into another
-    alternative's clause. Only its negations: the matter's clause stays its evidence."""
+    alternative's clause. Only its negations: the matter's clause stays its evidence. The
+    clause is added to `seen`, the completions already framed."""
     alone = complete_alone(witness, gate)
     if alone.how != "clause" or alone.text in seen:
         return []

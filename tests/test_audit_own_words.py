@@ -59,4 +59,3 @@ def test_the_negated_object_of_an_unstated_alternative_is_guarded_losing_no_catc
     guarded = proposal.after
     assert not _fires(guarded, "Tenant owns no right, title or interest in the fixtures.")
     assert all(_fires(guarded, sin) for sin in sins)
-

@@ -35,7 +35,7 @@ def test_every_negator_is_a_negative_sins_own() -> None:
     # "no representation is made without inquiry" is still negated by its "no".
     privative = {term.loose for term in own_terms(["made without inquiry"], Keys(before="inquiry", after="inquiry"))}
     assert r"\bwithout\b" in privative and r"\bnot?\b" not in privative
-    # ... but the negator that governs a clause stating the sin ("do not tell them that …").
+    # ... but the negator that governs a clause stating the sin ("we do not accept that …").
     assert DISOWNING_NEGATOR not in spelled
     # A positive sin's negators are scoped word by word: none is its own, and the term for a
     # governed clause, which says the same twice, is left out.
@@ -54,7 +54,7 @@ def test_no_exclusion_keys_a_negator_before_a_negative_sin() -> None:
     for exclusion in found:
         assert all(_fires(Gate(NEGATIVE, exclude_context=exclusion.regex), sin) for sin in sins), exclusion.regex
     # A negator that governs a clause stating the sin disowns it.
-    disowned = "Do not tell the landlord that Tenant cannot sublet the premises."
+    disowned = "Neither party shall agree that Tenant cannot sublet the premises."
     assert any(not _fires(Gate(NEGATIVE, exclude_context=e.regex), disowned) for e in found)
     # The correct work is still silenced, by the markers that are not negators.
     assert any(not any(_fires(Gate(NEGATIVE, exclude_context=e.regex), text) for text in CORRECT_WORK) for e in found)

@@ -99,7 +99,7 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
         # A sin that negates its verb writes its negator in any form and on either side of
         # its subject ("Provider shall not be liable", "Provider can't be liable", "in no
         # event shall Provider be liable"): every negator is its own but one that governs a
-        # clause stating the sin ("do not tell them that …"), and that one too where the key
+        # clause stating the sin ("we do not accept that …"), and that one too where the key
         # is the sin's subject, which the sin may name again in a clause of its own after its
         # negator ("… is not liable for contractors that the Landlord engaged"). Not a
         # privative word ("without inquiry", "no duty to inquire"), which names the sin's thing.

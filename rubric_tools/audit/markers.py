@@ -152,8 +152,8 @@ TERMS: tuple[Term, ...] = (
     Term("negated", "before", r"\bnot?\b", rf"\bnot?\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"\bwithout\b", rf"\bwithout\b{LIMIT_IDIOM}", engine=True),
     Term("negated", "before", r"n['’]t\b", rf"n['’]t\b{LIMIT_IDIOM}", engine=True),
-    # a negator governing a clause that states the sin ("it is not the case that …", "do not
-    # tell them that …", "this is not a case where …"): the only negator a negative sin's
+    # a negator governing a clause that states the sin ("it is not the case that …", "we do
+    # not accept that …", "nobody has suggested that …"): the only negator a negative sin's
     # correct work is scoped by (`guard_key_choice.own_terms`), its own in any other form
     Term("negated", "before", DISOWNING_NEGATOR),
     # after the key, on its predicate or object: "provider is not entitled", "owns no right"

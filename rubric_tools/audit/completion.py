@@ -31,7 +31,7 @@ from rubric_tools.audit.grammar import (
     verb_of,
 )
 from rubric_tools.audit.quantities import TIME_UNIT_WORDS, quantities
-from rubric_tools.audit.thesaurus import OBJECT_VERBS
+from rubric_tools.audit.thesaurus import NEUTRAL_OBJECT, OBJECT_VERBS
 from rubric_tools.audit.wording import as_sentence, doubled, words
 from rubric_tools.gate_analysis.gate_firing import fires
 from rubric_tools.scoring.gates import Gate
@@ -283,7 +283,7 @@ def repair_object(text: str) -> str:
         return text
     if tokens[-1].endswith("ing") or any(word in lexicon.BE_FORMS for word in tokens[-4:-1]):
         return text
-    return f"{text} this"
+    return f"{text} {NEUTRAL_OBJECT}"
 
 
 def complete_alone(witness: str, gate: Gate) -> Completion:

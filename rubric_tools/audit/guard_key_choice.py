@@ -71,13 +71,11 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
     subject_keyed = keyed.before in keyed.subjects
     closing = compile_or_none(keyed.closing) if keyed.closing else after  # a restriction's key
     own = set()
+    negated = [term for term in markers.TERMS if term.kind == "negated"]
     # A sin that negates its verb, as its typical witness writes it: an alternative a
     # widening added ("unenforceable|not enforceable") does not make a positive sin negative.
     negative = bool(sins) and any(
-        _VERBAL_NEGATION.fullmatch(hit.group(0))
-        for term in markers.TERMS
-        if term.kind == "negated"
-        for hit in re.finditer(term.regex, sins[0])
+        _VERBAL_NEGATION.fullmatch(hit.group(0)) for term in negated for hit in re.finditer(term.regex, sins[0])
     )
     for text in sins:
         key_before = before.search(text) if before else None
@@ -94,7 +92,6 @@ def own_terms(sins: Sequence[str], keyed: Keys) -> frozenset[Term]:
                     own.add(term)
                 elif term.side == "after" and key is not None and hit.start() >= key.end():
                     own.add(term)
-    negated = [term for term in markers.TERMS if term.kind == "negated"]
     if negative:
         # A sin that negates its verb writes its negator in any form and on either side of
         # its subject ("Provider shall not be liable", "Provider can't be liable", "in no

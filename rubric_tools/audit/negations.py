@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import AUXILIARIES, MODALS, PARTY_ROLES, PREPOSITIONS, finite_verb_at, verb_of
 from rubric_tools.audit.markers import STATED_LIMIT, governing_negator
+from rubric_tools.audit.thesaurus import NEUTRAL_OBJECT
 
 _NEGATED = re.compile(governing_negator(), re.IGNORECASE)
 _STATED_LIMIT = re.compile(STATED_LIMIT, re.IGNORECASE)
@@ -163,10 +164,11 @@ def negated_object(clause: str, match: tuple[int, int]) -> str | None:
 
 
 def _neutral_object(tokens: list[re.Match[str]], lowered: list[str], match: tuple[int, int]) -> bool:
-    """Whether the clause ends on the match's own verb and a "this" after the match."""
+    """Whether the clause ends on the match's own verb and, after the match, the neutral
+    object a witness ending on that verb was given."""
     return (
         len(tokens) > 2
-        and lowered[-1] == "this"
+        and lowered[-1] == NEUTRAL_OBJECT
         and tokens[-2].end() <= match[1] < tokens[-1].end()
         and _the_sins_verb(lowered, len(tokens) - 2)
     )

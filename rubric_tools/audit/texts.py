@@ -251,9 +251,10 @@ def _negated_in_own_words(witness: str, gate: Gate, source: str, entry: int, see
 def _another_alternative(completion: Completion, witness: str, gate: Gate) -> bool:
     """Whether the matter's clause a witness was completed into holds another top-level
     alternative of the gate and not the witness's own."""
-    branches = compiled_branches(gate.pattern)
-    own = [branch for branch in branches if branch.search(witness)]
-    return bool(own) and completion.how == "matter clause" and not any(b.search(completion.text) for b in own)
+    if completion.how != "matter clause":
+        return False
+    own = [branch for branch in compiled_branches(gate.pattern) if branch.search(witness)]
+    return bool(own) and not any(branch.search(completion.text) for branch in own)
 
 
 def _determined(text: VerdictText, gate: Gate, finder: ClauseFinder) -> VerdictText | None:

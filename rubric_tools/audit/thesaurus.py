@@ -81,6 +81,8 @@ OBJECT_VERBS = frozenset(
     authorise waive indemnify reimburse assign license licence grant cap limit supersede override displace
     modify amend own possess""".split()
 )
+#: The object such a witness is given, which `negations` negates as "nothing".
+NEUTRAL_OBJECT = "this"
 #: Verbs of giving up that take no recipient: "the tenant waives the deposit", never "waives
 #: the deposit to the landlord" ("releases the code to any customer" is not "forgoes" it).
 NO_RECIPIENT_VERBS = frozenset({"waive", "forgo", "forego", "abandon"})

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.loading.matter import MatterSource
+from rubric_tools.loading.probe_file import well_formed_probes
 from rubric_tools.loading.trajectory import load_trajectory
 from rubric_tools.loading.yaml_source import load_yaml
-from rubric_tools.scoring.model import GATE_SURFACES
 from rubric_tools.scoring.text import split_citation
 
 
@@ -174,27 +174,16 @@ def _probe_texts(paths: Sequence[Path]) -> Iterator[KnownText]:
     for path in paths:
         if not path.is_file():
             continue
-        yaml = load_yaml(path)
-        data = yaml.data.get("probes") if isinstance(yaml.data, Mapping) else yaml.data
-        prefix = ("probes",) if isinstance(yaml.data, Mapping) else ()
-        for index, entry in enumerate(data if isinstance(data, list) else []):
-            surface = entry.get("surface") if isinstance(entry, Mapping) else None
-            if not isinstance(surface, str) or surface not in GATE_SURFACES:
-                continue  # the schema check reports it (a list is no surface, and no key either)
-            text, expect = entry.get("text"), entry.get("expect_fire")
-            if not isinstance(text, str) or not isinstance(expect, bool):
-                continue
-            span = yaml.span((*prefix, index))
-            line = span.line if span else None
+        for probe in well_formed_probes(load_yaml(path)):
             yield KnownText(
-                text,
-                f"{path.name}:{line}",
+                probe.text,
+                f"{path.name}:{probe.line}",
                 "probe",
-                str(entry["surface"]),
-                str(entry.get("criterion")),
-                expect,
+                probe.surface,
+                probe.criterion,
+                probe.expect_fire,
                 path,
-                line,
+                probe.line,
             )
 
 

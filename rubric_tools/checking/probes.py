@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from rubric_tools.loading.files import Overlay
+from rubric_tools.loading.probe_file import probe_entries, well_formed
 from rubric_tools.loading.yaml_source import load_yaml
 from rubric_tools.scoring.gates import run_gates
-from rubric_tools.scoring.model import GATE_SURFACES, Matter
+from rubric_tools.scoring.model import Matter
 from rubric_tools.scoring.text import normalize
 
 
@@ -45,46 +46,36 @@ class ProbeFileResult:
         return self.problem is None and not self.schema_errors and not self.failures
 
 
-def _entries(data: Any) -> list[Any] | None:
-    if isinstance(data, Mapping):
-        data = data.get("probes")
-    return data if isinstance(data, list) else None
-
-
 def run_probe_file(path: Path, matter: Matter, overlay: Overlay | None = None) -> ProbeFileResult:
     """Run every probe of the file (its unsaved buffer in `overlay`, if any) on the matter's gates."""
     source = load_yaml(path, overlay=overlay)
     if source.diagnostics and source.data is None:
         first = source.diagnostics[0]
         return ProbeFileResult(path, (), f"line {first.line}: {first.message}")
-    entries = _entries(source.data)
+    entries = probe_entries(source)
     if entries is None:
         return ProbeFileResult(path, (), "expected a `probes:` list")
     from rubric_tools.loading.schema_check import validate_yaml  # with jsonschema: see `expectations`
 
     schema_errors = tuple(f"line {e.span.line}: {e.message}" for e in validate_yaml(source, "probes"))
-    outcomes = []
-    for index, entry in enumerate(entries):
-        span = source.span((*(("probes",) if isinstance(source.data, Mapping) else ()), index))
-        line = span.line if span else 1
-        outcomes.append(_run_probe(entry, line, matter))
+    outcomes = [_run_probe(line, entry, matter) for line, entry in entries]
     return ProbeFileResult(path, tuple(outcomes), schema_errors=schema_errors)
 
 
-def _run_probe(entry: Any, line: int, matter: Matter) -> ProbeOutcome:
-    if not isinstance(entry, Mapping):
-        return ProbeOutcome(line, "?", "?", "", None, problem="a probe must be a mapping")
-    surface, criterion = str(entry.get("surface")), str(entry.get("criterion"))
-    text, expect = entry.get("text"), entry.get("expect_fire")
-    if surface not in GATE_SURFACES or not isinstance(text, str) or not isinstance(expect, bool):
+def _run_probe(line: int, entry: Any, matter: Matter) -> ProbeOutcome:
+    probe = well_formed(line, entry)
+    if probe is None:
+        if not isinstance(entry, Mapping):
+            return ProbeOutcome(line, "?", "?", "", None, problem="a probe must be a mapping")
         return ProbeOutcome(
             line,
-            surface,
-            criterion,
-            str(text),
+            str(entry.get("surface")),
+            str(entry.get("criterion")),
+            str(entry.get("text")),
             None,
             problem="a probe needs surface (issue|redline|settlement), text and expect_fire",
         )
+    surface, criterion, text, expect = probe.surface, probe.criterion, probe.text, probe.expect_fire
     issue = matter.rubric.issues_by_id.get(criterion)
     if issue is None:
         return ProbeOutcome(line, surface, criterion, text, expect, problem=f"no issue {criterion!r} in the rubric")

@@ -3,7 +3,6 @@ its gate probes. Coverage credits items from it; mutation re-runs it on mutants.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,9 +15,9 @@ from rubric_tools.checking.expectations import (
 )
 from rubric_tools.diagnostics import Severity
 from rubric_tools.loading.layout import probe_paths, trajectory_paths
+from rubric_tools.loading.probe_file import probe_entries, well_formed_probes
 from rubric_tools.loading.trajectory import load_trajectory
 from rubric_tools.loading.yaml_source import load_yaml
-from rubric_tools.scoring.model import GATE_SURFACES
 
 
 @dataclass(frozen=True)
@@ -61,21 +60,12 @@ class Suite:
 def _probes(path: Path) -> tuple[list[SuiteProbe], list[str]]:
     """Well-formed probes of one file; `rubric check` reports the malformed ones."""
     source = load_yaml(path)
-    data = source.data
-    prefix: tuple[str, ...] = ("probes",) if isinstance(data, Mapping) else ()
-    entries = data.get("probes") if isinstance(data, Mapping) else data
-    if not isinstance(entries, list):
+    if probe_entries(source) is None:
         return [], [f"{path.name}: no `probes:` list"]
-    found = []
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, Mapping):
-            continue
-        surface, text, expect = entry.get("surface"), entry.get("text"), entry.get("expect_fire")
-        if isinstance(surface, str) and surface in GATE_SURFACES and isinstance(text, str) and isinstance(expect, bool):
-            span = source.span((*prefix, index))
-            found.append(
-                SuiteProbe(path.name, span.line if span else 1, str(surface), str(entry.get("criterion")), text, expect)
-            )
+    found = [
+        SuiteProbe(path.name, probe.line, probe.surface, probe.criterion, probe.text, probe.expect_fire)
+        for probe in well_formed_probes(source)
+    ]
     return found, []
 
 

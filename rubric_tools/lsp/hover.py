@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from rubric_tools.diagnostics import Diagnostic, Span, number_text
+from rubric_tools.loading.probe_file import well_formed_probes
 from rubric_tools.lsp import adapter
 from rubric_tools.lsp.index import ESCALATION, ISSUE, QUESTION, Place, Section
 from rubric_tools.lsp.locate import Target
@@ -210,13 +211,11 @@ def _probe_lines(view: View, issue_id: str | None, surface: str) -> list[str]:
     fire = silent = 0
     for path in view.probes:
         source = view.yaml(path)
-        data = source.data if source is not None else None
-        entries = data.get("probes") if isinstance(data, dict) else data
-        for entry in entries if isinstance(entries, list) else ():
-            if isinstance(entry, dict) and entry.get("criterion") == issue_id and entry.get("surface") == surface:
-                if entry.get("expect_fire") is True:
+        for probe in well_formed_probes(source) if source is not None else ():
+            if probe.criterion == issue_id and probe.surface == surface:
+                if probe.expect_fire:
                     fire += 1
-                elif entry.get("expect_fire") is False:
+                else:
                     silent += 1
     if not fire + silent:
         return [f"**Probes**: none test the {surface} gates of `{issue_id}`."]

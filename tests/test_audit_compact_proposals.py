@@ -607,6 +607,14 @@ def test_no_other_voice_is_guessed_for_a_clause_whose_object_is_a_window() -> No
         None,
         clause,
     )
+    # A window that holds the object before a verb that ends the clause guesses nothing: the
+    # statute is said to forbid what it holds ("… is prohibited under the rent act").
+    statute = Gate("(?:the rent act|rent control law)[^.]{0,80}(?:prohibits|forbids)")
+    widened, reviewed = _compact_other_voice(statute, replace_gate(statute, pattern=statute.pattern + "|x"))
+    assert widened is not None and reviewed.pattern != statute.pattern
+    fires = Gate(widened).fires
+    assert fires(normalize("Any further increase is prohibited under the rent act."))
+    assert not fires(normalize("Any further increase is not prohibited under the rent act."))
 
 
 def test_a_negative_sins_own_negator_never_governs_its_subject_named_again() -> None:

@@ -302,6 +302,19 @@ def test_a_passive_never_reads_another_agent_or_a_noun_as_the_verb() -> None:
     assert widen_voice("license fees", THESAURUS) is None
 
 
+def test_a_passive_reads_a_phrasal_verb_up_to_its_object() -> None:
+    # "hold harmless landlord" spells the verb with its object: the participle is "held
+    # harmless", never "held harmless landlord"; "hold landlord" is the verb alone and its
+    # object, which gives no passive of its own.
+    widened = widen_voice("tenant (?:shall|must) (?:indemnify|hold (?:harmless )?(?:landlord|owner))", THESAURUS) or ""
+    assert "held harmless" in widened and "held harmless landlord" not in widened and "held landlord" not in widened
+    assert _fires(widened, "the owner shall be held harmless by the tenant")
+    assert _fires(widened, "the landlord shall be indemnified by the tenant")
+    # A particle or an adjective is the verb's: "gives up" is "given up".
+    waived = widen_voice("tenant (?:waives|gives up) all claims", THESAURUS) or ""
+    assert _fires(waived, "all claims are given up by the tenant")
+
+
 def test_a_passive_reads_its_subject_a_noun_phrase_and_its_verb_a_finite_one() -> None:
     # A word after an adjective or a preposition is a noun: "unrestricted access" and "after
     # the landlord confirms" are no clause with a subject and a verb.

@@ -27,6 +27,7 @@ from rubric_tools.audit.passive_voice import (
     alternatives_text,
     clause_tokens,
     object_regex,
+    passives_guessing_no_object,
     passives_of,
 )
 from rubric_tools.audit.pattern_tree import Item, parse_items, render
@@ -52,6 +53,13 @@ def other_voice(pattern: str) -> list[str]:
     if tree is None:
         return []
     return [p for branch in tree for p in (*passives_of(branch), *actives_of(branch), *gerund_subjects_of(branch))]
+
+
+def voice_guessing_no_object(pattern: str) -> list[str]:
+    """Each branch of `pattern` with a window in the passive that guesses no object
+    (`passive_voice.passives_guessing_no_object`)."""
+    tree = parse_items(pattern)
+    return [p for branch in tree or [] for p in passives_guessing_no_object(branch)]
 
 
 def actives_of(branch: list[Item]) -> list[str]:

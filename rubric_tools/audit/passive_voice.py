@@ -184,9 +184,24 @@ def _participles(words: tuple[str, ...]) -> list[str] | None:
             return None  # "X becomes public domain" has no passive
         if len(rest) > 2 or set(rest) & _NOT_IN_PHRASAL_VERB:
             continue
+        particles = _phrasal_particles(rest)
+        if particles is None:
+            continue
         for lemma in sorted(lemmas):
-            found += [" ".join([participle, *rest]) for participle in lexicon.past_participles(lemma)]
+            found += [" ".join([participle, *particles]) for participle in lexicon.past_participles(lemma)]
     return sorted(set(found)) or None
+
+
+def _phrasal_particles(rest: list[str]) -> list[str] | None:
+    """The words of a phrasal verb after its verb, up to the object a spelling of the gate runs
+    into ("hold harmless licensor" -> "harmless": the passive reads "held harmless by …", never
+    "held harmless licensor by …"); a particle or an adjective belongs to the verb ("gives up",
+    "makes unlawful"), another word is its object. None when the object follows the verb at
+    once ("hold licensor"): its passive would be the verb alone."""
+    for index, word in enumerate(rest):
+        if not {"ADJ", "ADV"} & set(lexicon.lemmas(word)):
+            return rest[:index] or None
+    return rest
 
 
 def _verbs(words: tuple[str, ...]) -> list[str]:
@@ -373,3 +388,13 @@ def passives_of(branch: list[Item]) -> list[str]:
     """The branch in the passive voice (`_passive_of`, else `_passive_of_verb_first`, else
     `_passive_after_window`)."""
     return _passive_of(branch) or _passive_of_verb_first(branch) or _passive_after_window(branch)
+
+
+def passives_guessing_no_object(branch: list[Item]) -> list[str]:
+    """The passive of a branch whose window holds the object before its verb, "SUBJECT[window]
+    VERBs" (`_passive_after_window`: "(ccpa|…)[^.]{0,100}prohibits" -> "… is prohibited under
+    the CCPA"): it opens with the verb and guesses no object. [] for any other branch with a
+    window, whose object in the other voice would be a guess."""
+    if _passive_of(branch) or _passive_of_verb_first(branch):
+        return []
+    return _passive_after_window(branch)

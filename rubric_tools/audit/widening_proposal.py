@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rubric_tools.audit.active_voice import other_voice
+from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
 from rubric_tools.audit.pattern_tree import flattened, top_level_branches
 from rubric_tools.audit.quantities import widen_quantities, with_compound_forms
 from rubric_tools.audit.scoped_guards import is_written_part, scoped_exclusions, scopes_for
@@ -204,15 +204,15 @@ def _compact_other_voice(original: Gate, current: Gate) -> tuple[str | None, Gat
     of them again. The passive of the author's own words ("all model training is prohibited
     by law") is the paraphrase a reader writes first; it is the author's clause read in the
     other voice, so it is reviewed as part of the author's pattern (the gate returned beside
-    it sets the budget). Only a clause of words: a window ("assigns[^.]{0,80}consultant")
-    leaves the object unknown, and the other voice of a guess is no paraphrase. (None,
-    original) when the author's clause has no other voice, or the widened pattern holds it
-    already."""
+    it sets the budget). Where the clause holds a window ("assigns[^.]{0,80}consultant"),
+    what the window holds is unknown, and the other voice of a guess is no paraphrase: only
+    where the window holds the object before a verb that ends the clause ("(ccpa|…)[^.]{0,100}
+    prohibits" -> "… is prohibited under the CCPA"). (None, original) when the author's
+    clause has no other voice, or the widened pattern holds it already."""
     others = [
         other
         for branch in top_level_branches(original.pattern) or []
-        if not _WINDOW.search(branch)
-        for other in other_voice(branch)
+        for other in (voice_guessing_no_object(branch) if _WINDOW.search(branch) else other_voice(branch))
         if other not in current.pattern
     ]
     if not others:

@@ -194,10 +194,10 @@ def _participles(words: tuple[str, ...]) -> list[str] | None:
 
 def _phrasal_particles(rest: list[str]) -> list[str] | None:
     """The words of a phrasal verb after its verb, up to the object a spelling of the gate runs
-    into ("hold harmless licensor" -> "harmless": the passive reads "held harmless by …", never
-    "held harmless licensor by …"); a particle or an adjective belongs to the verb ("gives up",
+    into ("hold harmless landlord" -> "harmless": the passive reads "held harmless by …", never
+    "held harmless landlord by …"); a particle or an adjective belongs to the verb ("gives up",
     "makes unlawful"), another word is its object. None when the object follows the verb at
-    once ("hold licensor"): its passive would be the verb alone."""
+    once ("hold landlord"): its passive would be the verb alone."""
     for index, word in enumerate(rest):
         if not {"ADJ", "ADV"} & set(lexicon.lemmas(word)):
             return rest[:index] or None
@@ -392,9 +392,9 @@ def passives_of(branch: list[Item]) -> list[str]:
 
 def passives_guessing_no_object(branch: list[Item]) -> list[str]:
     """The passive of a branch whose window holds the object before its verb, "SUBJECT[window]
-    VERBs" (`_passive_after_window`: "(ccpa|…)[^.]{0,100}prohibits" -> "… is prohibited under
-    the CCPA"): it opens with the verb and guesses no object. [] for any other branch with a
-    window, whose object in the other voice would be a guess."""
+    VERBs" (`_passive_after_window`: "(the rent act|…)[^.]{0,80}prohibits" -> "… is
+    prohibited under the rent act"): it opens with the verb and guesses no object. [] for any
+    other branch with a window, whose object in the other voice would be a guess."""
     if _passive_of(branch) or _passive_of_verb_first(branch):
         return []
     return _passive_after_window(branch)

@@ -206,9 +206,9 @@ def _compact_other_voice(original: Gate, current: Gate) -> tuple[str | None, Gat
     other voice, so it is reviewed as part of the author's pattern (the gate returned beside
     it sets the budget). Where the clause holds a window ("assigns[^.]{0,80}consultant"),
     what the window holds is unknown, and the other voice of a guess is no paraphrase: only
-    where the window holds the object before a verb that ends the clause ("(ccpa|…)[^.]{0,100}
-    prohibits" -> "… is prohibited under the CCPA"). (None, original) when the author's
-    clause has no other voice, or the widened pattern holds it already."""
+    where the window holds the object before a verb that ends the clause ("(the rent act|…)
+    [^.]{0,80}prohibits" -> "… is prohibited under the rent act"). (None, original) when the
+    author's clause has no other voice, or the widened pattern holds it already."""
     others = [
         other
         for branch in top_level_branches(original.pattern) or []

@@ -22,6 +22,7 @@ from rubric_tools.catalogue import CodeDoc
 from rubric_tools.codes import ACTION_NOT_OBJECT, INVALID_JSON_LINE
 from rubric_tools.diagnostics import Diagnostic, Severity, Span
 from rubric_tools.loading.files import Overlay
+from rubric_tools.loading.json_lines import line_decoder
 from rubric_tools.loading.layout import YAML_SUFFIXES
 from rubric_tools.loading.yaml_source import YamlSource, parse_yaml_text, read_text
 
@@ -85,11 +86,12 @@ def parse_trajectory(path: Path, text: str) -> Trajectory:
     if is_yaml_trajectory(path):
         return parse_yaml_trajectory(path, text)
     trajectory = Trajectory(path)
+    decode = line_decoder(text)
     for number, line in enumerate(text.split("\n"), start=1):
         if not line.strip():
             continue
         try:
-            action = json.loads(line)
+            action = decode(line)
         # ValueError besides JSONDecodeError: an integer over 4,300 digits is refused by int().
         except (ValueError, RecursionError) as exc:
             column = getattr(exc, "colno", 1)

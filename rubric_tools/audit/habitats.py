@@ -8,7 +8,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   after …" before the sin (before an act a party must or may do: a deadline times no
   state), a negation in another clause ("…; <sin>", "… but <sin>"), and
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
-  later than 72 hours after …", "in no event shall the period be less than five days"), a
+  later than 72 hours after …", "in no event shall the period be less than five days", a
+  time bar "no claim may be made more than nine months after …"), a
   deadline after the sin ("<sin> no later than thirty (30) days after the Effective Date");
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
   "<sin>; provided that …");
@@ -135,6 +136,11 @@ def habitat_texts(
             if quantity.unit.is_duration:
                 # A negator that denies an act until the period has run, not the period.
                 yield "limit idiom: not until", fill("no party may terminate until {w} after the notice.", witness)
+                # A time bar: its negator bars what comes after the period, and states the period.
+                yield (
+                    "limit idiom: time bar",
+                    fill("no claim may be made more than {w} after the Effective Date.", witness),
+                )
             # Inverted, its negator words away from the figure: a floor and a ceiling.
             for limit in ("be less than", "exceed"):
                 yield (

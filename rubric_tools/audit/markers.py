@@ -104,15 +104,16 @@ class Term:
 #: more than", "no fewer than", "under no circumstances later than", "at no time later
 #: than"), "not to exceed", "not (be) in excess of", "in no event exceed", "in no event
 #: after" (a deadline, as `NON_NEGATING_AFTER_NO` reads it), "without undue delay",
-#: "without limiting", and the inverted "in no event shall the period be shorter than …" (a
-#: floor or a ceiling, however many words stand between). One lookahead for all of them,
+#: "without limiting", the inverted "in no event shall the period be shorter than …" (a
+#: floor or a ceiling, however many words stand between) and the time bar "no claim may be
+#: made more than nine months after …" (it states the period). One lookahead for all of them,
 #: short (`NOT_A_LIMIT`): the windows' negator stops hold it, and every scoped exclusion
 #: that keeps to the clause holds it within `LIMIT_IDIOM` (the budget does not count it,
 #: `scoped_guards.budget_length`; lint's bounds do).
 _LIMIT_AFTER_NO = (
     r" (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
     r"| (?:event|case|time) (?:after|before|within)"
-    rf"| (?:event|case|time) (?:shall|will)\b[^.;]{{0,{GAP}}}?"
+    rf"| (?:event|case|time|\w+(?: \w+)? may) (?:shall|will|be)\b[^.;]{{0,{GAP}}}?"
     r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
 )
 NOT_A_LIMIT = rf"(?!{_LIMIT_AFTER_NO}| undue| limit)"

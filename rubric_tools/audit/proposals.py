@@ -147,7 +147,12 @@ def _guard_options(gate: Gate, texts: EntryTexts, verifier: Verifier) -> list[_G
             if verifier.outcome(setting).lost:
                 continue  # an exclusion only silences more: it cannot win the catch back
         on = setting.negation_guard
-        for exclusion in scoped_exclusions(setting.pattern, must_silence, kinds, gate.exclude_context, guard_on=on):
+        exclusions = scoped_exclusions(setting.pattern, must_silence, kinds, gate.exclude_context, guard_on=on)
+        if exclusions and not any(verifier.outcome(replace(setting, exclude_context=e.regex)).safe for e in exclusions):
+            exclusions = scoped_exclusions(
+                setting.pattern, must_silence, kinds, gate.exclude_context, guard_on=on, leave_one_kind_out=True
+            )
+        for exclusion in exclusions:
             scoped = replace(setting, exclude_context=exclusion.regex)
             options.append(
                 _GuardOption(_joined(f"guard scoped by meaning ({', '.join(exclusion.kinds)})", name), scoped)

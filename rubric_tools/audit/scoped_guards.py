@@ -279,11 +279,14 @@ def scoped_exclusions(
     existing: str | None = None,
     *,
     guard_on: bool = False,
+    leave_one_kind_out: bool = False,
 ) -> list[Exclusion]:
     """Compact exclusions that silence `texts` (correct work the gate fires on), scoped to
     the gate's key words by the markers the texts show; lightest and most general first
     (the family of each kind loose, then strict, then the terms found alone). Empty when no
-    text shows a marker of `kinds` governing a key."""
+    text shows a marker of `kinds` governing a key. With `leave_one_kind_out`, instead, the
+    families of every kind shown but one, for each kind in turn: what is left to try when
+    each exclusion of every kind silences a sin."""
     unique = list(dict.fromkeys(texts))
     explained: dict[str, Explained] = {}
     whole = _whole_match_key(pattern)
@@ -317,7 +320,19 @@ def scoped_exclusions(
         terms_found = _parts(evidence, False, guard_on, one_clause, own)
         # Each kind's whole family; the terms found, each kind widened to its family where the
         # budget allows (four kinds' families rarely fit it together); the terms found.
-        for parts, widened in ((families, ()), (terms_found, families), (terms_found, ())):
+        candidates: list[tuple[list[ExclusionPart], Sequence[ExclusionPart]]]
+        if leave_one_kind_out:
+            # Each kind left out in turn: where one kind's markers also stand in a sin's own
+            # habitat ("no claim may be made more than nine months after …" is a negator
+            # that states the period), the others still silence what they govern.
+            kinds_shown = list(dict.fromkeys(k for part in families for k in part.kinds))
+            candidates = [
+                ([p for p in families if left_out not in p.kinds], ())
+                for left_out in (kinds_shown if len(kinds_shown) > 1 else ())
+            ]
+        else:
+            candidates = [(families, ()), (terms_found, families), (terms_found, ())]
+        for parts, widened in candidates:
             for strict in STRICTNESS:
                 fitted = _fit(parts, keyed, strict, widened)
                 if fitted is not None and fitted[0] not in [e.added for e in found]:

@@ -76,11 +76,7 @@ def _try(
     added = scoped_exclusions(widened.pattern, outcome.new_hits, kinds, current.exclude_context, guard_on=on)
     hits = [*texts.false_positives, *outcome.new_hits]
     anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
-    # Last, an exclusion for all the correct work of every kind shown but one (`scoped_exclusions`).
-    fewer = scoped_exclusions(
-        widened.pattern, hits, kinds, original.exclude_context, guard_on=on, leave_one_kind_out=True
-    )
-    for exclusion in [*same_guard, *(e.regex for e in [*added, *anew, *fewer])]:
+    for exclusion in [*same_guard, *(e.regex for e in [*added, *anew])]:
         if exclusion == current.exclude_context:
             continue
         guarded = replace(widened, exclude_context=exclusion)

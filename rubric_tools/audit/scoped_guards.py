@@ -322,9 +322,10 @@ def scoped_exclusions(
         # budget allows (four kinds' families rarely fit it together); the terms found.
         candidates: list[tuple[list[ExclusionPart], Sequence[ExclusionPart]]]
         if leave_one_kind_out:
-            # Each kind left out in turn: where one kind's markers also stand in a sin's own
-            # habitat ("no claim may be made more than nine months after …" is a negator
-            # that states the period), the others still silence what they govern.
+            # Each kind left out in turn: where one kind's markers also stand before a sin
+            # that no gap keeps out ("No other term changes and Tenant gets six months
+            # rent-free": another clause's negator, joined by "and"), the others still
+            # silence what they govern.
             kinds_shown = list(dict.fromkeys(k for part in families for k in part.kinds))
             candidates = [
                 ([p for p in families if left_out not in p.kinds], ())

@@ -51,3 +51,18 @@ def test_the_kind_that_silences_a_sin_is_left_out_and_the_others_kept() -> None:
     guarded = proposal.after
     assert _fires(guarded, JOINED) and not _fires(guarded, CONTRASTED) and _fires(guarded, NEGATED)
     assert not _fires(guarded, "Tenant prefers twelve months in lieu of six months.")  # the contrast's family
+
+
+def test_a_restriction_to_a_named_purpose_is_written_only_where_correct_work_shows_it() -> None:
+    """ "Only to the extent this Lease permits" confines a grant; "solely for …" names what the
+    grant is confined to, which may be the sin itself: the family of the one is not the other."""
+    sin = "tenant may sublet the premises"
+    deferring = "Tenant may sublet the premises only to the extent this Lease expressly permits."
+    confined = "Tenant may sublet the premises solely for its own business purposes."
+    [written, *_] = scoped_exclusions(sin, [deferring], ("restricted",))
+    guarded = Gate(sin, exclude_context=written.regex)
+    assert not _fires(guarded, deferring) and _fires(guarded, confined)
+    assert not _fires(guarded, "Tenant may sublet the premises to the extent Landlord consents.")  # the family
+    # Shown by correct work, it is written.
+    shown = [e.regex for e in scoped_exclusions(sin, [deferring, confined], ("restricted",))]
+    assert any(not _fires(Gate(sin, exclude_context=regex), confined) for regex in shown)

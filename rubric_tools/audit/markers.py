@@ -93,6 +93,8 @@ class Term:
     strict: str = ""
     #: One of the engine's own negators before the match: its guard already sees it.
     engine: bool = False
+    #: Written with its kind's family (`scoped_guards`), not only where correct work shows it.
+    in_family: bool = True
 
     @property
     def regex(self) -> str:
@@ -170,8 +172,12 @@ TERMS: tuple[Term, ...] = (
     Term("contrasted", "before", r"\breplacing\b"),
     # restricted: what the clause grants is confined
     Term("restricted", "after", r"\bonly\b"),
-    Term("restricted", "after", r"\bsolely\b"),
-    Term("restricted", "after", r"\bexclusively\b"),
+    # A grant confined "solely" or "exclusively" names what it is confined to, which may be
+    # the sin itself ("Customer may use Provider Data solely for …", where the sin is that
+    # the grant runs to Customer at all): written only where correct work shows it, never
+    # as the family of an "only to the extent this Agreement permits".
+    Term("restricted", "after", r"\bsolely\b", in_family=False),
+    Term("restricted", "after", r"\bexclusively\b", in_family=False),
     Term("restricted", "after", r"\bto the extent\b"),
     Term("restricted", "after", r"\blimited to\b"),
     # rejected: a verb of rejection or refusal

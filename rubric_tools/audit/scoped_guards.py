@@ -143,7 +143,7 @@ def _family(kind: str, place: str, guard_on: bool, own: frozenset[Term]) -> tupl
     return tuple(
         t
         for t in markers.TERMS
-        if t.kind == kind and where(t) == place and not (guard_on and t.engine) and t not in own
+        if t.kind == kind and where(t) == place and t.in_family and not (guard_on and t.engine) and t not in own
     )
 
 

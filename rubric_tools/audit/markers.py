@@ -173,9 +173,9 @@ TERMS: tuple[Term, ...] = (
     # restricted: what the clause grants is confined
     Term("restricted", "after", r"\bonly\b"),
     # A grant confined "solely" or "exclusively" names what it is confined to, which may be
-    # the sin itself ("Customer may use Provider Data solely for …", where the sin is that
-    # the grant runs to Customer at all): written only where correct work shows it, never
-    # as the family of an "only to the extent this Agreement permits".
+    # the sin itself ("Tenant may sublet the premises solely to its affiliates", where the
+    # sin is any right to sublet): written only where correct work shows it, never as the
+    # family of an "only to the extent this Lease permits".
     Term("restricted", "after", r"\bsolely\b", in_family=False),
     Term("restricted", "after", r"\bexclusively\b", in_family=False),
     Term("restricted", "after", r"\bto the extent\b"),

@@ -1,6 +1,6 @@
-"""A time bar states its period with a negator; and a scoped exclusion whose every candidate
+"""A time bar states its period with a negator; a scoped exclusion whose every candidate
 silences a sin leaves one kind of marker out, so that the other kinds the correct work
-showed still silence what they govern."""
+showed still silence what they govern; and "solely" is no part of the family of an "only"."""
 
 from __future__ import annotations
 

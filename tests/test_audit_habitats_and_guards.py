@@ -48,6 +48,7 @@ HABITAT_KINDS = [
     "deadline idiom before",
     "negation in another clause",
     "negation before a contrasting clause",
+    "negation in a concessive clause before",
     "citation before",
     "proviso after",
 ]
@@ -215,6 +216,19 @@ def test_a_guard_silencing_a_shall_not_exceed_sin_is_refused() -> None:
     assert proposal is not None and proposal.verified
     assert proposal.after.negation_guard is False and proposal.after.exclude_context
     assert any(t.startswith("negation_guard: loses a catch") for t in proposal.tried)
+
+
+def test_a_negator_reaches_across_a_lists_commas_but_not_out_of_an_opening_clause() -> None:
+    """The comma that closes "Although …" ends the negator's clause; the commas of a list
+    ("copy, store or use") do not."""
+    concessive = "Although Section 9.3 does not apply to fees, the customer may use provider data."
+    listed = "Under Section 9.2 the customer may not copy, store or use provider data."
+    texts = _entry_texts(Gate("use provider data"), [concessive], [listed])
+    assert not verify(texts, Gate("use provider data", negation_guard=True)).safe
+    proposal = propose_entry(texts)
+    assert proposal is not None and proposal.verified, proposal
+    assert _fires(proposal.after, concessive) and not _fires(proposal.after, listed)
+    assert not _fires(proposal.after, "The customer may not copy, store, or use provider data.")
 
 
 def test_the_audit_refuses_a_bare_negation_guard_and_proposes_the_scoped_one(tmp_path: Path) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Literal
 
 from rubric_tools.audit import lexicon, markers
 from rubric_tools.audit.guard_key_choice import Keys
@@ -20,19 +21,51 @@ from rubric_tools.audit.word_use import noun_in_its_own_right
 #: The smallest gap written: an auditor rounds up ("{0,40}"), so that a determiner or a
 #: short list more than the evidence showed is still covered.
 MIN_GAP = 80
-#: How strictly an exclusion keeps to the key's clause, loosest first: 0, a plain gap
-#: `[^.;]`; 1, no comma either ("Without limiting Section 9.2, <the sin>", "…, but <the
-#: sin>"); 2, commas allowed (a list: "Neither Provider nor any affiliate, subprocessor,
-#: …, may") but not "but", "no"/"not" not in a limit idiom, "without" not in "without
-#: limiting", a strike not across words that introduce inserted text; 3, all of these, no
-#: comma and no other clause barrier word ("provided", "except", "unless", "until": "may not
-#: terminate until five business days have passed" denies the act, not the period it waits).
-#: Tried broadest first: 0, 2, 1, 3.
-STRICTNESS = (0, 2, 1, 3)
+
+
+@dataclass(frozen=True)
+class Strictness:
+    """How strictly an exclusion keeps to the key's clause.
+
+    `spelled`: markers in their strict spellings ("no"/"not" not in a limit idiom, "without"
+    not in "without limiting"), no gap across "but", a strike not across words that
+    introduce inserted text. `commas`, before the key: "all" (a list: "Neither Provider nor
+    any affiliate, subprocessor, …, may"), "list" (only a list's, `LIST_COMMA`: "does not
+    copy, store or train on", never the one that closes an opening clause, "Although the cap
+    does not apply to fees, <the sin>"), "none" ("Without limiting Section 9.2, <the sin>").
+    `barriers`: no gap across "provided", "except", "unless", "until" either ("may not
+    terminate until five business days have passed" denies the act, not the period it
+    waits)."""
+
+    spelled: bool
+    commas: Literal["all", "list", "none"]
+    barriers: bool = False
+
+    def without_commas(self) -> Strictness:
+        """The same with no comma crossed (spelled, with the barrier words too)."""
+        return replace(self, commas="none", barriers=self.spelled)
+
+
+#: The strictnesses tried, broadest first.
+STRICTNESS = (
+    Strictness(spelled=False, commas="all"),
+    Strictness(spelled=True, commas="all"),
+    Strictness(spelled=False, commas="list"),
+    Strictness(spelled=True, commas="list"),
+    Strictness(spelled=False, commas="none"),
+    Strictness(spelled=True, commas="none", barriers=True),
+)
+#: The strictest: what an exclusion written with no evidence read uses.
+STRICTEST = STRICTNESS[-1]
+#: A comma inside a list: another comma soon after it, or "and"/"or" after at most three
+#: words ("copy, store, or train", "copy, store or train"). A lookahead, so that no
+#: repeated part of the gap can divide the text two ways; one fixed construct, which the
+#: budget counts as the plain gap it widens (`scoped_guards.budget_length`).
+LIST_COMMA = r",(?=[^,.;]{1,40},| (?:[\w-]+ ){0,3}(?:and|or)\b)"
 _BARRIER_WORDS = r"\b(?:but|provided|except|unless|until)\b"
 
 
-def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False, subject: bool = False) -> str:
+def _gap(terms: Sequence[Term], size: int, strict: Strictness, listing: bool = False, subject: bool = False) -> str:
     """The gap between the markers `terms` and the key: a later rejection may follow a ";",
     a marker after the key stays before the next comma, a strike stops at a colon and
     (stricter) at words that introduce inserted text. A `listing` marker ("neither … nor
@@ -44,13 +77,15 @@ def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False, s
     # give reasons" is another clause's negator); before it, a comma may sit in a list
     # ("Neither Provider nor any affiliate, subprocessor, … may").
     after = all(t.side == "after" for t in terms)
-    comma = "," if (strict in (1, 3) or after) and not listing else ""
+    comma = "," if (strict.commas != "all" or after) and not listing else ""
     allowed = "[^.;" + comma + (":" if struck else "") + "]"
+    if strict.commas == "list" and not (after or listing):
+        allowed = f"(?:{allowed}|{LIST_COMMA})"
     if after and all(t.kind in ("struck", "restricted") for t in terms):
         # A strike recital or a limit names where the words stand: "the ninety-day period in
         # Section 13.1 is replaced" crosses the section number's period.
         allowed = f"(?:{allowed}|\\.\\d)"
-    barred = [markers.INSERTION] if struck and strict > 1 else []
+    barred = [markers.INSERTION] if struck and strict.spelled else []
     # A negator after the key never crosses an "and" that opens a clause of its own ("… is
     # unlawful and must not go forward" denies something else); only a key that is a
     # `subject` may have an "and" right after it, in a compound subject ("Provider and its
@@ -59,8 +94,8 @@ def _gap(terms: Sequence[Term], size: int, strict: int, listing: bool = False, s
     compound = negated_after and subject
     if negated_after:
         barred.append(" and ")
-    if strict > 1:
-        barred.append(_BARRIER_WORDS if strict > 2 else r" but\b")
+    if strict.spelled:
+        barred.append(_BARRIER_WORDS if strict.barriers else r" but\b")
     if not barred:
         return f"{allowed}{{0,{size}}}?"
     return ("(?: and)?" if compound else "") + f"(?:(?!{'|'.join(barred)}){allowed}){{0,{size}}}?"
@@ -120,7 +155,7 @@ class ExclusionPart:
     support: int  # evidence texts it explains
 
 
-def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
+def render_part(part: ExclusionPart, keyed: Keys, strict: Strictness) -> str:
     key = keyed.before if part.side == "before" else keyed.after
     size = _rounded(part.distance)
     if part.side != "before":
@@ -135,7 +170,7 @@ def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
     # its list's ("Neither Provider nor any affiliate, subprocessor, or … may"), a supposition
     # never crosses the one that ends its clause ("If the service fails, regulators will fine
     # the vendor" asserts the fine).
-    listing = [t for t in part.terms if t == _NEITHER and strict in (1, 3)]
+    listing = [t for t in part.terms if t == _NEITHER and strict.commas != "all"]
     supposing = [t for t in part.terms if t.kind == "supposed"]
     rest = [t for t in part.terms if t not in listing and t not in supposing]
     branches = []
@@ -144,8 +179,8 @@ def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
     if listing:
         branches.append(_NEITHER.loose + _gap(listing, size, strict, listing=True))
     supposition = ""
-    if supposing:  # its gap never crosses a comma (strictness 1 and 3 keep commas out)
-        supposition = _marker(supposing, strict) + _gap(supposing, size, strict + 1 if strict in (0, 2) else strict)
+    if supposing:  # its gap never crosses a comma
+        supposition = _marker(supposing, strict) + _gap(supposing, size, strict.without_commas())
     # The supposition is keyed apart, to the match's opening words (`Keys.opening`).
     apart = bool(supposition) and bool(keyed.opening) and keyed.opening != key
     if supposition and not apart:
@@ -167,7 +202,7 @@ def render_part(part: ExclusionPart, keyed: Keys, strict: int) -> str:
     return "|".join(written)
 
 
-def _after_key(key: str, terms: Sequence[Term], size: int, strict: int, keyed: Keys) -> str:
+def _after_key(key: str, terms: Sequence[Term], size: int, strict: Strictness, keyed: Keys) -> str:
     """Markers after the key; only a key that opens the sin (`Keys.subjects`) and is a noun
     phrase may be a compound's subject."""
     subject = key in keyed.subjects and _is_subject(key)
@@ -186,10 +221,10 @@ def _is_subject(key: str) -> bool:
     return True
 
 
-def _marker(terms: Sequence[Term], strict: int) -> str:
+def _marker(terms: Sequence[Term], strict: Strictness) -> str:
     """The terms as one alternation; stricter, as their strict spellings, the terms that
     state a limit in an idiom sharing one lookahead, written once."""
-    if strict > 1:
+    if strict.spelled:
         idiomatic = [t.loose for t in terms if t.strict == t.loose + LIMIT_IDIOM]
         spelled = [t.strict or t.loose for t in terms if t.loose not in idiomatic]
         if idiomatic:

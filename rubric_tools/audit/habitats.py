@@ -6,7 +6,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   of the issue's anchor, "amendment §2.1"; "Section 9.2" where the anchor names none);
 - negators that negate nothing: "without limiting …", "no later than thirty (30) days
   after …" before the sin (before an act a party must or may do: a deadline times no
-  state), a negation in another clause ("…; <sin>", "… but <sin>"), and
+  state), a negation in another clause ("…; <sin>", "… but <sin>", "Although … does not
+  …, <sin>"), and
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
   later than 72 hours after …", "in no event shall the period be less than five days", a
   time bar "no claim may be made more than nine months after …"), a
@@ -72,6 +73,7 @@ HABITATS: tuple[Habitat, ...] = (
     Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT, True),
     Habitat("negation in another clause", "No other term of Section 9 changes; {w}."),
     Habitat("negation before a contrasting clause", "Section 9.3 does not apply to fees, but {w}."),
+    Habitat("negation in a concessive clause before", "Although Section 9.3 does not apply to fees, {w}."),
     Habitat("citation before", "Subject to Section 9.2, {w}."),
     Habitat("proviso after", "{w}; provided that notice is given in writing."),
 )

@@ -23,8 +23,9 @@ Only the kinds of marker the audit's evidence needed go in (`scoped_exclusions` 
 correct-work texts the gate fires on and finds, in the clause of the key, which terms
 govern it). Each kind comes as its whole short family first (a human writes
 `\\b(?:reject|declin|refus)\\w*`, not the one verb seen), then as the terms found; each
-loose (a plain gap `[^.;]`) and stricter (`STRICTNESS`: no comma, "no"/"not" not in a limit
-idiom, a strike not across words that introduce inserted text, no clause barrier word).
+loose (a plain gap `[^.;]`) and stricter (`STRICTNESS`: only a list's commas, no comma,
+"no"/"not" not in a limit idiom, a strike not across words that introduce inserted text,
+no clause barrier word).
 The caller verifies every candidate and keeps the lightest that loses nothing.
 `EXCLUSION_BUDGET` caps what a proposal adds; the parts best supported by the evidence
 go in first.
@@ -49,7 +50,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import markers
-from rubric_tools.audit.exclusion_writing import STRICTNESS, ExclusionPart, render_part
+from rubric_tools.audit.exclusion_writing import (
+    LIST_COMMA,
+    STRICTEST,
+    STRICTNESS,
+    ExclusionPart,
+    Strictness,
+    render_part,
+)
 from rubric_tools.audit.frames import REPORTED_SURFACES
 from rubric_tools.audit.guard_evidence import Governed, governing
 from rubric_tools.audit.guard_key_choice import Explained, Keys, key_choices, key_offset, own_terms, where
@@ -181,7 +189,7 @@ def _merged(parts: Sequence[ExclusionPart]) -> list[ExclusionPart]:
 
 
 def _fit(
-    parts: list[ExclusionPart], key: Keys, strict: int, families: Sequence[ExclusionPart] = ()
+    parts: list[ExclusionPart], key: Keys, strict: Strictness, families: Sequence[ExclusionPart] = ()
 ) -> tuple[str, tuple[str, ...]] | None:
     """The parts, the best supported first, as many as the budget allows, those on one side
     of the key merged. Then each part chosen gives way to its kind's whole family (the
@@ -213,11 +221,12 @@ def budget_length(exclusion: str) -> int:
     costs no more than one that does not (as a guard's lead-in costs nothing against the
     pattern's budget). The lookahead
     alone (`markers.NOT_A_LIMIT`) is what earlier versions wrote there: in a rubric they
-    fixed it costs nothing either."""
-    return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, ""))
+    fixed it costs nothing either. A gap's list commas (`LIST_COMMA`) are one fixed construct
+    too, counted as the plain gap they widen."""
+    return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, "").replace(f"|{LIST_COMMA})", ")"))
 
 
-def _written(parts: Sequence[ExclusionPart], key: Keys, strict: int) -> str:
+def _written(parts: Sequence[ExclusionPart], key: Keys, strict: Strictness) -> str:
     return "|".join(render_part(part, key, strict) for part in _merged(parts))
 
 
@@ -380,7 +389,9 @@ def exclusion_for(pattern: str, kinds: Sequence[str], existing: str | None = Non
         if term.kind in kinds and term not in own:
             parts.setdefault(where(term), []).append(term)
     written = [
-        render_part(ExclusionPart(terms[0].side, (), tuple(terms), GAP if place == "before" else 60, 0), keyed, 3)
+        render_part(
+            ExclusionPart(terms[0].side, (), tuple(terms), GAP if place == "before" else 60, 0), keyed, STRICTEST
+        )
         for place, terms in parts.items()
     ]
     return with_existing(existing, "|".join(written))

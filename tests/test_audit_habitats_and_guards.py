@@ -221,7 +221,7 @@ def test_a_guard_silencing_a_shall_not_exceed_sin_is_refused() -> None:
 def test_a_negator_reaches_across_a_lists_commas_but_not_out_of_an_opening_clause() -> None:
     """The comma that closes "Although …" ends the negator's clause; the commas of a list
     ("copy, store or use") do not."""
-    concessive = "Although Section 9.3 does not apply to fees, the customer may use provider data."
+    concessive = "Although Section 9.3 does not apply, the customer may use provider data."
     listed = "Under Section 9.2 the customer may not copy, store or use provider data."
     texts = _entry_texts(Gate("use provider data"), [concessive], [listed])
     assert not verify(texts, Gate("use provider data", negation_guard=True)).safe

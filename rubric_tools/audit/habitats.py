@@ -73,7 +73,7 @@ HABITATS: tuple[Habitat, ...] = (
     Habitat("deadline idiom before", "No later than thirty (30) days after the Effective Date, {w}.", _CONTRACT, True),
     Habitat("negation in another clause", "No other term of Section 9 changes; {w}."),
     Habitat("negation before a contrasting clause", "Section 9.3 does not apply to fees, but {w}."),
-    Habitat("negation in a concessive clause before", "Although Section 9.3 does not apply to fees, {w}."),
+    Habitat("negation in a concessive clause before", "Although Section 9.3 does not apply, {w}."),
     Habitat("citation before", "Subject to Section 9.2, {w}."),
     Habitat("proviso after", "{w}; provided that notice is given in writing."),
 )

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from rubric_tools.audit.exclusion_writing import LIST_COMMA
 from rubric_tools.audit.guard_windows import has_lead_in, windows_without_negators, with_lead_in
 from rubric_tools.audit.habitats import habitat_texts, recital_section
 from rubric_tools.audit.proposals import propose_entry
-from rubric_tools.audit.scoped_guards import exclusion_for, scopes_for
+from rubric_tools.audit.scoped_guards import budget_length, exclusion_for, is_written_part, scopes_for, written_length
 from rubric_tools.audit.texts import entry_texts, gate_list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, out_of_bounds, over_budget, verify
@@ -229,6 +230,11 @@ def test_a_negator_reaches_across_a_lists_commas_but_not_out_of_an_opening_claus
     assert proposal is not None and proposal.verified, proposal
     assert _fires(proposal.after, concessive) and not _fires(proposal.after, listed)
     assert not _fires(proposal.after, "The customer may not copy, store, or use provider data.")
+    # A later round of --fix knows a part whose gap takes only a list's commas as its own:
+    # it counts against the total budget over every round.
+    assert LIST_COMMA in (proposal.after.exclude_context or "")
+    listed_only = rf"\bnot?\b(?:[^.;,]|{LIST_COMMA}){{0,80}}?\bdata"
+    assert is_written_part(listed_only) and written_length(listed_only) == budget_length(listed_only)
 
 
 def test_the_audit_refuses_a_bare_negation_guard_and_proposes_the_scoped_one(tmp_path: Path) -> None:

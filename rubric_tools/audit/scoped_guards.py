@@ -268,8 +268,8 @@ _WRITTEN_GAP = re.compile(r"(?:\[\^[.;,:]+\]|\[\^\.;,?:?\]\))\{0,\d*0\}\?")
 
 def is_written_part(part: str) -> bool:
     """Whether a top-level branch of an exclude_context is a part this module wrote (told
-    by its gap), not the author's."""
-    return _WRITTEN_GAP.search(part) is not None
+    by its gap, or by the list commas of its gap), not the author's."""
+    return _WRITTEN_GAP.search(part) is not None or LIST_COMMA in part
 
 
 def written_length(exclusion: str | None) -> int:

@@ -223,7 +223,7 @@ def budget_length(exclusion: str) -> int:
     alone (`markers.NOT_A_LIMIT`) is what earlier versions wrote there: in a rubric they
     fixed it costs nothing either. A gap's list commas (`LIST_COMMA`) are one fixed construct
     too, counted as the plain gap they widen."""
-    return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, "").replace(f"|{LIST_COMMA})", ")"))
+    return len(exclusion.replace(LIMIT_IDIOM, "").replace(NOT_A_LIMIT, "").replace(f"|{LIST_COMMA}", ""))
 
 
 def _written(parts: Sequence[ExclusionPart], key: Keys, strict: Strictness) -> str:

@@ -8,13 +8,16 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from rubric_tools.audit import inflection
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.frames import FRAMES, subjunctive
 from rubric_tools.audit.thesaurus import build
+from rubric_tools.cli import main
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.gate_analysis.witness import gap_witness
+from rubric_tools.scoring.gates import Gate
 from tests.audit_support import audit, codes, make_matter
 
 
@@ -180,6 +183,48 @@ def test_a_clause_contrasts_the_figure_it_does_not_adopt(tmp_path: Path) -> None
     guarded = make_matter(tmp_path / "ok", gate + "        exclude_context: '\\brather than\\b'\n")
     kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
     assert "contrast in the clause" not in kinds
+
+
+@pytest.mark.parametrize(
+    ("key", "kind", "sentence"),
+    [
+        (
+            "critical_failure_patterns",
+            "contrast as opposed",
+            "The client prefers a lower figure as opposed to eighteen months.",
+        ),
+        (
+            "redline_critical_failure_patterns",
+            "contrast as opposed in the clause",
+            "The parties adopt a different figure as opposed to eighteen months.",
+        ),
+    ],
+)
+def test_a_figure_set_against_another_as_opposed_to_it(tmp_path: Path, key: str, kind: str, sentence: str) -> None:
+    """ "as opposed to eighteen months" contrasts as "rather than" does: a gate on the figure
+    that fires there fires on correct work; one guarded against the contrast does not."""
+    every = AuditSection(max_evidence=1000)
+    gate = f"    {key}:\n      - pattern: 'eighteen months'\n"
+    evidence = [e for d in codes(audit(make_matter(tmp_path / "m", gate), every), "U003") for e in d.extra["evidence"]]  # type: ignore[attr-defined]
+    assert [e["sentence"] for e in evidence if e["kind"] == kind] == [sentence]
+    guarded = make_matter(tmp_path / "ok", gate + "        exclude_context: '\\bas opposed to\\b'\n")
+    kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+    assert kind not in kinds
+
+
+def test_the_fix_keeps_a_figure_set_against_another_as_opposed_to_it_silent(tmp_path: Path) -> None:
+    """The fix's exclusion is written from the contrasts its evidence shows, "as opposed to"
+    among them: the figure the client sets the sin's figure against stays silent, and the sin
+    stated, even beside a contrast after it, still fires."""
+    root = make_matter(tmp_path / "m", "    redline_critical_failure_patterns:\n      - pattern: 'eighteen months'\n")
+    assert main(["audit", str(root), "--fix", "--unsafe-fixes"]) == 0
+    [entry] = yaml.safe_load((root / "rubric.yaml").read_text(encoding="utf-8"))["issues"][0][
+        "redline_critical_failure_patterns"
+    ]
+    gate = Gate(entry["pattern"], exclude_context=entry.get("exclude_context"))
+    assert not gate.fires("Landlord offers a term of twelve months as opposed to eighteen months.")
+    assert gate.fires("The renewal term is eighteen months.")
+    assert gate.fires("Tenant accepts eighteen months, as opposed to the twelve months first offered.")
 
 
 def test_no_law_requires_frame(tmp_path: Path) -> None:

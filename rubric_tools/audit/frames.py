@@ -198,6 +198,17 @@ FRAMES: tuple[Frame, ...] = (
     Frame(
         "contrast in the clause", "the parties agree a different figure rather than {w}.", False, _CONTRACT, False, True
     ),
+    # "as opposed to" contrasts as "rather than" does (`markers.TERMS`): shown by a frame of its
+    # own, so that the evidence names it and an exclusion written from the terms found has it.
+    Frame("contrast as opposed", "the client prefers a lower figure as opposed to {w}.", False, _ANALYSIS, False, True),
+    Frame(
+        "contrast as opposed in the clause",
+        "the parties adopt a different figure as opposed to {w}.",
+        False,
+        _CONTRACT,
+        False,
+        True,
+    ),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),
     Frame(

@@ -88,18 +88,6 @@ def test_a_strike_recital_after_the_key_crosses_a_section_number() -> None:
     assert all(_fires(Gate(pattern, exclude_context=e.regex), kept) for e in found)
 
 
-def test_as_opposed_to_is_a_contrast_not_a_rejection() -> None:
-    """ "as opposed to eighteen months" prefers another figure: its exclusion is the contrast's,
-    never the rejection verb "oppose", whose family ("reject", "decline", …) is another kind."""
-    pattern = r"\beighteen months\b"
-    contrast = "The client prefers twelve months as opposed to eighteen months."
-    [first, *_rest] = scoped_exclusions(pattern, [contrast], scopes_for("settlement"))
-    assert first.kinds == ("contrasted",) and not _fires(Gate(pattern, exclude_context=first.regex), contrast)
-    opposed = "The client opposes eighteen months."
-    [first, *_rest] = scoped_exclusions(pattern, [opposed], scopes_for("settlement"))
-    assert first.kinds == ("rejected",) and not _fires(Gate(pattern, exclude_context=first.regex), opposed)
-
-
 def test_a_rejection_in_the_past_tense_after_the_key_is_scoped() -> None:
     pattern = r"\bfirst-dollar basket\b"
     refused = "Seller's request for a first-dollar basket was refused, and the point remains open."

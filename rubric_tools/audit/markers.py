@@ -184,8 +184,7 @@ TERMS: tuple[Term, ...] = (
     Term("rejected", "before", r"\breject\w*"),
     Term("rejected", "before", r"\bdeclin\w*"),
     Term("rejected", "before", r"\brefus\w*"),
-    # not the contrast "as opposed to", which prefers something else and rejects nothing
-    Term("rejected", "before", r"(?<!\bas )\boppos\w*"),
+    Term("rejected", "before", r"\boppos\w*"),
     Term("rejected", "before", r"\bresist\w*"),
     Term("rejected", "before", r"\bdisput\w*"),
     Term("rejected", "before", r"\bdisagree\w*"),

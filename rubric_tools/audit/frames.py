@@ -200,14 +200,19 @@ FRAMES: tuple[Frame, ...] = (
     ),
     # "as opposed to" contrasts as "rather than" does (`markers.TERMS`): shown by a frame of its
     # own, so that the evidence names it and an exclusion written from the terms found has it.
-    Frame("contrast as opposed", "the client prefers a lower figure as opposed to {w}.", False, _ANALYSIS, False, True),
+    Frame(
+        "contrast as opposed",
+        "the client prefers a lower figure as opposed to {w}.",
+        False,
+        _ANALYSIS,
+        quantity_only=True,
+    ),
     Frame(
         "contrast as opposed in the clause",
         "the parties adopt a different figure as opposed to {w}.",
         False,
         _CONTRACT,
-        False,
-        True,
+        quantity_only=True,
     ),
     # A contrast names what is not agreed: a figure in lieu of another, a clause in place of one.
     Frame("figure in lieu", "in lieu of {w}, the parties agree a different figure.", False, quantity_only=True),

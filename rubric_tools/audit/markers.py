@@ -95,6 +95,11 @@ class Term:
     engine: bool = False
     #: Written with its kind's family (`scoped_guards`), not only where correct work shows it.
     in_family: bool = True
+    #: In the family only of a gate whose sin names a figure: a term that revises a figure
+    #: ("reduced from eighteen months", "replacing the 5% cap") contrasts nothing in a
+    #: clause or a term, and there would only spend the exclusion's budget that the
+    #: family's other terms need ("rather than", "as opposed to").
+    figures_only: bool = False
 
     @property
     def regex(self) -> str:
@@ -168,8 +173,8 @@ TERMS: tuple[Term, ...] = (
     Term("contrasted", "before", r"\binstead of\b"),
     Term("contrasted", "before", r"\bas opposed to\b"),
     Term("contrasted", "before", r"\bin place of\b"),
-    Term("contrasted", "before", r"\b(?:reduced|down|cut|changed) from\b"),
-    Term("contrasted", "before", r"\breplacing\b"),
+    Term("contrasted", "before", r"\b(?:reduced|down|cut|changed) from\b", figures_only=True),
+    Term("contrasted", "before", r"\breplacing\b", figures_only=True),
     # restricted: what the clause grants is confined
     Term("restricted", "after", r"\bonly\b"),
     # A grant confined "solely" or "exclusively" names what it is confined to, which may be

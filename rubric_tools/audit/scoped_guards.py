@@ -65,6 +65,7 @@ from rubric_tools.audit.guard_keys import MAX_KEY, keys
 from rubric_tools.audit.guard_windows import SHORT_WINDOW, longest_window
 from rubric_tools.audit.markers import GAP, LIMIT_IDIOM, NOT_A_LIMIT, Term
 from rubric_tools.audit.pattern_tree import top_level_branches
+from rubric_tools.audit.quantities import quantities
 from rubric_tools.gate_analysis.plain_search import re_compiled
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.text import normalize
@@ -114,11 +115,13 @@ def _parts(
     guard_on: bool,
     one_clause: bool = False,
     own: frozenset[Term] = frozenset(),
+    figures: bool = False,
 ) -> list[ExclusionPart]:
     """One part per kind and side the evidence shows, the best supported first. Unless the
     match is `one_clause`, a negator after the key is left out, unless it follows the whole
     match at once: past a long window it may govern another clause than the one the sin
-    ends in. The `own` terms, the sin's own words, are left out (`own_terms`)."""
+    ends in. The `own` terms, the sin's own words, are left out (`own_terms`); a family
+    has the terms that revise a figure only where the sin names one (`figures`)."""
     grouped: dict[tuple[str, str], list[Governed]] = {}
     support: dict[tuple[str, str], int] = {}
     for shown in evidence:
@@ -131,7 +134,7 @@ def _parts(
     parts = []
     for (place, kind), found_here in grouped.items():
         if family:
-            terms = _family(kind, place, guard_on, own)
+            terms = _family(kind, place, guard_on, own, figures)
         else:
             terms = tuple(t for t in markers.TERMS if any(g.term == t for g in found_here) and t not in own)
         if not terms:
@@ -145,13 +148,19 @@ def _parts(
     return sorted(parts, key=lambda p: (p.support == 0, p.kinds != ("negated",), -p.support))
 
 
-def _family(kind: str, place: str, guard_on: bool, own: frozenset[Term]) -> tuple[Term, ...]:
+def _family(kind: str, place: str, guard_on: bool, own: frozenset[Term], figures: bool = False) -> tuple[Term, ...]:
     """The terms of `kind` on one side of the key, as an exclusion writes them: not the
-    engine's own negators where its guard is on, nor the sin's `own` markers."""
+    engine's own negators where its guard is on, nor the sin's `own` markers, nor, unless
+    the sin names a figure (`figures`), the terms that revise one (`Term.figures_only`)."""
     return tuple(
         t
         for t in markers.TERMS
-        if t.kind == kind and where(t) == place and t.in_family and not (guard_on and t.engine) and t not in own
+        if t.kind == kind
+        and where(t) == place
+        and t.in_family
+        and (figures or not t.figures_only)
+        and not (guard_on and t.engine)
+        and t not in own
     )
 
 
@@ -314,6 +323,7 @@ def scoped_exclusions(
     longest = longest_window(pattern)
     one_clause = longest is not None and longest <= SHORT_WINDOW
     sins = [normalize(w.text) for w in witnesses(pattern)]
+    figures = any(quantities(sin) for sin in sins)
     subjects = _opening_keys(list(explained), sins)
     for keyed in key_choices(list(explained.values()), whole):
         keyed = replace(keyed, subjects=subjects)
@@ -325,7 +335,7 @@ def scoped_exclusions(
             if text in explained[keyed.before].shown or text in explained[keyed.after].shown
         ]
         evidence = [shown for shown in evidence if shown]
-        families = _parts(evidence, True, guard_on, one_clause, own)
+        families = _parts(evidence, True, guard_on, one_clause, own, figures)
         terms_found = _parts(evidence, False, guard_on, one_clause, own)
         # Each kind's whole family; the terms found, each kind widened to its family where the
         # budget allows (four kinds' families rarely fit it together); the terms found.

@@ -79,6 +79,9 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("release the source code", "infinitive phrase", "the other party may release the source code"),
         ("unenforceable as a matter of law", "adjective phrase", "the clause is unenforceable as a matter of law"),
         ("illegal and void", "adjective phrase", "the clause is illegal and void"),
+        # An adverb that grades the adjective after it: what a clause is, not a thing it names.
+        ("categorically unlawful", "adjective phrase", "the clause is categorically unlawful"),
+        ("wholly unenforceable", "adjective phrase", "the clause is wholly unenforceable"),
         # Adjectives before their noun are a noun phrase: not "the clause is uncapped indemnity".
         # A clause provides for it: "the clause does not provide for uncapped indemnity".
         ("uncapped indemnity", "noun phrase", "the clause provides for uncapped indemnity"),

@@ -14,6 +14,7 @@ from rubric_tools.gate_analysis import gate_firing
 from rubric_tools.gate_analysis.gate_firing import never_fires_reason
 from rubric_tools.gate_analysis.witness import witnesses
 from rubric_tools.scoring.gates import Gate
+from rubric_tools.scoring.text import normalize
 from tests.audit_support import GUARDED_GATES, audit, codes, make_matter
 
 # ------------------------------------------------------------------ witnesses
@@ -238,6 +239,23 @@ def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
     assert finding.severity.value == "warning"
     kinds = {e["kind"] for e in finding.extra["evidence"]}  # type: ignore[attr-defined]
     assert "state-then-negate" in kinds and "deletion recital" not in kinds  # recitals are redline work
+
+
+def test_a_gate_of_a_graded_adjective_is_framed_as_a_clause_and_a_guard_proposed(tmp_path: Path) -> None:
+    """ "categorically unlawful" is what a clause is ("the clause is categorically unlawful"),
+    so the frames negate it, the unguarded gate is seen to fire on them, and a guard is
+    proposed, where no evidence was built for it and no guard proposed when it was read as
+    a thing a clause provides for ("the categorically unlawful applies")."""
+    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'categorically (?:illegal|unlawful)'\n")
+    [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U003")
+    sentences = [e["sentence"].lower() for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
+    assert "it is not the case that the clause is categorically illegal." in sentences
+    proposal = finding.extra["proposal"]
+    assert proposal["safe"] is True and "exclude_context" in proposal["change"]  # type: ignore[index]
+    after = Gate(**proposal["after"])  # type: ignore[index]
+    assert not after.fires(normalize("The lease is not categorically unlawful."))
+    assert not after.fires(normalize("Nobody says the sublease is categorically illegal."))
+    assert after.fires(normalize("The sublease is categorically unlawful."))
 
 
 def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_verified(tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def carrier(fragment: str) -> Completion:
     determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
     if tokens[0] == "no" or not _names_a_thing(head) or lexicon.only_as(tokens[0], "ADV"):
         # A negative noun phrase states its own predicate ("no cap applies"); what names no
-        # thing ("categorically illegal", "not permitted by law") is no thing a clause
+        # thing ("not permitted by law") is no thing a clause
         # provides for: "applies" is all that can be said of it (and the checks judge it).
         predicate = " apply" if _plural(head) else " applies"
         return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")

@@ -19,7 +19,8 @@ Shapes (`shape`), decided on the first words, in this order:
 - infinitive phrase: opens with the base form of a verb, not as a noun ("release the source
   code", but not "use of customer data");
 - adjective phrase: opens with an adjective of legal effect or an adjective suffix
-  ("unenforceable as a matter of law");
+  ("unenforceable as a matter of law"), or with an adverb that grades one ("categorically
+  illegal");
 - quantity: opens with a number and a unit ("nine months", "5 %");
 - noun phrase: anything else ("customer liability supercap").
 """
@@ -284,10 +285,22 @@ def shape(text: str) -> str:
         return "infinitive phrase"
     if _adjective(first) and not _adjective_and_noun(tokens):
         return "adjective phrase"
+    if _degree_adverb(first) and len(tokens) > 1 and shape(" ".join(tokens[1:])) == "adjective phrase":
+        return "adjective phrase"  # "categorically illegal": what a clause is, as "illegal" is
     found = quantities(text)
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
     return "noun phrase"
+
+
+#: Adverbs that negate, or that only open a clause, never grade the adjective after them.
+_NOT_DEGREE = frozenset("not never hereby".split())
+
+
+def _degree_adverb(word: str) -> bool:
+    """An adverb that can grade an adjective after it ("categorically", "wholly", "legally"):
+    the lexicon reads it only as an adverb, and it does not negate."""
+    return word not in _NOT_DEGREE and lexicon.only_as(word, "ADV")
 
 
 def _finite_auxiliary(word: str) -> bool:

@@ -82,6 +82,13 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         # An adverb that grades the adjective after it: what a clause is, not a thing it names.
         ("categorically unlawful", "adjective phrase", "the clause is categorically unlawful"),
         ("wholly unenforceable", "adjective phrase", "the clause is wholly unenforceable"),
+        # A predicate negated by the sin's own "not": the carrier's subject before the "not".
+        (
+            "not permitted by law to sublet",
+            "verb phrase",
+            "the other party is not permitted by law to sublet",
+        ),
+        ("not void", "adjective phrase", "the clause is not void"),
         # Adjectives before their noun are a noun phrase: not "the clause is uncapped indemnity".
         # A clause provides for it: "the clause does not provide for uncapped indemnity".
         ("uncapped indemnity", "noun phrase", "the clause provides for uncapped indemnity"),

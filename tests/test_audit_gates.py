@@ -242,10 +242,10 @@ def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
 
 
 def test_a_gate_of_a_graded_adjective_is_framed_as_a_clause_and_a_guard_proposed(tmp_path: Path) -> None:
-    """ "categorically unlawful" is what a clause is ("the clause is categorically unlawful"),
-    so the frames negate it, the unguarded gate is seen to fire on them, and a guard is
-    proposed, where no evidence was built for it and no guard proposed when it was read as
-    a thing a clause provides for ("the categorically unlawful applies")."""
+    """A graded adjective ("categorically unlawful") is what a clause is ("the clause is
+    categorically unlawful"), so the frames negate it, the unguarded gate is seen to fire on
+    them, and a guard is proposed, where no evidence was built for it and no guard proposed
+    when it was read as a thing a clause provides for ("the categorically unlawful applies")."""
     root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'categorically (?:illegal|unlawful)'\n")
     [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U003")
     sentences = [e["sentence"].lower() for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
@@ -256,6 +256,22 @@ def test_a_gate_of_a_graded_adjective_is_framed_as_a_clause_and_a_guard_proposed
     assert not after.fires(normalize("The lease is not categorically unlawful."))
     assert not after.fires(normalize("Nobody says the sublease is categorically illegal."))
     assert after.fires(normalize("The sublease is categorically unlawful."))
+
+
+def test_a_sin_of_a_participle_negated_by_its_own_not_is_framed_and_guarded(tmp_path: Path) -> None:
+    """A participle negated by the sin's own "not" ("not permitted by law to sublet") is a
+    predicate ("the other party is not permitted by law to sublet"), not a thing ("the not
+    permitted … applies", which no frame could disown): the frames disown it, and the
+    proposed guard keeps the sin's own "not"."""
+    gates = "    critical_failure_patterns:\n      - 'not permitted by law to (?:sublet|assign)'\n"
+    [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
+    sentences = [e["sentence"].lower() for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
+    assert "we do not accept that the other party is not permitted by law to sublet." in sentences
+    proposal = finding.extra["proposal"]
+    assert proposal["safe"] is True  # type: ignore[index]
+    after = Gate(**proposal["after"])  # type: ignore[index]
+    assert after.fires(normalize("The tenant is not permitted by law to sublet the premises."))
+    assert not after.fires(normalize("We do not accept that the tenant is not permitted by law to sublet."))
 
 
 def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_verified(tmp_path: Path) -> None:

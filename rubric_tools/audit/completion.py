@@ -165,6 +165,8 @@ def carrier(fragment: str) -> Completion:
     if kind == "modal phrase":
         return Completion(f"{CARRIER_SUBJECT} ", fragment, "", f"carrier: {kind}")
     if kind == "verb phrase":
+        if tokens[0] == "not":  # a participle negated, its subject before the "not" (`grammar.shape`)
+            tokens = tokens[1:]
         verb = verb_of(tokens[0])
         subject = f"{CARRIER_SUBJECT} " if verb is not None and verb[1] == "past" else "this agreement "
         if tokens[0] in FINITE_AUXILIARIES["plural"]:
@@ -187,7 +189,7 @@ def carrier(fragment: str) -> Completion:
     determined = tokens[0] in DETERMINERS or tokens[0].endswith(("'s", "’s")) or tokens[0].isdigit()
     if tokens[0] == "no" or not _names_a_thing(head) or lexicon.only_as(tokens[0], "ADV"):
         # A negative noun phrase states its own predicate ("no cap applies"); what names no
-        # thing ("not permitted by law") is no thing a clause
+        # thing ("not yet", "legally") is no thing a clause
         # provides for: "applies" is all that can be said of it (and the checks judge it).
         predicate = " apply" if _plural(head) else " applies"
         return Completion("" if determined else "the ", fragment, predicate, f"carrier: {kind}")

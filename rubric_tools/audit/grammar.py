@@ -287,10 +287,24 @@ def shape(text: str) -> str:
         return "adjective phrase"
     if _degree_adverb(first) and len(tokens) > 1 and shape(" ".join(tokens[1:])) == "adjective phrase":
         return "adjective phrase"  # "categorically illegal": what a clause is, as "illegal" is
+    if first == "not" and len(tokens) > 1 and _negated_predicate(tokens[1:]):
+        return shape(" ".join(tokens[1:]))  # "not permitted by law to use": a predicate, negated
     found = quantities(text)
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
     return "noun phrase"
+
+
+def _negated_predicate(tokens: Sequence[str]) -> bool:
+    """Whether `tokens`, after a "not", are a predicate a carrier can say of its subject: an
+    adjective phrase ("not void"), or a participle before "to", an agent or a "from" ("not
+    permitted by law to use", read as "the other party is not permitted by law to use")."""
+    rest = shape(" ".join(tokens))
+    if rest == "adjective phrase":
+        return True
+    verb = verb_of(tokens[0])
+    participle = rest == "verb phrase" and verb is not None and verb[1] == "past"
+    return participle and len(tokens) > 1 and tokens[1] in ("to", "by", "from")
 
 
 #: Adverbs that negate, or that only open a clause, never grade the adjective after them.

@@ -21,6 +21,8 @@ Shapes (`shape`), decided on the first words, in this order:
 - adjective phrase: opens with an adjective of legal effect or an adjective suffix
   ("unenforceable as a matter of law"), or with an adverb that grades one ("categorically
   illegal");
+- a "not" before an adjective phrase, or before a participle and its "to", agent or "from",
+  takes the shape of what it negates ("not void", "not permitted by law to use");
 - quantity: opens with a number and a unit ("nine months", "5 %");
 - noun phrase: anything else ("customer liability supercap").
 """

@@ -80,13 +80,13 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("unenforceable as a matter of law", "adjective phrase", "the clause is unenforceable as a matter of law"),
         ("illegal and void", "adjective phrase", "the clause is illegal and void"),
         # An adverb that grades the adjective after it: what a clause is, not a thing it names.
-        ("categorically unlawful", "adjective phrase", "the clause is categorically unlawful"),
+        ("manifestly unenforceable", "adjective phrase", "the clause is manifestly unenforceable"),
         ("wholly unenforceable", "adjective phrase", "the clause is wholly unenforceable"),
         # A predicate negated by the sin's own "not": the carrier's subject before the "not".
         (
-            "not permitted by law to sublet",
+            "not required by law to insure",
             "verb phrase",
-            "the other party is not permitted by law to sublet",
+            "the other party is not required by law to insure",
         ),
         ("not void", "adjective phrase", "the clause is not void"),
         # Adjectives before their noun are a noun phrase: not "the clause is uncapped indemnity".

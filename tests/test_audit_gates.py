@@ -242,36 +242,36 @@ def test_unguarded_gate_fires_on_negated_frames(tmp_path: Path) -> None:
 
 
 def test_a_gate_of_a_graded_adjective_is_framed_as_a_clause_and_a_guard_proposed(tmp_path: Path) -> None:
-    """A graded adjective ("categorically unlawful") is what a clause is ("the clause is
-    categorically unlawful"), so the frames negate it, the unguarded gate is seen to fire on
-    them, and a guard is proposed, where no evidence was built for it and no guard proposed
-    when it was read as a thing a clause provides for ("the categorically unlawful applies")."""
-    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'categorically (?:illegal|unlawful)'\n")
+    """A graded adjective ("manifestly void") is what a clause is ("the clause is manifestly
+    void"), so the frames negate it, the unguarded gate is seen to fire on them, and a guard
+    is proposed, where no evidence was built for it and no guard proposed when it was read
+    as a thing a clause provides for ("the manifestly void applies")."""
+    root = make_matter(tmp_path / "m", "    critical_failure_patterns:\n      - 'manifestly (?:void|unenforceable)'\n")
     [finding] = codes(audit(root, AuditSection(max_evidence=100)), "U003")
     sentences = [e["sentence"].lower() for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
-    assert "it is not the case that the clause is categorically illegal." in sentences
+    assert "it is not the case that the clause is manifestly void." in sentences
     proposal = finding.extra["proposal"]
     assert proposal["safe"] is True and "exclude_context" in proposal["change"]  # type: ignore[index]
     after = Gate(**proposal["after"])  # type: ignore[index]
-    assert not after.fires(normalize("The lease is not categorically unlawful."))
-    assert not after.fires(normalize("Nobody says the sublease is categorically illegal."))
-    assert after.fires(normalize("The sublease is categorically unlawful."))
+    assert not after.fires(normalize("The lease is not manifestly unenforceable."))
+    assert not after.fires(normalize("Nobody says the sublease is manifestly void."))
+    assert after.fires(normalize("The sublease is manifestly unenforceable."))
 
 
 def test_a_sin_of_a_participle_negated_by_its_own_not_is_framed_and_guarded(tmp_path: Path) -> None:
-    """A participle negated by the sin's own "not" ("not permitted by law to sublet") is a
-    predicate ("the other party is not permitted by law to sublet"), not a thing ("the not
-    permitted … applies", which no frame could disown): the frames disown it, and the
+    """A participle negated by the sin's own "not" ("not required by law to insure") is a
+    predicate ("the other party is not required by law to insure"), not a thing ("the not
+    required … applies", which no frame could disown): the frames disown it, and the
     proposed guard keeps the sin's own "not"."""
-    gates = "    critical_failure_patterns:\n      - 'not permitted by law to (?:sublet|assign)'\n"
+    gates = "    critical_failure_patterns:\n      - 'not required by law to (?:insure|repair)'\n"
     [finding] = codes(audit(make_matter(tmp_path / "m", gates), AuditSection(max_evidence=100)), "U003")
     sentences = [e["sentence"].lower() for e in finding.extra["evidence"]]  # type: ignore[attr-defined]
-    assert "we do not accept that the other party is not permitted by law to sublet." in sentences
+    assert "we do not accept that the other party is not required by law to insure." in sentences
     proposal = finding.extra["proposal"]
     assert proposal["safe"] is True  # type: ignore[index]
     after = Gate(**proposal["after"])  # type: ignore[index]
-    assert after.fires(normalize("The tenant is not permitted by law to sublet the premises."))
-    assert not after.fires(normalize("We do not accept that the tenant is not permitted by law to sublet."))
+    assert after.fires(normalize("The tenant is not required by law to insure the premises."))
+    assert not after.fires(normalize("We do not accept that the tenant is not required by law to insure."))
 
 
 def test_redline_gate_fires_on_a_deletion_recital_and_an_exclude_context_is_verified(tmp_path: Path) -> None:

@@ -19,10 +19,10 @@ Shapes (`shape`), decided on the first words, in this order:
 - infinitive phrase: opens with the base form of a verb, not as a noun ("release the source
   code", but not "use of customer data");
 - adjective phrase: opens with an adjective of legal effect or an adjective suffix
-  ("unenforceable as a matter of law"), or with an adverb that grades one ("categorically
-  illegal");
+  ("unenforceable as a matter of law"), or with an adverb that grades one ("manifestly
+  unenforceable");
 - a "not" before an adjective phrase, or before a participle and its "to", agent or "from",
-  takes the shape of what it negates ("not void", "not permitted by law to use");
+  takes the shape of what it negates ("not void", "not required by law to insure");
 - quantity: opens with a number and a unit ("nine months", "5 %");
 - noun phrase: anything else ("customer liability supercap").
 """
@@ -288,9 +288,9 @@ def shape(text: str) -> str:
     if _adjective(first) and not _adjective_and_noun(tokens):
         return "adjective phrase"
     if _degree_adverb(first) and len(tokens) > 1 and shape(" ".join(tokens[1:])) == "adjective phrase":
-        return "adjective phrase"  # "categorically illegal": what a clause is, as "illegal" is
+        return "adjective phrase"  # "manifestly void": what a clause is, as "void" is
     if first == "not" and len(tokens) > 1 and _negated_predicate(tokens[1:]):
-        return shape(" ".join(tokens[1:]))  # "not permitted by law to use": a predicate, negated
+        return shape(" ".join(tokens[1:]))  # "not required by law to insure": a predicate, negated
     found = quantities(text)
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
@@ -300,7 +300,7 @@ def shape(text: str) -> str:
 def _negated_predicate(tokens: Sequence[str]) -> bool:
     """Whether `tokens`, after a "not", are a predicate a carrier can say of its subject: an
     adjective phrase ("not void"), or a participle before "to", an agent or a "from" ("not
-    permitted by law to use", read as "the other party is not permitted by law to use")."""
+    required by law to insure", read as "the other party is not required by law to insure")."""
     rest = shape(" ".join(tokens))
     if rest == "adjective phrase":
         return True
@@ -314,7 +314,7 @@ _NOT_DEGREE = frozenset("not never hereby".split())
 
 
 def _degree_adverb(word: str) -> bool:
-    """An adverb that can grade an adjective after it ("categorically", "wholly", "legally"):
+    """An adverb that can grade an adjective after it ("manifestly", "wholly", "legally"):
     the lexicon reads it only as an adverb, and it does not negate."""
     return word not in _NOT_DEGREE and lexicon.only_as(word, "ADV")
 

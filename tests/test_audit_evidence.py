@@ -83,11 +83,7 @@ def test_a_sentence_has_a_capital_and_one_final_stop() -> None:
         ("manifestly unenforceable", "adjective phrase", "the clause is manifestly unenforceable"),
         ("wholly unenforceable", "adjective phrase", "the clause is wholly unenforceable"),
         # A predicate negated by the sin's own "not": the carrier's subject before the "not".
-        (
-            "not required by law to insure",
-            "verb phrase",
-            "the other party is not required by law to insure",
-        ),
+        ("not required by law to insure", "verb phrase", "the other party is not required by law to insure"),
         ("not void", "adjective phrase", "the clause is not void"),
         # Adjectives before their noun are a noun phrase: not "the clause is uncapped indemnity".
         # A clause provides for it: "the clause does not provide for uncapped indemnity".

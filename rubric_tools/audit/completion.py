@@ -27,6 +27,7 @@ from rubric_tools.audit.grammar import (
     SUBORDINATORS,
     agreement_errors,
     is_temporal,
+    passive_participle,
     shape,
     verb_of,
 )
@@ -171,7 +172,7 @@ def carrier(fragment: str) -> Completion:
         subject = f"{CARRIER_SUBJECT} " if verb is not None and verb[1] == "past" else "this agreement "
         if tokens[0] in FINITE_AUXILIARIES["plural"]:
             subject = "these terms "  # "are void under the act"
-        if verb is not None and verb[1] == "past" and tokens[1:2] in (("to",), ("by",), ("from",)):
+        if passive_participle(tokens):
             # A participle before "to", an agent or a "from": "is permitted to …", "is barred by
             # law from …", "is excluded from …".
             subject = f"{CARRIER_SUBJECT} is "

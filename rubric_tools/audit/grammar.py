@@ -287,26 +287,24 @@ def shape(text: str) -> str:
         return "infinitive phrase"
     if _adjective(first) and not _adjective_and_noun(tokens):
         return "adjective phrase"
-    if _degree_adverb(first) and len(tokens) > 1 and shape(" ".join(tokens[1:])) == "adjective phrase":
-        return "adjective phrase"  # "manifestly void": what a clause is, as "void" is
-    if first == "not" and len(tokens) > 1 and _negated_predicate(tokens[1:]):
-        return shape(" ".join(tokens[1:]))  # "not required by law to insure": a predicate, negated
+    if len(tokens) > 1 and (first == "not" or _degree_adverb(first)):
+        # "manifestly void" is what a clause is, as "void" is; a "not" also negates a passive
+        # predicate ("not required by law to insure"): the shape of what the word modifies.
+        rest = shape(" ".join(tokens[1:]))
+        if rest == "adjective phrase" or (first == "not" and rest == "verb phrase" and passive_participle(tokens[1:])):
+            return rest
     found = quantities(text)
     if (found and found[0].start == 0 and not found[0].adjectival) or first.isdigit() or is_number_word(first):
         return "quantity" if not (found and found[0].adjectival) else "noun phrase"
     return "noun phrase"
 
 
-def _negated_predicate(tokens: Sequence[str]) -> bool:
-    """Whether `tokens`, after a "not", are a predicate a carrier can say of its subject: an
-    adjective phrase ("not void"), or a participle before "to", an agent or a "from" ("not
-    required by law to insure", read as "the other party is not required by law to insure")."""
-    rest = shape(" ".join(tokens))
-    if rest == "adjective phrase":
-        return True
-    verb = verb_of(tokens[0])
-    participle = rest == "verb phrase" and verb is not None and verb[1] == "past"
-    return participle and len(tokens) > 1 and tokens[1] in ("to", "by", "from")
+def passive_participle(tokens: Sequence[str]) -> bool:
+    """Whether `tokens` open with a participle before "to", an agent or a "from" ("required by
+    law to insure", "barred by law from subletting", "excluded from the deposit"): a passive
+    predicate, said of a subject with "is"."""
+    verb = verb_of(tokens[0]) if tokens else None
+    return verb is not None and verb[1] == "past" and len(tokens) > 1 and tokens[1] in ("to", "by", "from")
 
 
 #: Adverbs that negate, or that only open a clause, never grade the adjective after them.

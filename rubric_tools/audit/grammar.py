@@ -375,12 +375,31 @@ def _object_of_an_opening_gerund(tokens: Sequence[str], at: int) -> bool:
     return any(lexicon.verb_form(verb, "VBG") == tokens[0] for verb in lexicon.lemmas(tokens[0]).get("VERB", ()))
 
 
+def _bare_gerund_subject(tokens: Sequence[str], at: int) -> bool:
+    """Whether the word at `at` is a gerund alone as a subject: a verb's "-ing" form that is
+    no noun, with no determiner or conjunction before it ("using are unlawful" disagrees;
+    "the following are", "using and sharing are", "the training materials are" do not)."""
+    word = tokens[at]
+    if not word.endswith("ing") or (at >= 1 and tokens[at - 1] in _BEFORE_A_NOMINAL_GERUND):
+        return False
+    readings = lexicon.lemmas(word)
+    if "NOUN" in readings:
+        return False
+    return any(lexicon.verb_form(verb, "VBG") == word for verb in readings.get("VERB", ()))
+
+
+#: Words after which an "-ing" word is a noun's modifier or one of several subjects ("that"
+#: opens a clause before a gerund: "… suggested that using are unlawful").
+_BEFORE_A_NOMINAL_GERUND = (DETERMINERS - {"that"}) | frozenset("and or nor both either".split())
+
+
 @lru_cache(maxsize=16384)  # asked of a clause when it is completed and again when its sentence is judged
 def agreement_errors(text: str) -> tuple[str, ...]:
     """Subjects that disagree with the verb right after them: a plural noun before a verb in
     the third person singular ("laws prohibits"), a singular noun or a section number before
     "are", "were", "have", "do" or the base form of a verb ("provider are", "4.2 are void",
-    "Section 10.2 limit"); and a number above one before a singular unit ("9 month")."""
+    "Section 10.2 limit"); a gerund alone before "are" or "were" ("using are void"); and a
+    number above one before a singular unit ("9 month")."""
     tokens = words(text)
     found: list[str] = []
     for index in range(1, len(tokens)):
@@ -402,6 +421,9 @@ def agreement_errors(text: str) -> tuple[str, ...]:
             continue
         if at >= 1 and tokens[at - 1] in PREPOSITIONS:
             continue  # the noun is an object ("fines imposed on vendor apply"), not the subject
+        if verb in ("are", "were") and _bare_gerund_subject(tokens, at):
+            found.append(f"{noun} {verb}")  # "using are unlawful": one act is one subject
+            continue
         # "Credits is": a plural that opens its sentence, or stands right after its determiner,
         # is the subject (not in "liability for data breach claims is", "fees and credits is").
         opens = at == 0 or (tokens[at - 1] in DETERMINERS and not _object_of_an_opening_gerund(tokens, at))

@@ -12,7 +12,16 @@ from pathlib import Path
 import pytest
 
 from rubric_tools.audit.exclusion_writing import LIST_COMMA
-from rubric_tools.audit.guard_windows import has_lead_in, windows_without_negators, with_lead_in
+from rubric_tools.audit.guard_windows import (
+    _EARLIER_ENGINE_STOPS,
+    _EARLIER_LEAD_INS,
+    _ENGINE_STOPS,
+    has_lead_in,
+    windows_without_negators,
+    with_lead_in,
+    without_lead_in,
+    without_window_stops,
+)
 from rubric_tools.audit.habitats import habitat_texts, recital_section
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import budget_length, exclusion_for, is_written_part, scopes_for, written_length
@@ -21,6 +30,7 @@ from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, out_of_bounds, over_budget, verify
 from rubric_tools.config.audit import AuditSection
 from rubric_tools.loading.matter import load_matter_source
+from rubric_tools.scoring.dialect import check_cost, parse
 from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
 from tests.audit_support import GUARDED_GATES, audit, codes, make_matter
@@ -380,6 +390,11 @@ LEAD_INS = {
     "limiting idiom": "Without limiting clause 4, Tenant may sublet the premises.",
     "contrasting clause": "Clause 9 does not apply to parking, but Tenant may sublet the premises.",
     "another clause": "No other term changes; Tenant may sublet the premises.",
+    "clause before a colon": "No other term changes: Tenant may sublet the premises.",
+    "coordinated clause": "Clause 9 does not apply to parking, and Tenant may sublet the premises.",
+    "clause of reason": "Consent is not needed, because Tenant may sublet the premises.",
+    "proviso": "Tenant shall not assign the lease, provided that Tenant may sublet the premises.",
+    "concessive clause": "Although clause 9 does not apply, Tenant may sublet the premises.",
 }
 GOVERNING_NEGATIONS = (
     "It is not the case that Tenant may sublet the premises.",
@@ -403,6 +418,44 @@ def test_a_lead_in_takes_in_a_negator_that_governs_another_clause(kind: str, tex
     for negated in GOVERNING_NEGATIONS:  # a negator of the sin's own clause still silences it
         assert not _fires(led, negated), negated
     assert out_of_bounds(led) is None and has_lead_in(led.pattern)
+
+
+def test_a_negator_before_a_comma_alone_still_governs_the_clause() -> None:
+    # A comma sets off an aside inside the clause as often as it ends one: only a comma with
+    # a conjunction after it, or a concessive clause before it, ends the negator's clause.
+    led = _led(LEASE_SIN)
+    for negated in (
+        "Landlord does not agree, on any reading, that Tenant may sublet the premises.",
+        "No consent is given, Tenant may sublet the premises.",
+        "Nothing in clause 9, as amended, means that Tenant may sublet the premises.",
+    ):
+        assert not _fires(led, negated), negated
+
+
+def test_a_gate_led_in_with_several_windows_stays_within_the_scorers_compile_bound() -> None:
+    # Each window's negator stop is tried at every character of it: written out, a stop with
+    # a bounded gap of its own multiplied the two lengths, and a pattern with a window or two
+    # led in went over the size the scorer compiles (`scoring.dialect.MAX_EXPANDED_SIZE`).
+    pattern = r"tenant\b[^.;]{0,80}?\bmay\b[^.;]{0,80}?\bsublet\b[^.;]{0,80}?\bpremises"
+    led = _led(pattern)
+    check_cost(parse(led.pattern))  # raises when refused
+    assert out_of_bounds(led) is None
+    assert _fires(led, "No other term changes: Tenant may from now on sublet the whole of the premises.")
+
+
+def test_a_lead_in_an_earlier_version_wrote_is_still_read_as_one() -> None:
+    for earlier in _EARLIER_LEAD_INS:
+        pattern = f"{earlier}(?:{LEASE_SIN})"
+        assert has_lead_in(pattern) and without_lead_in(pattern) == LEASE_SIN
+    # Its windows' stops are read as the windows they were, as today's are.
+    windowed = r"tenant\b[^.;]{0,30}?\bsublet"
+    stopped_now = windows_without_negators(windowed, _ENGINE_STOPS)
+    assert stopped_now is not None
+    stopped_then = stopped_now.replace(_ENGINE_STOPS, _EARLIER_ENGINE_STOPS[0])
+    assert stopped_then != stopped_now
+    assert (
+        without_window_stops(stopped_then) == without_window_stops(stopped_now) == r"tenant\b(?:[^.;]){0,30}?\bsublet"
+    )
 
 
 def test_a_lead_in_takes_in_a_limit_idiom_after_the_subject() -> None:

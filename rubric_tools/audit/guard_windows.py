@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rubric_tools.audit.markers import NOT_A_LIMIT
+from rubric_tools.audit.markers import NOT_A_LIMIT, NOT_A_LIMIT_IN_A_WINDOW
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.gate_analysis.regex_risk import backtracking_risk
@@ -24,7 +24,10 @@ _WINDOW_STOPS = rf"\bnot?\b{NOT_A_LIMIT}|\bnever\b|n['’]t\b"
 #: Every negator of the engine's guard (engine.md §4), but those stating a limit: what the
 #: windows of a pattern led in (`with_lead_in`) keep out, so that its guard, now scoped
 #: `before` the match, still silences a sin negated inside the match as the `span` scope did.
-_ENGINE_STOPS = rf"\b(?:not?|without)\b{NOT_A_LIMIT}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+_ENGINE_STOPS = rf"\b(?:not?|without)\b{NOT_A_LIMIT_IN_A_WINDOW}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+#: The stops earlier versions wrote (the limit's gap bounded: `NOT_A_LIMIT`), still read as
+#: stops in a rubric they fixed.
+_EARLIER_ENGINE_STOPS = (rf"\b(?:not?|without)\b{NOT_A_LIMIT}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b",)
 
 
 def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | None:
@@ -52,8 +55,12 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
 
 
 #: What may come before the sin in its own sentence without governing it, taken into the match
-#: so that a guard scoped `before` the match does not read it: an independent clause closed
-#: by ";" or opened by "but" ("Section 9.3 does not apply to fees, but <sin>"), and a
+#: so that a guard scoped `before` the match does not read it: another clause, closed by ";"
+#: or ":", or opened by "but", "provided that" or a comma and a conjunction ("Section 9.3
+#: does not apply to fees, but <sin>", "…, and <sin>", "…, because <sin>"; not ", as", which
+#: opens an aside as often: ", as amended,"), or a concessive clause set off by a comma
+#: ("Although Section 9.3 does not apply, <sin>") — a negator governs its own clause, not the
+#: next, and a comma alone ends none ("Tenant shall not, without consent, sublet"); and a
 #: limit or saving idiom set off by a comma, after words with no negator ("No later than
 #: thirty (30) days after notice, <sin>", "Without limiting Section 9.2, <sin>", "Vendor
 #: shall, in no event later than ten days after notice, <sin>"); then the words of the sin's
@@ -65,13 +72,21 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
 #: sentence does (normalized text has one space after a full stop), so that a search tries
 #: it at a few places of a long text, not at every character (lint rule G017).
 _LEAD_IN = (
-    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:;|\bbut\b) ?)?"
+    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:[;:]|\bbut\b|\bprovided that\b|"
+    r", (?:and|yet|so|since|because|while|whereas|although|though)\b) ?"
+    r"|(?:although|though|even though|even if|while|whereas)\b(?:[^.;]|\.\d){0,150}?, ?)?"
     r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
     r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b(?:[^.;]|\.\d){0,80}?, ?)?"
     rf"(?:(?!{_ENGINE_STOPS})(?:[^.;]|\.\d)){{0,120}}?)?"
 )
-#: The lead-ins earlier versions wrote, still read as lead-ins in a rubric they fixed.
+#: The lead-ins earlier versions wrote, still read as lead-ins in a rubric they fixed: the
+#: last before this one took another clause only after ";" or "but", and its stops bounded
+#: the limit's gap (`_EARLIER_ENGINE_STOPS`).
 _EARLIER_LEAD_INS = (
+    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:;|\bbut\b) ?)?"
+    r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
+    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b(?:[^.;]|\.\d){0,80}?, ?)?"
+    rf"(?:(?!{_EARLIER_ENGINE_STOPS[0]})(?:[^.;]|\.\d)){{0,120}}?)?",
     r"(?:(?:^|(?<=[.!?] ))(?:[^.]{0,150}?(?:;|\bbut\b) ?)?(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)[^.;]){0,60}?"
     r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b[^.;]{0,80}?, ?)?)?",
 )
@@ -112,7 +127,9 @@ def without_window_stops(pattern: str) -> str:
     like the lead-in, one fixed construct that keeps the guard's meaning (the scope `span`
     saw inside the match). A window kept free of negators to silence more correct work
     (`windows_without_negators` alone) is the proposal's own change, and counts in full."""
-    return pattern.replace(f"(?:(?!{_ENGINE_STOPS})", "(?:")
+    for stops in (_ENGINE_STOPS, *_EARLIER_ENGINE_STOPS):
+        pattern = pattern.replace(f"(?:(?!{stops})", "(?:")
+    return pattern
 
 
 def longest_window(pattern: str) -> int | None:

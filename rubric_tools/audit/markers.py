@@ -117,13 +117,23 @@ class Term:
 #: short (`NOT_A_LIMIT`): the windows' negator stops hold it, and every scoped exclusion
 #: that keeps to the clause holds it within `LIMIT_IDIOM` (the budget does not count it,
 #: `scoped_guards.budget_length`; lint's bounds do).
-_LIMIT_AFTER_NO = (
-    r" (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
-    r"| (?:event|case|time) (?:after|before|within)"
-    rf"| (?:event|case|time|\w+(?: \w+)? may) (?:shall|will|be)\b[^.;]{{0,{GAP}}}?"
-    r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
-)
+def _limit_after_no(gap: str) -> str:
+    return (
+        r" (?:(?:event|case|time|circumstances|be) )?(?:\w+ than|(?:to )?exceed|in excess of)"
+        r"| (?:event|case|time) (?:after|before|within)"
+        rf"| (?:event|case|time|\w+(?: \w+)? may) (?:shall|will|be)\b[^.;]{gap}"
+        r"\b(?:(?:more|less|fewer|later|longer|shorter|greater) than|exceed)"
+    )
+
+
+_LIMIT_AFTER_NO = _limit_after_no(f"{{0,{GAP}}}?")
 NOT_A_LIMIT = rf"(?!{_LIMIT_AFTER_NO}| undue| limit)"
+#: `NOT_A_LIMIT` for the negator stops of a window led in (`guard_windows.with_lead_in`),
+#: tried at every character of the window: its gap runs to the end of the clause ("[^.;]*?",
+#: which never leaves it) instead of 120 characters. Written out, a bounded gap repeated at
+#: every character of a window multiplies the two lengths, and a pattern led in went over
+#: the size the scorer compiles (`scoring.dialect.MAX_EXPANDED_SIZE`) with one window.
+NOT_A_LIMIT_IN_A_WINDOW = rf"(?!{_limit_after_no('*?')}| undue| limit)"
 #: What an exclusion writes after a negator term: no limit (`NOT_A_LIMIT`), and no "not" of
 #: "whether or not", which concedes and negates nothing ("whether or not the change arises
 #: from the industry" is no denial; a correct answer's "does not disproportionately affect"

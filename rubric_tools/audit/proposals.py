@@ -212,7 +212,7 @@ def propose_entry(texts: EntryTexts) -> EntryProposal | None:
     if verifier.lead_in:
         current = verifier.led(current)
     else:
-        current, best, steps = _with_lead_in(verifier, gate, current, best, steps)
+        current, best, steps = _with_lead_in(verifier, current, best, steps)
     change = _change(entry, current)
     if not change:
         return EntryProposal(entry, entry, {}, (), best, tuple(tried), first_refused)
@@ -249,7 +249,7 @@ def _with_tempered_windows(
 
 
 def _with_lead_in(
-    verifier: Verifier, original: Gate, current: Gate, best: Outcome, steps: list[str]
+    verifier: Verifier, current: Gate, best: Outcome, steps: list[str]
 ) -> tuple[Gate, Outcome, list[str]]:
     """The chosen gate with a lead-in (`guard_windows.with_lead_in`) and the guard scoped
     `before` the match, when the engine's guard still drops a sin for a negator ahead of the
@@ -263,7 +263,11 @@ def _with_lead_in(
     if not any(fires(off, t) and not fires(before, t) for t in verifier.texts.missed if t not in best.caught):
         return current, best, steps
     candidate = replace(before, pattern=with_lead_in(current.pattern))
-    if over_budget(original, candidate) is not None or out_of_bounds(candidate, verifier.texts.prose) is not None:
+    # No size budget: the lead-in and the negator stops it puts in the windows are one fixed
+    # construct, which the budget does not count, and the gate it leads in passed its own
+    # review (an exclusion whose figures were spelled every way is reviewed as it was). Read
+    # back, a stopped window is "(?:[^.;]){0,80}", four characters longer than the author's.
+    if out_of_bounds(candidate, verifier.texts.prose) is not None:
         return current, best, steps
     outcome = verifier.outcome(candidate)
     if outcome.safe and score(outcome) > score(best):

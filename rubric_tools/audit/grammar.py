@@ -372,7 +372,12 @@ def _object_of_an_opening_gerund(tokens: Sequence[str], at: int) -> bool:
     the sentence: "Subletting the premises is unlawful" has the act as its subject."""
     if at < 2 or not tokens[0].endswith("ing") or not all(t in DETERMINERS for t in tokens[1:at]):
         return False
-    return any(lexicon.verb_form(verb, "VBG") == tokens[0] for verb in lexicon.lemmas(tokens[0]).get("VERB", ()))
+    return _gerund(tokens[0])
+
+
+def _gerund(word: str) -> bool:
+    """Whether `word` is the "-ing" form of a verb the lexicon lists it under."""
+    return any(lexicon.verb_form(verb, "VBG") == word for verb in lexicon.lemmas(word).get("VERB", ()))
 
 
 def _bare_gerund_subject(tokens: Sequence[str], at: int) -> bool:
@@ -382,10 +387,7 @@ def _bare_gerund_subject(tokens: Sequence[str], at: int) -> bool:
     word = tokens[at]
     if not word.endswith("ing") or (at >= 1 and tokens[at - 1] in _BEFORE_A_NOMINAL_GERUND):
         return False
-    readings = lexicon.lemmas(word)
-    if "NOUN" in readings:
-        return False
-    return any(lexicon.verb_form(verb, "VBG") == word for verb in readings.get("VERB", ()))
+    return "NOUN" not in lexicon.lemmas(word) and _gerund(word)
 
 
 #: Words after which an "-ing" word is a noun's modifier or one of several subjects ("that"

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from rubric_tools.audit import inflection, lexicon
+from rubric_tools.audit.agreement import agreement_errors
 from rubric_tools.audit.grammar import (
     ADJECTIVES,
     DETERMINERS,
     FINITE_AUXILIARIES,
     PREPOSITIONS,
     SUBORDINATORS,
-    agreement_errors,
     is_temporal,
     passive_participle,
     shape,

@@ -59,13 +59,12 @@ from functools import lru_cache
 from typing import TypeVar
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.agreement import MANDATIVE_VERBS, agreement_errors
 from rubric_tools.audit.grammar import (
     ADJECTIVES,
     AUXILIARIES,
     DETERMINERS,
-    MANDATIVE_VERBS,
     MODALS,
-    agreement_errors,
     finite_verb_at,
     plural_form,
     verb_of,

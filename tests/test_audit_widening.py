@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rubric_tools.audit import lexicon, money, quantities
+from rubric_tools.audit import lexicon, money, quantities, quantity_regexes
 from rubric_tools.audit.dodges import dodges
 from rubric_tools.audit.guard_windows import bounded, longest_window, windows_without_negators
 from rubric_tools.audit.habitats import habitat_texts
@@ -404,7 +404,7 @@ def test_steps_are_ordered_and_named() -> None:
     ],
 )
 def test_a_quantity_regex_accepts_every_form(value: int, unit: str, forms: list[str]) -> None:
-    regex = quantities.quantity_regex(value, {u.name: u for u in quantities.UNITS}[unit])
+    regex = quantity_regexes.quantity_regex(value, {u.name: u for u in quantities.UNITS}[unit])
     for form in forms:
         assert re.search(regex, form, re.IGNORECASE), form
     assert not re.search(regex, f"{value + 1} {unit}s", re.IGNORECASE)
@@ -414,12 +414,12 @@ def test_a_quantity_regex_reads_as_prose() -> None:
     """Gates read normalized text: one space between words, so the regex writes one, and its
     witnesses (the audit's evidence) read as prose: no decimal on a span of days, a single year in the singular."""
     units = {u.name: u for u in quantities.UNITS}
-    days = quantities.quantity_regex(5, units["business day"])
+    days = quantity_regexes.quantity_regex(5, units["business day"])
     assert "\\s" not in days
     assert re.search(days, "five (5) business days") and re.search(days, "a 5-business-day window")
     assert not re.search(days, "5.0 business days") and not re.search(days, "six (5) business days")
-    assert re.search(quantities.quantity_regex(5, units["percent"]), "5.0%")
-    year = quantities.quantity_regex(12, units["month"])
+    assert re.search(quantity_regexes.quantity_regex(5, units["percent"]), "5.0%")
+    year = quantity_regexes.quantity_regex(12, units["month"])
     assert re.search(year, "one year") and not re.search(year, "one years")
 
 
@@ -431,7 +431,7 @@ def test_quantity_variants_of_a_text() -> None:
 
 
 def test_widening_quantities_in_a_pattern_keeps_the_rest() -> None:
-    widened = quantities.widen_quantities(r"(?<![\d.])5\s*(?:%|percent)|\b90 days\b")
+    widened = quantity_regexes.widen_quantities(r"(?<![\d.])5\s*(?:%|percent)|\b90 days\b")
     assert widened.startswith(r"(?<![\d.])") and widened.endswith(r"\b")
     for text in ("5.0 %", "five (5) percent", "ninety (90) days"):
         assert re.search(widened, text), text
@@ -443,7 +443,7 @@ def _matched(regex: str, texts: list[str]) -> list[bool]:
 
 def test_a_multiple_in_every_form() -> None:
     """ "two times the rent", "2x", "two (2) times", "twice": one multiple; "5 x 3" is a size."""
-    widened = quantities.widen_quantities(r"capped at two times the monthly rent")
+    widened = quantity_regexes.widen_quantities(r"capped at two times the monthly rent")
     forms = ("twice", "2x", "two (2) times", "12 times")
     assert _matched(widened, [f"capped at {form} the monthly rent" for form in forms]) == [True, True, True, False]
     texts = {text for _kind, text in quantities.variants("rent is capped at 3x the deposit")}

@@ -5,9 +5,9 @@ and the same span in other units ("12 months" / "one year" / "first anniversary"
 days" / "one week", "48 hours" / "two days", "18 months" / "a year and a half").
 
 Two sides of one table: `variants(text)` rewrites the quantities of a text into their
-other forms (sins that should still fire), and `widen_quantities(pattern)` rewrites the
-quantities written literally in a regex into a regex accepting every form. Number words
-come from `num2words`.
+other forms (sins that should still fire), and `quantity_regexes.widen_quantities(pattern)`
+rewrites the quantities written literally in a regex into a regex accepting every form.
+Number words come from `num2words`.
 """
 
 from __future__ import annotations
@@ -53,8 +53,9 @@ TIME_UNIT_WORDS = frozenset("minute hour day week month year".split())
 #: A multiple written as one word: "twice" (two times).
 _TWICE = re.compile(r"\btwice\b")
 _DIGITS = re.compile(r"\d+(?:\.\d+)?")
-_BY_FORM = {form: unit for unit in UNITS for form in unit.forms}
-_BY_NAME = {unit.name: unit for unit in UNITS}
+#: Each unit by each form it is written in after a number, and by its name.
+UNIT_BY_FORM = {form: unit for unit in UNITS for form in unit.forms}
+UNIT_BY_NAME = {unit.name: unit for unit in UNITS}
 
 
 @lru_cache(maxsize=1)
@@ -134,11 +135,11 @@ def _number_value(text: str) -> float | None:
 #: unit glued to a word is no quantity ("today" is no "to" and a "day", "ax" no "a" times).
 _NUMBER_WORD = r"(?:[a-z]++(?:[- ][a-z]++){0,3}?)"
 _NUMBER = rf"(?:\d+(?:\.\d+)?|{_NUMBER_WORD})"
-_UNIT_FORMS = "|".join(sorted((re.escape(f) for f in _BY_FORM), key=len, reverse=True))
+_UNIT_FORMS = "|".join(sorted((re.escape(f) for f in UNIT_BY_FORM), key=len, reverse=True))
 #: What may follow a number: a parenthetical, a separator or a unit. The look-ahead asks it of
 #: the next character at once, before the number's words are tried shorter and longer (the
 #: search tries every word of a text): the same matches, found with less backtracking.
-_AFTER_NUMBER = "(?=[\\s(\\-" + re.escape("".join(sorted({form[0] for form in _BY_FORM}))) + "])"
+_AFTER_NUMBER = "(?=[\\s(\\-" + re.escape("".join(sorted({form[0] for form in UNIT_BY_FORM}))) + "])"
 _QUANTITY = re.compile(
     rf"(?<![\w.])(?P<number>{_NUMBER}){_AFTER_NUMBER}(?:\s*\(\s*(?P<digits>\d+(?:\.\d+)?)\s*%?\s*\))?"
     rf"(?P<sep>\s*-?\s*)(?P<unit>{_UNIT_FORMS})(?![\w])"
@@ -179,9 +180,9 @@ def quantities(text: str) -> tuple[Quantity, ...]:
         if match.group("unit") == "x" and match.group("sep"):
             continue  # "5 x 3" is a size; a multiple is written "5x"
         if value is not None:
-            unit = _BY_FORM[match.group("unit")]
+            unit = UNIT_BY_FORM[match.group("unit")]
             found.append(Quantity(start, match.end(), value, unit, "-" in match.group("sep")))
-    found += [Quantity(m.start(), m.end(), 2.0, _BY_NAME["times"], False) for m in _TWICE.finditer(lowered)]
+    found += [Quantity(m.start(), m.end(), 2.0, UNIT_BY_NAME["times"], False) for m in _TWICE.finditer(lowered)]
     return tuple(sorted(found, key=lambda quantity: quantity.start))
 
 
@@ -236,7 +237,7 @@ def _other_units(value: float, unit: Unit) -> list[str]:
         if unit.span == other.name and other.name != "hour":
             count = int(value * unit.factor)
             found.append(f"{words(count)} {other.forms[0] if count != 1 else other.forms[-1]}")
-        half = _and_a_half(value, unit, other)
+        half = and_a_half(value, unit, other)
         if half is not None:
             whole, name = half
             found += [f"{words(whole)} and a half {name}s"] + ([f"a {name} and a half"] if whole == 1 else [])
@@ -281,186 +282,15 @@ def _respellings(text: str) -> Iterator[str]:
     for found in _ANNIVERSARY.finditer(text.lower()):
         years = _ordinal_values().get(found.group("ordinal"))
         if years is not None:
-            for form in forms(years, _BY_NAME["year"]):
+            for form in forms(years, UNIT_BY_NAME["year"]):
                 if "anniversary" not in form:
                     yield text[: found.start()] + form + text[found.end() :]
 
 
-# ------------------------------------------------------------------ regexes
-
-
-def _number_regex(value: float, *, decimal: bool = False) -> str:
-    """`value` in digits or words. Gates read normalized text (one space between words), so
-    a single space is written where prose has whitespace. `decimal`: "5.0" too (a
-    percentage is written so; a span of days is not)."""
-    digits = number_text(value).replace(".", r"\.")
-    numeral = rf"{digits}(?:\.0+)?" if decimal and value == int(value) else digits
-    if value != int(value) or value > MAX_WORDED:
-        return rf"(?<![\d.,]){numeral}"
-    tokens = words(int(value)).replace(" and ", " ").replace("-", " ").split()
-    word = "[- ]".join(tokens)  # "seventy-two", "seventy two", "one hundred"
-    # Not inside a longer number ("7.5%" holds no "5%"); the word may carry its figure
-    # ("twelve (12) months"): the word decides, as a gate that wrote `twelve \(\d+\)` did.
-    return rf"(?:(?<![\d.,]){numeral}|\b{word}(?: ?\(\d+\))?)"
-
-
-#: Between a number and its unit: "5 days", "5-day" (normalized text has single spaces).
-_SEPARATOR = "[ -]"
-
-
-def _stem(unit: Unit) -> str:
-    if unit.name == "day":
-        return rf"(?:calendar{_SEPARATOR})?day"  # a day is a calendar day: one alternative for both
-    return unit.forms[-1].replace(" ", _SEPARATOR)  # "business day", "business-day"
-
-
-def quantity_regex(value: float, unit: Unit, *, other_units: bool = True) -> str:
-    """A regex accepting every form of `value` `unit` (see `forms`); without `other_units`,
-    every spelling of it in its own unit only ("18-month", not "a year and a half")."""
-    if unit.name == "percent":
-        return rf"{_number_regex(value, decimal=True)} ?(?:%|percent|per[- ]?cent)"
-    if unit.name == "times":
-        multiple = rf"{_number_regex(value, decimal=True)} ?(?:times|x)\b"
-        return rf"(?:{multiple}|twice)" if value == 2 else multiple
-    number = _number_regex(value)
-    alternatives = [rf"{number}{_SEPARATOR}{_stem(unit)}{_plural_ending(value)}"]
-    alternatives += _in_other_units(value, unit) if other_units else []
-    return "(?:" + "|".join(alternatives) + ")" if len(alternatives) > 1 else alternatives[0]
-
-
-def _in_other_units(value: float, unit: Unit) -> list[str]:
-    """Regexes of `value` `unit` said in another unit: "one week" for 7 days, "the first
-    anniversary" for a year, "a year and a half" for 18 months, "72 hours" for 3 days."""
-    alternatives = []
-    if unit.name == "year" and value == int(value):
-        alternatives.append(rf"{num2words(int(value), to='ordinal')} anniversary")
-    for other in UNITS:
-        if other.name == "calendar day":
-            continue  # written as an optional word of "day"
-        if other.span == unit.name and value % other.factor == 0:
-            count = value // other.factor
-            article = r"(?:an?|one|1)" if count == 1 else _number_regex(count)
-            alternatives.append(rf"{article}{_SEPARATOR}{_stem(other)}{_plural_ending(count)}")
-            if other.name == "year":
-                alternatives.append(rf"{num2words(int(count), to='ordinal')} anniversary")
-        if unit.span == other.name and other.name != "hour":
-            count = value * unit.factor
-            alternatives.append(rf"{_number_regex(count)}{_SEPARATOR}{_stem(other)}{_plural_ending(count)}")
-        half = _and_a_half(value, unit, other)
-        if half is not None:
-            whole, name = half
-            alternatives.append(rf"{_number_regex(whole)} and a half {name}s")
-            if whole == 1:
-                alternatives.append(rf"(?:an?|one) {name} and a half")
-    return alternatives
-
-
-def _and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
+def and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
     """(whole, unit name) when `value` `unit` is a whole number and a half of the larger
     unit `other`: 18 months is (1, "year"), "a year and a half", "one and a half years"."""
     if other.span != unit.name or other.factor % 2 or value % other.factor != other.factor // 2:
         return None
     whole = int(value // other.factor)
     return (whole, other.forms[-1]) if 1 <= whole <= MAX_WORDED else None
-
-
-def _plural_ending(count: float) -> str:
-    """The unit's ending after `count`: one is singular ("one year"); above one, the plural
-    first ("5 days", and so the evidence a witness of the regex reads), the bare unit at a
-    word's end ("a 5-day period")."""
-    return r"\b" if count == 1 else r"(?:s|\b)"
-
-
-#: An optional kind of day in a group of its own, as a regex writes it: "(business\s+)?",
-#: "(business\s+|calendar\s+)?".
-_OPTIONAL_KIND_GROUP = r"\((?:\?:)?(?:business|calendar)(?:\\s\+| )(?:\|(?:business|calendar)(?:\\s\+| ))?\)\?"
-#: A quantity written literally in a regex: a number (digits, words, or a group of them),
-#: an optional parenthetical, a separator and a unit (with an optional plural `s?`).
-_SOURCE_NUMBER = r"(?:\d+|[a-z]+(?:[- ][a-z]+)??)"  # "five business days": one word first
-_SOURCE_QUANTITY = re.compile(
-    rf"(?P<number>\(\?:{_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)|\({_SOURCE_NUMBER}(?:\|{_SOURCE_NUMBER})*\)"
-    rf"|(?:(?<=\\b)|(?<![\w\\\[{{,])){_SOURCE_NUMBER})"
-    r"(?P<paren>\s*(?:\\\(\\d\+\\\)|\\\(\d+\\\)|\\\(\?\d+\\\)\?|\\s\*\\\(\?\d+\\\)\?"
-    # an optional figure in a group of its own: "\s*(\(\d+\)\s*)?"
-    r"|(?:\\s\*)?\((?:\?:)?\\\(\\d\+\\\)(?:\\s\*|\\s\+| )?\)\?)\s*|\s*)"
-    r"(?P<sep>(?:\\s[*+]|\\s\*|\\s\+| |-|\[- \]\??|\[ -\]\??|-\?)*)"
-    r"(?P<unit>\(\?:(?:%|percent)(?:\|(?:%|percent))*\)|(?:business |calendar |business\\s\+|calendar\\s\+"
-    # an optional kind of day in a group of its own: "(business\s+)?days"
-    rf"|{_OPTIONAL_KIND_GROUP})?"
-    r"(?:percent|%|times|x|(?:hour|day|week|month|year)(?:s\?|s)?))"
-    r"(?![a-z])"
-)
-
-
-def _source_values(number: str) -> list[float] | None:
-    alternatives = number.strip("()").removeprefix("?:").split("|")
-    values = [_number_value(a.replace("[- ]", " ")) for a in alternatives]
-    if any(v is None for v in values):
-        return None
-    return sorted({v for v in values if v is not None})
-
-
-def _source_unit(unit: str) -> Unit | None:
-    text = unit.replace("\\s+", " ").replace("s?", "s").removeprefix("(?:").rstrip(")")
-    text = text.split("|")[0]
-    if text in ("%", "percent"):
-        return _BY_NAME["percent"]
-    if text in ("times", "x"):
-        return _BY_NAME["times"]
-    return _BY_FORM.get(text) or _BY_FORM.get(text + "s")
-
-
-#: A unit after an optional kind of day in a group of its own: "(business\s+)?days",
-#: "(business\s+|calendar\s+)?days".
-_OPTIONAL_KIND = re.compile(rf"{_OPTIONAL_KIND_GROUP}(?P<rest>.+)")
-
-
-def widen_quantities(pattern: str, *, other_units: bool = True) -> str:
-    """`pattern` with each quantity written literally (`\\b90 days`, `(?:nine|twelve) months`,
-    `5\\s*(?:%|percent)`) replaced by a regex accepting all of its forms (without
-    `other_units`: its spellings in its own unit only, `quantity_regex`)."""
-
-    def replace(match: re.Match[str]) -> str:
-        values = _source_values(match.group("number"))
-        kind = _OPTIONAL_KIND.match(match.group("unit"))
-        if kind is not None and values:
-            # "(business\s+)?days": the figures as the gate writes them, and each said in
-            # another unit ("one week" for seven days; not for seven business days).
-            plain = _source_unit(kind.group("rest"))
-            other = []
-            if plain is not None and other_units:
-                other = [regex for value in values for regex in _in_other_units(value, plain)]
-            return "(?:" + "|".join([match.group(0), *other]) + ")" if other else match.group(0)
-        unit = _source_unit(match.group("unit"))
-        if not values or unit is None:
-            # "within five days": a word before the number was read as its first word; the
-            # quantity may start after it.
-            whole, number = match.group(0), match.group("number")
-            cut = re.search(r"[- ]", number) if number[:1].isalpha() else None
-            if cut is None:
-                return whole
-            offset = match.start("number") - match.start() + cut.end()
-            return whole[:offset] + widen_quantities(whole[offset:], other_units=other_units)
-        regexes = [quantity_regex(value, unit, other_units=other_units) for value in values]
-        return regexes[0] if len(regexes) == 1 else "(?:" + "|".join(regexes) + ")"
-
-    return _SOURCE_QUANTITY.sub(replace, pattern)
-
-
-def with_compound_forms(pattern: str) -> str:
-    """`pattern` with each span written literally as "<number> <unit>s" also read as the
-    compound modifier ("(?:eighteen|18) months" -> "(?:eighteen|18)[ -]months?\\b": "an
-    eighteen-month tail"). The commonest other spelling of a span, for a guard keyed to the
-    figure, a few characters long where every form (`widen_quantities`) is a line."""
-
-    def replace(match: re.Match[str]) -> str:
-        written = match.group("unit")
-        unit = _BY_FORM.get(written)
-        # One space, no figure in brackets, a one-word span in its plural ("months", not
-        # "business days" or "hours?").
-        plain = match.group("paren") + match.group("sep") == " "
-        if not plain or unit is None or not unit.is_duration or written != unit.forms[0] or " " in written:
-            return match.group(0)
-        return f"{match.group('number')}{_SEPARATOR}{unit.forms[-1]}s?\\b"
-
-    return _SOURCE_QUANTITY.sub(replace, pattern)

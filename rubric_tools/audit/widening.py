@@ -43,7 +43,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rubric_tools.audit import lexicon, money, quantities
+from rubric_tools.audit import lexicon, money
 from rubric_tools.audit.active_voice import widen_voice
 from rubric_tools.audit.pattern_tree import (
     ASIDE_WINDOW,
@@ -59,6 +59,7 @@ from rubric_tools.audit.pattern_tree import (
     words_of,
 )
 from rubric_tools.audit.possessives import widen_possessive
+from rubric_tools.audit.quantity_regexes import widen_quantities
 from rubric_tools.audit.slack import SLACK_WIDTH, joined_words, rewrite_slack, widen_slack
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.word_alternatives import (
@@ -125,7 +126,7 @@ def _one_group(regex: str) -> bool:
 
 
 def widen_numbers(pattern: str, _thesaurus: Thesaurus) -> str | None:
-    widened = _without_repeated_branches(money.widen_amounts(quantities.widen_quantities(pattern)))
+    widened = _without_repeated_branches(money.widen_amounts(widen_quantities(pattern)))
     return widened if widened != pattern else None
 
 

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
 from rubric_tools.audit.pattern_tree import flattened, top_level_branches
-from rubric_tools.audit.quantities import widen_quantities, with_compound_forms
+from rubric_tools.audit.quantity_regexes import widen_quantities, with_compound_forms
 from rubric_tools.audit.scoped_guards import is_written_part, scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK
 from rubric_tools.audit.thesaurus import Thesaurus

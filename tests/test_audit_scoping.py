@@ -22,7 +22,7 @@ from rubric_tools.audit.negations import (
     negated_predicate,
     negated_subject,
 )
-from rubric_tools.audit.pattern_tree import flattened
+from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
 from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import widen_slack

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rubric_tools.audit.pattern_tree import flattened
+from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.thesaurus import build
 from rubric_tools.audit.widening import widen_words
 from rubric_tools.scoring.gates import Gate

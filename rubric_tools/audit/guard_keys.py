@@ -9,7 +9,8 @@ from functools import lru_cache
 
 from rubric_tools.audit import quantities
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
-from rubric_tools.audit.pattern_tree import Item, flattened, parse_items, render
+from rubric_tools.audit.pattern_spellings import flattened
+from rubric_tools.audit.pattern_tree import Item, parse_items, render
 from rubric_tools.gate_analysis.witness import witnesses
 
 #: The longest key (characters of regex): a word group longer than this is no key.

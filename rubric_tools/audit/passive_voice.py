@@ -14,12 +14,12 @@ from dataclasses import dataclass, replace
 
 from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import PREPOSITIONS
+from rubric_tools.audit.pattern_spellings import spellings
 from rubric_tools.audit.pattern_tree import (
     Item,
     is_window,
     is_word_space,
     render,
-    spellings,
     words_of,
 )
 

@@ -13,7 +13,8 @@ them as before; the "of" phrase may take a "the" before each.
 from __future__ import annotations
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, is_word_space, parse_items, render, spellings, walk_sequences
+from rubric_tools.audit.pattern_spellings import spellings
+from rubric_tools.audit.pattern_tree import Item, is_word_space, parse_items, render, walk_sequences
 from rubric_tools.audit.thesaurus import Thesaurus
 
 #: Words a noun phrase owned by a possessive never holds: they end it.

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
-from rubric_tools.audit.pattern_tree import flattened, top_level_branches
+from rubric_tools.audit.pattern_spellings import flattened
+from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.quantity_regexes import widen_quantities, with_compound_forms
 from rubric_tools.audit.scoped_guards import is_written_part, scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK

@@ -13,7 +13,8 @@ from dataclasses import replace
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.pattern_tree import Item, WordRun, is_word_space, spellings, walk_sequences
+from rubric_tools.audit.pattern_spellings import spellings
+from rubric_tools.audit.pattern_tree import Item, WordRun, is_word_space, walk_sequences
 from rubric_tools.audit.thesaurus import Thesaurus
 
 #: After these a word is read as a noun ("the title", "its investigation") ...

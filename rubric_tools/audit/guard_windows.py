@@ -21,13 +21,17 @@ SHORT_WINDOW = 60
 _WINDOW_STOPS = rf"\bnot?\b{NOT_A_LIMIT}|\bnever\b|n['’]t\b"
 
 
+def _engine_stops(not_a_limit: str) -> str:
+    return rf"\b(?:not?|without)\b{not_a_limit}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+
+
 #: Every negator of the engine's guard (engine.md §4), but those stating a limit: what the
 #: windows of a pattern led in (`with_lead_in`) keep out, so that its guard, now scoped
 #: `before` the match, still silences a sin negated inside the match as the `span` scope did.
-_ENGINE_STOPS = rf"\b(?:not?|without)\b{NOT_A_LIMIT_IN_A_WINDOW}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b"
+_ENGINE_STOPS = _engine_stops(NOT_A_LIMIT_IN_A_WINDOW)
 #: The stops earlier versions wrote (the limit's gap bounded: `NOT_A_LIMIT`), still read as
 #: stops in a rubric they fixed.
-_EARLIER_ENGINE_STOPS = (rf"\b(?:not?|without)\b{NOT_A_LIMIT}|\b(?:never|nothing|none|neither|nor|cannot)\b|n['’]t\b",)
+_EARLIER_ENGINE_STOPS = (_engine_stops(NOT_A_LIMIT),)
 
 
 def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | None:
@@ -54,6 +58,18 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
     return "|".join(render(branch) for branch in tree) if changed else None
 
 
+def _lead_in(another_clause: str, stops: str) -> str:
+    """The lead-in taking in `another_clause` (optional), then a limit or saving idiom, then
+    the words of the sin's own clause, which hold none of `stops`."""
+    return (
+        rf"(?:(?:^|(?<=[.!?] ))(?:{another_clause})?"
+        r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
+        r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b"
+        r"(?:[^.;]|\.\d){0,80}?, ?)?"
+        rf"(?:(?!{stops})(?:[^.;]|\.\d)){{0,120}}?)?"
+    )
+
+
 #: What may come before the sin in its own sentence without governing it, taken into the match
 #: so that a guard scoped `before` the match does not read it: another clause, closed by ";"
 #: or ":", or opened by "but", "provided that" or a comma and a conjunction ("Section 9.3
@@ -71,22 +87,17 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
 #: 9.2") ends no sentence (engine.md §4), nor any part of a lead-in. It opens only where a
 #: sentence does (normalized text has one space after a full stop), so that a search tries
 #: it at a few places of a long text, not at every character (lint rule G017).
-_LEAD_IN = (
-    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:[;:]|\bbut\b|\bprovided that\b|"
+_LEAD_IN = _lead_in(
+    r"(?:[^.]|\.\d){0,150}?(?:[;:]|\bbut\b|\bprovided that\b|"
     r", (?:and|yet|so|since|because|while|whereas|although|though)\b) ?"
-    r"|(?:although|though|even though|even if|while|whereas)\b(?:[^.;]|\.\d){0,150}?, ?)?"
-    r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
-    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b(?:[^.;]|\.\d){0,80}?, ?)?"
-    rf"(?:(?!{_ENGINE_STOPS})(?:[^.;]|\.\d)){{0,120}}?)?"
+    r"|(?:although|though|even though|even if|while|whereas)\b(?:[^.;]|\.\d){0,150}?, ?",
+    _ENGINE_STOPS,
 )
 #: The lead-ins earlier versions wrote, still read as lead-ins in a rubric they fixed: the
 #: last before this one took another clause only after ";" or "but", and its stops bounded
 #: the limit's gap (`_EARLIER_ENGINE_STOPS`).
 _EARLIER_LEAD_INS = (
-    r"(?:(?:^|(?<=[.!?] ))(?:(?:[^.]|\.\d){0,150}?(?:;|\bbut\b) ?)?"
-    r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
-    r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b(?:[^.;]|\.\d){0,80}?, ?)?"
-    rf"(?:(?!{_EARLIER_ENGINE_STOPS[0]})(?:[^.;]|\.\d)){{0,120}}?)?",
+    _lead_in(r"(?:[^.]|\.\d){0,150}?(?:;|\bbut\b) ?", _EARLIER_ENGINE_STOPS[0]),
     r"(?:(?:^|(?<=[.!?] ))(?:[^.]{0,150}?(?:;|\bbut\b) ?)?(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)[^.;]){0,60}?"
     r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b[^.;]{0,80}?, ?)?)?",
 )

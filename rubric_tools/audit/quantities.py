@@ -244,6 +244,15 @@ def _other_units(value: float, unit: Unit) -> list[str]:
     return found
 
 
+def and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
+    """(whole, unit name) when `value` `unit` is a whole number and a half of the larger
+    unit `other`: 18 months is (1, "year"), "a year and a half", "one and a half years"."""
+    if other.span != unit.name or other.factor % 2 or value % other.factor != other.factor // 2:
+        return None
+    whole = int(value // other.factor)
+    return (whole, other.forms[-1]) if 1 <= whole <= MAX_WORDED else None
+
+
 def variants(text: str) -> Iterator[tuple[str, str]]:
     """(kind, text) for every other form of each quantity in `text`, one change at a time."""
     for quantity in quantities(text):
@@ -285,12 +294,3 @@ def _respellings(text: str) -> Iterator[str]:
             for form in forms(years, UNIT_BY_NAME["year"]):
                 if "anniversary" not in form:
                     yield text[: found.start()] + form + text[found.end() :]
-
-
-def and_a_half(value: float, unit: Unit, other: Unit) -> tuple[int, str] | None:
-    """(whole, unit name) when `value` `unit` is a whole number and a half of the larger
-    unit `other`: 18 months is (1, "year"), "a year and a half", "one and a half years"."""
-    if other.span != unit.name or other.factor % 2 or value % other.factor != other.factor // 2:
-        return None
-    whole = int(value // other.factor)
-    return (whole, other.forms[-1]) if 1 <= whole <= MAX_WORDED else None

@@ -143,6 +143,22 @@ def test_a_deadline_after_the_sin_is_a_habitat_a_loose_negator_after_the_key_los
     assert [k for k, _t in habitat_texts(witness, "redline") if k == "deadline idiom before"]
 
 
+def test_a_negator_after_a_state_that_negates_nothing_is_a_habitat_a_loose_negator_after_the_key_loses() -> None:
+    """A state as well as an act is said without condition by a negator after it ("the
+    landlord owns the fixtures with no limitation"): a guard reading any "no"
+    after the key in the clause would silence the sin, and verification refuses it."""
+    for witness in ("the landlord owns the fixtures", "the tenant may sublet the premises"):
+        for surface in ("issue", "redline", "settlement"):
+            [text] = [t for k, t in habitat_texts(witness, surface) if k == "negator after that negates nothing"]
+            assert text.endswith(" with no limitation.") and text.startswith(witness.capitalize())
+    text = "The landlord owns the fixtures with no limitation."
+    careless = Gate("landlord owns", exclude_context=r"landlord(?:[^.;,]){0,80}?\b(?:not?|never)\b")
+    assert not _fires(careless, text) and _fires(_scoped("landlord owns", "redline"), text)
+    # Not after a clause whose completion already holds a negator: it would say it twice.
+    negated_already = habitat_texts("the landlord owns", "redline", after=" the fixtures without charge")
+    assert not [k for k, _t in negated_already if "nothing" in k]
+
+
 def test_a_limit_idiom_after_a_noun_phrase_is_a_habitat_a_loose_negator_after_the_key_loses() -> None:
     """Drafting caps an obligation with a limit idiom after it: its "not" limits the noun
     phrase and denies nothing, so a guard reading any "not" after the key loses the sin."""

@@ -11,7 +11,8 @@ that a careless guard mistakes for a disclaimer. A gate must still fire on every
   limit idioms around a quantity of the sin ("shall not exceed five percent", "in no event
   later than 72 hours after …", "in no event shall the period be less than five days", a
   time bar "no claim may be made more than nine months after …"), a
-  deadline after the sin ("<sin> no later than thirty (30) days after the Effective Date");
+  deadline after the sin ("<sin> no later than thirty (30) days after the Effective Date"),
+  and a negator after the sin that states it without condition ("<sin> with no limitation");
 - a citation before the sin and a proviso after it ("Subject to Section 9.2, <sin>",
   "<sin>; provided that …");
 - a negation of the sin's last noun in a clause after it ("<sin> … all notices, and no
@@ -83,6 +84,10 @@ LIMIT_IDIOMS = ("not more than", "no more than", "no less than", "not less than"
 #: A noun phrase capped by a limit idiom after it ("Customer's indemnification obligations
 #: shall not exceed …").
 _CAPPED = "{w} shall not exceed the amount stated in Section 9.2."
+#: A negator after the sin's clause that negates nothing: "Provider may use the data for
+#: training with no limitation" states the sin without condition.
+_UNCONDITIONAL = "with no limitation"
+_NEGATED_AFTER = re.compile(r"\b(?:no|not|never|without)\b|n't\b", re.IGNORECASE)
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
@@ -128,6 +133,9 @@ def habitat_texts(
             # A relative clause on the sin's last noun negates what it names, not the sin: "…
             # confirms a Security Incident that Customer has not already discovered".
             yield "negated relative clause after", as_sentence(f"{clause} that Schedule A does not already cover")
+    if is_clause(clause) and not _NEGATED_AFTER.search(after):
+        # A negator after the sin that negates nothing: it states the sin without condition.
+        yield "negator after that negates nothing", as_sentence(f"{clause} {_UNCONDITIONAL}")
     found = quantities(witness)
     if found:
         quantity = found[0]

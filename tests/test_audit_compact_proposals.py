@@ -673,3 +673,45 @@ def test_a_negator_governing_a_long_clause_is_evidence_of_its_kind() -> None:
         and not Gate(pattern, exclude_context=e.regex).fires(normalize(near))
         for e in found
     ), [e.regex for e in found]
+
+
+def test_a_word_widened_to_a_thesaurus_group_is_keyed_by_few_words_every_member_holds() -> None:
+    """Once a widening put a group of legal-status members for "unlawful", some of them
+    phrases ("prohibited by law"), the group written out is too long a key; a few words that
+    every member holds one of are one key, and a search for it finds every member."""
+    from rubric_tools.audit.guard_keys import widened_key
+
+    members = ["unlawful", "illegal", "prohibited by law", "forbidden by law", "contrary to law", "per se illegal"]
+    pattern = r"(?:unlawful|illegal|(?:prohibited|forbidden) by law|contrary to law|per se illegal) to sublet"
+    key = widened_key("(?:unlawful)", pattern)
+    assert key is not None and len(key) <= 60
+    assert all(re.search(key, member) for member in members)
+    # A short group is its own key; a pattern that did not widen the word gives none.
+    assert widened_key("(?:void)", "the term is (?:void|invalid)") == "(?:void|invalid)"
+    assert widened_key("(?:void)", "the term is void") is None
+
+
+def test_a_word_widened_by_the_thesaurus_takes_the_guard_keyed_on_it() -> None:
+    """A part of the guard this tool wrote against "not … unlawful" was verified for the word
+    as the pattern had it; once the widening puts the thesaurus group for "unlawful", the
+    same part keyed on the group's key silences the same correct work in every member,
+    and the sin in a member still fires. The author's own parts are left as written."""
+    from rubric_tools.audit.widening_proposal import _guard_keyed_as_pattern
+
+    written = r"\b(?:not|nobody|nothing)\b[^.;]{0,80}?(?:unlawful)"
+    authors = r"\bfor the avoidance of doubt\b"
+    gate = Gate(r"(unlawful) for (?:the )?tenant to sublet", exclude_context=f"{authors}|{written}")
+    group = r"(?:unlawful|illegal|(?:prohibited|forbidden) by law|contrary to law|per se illegal)"
+    widened = replace_gate(gate, pattern=f"({group}) for (?:the )?tenant to sublet")
+    rekeyed = _guard_keyed_as_pattern(widened, gate)
+    assert rekeyed is not None and rekeyed.startswith(authors + "|")
+    guarded = replace_gate(widened, exclude_context=rekeyed)
+    for word in ("unlawful", "illegal", "prohibited by law"):
+        sin = f"It is {word} for the tenant to sublet the premises."
+        assert guarded.fires(normalize(sin)), sin
+        negated = f"Nothing in this lease means that it is {word} for the tenant to sublet the premises."
+        assert not guarded.fires(normalize(negated)), negated
+        # The guard as it was reads the word it was written for only.
+        assert widened.fires(normalize(negated)) == (word != "unlawful"), negated
+    # A widening that put no group for the key changes no part.
+    assert _guard_keyed_as_pattern(replace_gate(gate, pattern=gate.pattern + r"\b"), gate) is None

@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from rubric_tools.audit import quantities
 from rubric_tools.audit.lexicon import FUNCTION_WORDS
-from rubric_tools.audit.pattern_spellings import flattened
-from rubric_tools.audit.pattern_tree import Item, parse_items, render
+from rubric_tools.audit.pattern_spellings import flattened, spellings
+from rubric_tools.audit.pattern_tree import Item, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.witness import witnesses
 
 #: The longest key (characters of regex): a word group longer than this is no key.
@@ -129,6 +129,53 @@ def _inner_key(item: Item) -> tuple[int, str] | None:
         return None
     text = _grouped(best)
     return (min(weight for weight, _text in best), text) if len(text) <= MAX_KEY else None
+
+
+def widened_key(key: str, pattern: str) -> str | None:
+    """The key of the group of `pattern` that spells every word `key` spells and more (the
+    thesaurus group a widening put for the word): the group itself when it is short, else
+    few words that every member holds one of (`(?:law|unlawful|illegal)` for "unlawful",
+    "illegal", "prohibited by law", "contrary to law", …). None when no group spells more."""
+    own = _spelled(key)
+    tree = parse_items(pattern)
+    if not own or tree is None:
+        return None
+    for sequence in walk_sequences(tree):
+        for item in sequence:
+            if item.kind != "group" or item.quant:
+                continue
+            spelled = spellings([item])
+            if spelled is None or not set(own) < set(spelled):
+                continue
+            found = _key_group(item) or _covering(item.branches)
+            if found is not None and found != key:
+                return found
+    return None
+
+
+def _spelled(key: str) -> tuple[str, ...]:
+    tree = parse_items(key)
+    return (spellings(tree[0]) or ()) if tree is not None and len(tree) == 1 else ()
+
+
+def _covering(branches: list[list[Item]]) -> str | None:
+    """Few keys that every branch holds one of, as one group: a search for it finds each
+    branch. The key held by the most branches first; None when that is too long a key."""
+    held = [{text for _weight, text in _branch_keys(branch)} for branch in branches]
+    if not all(held):
+        return None
+    chosen: list[str] = []
+    left = list(range(len(held)))
+    while left:
+        counts: dict[str, int] = {}
+        for index in left:
+            for text in held[index]:
+                counts[text] = counts.get(text, 0) + 1
+        best = max(counts, key=lambda text: (counts[text], len(text)))
+        chosen.append(best)
+        left = [index for index in left if best not in held[index]]
+    joined = chosen[0] if len(chosen) == 1 else flattened("(?:" + "|".join(chosen) + ")")
+    return joined if len(joined) <= MAX_KEY else None
 
 
 def _shared_key(branches: list[list[Item]]) -> tuple[int, str] | None:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
+from rubric_tools.audit.guard_keys import keys, widened_key
 from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.quantity_regexes import widen_quantities, with_compound_forms
@@ -74,10 +75,12 @@ def _try(
     # the guard is "5%" too); the exclusion this proposal already wrote, with a part for the
     # new hits; else one exclusion for all the correct work, written anew.
     same_guard = [widen_quantities(current.exclude_context)] if current.exclude_context else []
+    # The same guard keyed on what the widening put for its key: a longer guard, reviewed so.
+    rekeyed = _guard_keyed_as_pattern(widened, current)
     added = scoped_exclusions(widened.pattern, outcome.new_hits, kinds, current.exclude_context, guard_on=on)
     hits = [*texts.false_positives, *outcome.new_hits]
     anew = scoped_exclusions(widened.pattern, hits, kinds, original.exclude_context, guard_on=on)
-    for exclusion in [*same_guard, *(e.regex for e in [*added, *anew])]:
+    for exclusion in [*same_guard, *([rekeyed] if rekeyed else []), *(e.regex for e in [*added, *anew])]:
         if exclusion == current.exclude_context:
             continue
         guarded = replace(widened, exclude_context=exclusion)
@@ -114,6 +117,28 @@ def _guard_spelled_as_pattern(widened: Gate, current: Gate, texts: EntryTexts) -
         return None
     guarded = replace(widened, exclude_context=spelled)
     return None if out_of_bounds(guarded, texts.prose) is not None else guarded
+
+
+def _guard_keyed_as_pattern(widened: Gate, current: Gate) -> str | None:
+    """The entry's exclusion with the key of each part this tool wrote re-keyed to the
+    group the widening put for it: an exclusion of "not … (?:unlawful)" that verification
+    accepted for the entry is the same exclusion for "illegal" once the thesaurus gave the
+    pattern "illegal" (`guard_keys.widened_key`: `(?:law|unlawful|illegal)`). None when no
+    part's key changes."""
+    if not current.exclude_context:
+        return None
+    parts = top_level_branches(current.exclude_context)
+    if parts is None:
+        return None
+    renamed = {old: new for old in keys(current.pattern) if (new := widened_key(old, widened.pattern)) is not None}
+    rewritten = []
+    for part in parts:
+        for old, new in renamed.items() if is_written_part(part) else ():
+            if part.endswith(old) or part.startswith(old):
+                part = part.replace(old, new)
+        rewritten.append(part)
+    joined = "|".join(rewritten)
+    return joined if joined != current.exclude_context else None
 
 
 def _may_catch_more(pattern: str, current: Gate, missed: Sequence[str]) -> bool:

@@ -171,7 +171,9 @@ def _covering(branches: list[list[Item]]) -> str | None:
         for index in left:
             for text in held[index]:
                 counts[text] = counts.get(text, 0) + 1
-        best = max(counts, key=lambda text: (counts[text], len(text)))
+        # Ties go to the longer key, then by its text: the same key in every run, whatever
+        # order a set of strings iterates in.
+        best = max(counts, key=lambda text: (counts[text], len(text), text))
         chosen.append(best)
         left = [index for index in left if best not in held[index]]
     joined = chosen[0] if len(chosen) == 1 else flattened("(?:" + "|".join(chosen) + ")")

@@ -87,7 +87,8 @@ _CAPPED = "{w} shall not exceed the amount stated in Section 9.2."
 #: A negator after the sin's clause that negates nothing: "Provider may use the data for
 #: training with no limitation" states the sin without condition.
 _UNCONDITIONAL = "with no limitation"
-_NEGATED_AFTER = re.compile(r"\b(?:no|not|never|without)\b|n't\b", re.IGNORECASE)
+#: A completion after the witness that holds a negator already: the idiom would be a second.
+_NEGATED_AFTER = re.compile(r"\b(?:no|not|never|without)\b|n['’]t\b", re.IGNORECASE)
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")

@@ -35,6 +35,7 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import MODALS, is_clause
 from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import as_sentence, fill, words
+from rubric_tools.scoring.gates import NEGATOR_PATTERN
 
 #: The section a recital cites when the issue's anchor names none.
 DEFAULT_SECTION = "9.2"
@@ -88,7 +89,7 @@ _CAPPED = "{w} shall not exceed the amount stated in Section 9.2."
 #: training with no limitation" states the sin without condition.
 _UNCONDITIONAL = "with no limitation"
 #: A completion after the witness that holds a negator already: the idiom would be a second.
-_NEGATED_AFTER = re.compile(r"\b(?:no|not|never|without)\b|n['’]t\b", re.IGNORECASE)
+_NEGATED_AFTER = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")

@@ -133,9 +133,10 @@ def _guard_keyed_as_pattern(widened: Gate, current: Gate) -> str | None:
     renamed = {old: new for old in keys(current.pattern) if (new := widened_key(old, widened.pattern)) is not None}
     rewritten = []
     for part in parts:
-        for old, new in renamed.items() if is_written_part(part) else ():
-            if part.endswith(old) or part.startswith(old):
-                part = part.replace(old, new)
+        if is_written_part(part):  # the author's own parts stay as written
+            for old, new in renamed.items():
+                if part.endswith(old) or part.startswith(old):
+                    part = part.replace(old, new)
         rewritten.append(part)
     joined = "|".join(rewritten)
     return joined if joined != current.exclude_context else None

@@ -16,6 +16,7 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.pattern_spellings import spellings
 from rubric_tools.audit.pattern_tree import Item, WordRun, is_word_space, walk_sequences
 from rubric_tools.audit.thesaurus import Thesaurus
+from rubric_tools.audit.word_order import verb_only
 
 #: After these a word is read as a noun ("the title", "its investigation") ...
 NOUN_SLOT = frozenset(
@@ -134,7 +135,7 @@ def _read(sequence: list[Item], runs: list[WordRun], index: int, follower: str |
             return "VERB", True  # before an adverb's test: "not" is one, and "not breach" a verb
         if lexicon.is_modifier(before) and not lexicon.is_verb(before) and not lexicon.only_as(before, "ADV"):
             return "NOUN", True  # after an adjective ("internal review"); an adverb says nothing
-        if _singular_noun(before) and (_base_noun(word) or _verb_only_base(word)):
+        if _singular_noun(before) and (_base_noun(word) or verb_only(word)):
             # "security breach", "customer use", "privacy act": a verb after a singular noun
             # ends in -s (the lexicon lists "act" as a verb only)
             return "NOUN", True
@@ -285,11 +286,6 @@ def _singular_noun(word: str) -> bool:
 def _base_noun(word: str) -> bool:
     """A word the lexicon lists as a noun in this very form ("breach", "use", "deposit")."""
     return word in lexicon.lemmas(word).get("NOUN", ())
-
-
-def _verb_only_base(word: str) -> bool:
-    """A verb's base form the lexicon lists under no other part of speech ("act")."""
-    return set(lexicon.lemmas(word)) == {"VERB"} and word in lexicon.lemmas(word)["VERB"]
 
 
 def noun_in_its_own_right(word: str) -> bool:

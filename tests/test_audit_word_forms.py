@@ -378,6 +378,32 @@ def test_a_noun_beside_an_adjective_or_another_noun_takes_noun_forms_only() -> N
 
 
 @pytest.mark.parametrize(
+    ("pattern", "synonym"),
+    [
+        # nouns the lexicon lists as nothing but nouns, each in a group of nouns
+        ("landlord has no liability for the roof", "responsibilit"),
+        ("tenant may sublet without approval of landlord", "consent"),
+        ("on termination of the lease", "cancellation"),
+        # an adjective the lexicon also lists as a noun, in a group of modifiers
+        ("subletting is illegal", "unlawful"),
+    ],
+)
+def test_a_noun_or_an_adjective_in_its_own_right_takes_its_own_groups(pattern: str, synonym: str) -> None:
+    # Only a verb group's forms are kept from a noun in its own right ("training" is no
+    # "train"): its groups as a noun or a modifier are the thesaurus's to give.
+    widened = widen_words(pattern, Thesaurus()) or ""
+    assert synonym in widened, widened
+
+
+def test_a_project_group_is_not_read_through_the_verb_of_a_noun_in_its_own_right() -> None:
+    from rubric_tools.audit.thesaurus import build
+
+    thesaurus = build([("train", "coach")])
+    assert "coach" not in (widen_words(r"\bmodel training of every kind\b", thesaurus) or "")
+    assert "coach" in (widen_words(r"\btenant may train its staff\b", thesaurus) or "")
+
+
+@pytest.mark.parametrize(
     ("pattern", "noun_only"),
     [
         ("tenant reports any security breach to the landlord", True),  # after a singular noun

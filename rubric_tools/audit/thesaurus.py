@@ -273,8 +273,9 @@ def _members(thesaurus: Thesaurus, phrase: str, reading: str | None = None) -> t
     """(member, part of speech of its group) of every group holding `phrase` as written, as
     a form of a verb for a group of verbs ("completed" is no member of "entire, whole, full,
     complete"), or as a plural for a group of nouns ("fees"); a project's groups have no
-    part of speech (the lexicon decides). With `reading` "NOUN" no group of verbs, with
-    "VERB" no group of nouns."""
+    part of speech (the lexicon decides). With `reading` "NOUN" no group of verbs (nor a
+    project's group by the phrase's verb: "training" is no "train"), with "VERB" no group
+    of nouns."""
     phrase = phrase.lower()
     as_verb = _head_lemmas(phrase)
     as_noun = set(lexicon.lemmas(phrase).get("NOUN", ())) - {phrase} if " " not in phrase else set()
@@ -289,7 +290,7 @@ def _members(thesaurus: Thesaurus, phrase: str, reading: str | None = None) -> t
         group = _kept(thesaurus, group)
         if (
             phrase in group
-            or (pos in ("VERB", None) and as_verb & set(group))
+            or (pos in ("VERB", None) and reading != "NOUN" and as_verb & set(group))
             or (pos in ("NOUN", None) and as_noun & set(group))
         ):
             found += [(member, pos) for member in group]

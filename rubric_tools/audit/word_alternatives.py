@@ -101,7 +101,11 @@ def plain_alternatives(
     # A modal is no noun ("tenant will pay" is no testament) unless the gate writes it as one ("the will").
     modal = phrase in lexicon.MODALS and reading != "NOUN"
     if members and reading != "VERB" and not modal and noun_in_its_own_right(phrase):
-        members = ()  # "training" is not "train": a verb group's forms are no paraphrase of the noun
+        # "training" is not "train": a verb group's forms are no paraphrase of the noun. The
+        # groups that hold it as a noun or a modifier are ("obligation": "duty",
+        # "commitment"; "illegal": "unlawful", "contrary to law").
+        group_reading = "NOUN"
+        members = thesaurus.members(phrase, group_reading)
     passive = before is None or before in lexicon.BE_FORMS
     if members and reading == "PARTICIPLE" and passive:
         participles = thesaurus.member_participles(phrase)

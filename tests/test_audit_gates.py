@@ -381,6 +381,21 @@ def test_the_thesaurus_is_extended_from_the_settings(tmp_path: Path) -> None:
     )
 
 
+def test_the_words_step_one_phrase_at_a_time_tries_the_phrase_that_catches_a_missed_sin_first() -> None:
+    from rubric_tools.audit.thesaurus import build
+    from rubric_tools.audit.widening import word_pieces
+    from rubric_tools.audit.widening_proposal import _by_gain
+
+    pattern = "the statute prohibits subletting"
+    pieces = word_pieces(pattern, build())
+    # "statute" takes its noun group ("law", "legislation", ...): a piece that catches none
+    # of the missed sins, tried after the verb's, which catches one.
+    assert any("legislation" in piece for piece in pieces)
+    ordered = _by_gain(pieces, pattern, ["The statute forbids subletting."])
+    assert Gate(ordered[0]).fires("the statute forbids subletting"), ordered[0]
+    assert not Gate(ordered[-1]).fires("the statute forbids subletting")
+
+
 def test_a_backtracking_gate_is_left_to_lint_and_the_audit_stays_fast(tmp_path: Path) -> None:
     gates = (
         "    critical_failure_patterns:\n      - '(\\w+\\s?)*unenforceable!'\n"

@@ -311,17 +311,27 @@ def _pieces(
     verifier: Verifier, texts: EntryTexts, original: Gate, current: Gate, best: Outcome, done: list[str], keep: _Keep
 ) -> tuple[Gate, Outcome]:
     """The words step split into simpler pieces, one phrase at a time: each kept that is
-    safe, within budget and catches more."""
-    index = 0
-    pieces = word_pieces(current.pattern, texts.thesaurus)
+    safe, within budget and catches more. As for the steps (`_most_gain_first`), the piece
+    that alone matches the most missed sins is tried first, then the one that adds the
+    fewest characters: a long group that catches nothing ("law" among "statute",
+    "legislation") does not spend the room a verb's group needs."""
+    tried: set[str] = set()
     for _ in range(MAX_PIECES):
-        if index >= len(pieces):
+        pieces = [
+            piece
+            for piece in _by_gain(word_pieces(current.pattern, texts.thesaurus), current.pattern, texts.missed)
+            if piece not in tried
+        ]
+        if not pieces:
             break
-        candidate, outcome, _why = _try(verifier, texts, original, current, pieces[index])
+        tried.add(pieces[0])
+        candidate, outcome, _why = _try(verifier, texts, original, current, pieces[0])
         if candidate is not None and outcome is not None and keep(outcome, best, candidate, current):
-            current, best = candidate, outcome  # the phrase is now a group: the next one takes its index
+            current, best = candidate, outcome
             done.append("words (one phrase)")
-            pieces = word_pieces(current.pattern, texts.thesaurus)
-        else:
-            index += 1
     return current, best
+
+
+def _by_gain(patterns: Sequence[str], current: str, missed: Sequence[str]) -> list[str]:
+    """`patterns`, the one that matches the most of `missed` first, then the shortest."""
+    return sorted(patterns, key=lambda pattern: (-_matched(pattern, missed), len(pattern) - len(current)))

@@ -18,9 +18,8 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.completion import CARRIER_SUBJECT
 from rubric_tools.audit.dodge import Dodge
 from rubric_tools.audit.possessives import in_a_noun_phrase
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 #: A word that owns what follows it ("provider's", "customer’s"); not "it's", "let's".
 _POSSESSIVE = re.compile(r"^([a-z][a-z-]+)['’]s$")
 _NOT_OWNERS = frozenset(("it", "let", "that", "there", "here", "what", "who"))
@@ -29,7 +28,7 @@ _NOT_OWNERS = frozenset(("it", "let", "that", "there", "here", "what", "who"))
 def active_voice(witness: str) -> Iterator[Dodge]:
     """The witness's modal passive in the active voice, when it names no agent: "OBJECT
     MODAL be PARTICIPLE REST" -> "the other party MODAL VERB OBJECT REST"."""
-    if _NEGATOR.search(witness):
+    if NEGATOR.search(witness):
         return
     words = witness.split(" ")
     for index in range(1, len(words) - 2):

@@ -22,7 +22,7 @@ from rubric_tools.audit.synonym_swaps import MODAL_WORDS, group_swaps
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.wording import doubled
 from rubric_tools.gate_analysis.witness import gap_witness
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 #: At most this many dodges per witness.
 MAX_DODGES = 24
@@ -58,7 +58,6 @@ NOMINALIZATIONS: Mapping[str, str] = {
 COMPOUND_HEADS = frozenset("first second third non pre post co sub self multi cross".split())
 #: Prefixes written hyphenated or joined alike.
 JOINABLE_PREFIXES = ("re", "de", "co", "non", "pre", "sub", "multi", "cross")
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 _MODALS = ("may", "shall", "will", "must", "can", "should", "would")
 #: Words after a determiner that an adjective cannot precede ("all of", "the entire").
@@ -194,7 +193,7 @@ def _verb_inflections(witness: str) -> Iterator[Dodge]:
             if form != words[0] and name != "past":
                 yield Dodge(f"inflection ({name})", " ".join([form, *words[1:]]))
     yield from _temporal_tense(words)
-    if _NEGATOR.search(witness):
+    if NEGATOR.search(witness):
         return  # "shall not use" is not "uses"
     for index in range(1, len(words) - 1):
         verb = inflection.base_form(words[index + 1])
@@ -266,7 +265,7 @@ def _synonyms(witness: str, extra: Mapping[str, Sequence[str]] | None) -> dict[s
     """The project's one-way synonyms (`[tool.rubric.audit] thesaurus`); modal synonyms
     change meaning under a negator, so they are left out of a negative witness."""
     table: dict[str, Sequence[str]] = {**(extra or {})}
-    if _NEGATOR.search(witness):
+    if NEGATOR.search(witness):
         for modal in MODAL_WORDS:
             table.pop(modal, None)
     return table
@@ -283,7 +282,7 @@ def passive_voice(witness: str) -> Iterator[Dodge]:
     """ "customer may use provider data" -> "provider data may be used by customer"; what
     follows the object stays after the agent ("customer data may be used by provider to
     train")."""
-    if _NEGATOR.search(witness):
+    if NEGATOR.search(witness):
         return
     words = witness.split(" ")
     for index in range(1, len(words) - 2):

@@ -15,12 +15,10 @@ from typing import TYPE_CHECKING
 
 from rubric_tools.audit.grammar import finite_verb_at, verb_of
 from rubric_tools.audit.wording import fill
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 if TYPE_CHECKING:
     from rubric_tools.audit.quantities import Quantity
-
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)  # the engine's negator list, plain `re` syntax
 
 
 @dataclass(frozen=True)
@@ -64,7 +62,7 @@ class Frame:
             return False
         if from_clause:
             return not self.negates
-        return not (self.negates and not self.disowns and _NEGATOR.search(witness))
+        return not (self.negates and not self.disowns and NEGATOR.search(witness))
 
     @property
     def quoted(self) -> bool:

@@ -35,7 +35,7 @@ from rubric_tools.audit import lexicon
 from rubric_tools.audit.grammar import MODALS, is_clause
 from rubric_tools.audit.quantities import is_number_word, quantities
 from rubric_tools.audit.wording import as_sentence, fill, words
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 #: The section a recital cites when the issue's anchor names none.
 DEFAULT_SECTION = "9.2"
@@ -88,8 +88,6 @@ _CAPPED = "{w} shall not exceed the amount stated in Section 9.2."
 #: A negator after the sin's clause that negates nothing: "Provider may use the data for
 #: training with no limitation" states the sin without condition.
 _UNCONDITIONAL = "with no limitation"
-#: A completion after the witness that holds a negator already: the idiom would be a second.
-_NEGATED_AFTER = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 #: Temporal openings after which a deadline idiom reads naturally ("in no event later than
 #: ten (10) days after …").
 _TEMPORAL = re.compile(r"^(?:after|following|upon|within|before|prior to|from)\b")
@@ -135,8 +133,9 @@ def habitat_texts(
             # A relative clause on the sin's last noun negates what it names, not the sin: "…
             # confirms a Security Incident that Customer has not already discovered".
             yield "negated relative clause after", as_sentence(f"{clause} that Schedule A does not already cover")
-    if is_clause(clause) and not _NEGATED_AFTER.search(after):
-        # A negator after the sin that negates nothing: it states the sin without condition.
+    if is_clause(clause) and not NEGATOR.search(after):
+        # A negator after the sin that negates nothing: it states the sin without condition
+        # (not where the completion after the witness holds one already: it would be a second).
         yield "negator after that negates nothing", as_sentence(f"{clause} {_UNCONDITIONAL}")
     found = quantities(witness)
     if found:

@@ -17,7 +17,7 @@ from typing import Any
 
 from rubric_tools.gate_analysis.alternatives import group_body_start, scan_groups
 from rubric_tools.loading.elements import GateElement
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 GateEntry = dict[str, Any]
 
@@ -66,7 +66,6 @@ def _drop_key(*keys: str) -> Callable[[GateEntry], GateEntry | None]:
 
 
 _LITERAL_DIGIT = re.compile(r"(?<![\\{,\d])(?<!\\\$)\d")
-_NEGATOR_WORD = re.compile(NEGATOR_PATTERN.replace("(?i)", ""), re.IGNORECASE)
 
 
 def _unescaped_dollar(entry: GateEntry) -> GateEntry | None:
@@ -97,7 +96,7 @@ def _guard_negated(entry: GateEntry) -> GateEntry | None:
     pattern = entry["pattern"]
     if entry.get("negation_guard") or narrow_alternation(pattern) is not None:
         return None
-    return {**entry, "negation_guard": True} if _NEGATOR_WORD.search(re.sub(r"\\.", " ", pattern)) else None
+    return {**entry, "negation_guard": True} if NEGATOR.search(re.sub(r"\\.", " ", pattern)) else None
 
 
 def _straight_apostrophe(entry: GateEntry) -> GateEntry | None:

@@ -29,11 +29,10 @@ from rubric_tools.audit.thesaurus import (
     Thesaurus,
 )
 from rubric_tools.audit.what_follows import CLAUSE_OPENERS, WhatFollows
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 #: Modal synonyms change meaning under a negator ("no cap shall apply" is not "no cap must apply").
 MODAL_WORDS = ("may", "shall", "must")
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
 def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", preceding: str = "") -> Iterator[Dodge]:
@@ -45,7 +44,7 @@ def group_swaps(witness: str, thesaurus: Thesaurus, following: str = "", precedi
     `preceding`: the words before it there; a witness opening after a determiner or a
     preposition ("the |fine imposed on the tenant", "provides for |fine …") opens a noun
     phrase, whose first word no verb stands for."""
-    negated = bool(_NEGATOR.search(witness))
+    negated = bool(NEGATOR.search(witness))
     words = witness.split(" ")
     # The words a member must fit: the witness's own, then its clause's up to the clause's end.
     ahead = [*words, *_to_clause_end(following)]

@@ -23,7 +23,6 @@ thesaurus = { "terminate" = ["end"] }   # one-way synonyms (older form, still re
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
@@ -36,7 +35,7 @@ from rubric_tools.audit.thesaurus_groups import (
     SYNONYM_GROUPS,
     VERB_GROUPS,
 )
-from rubric_tools.scoring.gates import NEGATOR_PATTERN
+from rubric_tools.scoring.gates import NEGATOR
 
 #: Verbs that take a person and an infinitive ("the statute obliges the landlord to
 #: repair"), never a thing alone: one stands for "require" only where the clause goes on
@@ -251,7 +250,6 @@ def _head_lemmas(phrase: str) -> set[str]:
 
 
 #: The engine's negators: a member holding one is dead text in a gate whose guard drops it.
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
 def _kept(thesaurus: Thesaurus, members: Sequence[str]) -> tuple[str, ...]:
@@ -259,7 +257,7 @@ def _kept(thesaurus: Thesaurus, members: Sequence[str]) -> tuple[str, ...]:
     `negator_free`."""
     if not thesaurus.negator_free:
         return tuple(members)
-    return tuple(member for member in members if not _NEGATOR.search(member))
+    return tuple(member for member in members if not NEGATOR.search(member))
 
 
 @lru_cache(maxsize=64)

@@ -281,9 +281,7 @@ def _most_gain_first(pattern: str, thesaurus: Thesaurus, missed: Sequence[str]) 
 
     def order(step: Step) -> tuple[int, int]:
         widened = step.apply(pattern, thesaurus)
-        if widened is None:
-            return 0, 0
-        return -_matched(widened, missed), len(widened) - len(pattern)
+        return (0, 0) if widened is None else _gain_order(widened, pattern, missed)
 
     ordered = sorted(STEPS, key=order)
     numbers = next(step for step in ordered if step.kind == "numbers")
@@ -315,23 +313,24 @@ def _pieces(
     that alone matches the most missed sins is tried first, then the one that adds the
     fewest characters: a long group that catches nothing ("law" among "statute",
     "legislation") does not spend the room a verb's group needs."""
-    tried: set[str] = set()
+    pieces = _by_gain(word_pieces(current.pattern, texts.thesaurus), current.pattern, texts.missed)
     for _ in range(MAX_PIECES):
-        pieces = [
-            piece
-            for piece in _by_gain(word_pieces(current.pattern, texts.thesaurus), current.pattern, texts.missed)
-            if piece not in tried
-        ]
         if not pieces:
             break
-        tried.add(pieces[0])
-        candidate, outcome, _why = _try(verifier, texts, original, current, pieces[0])
+        candidate, outcome, _why = _try(verifier, texts, original, current, pieces.pop(0))
         if candidate is not None and outcome is not None and keep(outcome, best, candidate, current):
-            current, best = candidate, outcome
+            current, best = candidate, outcome  # the phrase is now a group: the others are written anew
             done.append("words (one phrase)")
+            pieces = _by_gain(word_pieces(current.pattern, texts.thesaurus), current.pattern, texts.missed)
     return current, best
 
 
 def _by_gain(patterns: Sequence[str], current: str, missed: Sequence[str]) -> list[str]:
-    """`patterns`, the one that matches the most of `missed` first, then the shortest."""
-    return sorted(patterns, key=lambda pattern: (-_matched(pattern, missed), len(pattern) - len(current)))
+    """Widenings of `current`, in `_gain_order`."""
+    return sorted(patterns, key=lambda pattern: _gain_order(pattern, current, missed))
+
+
+def _gain_order(widened: str, pattern: str, missed: Sequence[str]) -> tuple[int, int]:
+    """Where a widening of `pattern` stands in the order the size budget is spent: the one
+    that alone matches the most of `missed` first, then the one that adds the fewest characters."""
+    return -_matched(widened, missed), len(widened) - len(pattern)

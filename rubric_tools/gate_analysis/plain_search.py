@@ -33,10 +33,9 @@ from functools import lru_cache
 from rubric_tools.gate_analysis.regex_shape import parse
 from rubric_tools.gate_analysis.search_bound import STEP_BUDGET, SearchBound
 from rubric_tools.scoring import dialect
-from rubric_tools.scoring.gates import NEGATOR_PATTERN, Gate, sentence_bounds
+from rubric_tools.scoring.gates import NEGATOR, Gate, sentence_bounds
 
 #: The engine's negators, compiled as `scoring.gates` compiles them (on `re`: it is linear).
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 
 
 #: Patterns cut from a wider one (`cut_from`): each with the pattern whose bound covers it.
@@ -142,7 +141,7 @@ def plain_survives(gate: Gate, text: str, matches: Iterable[re.Match[str]]) -> b
         sentence_start, sentence_end = sentence_bounds(text, start, end)
         if gate.negation_guard:
             window_end = start if gate.negation_scope == "before" else end
-            if _NEGATOR.search(text[sentence_start:window_end]):
+            if NEGATOR.search(text[sentence_start:window_end]):
                 continue
         sentence = text[sentence_start:sentence_end]
         if require is not None and require.search(sentence) is None:

@@ -29,7 +29,9 @@ NEGATOR_PATTERN = r"\b(?:no|not|never|nothing|none|neither|nor|cannot|without)\b
 SENTENCE_BOUNDARY_PATTERN = r"(?:\.(?!\d)|[?!])(?=\s|$)|[\r\n]"
 
 # The engine's own two regexes run on `re`, as there: both are linear, so need no time limit.
-_NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
+#: The negator list compiled, case-insensitive: what every analysis that asks "is there one
+#: of the engine's negators here?" searches with.
+NEGATOR = re.compile(NEGATOR_PATTERN, re.IGNORECASE)
 _BOUNDARY = re.compile(SENTENCE_BOUNDARY_PATTERN)
 
 
@@ -183,7 +185,7 @@ class Gate:
         sentence_start, sentence_end = sentence_bounds(text, start, end)
         if self.negation_guard:
             window_end = start if self.negation_scope == "before" else end
-            if _NEGATOR.search(text[sentence_start:window_end]):
+            if NEGATOR.search(text[sentence_start:window_end]):
                 return False
         sentence = text[sentence_start:sentence_end]
         if require is not None and require.search(sentence, timeout=timeout) is None:

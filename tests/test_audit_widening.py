@@ -272,6 +272,23 @@ def test_a_passive_that_opens_with_its_participle_and_names_its_agent_has_an_act
     assert widen_voice("prohibited from subletting", THESAURUS) is None  # no agent: no subject to give
 
 
+def test_a_verb_of_ownership_is_also_read_in_its_converse() -> None:
+    # "the landlord owns the fixtures" is "the fixtures vest in / belong to the landlord":
+    # the same relation with the parties swapped, beside the passive "are owned by".
+    widened = widen_voice("landlord owns the fixtures", THESAURUS) or ""
+    assert _fires(widened, "title to the fixtures shall vest solely in the landlord")
+    assert _fires(widened, "the fixtures belong to the landlord")
+    assert _fires(widened, "the fixtures are owned by the landlord")
+    assert not _fires(widened, "the fixtures do not vest in the landlord")  # no negator in its gap
+    assert not _fires(widened, "the fixtures belong to the tenant")  # the other party
+    # With no object the converse opens with its verb, as the passive opens with "is owned by".
+    bare = widen_voice("landlord (?:owns|shall own)", THESAURUS) or ""
+    assert _fires(bare, "all right in the improvements vests in landlord")
+    # A verb with no converse gets none: "repairs" has its passive only.
+    repairs = widen_voice("landlord repairs the roof", THESAURUS) or ""
+    assert not _fires(repairs, "the roof belongs to the landlord")
+
+
 def test_a_possessive_owns_nouns_and_modifiers_only() -> None:
     widened = widen_possessive("landlord's deposit may be retained", THESAURUS) or ""
     assert _fires(widened, "the deposit of the landlord may be retained")

@@ -227,6 +227,28 @@ def test_the_fix_keeps_a_figure_set_against_another_as_opposed_to_it_silent(tmp_
     assert gate.fires("Tenant accepts eighteen months, as opposed to the twelve months first offered.")
 
 
+@pytest.mark.parametrize(
+    ("kind", "sentence"),
+    [
+        ("figure proposed and rejected", "The counterparty proposed eighteen months, which the client rejected."),
+        ("hypothetical figure", "If we accepted eighteen months, the client would carry that risk."),
+    ],
+)
+def test_a_figure_reported_and_rejected_or_supposed_accepted_is_correct_work(
+    tmp_path: Path, kind: str, sentence: str
+) -> None:
+    """An analysis reports the counterparty's figure and rejects it, or supposes it accepted:
+    a gate on the figure that fires there fires on correct work; one guarded against the
+    rejection and the supposition does not."""
+    every = AuditSection(max_evidence=1000)
+    gate = "    critical_failure_patterns:\n      - pattern: 'eighteen months'\n"
+    evidence = [e for d in codes(audit(make_matter(tmp_path / "m", gate), every), "U003") for e in d.extra["evidence"]]  # type: ignore[attr-defined]
+    assert [e["sentence"] for e in evidence if e["kind"] == kind] == [sentence]
+    guarded = make_matter(tmp_path / "ok", gate + "        exclude_context: '\\b(?:if|rejected)\\b'\n")
+    kinds = {e["kind"] for d in codes(audit(guarded, every), "U003") for e in d.extra["evidence"]}  # type: ignore[attr-defined]
+    assert kind not in kinds
+
+
 def test_no_law_requires_frame(tmp_path: Path) -> None:
     every = AuditSection(max_evidence=1000)
     # The frame states the requirement in the subjunctive ("… that the landlord provide a

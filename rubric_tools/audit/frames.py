@@ -221,6 +221,22 @@ FRAMES: tuple[Frame, ...] = (
         REPORTED_SURFACES,
     ),
     Frame("substitution", "Section 9.3 applies in place of any term providing that {w}.", False, _CONTRACT),
+    # A figure the counterparty asked for is reported and rejected, or supposed accepted, in
+    # an analysis or a settlement: "if we accepted 5 percent" names the figure, not a term.
+    Frame(
+        "figure proposed and rejected",
+        "the counterparty proposed {w}, which the client rejected.",
+        False,
+        REPORTED_SURFACES,
+        quantity_only=True,
+    ),
+    Frame(
+        "hypothetical figure",
+        "if we accepted {w}, the client would carry that risk.",
+        False,
+        REPORTED_SURFACES,
+        quantity_only=True,
+    ),
     # A revised figure in a contract names the one it replaces.
     Frame("revised figure", "the parties agree a shorter figure, reduced from {w}.", False, _CONTRACT, False, True),
     # A grant confined by the clause itself is the drafting a redline asks for, not the sin.

@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.clause_slots import NEGATOR_FREE_ADVERB
 from rubric_tools.audit.gerund_subject import gerund_subjects_of
 from rubric_tools.audit.passive_voice import (
     DETERMINERS,
     MODAL_NEGATORS,
-    NEGATOR_FREE_ADVERB,
     PHRASE,
     REST,
     ClauseToken,

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.passive_voice import NEGATOR_FREE_ADVERB, PHRASE, REST, ClauseToken, clause_tokens
+from rubric_tools.audit.clause_slots import NEGATOR_FREE_ADVERB
+from rubric_tools.audit.passive_voice import PHRASE, REST, ClauseToken, clause_tokens
 from rubric_tools.audit.pattern_tree import Item, render
 
 #: The words of the law that sets a status, closing the predicate ("prohibited by law").

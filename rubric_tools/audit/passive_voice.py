@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, replace
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB
+from rubric_tools.audit.converses import converses_of
 from rubric_tools.audit.grammar import PREPOSITIONS
 from rubric_tools.audit.pattern_spellings import spellings
 from rubric_tools.audit.pattern_tree import (
@@ -22,7 +24,6 @@ from rubric_tools.audit.pattern_tree import (
     render,
     words_of,
 )
-from rubric_tools.audit.thesaurus_groups import CONVERSE_VERBS
 
 
 @dataclass(frozen=True)
@@ -229,11 +230,6 @@ _NO_OTHER_AGENT = r"(?!\s+by\b)"
 
 #: The forms of "be" before a participle where no modal stands.
 _BE = r"(?:is|are|was|were|be|been)"
-#: What may stand between "be" and the participle: an adverb ("is expressly prohibited").
-BEFORE_VERB = r"(?:\w+\s+|)"
-#: The same, never a negator: where the clause's own negation would read the opposite claim
-#: ("will not store", "is not prohibited").
-NEGATOR_FREE_ADVERB = r"(?:(?!(?:not|never|no)\b)\w+\s+|)"
 
 
 def object_regex(items: list[Item]) -> str:
@@ -345,14 +341,14 @@ def _passive_of(branch: list[Item]) -> list[str]:
         be = rf"{modal}\s+be" if modal else _BE
         agent = rf"(?:{_agent(subject)}|{_NO_OTHER_AGENT})" if modal else _agent(subject)
         if re.search(r"[a-z]{3}", obj):
-            converse = _converse(list(verbs), subject, obj, tail)
+            converse = converses_of(verbs, subject, obj, tail)
             if modal:
                 return [rf"{obj}\s+{be}\s+{BEFORE_VERB}{done}{agent}{tail}", *converse]
             return [rf"{obj}[^.;]{{0,40}}?\b{be}\s+{BEFORE_VERB}{done}{agent}{tail}", *converse]
         if obj:
             return []
         if window == len(branch):  # no object: "landlord may terminate" -> "… may be terminated by landlord"
-            return [rf"\b{be}\s+{BEFORE_VERB}{done}{_agent(subject)}", *_converse(list(verbs), subject, "", "")]
+            return [rf"\b{be}\s+{BEFORE_VERB}{done}{_agent(subject)}", *converses_of(verbs, subject, "", "")]
         written = [rf"\b{be}\s+{BEFORE_VERB}{done}{agent}{tail}"]  # "may be stored by provider in any region"
         after = clause_tokens(branch[window + 1 :]) if is_window(branch[window]) else []
         if after and all(REST not in t.words for t in after):  # "written consent is required by the lease"
@@ -360,36 +356,6 @@ def _passive_of(branch: list[Item]) -> list[str]:
             written.append(rf"{words}[^.;]{{0,40}}?\b{be}\s+{BEFORE_VERB}{done}{agent}")
         return written
     return []
-
-
-#: Between the converse's subject and its verb: a few words, never a negator ("the data
-#: does not vest in Provider" is the opposite claim).
-_NEGATOR_FREE_GAP = r"(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)[^.;]){0,40}?"
-
-
-def _converse(verbs: list[str], subject: str, obj: str, tail: str) -> list[str]:
-    """The clause with its parties swapped by a converse verb (`CONVERSE_VERBS`): "provider
-    owns the deliverables" also as "the deliverables … vest in provider" or "belong to
-    provider", with a modal or none. Where the clause names no object, the converse opens
-    with its verb ("… vests in provider"), as the passive opens with "is owned by". [] for a
-    verb with no converse, or a phrase ("holds all right")."""
-    converses = sorted(
-        {
-            pair
-            for word in verbs
-            if " " not in word
-            for lemma in lexicon.lemmas(word).get("VERB", ())
-            for pair in CONVERSE_VERBS.get(lemma, ())
-        }
-    )
-    if not converses:
-        return []
-    forms = "|".join(
-        rf"{lexicon.alternation(lexicon.verb_forms(verb)[:3])}\s+{NEGATOR_FREE_ADVERB}{preposition}"
-        for verb, preposition in converses
-    )
-    converse = rf"\b(?:(?:shall|will|must)\s+)?(?:{forms})\s+(?:the\s+)?(?:{subject})"
-    return [f"{obj}{_NEGATOR_FREE_GAP}{converse}{tail}" if obj else f"{converse}{tail}"]
 
 
 def _passive_after_window(branch: list[Item]) -> list[str]:

@@ -11,8 +11,8 @@ import re
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
+from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB
 from rubric_tools.audit.grammar import PREPOSITIONS
-from rubric_tools.audit.passive_voice import BEFORE_VERB, NEGATOR_FREE_ADVERB
 from rubric_tools.audit.pattern_tree import Item, is_word_space, parse_items, render
 from rubric_tools.audit.thesaurus import Thesaurus
 

@@ -416,8 +416,8 @@ def test_steps_are_ordered_and_named() -> None:
         (12, "month", ["twelve months", "one year", "1-year", "first anniversary", "12-month"]),
         (7, "day", ["seven days", "one week", "7 days", "seven (7) days"]),
         (72, "hour", ["72 hours", "seventy-two hours", "seventy two hours", "three days"]),
-        (18, "month", ["a year and a half", "one and a half years", "eighteen (18) months"]),
-        (30, "month", ["two and a half years", "30-month"]),
+        (18, "month", ["a year and a half", "one and a half years", "eighteen (18) months", "1.5 years"]),
+        (30, "month", ["two and a half years", "30-month", "2.5 years", "a 2.5-year term"]),
     ],
 )
 def test_a_quantity_regex_accepts_every_form(value: int, unit: str, forms: list[str]) -> None:

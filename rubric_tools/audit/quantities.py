@@ -240,7 +240,8 @@ def _other_units(value: float, unit: Unit) -> list[str]:
         half = and_a_half(value, unit, other)
         if half is not None:
             whole, name = half
-            found += [f"{words(whole)} and a half {name}s"] + ([f"a {name} and a half"] if whole == 1 else [])
+            found += [f"{words(whole)} and a half {name}s", f"{whole}.5 {name}s"]
+            found += [f"a {name} and a half"] if whole == 1 else []
     return found
 
 

@@ -83,6 +83,8 @@ def _in_other_units(value: float, unit: Unit) -> list[str]:
         if half is not None:
             whole, name = half
             alternatives.append(rf"{_number_regex(whole)} and a half {name}s")
+            # As a decimal, "1.5 years", "a 2.5-year term".
+            alternatives.append(rf"(?<![\d.,]){whole}\.5{_SEPARATOR}{name}(?:s|\b)")
             if whole == 1:
                 alternatives.append(rf"(?:an?|one) {name} and a half")
     return alternatives

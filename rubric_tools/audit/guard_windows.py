@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from rubric_tools.audit.clause_slots import NEGATOR_STOP
 from rubric_tools.audit.markers import NOT_A_LIMIT, NOT_A_LIMIT_IN_A_WINDOW
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.gate_analysis.regex_problem import regex_problem
@@ -63,7 +64,7 @@ def _lead_in(another_clause: str, stops: str) -> str:
     the words of the sin's own clause, which hold none of `stops`."""
     return (
         rf"(?:(?:^|(?<=[.!?] ))(?:{another_clause})?"
-        r"(?:(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){0,60}?"
+        rf"(?:(?:{NEGATOR_STOP}(?:[^.;]|\.\d)){{0,60}}?"
         r"\b(?:without (?:limiting|undue delay)|(?:in no event|not?) (?:\w+er|more|less) than)\b"
         r"(?:[^.;]|\.\d){0,80}?, ?)?"
         rf"(?:(?!{stops})(?:[^.;]|\.\d)){{0,120}}?)?"

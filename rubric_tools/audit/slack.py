@@ -11,7 +11,7 @@ import re
 from functools import lru_cache
 
 from rubric_tools.audit import lexicon
-from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB
+from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB, NEGATOR_STOP
 from rubric_tools.audit.grammar import PREPOSITIONS
 from rubric_tools.audit.pattern_tree import Item, is_word_space, parse_items, render
 from rubric_tools.audit.thesaurus import Thesaurus
@@ -33,7 +33,7 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 SLACK_WIDTH = 80
 SLACK = rf"\b(?:[^.;]|\.\d){{1,{SLACK_WIDTH}}}?\b"
 #: The slack of a gate whose guard does not see inside the match: no negator in it.
-NEGATOR_FREE_SLACK = rf"\b(?:(?!\bn(?:o|ot|ever)\b|n['’]t\b)(?:[^.;]|\.\d)){{1,{SLACK_WIDTH}}}?\b"
+NEGATOR_FREE_SLACK = rf"\b(?:{NEGATOR_STOP}(?:[^.;]|\.\d)){{1,{SLACK_WIDTH}}}?\b"
 
 
 def _is_token(item: Item) -> bool:

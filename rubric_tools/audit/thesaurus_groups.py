@@ -213,7 +213,7 @@ CONNECTIVE_GROUPS: tuple[tuple[str, ...], ...] = (
 SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = VERB_GROUPS + MODIFIER_GROUPS + NOUN_GROUPS + CONNECTIVE_GROUPS
 #: Verbs whose converse states the same relation with the two parties swapped, each converse
 #: a verb and the preposition before the party: "Provider owns the data" is "the data vests
-#: in Provider", "… belongs to Provider" (`passive_voice`, beside the passive "is owned by").
+#: in Provider", "… belongs to Provider" (`converses`, beside the passive "is owned by").
 CONVERSE_VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "own": (("vest", "in"), ("belong", "to")),
 }

@@ -24,7 +24,7 @@ from rubric_tools.audit.negations import (
 )
 from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.proposals import EntryProposal, propose_entry
-from rubric_tools.audit.scoped_guards import scoped_exclusions, scopes_for
+from rubric_tools.audit.scoped_guards import exclusion_for, scoped_exclusions, scopes_for
 from rubric_tools.audit.slack import widen_slack
 from rubric_tools.audit.stems import completed_stems
 from rubric_tools.audit.texts import entry_texts
@@ -461,6 +461,28 @@ def test_a_counterfactual_is_a_supposition() -> None:
     ):
         assert any(re.search(term, supposition) for term in supposed), supposition
     assert not any(re.search(term, "the tenant had previously agreed to waive the deposit") for term in supposed)
+
+
+def test_an_inverted_condition_supposes_whatever_its_verb() -> None:
+    supposed = [t.regex for t in TERMS if t.kind == "supposed"]
+    for supposition in (
+        "had the lease said that the deposit is forfeited, the tenant would lose it",
+        "the tenant would lose the deposit, were the landlord to keep it",
+        "should the court read the clause as a waiver, the deposit is lost",
+    ):
+        assert any(re.search(term, supposition) for term in supposed), supposition
+    # Inside a clause "had", "were" and "should" state a fact or advice, not a supposition.
+    for statement in (
+        "the landlord had the right to keep the deposit",
+        "the tenant should accept the forfeiture of the deposit",
+        "the deposits were forfeited on termination",
+    ):
+        assert not any(re.search(term, statement) for term in supposed), statement
+    # Written into a gate's exclusion, it governs its own clause only.
+    pattern = "landlord (?:may|shall) keep the deposit"
+    guard = Gate(pattern, exclude_context=exclusion_for(pattern, ["supposed"]))
+    assert not _fires(guard, "Had the lease said that the landlord may keep the deposit, we would object.")
+    assert _fires(guard, "Should the tenant leave early, the landlord may keep the deposit.")
 
 
 def test_slack_after_a_modal_is_a_step_of_its_own() -> None:

@@ -222,7 +222,11 @@ TERMS: tuple[Term, ...] = (
     # an inverted condition ("were we to accept", "should they agree", "had we conceded") and
     # an assumption ("assuming", "suppose", "hypothetically")
     Term("supposed", "before", r"\bif\b"),
-    Term("supposed", "before", r"\b(?:were|should|had) (?:we|they|the \w+) (?:to )?(?:accept|agree|conced)\w*"),
+    # An inverted condition opens its clause, whatever its verb ("were we to accept", "should
+    # the client agree", "had the clause said", "were Vendor to insist"): a declarative sentence
+    # or clause never opens with "had", "were" or "should" before its subject, and mid-clause
+    # ("Provider had the right") they are no supposition.
+    Term("supposed", "before", r"(?:^\W*|[,;:] )(?:were|should|had) [\w-]+"),
     Term("supposed", "before", r"\b(?:assuming|suppos(?:e|ing)|hypothetically)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of
     # rejection with a word that points back or no object ("we reject that", "the client

@@ -443,8 +443,9 @@ def test_an_entry_is_widened_for_its_own_rewrites_another_entry_happens_to_catch
 def test_a_kind_is_widened_to_its_family_where_the_budget_allows_after_the_terms_found() -> None:
     """Three kinds' families do not fit the budget together; their terms found do. Each kind
     is then widened to its whole family while the budget allows (the cheapest first), so
-    that a contrast the evidence wrote as "in lieu of" also covers "rather than", as an
-    auditor writes the family, without leaving a kind out."""
+    that a contrast the evidence wrote as "in lieu of" also covers "rather than", or a
+    supposition written with "if" also covers "assuming", as an auditor writes the family,
+    without leaving a kind out."""
     two = r"\b(?:eighteen|18) months|\b(?:preliminary|substantive) discussions"
     evidence = [
         "In lieu of eighteen months, the lessee proposes a shorter tail.",
@@ -454,10 +455,20 @@ def test_a_kind_is_widened_to_its_family_where_the_budget_allows_after_the_terms
     found = scoped_exclusions(two, evidence, scopes_for("issue"))
     assert all(budget_length(e.added) <= EXCLUSION_BUDGET for e in found)
     assert "supposed" not in found[0].kinds, "the three families do not fit together"
-    widened = [e for e in found if len(e.kinds) == 3 and "rather than" in e.added and "in lieu of" in e.added]
-    assert widened, "the terms found, the contrast widened to its family"
-    gate = Gate(two, exclude_context=widened[0].regex)
-    assert not gate.fires(normalize("The warranty runs for twelve months, rather than eighteen months."))
+    families = {
+        "rather than": "The warranty runs for twelve months, rather than eighteen months.",
+        "assuming": "Assuming the warranty runs for eighteen months, the seller carries the risk.",
+    }
+    widened = [
+        (e, only_in_family)
+        for e in found
+        for member, only_in_family in families.items()
+        if len(e.kinds) == 3 and member in e.added and "in lieu of" in e.added and "\\bif\\b" in e.added
+    ]
+    assert widened, "the terms found, a kind widened to its family"
+    exclusion, only_in_family = widened[0]
+    gate = Gate(two, exclude_context=exclusion.regex)
+    assert not gate.fires(normalize(only_in_family))
     assert not gate.fires(normalize(evidence[2]))
     assert gate.fires(normalize("The warranty runs for eighteen months after delivery."))
 

@@ -219,13 +219,11 @@ TERMS: tuple[Term, ...] = (
     Term("attributed", "before", r"\baccording to\b"),
     # a condition on the analysis side is a supposition: "if we accepted …", "if the law
     # forbade …" (a conditional sin's own "if" stands after its main clause, or behind a comma);
-    # an inverted condition ("were we to accept", "should they agree", "had we conceded") and
-    # an assumption ("assuming", "suppose", "hypothetically")
+    # an inverted condition, whatever its verb ("were we to accept", "should the client agree",
+    # "had the clause said"), which opens its clause: no declarative clause opens with "had",
+    # "were" or "should" before its subject, and mid-clause ("Provider had the right") they are
+    # no supposition; an assumption ("assuming", "suppose", "hypothetically")
     Term("supposed", "before", r"\bif\b"),
-    # An inverted condition opens its clause, whatever its verb ("were we to accept", "should
-    # the client agree", "had the clause said", "were Vendor to insist"): a declarative sentence
-    # or clause never opens with "had", "were" or "should" before its subject, and mid-clause
-    # ("Provider had the right") they are no supposition.
     Term("supposed", "before", r"(?:^\W*|[,;:] )(?:were|should|had) [\w-]+"),
     Term("supposed", "before", r"\b(?:assuming|suppos(?:e|ing)|hypothetically)\b"),
     # disowned: a later clause rejecting what came before (it may follow a ";"): a verb of

@@ -325,11 +325,13 @@ def test_synonym_dodge_with_a_verified_widened_pattern(tmp_path: Path) -> None:
     assert any(step.startswith("words") for step in proposal["steps"])  # type: ignore[index]
     widened = Gate(proposal["change"]["pattern"])  # type: ignore[index]
     assert "not enforceable" not in widened.pattern and "of no effect" not in widened.pattern
-    from rubric_tools.audit.guard_windows import without_lead_in
+    from rubric_tools.audit.guard_windows import without_lead_in, without_window_stops
     from rubric_tools.audit.verification import pattern_budget
 
-    # The lead-in, one fixed construct, is not counted (`verification.over_budget`).
-    assert len(without_lead_in(widened.pattern)) <= pattern_budget("uptime commitments are unenforceable")
+    # The lead-in and its negator stops, fixed constructs, are not counted (`verification.over_budget`).
+    assert len(without_window_stops(without_lead_in(widened.pattern))) <= pattern_budget(
+        "uptime commitments are unenforceable"
+    )
     assert proposal["fixed"] > 0  # type: ignore[index]
 
 

@@ -25,6 +25,7 @@ from rubric_tools.audit.guard_windows import (
 from rubric_tools.audit.habitats import habitat_texts, recital_section
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import budget_length, exclusion_for, is_written_part, scopes_for, written_length
+from rubric_tools.audit.slack import SLACK
 from rubric_tools.audit.texts import entry_texts, gate_list_texts
 from rubric_tools.audit.thesaurus import Thesaurus
 from rubric_tools.audit.verification import EntryTexts, out_of_bounds, over_budget, verify
@@ -524,6 +525,22 @@ def test_a_windowed_gate_led_in_keeps_every_engine_negator_out_of_its_windows() 
         text = f"No other term changes; Tenant {negated} sublet the premises."
         assert not _fires(Gate(pattern, negation_guard=True), text)  # the scope `span` sees it
         assert not _fires(led, text), negated
+
+
+def test_a_widened_gate_led_in_keeps_negators_out_of_its_slack_as_out_of_its_windows() -> None:
+    # The widening writes slack while the guard reads the whole match (`span`); once the
+    # lead-in scopes the guard `before` the match, a negator in the slack is not seen.
+    pattern = rf"tenant (?:may|shall){SLACK}sublet the premises"
+    led = _led(pattern)
+    assert _fires(led, "Tenant may, under Section 6.2, sublet the premises.")
+    assert _fires(led, "No other term changes; Tenant may also sublet the premises.")
+    for negated in ("may not", "shall never", "shall, as agreed, not", "may not, under Section 6.2,"):
+        text = f"Tenant {negated} sublet the premises."
+        assert not _fires(Gate(pattern, negation_guard=True), text)  # the scope `span` sees it
+        assert not _fires(led, text), negated
+    # A limit idiom is no negator here either: the slack keeps it as the windows do.
+    limit = _led(rf"increase (?:shall|will){SLACK}exceed five percent")
+    assert _fires(limit, "Each annual increase shall, under Section 6.2, not exceed five percent.")
 
 
 def test_the_proposal_takes_a_lead_in_only_when_the_guard_drops_a_sin_ahead_of_the_match() -> None:

@@ -9,6 +9,7 @@ from functools import lru_cache
 from rubric_tools.audit.clause_slots import NEGATOR_STOP
 from rubric_tools.audit.markers import NOT_A_LIMIT, NOT_A_LIMIT_IN_A_WINDOW
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
+from rubric_tools.audit.slack import SLACK_BODY
 from rubric_tools.gate_analysis.regex_problem import regex_problem
 from rubric_tools.gate_analysis.regex_risk import backtracking_risk
 
@@ -46,17 +47,31 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
     changed = False
     for sequence in walk_sequences(tree):
         for index, item in enumerate(sequence):
-            if not is_window(item):
+            slack = _is_slack(item)
+            if not (is_window(item) or slack):
                 continue
             allowed = (
                 "." if item.kind == "dot" else item.text if item.kind == "class" else item.render()[: -len(item.quant)]
             )
             high = _upper_bound(item.quant)
             lazy = "?" if item.quant.endswith("?") else ""
-            count = f"{{0,{high}}}" if high is not None else "*"
+            # Slack keeps its one character at least: it stands between two words' `\b`s.
+            count = f"{{{1 if slack else 0},{high}}}" if high is not None else "*"
             sequence[index] = Item("raw", f"(?:(?!{stops}){allowed}){count}{lazy}")
             changed = True
     return "|".join(render(branch) for branch in tree) if changed else None
+
+
+def _is_slack(item: Item) -> bool:
+    """Whether `item` is the widening's slack between two words (`slack.SLACK`, "may,
+    under Section 6.2, use"): a window too, though not one an author writes. Written while
+    the guard read the whole match (`span`), it must keep negators out once the guard is
+    scoped `before` it: "Tenant may not, under Section 6.2, sublet" is no sin."""
+    return (
+        item.kind == "group"
+        and item.quant.startswith("{1,")
+        and "|".join(render(b) for b in item.branches) == SLACK_BODY
+    )
 
 
 def _lead_in(another_clause: str, stops: str) -> str:

@@ -31,9 +31,11 @@ _NEGATORS = r"(?:no|not|never|nothing|none|neither|nor|cannot|without|nobody)"
 #: any conformance probe changes verdict (slack of 60 did the same, windows grown by 120
 #: caught one fewer).
 SLACK_WIDTH = 80
-SLACK = rf"\b(?:[^.;]|\.\d){{1,{SLACK_WIDTH}}}?\b"
+#: What slack may cross: anything but the end of a sentence or clause.
+SLACK_BODY = r"[^.;]|\.\d"
+SLACK = rf"\b(?:{SLACK_BODY}){{1,{SLACK_WIDTH}}}?\b"
 #: The slack of a gate whose guard does not see inside the match: no negator in it.
-NEGATOR_FREE_SLACK = rf"\b(?:{NEGATOR_STOP}(?:[^.;]|\.\d)){{1,{SLACK_WIDTH}}}?\b"
+NEGATOR_FREE_SLACK = rf"\b(?:{NEGATOR_STOP}(?:{SLACK_BODY})){{1,{SLACK_WIDTH}}}?\b"
 
 
 def _is_token(item: Item) -> bool:

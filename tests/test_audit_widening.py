@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rubric_tools.audit import lexicon, money, quantities, quantity_regexes
+from rubric_tools.audit.clause_slots import BEFORE_VERB
 from rubric_tools.audit.dodges import dodges
-from rubric_tools.audit.guard_windows import bounded, longest_window, windows_without_negators
+from rubric_tools.audit.guard_windows import bounded, longest_window, windows_without_negators, with_lead_in
 from rubric_tools.audit.habitats import habitat_texts
 from rubric_tools.audit.slack import NEGATOR_FREE_SLACK, SLACK, SLACK_WIDTH
 from rubric_tools.audit.thesaurus import build, phrase_forms
@@ -238,6 +239,23 @@ def test_a_grown_windows_aside_keeps_negators_out_as_the_window_does() -> None:
     tempered = windows_without_negators(widened) or ""
     assert _fires(tempered, "the landlord shall notify the tenant of the damage, in any event within ten days")
     assert not _fires(tempered, "the landlord shall notify the tenant of the damage, never within ten days")
+
+
+def test_the_passives_room_for_an_adverb_keeps_negators_out_where_the_guard_does_not_see_them() -> None:
+    """The passive's room for an adverb ("is expressly owned by") is a window of one word:
+    the engine's guard (span) sees a negator in it; a gate without that guard, or one led in
+    and scoped `before` the match, keeps it out of the window itself."""
+    widened = widen_voice("vendor owns the work product", THESAURUS) or ""
+    assert BEFORE_VERB in widened
+    negated = "the work product is not owned by vendor"
+    assert _fires(widened, "the work product is expressly owned by vendor") and _fires(widened, negated)
+    assert not Gate(widened, negation_guard=True).fires(normalize(negated))
+    tempered = windows_without_negators(widened) or ""
+    assert _fires(tempered, "the work product is expressly owned by vendor")
+    assert not _fires(tempered, negated)
+    led = Gate(with_lead_in(widened), negation_guard=True, negation_scope="before")
+    assert led.fires(normalize("No other term changes; the work product is expressly owned by vendor."))
+    assert not led.fires(normalize(f"No other term changes; {negated}."))
 
 
 def test_a_passive_after_a_window_never_reads_a_negated_participle() -> None:

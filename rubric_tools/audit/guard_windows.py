@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rubric_tools.audit.clause_slots import NEGATOR_STOP
+from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB, NEGATOR_STOP
 from rubric_tools.audit.markers import NOT_A_LIMIT, NOT_A_LIMIT_IN_A_WINDOW
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.audit.slack import SLACK_BODY
@@ -41,10 +41,12 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
     Consultant" no longer matches `client materials[^.]{0,60}owned by consultant`. For a gate
     whose negation guard does not see inside the match (none, or `negation_scope: before`).
     None when the pattern has no window."""
-    tree = parse_items(pattern)
+    # The other voice's room for an adverb ("is expressly prohibited") is a window of one word.
+    adverb_free = pattern.replace(BEFORE_VERB, NEGATOR_FREE_ADVERB)
+    tree = parse_items(adverb_free)
     if tree is None:
         return None
-    changed = False
+    changed = adverb_free != pattern
     for sequence in walk_sequences(tree):
         for index, item in enumerate(sequence):
             slack = _is_slack(item)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
+from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB
 from rubric_tools.audit.guard_keys import keys, widened_key
 from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.pattern_tree import top_level_branches
@@ -37,10 +38,11 @@ from rubric_tools.scoring.text import normalize
 
 def _with_slack(current: Gate, pattern: str) -> str:
     """The widened pattern as the gate can take it: where its guard does not see inside the
-    match (none, or `negation_scope: before`), slack keeps negators out itself."""
+    match (none, or `negation_scope: before`), slack and the other voice's room for an
+    adverb keep negators out themselves."""
     if current.negation_guard and current.negation_scope == "span":
         return pattern
-    return pattern.replace(SLACK, NEGATOR_FREE_SLACK)
+    return pattern.replace(SLACK, NEGATOR_FREE_SLACK).replace(BEFORE_VERB, NEGATOR_FREE_ADVERB)
 
 
 def _try(

@@ -16,6 +16,7 @@ from rubric_tools.audit.active_voice import other_voice
 from rubric_tools.audit.guard_evidence import negator_in_own_words
 from rubric_tools.audit.guard_keys import keys
 from rubric_tools.audit.guard_windows import without_lead_in, without_window_stops
+from rubric_tools.audit.pattern_tree import top_level_branches
 from rubric_tools.audit.proposals import propose_entry
 from rubric_tools.audit.scoped_guards import (
     EXCLUSION_BUDGET,
@@ -295,6 +296,22 @@ def test_a_gate_whose_guard_drops_negators_is_not_widened_with_them() -> None:
     assert "no effect" not in proposal.after.pattern and "not enforceable" not in proposal.after.pattern
     unguarded = propose_entry(_texts(Gate("the supersession is void"), ["The supersession is invalid."]))
     assert unguarded is not None and "of no effect" in unguarded.after.pattern
+
+
+def test_a_gate_without_the_guard_is_widened_to_a_passive_no_negator_reverses() -> None:
+    # The passive's room for an adverb would take "not" too ("is not owned by"): a gate
+    # whose guard does not see inside the match gets it without negators, the passive branch
+    # is written once, and the passive step is taken once.
+    gate = Gate(r"vendor owns the work product")
+    sin = "The work product is owned by Vendor."
+    proposal = propose_entry(EntryTexts((gate,), 0, "redline", [], [], [], [sin]))
+    assert proposal is not None and proposal.verified
+    assert proposal.steps.count("passive") == 1
+    branches = top_level_branches(proposal.after.pattern) or []
+    assert len(branches) == len(set(branches))
+    for text in (sin, "The work product will also be owned by Vendor.", "The work product is solely owned by Vendor."):
+        assert proposal.after.fires(normalize(text)), text
+    assert not proposal.after.fires(normalize("The work product is not owned by Vendor."))
 
 
 def test_a_guarded_figure_is_widened_to_its_other_forms() -> None:

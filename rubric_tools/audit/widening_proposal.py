@@ -51,7 +51,7 @@ def _try(
     """The widened gate, verified: as it stands, else with a compact exclusion of the
     correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
     safe; (None, outcome or None, why) when refused."""
-    widened = replace(current, pattern=_with_slack(current, flattened(pattern)))
+    widened = replace(current, pattern=flattened(_with_slack(current, pattern)))
     problem = over_budget(original, widened)
     if problem is not None:
         return None, None, problem
@@ -214,8 +214,10 @@ def _widen(
             if step.kind == "words" and over_budget(original, replace(current, pattern=pattern)):
                 current, best = _pieces(verifier, texts, original, current, best, done, keep)
             continue
-        if not keep(outcome, best, candidate, current):
-            continue  # catches nothing more, or leaves correct work flagged again: not kept
+        if candidate == current or not keep(outcome, best, candidate, current):
+            # The same gate (the step wrote what the gate holds already, its negators kept
+            # out), or it catches nothing more, or leaves correct work flagged again.
+            continue
         current, best = candidate, outcome
         done.append(step.kind)
         skip.update(k for k, fallback_of in FALLBACKS.items() if fallback_of == step.kind)

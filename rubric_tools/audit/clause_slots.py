@@ -15,3 +15,9 @@ NEGATOR_STOP = r"(?!\bn(?:o|ot|ever)\b|n['’]t\b)"
 #: A few words between a clause's subject and its verb, never a negator ("the data does not
 #: vest in Provider" is the opposite claim).
 NEGATOR_FREE_GAP = rf"(?:{NEGATOR_STOP}[^.;]){{0,40}}?"
+
+
+def adverb_slots_without_negators(pattern: str) -> str:
+    """`pattern` with each room for an adverb (`BEFORE_VERB`) written without negators
+    (`NEGATOR_FREE_ADVERB`): for a gate whose guard does not see inside the match."""
+    return pattern.replace(BEFORE_VERB, NEGATOR_FREE_ADVERB)

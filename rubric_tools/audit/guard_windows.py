@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB, NEGATOR_STOP
+from rubric_tools.audit.clause_slots import NEGATOR_STOP, adverb_slots_without_negators
 from rubric_tools.audit.markers import NOT_A_LIMIT, NOT_A_LIMIT_IN_A_WINDOW
 from rubric_tools.audit.pattern_tree import Item, is_window, parse_items, render, walk_sequences
 from rubric_tools.audit.slack import SLACK_BODY
@@ -42,7 +42,7 @@ def windows_without_negators(pattern: str, stops: str = _WINDOW_STOPS) -> str | 
     whose negation guard does not see inside the match (none, or `negation_scope: before`).
     None when the pattern has no window."""
     # The other voice's room for an adverb ("is expressly prohibited") is a window of one word.
-    adverb_free = pattern.replace(BEFORE_VERB, NEGATOR_FREE_ADVERB)
+    adverb_free = adverb_slots_without_negators(pattern)
     tree = parse_items(adverb_free)
     if tree is None:
         return None

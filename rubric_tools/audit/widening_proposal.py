@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rubric_tools.audit.active_voice import other_voice, voice_guessing_no_object
-from rubric_tools.audit.clause_slots import BEFORE_VERB, NEGATOR_FREE_ADVERB
+from rubric_tools.audit.clause_slots import adverb_slots_without_negators
 from rubric_tools.audit.guard_keys import keys, widened_key
 from rubric_tools.audit.pattern_spellings import flattened
 from rubric_tools.audit.pattern_tree import top_level_branches
@@ -36,13 +36,13 @@ from rubric_tools.scoring.gates import Gate
 from rubric_tools.scoring.text import normalize
 
 
-def _with_slack(current: Gate, pattern: str) -> str:
+def _negators_kept_out(current: Gate, pattern: str) -> str:
     """The widened pattern as the gate can take it: where its guard does not see inside the
     match (none, or `negation_scope: before`), slack and the other voice's room for an
     adverb keep negators out themselves."""
     if current.negation_guard and current.negation_scope == "span":
         return pattern
-    return pattern.replace(SLACK, NEGATOR_FREE_SLACK).replace(BEFORE_VERB, NEGATOR_FREE_ADVERB)
+    return adverb_slots_without_negators(pattern.replace(SLACK, NEGATOR_FREE_SLACK))
 
 
 def _try(
@@ -51,7 +51,7 @@ def _try(
     """The widened gate, verified: as it stands, else with a compact exclusion of the
     correct work it newly fires on (kept after the entry's own). (gate, outcome, None) when
     safe; (None, outcome or None, why) when refused."""
-    widened = replace(current, pattern=flattened(_with_slack(current, pattern)))
+    widened = replace(current, pattern=flattened(_negators_kept_out(current, pattern)))
     problem = over_budget(original, widened)
     if problem is not None:
         return None, None, problem
